@@ -1,0 +1,36 @@
+import { z } from "zod";
+
+export const SpecialtySchema = z.enum(["security", "licensing", "data"]);
+/** The three specialist reviewers; every policy belongs to one. */
+export type Specialty = z.infer<typeof SpecialtySchema>;
+export const SPECIALTIES: readonly Specialty[] = ["security", "licensing", "data"];
+
+export const SeveritySchema = z.enum(["low", "medium", "high", "critical"]);
+export type Severity = z.infer<typeof SeveritySchema>;
+
+/** Who raised a finding: a deterministic detector, the rules reviewer, or a model. */
+export const FindingSourceSchema = z.enum(["detector", "rules", "model", "investigator"]);
+export type FindingSource = z.infer<typeof FindingSourceSchema>;
+
+/**
+ * One finding, citing one policy. Plain JSON (it is checkpointed). The `--json` result prints
+ * every field but `source` and `detector` (FIXTURES.md).
+ */
+export const FindingSchema = z.object({
+  specialty: SpecialtySchema,
+  /** A policy id from the corpus, e.g. "SEC-01". */
+  policy: z.string(),
+  severity: SeveritySchema,
+  blocking: z.boolean(),
+  needs_more_context: z.boolean(),
+  file: z.string().optional(),
+  line: z.number().int().positive().optional(),
+  message: z.string(),
+  source: FindingSourceSchema,
+  /** The detector that raised it (for `source: "detector"`), e.g. "credentials". */
+  detector: z.string().optional(),
+});
+export type Finding = z.infer<typeof FindingSchema>;
+
+/** The severity ordering, for sorting and for "raise, never lower". */
+export const SEVERITY_RANK: Record<Severity, number> = { low: 0, medium: 1, high: 2, critical: 3 };
