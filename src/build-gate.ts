@@ -1,0 +1,108 @@
+import path from "node:path";
+import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import type { Logger } from "pino";
+import type { Config } from "./config.js";
+import type { LicenseResolver } from "./detectors/detector.js";
+import { ALL_DETECTORS } from "./detectors/index.js";
+import type { Specialty } from "./detectors/finding.js";
+import { buildReviewGraph } from "./graph/build-review-graph.js";
+import type { Specialist } from "./graph/specialist.js";
+import type { ReviewSource } from "./graph/state.js";
+import { createLoader } from "./intake/fixture-loader.js";
+import type { PullRequestLoader } from "./intake/source.js";
+import { createDeterministicStrategy } from "./investigator/deterministic/strategy.js";
+import { headFilesFor } from "./investigator/head-files.js";
+import { createInvestigator } from "./investigator/investigator.js";
+import type { Strategy } from "./investigator/strategy.js";
+import { createOfflineResolver, loadRegistryFile } from "./licenses/offline-resolver.js";
+import { BUNDLED_POLICIES_DIR } from "./package-paths.js";
+import { loadPolicies } from "./policy/load-policies.js";
+import { rulesReviewer } from "./policy/rules-reviewer.js";
+import { ProgressHub } from "./review/progress-hub.js";
+import { ReviewRunner } from "./review/runner.js";
+import type { Publisher, ReviewRecord } from "./review/service.js";
+import { openDatabase } from "./store/database.js";
+import { ReviewStore } from "./store/review-store.js";
+
+/** What the edges may add to the core: live intake, live licences, model reviewers, publishers. */
+export interface GateExtras {
+  github?: PullRequestLoader;
+  liveLicenses?: LicenseResolver;
+  specialists?: Partial<Record<Specialty, Specialist>>;
+  strategy?: Strategy;
+  publishersFor?: (review: ReviewRecord) => Publisher[];
+  onSettled?: (review: ReviewRecord) => void | Promise<void>;
+  clock?: () => Date;
+}
+
+/** A licence resolver for a fixture: its registry.json, read on first use. */
+function fixtureLicenses(fixturesDir: string, name: string): LicenseResolver {
+  let loaded: Promise<LicenseResolver> | undefined;
+  return {
+    async resolve(ecosystem, pkg, version) {
+      loaded ??= loadRegistryFile(path.join(fixturesDir, name, "registry.json")).then(createOfflineResolver);
+      return (await loaded).resolve(ecosystem, pkg, version);
+    },
+  };
+}
+
+const UNKNOWN_LICENSES: LicenseResolver = { resolve: async () => undefined };
+
+/**
+ * Builds the gate's core from settings: one SQLite file, the policy corpus, the graph with its
+ * checkpointer, and the runner. Used by `main.ts` (the server) and the CLI alike.
+ *
+ * @example const gate = buildGate(loadConfig(), logger); await gate.runner.run(id); gate.close();
+ */
+export function buildGate(config: Config, log: Logger, extras: GateExtras = {}) {
+  const policies = loadPolicies(config.GATE_POLICIES_DIR ?? BUNDLED_POLICIES_DIR);
+  const db = openDatabase(config.dbPath);
+  const clock = extras.clock ?? (() => new Date());
+  const store = new ReviewStore(db, clock);
+  const progress = new ProgressHub();
+  const investigator = createInvestigator({
+    strategy: extras.strategy ?? createDeterministicStrategy(),
+    dataDir: config.dataDir,
+    limits: {
+      maxTurns: config.GATE_INVESTIGATOR_MAX_TURNS,
+      maxToolCalls: config.GATE_INVESTIGATOR_MAX_TOOL_CALLS,
+      maxFileChars: config.GATE_INVESTIGATOR_MAX_FILE_CHARS,
+      timeoutMs: config.GATE_INVESTIGATOR_TIMEOUT_MS,
+    },
+  });
+  const graph = buildReviewGraph(
+    {
+      loader: createLoader({ ...(extras.github ? { github: extras.github } : {}) }),
+      detectors: [...ALL_DETECTORS],
+      headFiles: (snapshot) => headFilesFor(snapshot, { dataDir: config.dataDir }),
+      licenses: (source: ReviewSource) =>
+        source.kind === "fixture"
+          ? fixtureLicenses(source.fixturesDir, source.name)
+          : (extras.liveLicenses ?? UNKNOWN_LICENSES),
+      policies,
+      specialists: {
+        security: extras.specialists?.security ?? rulesReviewer,
+        licensing: extras.specialists?.licensing ?? rulesReviewer,
+        data: extras.specialists?.data ?? rulesReviewer,
+      },
+      investigator,
+      riskThreshold: config.GATE_RISK_THRESHOLD,
+      specialistTimeoutMs: config.GATE_SPECIALIST_TIMEOUT_MS,
+      log,
+      onProgress: (p) => progress.emit(p),
+    },
+    { checkpointer: new SqliteSaver(db), clock },
+  );
+  const runner = new ReviewRunner({
+    graph,
+    store,
+    progress,
+    publishersFor: extras.publishersFor ?? (() => []),
+    cyclesMax: config.GATE_MAX_CYCLES,
+    log,
+    ...(extras.onSettled ? { onSettled: extras.onSettled } : {}),
+  });
+  return { db, store, graph, runner, policies, progress, close: () => db.close() };
+}
+
+export type Gate = ReturnType<typeof buildGate>;

@@ -1,0 +1,47 @@
+import { GateError } from "../../errors.js";
+import type { ResumeValue } from "../../review/service.js";
+import type { CliContext } from "../context.js";
+import { formatResult } from "../format-result.js";
+
+/** Finds a review by id, or the newest review of `owner/repo#n`. */
+export function findReview(ctx: CliContext, ref: string) {
+  const review = ctx.gate.store.get(ref) ?? ctx.gate.store.latestForPr(ref);
+  if (!review) throw new GateError("REVIEW_NOT_FOUND", `no review ${JSON.stringify(ref)}`);
+  return review;
+}
+
+/**
+ * `gate decide <review-id|pr> approve|reject [--by NAME] [--note TEXT]` and
+ * `gate decide <review-id|pr> info "<question>" [--by NAME]`.
+ */
+export async function decideCommand(
+  ctx: CliContext,
+  args: string[],
+  opts: { by?: string; note?: string; json: boolean },
+): Promise<number> {
+  const [ref, kind, ...rest] = args;
+  if (!ref || !kind || !["approve", "reject", "info"].includes(kind)) {
+    ctx.err('usage: gate decide <review-id|owner/repo#n> approve|reject [--by NAME] [--note TEXT] | info "<question>"');
+    return 2;
+  }
+  const review = findReview(ctx, ref);
+  const by = opts.by ?? process.env.USER ?? "cli";
+  let resume: ResumeValue;
+  if (kind === "info") {
+    const question = rest.join(" ").trim();
+    if (question.length < 3) {
+      ctx.err('gate decide: info needs a question, e.g. gate decide r-123 info "does it still verify expiry?"');
+      return 2;
+    }
+    resume = { kind: "info", by, question };
+  } else {
+    resume = { kind: kind as "approve" | "reject", by, ...(opts.note ? { note: opts.note } : {}) };
+  }
+  const outcome = await ctx.gate.runner.decide(review.id, resume);
+  if (!outcome.ok) {
+    ctx.err(`gate decide: refused: ${outcome.message}`);
+    return 1;
+  }
+  ctx.out(opts.json ? JSON.stringify(outcome.result, null, 2) : formatResult(outcome.result));
+  return 0;
+}

@@ -1,0 +1,26 @@
+import { pino, type Logger } from "pino";
+import { buildGate, type Gate, type GateExtras } from "../build-gate.js";
+import { loadConfig, type Config } from "../config.js";
+
+/** What every command gets: settings, a logger on stderr (stdout is for results), the gate. */
+export interface CliContext {
+  config: Config;
+  log: Logger;
+  gate: Gate;
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+/** Builds the CLI's context once per process. */
+export function createCliContext(env: NodeJS.ProcessEnv = process.env, extras: GateExtras = {}): CliContext {
+  const config = loadConfig(env);
+  const log = pino({ level: config.GATE_LOG_LEVEL, base: undefined }, pino.destination(2));
+  const gate = buildGate(config, log, extras);
+  return {
+    config,
+    log,
+    gate,
+    out: (text) => process.stdout.write(`${text}\n`),
+    err: (text) => process.stderr.write(`${text}\n`),
+  };
+}

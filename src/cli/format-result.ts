@@ -1,0 +1,54 @@
+import type { ReviewResult } from "../review/result.js";
+
+const ROUTE_TEXT: Record<string, string> = {
+  auto_approved: "auto-approved (risk gate, no specialist ran)",
+  approved: "approved (specialists found nothing blocking)",
+  human: "waiting for a person",
+  human_approved: "approved by a person",
+  human_rejected: "rejected by a person",
+};
+
+/** The budget in one line. */
+export function formatBudget(r: ReviewResult): string {
+  const b = r.budget;
+  return (
+    `cycles ${b.cycles_used}/${b.cycles_max}, tool calls ${b.tool_calls}, model calls ${b.model_calls}, ` +
+    `tokens ${b.input_tokens} in / ${b.output_tokens} out, $${b.cost_usd.toFixed(4)}`
+  );
+}
+
+/**
+ * A review result as a person reads it in a terminal.
+ *
+ * @example console.log(formatResult(result))
+ */
+export function formatResult(r: ReviewResult): string {
+  const lines: string[] = [];
+  lines.push(`${r.pr}  [${r.review_id}]`);
+  lines.push(`  status:   ${r.status}`);
+  lines.push(`  route:    ${r.route ? (ROUTE_TEXT[r.route] ?? r.route) : "(not decided yet)"}`);
+  if (r.risk) lines.push(`  risk:     ${r.risk.score}/100 (${r.risk.class}): ${r.risk.reasons.join("; ")}`);
+  if (r.findings.length === 0) lines.push(`  findings: none`);
+  else {
+    lines.push(`  findings:`);
+    for (const f of r.findings) {
+      const where = f.file ? ` ${f.file}${f.line ? `:${f.line}` : ""}` : "";
+      const flags = [f.blocking ? "BLOCKING" : "", f.needs_more_context ? "needs context" : ""].filter(Boolean).join(", ");
+      lines.push(`    - ${f.policy} ${f.severity}${flags ? ` [${flags}]` : ""}${where}: ${f.message}`);
+    }
+  }
+  if (r.escalation) lines.push(`  escalation: ${r.escalation.reason}: ${r.escalation.detail}`);
+  for (const [i, inv] of r.investigations.entries()) {
+    lines.push(`  investigation ${i + 1}: ${inv.status} (${inv.tool_calls} tool calls, ${inv.chars_read} chars read)`);
+    lines.push(`    question: ${inv.question}`);
+    for (const a of inv.answers) lines.push(`    answer: ${a}`);
+    for (const e of inv.evidence.slice(0, 6)) lines.push(`    evidence: ${e.file}:${e.line}  ${e.excerpt.trim()}`);
+    if (inv.status === "inconclusive" && inv.reason) lines.push(`    reason: ${inv.reason}`);
+  }
+  if (r.decision) {
+    lines.push(`  decision: ${r.decision.kind} by ${r.decision.by} at ${r.decision.at}${r.decision.note ? `: ${r.decision.note}` : ""}`);
+  }
+  if (r.superseded_by) lines.push(`  superseded by ${r.superseded_by}`);
+  lines.push(`  budget:   ${formatBudget(r)}`);
+  return lines.join("\n");
+}

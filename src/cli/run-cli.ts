@@ -1,0 +1,75 @@
+import { parseArgs } from "node:util";
+import { describeError } from "../errors.js";
+import { createCliContext, type CliContext } from "./context.js";
+import { decideCommand } from "./commands/decide.js";
+import { demoCommand } from "./commands/demo.js";
+import { graphCommand } from "./commands/graph.js";
+import { policiesCommand } from "./commands/policies.js";
+import { reviewCommand } from "./commands/review.js";
+import { statusCommand } from "./commands/status.js";
+import { cardText } from "./card-text.js";
+
+const USAGE = `gate: the PR compliance gate
+
+  gate review <fixture-dir> [--json]          review a fixture (FIXTURES.md)
+  gate decide <review-id|owner/repo#n> approve|reject [--by NAME] [--note TEXT]
+  gate decide <review-id|owner/repo#n> info "<question>" [--by NAME]
+  gate status <review-id|owner/repo#n> [--json]
+  gate demo [--json] [--blocks]               review the demo fixtures
+  gate policies [--json]                      the policy corpus in force
+  gate graph                                  the review graph as Mermaid
+
+Settings come from GATE_* environment variables (README, Settings).`;
+
+/** Runs one CLI command; returns the exit code. Errors are one clear line on stderr. */
+export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        json: { type: "boolean", default: false },
+        blocks: { type: "boolean", default: false },
+        by: { type: "string" },
+        note: { type: "string" },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    });
+  } catch (error) {
+    process.stderr.write(`gate: ${(error as Error).message}\n`);
+    return 2;
+  }
+  const [command, ...rest] = parsed.positionals;
+  const { json, blocks, by, note, help } = parsed.values;
+  if (!command || help || command === "help") {
+    process.stdout.write(`${USAGE}\n`);
+    return command || help ? 0 : 2;
+  }
+  let ctx: CliContext | undefined;
+  try {
+    ctx = createCliContext(env);
+    switch (command) {
+      case "review":
+        return await reviewCommand(ctx, rest, json);
+      case "decide":
+        return await decideCommand(ctx, rest, { json, ...(by ? { by } : {}), ...(note ? { note } : {}) });
+      case "status":
+        return await statusCommand(ctx, rest, json);
+      case "demo":
+        return await demoCommand(ctx, { json, card: (r) => cardText(ctx!, r, blocks) });
+      case "policies":
+        return await policiesCommand(ctx, json);
+      case "graph":
+        return await graphCommand(ctx);
+      default:
+        process.stderr.write(`gate: unknown command ${JSON.stringify(command)}\n\n${USAGE}\n`);
+        return 2;
+    }
+  } catch (error) {
+    process.stderr.write(`gate: ${describeError(error)}\n`);
+    return 1;
+  } finally {
+    ctx?.gate.close();
+  }
+}

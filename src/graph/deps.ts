@@ -1,0 +1,45 @@
+import type { Logger } from "pino";
+import type { Detector, HeadFiles, LicenseResolver } from "../detectors/detector.js";
+import type { Specialty } from "../detectors/finding.js";
+import type { PullRequestLoader } from "../intake/source.js";
+import type { PullRequest } from "../intake/pull-request.js";
+import type { InvestigationReport, InvestigationRequest } from "../investigator/report.js";
+import type { SnapshotRef } from "../investigator/snapshot-ref.js";
+import type { Policy } from "../policy/policy.js";
+import type { InvestigationProgress } from "../review/service.js";
+import type { Specialist } from "./specialist.js";
+import type { ReviewSource } from "./state.js";
+
+/** The investigator as the graph sees it. It never throws (a failure is an inconclusive report). */
+export interface Investigator {
+  investigate(
+    request: InvestigationRequest,
+    ctx: {
+      pr: PullRequest;
+      snapshot: SnapshotRef;
+      signal?: AbortSignal;
+      onProgress?: (p: { turn: number; tool_calls: number; chars_read: number; cost_usd: number }) => void;
+    },
+  ): Promise<InvestigationReport>;
+}
+
+/**
+ * Everything the review graph's nodes use, passed in by `buildReviewGraph`. The graph constructs
+ * no client and reads no environment: I/O lives behind these.
+ */
+export interface ReviewGraphDeps {
+  loader: PullRequestLoader;
+  detectors: Detector[];
+  /** Head-commit files of a snapshot, for detectors that read whole manifests or workflows. */
+  headFiles(snapshot: SnapshotRef): HeadFiles;
+  /** The licence resolver for a review (a fixture's registry.json, or the live registries). */
+  licenses(source: ReviewSource): LicenseResolver;
+  policies: Policy[];
+  specialists: Record<Specialty, Specialist>;
+  investigator: Investigator;
+  riskThreshold: number;
+  specialistTimeoutMs: number;
+  log: Logger;
+  /** Live investigation progress, for the CLI and the Slack card. */
+  onProgress?(progress: InvestigationProgress): void;
+}

@@ -1,0 +1,19 @@
+import { assessRisk } from "../../risk/assess-risk.js";
+import type { ReviewGraphDeps } from "../deps.js";
+import type { ReviewStateUpdate, ReviewStateValue } from "../state.js";
+
+/** Cost gate one: scores the change. */
+export function assessRiskNode() {
+  return async (state: ReviewStateValue): Promise<ReviewStateUpdate> => {
+    if (!state.pr) return {};
+    return { risk: assessRisk(state.pr, state.detections, state.detectorErrors) };
+  };
+}
+
+/** Below the threshold, nothing detected, nothing missing: no specialist runs. */
+export function routeAfterRisk(deps: Pick<ReviewGraphDeps, "riskThreshold">) {
+  return (state: ReviewStateValue): "verdict" | "retrieve_policies" => {
+    const clean = state.detections.length === 0 && state.detectorErrors.length === 0 && !state.intakeProblem;
+    return clean && state.risk !== null && state.risk.score < deps.riskThreshold ? "verdict" : "retrieve_policies";
+  };
+}

@@ -1,0 +1,45 @@
+import { interrupt } from "@langchain/langgraph";
+import { toResultFinding } from "../../review/result.js";
+import { ResumeSchema, type HumanGatePayload } from "../human-gate-contract.js";
+import type { ReviewStateUpdate, ReviewStateValue } from "../state.js";
+
+/**
+ * Waits for a person. Nothing with side effects sits before `interrupt()`: on resume this node
+ * runs again from the top. An unknown resume value, or an info request with no cycle left, is
+ * refused by asking again (the runner refuses those before resuming, too).
+ */
+export function humanGateNode(clock: () => Date) {
+  return async (state: ReviewStateValue): Promise<ReviewStateUpdate> => {
+    const payload: HumanGatePayload = {
+      reviewId: state.reviewId,
+      pr: state.pr ? `${state.pr.repo}#${state.pr.number}` : "",
+      title: state.pr?.title ?? "",
+      risk: state.risk,
+      findings: Object.values(state.findings).flatMap((b) => b?.findings ?? []).map(toResultFinding),
+      escalation: state.escalation,
+      budget: { cycles_used: state.investigations.length, cycles_max: state.cyclesMax },
+    };
+    const parsed = ResumeSchema.safeParse(interrupt(payload));
+    if (!parsed.success) return {};
+    const resume = parsed.data;
+    if (resume.kind === "info") {
+      if (state.investigations.length >= state.cyclesMax || !state.pr) return {};
+      return { pendingQuestion: { question: resume.question, origin: "human", askedBy: resume.by, findings: [] } };
+    }
+    return {
+      decision: {
+        kind: resume.kind,
+        by: resume.by,
+        at: clock().toISOString(),
+        ...(resume.note ? { note: resume.note } : {}),
+      },
+    };
+  };
+}
+
+/** A decision ends the review; a question goes to the investigator; anything else asks again. */
+export function routeAfterHumanGate(state: ReviewStateValue): "verdict" | "investigate" | "human_gate" {
+  if (state.decision) return "verdict";
+  if (state.pendingQuestion?.origin === "human") return "investigate";
+  return "human_gate";
+}

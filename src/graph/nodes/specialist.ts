@@ -1,0 +1,71 @@
+import type { Specialty } from "../../detectors/finding.js";
+import type { Policy } from "../../policy/policy.js";
+import type { ReviewGraphDeps } from "../deps.js";
+import type { SpecialistOutput } from "../specialist.js";
+import type { ReviewStateUpdate, ReviewStateValue } from "../state.js";
+
+class SpecialistTimeout extends Error {}
+
+/** Runs `work` with an AbortSignal that fires after `ms`; rejects with SpecialistTimeout then. */
+async function withTimeout<T>(ms: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort(new SpecialistTimeout(`no answer within ${ms} ms`));
+      reject(new SpecialistTimeout(`no answer within ${ms} ms`));
+    }, ms);
+  });
+  try {
+    return await Promise.race([work(controller.signal), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The policies a specialist weighs: those retrieved, plus any its detections or concerns cite. */
+function policiesFor(deps: ReviewGraphDeps, state: ReviewStateValue, specialty: Specialty): Policy[] {
+  const ids = new Set(state.retrieved[specialty] ?? []);
+  for (const d of state.detections) if (d.specialty === specialty) ids.add(d.policy);
+  for (const r of state.investigations) for (const c of r.concerns) ids.add(c.policy);
+  return deps.policies.filter((p) => p.specialty === specialty && ids.has(p.id));
+}
+
+/**
+ * One specialty's node: the configured specialist under `GATE_SPECIALIST_TIMEOUT_MS`. A timeout or
+ * an error keeps the detectors' findings and escalates; it never fails the graph.
+ */
+export function specialistNode(deps: ReviewGraphDeps, specialty: Specialty) {
+  return async (state: ReviewStateValue): Promise<ReviewStateUpdate> => {
+    const pr = state.pr;
+    if (!pr) return {};
+    const detections = state.detections.filter((d) => d.specialty === specialty);
+    const specialist = deps.specialists[specialty];
+    try {
+      const out: SpecialistOutput = await withTimeout(deps.specialistTimeoutMs, (signal) =>
+        specialist.review({
+          specialty,
+          pr,
+          policies: policiesFor(deps, state, specialty),
+          detections,
+          investigations: state.investigations,
+          signal,
+        }),
+      );
+      return {
+        findings: {
+          [specialty]: { findings: out.findings, verdicts: out.verdicts, notReviewed: out.notReviewed, round: state.round },
+        },
+        usage: out.usage,
+      };
+    } catch (error) {
+      const timedOut = error instanceof SpecialistTimeout;
+      const detail = `${specialty} specialist ${timedOut ? "timed out" : "failed"}: ${(error as Error).message}`;
+      deps.log.warn({ err: error, specialty, reviewId: state.reviewId }, "specialist did not finish");
+      return {
+        findings: { [specialty]: { findings: detections, verdicts: [], notReviewed: [], round: state.round, failed: detail } },
+        escalation: { reason: timedOut ? "timeout" : "specialist_error", detail },
+      };
+    }
+  };
+}

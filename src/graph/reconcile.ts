@@ -1,0 +1,121 @@
+import type { Finding } from "../detectors/finding.js";
+import type { InvestigationReport, InvestigationRequest } from "../investigator/report.js";
+import type { Escalation } from "../review/result.js";
+import type { FindingsBySpecialty, ReconcileRoute } from "./state.js";
+
+/** What reconcile reads. A pure function of it: the same inputs give the same route. */
+export interface ReconcileInput {
+  findings: FindingsBySpecialty;
+  detections: Finding[];
+  escalation: Escalation | null;
+  investigations: InvestigationReport[];
+  cyclesMax: number;
+  /** What could not be checked at all (intake problems, failed detectors). */
+  incomplete: string[];
+}
+
+export interface ReconcileOutcome {
+  next: ReconcileRoute;
+  /** Set when `next` is `human_gate` and no escalation was already recorded. */
+  escalation?: Escalation;
+  /** Set when `next` is `investigate`. */
+  question?: InvestigationRequest;
+}
+
+const key = (f: Pick<Finding, "policy" | "file">) => `${f.policy}@${f.file ?? ""}`;
+
+/** A detector's block that the specialists' findings no longer carry as a block. */
+function clearedBlocks(input: ReconcileInput, all: Finding[]): Finding[] {
+  const blocking = new Set(all.filter((f) => f.blocking).map(key));
+  const resolvedByInvestigation = input.investigations.some((r) => r.status === "resolved");
+  return input.detections.filter((d) => {
+    if (!d.blocking || blocking.has(key(d))) return false;
+    // A conditional block (needs context) may be cleared, but only by an investigation that resolved it.
+    return !(d.needs_more_context && resolvedByInvestigation);
+  });
+}
+
+/** A policy a detector flagged that a specialist called compliant. */
+function contradictedPolicies(input: ReconcileInput): string[] {
+  const flagged = new Set(input.detections.filter((d) => d.blocking && !d.needs_more_context).map((d) => d.policy));
+  const out: string[] = [];
+  for (const batch of Object.values(input.findings)) {
+    for (const v of batch?.verdicts ?? []) {
+      if (v.verdict === "compliant" && flagged.has(v.policy)) out.push(v.policy);
+    }
+  }
+  return [...new Set(out)].sort();
+}
+
+function describe(findings: Finding[]): string {
+  const ids = [...new Set(findings.map((f) => f.policy))].sort();
+  return ids.join(", ");
+}
+
+/**
+ * The rule ladder that routes a review after the specialists (plain code, no model). Rungs, in order:
+ * 1. an escalation already recorded (specialist timeout or error, a person's open question) → human
+ * 2. part of the PR was not reviewed (input budget, intake, a failed detector) → human `not_fully_reviewed`
+ * 3. a specialist contradicts a detector's block → human `disagreement`
+ * 4. the latest investigation was inconclusive → human `inconclusive`
+ * 5. a blocking finding that needs no more context → human `blocking_finding`
+ * 6. a finding needs more context: cycles left → investigate; none left → human `budget_exhausted`
+ * 7. otherwise → verdict
+ *
+ * @example reconcile({ findings: {}, detections: [], escalation: null, investigations: [], cyclesMax: 2, incomplete: [] }).next // "verdict"
+ */
+export function reconcile(input: ReconcileInput): ReconcileOutcome {
+  const batches = Object.values(input.findings).filter((b) => b !== undefined);
+  const all = batches.flatMap((b) => b.findings);
+
+  if (input.escalation) return { next: "human_gate" };
+
+  const notReviewed = [...new Set([...input.incomplete, ...batches.flatMap((b) => b.notReviewed)])];
+  if (notReviewed.length > 0) {
+    return human("not_fully_reviewed", `not reviewed: ${notReviewed.slice(0, 10).join(", ")}`);
+  }
+
+  const cleared = clearedBlocks(input, all);
+  const contradicted = contradictedPolicies(input);
+  if (cleared.length > 0 || contradicted.length > 0) {
+    const policies = [...new Set([...cleared.map((f) => f.policy), ...contradicted])].sort();
+    return human("disagreement", `a detector flagged ${policies.join(", ")}; a specialist says it is compliant`);
+  }
+
+  const latest = input.investigations.at(-1);
+  if (latest?.status === "inconclusive") {
+    return human("inconclusive", `investigation inconclusive: ${latest.reason ?? "no conclusion"}`);
+  }
+
+  const blocking = all.filter((f) => f.blocking && !f.needs_more_context);
+  if (blocking.length > 0) return human("blocking_finding", `blocking: ${describe(blocking)}`);
+
+  const asking = all.filter((f) => f.needs_more_context);
+  if (asking.length > 0) {
+    if (input.investigations.length >= input.cyclesMax) {
+      return human(
+        "budget_exhausted",
+        `${describe(asking)} still need context after ${input.investigations.length} of ${input.cyclesMax} cycles`,
+      );
+    }
+    return { next: "investigate", question: questionFor(asking) };
+  }
+
+  return { next: "verdict" };
+}
+
+function human(reason: Escalation["reason"], detail: string): ReconcileOutcome {
+  return { next: "human_gate", escalation: { reason, detail } };
+}
+
+/** The machine question for the findings that asked for context. */
+export function questionFor(asking: Finding[]): InvestigationRequest {
+  const files = [...new Set(asking.map((f) => f.file).filter((f): f is string => !!f))];
+  return {
+    question:
+      `For ${describe(asking)} in ${files.join(", ") || "the change"}: does the surrounding code show that ` +
+      `no check was weakened or removed, and that no token, password or secret is logged?`,
+    origin: "machine",
+    findings: asking,
+  };
+}

@@ -1,0 +1,14 @@
+import { fileURLToPath } from "node:url";
+import path from "node:path";
+
+/**
+ * The package's own root, found from this module's location (src/ or dist/ are one level down),
+ * so packaged assets resolve wherever the package is installed (DESIGN.md lesson 8).
+ */
+export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/** The shipped policy corpus. */
+export const BUNDLED_POLICIES_DIR = path.join(PACKAGE_ROOT, "policies");
+
+/** The shipped fixtures. */
+export const BUNDLED_FIXTURES_DIR = path.join(PACKAGE_ROOT, "fixtures");

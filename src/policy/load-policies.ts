@@ -1,0 +1,62 @@
+import fs from "node:fs";
+import path from "node:path";
+import YAML from "yaml";
+import { GateError } from "../errors.js";
+import { PolicyMetaSchema, type Policy } from "./policy.js";
+
+const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/;
+
+/**
+ * Parses one policy file: YAML front matter (validated) above Markdown prose.
+ *
+ * @example parsePolicyFile("SEC-01.md", "---\nid: SEC-01\n...\n---\n# SEC-01 ...")
+ */
+export function parsePolicyFile(source: string, text: string): Policy {
+  const match = FRONT_MATTER.exec(text);
+  if (!match) {
+    throw new GateError("POLICY_INVALID", `${source}: no YAML front matter (a '---' block at the top)`);
+  }
+  let meta: unknown;
+  try {
+    meta = YAML.parse(match[1] ?? "");
+  } catch (error) {
+    throw new GateError("POLICY_INVALID", `${source}: front matter is not YAML: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  const parsed = PolicyMetaSchema.safeParse(meta);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.join(".") || "(front matter)";
+    throw new GateError("POLICY_INVALID", `${source}: field '${field}': ${issue?.message ?? "invalid"}`);
+  }
+  const body = (match[2] ?? "").trim();
+  if (body.length === 0) throw new GateError("POLICY_INVALID", `${source}: the policy has no prose`);
+  return { ...parsed.data, text: body, source };
+}
+
+/**
+ * Loads every `*.md` policy in a directory, sorted by id. Fails on a malformed file or a duplicate id.
+ *
+ * @example loadPolicies(BUNDLED_POLICIES_DIR).map((p) => p.id) // ["DATA-01", ..., "SEC-05"]
+ */
+export function loadPolicies(dir: string): Policy[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir).filter((n) => n.endsWith(".md") && n.toLowerCase() !== "readme.md");
+  } catch (error) {
+    throw new GateError("POLICY_INVALID", `cannot read the policy directory ${dir}`, { cause: error });
+  }
+  const policies = names.map((n) => {
+    const file = path.join(dir, n);
+    return parsePolicyFile(file, fs.readFileSync(file, "utf8"));
+  });
+  const seen = new Map<string, string>();
+  for (const p of policies) {
+    const other = seen.get(p.id);
+    if (other) throw new GateError("POLICY_INVALID", `${p.source}: policy id ${p.id} is also used by ${other}`);
+    seen.set(p.id, p.source);
+  }
+  if (policies.length === 0) throw new GateError("POLICY_INVALID", `no policy files (*.md) in ${dir}`);
+  return policies.sort((a, b) => a.id.localeCompare(b.id));
+}

@@ -1,0 +1,30 @@
+import picomatch from "picomatch";
+import type { Finding, Specialty } from "../detectors/finding.js";
+import { addedLines } from "../intake/patch.js";
+import type { PullRequest } from "../intake/pull-request.js";
+import type { Policy } from "./policy.js";
+
+/**
+ * The policies a specialty should weigh for this PR: those a detector cited, and those whose
+ * path globs match a changed file (or that have none) and whose triggers appear in an added line
+ * (or that have none). Ids, sorted.
+ *
+ * @example retrievePolicies(policies, pr, detections, "licensing") // ["LIC-01", "LIC-02"]
+ */
+export function retrievePolicies(
+  policies: Policy[],
+  pr: PullRequest,
+  detections: Finding[],
+  specialty: Specialty,
+): string[] {
+  const cited = new Set(detections.filter((d) => d.specialty === specialty).map((d) => d.policy));
+  const added = pr.files.flatMap((f) => addedLines(f.patch).map((l) => l.text.toLowerCase()));
+  const out = policies.filter((p) => {
+    if (p.specialty !== specialty) return false;
+    if (cited.has(p.id)) return true;
+    const pathOk = p.paths.length === 0 || pr.files.some((f) => picomatch(p.paths, { dot: true })(f.filename));
+    const triggerOk = p.triggers.length === 0 || p.triggers.some((t) => added.some((l) => l.includes(t.toLowerCase())));
+    return pathOk && triggerOk;
+  });
+  return out.map((p) => p.id).sort();
+}

@@ -1,0 +1,64 @@
+import { SEVERITY_RANK, SPECIALTIES, type Finding } from "../detectors/finding.js";
+import type { ReviewStateValue } from "../graph/state.js";
+import { toResultFinding, type ReviewResult, type ReviewStatus } from "./result.js";
+import type { ReviewRecord } from "./service.js";
+
+/** Blocking first, then by severity, policy, file and line: the order a person reads. */
+export function sortFindings(findings: Finding[]): Finding[] {
+  return [...findings].sort(
+    (a, b) =>
+      Number(b.blocking) - Number(a.blocking) ||
+      SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] ||
+      a.policy.localeCompare(b.policy) ||
+      (a.file ?? "").localeCompare(b.file ?? "") ||
+      (a.line ?? 0) - (b.line ?? 0),
+  );
+}
+
+/**
+ * The review result (FIXTURES.md) for a review's current state. `values` is empty for a review
+ * that has not run yet (queued).
+ *
+ * @example buildResult(record, state.values, "done").route // "auto_approved"
+ */
+export function buildResult(
+  record: ReviewRecord,
+  values: Partial<ReviewStateValue>,
+  status: ReviewStatus,
+  cyclesMaxDefault: number,
+): ReviewResult {
+  const batches = values.findings ?? {};
+  const findings = sortFindings(SPECIALTIES.flatMap((s) => batches[s]?.findings ?? []));
+  const investigations = values.investigations ?? [];
+  const usage = values.usage;
+  const route = values.route ?? (status === "waiting_for_human" ? "human" : null);
+  return {
+    pr: record.pr,
+    route,
+    status,
+    risk: values.risk ?? null,
+    findings: findings.map(toResultFinding),
+    escalation: values.escalation ?? null,
+    budget: {
+      cycles_used: investigations.length,
+      cycles_max: values.cyclesMax ?? cyclesMaxDefault,
+      tool_calls: investigations.reduce((n, r) => n + r.tool_calls, 0),
+      model_calls: usage?.model_calls ?? 0,
+      input_tokens: usage?.input_tokens ?? 0,
+      output_tokens: usage?.output_tokens ?? 0,
+      cost_usd: usage?.cost_usd ?? 0,
+    },
+    investigations: investigations.map((r) => ({
+      status: r.status,
+      question: r.question,
+      answers: r.answers,
+      evidence: r.evidence,
+      tool_calls: r.tool_calls,
+      chars_read: r.chars_read,
+      reason: r.reason ?? "",
+    })),
+    review_id: record.id,
+    ...(values.decision ? { decision: values.decision } : {}),
+    ...(record.supersededBy ? { superseded_by: record.supersededBy } : {}),
+  };
+}

@@ -1,0 +1,294 @@
+import crypto from "node:crypto";
+import { Command } from "@langchain/langgraph";
+import type { Logger } from "pino";
+import { GateError } from "../errors.js";
+import { ResumeSchema } from "../graph/human-gate-contract.js";
+import type { ReviewGraph } from "../graph/build-review-graph.js";
+import type { ReviewSource, ReviewStateValue } from "../graph/state.js";
+import type { ReviewStore } from "../store/review-store.js";
+import { buildResult } from "./build-result.js";
+import type { ProgressHub } from "./progress-hub.js";
+import type { ReviewResult, ReviewStatus } from "./result.js";
+import type {
+  DecideOutcome,
+  InvestigationProgress,
+  Publisher,
+  ResumeValue,
+  ReviewRecord,
+  ReviewService,
+} from "./service.js";
+
+export interface RunnerDeps {
+  graph: ReviewGraph;
+  store: ReviewStore;
+  progress: ProgressHub;
+  /** The publishers for a review (GitHub check run for live PRs, Slack card when configured). */
+  publishersFor(review: ReviewRecord): Publisher[];
+  cyclesMax: number;
+  log: Logger;
+  newId?: () => string;
+  /** Called when a review reaches a final state (e.g. to remove its snapshot). */
+  onSettled?(review: ReviewRecord): void | Promise<void>;
+}
+
+/** What registering a review needs. */
+export interface ReviewRegistration {
+  source: ReviewSource;
+  repo: string;
+  number: number;
+  headSha: string;
+  title?: string;
+  url?: string;
+  author?: string;
+  installationId?: number;
+}
+
+const newReviewId = () => `r-${crypto.randomBytes(6).toString("hex")}`;
+
+/**
+ * Runs reviews through the graph and publishes what the graph concluded. Registers first (so a
+ * queued review is visible), serialises runs per review (one resume wins), records what it
+ * published (so a crash between the two is repaired by `recover`).
+ *
+ * @example const review = runner.register({ source, repo, number, headSha }); await runner.run(review.id);
+ */
+export class ReviewRunner implements ReviewService {
+  private readonly inFlight = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly deps: RunnerDeps) {}
+
+  register(input: ReviewRegistration): ReviewRecord {
+    const id = (this.deps.newId ?? newReviewId)();
+    const review = this.deps.store.register({ id, pr: `${input.repo}#${input.number}`, ...input });
+    this.deps.store.audit({ reviewId: id, actor: "gate", action: "register", outcome: "queued", detail: { headSha: input.headSha } });
+    return review;
+  }
+
+  get(reviewId: string): ReviewRecord | undefined {
+    return this.deps.store.get(reviewId);
+  }
+
+  listWaiting(): ReviewRecord[] {
+    return this.deps.store.withStatus("waiting_for_human");
+  }
+
+  /** Runs a registered review until it finishes or waits for a person. Never throws for a review's own failure. */
+  async run(reviewId: string): Promise<ReviewResult> {
+    return this.serialise(reviewId, async () => {
+      const review = this.requireReview(reviewId);
+      if (review.status !== "queued" && review.status !== "running") return this.result(reviewId);
+      this.deps.store.setStatus(reviewId, "running");
+      const config = this.config(reviewId);
+      const snapshot = await this.deps.graph.getState(config);
+      const started = snapshot.values && Object.keys(snapshot.values).length > 0;
+      const source = this.deps.store.source(reviewId)!;
+      try {
+        await this.invoke(reviewId, started ? null : { reviewId, source, cyclesMax: this.deps.cyclesMax });
+      } catch (error) {
+        return this.failClosed(reviewId, error);
+      }
+      return this.settle(reviewId);
+    });
+  }
+
+  /** Applies a person's decision or question. Exactly one of concurrent calls resumes the graph. */
+  async decide(
+    reviewId: string,
+    resume: ResumeValue,
+    opts: { onProgress?: (p: InvestigationProgress) => void } = {},
+  ): Promise<DecideOutcome> {
+    const parsed = ResumeSchema.safeParse(resume);
+    if (!parsed.success) return { ok: false, code: "not_allowed", message: "unknown decision" };
+    const action = resume.kind;
+    const refuse = (code: Exclude<DecideOutcome, { ok: true }>["code"], message: string, decidedBy?: string) => {
+      this.deps.store.audit({ reviewId, actor: resume.by, action, outcome: `refused:${code}`, detail: { message } });
+      return { ok: false as const, code, message, ...(decidedBy ? { decidedBy } : {}) };
+    };
+    // Wait for any run or decision already under way on this review, then look again.
+    await this.inFlight.get(reviewId)?.catch(() => undefined);
+    const review = this.deps.store.get(reviewId);
+    if (!review) return { ok: false, code: "not_found", message: `no review ${reviewId}` };
+    if (review.status === "superseded") {
+      return refuse("superseded", `review ${reviewId} was superseded by ${review.supersededBy ?? "a newer push"}`);
+    }
+    if (review.status === "done") {
+      const d = (await this.result(reviewId)).decision;
+      return refuse(
+        "already_decided",
+        d ? `already ${d.kind === "approve" ? "approved" : "rejected"} by ${d.by} at ${d.at}` : `review ${reviewId} is already done`,
+        d?.by,
+      );
+    }
+    if (review.status !== "waiting_for_human") {
+      return refuse("not_waiting", `review ${reviewId} is ${review.status}, not waiting for a person`);
+    }
+    if (resume.kind === "info") {
+      const r = await this.result(reviewId);
+      if (r.budget.cycles_used >= r.budget.cycles_max) {
+        return refuse(
+          "budget_spent",
+          `no investigation cycles left (${r.budget.cycles_used} of ${r.budget.cycles_max} used): approve or reject`,
+        );
+      }
+    }
+    // The claim is the cross-process lock: only one process moves waiting → running.
+    if (!this.deps.store.claim(reviewId, "waiting_for_human", "running")) {
+      return refuse("busy", `review ${reviewId} is being decided by someone else`);
+    }
+    this.deps.store.audit({
+      reviewId,
+      actor: resume.by,
+      action,
+      outcome: "accepted",
+      detail: resume.kind === "info" ? { question: resume.question } : { note: resume.note ?? "" },
+    });
+    const stop = opts.onProgress ? this.deps.progress.listen(reviewId, opts.onProgress) : () => undefined;
+    try {
+      const result = await this.serialise(reviewId, async () => {
+        const pending = (await this.deps.graph.getState(this.config(reviewId))).tasks.some(
+          (t) => (t.interrupts ?? []).length > 0,
+        );
+        if (pending) {
+          await this.invoke(reviewId, new Command({ resume: parsed.data }));
+        } else if (parsed.data.kind !== "info") {
+          // A review that failed before reaching the gate: record the decision as the gate would have.
+          const decision = { kind: parsed.data.kind, by: parsed.data.by, at: new Date().toISOString(), ...(parsed.data.note ? { note: parsed.data.note } : {}) };
+          const route = parsed.data.kind === "approve" ? ("human_approved" as const) : ("human_rejected" as const);
+          await this.deps.graph.updateState(this.config(reviewId), { decision, route }, "verdict");
+        }
+        return this.settle(reviewId);
+      });
+      return { ok: true, result };
+    } finally {
+      stop();
+    }
+  }
+
+  /** The current result of a review id or of the newest review of `owner/repo#n`. */
+  async status(ref: string): Promise<ReviewResult | undefined> {
+    const review = this.deps.store.get(ref) ?? this.deps.store.latestForPr(ref);
+    return review ? this.result(review.id) : undefined;
+  }
+
+  /** Builds the result from the graph's checkpointed state and the review's record. */
+  async result(reviewId: string): Promise<ReviewResult> {
+    const review = this.requireReview(reviewId);
+    const state = await this.deps.graph.getState(this.config(reviewId));
+    const built = buildResult(review, state.values as Partial<ReviewStateValue>, review.status, this.deps.cyclesMax);
+    // A review that failed closed keeps the escalation it was given (the graph never reached the gate).
+    const saved = built.escalation === null && built.route === "human" ? this.deps.store.lastResult(reviewId) : undefined;
+    return saved?.escalation ? { ...built, escalation: saved.escalation } : built;
+  }
+
+  /**
+   * Marks older open reviews of a PR superseded by a new head and republishes them (their check
+   * runs close as neutral, their cards say so). Returns the superseded reviews.
+   */
+  async supersedeOlder(pr: string, newHeadSha: string, exceptId?: string): Promise<ReviewRecord[]> {
+    const older = this.deps.store.openForPr(pr).filter((r) => r.id !== exceptId && r.headSha !== newHeadSha);
+    for (const r of older) {
+      this.deps.store.supersede(r.id, newHeadSha);
+      this.deps.store.audit({ reviewId: r.id, actor: "gate", action: "supersede", outcome: "superseded", detail: { by: newHeadSha } });
+      const result = await this.result(r.id);
+      this.deps.store.saveResult(r.id, result);
+      await this.publish(r.id, result);
+    }
+    return older;
+  }
+
+  /**
+   * After a restart: runs every review that was queued or running, and republishes every review
+   * whose saved result was not published. Reviews waiting for a person keep waiting.
+   */
+  async recover(): Promise<{ resumed: number; republished: number }> {
+    const pending = this.deps.store.withStatus("queued", "running");
+    for (const r of pending) await this.run(r.id);
+    const stale = this.deps.store.unpublished();
+    for (const r of stale) {
+      const result = this.deps.store.lastResult(r.id);
+      if (result) await this.publish(r.id, result);
+    }
+    return { resumed: pending.length, republished: stale.length };
+  }
+
+  private async invoke(reviewId: string, input: Command | Record<string, unknown> | null): Promise<void> {
+    try {
+      await this.deps.graph.invoke(input as never, { ...this.config(reviewId), durability: "sync" });
+    } catch (error) {
+      // The graph's nodes do not throw by design; if something still does, a person is asked.
+      this.deps.log.error({ err: error, reviewId }, "review graph failed");
+      this.deps.store.audit({
+        reviewId,
+        actor: "gate",
+        action: "run",
+        outcome: "failed",
+        detail: { error: (error as Error).message },
+      });
+      throw new GateError("REVIEW_NOT_WAITING", `review ${reviewId} failed: ${(error as Error).message}`, { cause: error });
+    }
+  }
+
+  /** A review whose graph failed goes to a person with the error; it never passes. */
+  private async failClosed(reviewId: string, error: unknown): Promise<ReviewResult> {
+    this.deps.store.setStatus(reviewId, "waiting_for_human");
+    const base = await this.result(reviewId);
+    const result: ReviewResult = {
+      ...base,
+      route: "human",
+      escalation: { reason: "specialist_error", detail: `the review could not finish: ${(error as Error).message}` },
+    };
+    this.deps.store.saveResult(reviewId, result);
+    await this.publish(reviewId, result);
+    return result;
+  }
+
+  /** Reads where the graph stopped, records it, publishes it. */
+  private async settle(reviewId: string): Promise<ReviewResult> {
+    const state = await this.deps.graph.getState(this.config(reviewId));
+    const waiting = state.tasks.some((t) => (t.interrupts ?? []).length > 0);
+    const status: ReviewStatus = waiting ? "waiting_for_human" : "done";
+    const current = this.requireReview(reviewId);
+    if (current.status !== "superseded") this.deps.store.setStatus(reviewId, status);
+    const result = await this.result(reviewId);
+    this.deps.store.saveResult(reviewId, result);
+    await this.publish(reviewId, result);
+    if (status === "done") await this.deps.onSettled?.(this.requireReview(reviewId));
+    return result;
+  }
+
+  /** Publishes a result everywhere it belongs and records each receipt. A failing publisher is logged and retried on recover. */
+  async publish(reviewId: string, result: ReviewResult): Promise<void> {
+    let allOk = true;
+    for (const publisher of this.deps.publishersFor(this.requireReview(reviewId))) {
+      try {
+        const receipt = await publisher.publish(this.requireReview(reviewId), result);
+        this.deps.store.recordReceipt(reviewId, receipt);
+      } catch (error) {
+        allOk = false;
+        this.deps.log.error({ err: error, reviewId, publisher: publisher.name }, "publish failed");
+      }
+    }
+    if (allOk) this.deps.store.markPublished(reviewId, result);
+  }
+
+  private async serialise<T>(reviewId: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.inFlight.get(reviewId) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(work);
+    this.inFlight.set(reviewId, next);
+    try {
+      return await next;
+    } finally {
+      if (this.inFlight.get(reviewId) === next) this.inFlight.delete(reviewId);
+    }
+  }
+
+  private config(reviewId: string) {
+    return { configurable: { thread_id: reviewId } };
+  }
+
+  private requireReview(reviewId: string): ReviewRecord {
+    const review = this.deps.store.get(reviewId);
+    if (!review) throw new GateError("REVIEW_NOT_FOUND", `no review ${reviewId}`);
+    return review;
+  }
+}

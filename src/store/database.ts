@@ -1,0 +1,72 @@
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+
+/** The app's own tables (LangGraph's SqliteSaver adds `checkpoints` and `writes` in the same file). */
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS gate_reviews (
+  id TEXT PRIMARY KEY,
+  pr TEXT NOT NULL,
+  repo TEXT NOT NULL,
+  number INTEGER NOT NULL,
+  head_sha TEXT NOT NULL,
+  title TEXT NOT NULL DEFAULT '',
+  url TEXT NOT NULL DEFAULT '',
+  author TEXT NOT NULL DEFAULT '',
+  source TEXT NOT NULL,
+  source_json TEXT NOT NULL,
+  status TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  slack_channel TEXT,
+  slack_ts TEXT,
+  check_run_id INTEGER,
+  superseded_by TEXT,
+  installation_id INTEGER,
+  result_json TEXT,
+  published_json TEXT
+);
+CREATE INDEX IF NOT EXISTS gate_reviews_pr ON gate_reviews (pr, created_at);
+CREATE INDEX IF NOT EXISTS gate_reviews_status ON gate_reviews (status);
+CREATE TABLE IF NOT EXISTS gate_deliveries (
+  id TEXT PRIMARY KEY,
+  event TEXT NOT NULL,
+  received_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS gate_audit (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  review_id TEXT NOT NULL,
+  at TEXT NOT NULL,
+  actor TEXT NOT NULL,
+  action TEXT NOT NULL,
+  outcome TEXT NOT NULL,
+  detail TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX IF NOT EXISTS gate_audit_review ON gate_audit (review_id, seq);
+-- Append-only: the audit log refuses edits and deletions.
+CREATE TRIGGER IF NOT EXISTS gate_audit_no_update BEFORE UPDATE ON gate_audit
+  BEGIN SELECT RAISE(ABORT, 'gate_audit is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS gate_audit_no_delete BEFORE DELETE ON gate_audit
+  BEGIN SELECT RAISE(ABORT, 'gate_audit is append-only'); END;
+CREATE TABLE IF NOT EXISTS gate_license_cache (
+  key TEXT PRIMARY KEY,
+  license TEXT,
+  fetched_at TEXT NOT NULL
+);
+`;
+
+/**
+ * Opens (creating if needed) the gate's one SQLite file: WAL, a busy timeout for the CLI and the
+ * server sharing it, and the app's tables.
+ *
+ * @example const db = openDatabase(".gate/gate.db");
+ */
+export function openDatabase(file: string): Database.Database {
+  if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
+  const db = new Database(file);
+  db.pragma("journal_mode = WAL");
+  db.pragma("busy_timeout = 5000");
+  db.pragma("foreign_keys = ON");
+  db.exec(SCHEMA);
+  return db;
+}

@@ -1,0 +1,260 @@
+import type Database from "better-sqlite3";
+import type { ReviewSource } from "../graph/state.js";
+import type { ReviewResult, ReviewStatus } from "../review/result.js";
+import type { PublishReceipt, ReviewRecord } from "../review/service.js";
+
+interface ReviewRow {
+  id: string;
+  pr: string;
+  repo: string;
+  number: number;
+  head_sha: string;
+  title: string;
+  url: string;
+  author: string;
+  source: "fixture" | "github";
+  source_json: string;
+  status: ReviewStatus;
+  created_at: string;
+  updated_at: string;
+  slack_channel: string | null;
+  slack_ts: string | null;
+  check_run_id: number | null;
+  superseded_by: string | null;
+  installation_id: number | null;
+  result_json: string | null;
+  published_json: string | null;
+}
+
+/** One audit entry: who did what to which review, and what came of it. Append-only. */
+export interface AuditEntry {
+  seq: number;
+  review_id: string;
+  at: string;
+  actor: string;
+  action: string;
+  outcome: string;
+  detail: Record<string, unknown>;
+}
+
+function toRecord(r: ReviewRow): ReviewRecord {
+  return {
+    id: r.id,
+    pr: r.pr,
+    repo: r.repo,
+    number: r.number,
+    headSha: r.head_sha,
+    title: r.title,
+    url: r.url,
+    author: r.author,
+    status: r.status,
+    source: r.source,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    ...(r.slack_channel ? { slackChannel: r.slack_channel } : {}),
+    ...(r.slack_ts ? { slackTs: r.slack_ts } : {}),
+    ...(r.check_run_id !== null ? { checkRunId: r.check_run_id } : {}),
+    ...(r.superseded_by ? { supersededBy: r.superseded_by } : {}),
+    ...(r.installation_id !== null ? { installationId: r.installation_id } : {}),
+  };
+}
+
+/**
+ * The app's tables: reviews, webhook deliveries already seen, the audit log, the licence cache.
+ *
+ * @example const store = new ReviewStore(openDatabase(path), () => new Date());
+ */
+export class ReviewStore {
+  constructor(
+    readonly db: Database.Database,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  private now(): string {
+    return this.clock().toISOString();
+  }
+
+  /** Registers a review before it runs, so `status` can say "queued" (DESIGN.md lesson 9). */
+  register(input: {
+    id: string;
+    pr: string;
+    repo: string;
+    number: number;
+    headSha: string;
+    title?: string;
+    url?: string;
+    author?: string;
+    source: ReviewSource;
+    installationId?: number;
+  }): ReviewRecord {
+    const now = this.now();
+    this.db
+      .prepare(
+        `INSERT INTO gate_reviews (id, pr, repo, number, head_sha, title, url, author, source, source_json, status,
+           created_at, updated_at, installation_id)
+         VALUES (@id, @pr, @repo, @number, @headSha, @title, @url, @author, @kind, @sourceJson, 'queued', @now, @now, @inst)`,
+      )
+      .run({
+        id: input.id,
+        pr: input.pr,
+        repo: input.repo,
+        number: input.number,
+        headSha: input.headSha,
+        title: input.title ?? "",
+        url: input.url ?? "",
+        author: input.author ?? "",
+        kind: input.source.kind,
+        sourceJson: JSON.stringify(input.source),
+        now,
+        inst: input.installationId ?? null,
+      });
+    return this.get(input.id)!;
+  }
+
+  get(id: string): ReviewRecord | undefined {
+    const row = this.db.prepare(`SELECT * FROM gate_reviews WHERE id = ?`).get(id) as ReviewRow | undefined;
+    return row ? toRecord(row) : undefined;
+  }
+
+  source(id: string): ReviewSource | undefined {
+    const row = this.db.prepare(`SELECT source_json FROM gate_reviews WHERE id = ?`).get(id) as
+      | { source_json: string }
+      | undefined;
+    return row ? (JSON.parse(row.source_json) as ReviewSource) : undefined;
+  }
+
+  /** The newest review of `owner/repo#n`. */
+  latestForPr(pr: string): ReviewRecord | undefined {
+    const row = this.db
+      .prepare(`SELECT * FROM gate_reviews WHERE pr = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`)
+      .get(pr) as ReviewRow | undefined;
+    return row ? toRecord(row) : undefined;
+  }
+
+  /** Reviews of a PR that are not finished (queued, running or waiting), oldest first. */
+  openForPr(pr: string): ReviewRecord[] {
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM gate_reviews WHERE pr = ? AND status IN ('queued','running','waiting_for_human')
+         ORDER BY created_at, rowid`,
+      )
+      .all(pr) as ReviewRow[];
+    return rows.map(toRecord);
+  }
+
+  withStatus(...statuses: ReviewStatus[]): ReviewRecord[] {
+    const marks = statuses.map(() => "?").join(",");
+    const rows = this.db
+      .prepare(`SELECT * FROM gate_reviews WHERE status IN (${marks}) ORDER BY created_at, rowid`)
+      .all(...statuses) as ReviewRow[];
+    return rows.map(toRecord);
+  }
+
+  setStatus(id: string, status: ReviewStatus): void {
+    this.db.prepare(`UPDATE gate_reviews SET status = ?, updated_at = ? WHERE id = ?`).run(status, this.now(), id);
+  }
+
+  /**
+   * Moves a review from one status to another only if it is still in `from`: the one winner of a
+   * race (two clicks, two processes) gets true.
+   */
+  claim(id: string, from: ReviewStatus, to: ReviewStatus): boolean {
+    const r = this.db
+      .prepare(`UPDATE gate_reviews SET status = ?, updated_at = ? WHERE id = ? AND status = ?`)
+      .run(to, this.now(), id, from);
+    return r.changes === 1;
+  }
+
+  supersede(id: string, bySha: string): void {
+    this.db
+      .prepare(`UPDATE gate_reviews SET status = 'superseded', superseded_by = ?, updated_at = ? WHERE id = ?`)
+      .run(bySha, this.now(), id);
+  }
+
+  /** Saves the result the graph concluded (what should be published). */
+  saveResult(id: string, result: ReviewResult): void {
+    this.db
+      .prepare(`UPDATE gate_reviews SET result_json = ?, updated_at = ? WHERE id = ?`)
+      .run(JSON.stringify(result), this.now(), id);
+  }
+
+  lastResult(id: string): ReviewResult | undefined {
+    const row = this.db.prepare(`SELECT result_json FROM gate_reviews WHERE id = ?`).get(id) as
+      | { result_json: string | null }
+      | undefined;
+    return row?.result_json ? (JSON.parse(row.result_json) as ReviewResult) : undefined;
+  }
+
+  /** Records what a publisher created (a Slack message, a check run), so it is updated, never created twice. */
+  recordReceipt(id: string, receipt: PublishReceipt): void {
+    this.db
+      .prepare(
+        `UPDATE gate_reviews SET
+           slack_channel = COALESCE(@slackChannel, slack_channel),
+           slack_ts = COALESCE(@slackTs, slack_ts),
+           check_run_id = COALESCE(@checkRunId, check_run_id)
+         WHERE id = @id`,
+      )
+      .run({
+        id,
+        slackChannel: receipt.slackChannel ?? null,
+        slackTs: receipt.slackTs ?? null,
+        checkRunId: receipt.checkRunId ?? null,
+      });
+  }
+
+  /** Records that every publisher showed this result. */
+  markPublished(id: string, result: ReviewResult): void {
+    this.db.prepare(`UPDATE gate_reviews SET published_json = ? WHERE id = ?`).run(JSON.stringify(result), id);
+  }
+
+  /** Reviews whose saved result differs from what was last published (a crash in between). */
+  unpublished(): ReviewRecord[] {
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM gate_reviews WHERE result_json IS NOT NULL
+           AND (published_json IS NULL OR published_json <> result_json) ORDER BY created_at`,
+      )
+      .all() as ReviewRow[];
+    return rows.map(toRecord);
+  }
+
+  /** Records a webhook delivery; false when it was seen before (a redelivery). */
+  recordDelivery(id: string, event: string): boolean {
+    const r = this.db
+      .prepare(`INSERT OR IGNORE INTO gate_deliveries (id, event, received_at) VALUES (?, ?, ?)`)
+      .run(id, event, this.now());
+    return r.changes === 1;
+  }
+
+  hasDelivery(id: string): boolean {
+    return this.db.prepare(`SELECT 1 FROM gate_deliveries WHERE id = ?`).get(id) !== undefined;
+  }
+
+  audit(entry: { reviewId: string; actor: string; action: string; outcome: string; detail?: Record<string, unknown> }): void {
+    this.db
+      .prepare(`INSERT INTO gate_audit (review_id, at, actor, action, outcome, detail) VALUES (?, ?, ?, ?, ?, ?)`)
+      .run(entry.reviewId, this.now(), entry.actor, entry.action, entry.outcome, JSON.stringify(entry.detail ?? {}));
+  }
+
+  auditFor(reviewId: string): AuditEntry[] {
+    const rows = this.db.prepare(`SELECT * FROM gate_audit WHERE review_id = ? ORDER BY seq`).all(reviewId) as Array<
+      Omit<AuditEntry, "detail"> & { detail: string }
+    >;
+    return rows.map((r) => ({ ...r, detail: JSON.parse(r.detail) as Record<string, unknown> }));
+  }
+
+  /** The licence cache: undefined = never asked; null = asked, unknown. */
+  cachedLicense(key: string): string | null | undefined {
+    const row = this.db.prepare(`SELECT license FROM gate_license_cache WHERE key = ?`).get(key) as
+      | { license: string | null }
+      | undefined;
+    return row === undefined ? undefined : row.license;
+  }
+
+  cacheLicense(key: string, license: string | null): void {
+    this.db
+      .prepare(`INSERT OR REPLACE INTO gate_license_cache (key, license, fetched_at) VALUES (?, ?, ?)`)
+      .run(key, license, this.now());
+  }
+}
