@@ -1,0 +1,49 @@
+/**
+ * Path and content tests the security detectors share: what is a test, a document, binary text.
+ *
+ * @example isTestPath("src/auth/login.test.ts") // true
+ */
+export function isTestPath(path: string): boolean {
+  return (
+    /(^|\/)(test|tests|__tests__|spec|specs|fixtures|__fixtures__|__mocks__|testdata)\//i.test(path) ||
+    /[._-](test|spec)\.[a-z0-9]+$/i.test(path) ||
+    /(^|\/)test_[^/]+\.py$/i.test(path)
+  );
+}
+
+/**
+ * True for prose files (Markdown, reStructuredText, plain text), which hold no executable code.
+ *
+ * @example isDocPath("docs/setup.md") // true
+ */
+export function isDocPath(path: string): boolean {
+  return /\.(md|markdown|mdx|rst|txt|adoc)$/i.test(path);
+}
+
+/**
+ * True when text looks binary (a NUL byte or many control characters): detectors skip it.
+ *
+ * @example looksBinary("PNG\u0000\u0001") // true
+ */
+export function looksBinary(text: string): boolean {
+  if (text.includes("\u0000")) return true;
+  const sample = text.slice(0, 4000);
+  if (sample.length === 0) return false;
+  let control = 0;
+  for (const ch of sample) {
+    const code = ch.charCodeAt(0);
+    if (code < 9 || (code > 13 && code < 32)) control++;
+  }
+  return control / sample.length > 0.1;
+}
+
+/**
+ * The language family of a file by extension, for rules that differ between JS and Python.
+ *
+ * @example languageOf("app/db.py") // "python"
+ */
+export function languageOf(path: string): "js" | "python" | "other" {
+  if (/\.(c|m)?(j|t)sx?$/i.test(path)) return "js";
+  if (/\.py$/i.test(path)) return "python";
+  return "other";
+}

@@ -1,0 +1,97 @@
+import { lintSource } from "@secretlint/core";
+import { rules as recommendedRules } from "@secretlint/secretlint-rule-preset-recommend";
+
+// Types come from @secretlint/core's own signature (@secretlint/types is not a direct dependency).
+type SecretLintCoreConfig = Parameters<typeof lintSource>[0]["options"]["config"];
+type SecretLintCoreResultMessage = Awaited<ReturnType<typeof lintSource>>["messages"][number];
+
+/** A secret secretlint found, with the exact substring and a readable kind. */
+export interface SecretlintHit {
+  /** The exact secret substring of the scanned text. */
+  value: string;
+  /** 1-based line of the text where the secret starts. */
+  line: number;
+  /** `<rule>:<messageId>`, e.g. "aws:AWSAccessKeyID". */
+  rule: string;
+  /** What kind of secret it is, without the value, e.g. "AWS Access Key ID". */
+  label: string;
+}
+
+const AWS_RULE = "@secretlint/secretlint-rule-aws";
+/** Lets an author silence the scan with a `secretlint-disable` comment: never in a gate. */
+const FILTER_COMMENTS_RULE = "@secretlint/secretlint-rule-filter-comments";
+
+/**
+ * The preset's rules registered one by one: secretlint ignores `disabled` on rules inside a
+ * preset (13.0.7), and the gate must drop the comment filter and turn on AWS key-id scanning.
+ */
+const CONFIG: SecretLintCoreConfig = {
+  rules: recommendedRules
+    .filter((rule) => rule.meta.id !== FILTER_COMMENTS_RULE)
+    .map((rule) => ({
+      id: rule.meta.id,
+      rule,
+      // Off by default; a gate wants bare access key ids (AKIA...) too.
+      ...(rule.meta.id === AWS_RULE ? { options: { enableIDScanRule: true } } : {}),
+    })),
+};
+
+/** Message ids the gate ignores: an AWS account id is an identifier, not a credential. */
+const IGNORED_MESSAGE_IDS = new Set(["AWSAccountID"]);
+
+/**
+ * Runs secretlint's recommended preset over plain text (e.g. a file's added lines).
+ *
+ * @example (await scanWithSecretlint("key = AKIAFAKEFIXTURE00001"))[0]?.label // "AWS Access Key ID"
+ */
+export async function scanWithSecretlint(text: string): Promise<SecretlintHit[]> {
+  if (text.trim() === "") return [];
+  const result = await lintSource({
+    source: { content: text, filePath: "/added-lines.txt", contentType: "text" },
+    options: { config: CONFIG, maskSecrets: false, noPhysicFilePath: true },
+  });
+  const hits: SecretlintHit[] = [];
+  for (const message of result.messages) {
+    if (message.type !== "message" || IGNORED_MESSAGE_IDS.has(message.messageId)) continue;
+    const value = secretValue(message, text);
+    if (!value) continue;
+    hits.push({
+      value,
+      line: lineOfIndex(text, text.indexOf(value, Math.max(0, message.range[0]))),
+      rule: `${message.ruleId.replace(/^@secretlint\/secretlint-rule-/, "")}:${message.messageId}`,
+      label: labelOf(message, value),
+    });
+  }
+  return hits;
+}
+
+/**
+ * The exact secret. Rules put it in `data`; `range` is not always exact (the AWS secret-key
+ * rule's range starts at the key name), so prefer the longest `data` string found in the text.
+ */
+function secretValue(message: SecretLintCoreResultMessage, text: string): string | undefined {
+  const data: Record<string, unknown> = message.data ?? {};
+  const candidates = Object.values(data)
+    .filter((v): v is string => typeof v === "string" && v.length >= 8 && text.includes(v))
+    .sort((a, b) => b.length - a.length);
+  if (candidates[0]) return candidates[0];
+  const slice = text.slice(message.range[0], message.range[1]);
+  return slice.length > 0 ? slice : undefined;
+}
+
+/** "found AWS Access Key ID: AKIA..." → "AWS Access Key ID"; never returns the value. */
+function labelOf(message: SecretLintCoreResultMessage, value: string): string {
+  const label = message.message
+    .replace(value, "")
+    .replace(/^found\s+/i, "")
+    .replace(/[\s:：]+$/, "")
+    .trim();
+  return label.length > 0 && label.length < 120 && !label.includes(value) ? label : message.messageId;
+}
+
+function lineOfIndex(text: string, index: number): number {
+  if (index < 0) return 1;
+  let line = 1;
+  for (let i = 0; i < index; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
