@@ -1,0 +1,19 @@
+import { ZERO_USAGE, type Usage } from "./usage.js";
+
+/**
+ * A model answered, but not with something the gate can use (invalid JSON, a schema mismatch, a
+ * policy id outside the specialty, truncation), even after one retry. The specialist node turns
+ * it into a `specialist_error` escalation. `usage` is what the failed attempts cost.
+ *
+ * @example throw new ModelOutputError("invalid JSON twice", { usage, cause })
+ */
+export class ModelOutputError extends Error {
+  readonly code = "MODEL_OUTPUT_INVALID";
+  readonly usage: Usage;
+
+  constructor(message: string, options?: { usage?: Usage; cause?: unknown }) {
+    super(message, options?.cause !== undefined ? { cause: options.cause } : undefined);
+    this.name = "ModelOutputError";
+    this.usage = options?.usage ?? { ...ZERO_USAGE };
+  }
+}

@@ -1,0 +1,209 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** One scripted answer of the fake Messages API. */
+export interface ScriptedResponse {
+  /** HTTP status; 200 by default. */
+  status?: number;
+  /** A JSON body (serialised as is). */
+  body?: unknown;
+  /** A raw body, sent instead of `body` (for broken JSON on the wire). */
+  raw?: string;
+  /** Wait this long before answering (the request may be aborted meanwhile). */
+  delayMs?: number;
+  headers?: Record<string, string>;
+}
+
+/** One request the fake received. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: IncomingMessage["headers"];
+  /** The raw request body text (assert that no secret is in it). */
+  raw: string;
+  /** The parsed JSON body (undefined when not JSON). */
+  body: MessagesRequestBody | undefined;
+}
+
+/** The request fields tests read; the rest is reachable through the index signature. */
+export interface MessagesRequestBody {
+  model: string;
+  max_tokens: number;
+  system?: unknown;
+  messages: Array<{ role: string; content: unknown }>;
+  tools?: Array<{ name: string; input_schema: unknown }>;
+  output_config?: { format?: { type: string; schema: unknown } };
+  thinking?: unknown;
+  tool_choice?: unknown;
+  [key: string]: unknown;
+}
+
+export interface FakeAnthropic {
+  /** `http://127.0.0.1:<port>`, for the SDK's `baseURL`. */
+  url: string;
+  requests: RecordedRequest[];
+  /** Appends answers to the script. */
+  enqueue(...responses: ScriptedResponse[]): void;
+  /** How many scripted answers are not used yet. */
+  pending(): number;
+  close(): Promise<void>;
+}
+
+/**
+ * A loopback fake of the Anthropic Messages API: `POST /v1/messages` replays a scripted queue and
+ * records every request. With the script spent it answers 400 (not retryable), so a test that
+ * makes an unexpected call fails loudly instead of hanging.
+ *
+ * @example const api = await startFakeAnthropic([textMessage({ findings: [], verdicts: [] })]);
+ */
+export async function startFakeAnthropic(script: ScriptedResponse[] = []): Promise<FakeAnthropic> {
+  const queue = [...script];
+  const requests: RecordedRequest[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const raw = Buffer.concat(chunks).toString("utf8");
+      let body: MessagesRequestBody | undefined;
+      try {
+        body = JSON.parse(raw) as MessagesRequestBody;
+      } catch {
+        body = undefined;
+      }
+      requests.push({ method: req.method ?? "", path: req.url ?? "", headers: req.headers, raw, body });
+      if (req.method !== "POST" || !(req.url ?? "").startsWith("/v1/messages")) {
+        return send(res, { status: 404, body: apiError("not_found_error", `no route ${req.method} ${req.url}`) });
+      }
+      const next = queue.shift() ?? {
+        status: 400,
+        body: apiError("invalid_request_error", "fake Anthropic API: no scripted response left"),
+      };
+      if (next.delayMs && next.delayMs > 0) {
+        const timer = setTimeout(() => send(res, next), next.delayMs);
+        res.on("close", () => clearTimeout(timer));
+      } else send(res, next);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    enqueue: (...r) => void queue.push(...r),
+    pending: () => queue.length,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function send(res: ServerResponse, r: ScriptedResponse): void {
+  if (res.writableEnded || res.destroyed) return;
+  const text = r.raw ?? JSON.stringify(r.body ?? {});
+  res.writeHead(r.status ?? 200, {
+    "content-type": "application/json",
+    "request-id": `req_fake_${Math.random().toString(36).slice(2, 10)}`,
+    ...r.headers,
+  });
+  res.end(text);
+}
+
+/** Token counts of a fake response (the API's `usage` object). */
+export interface FakeUsage {
+  input_tokens?: number;
+  output_tokens?: number;
+  cache_creation_input_tokens?: number;
+  cache_read_input_tokens?: number;
+}
+
+const DEFAULT_USAGE: Required<FakeUsage> = {
+  input_tokens: 1200,
+  output_tokens: 150,
+  cache_creation_input_tokens: 800,
+  cache_read_input_tokens: 0,
+};
+
+let counter = 0;
+
+function message(content: unknown[], stopReason: string, usage: FakeUsage, model: string): ScriptedResponse {
+  counter++;
+  return {
+    body: {
+      id: `msg_fake_${counter}`,
+      type: "message",
+      role: "assistant",
+      model,
+      content,
+      stop_reason: stopReason,
+      stop_sequence: null,
+      usage: {
+        ...DEFAULT_USAGE,
+        ...usage,
+        cache_creation: null,
+        inference_geo: null,
+        output_tokens_details: null,
+        server_tool_use: null,
+        service_tier: "standard",
+        speed: null,
+      },
+      container: null,
+      diagnostics: null,
+      stop_details: null,
+    },
+  };
+}
+
+/**
+ * An `end_turn` message whose one text block is `json` (serialised unless already a string).
+ *
+ * @example textMessage({ findings: [], verdicts: [] }, { input_tokens: 10 })
+ */
+export function textMessage(json: unknown, usage: FakeUsage = {}, model = "claude-sonnet-5-5"): ScriptedResponse {
+  const text = typeof json === "string" ? json : JSON.stringify(json);
+  return message([{ type: "text", text, citations: null }], "end_turn", usage, model);
+}
+
+/**
+ * A `tool_use` message calling the given tools (ids made up when absent).
+ *
+ * @example toolUseMessage([{ name: "list_dir", input: { path: "" } }])
+ */
+export function toolUseMessage(
+  calls: Array<{ id?: string; name: string; input: unknown }>,
+  usage: FakeUsage = {},
+  model = "claude-sonnet-5-5",
+): ScriptedResponse {
+  const content = calls.map((c, i) => ({
+    type: "tool_use",
+    id: c.id ?? `toolu_fake_${counter + 1}_${i}`,
+    name: c.name,
+    input: c.input,
+    caller: { type: "direct" },
+  }));
+  return message([{ type: "text", text: "Let me look.", citations: null }, ...content], "tool_use", usage, model);
+}
+
+/** A message cut off at max_tokens: its text is the start of a JSON object. */
+export function maxTokensTruncated(usage: FakeUsage = {}, model = "claude-sonnet-5-5"): ScriptedResponse {
+  return message([{ type: "text", text: '{"findings":[{"policy":"SEC-0', citations: null }], "max_tokens", usage, model);
+}
+
+function apiError(type: string, msg: string): unknown {
+  return { type: "error", error: { type, message: msg }, request_id: "req_fake_error" };
+}
+
+/** 529 overloaded, retryable; `retry-after-ms: 1` keeps the SDK's backoff short. */
+export function overloaded(): ScriptedResponse {
+  return {
+    status: 529,
+    body: apiError("overloaded_error", "Overloaded"),
+    headers: { "retry-after": "0", "retry-after-ms": "1" },
+  };
+}
+
+/** 401: a wrong API key. Not retryable. */
+export function unauthorized(): ScriptedResponse {
+  return { status: 401, body: apiError("authentication_error", "invalid x-api-key") };
+}
