@@ -104,8 +104,16 @@ export class ReviewRunner implements ReviewService {
       this.deps.store.audit({ reviewId, actor: resume.by, action, outcome: `refused:${code}`, detail: { message } });
       return { ok: false as const, code, message, ...(decidedBy ? { decidedBy } : {}) };
     };
-    // Wait for any run or decision already under way on this review, then look again.
-    await this.inFlight.get(reviewId)?.catch(() => undefined);
+    // One decision at a time per review in this process; a second waits, then sees the first's outcome.
+    return this.serialise(reviewId, () => this.decideNow(reviewId, parsed.data, refuse, opts));
+  }
+
+  private async decideNow(
+    reviewId: string,
+    resume: ResumeValue,
+    refuse: (code: Exclude<DecideOutcome, { ok: true }>["code"], message: string, decidedBy?: string) => DecideOutcome,
+    opts: { onProgress?: (p: InvestigationProgress) => void },
+  ): Promise<DecideOutcome> {
     const review = this.deps.store.get(reviewId);
     if (!review) return { ok: false, code: "not_found", message: `no review ${reviewId}` };
     if (review.status === "superseded") {
@@ -138,26 +146,26 @@ export class ReviewRunner implements ReviewService {
     this.deps.store.audit({
       reviewId,
       actor: resume.by,
-      action,
+      action: resume.kind,
       outcome: "accepted",
       detail: resume.kind === "info" ? { question: resume.question } : { note: resume.note ?? "" },
     });
     const stop = opts.onProgress ? this.deps.progress.listen(reviewId, opts.onProgress) : () => undefined;
     try {
-      const result = await this.serialise(reviewId, async () => {
+      const result = await (async () => {
         const pending = (await this.deps.graph.getState(this.config(reviewId))).tasks.some(
           (t) => (t.interrupts ?? []).length > 0,
         );
         if (pending) {
-          await this.invoke(reviewId, new Command({ resume: parsed.data }));
-        } else if (parsed.data.kind !== "info") {
+          await this.invoke(reviewId, new Command({ resume }));
+        } else if (resume.kind !== "info") {
           // A review that failed before reaching the gate: record the decision as the gate would have.
-          const decision = { kind: parsed.data.kind, by: parsed.data.by, at: new Date().toISOString(), ...(parsed.data.note ? { note: parsed.data.note } : {}) };
-          const route = parsed.data.kind === "approve" ? ("human_approved" as const) : ("human_rejected" as const);
+          const decision = { kind: resume.kind, by: resume.by, at: new Date().toISOString(), ...(resume.note ? { note: resume.note } : {}) };
+          const route = resume.kind === "approve" ? ("human_approved" as const) : ("human_rejected" as const);
           await this.deps.graph.updateState(this.config(reviewId), { decision, route }, "verdict");
         }
         return this.settle(reviewId);
-      });
+      })();
       return { ok: true, result };
     } finally {
       stop();

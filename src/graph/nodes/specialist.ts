@@ -12,12 +12,17 @@ async function withTimeout<T>(ms: number, work: (signal: AbortSignal) => Promise
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      controller.abort(new SpecialistTimeout(`no answer within ${ms} ms`));
-      reject(new SpecialistTimeout(`no answer within ${ms} ms`));
+      const reason = new SpecialistTimeout(`no answer within ${ms} ms`);
+      reject(reason);
+      controller.abort(reason);
     }, ms);
   });
   try {
     return await Promise.race([work(controller.signal), timeout]);
+  } catch (error) {
+    // Whatever the aborted work threw, the cause was the clock.
+    if (controller.signal.reason instanceof SpecialistTimeout) throw controller.signal.reason;
+    throw error;
   } finally {
     clearTimeout(timer);
   }

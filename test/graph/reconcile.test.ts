@@ -1,0 +1,142 @@
+import { describe, expect, it } from "vitest";
+import type { Finding } from "../../src/detectors/finding.js";
+import type { InvestigationReport } from "../../src/investigator/report.js";
+import { reconcile, type ReconcileInput } from "../../src/graph/reconcile.js";
+import { ZERO_USAGE } from "../../src/model/usage.js";
+
+const f = (over: Partial<Finding> = {}): Finding => ({
+  specialty: "security",
+  policy: "SEC-01",
+  severity: "critical",
+  blocking: true,
+  needs_more_context: false,
+  file: "config/aws.ts",
+  line: 3,
+  message: "key",
+  source: "detector",
+  ...over,
+});
+const report = (status: "resolved" | "inconclusive", over: Partial<InvestigationReport> = {}): InvestigationReport => ({
+  status,
+  question: "q",
+  origin: "machine",
+  answers: [],
+  evidence: [],
+  concerns: [],
+  turns: 1,
+  tool_calls: 1,
+  chars_read: 10,
+  usage: { ...ZERO_USAGE },
+  ...(status === "inconclusive" ? { reason: "budget: max tool calls (2) reached" } : {}),
+  ...over,
+});
+const sec03 = f({ policy: "SEC-03", severity: "high", needs_more_context: true, file: "src/auth/session.ts" });
+const input = (over: Partial<ReconcileInput>): ReconcileInput => ({
+  findings: {},
+  detections: [],
+  escalation: null,
+  investigations: [],
+  cyclesMax: 2,
+  incomplete: [],
+  ...over,
+});
+const batch = (findings: Finding[], extra: object = {}) => ({ findings, verdicts: [], notReviewed: [], round: 0, ...extra });
+
+// One row per rung of the ladder, in order; each row's input would also match the later rungs
+// where it can, so the row proves the rung's precedence.
+const rows: Array<{ rung: string; input: ReconcileInput; next: string; reason?: string }> = [
+  {
+    rung: "1 an escalation already recorded (timeout) goes to a person",
+    input: input({
+      escalation: { reason: "timeout", detail: "security specialist timed out" },
+      findings: { security: batch([sec03]) },
+      detections: [sec03],
+    }),
+    next: "human_gate",
+  },
+  {
+    rung: "2 part of the PR was not reviewed",
+    input: input({ findings: { security: batch([], { notReviewed: ["big.ts"] }) }, incomplete: [] }),
+    next: "human_gate",
+    reason: "not_fully_reviewed",
+  },
+  {
+    rung: "2b intake could not read every file",
+    input: input({ incomplete: ["3000+ files"] }),
+    next: "human_gate",
+    reason: "not_fully_reviewed",
+  },
+  {
+    rung: "3 a specialist drops a detector's block",
+    input: input({ detections: [f()], findings: { security: batch([]) } }),
+    next: "human_gate",
+    reason: "disagreement",
+  },
+  {
+    rung: "3b a specialist calls a flagged policy compliant",
+    input: input({
+      detections: [f()],
+      findings: { security: batch([f()], { verdicts: [{ policy: "SEC-01", verdict: "compliant", reason: "test key" }] }) },
+    }),
+    next: "human_gate",
+    reason: "disagreement",
+  },
+  {
+    rung: "4 the latest investigation was inconclusive",
+    input: input({ detections: [sec03], findings: { security: batch([{ ...sec03, needs_more_context: false }]) }, investigations: [report("inconclusive")] }),
+    next: "human_gate",
+    reason: "inconclusive",
+  },
+  {
+    rung: "5 a blocking finding",
+    input: input({ detections: [f()], findings: { security: batch([f()]) } }),
+    next: "human_gate",
+    reason: "blocking_finding",
+  },
+  {
+    rung: "6a needs more context with cycles left",
+    input: input({ detections: [sec03], findings: { security: batch([sec03]) } }),
+    next: "investigate",
+  },
+  {
+    rung: "6b needs more context with no cycle left",
+    input: input({ detections: [sec03], findings: { security: batch([sec03]) }, investigations: [report("resolved"), report("resolved")] }),
+    next: "human_gate",
+    reason: "budget_exhausted",
+  },
+  {
+    rung: "7 clean, including a conditional block cleared by a resolved investigation",
+    input: input({
+      detections: [sec03],
+      findings: { security: batch([{ ...sec03, blocking: false, needs_more_context: false, severity: "low" }]) },
+      investigations: [report("resolved")],
+    }),
+    next: "verdict",
+  },
+  {
+    rung: "7b non-blocking findings only",
+    input: input({ findings: { security: batch([f({ policy: "SEC-05", blocking: false, severity: "medium" })]) } }),
+    next: "verdict",
+  },
+];
+
+describe("reconcile: one row per rung", () => {
+  it.each(rows)("$rung", ({ input: i, next, reason }) => {
+    const out = reconcile(i);
+    expect(out.next).toBe(next);
+    if (reason) expect(out.escalation?.reason).toBe(reason);
+    if (next === "investigate") {
+      expect(out.question?.origin).toBe("machine");
+      expect(out.question?.findings.map((x) => x.policy)).toEqual(["SEC-03"]);
+    }
+  });
+
+  it("is deterministic: the same input gives the same route every time", () => {
+    for (const row of rows) expect(reconcile(row.input)).toEqual(reconcile(structuredClone(row.input)));
+  });
+
+  it("a conditional block cannot be cleared without a resolved investigation", () => {
+    const out = reconcile(input({ detections: [sec03], findings: { security: batch([]) } }));
+    expect(out.escalation?.reason).toBe("disagreement");
+  });
+});

@@ -1,0 +1,115 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { Specialist } from "../../src/graph/specialist.js";
+import { ZERO_USAGE } from "../../src/model/usage.js";
+import { registerFixture, reviewFixture, testGate } from "../helpers/gate.js";
+
+const gates: Array<ReturnType<typeof testGate>> = [];
+const open = (...args: Parameters<typeof testGate>) => {
+  const g = testGate(...args);
+  gates.push(g);
+  return g;
+};
+afterEach(() => {
+  while (gates.length) gates.pop()!.close();
+});
+
+/** A specialist that never answers in time: the port's test double, not a mock of our code. */
+const hanging: Specialist = {
+  kind: "model",
+  review: (input) =>
+    new Promise((_, reject) => input.signal.addEventListener("abort", () => reject(new Error("aborted")))),
+};
+const throwing: Specialist = {
+  kind: "model",
+  review: async () => {
+    throw new Error("model output invalid twice");
+  },
+};
+
+describe("the review graph", () => {
+  it("auto-approves a README typo with no specialist and no model call", async () => {
+    const g = open();
+    const r = await reviewFixture(g, "001_readme_typo");
+    expect(r.route).toBe("auto_approved");
+    expect(r.status).toBe("done");
+    expect(r.budget.model_calls).toBe(0);
+    expect(r.findings).toEqual([]);
+  });
+
+  it("two specialists timing out in one superstep give one escalation and no crash", async () => {
+    const g = open({ GATE_SPECIALIST_TIMEOUT_MS: "50" }, { specialists: { security: hanging, licensing: hanging } });
+    const r = await reviewFixture(g, "002_new_dependency");
+    expect(r.status).toBe("waiting_for_human");
+    expect(r.route).toBe("human");
+    expect(r.escalation?.reason).toBe("timeout");
+    // First-wins by node name: licensing is applied before security.
+    expect(r.escalation?.detail).toMatch(/^licensing specialist timed out/);
+    // The detectors' block stands even though the licensing specialist never answered.
+    expect(r.findings.some((f) => f.policy === "LIC-02" && f.blocking)).toBe(true);
+  });
+
+  it("a specialist error escalates as specialist_error, never a pass", async () => {
+    const g = open({}, { specialists: { security: throwing, licensing: throwing, data: throwing } });
+    const r = await reviewFixture(g, "002_new_dependency");
+    expect(r.route).toBe("human");
+    expect(r.escalation?.reason).toBe("specialist_error");
+  });
+
+  it("a specialist that clears a detector's block sends the review to a person as a disagreement", async () => {
+    const clearing: Specialist = {
+      kind: "model",
+      review: async () => ({
+        findings: [],
+        verdicts: [{ policy: "LIC-02", verdict: "compliant", reason: "looks fine" }],
+        usage: { ...ZERO_USAGE, model_calls: 1 },
+        notReviewed: [],
+      }),
+    };
+    const g = open({}, { specialists: { licensing: clearing } });
+    const r = await reviewFixture(g, "002_new_dependency");
+    expect(r.route).toBe("human");
+    expect(r.escalation?.reason).toBe("disagreement");
+    expect(r.budget.model_calls).toBe(1);
+  });
+
+  it("a review waiting for a person is resumed by a second gate on the same SQLite file", async () => {
+    const first = open();
+    const waiting = await reviewFixture(first, "002_new_dependency");
+    expect(waiting.status).toBe("waiting_for_human");
+    first.close();
+    gates.splice(gates.indexOf(first), 1);
+
+    const second = open({}, {}, first.dir);
+    const outcome = await second.runner.decide(waiting.review_id, { kind: "reject", by: "alice", note: "GPL" });
+    expect(outcome.ok).toBe(true);
+    if (!outcome.ok) return;
+    expect(outcome.result.route).toBe("human_rejected");
+    expect(outcome.result.decision).toMatchObject({ kind: "reject", by: "alice", note: "GPL" });
+    expect(second.store.auditFor(waiting.review_id).map((a) => `${a.actor}:${a.action}:${a.outcome}`)).toContain(
+      "alice:reject:accepted",
+    );
+  });
+
+  it("a queued review is known before it runs", async () => {
+    const g = open();
+    const review = registerFixture(g, "001_readme_typo");
+    const r = await g.runner.status(review.id);
+    expect(r?.status).toBe("queued");
+    expect(r?.route).toBeNull();
+  });
+
+  it("two concurrent decisions: exactly one resumes, the other is refused", async () => {
+    const g = open();
+    const waiting = await reviewFixture(g, "002_new_dependency");
+    const [a, b] = await Promise.all([
+      g.runner.decide(waiting.review_id, { kind: "approve", by: "alice" }),
+      g.runner.decide(waiting.review_id, { kind: "approve", by: "bob" }),
+    ]);
+    expect([a.ok, b.ok].filter(Boolean)).toHaveLength(1);
+    const refused = a.ok ? b : a;
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(refused.code).toBe("already_decided");
+    const accepted = g.store.auditFor(waiting.review_id).filter((e) => e.outcome === "accepted");
+    expect(accepted).toHaveLength(1);
+  });
+});

@@ -1,0 +1,42 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pino } from "pino";
+import { buildGate, type GateExtras } from "../../src/build-gate.js";
+import { loadConfig } from "../../src/config.js";
+import { loadFixturePullRequest } from "../../src/intake/fixture.js";
+import { BUNDLED_FIXTURES_DIR } from "../../src/package-paths.js";
+
+/** A fresh temp directory, removed by the caller's cleanup. */
+export function tempDir(prefix = "gate-test-"): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export const silentLog = pino({ level: "silent" });
+
+/** A gate on a temp SQLite file with the given settings and extras. */
+export function testGate(env: Record<string, string> = {}, extras: GateExtras = {}, dir = tempDir()) {
+  const config = loadConfig({ GATE_DB: path.join(dir, "gate.db"), GATE_DATA_DIR: dir, ...env }, dir);
+  const gate = buildGate(config, silentLog, extras);
+  return { ...gate, dir, config };
+}
+
+/** Registers a bundled fixture's review (not yet run). */
+export function registerFixture(gate: ReturnType<typeof testGate>, name: string, fixturesDir = BUNDLED_FIXTURES_DIR) {
+  const pr = loadFixturePullRequest(fixturesDir, name);
+  return gate.runner.register({
+    source: { kind: "fixture", fixturesDir, name },
+    repo: pr.repo,
+    number: pr.number,
+    headSha: pr.headSha,
+    title: pr.title,
+    url: pr.url,
+    author: pr.author,
+  });
+}
+
+/** Registers and runs a bundled fixture's review. */
+export async function reviewFixture(gate: ReturnType<typeof testGate>, name: string, fixturesDir = BUNDLED_FIXTURES_DIR) {
+  const review = registerFixture(gate, name, fixturesDir);
+  return gate.runner.run(review.id);
+}
