@@ -173,7 +173,14 @@ interface OutboundCall {
   http: boolean;
 }
 
-function callsOn(code: string, bindings: ReadonlyMap<string, string>): OutboundCall[] {
+/** Calls on a name an SDK import bound: `mp.track(`, `client.capture(`. */
+function boundCallPattern(bindings: ReadonlyMap<string, string>): RegExp | undefined {
+  if (bindings.size === 0) return undefined;
+  const names = [...bindings.keys()].map(escape).join("|");
+  return new RegExp(`(?<![\\w$.])(${names})(?:\\s*\\.\\s*\\w+)+\\s*\\(`, "g");
+}
+
+function callsOn(code: string, bindings: ReadonlyMap<string, string>, bound: RegExp | undefined): OutboundCall[] {
   const calls: OutboundCall[] = [];
   const at = (m: RegExpMatchArray) => ({
     callee: m[0].replace(/\s+/g, "").replace(/\($/, ""),
@@ -183,8 +190,7 @@ function callsOn(code: string, bindings: ReadonlyMap<string, string>): OutboundC
   for (const { vendor, re } of SDK_CALLS) {
     for (const m of code.matchAll(re)) calls.push({ ...at(m), recipient: vendor, http: false });
   }
-  if (bindings.size > 0) {
-    const bound = new RegExp(`(?<![\\w$.])(${[...bindings.keys()].map(escape).join("|")})(?:\\s*\\.\\s*\\w+)+\\s*\\(`, "g");
+  if (bound) {
     for (const m of code.matchAll(bound)) {
       if (calls.some((c) => c.openCol === (m.index ?? 0) + m[0].length - 1)) continue;
       calls.push({ ...at(m), recipient: bindings.get(m[1] ?? ""), http: false });
@@ -229,11 +235,12 @@ export const piiThirdPartyDetector: Detector = {
       if (looksBinary(file.patch)) continue;
       const lines = codeLines(parsePatch(file.patch), lang);
       const bindings = sdkBindings(lines);
+      const bound = boundCallPattern(bindings);
       // Each line's mentions, computed once: call windows overlap.
       const mentionsAt: Array<DataMention[] | undefined> = [];
       const mentionsOf = (l: CodeLine, i: number) => (mentionsAt[i] ??= findDataMentions(l.code));
       lines.forEach((line, index) => {
-        for (const call of callsOn(line.code, bindings)) {
+        for (const call of callsOn(line.code, bindings, bound)) {
           const args = callArguments(lines, index, call.openCol);
           if (!args.some((a) => a.added)) continue;
           const recipient = call.http ? destination(args, lines) : call.recipient;
