@@ -1,0 +1,151 @@
+import type { PullRequest } from "../../intake/pull-request.js";
+import type { Concern, Evidence, InvestigationRequest } from "../report.js";
+import type { StrategyAnswer } from "../strategy.js";
+import { definitionName, functionBody } from "./code-scan.js";
+import { isRedacted, redactionKeys, scanSensitiveLogging, type SensitiveLog } from "./logging-scan.js";
+import { removedChecks } from "./removed-checks.js";
+import type { RunState } from "./run-state.js";
+import { rankQuestionHits } from "./question-hits.js";
+import { questionTerms } from "./question-terms.js";
+import { excerpt, type SourceLine } from "./tool-text.js";
+
+const AUTH_PATH = /auth|session|login|token|passw/i;
+const KIND_TEXT = { expiry: "expiry", signature: "the signature", condition: "the condition" } as const;
+
+function cite(l: SourceLine): string {
+  return `${l.file}:${l.line} \`${excerpt(l.text)}\``;
+}
+
+function evidenceOf(l: SourceLine): Evidence {
+  return { file: l.file, line: l.line, excerpt: excerpt(l.text) };
+}
+
+/**
+ * Turns what a deterministic run read into its answer: sentences, evidence lines and concerns.
+ * Inconclusive only when none of the changed code could be read (and no question hit either).
+ *
+ * @example buildAnswer(state, request, pr).concerns // [] when all is well
+ */
+export function buildAnswer(state: RunState, request: InvestigationRequest, pr: PullRequest): StrategyAnswer {
+  const answers: string[] = [];
+  const evidence: Evidence[] = [];
+  const concerns: Concern[] = [];
+  const seen = new Set<string>();
+  const addEvidence = (l: SourceLine): void => {
+    const key = `${l.file}:${l.line}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      evidence.push(evidenceOf(l));
+    }
+  };
+  const read = state.targets.filter((t) => state.files.has(t));
+  const questionHits =
+    request.origin === "human" ? rankQuestionHits(state.questionHits, questionTerms(request.question), state.targets) : [];
+  if (read.length === 0 && questionHits.length === 0) {
+    const why = [...state.unreadable.entries()].map(([f, e]) => `${f}: ${e}`).join("; ");
+    return {
+      conclusive: false,
+      answers: [],
+      evidence: [],
+      concerns: [],
+      reason: state.targets.length === 0 ? "the pull request has no changed code to examine" : `could not read the changed code (${why})`,
+    };
+  }
+  const logPolicy = request.findings.some((f) => f.policy === "SEC-03") || read.some((t) => AUTH_PATH.test(t)) ? "SEC-03" : "DATA-01";
+
+  // The logging setup: which keys it redacts.
+  const redacted = new Set<string>();
+  for (const file of state.loggingFiles) {
+    const lines = state.files.get(file);
+    if (!lines) continue;
+    const keys = redactionKeys(lines.map((l) => l.text).join("\n"));
+    keys.forEach((k) => redacted.add(k));
+    const where = lines.find((l) => /redact|censor|mask/i.test(l.text));
+    if (where && keys.size > 0) {
+      answers.push(`The logging setup redacts ${[...keys].join(", ")}: ${cite(where)}.`);
+      addEvidence(where);
+    } else {
+      answers.push(`The logging setup in ${file} redacts nothing that names a token or password.`);
+    }
+  }
+
+  // Helpers the changed code calls, with the body of each.
+  const helperBodies = new Map<string, SourceLine[]>();
+  for (const [name, def] of state.helpers) {
+    const lines = state.files.get(def.file);
+    if (lines) helperBodies.set(name, functionBody(lines, def.line));
+  }
+  const allHelperLines = [...helperBodies.values()].flat();
+
+  for (const target of read) {
+    const head = state.files.get(target) ?? [];
+    const patch = pr.files.find((f) => f.filename === target)?.patch;
+
+    for (const check of removedChecks(target, patch, [...head, ...allHelperLines])) {
+      if (check.keptAt) {
+        answers.push(
+          `The change to ${target} still checks ${KIND_TEXT[check.kind]}: ${cite(check.keptAt)} (it removed \`${check.removed.text}\` at base line ${check.removed.line}).`,
+        );
+        addEvidence(check.keptAt);
+      } else {
+        concerns.push({
+          policy: "SEC-03",
+          message: `${target} removes the check \`${check.removed.text}\` (base line ${check.removed.line}) and the new code does not make it again.`,
+          evidence: evidenceOf(check.removed),
+        });
+      }
+    }
+
+    const direct = scanSensitiveLogging(head);
+    const viaHelpers: Array<{ name: string; callLine?: SourceLine; log: SensitiveLog }> = [];
+    for (const [name, body] of helperBodies) {
+      const callLine = head.find((l) => new RegExp(`(^|[^\\w$.])${name}\\s*\\(`).test(l.text) && definitionName(l.text) !== name);
+      if (!callLine) continue;
+      for (const log of scanSensitiveLogging(body)) viaHelpers.push({ name, callLine, log });
+    }
+    for (const log of direct) reportLog(log, `${target} logs ${log.terms.join(", ")}`);
+    for (const { name, callLine, log } of viaHelpers) {
+      const caller = callLine ? ` (called at ${target}:${callLine.line} \`${excerpt(callLine.text)}\`)` : "";
+      reportLog(log, `${name} in ${log.file}${caller} logs ${log.terms.join(", ")}`);
+    }
+    if (direct.length === 0 && viaHelpers.length === 0) {
+      const names = [...helperBodies.keys()].filter((n) => head.some((l) => l.text.includes(`${n}(`)));
+      const helpers = names.length > 0 ? ` or in the helpers it calls (${names.map((n) => `${n} in ${state.helpers.get(n)?.file}`).join(", ")})` : "";
+      answers.push(`No token, password, secret or session id is logged in ${target}${helpers}.`);
+    }
+  }
+
+  // Who calls the changed functions.
+  const callers = state.symbolHits.filter(
+    (h) => !state.targets.includes(h.file) && !/^\s*(import|export\s*\{)/.test(h.text) && definitionName(h.text) === undefined &&
+      state.changedFunctions.some((fn) => new RegExp(`\\b${fn}\\s*\\(`).test(h.text)),
+  );
+  for (const c of callers.slice(0, 3)) {
+    answers.push(`A caller of the changed code: ${cite(c)}.`);
+    addEvidence(c);
+  }
+
+  // A person's question is answered first, with the best lines for its key words.
+  const direct: string[] = [];
+  for (const { hit, words } of questionHits.slice(0, 3)) {
+    direct.push(`On ${words.join(" and ")}: ${cite(hit)}.`);
+    addEvidence(hit);
+  }
+  answers.unshift(...direct);
+  for (const c of concerns) addEvidence({ file: c.evidence.file, line: c.evidence.line, text: c.evidence.excerpt });
+  return { conclusive: true, answers, evidence, concerns };
+
+  function reportLog(log: SensitiveLog, what: string): void {
+    const line: SourceLine = { file: log.file, line: log.line, text: log.text };
+    if (isRedacted(log, redacted)) {
+      answers.push(`${what}, but the logging setup redacts ${log.keys.join(", ")}: ${cite(line)}.`);
+      addEvidence(line);
+      return;
+    }
+    concerns.push({
+      policy: logPolicy,
+      message: `${what} without redaction: ${cite(line)}.`,
+      evidence: evidenceOf(line),
+    });
+  }
+}

@@ -1,0 +1,187 @@
+import type { PullRequest } from "../intake/pull-request.js";
+import { addUsage, ZERO_USAGE, type Usage } from "../model/usage.js";
+import type { InvestigationReport, InvestigationRequest } from "./report.js";
+import type { Strategy, StrategyAnswer, StrategyMove, ToolCall, ToolResult } from "./strategy.js";
+import { realRoot } from "./sandbox.js";
+import { runTool, type ToolRunner } from "./tools/index.js";
+
+/** The investigator's budgets; the harness counts them, never the strategy. */
+export interface InvestigationLimits {
+  maxTurns: number;
+  maxToolCalls: number;
+  maxFileChars: number;
+  timeoutMs: number;
+}
+
+/** What the harness reports after every tool call. */
+export interface HarnessProgress {
+  turn: number;
+  tool_calls: number;
+  chars_read: number;
+  cost_usd: number;
+}
+
+export interface RunInvestigationArgs {
+  strategy: Strategy;
+  request: InvestigationRequest;
+  pr: PullRequest;
+  /** The sandbox root (from `sandboxRoot`); undefined when the review has no snapshot. */
+  root: string | undefined;
+  limits: InvestigationLimits;
+  onProgress?: (p: HarnessProgress) => void;
+  signal?: AbortSignal;
+  /** The tool runner; the real read-only tools unless a test injects one. */
+  tools?: ToolRunner;
+}
+
+/** Why the run stopped early; thrown inside the loop only, always turned into a report. */
+class Stop extends Error {}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Drives a strategy turn by turn over the three read-only tools, counting turns, tool calls and
+ * characters read, and stopping the moment a count is reached. It NEVER throws: a failing strategy
+ * or tool, a timeout, an abort or a missing root all give `status: "inconclusive"` with a reason.
+ *
+ * @example const report = await runInvestigation({ strategy, request, pr, root, limits });
+ *   report.status // "resolved" | "inconclusive"
+ */
+export async function runInvestigation(args: RunInvestigationArgs): Promise<InvestigationReport> {
+  const { strategy, request, pr, root, limits } = args;
+  const tools = args.tools ?? runTool;
+  let usage: Usage = ZERO_USAGE;
+  const counts = { turns: 0, tool_calls: 0, chars_read: 0 };
+
+  const report = (answer: StrategyAnswer | undefined, reason: string | undefined): InvestigationReport => ({
+    status: answer?.conclusive === true && reason === undefined ? "resolved" : "inconclusive",
+    question: request.question,
+    origin: request.origin,
+    ...(request.askedBy !== undefined ? { askedBy: request.askedBy } : {}),
+    answers: Array.isArray(answer?.answers) ? [...answer.answers] : [],
+    evidence: Array.isArray(answer?.evidence) ? [...answer.evidence] : [],
+    concerns: Array.isArray(answer?.concerns) ? [...answer.concerns] : [],
+    turns: counts.turns,
+    tool_calls: counts.tool_calls,
+    chars_read: counts.chars_read,
+    ...(reason !== undefined ? { reason } : {}),
+    usage: { ...usage },
+  });
+
+  if (root === undefined) return report(undefined, "no snapshot of the repository to read");
+  try {
+    await realRoot(root);
+  } catch (error) {
+    return report(undefined, messageOf(error));
+  }
+
+  const controller = new AbortController();
+  let stopReason = "stopped";
+  const stopped = new Promise<never>((_, reject) => {
+    controller.signal.addEventListener("abort", () => reject(new Stop(stopReason)), { once: true });
+  });
+  stopped.catch(() => undefined); // handled by every race below; this marks it handled up front
+  const abort = (reason: string): void => {
+    if (controller.signal.aborted) return;
+    stopReason = reason;
+    controller.abort();
+  };
+  const onOuterAbort = (): void => abort("aborted before the investigation finished");
+  const timer = setTimeout(() => abort(`timeout after ${limits.timeoutMs} ms`), Math.max(0, limits.timeoutMs));
+  if (args.signal?.aborted) onOuterAbort();
+  else args.signal?.addEventListener("abort", onOuterAbort, { once: true });
+
+  const race = <T>(work: () => Promise<T>): Promise<T> => {
+    if (controller.signal.aborted) return Promise.reject(new Stop(stopReason));
+    return Promise.race([Promise.resolve().then(work), stopped]);
+  };
+  const progress = (): void => {
+    try {
+      args.onProgress?.({ turn: counts.turns, tool_calls: counts.tool_calls, chars_read: counts.chars_read, cost_usd: usage.cost_usd });
+    } catch {
+      // a broken progress listener must not stop the investigation
+    }
+  };
+
+  try {
+    let results: ToolResult[] = [];
+    for (;;) {
+      if (counts.turns >= limits.maxTurns) return report(undefined, `budget: max turns (${limits.maxTurns}) reached`);
+      counts.turns++;
+      const ctx = {
+        request,
+        pr,
+        turn: counts.turns,
+        results,
+        remaining: {
+          turns: limits.maxTurns - counts.turns,
+          tool_calls: limits.maxToolCalls - counts.tool_calls,
+          chars: limits.maxFileChars - counts.chars_read,
+        },
+        signal: controller.signal,
+      };
+      let move: StrategyMove;
+      try {
+        move = await race(() => strategy.next(ctx));
+      } catch (error) {
+        if (error instanceof Stop) throw error;
+        return report(undefined, `strategy ${strategy.name} failed: ${messageOf(error)}`);
+      }
+      usage = addUsage(usage, move?.usage ?? {});
+      if (move?.kind === "answer") {
+        const answer = move.answer;
+        const reason = answer?.conclusive === true ? undefined : (answer?.reason ?? "the strategy could not reach a conclusion");
+        return report(answer, reason);
+      }
+      if (move?.kind !== "tools" || !Array.isArray(move.calls)) {
+        return report(undefined, `strategy ${strategy.name} returned an unknown move`);
+      }
+      if (move.calls.length > 0 && counts.turns >= limits.maxTurns) {
+        return report(undefined, `budget: max turns (${limits.maxTurns}) reached`);
+      }
+      results = [];
+      for (const call of move.calls) {
+        if (counts.tool_calls >= limits.maxToolCalls) {
+          return report(undefined, `budget: max tool calls (${limits.maxToolCalls}) reached`);
+        }
+        const remainingChars = limits.maxFileChars - counts.chars_read;
+        results.push(await execute(call, remainingChars));
+        progress();
+        if (counts.tool_calls >= limits.maxToolCalls) {
+          return report(undefined, `budget: max tool calls (${limits.maxToolCalls}) reached`);
+        }
+        if (counts.chars_read >= limits.maxFileChars) {
+          return report(undefined, `budget: max file chars (${limits.maxFileChars}) reached`);
+        }
+      }
+    }
+  } catch (error) {
+    if (error instanceof Stop) return report(undefined, error.message);
+    return report(undefined, `investigation failed: ${messageOf(error)}`);
+  } finally {
+    clearTimeout(timer);
+    args.signal?.removeEventListener("abort", onOuterAbort);
+  }
+
+  async function execute(call: ToolCall, remainingChars: number): Promise<ToolResult> {
+    counts.tool_calls++;
+    const id = typeof call?.id === "string" ? call.id : String(counts.tool_calls);
+    const tool = call?.tool;
+    try {
+      const out = await race(() => tools(root as string, call, { maxChars: remainingChars, signal: controller.signal }));
+      let { output, chars } = out;
+      if (chars > remainingChars) {
+        // A read past the budget is cut to what is left, and the budget is then spent.
+        output = `${output.slice(0, remainingChars)}\n# truncated: the file-chars budget is spent`;
+        chars = remainingChars;
+      }
+      counts.chars_read += chars;
+      return { id, tool, ok: true, output, chars };
+    } catch (error) {
+      if (error instanceof Stop) throw error;
+      return { id, tool, ok: false, output: `error: ${messageOf(error)}`, chars: 0 };
+    }
+  }
+}

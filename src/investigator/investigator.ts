@@ -1,0 +1,67 @@
+import { describeError } from "../errors.js";
+import type { PullRequest } from "../intake/pull-request.js";
+import { ZERO_USAGE } from "../model/usage.js";
+import { runInvestigation, type HarnessProgress, type InvestigationLimits } from "./harness.js";
+import type { InvestigationReport, InvestigationRequest } from "./report.js";
+import { sandboxRoot } from "./sandbox.js";
+import type { SnapshotRef } from "./snapshot-ref.js";
+import type { Strategy } from "./strategy.js";
+
+/** What an investigation needs besides the question: the PR, its snapshot and how to report progress. */
+export interface InvestigateContext {
+  pr: PullRequest;
+  snapshot: SnapshotRef;
+  signal?: AbortSignal;
+  onProgress?: (p: HarnessProgress) => void;
+}
+
+/** The investigate node's one collaborator. `investigate` never throws. */
+export interface Investigator {
+  investigate(req: InvestigationRequest, ctx: InvestigateContext): Promise<InvestigationReport>;
+}
+
+/**
+ * Builds the investigator: derives the sandbox root from the validated snapshot ref (a refused ref
+ * gives an inconclusive report, not a throw) and runs the harness with the configured limits.
+ *
+ * @example const inv = createInvestigator({ strategy: createDeterministicStrategy(), dataDir: "/var/gate",
+ *   limits: { maxTurns: 6, maxToolCalls: 12, maxFileChars: 60000, timeoutMs: 30000 } });
+ */
+export function createInvestigator(deps: { strategy: Strategy; dataDir: string; limits: InvestigationLimits }): Investigator {
+  return {
+    async investigate(req, ctx) {
+      let root: string | undefined;
+      try {
+        root = sandboxRoot(ctx.snapshot, { dataDir: deps.dataDir });
+      } catch (error) {
+        return refused(req, `no readable snapshot: ${describeError(error)}`);
+      }
+      return runInvestigation({
+        strategy: deps.strategy,
+        request: req,
+        pr: ctx.pr,
+        root,
+        limits: deps.limits,
+        ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}),
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+      });
+    },
+  };
+}
+
+function refused(req: InvestigationRequest, reason: string): InvestigationReport {
+  return {
+    status: "inconclusive",
+    question: req.question,
+    origin: req.origin,
+    ...(req.askedBy !== undefined ? { askedBy: req.askedBy } : {}),
+    answers: [],
+    evidence: [],
+    concerns: [],
+    turns: 0,
+    tool_calls: 0,
+    chars_read: 0,
+    reason,
+    usage: { ...ZERO_USAGE },
+  };
+}

@@ -1,0 +1,114 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { PACKAGE_ROOT } from "../../src/package-paths.js";
+import { tempDir } from "../helpers/gate.js";
+
+const run = promisify(execFile);
+const dir = tempDir("gate-cli-");
+const env = { ...process.env, GATE_DB: path.join(dir, "gate.db"), GATE_DATA_DIR: dir, GATE_LOG_LEVEL: "silent" };
+delete (env as Record<string, string | undefined>).ANTHROPIC_API_KEY;
+
+/** Runs the real CLI in its own process (tsx on the source), from a directory that is not the package. */
+async function gate(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+  try {
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ["--import", pathToFileURL(path.join(PACKAGE_ROOT, "node_modules/tsx/dist/loader.mjs")).href, path.join(PACKAGE_ROOT, "src/cli/main.ts"), ...args],
+      { env, cwd: dir, timeout: 60_000 },
+    );
+    return { stdout, stderr, code: 0 };
+  } catch (error) {
+    const e = error as { stdout: string; stderr: string; code: number };
+    return { stdout: e.stdout, stderr: e.stderr, code: e.code };
+  }
+}
+
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe("gate CLI, each command in its own process", () => {
+  it("review --json prints exactly one JSON object on stdout: a README typo is auto-approved with 0 model calls", async () => {
+    const r = await gate("review", path.join(PACKAGE_ROOT, "fixtures/001_readme_typo"), "--json");
+    expect(r.code).toBe(0);
+    const result = JSON.parse(r.stdout);
+    expect(result.route).toBe("auto_approved");
+    expect(result.budget.model_calls).toBe(0);
+    expect(Object.keys(result).sort()).toEqual(
+      ["budget", "escalation", "findings", "investigations", "pr", "review_id", "risk", "route", "status"].sort(),
+    );
+  });
+
+  it("a bundled fixture resolves by name from any directory (packaged assets)", async () => {
+    const r = await gate("review", "001_readme_typo", "--json");
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).pr).toBe("acme/web#101");
+  });
+
+  it("review → decide in a second process → status shows human_approved and the audit entry", async () => {
+    const reviewed = await gate("review", path.join(PACKAGE_ROOT, "fixtures/002_new_dependency"), "--json");
+    const waiting = JSON.parse(reviewed.stdout);
+    expect(waiting.route).toBe("human");
+    expect(waiting.status).toBe("waiting_for_human");
+    expect(waiting.findings.some((f: { policy: string; blocking: boolean }) => f.policy === "LIC-02" && f.blocking)).toBe(true);
+
+    const decided = await gate("decide", waiting.review_id, "approve", "--by", "alice", "--note", "legal signed off");
+    expect(decided.code).toBe(0);
+
+    const status = await gate("status", waiting.review_id, "--json");
+    const result = JSON.parse(status.stdout);
+    expect(result.route).toBe("human_approved");
+    expect(result.status).toBe("done");
+    expect(result.decision).toMatchObject({ kind: "approve", by: "alice", note: "legal signed off" });
+
+    const text = await gate("status", waiting.review_id);
+    expect(text.stdout).toMatch(/alice approve: accepted/);
+
+    const again = await gate("decide", waiting.review_id, "reject", "--by", "bob");
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/already approved by alice/);
+  });
+
+  it("a missing or malformed fixture is one clear line naming the file, and a non-zero exit", async () => {
+    const bad = path.join(dir, "bad_fixture");
+    fs.mkdirSync(bad, { recursive: true });
+    fs.writeFileSync(path.join(bad, "pr.json"), "{ not json");
+    const r = await gate("review", bad, "--json");
+    expect(r.code).not.toBe(0);
+    expect(r.stdout).toBe("");
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toMatch(/pr\.json: not valid JSON/);
+
+    fs.writeFileSync(path.join(bad, "pr.json"), JSON.stringify({ number: 1, title: "x", base: { ref: "main", sha: "a" }, head: { ref: "b", sha: "b" }, repo: "acme/x" }));
+    const noFiles = await gate("review", bad);
+    expect(noFiles.stderr).toMatch(/files\.json: missing/);
+  });
+
+  it("refuses a fixture name that is not plain before touching the disk", async () => {
+    const r = await gate("review", "evil name;rm -rf", "--json");
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/refused fixture name/);
+  });
+
+  it("status of an unknown review is a clear error", async () => {
+    const r = await gate("status", "acme/nothing#9");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/no review "acme\/nothing#9"/);
+  });
+
+  it("graph prints the Mermaid diagram drawn from the compiled graph", async () => {
+    const r = await gate("graph");
+    expect(r.stdout).toMatch(/^(%%\{init|graph TD|flowchart)/m);
+    for (const node of ["intake", "detect", "assess_risk", "security", "licensing", "data", "reconcile", "investigate", "human_gate", "verdict"]) {
+      expect(r.stdout).toContain(node);
+    }
+  });
+
+  it("policies lists all eleven policies of the catalogue", async () => {
+    const r = await gate("policies", "--json");
+    const ids = JSON.parse(r.stdout).map((p: { id: string }) => p.id);
+    expect(ids).toEqual(["DATA-01", "DATA-02", "DATA-03", "LIC-01", "LIC-02", "LIC-03", "SEC-01", "SEC-02", "SEC-03", "SEC-04", "SEC-05"]);
+  });
+});

@@ -1,0 +1,92 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import type { Finding } from "../../../src/detectors/finding.js";
+import { parsePullRequest, type PullRequest } from "../../../src/intake/pull-request.js";
+import { createDeterministicStrategy } from "../../../src/investigator/deterministic/strategy.js";
+import { runInvestigation } from "../../../src/investigator/harness.js";
+import type { InvestigationRequest } from "../../../src/investigator/report.js";
+import { sandboxRoot } from "../../../src/investigator/sandbox.js";
+
+const fixturesDir = fileURLToPath(new URL("../../../fixtures", import.meta.url));
+const limits = { maxTurns: 6, maxToolCalls: 12, maxFileChars: 60_000, timeoutMs: 10_000 };
+
+function load(name: string): { pr: PullRequest; root: string } {
+  const read = (f: string): unknown => JSON.parse(readFileSync(`${fixturesDir}/${name}/${f}`, "utf8"));
+  return { pr: parsePullRequest(read("pr.json"), read("files.json")), root: sandboxRoot({ kind: "fixture", fixturesDir, name }, { dataDir: "/unused" }) };
+}
+
+const sec03: Finding = {
+  specialty: "security", policy: "SEC-03", severity: "high", blocking: true, needs_more_context: true,
+  file: "src/auth/session.ts", message: "session validation changed", source: "detector", detector: "auth-paths",
+};
+const machine: InvestigationRequest = { question: "Is the session change safe in context?", origin: "machine", findings: [sec03] };
+
+describe("deterministic strategy on 003_auth_change", () => {
+  it("resolves with evidence that expiry and signature are still checked, and no concerns", async () => {
+    const { pr, root } = load("003_auth_change");
+    const report = await runInvestigation({ strategy: createDeterministicStrategy(), request: machine, pr, root, limits });
+    expect(report.status).toBe("resolved");
+    expect(report.concerns).toEqual([]);
+    expect(report.usage.model_calls).toBe(0);
+    expect(report.evidence).toContainEqual({ file: "src/auth/session.ts", line: 22, excerpt: 'if (session.expiresAt < now) return { ok: false, reason: "expired" };' });
+    expect(report.evidence.some((e) => e.file === "src/auth/session.ts" && e.excerpt.includes("verifySignature"))).toBe(true);
+    expect(report.answers.some((a) => a.startsWith("The change to src/auth/session.ts still checks expiry: src/auth/session.ts:22"))).toBe(true);
+    expect(report.answers.some((a) => a.includes("No token, password, secret or session id is logged in src/auth/session.ts") && a.includes("verifySignature in src/auth/tokens.ts"))).toBe(true);
+    expect(report.answers.some((a) => a.includes("redacts token"))).toBe(true);
+    expect(report.answers.some((a) => a.includes("src/middleware/require-auth.ts:7"))).toBe(true);
+    expect(report.tool_calls).toBeLessThanOrEqual(8);
+  });
+
+  it("answers a person's question about expiry with the expiry check first", async () => {
+    const { pr, root } = load("003_auth_change");
+    const request: InvestigationRequest = { question: "Does the refactored session check still verify expiry?", origin: "human", askedBy: "U123", findings: [] };
+    const report = await runInvestigation({ strategy: createDeterministicStrategy(), request, pr, root, limits });
+    expect(report).toMatchObject({ status: "resolved", origin: "human", askedBy: "U123", concerns: [] });
+    expect(report.answers[0]).toMatch(/expiry: src\/auth\/session\.ts:22 `if \(session\.expiresAt < now\)/);
+  });
+});
+
+describe("deterministic strategy on 003b_auth_change_logs_token", () => {
+  it("finds the token logged by the helper the change calls, outside the diff", async () => {
+    const { pr, root } = load("003b_auth_change_logs_token");
+    expect(pr.files.map((f) => f.patch ?? "").join("\n")).not.toContain("session refreshed");
+    const report = await runInvestigation({ strategy: createDeterministicStrategy(), request: machine, pr, root, limits });
+    expect(report.status).toBe("resolved");
+    expect(report.concerns).toHaveLength(1);
+    const [concern] = report.concerns;
+    expect(concern?.policy).toBe("SEC-03");
+    expect(concern?.message).toContain("src/audit/audit.ts");
+    expect(concern?.message).toContain("auditSession");
+    expect(concern?.evidence).toEqual({ file: "src/audit/audit.ts", line: 6, excerpt: 'logger.info("session refreshed", { token: session.token });' });
+  });
+});
+
+describe("deterministic strategy when the changed code is not there", () => {
+  it("is inconclusive when it cannot read the changed file", async () => {
+    const { pr, root } = load("003_auth_change");
+    const request: InvestigationRequest = { ...machine, findings: [{ ...sec03, file: "src/auth/gone.ts" }] };
+    const report = await runInvestigation({ strategy: createDeterministicStrategy(), request, pr, root, limits });
+    expect(report.status).toBe("inconclusive");
+    expect(report.reason).toMatch(/could not read the changed code \(src\/auth\/gone\.ts: error: not found/);
+  });
+
+  it("answers with what it has instead of spending the last tool call", async () => {
+    const { pr, root } = load("003b_auth_change_logs_token");
+    const report = await runInvestigation({ strategy: createDeterministicStrategy(), request: machine, pr, root, limits: { ...limits, maxToolCalls: 3 } });
+    expect(report.tool_calls).toBe(2);
+    expect(report.status).toBe("resolved");
+  });
+
+  it("serves two runs at once without mixing their state", async () => {
+    const strategy = createDeterministicStrategy();
+    const a = load("003_auth_change");
+    const b = load("003b_auth_change_logs_token");
+    const [ra, rb] = await Promise.all([
+      runInvestigation({ strategy, request: machine, pr: a.pr, root: a.root, limits }),
+      runInvestigation({ strategy, request: machine, pr: b.pr, root: b.root, limits }),
+    ]);
+    expect(ra.concerns).toEqual([]);
+    expect(rb.concerns.map((c) => c.evidence.file)).toEqual(["src/audit/audit.ts"]);
+  });
+});

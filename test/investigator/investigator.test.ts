@@ -1,0 +1,44 @@
+import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { parsePullRequest } from "../../src/intake/pull-request.js";
+import { createDeterministicStrategy } from "../../src/investigator/deterministic/strategy.js";
+import { createInvestigator } from "../../src/investigator/investigator.js";
+import type { InvestigationRequest } from "../../src/investigator/report.js";
+import type { SnapshotRef } from "../../src/investigator/snapshot-ref.js";
+
+const fixturesDir = fileURLToPath(new URL("../../fixtures", import.meta.url));
+const read = (f: string): unknown => JSON.parse(readFileSync(`${fixturesDir}/003b_auth_change_logs_token/${f}`, "utf8"));
+const pr = parsePullRequest(read("pr.json"), read("files.json"));
+const request: InvestigationRequest = { question: "Does the change log the session token?", origin: "human", askedBy: "cli", findings: [] };
+const investigator = createInvestigator({
+  strategy: createDeterministicStrategy(),
+  dataDir: "/nonexistent-gate-data",
+  limits: { maxTurns: 6, maxToolCalls: 12, maxFileChars: 60_000, timeoutMs: 10_000 },
+});
+
+describe("createInvestigator", () => {
+  it("investigates a fixture snapshot and reports progress", async () => {
+    const progress: number[] = [];
+    const report = await investigator.investigate(request, {
+      pr,
+      snapshot: { kind: "fixture", fixturesDir, name: "003b_auth_change_logs_token" },
+      onProgress: (p) => progress.push(p.tool_calls),
+    });
+    expect(report.status).toBe("resolved");
+    expect(report.concerns[0]?.evidence.file).toBe("src/audit/audit.ts");
+    expect(progress).toEqual(progress.map((_, i) => i + 1));
+    expect(progress.length).toBe(report.tool_calls);
+  });
+
+  it.each<[string, SnapshotRef, RegExp]>([
+    ["a hostile fixture name", { kind: "fixture", fixturesDir, name: "../../etc" }, /not a plain name/],
+    ["a bad sha", { kind: "github", owner: "acme", repo: "accounts", sha: "HEAD" }, /40-hex/],
+    ["no snapshot", { kind: "none" }, /no snapshot/],
+    ["a snapshot not on disk", { kind: "github", owner: "acme", repo: "accounts", sha: "a".repeat(40) }, /does not exist/],
+  ])("turns %s into an inconclusive report, never a throw", async (_name, snapshot, reason) => {
+    const report = await investigator.investigate(request, { pr, snapshot });
+    expect(report).toMatchObject({ status: "inconclusive", question: request.question, tool_calls: 0, askedBy: "cli" });
+    expect(report.reason).toMatch(reason);
+  });
+});

@@ -1,0 +1,91 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GateError } from "../../../src/errors.js";
+import { compilePattern, grepRepo } from "../../../src/investigator/tools/grep-repo.js";
+
+let root: string;
+let outside: string;
+
+beforeAll(() => {
+  root = mkdtempSync(path.join(tmpdir(), "gate-grep-"));
+  outside = mkdtempSync(path.join(tmpdir(), "gate-grep-out-"));
+  writeFileSync(path.join(outside, "leak.ts"), "const token = 'outside';\n");
+  const put = (rel: string, text: string | Buffer): void => {
+    mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    writeFileSync(path.join(root, rel), text);
+  };
+  put("src/auth/session.ts", "export function check(token) {\n  if (isExpired(token)) return false;\n  return verify(token);\n}\n");
+  put("src/b.js", "const Token = 1;\n");
+  put("README.md", "token docs\n");
+  put("node_modules/lib/index.js", "const token = 'dep';\n");
+  put(".git/config", "token = git\n");
+  put("bin/blob.dat", Buffer.concat([Buffer.from("token"), Buffer.from([0]), Buffer.from("token")]));
+  put("big.txt", `token\n${"x".repeat(1024 * 1024 + 10)}`);
+  symlinkSync(outside, path.join(root, "linked"));
+  symlinkSync(path.join(outside, "leak.ts"), path.join(root, "leak.ts"));
+});
+
+afterAll(() => {
+  rmSync(root, { recursive: true, force: true });
+  rmSync(outside, { recursive: true, force: true });
+});
+
+describe("grep_repo", () => {
+  it("returns path:line:text for each match, in path order, skipping deps, .git, binaries, big files and links", async () => {
+    const out = await grepRepo(root, { pattern: "token" });
+    expect(out.output.split("\n")).toEqual([
+      "README.md:1:token docs",
+      "src/auth/session.ts:1:export function check(token) {",
+      "src/auth/session.ts:2:  if (isExpired(token)) return false;",
+      "src/auth/session.ts:3:  return verify(token);",
+    ]);
+    expect(out.matches).toBe(4);
+    expect(out.chars).toBe(out.output.length);
+  });
+
+  it("accepts a /pattern/flags literal", async () => {
+    const out = await grepRepo(root, { pattern: "/^const token/i", glob: "*.js" });
+    expect(out.output).toBe("src/b.js:1:const Token = 1;");
+  });
+
+  it("filters by glob on the path, and by file name for a glob without a slash", async () => {
+    expect((await grepRepo(root, { pattern: "token", glob: "src/**/*.ts" })).matches).toBe(3);
+    expect((await grepRepo(root, { pattern: "token", glob: "*.md" })).output).toBe("README.md:1:token docs");
+  });
+
+  it("stops at max_results and says so", async () => {
+    const out = await grepRepo(root, { pattern: "token", max_results: 2 });
+    expect(out.matches).toBe(2);
+    expect(out.output).toMatch(/# stopped at max_results \(2\)$/);
+  });
+
+  it("says when nothing matched", async () => {
+    const out = await grepRepo(root, { pattern: "no-such-word-anywhere" });
+    expect(out).toMatchObject({ output: "(no matches)", chars: 0, matches: 0 });
+  });
+
+  it.each([
+    ["an invalid regex", "(unclosed"],
+    ["an over-long pattern", "a".repeat(301)],
+    ["a nested quantifier", "(a+)+$"],
+    ["a nested star", "(.*)*x"],
+    ["a quantified group with inner repetition", "(\\w+\\s?){3,}"],
+    ["an empty pattern", ""],
+  ])("refuses %s", (_name, pattern) => {
+    expect(() => compilePattern(pattern)).toThrow(GateError);
+  });
+
+  it("stops when its signal is aborted", async () => {
+    const many = mkdtempSync(path.join(tmpdir(), "gate-grep-many-"));
+    try {
+      for (let i = 0; i < 1200; i++) writeFileSync(path.join(many, `f${i}.txt`), "nothing\n");
+      const controller = new AbortController();
+      controller.abort();
+      await expect(grepRepo(many, { pattern: "x" }, { signal: controller.signal })).rejects.toThrow(/aborted/);
+    } finally {
+      rmSync(many, { recursive: true, force: true });
+    }
+  });
+});
