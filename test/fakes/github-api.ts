@@ -1,0 +1,240 @@
+import { createPublicKey, verify as verifySignature, type KeyObject } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { gzipSync } from "node:zlib";
+import { Header, type HeaderData } from "tar";
+
+/** One request the fake received. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  authorization?: string;
+  body: unknown;
+}
+
+export interface FakeCheckRun {
+  id: number;
+  owner: string;
+  repo: string;
+  fields: Record<string, unknown>;
+  annotations: unknown[];
+}
+
+export interface FakeGitHub {
+  /** The API root to give Octokit as `baseUrl`. */
+  url: string;
+  requests: RecordedRequest[];
+  checkRuns: Map<number, FakeCheckRun>;
+  statuses: { owner: string; repo: string; sha: string; body: unknown }[];
+  /** Installation ids for which an access token was issued, in order. */
+  tokensIssued: number[];
+  setPull(owner: string, repo: string, number: number, data: { pr: unknown; files: unknown[] }): void;
+  setTarball(owner: string, repo: string, ref: string, gz: Buffer): void;
+  setInstallation(owner: string, repo: string, installationId: number): void;
+  /** Requests matching a method and a path pattern. */
+  find(method: string, path: RegExp): RecordedRequest[];
+  close(): Promise<void>;
+}
+
+export interface FakeGitHubOptions {
+  /** When set, installation-token requests must carry a JWT signed by this key's private half. */
+  appPublicKeyPem?: string;
+}
+
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers });
+  res.end(JSON.stringify(body));
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString("utf8");
+  return text === "" ? undefined : JSON.parse(text);
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+function annotationsOf(fields: Record<string, unknown>): unknown[] {
+  const list = record(fields.output).annotations;
+  return Array.isArray(list) ? list : [];
+}
+
+/** Serves one page of `items` the way GitHub does, with a `Link` header to the next and last pages. */
+function paginate(res: ServerResponse, base: string, url: URL, items: unknown[]): void {
+  const perPage = Math.min(Math.max(Number(url.searchParams.get("per_page") ?? 30), 1), 100);
+  const page = Math.max(Number(url.searchParams.get("page") ?? 1), 1);
+  const last = Math.max(Math.ceil(items.length / perPage), 1);
+  const link = (p: number) => {
+    const u = new URL(url.pathname, base);
+    u.searchParams.set("per_page", String(perPage));
+    u.searchParams.set("page", String(p));
+    return u.toString();
+  };
+  const links: string[] = [];
+  if (page < last) links.push(`<${link(page + 1)}>; rel="next"`, `<${link(last)}>; rel="last"`);
+  if (page > 1) links.push(`<${link(1)}>; rel="first"`, `<${link(page - 1)}>; rel="prev"`);
+  json(res, 200, items.slice((page - 1) * perPage, page * perPage), links.length ? { link: links.join(", ") } : {});
+}
+
+function jwtIsValid(authorization: string | undefined, key: KeyObject): boolean {
+  const token = /^bearer (.+)$/i.exec(authorization ?? "")?.[1];
+  const [header, payload, signature] = token?.split(".") ?? [];
+  if (!header || !payload || !signature) return false;
+  return verifySignature(
+    "RSA-SHA256",
+    Buffer.from(`${header}.${payload}`),
+    key,
+    Buffer.from(signature, "base64url"),
+  );
+}
+
+/**
+ * A loopback fake of the GitHub REST endpoints the gate calls. It records every request.
+ *
+ * @example const gh = await startFakeGitHub(); new Octokit({ baseUrl: gh.url });
+ */
+export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<FakeGitHub> {
+  const pulls = new Map<string, { pr: unknown; files: unknown[] }>();
+  const tarballs = new Map<string, Buffer>();
+  const installations = new Map<string, number>();
+  const requests: RecordedRequest[] = [];
+  const checkRuns = new Map<number, FakeCheckRun>();
+  const statuses: FakeGitHub["statuses"] = [];
+  const tokensIssued: number[] = [];
+  const publicKey = opts.appPublicKeyPem ? createPublicKey(opts.appPublicKeyPem) : undefined;
+  let nextCheckRunId = 9000;
+  let base = "";
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? "/", base);
+    const method = req.method ?? "GET";
+    const body = await readJson(req);
+    const authorization = req.headers.authorization;
+    requests.push({
+      method,
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      ...(authorization ? { authorization } : {}),
+      body,
+    });
+    const p = url.pathname;
+    let m: RegExpExecArray | null;
+
+    if (method === "POST" && (m = /^\/app\/installations\/(\d+)\/access_tokens$/.exec(p))) {
+      if (publicKey && !jwtIsValid(authorization, publicKey)) return json(res, 401, { message: "A JSON web token could not be decoded" });
+      tokensIssued.push(Number(m[1]));
+      return json(res, 201, {
+        token: `ghs_fake_installation_${m[1]}`,
+        expires_at: new Date(Date.now() + 3600_000).toISOString(),
+        permissions: { checks: "write", contents: "read", pull_requests: "read", statuses: "write" },
+        repository_selection: "all",
+      });
+    }
+    if (method === "GET" && (m = /^\/repos\/([^/]+)\/([^/]+)\/installation$/.exec(p))) {
+      const id = installations.get(`${m[1]}/${m[2]}`);
+      return id === undefined ? json(res, 404, { message: "Not Found" }) : json(res, 200, { id });
+    }
+    if (method === "GET" && (m = /^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)$/.exec(p))) {
+      const pull = pulls.get(`${m[1]}/${m[2]}#${m[3]}`);
+      return pull ? json(res, 200, pull.pr) : json(res, 404, { message: "Not Found" });
+    }
+    if (method === "GET" && (m = /^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)\/files$/.exec(p))) {
+      const pull = pulls.get(`${m[1]}/${m[2]}#${m[3]}`);
+      // GitHub stops listing at 3000 files.
+      return pull ? paginate(res, base, url, pull.files.slice(0, 3000)) : json(res, 404, { message: "Not Found" });
+    }
+    if (method === "GET" && (m = /^\/repos\/([^/]+)\/([^/]+)\/tarball\/(.+)$/.exec(p))) {
+      const key = `${m[1]}/${m[2]}@${m[3]}`;
+      if (!tarballs.has(key)) return json(res, 404, { message: "Not Found" });
+      res.writeHead(302, { location: `${base}/_codeload/${m[1]}/${m[2]}/legacy.tar.gz/${m[3]}` });
+      return void res.end();
+    }
+    if (method === "GET" && (m = /^\/_codeload\/([^/]+)\/([^/]+)\/legacy\.tar\.gz\/(.+)$/.exec(p))) {
+      const gz = tarballs.get(`${m[1]}/${m[2]}@${m[3]}`);
+      if (!gz) return json(res, 404, { message: "Not Found" });
+      res.writeHead(200, { "content-type": "application/x-gzip", "content-length": String(gz.length) });
+      return void res.end(gz);
+    }
+    if (method === "POST" && (m = /^\/repos\/([^/]+)\/([^/]+)\/check-runs$/.exec(p))) {
+      const fields = record(body);
+      const id = nextCheckRunId++;
+      const annotations = annotationsOf(fields);
+      checkRuns.set(id, { id, owner: m[1] ?? "", repo: m[2] ?? "", fields, annotations: [...annotations] });
+      return json(res, 201, { id, ...fields });
+    }
+    if (method === "PATCH" && (m = /^\/repos\/([^/]+)\/([^/]+)\/check-runs\/(\d+)$/.exec(p))) {
+      const run = checkRuns.get(Number(m[3]));
+      if (!run) return json(res, 404, { message: "Not Found" });
+      const fields = record(body);
+      const annotations = annotationsOf(fields);
+      run.fields = { ...run.fields, ...fields };
+      run.annotations.push(...annotations); // GitHub appends annotations on update
+      return json(res, 200, { id: run.id, ...run.fields });
+    }
+    if (method === "GET" && (m = /^\/repos\/([^/]+)\/([^/]+)\/check-runs\/(\d+)\/annotations$/.exec(p))) {
+      const run = checkRuns.get(Number(m[3]));
+      return run ? paginate(res, base, url, run.annotations) : json(res, 404, { message: "Not Found" });
+    }
+    if (method === "POST" && (m = /^\/repos\/([^/]+)\/([^/]+)\/statuses\/([0-9a-f]{40})$/.exec(p))) {
+      statuses.push({ owner: m[1] ?? "", repo: m[2] ?? "", sha: m[3] ?? "", body });
+      return json(res, 201, { id: statuses.length, ...record(body) });
+    }
+    json(res, 404, { message: "Not Found", documentation_url: "fake" });
+  };
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => json(res, 500, { message: String(error) }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url: base,
+    requests,
+    checkRuns,
+    statuses,
+    tokensIssued,
+    setPull: (owner, repo, number, data) => void pulls.set(`${owner}/${repo}#${number}`, data),
+    setTarball: (owner, repo, ref, gz) => void tarballs.set(`${owner}/${repo}@${ref}`, gz),
+    setInstallation: (owner, repo, id) => void installations.set(`${owner}/${repo}`, id),
+    find: (method, path) => requests.filter((r) => r.method === method && path.test(r.path)),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** One entry of a hand-built tarball; `body` for files. */
+export type RawEntry = HeaderData & { body?: string | Buffer };
+
+/**
+ * Builds a gzip tarball entry by entry, so tests can make hostile archives (`../x`, absolute
+ * paths, links out of the root, devices) that no well-behaved archiver writes.
+ *
+ * @example rawTarball([{ path: "repo-abc/ok.txt", type: "File", body: "hi" }])
+ */
+export function rawTarball(entries: RawEntry[]): Buffer {
+  const blocks: Buffer[] = [];
+  for (const { body, ...data } of entries) {
+    const content = body === undefined ? Buffer.alloc(0) : Buffer.isBuffer(body) ? body : Buffer.from(body);
+    const header = new Header({
+      mode: data.type === "Directory" ? 0o755 : 0o644,
+      uid: 0,
+      gid: 0,
+      mtime: new Date(0),
+      ...data,
+      size: content.length,
+    });
+    const block = Buffer.alloc(512);
+    header.encode(block, 0);
+    blocks.push(block, content, Buffer.alloc((512 - (content.length % 512)) % 512));
+  }
+  blocks.push(Buffer.alloc(1024));
+  return gzipSync(Buffer.concat(blocks));
+}

@@ -1,0 +1,179 @@
+import { generateKeyPairSync } from "node:crypto";
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCheckPublisher } from "../../src/github/check-publisher.js";
+import { createGitHubAuth } from "../../src/github/client.js";
+import type { ResultFinding, ReviewResult } from "../../src/review/result.js";
+import type { ReviewRecord } from "../../src/review/service.js";
+import { startFakeGitHub, type FakeGitHub } from "../fakes/github-api.js";
+
+const HEAD = "f".repeat(40);
+const log = pino({ level: "silent" });
+const { privateKey, publicKey } = generateKeyPairSync("rsa", {
+  modulusLength: 2048,
+  privateKeyEncoding: { type: "pkcs1", format: "pem" },
+  publicKeyEncoding: { type: "spki", format: "pem" },
+});
+
+function record(over: Partial<ReviewRecord> = {}): ReviewRecord {
+  return {
+    id: "r-1",
+    pr: "acme/web#7",
+    repo: "acme/web",
+    number: 7,
+    headSha: HEAD,
+    title: "Add login",
+    url: "https://github.com/acme/web/pull/7",
+    author: "dev",
+    status: "waiting_for_human",
+    source: "github",
+    createdAt: "2026-01-01T00:00:00Z",
+    updatedAt: "2026-01-01T00:00:00Z",
+    installationId: 77,
+    ...over,
+  };
+}
+
+function findings(n: number): ResultFinding[] {
+  return Array.from({ length: n }, (_, i) => ({
+    specialty: "security" as const,
+    policy: "SEC-02",
+    severity: "high" as const,
+    blocking: i % 2 === 0,
+    needs_more_context: false,
+    file: `src/f${i}.ts`,
+    line: i + 1,
+    message: `finding ${i}`,
+  }));
+}
+
+function result(over: Partial<ReviewResult> = {}): ReviewResult {
+  return {
+    pr: "acme/web#7",
+    route: "human",
+    status: "waiting_for_human",
+    risk: { score: 80, class: "code", reasons: [] },
+    findings: findings(120),
+    escalation: { reason: "blocking_finding", detail: "SEC-02" },
+    budget: { cycles_used: 0, cycles_max: 2, tool_calls: 0, model_calls: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0 },
+    investigations: [],
+    review_id: "r-1",
+    ...over,
+  };
+}
+
+function annotationCount(body: unknown): number {
+  const output = typeof body === "object" && body !== null && "output" in body ? body.output : undefined;
+  const list = typeof output === "object" && output !== null && "annotations" in output ? output.annotations : undefined;
+  return Array.isArray(list) ? list.length : 0;
+}
+
+describe("check publisher, GitHub App mode", () => {
+  let gh: FakeGitHub;
+  beforeAll(async () => {
+    gh = await startFakeGitHub({ appPublicKeyPem: publicKey });
+  });
+  afterAll(() => gh.close());
+
+  it("creates one check run, then updates it; 120 annotations go out 50 at a time, never twice", async () => {
+    const auth = createGitHubAuth({ apiUrl: gh.url, appId: "123", privateKey });
+    expect(auth.mode).toBe("app");
+    const publisher = createCheckPublisher({ auth, log, askedWho: () => "#security" });
+
+    const first = await publisher.publish(record(), result());
+    expect(first.checkRunId).toBeTypeOf("number");
+    expect(gh.tokensIssued).toEqual([77]);
+    const creates = gh.find("POST", /\/repos\/acme\/web\/check-runs$/);
+    const updates = gh.find("PATCH", /\/repos\/acme\/web\/check-runs\/\d+$/);
+    expect(creates).toHaveLength(1);
+    expect(creates[0]?.authorization).toBe("token ghs_fake_installation_77");
+    expect(creates[0]?.body).toMatchObject({
+      name: "compliance-gate",
+      head_sha: HEAD,
+      status: "completed",
+      conclusion: "action_required",
+      output: { title: "Waiting for a person: #security" },
+    });
+    expect([...creates, ...updates].map((r) => annotationCount(r.body))).toEqual([50, 50, 20]);
+    const run = gh.checkRuns.get(first.checkRunId ?? -1);
+    expect(run?.annotations).toHaveLength(120);
+
+    // A person approves: the same run is updated, no second run, no duplicated annotations.
+    const approved = result({
+      route: "human_approved",
+      status: "done",
+      decision: { kind: "approve", by: "alice", at: "2026-01-02T00:00:00Z" },
+    });
+    const second = await publisher.publish(record({ checkRunId: first.checkRunId, status: "done" }), approved);
+    expect(second.checkRunId).toBe(first.checkRunId);
+    expect(gh.find("POST", /\/check-runs$/)).toHaveLength(1);
+    expect(gh.checkRuns.size).toBe(1);
+    expect(run?.annotations).toHaveLength(120);
+    expect(run?.fields).toMatchObject({ conclusion: "success", output: { title: "Approved by alice" } });
+    expect(gh.tokensIssued).toEqual([77]); // the installation token is cached
+  });
+
+  it("creates a new run when the recorded one is gone", async () => {
+    const auth = createGitHubAuth({ apiUrl: gh.url, appId: "123", privateKey });
+    const publisher = createCheckPublisher({ auth, log });
+    const before = gh.checkRuns.size;
+    const receipt = await publisher.publish(record({ checkRunId: 424242 }), result({ findings: findings(2) }));
+    expect(receipt.checkRunId).not.toBe(424242);
+    expect(gh.checkRuns.size).toBe(before + 1);
+  });
+
+  it("refuses app mode without an installation id, and finds one per repository", async () => {
+    const auth = createGitHubAuth({ apiUrl: gh.url, appId: "123", privateKey });
+    await expect(auth.forInstallation(undefined)).rejects.toMatchObject({ code: "CONFIG_INVALID" });
+    gh.setInstallation("acme", "api", 88);
+    const octokit = await auth.forRepo("acme", "api");
+    await octokit.rest.repos.createCommitStatus({ owner: "acme", repo: "api", sha: HEAD, state: "success" });
+    expect(gh.find("GET", /\/repos\/acme\/api\/installation$/)[0]?.authorization).toMatch(/^bearer /i);
+    expect(gh.tokensIssued).toContain(88);
+    await expect(auth.forRepo("acme", "not-installed")).rejects.toMatchObject({ code: "GITHUB_INTAKE" });
+  });
+
+  it("is rejected by a GitHub that does not know the App's key", async () => {
+    const other = generateKeyPairSync("rsa", {
+      modulusLength: 2048,
+      privateKeyEncoding: { type: "pkcs8", format: "pem" },
+      publicKeyEncoding: { type: "spki", format: "pem" },
+    });
+    const auth = createGitHubAuth({ apiUrl: gh.url, appId: "123", privateKey: other.privateKey });
+    const publisher = createCheckPublisher({ auth, log });
+    await expect(publisher.publish(record({ installationId: 99 }), result())).rejects.toThrow();
+    expect(gh.tokensIssued).not.toContain(99);
+  });
+});
+
+describe("check publisher, token mode", () => {
+  let gh: FakeGitHub;
+  beforeAll(async () => {
+    gh = await startFakeGitHub();
+  });
+  afterAll(() => gh.close());
+
+  it("sets a commit status instead of a check run", async () => {
+    const auth = createGitHubAuth({ apiUrl: gh.url, token: "ghp_token" });
+    expect(auth.mode).toBe("token");
+    const receipt = await createCheckPublisher({ auth, log, detailsUrl: () => "https://gate.example/r-1" }).publish(
+      record({ installationId: undefined }),
+      result(),
+    );
+    expect(receipt).toEqual({});
+    expect(gh.find("POST", /\/check-runs/)).toHaveLength(0);
+    expect(gh.statuses).toHaveLength(1);
+    expect(gh.statuses[0]).toMatchObject({
+      owner: "acme",
+      repo: "web",
+      sha: HEAD,
+      body: { state: "pending", context: "compliance-gate", target_url: "https://gate.example/r-1" },
+    });
+    expect(gh.statuses[0]?.body).toHaveProperty("description", expect.stringMatching(/^Waiting for a person/));
+    expect(gh.requests[0]?.authorization).toBe("token ghp_token");
+  });
+
+  it("fails at start without any credentials", () => {
+    expect(() => createGitHubAuth({ apiUrl: gh.url })).toThrow(/GITHUB_TOKEN/);
+  });
+});

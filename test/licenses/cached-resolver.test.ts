@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LicenseResolver } from "../../src/detectors/detector.js";
+import { createCachedResolver, licenseCacheKey, type LicenseCache } from "../../src/licenses/cached-resolver.js";
+import { createNpmResolver } from "../../src/licenses/npm-resolver.js";
+import { startFakeRegistry, type FakeRegistry } from "../fakes/registry.js";
+
+function mapCache(): LicenseCache & { map: Map<string, string | null> } {
+  const map = new Map<string, string | null>();
+  return { map, get: (k) => map.get(k), set: (k, v) => void map.set(k, v) };
+}
+
+describe("cached licence resolver", () => {
+  let reg: FakeRegistry;
+  beforeAll(async () => {
+    reg = await startFakeRegistry();
+    reg.npm.set("left-pad", { "dist-tags": { latest: "1.3.0" }, versions: { "1.3.0": { license: "MIT" } } });
+    reg.npm.set("mystery", { "dist-tags": { latest: "1.0.0" }, versions: { "1.0.0": {} } });
+  });
+  afterAll(() => reg.close());
+
+  it("answers the second call from the cache", async () => {
+    const cache = mapCache();
+    const licenses = createCachedResolver(createNpmResolver({ registryUrl: reg.npmUrl }), cache);
+    reg.requests.length = 0;
+    expect(await licenses.resolve("npm", "left-pad", "1.3.0")).toBe("MIT");
+    expect(await licenses.resolve("npm", "left-pad", "1.3.0")).toBe("MIT");
+    expect(reg.requests).toHaveLength(1);
+    expect(cache.map.get(licenseCacheKey("npm", "left-pad", "1.3.0"))).toBe("MIT");
+  });
+
+  it("caches a known-unknown as null, and does not ask again", async () => {
+    const cache = mapCache();
+    const licenses = createCachedResolver(createNpmResolver({ registryUrl: reg.npmUrl }), cache);
+    reg.requests.length = 0;
+    expect(await licenses.resolve("npm", "mystery")).toBeUndefined();
+    expect(await licenses.resolve("npm", "mystery")).toBeUndefined();
+    expect(cache.map.get("npm:mystery@")).toBeNull();
+    expect(reg.requests).toHaveLength(1);
+  });
+
+  it("never caches a failure: the next call asks again and can succeed", async () => {
+    const cache = mapCache();
+    const licenses = createCachedResolver(createNpmResolver({ registryUrl: reg.npmUrl, timeoutMs: 200 }), cache);
+    reg.mode = "fail";
+    expect(await licenses.resolve("npm", "left-pad")).toBeUndefined();
+    expect(cache.map.size).toBe(0);
+    reg.mode = "ok";
+    expect(await licenses.resolve("npm", "left-pad")).toBe("MIT");
+    expect(cache.map.get("npm:left-pad@")).toBe("MIT");
+  });
+
+  it("with a plain resolver, caches found licences only", async () => {
+    let calls = 0;
+    const plain: LicenseResolver = {
+      resolve: async (_eco, name) => {
+        calls += 1;
+        return name === "known" ? "ISC" : undefined;
+      },
+    };
+    const cache = mapCache();
+    const licenses = createCachedResolver(plain, cache);
+    await licenses.resolve("cargo", "known");
+    await licenses.resolve("cargo", "known");
+    await licenses.resolve("cargo", "unknown");
+    await licenses.resolve("cargo", "unknown");
+    expect(calls).toBe(3);
+    expect([...cache.map.entries()]).toEqual([["cargo:known@", "ISC"]]);
+  });
+});

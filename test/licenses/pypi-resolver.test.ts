@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createPypiResolver, licenseFromClassifiers } from "../../src/licenses/pypi-resolver.js";
+import { startFakeRegistry, type FakeRegistry } from "../fakes/registry.js";
+
+function project(info: Record<string, unknown>) {
+  return { info: { license_expression: null, license: null, classifiers: [], ...info } };
+}
+
+describe("PyPI licence resolver against a fake JSON API", () => {
+  let reg: FakeRegistry;
+  beforeAll(async () => {
+    reg = await startFakeRegistry();
+    reg.pypi.set("modern/json", project({ license_expression: "MIT OR Apache-2.0", license: "whatever" }));
+    reg.pypi.set("requests/json", project({ license: "Apache-2.0" }));
+    reg.pypi.set("requests/2.0.0/json", project({ license: "ISC" }));
+    reg.pypi.set("gpl-thing/json", project({ license: "GNU GPL", classifiers: ["License :: OSI Approved :: GNU General Public License v3 (GPLv3)"] }));
+    reg.pypi.set("dual/json", project({ classifiers: ["License :: OSI Approved :: Apache Software License", "License :: OSI Approved :: BSD License", "Programming Language :: Python"] }));
+    reg.pypi.set("full-text/json", project({ license: "MIT License\n\nCopyright (c) ...\nPermission is hereby granted" }));
+    reg.pypi.set("nothing/json", project({}));
+    reg.pypi.set("django-rest-framework/json", project({ license: "BSD-3-Clause" }));
+  });
+  afterAll(() => reg.close());
+  beforeEach(() => {
+    reg.mode = "ok";
+    reg.requests.length = 0;
+  });
+
+  it("prefers license_expression, then an SPDX license field, then classifiers", async () => {
+    const pypi = createPypiResolver({ baseUrl: reg.pypiUrl });
+    expect(await pypi.resolve("pypi", "modern")).toBe("MIT OR Apache-2.0");
+    expect(await pypi.resolve("pypi", "requests")).toBe("Apache-2.0");
+    expect(await pypi.resolve("pypi", "gpl-thing")).toBe("GPL-3.0-only");
+    expect(await pypi.resolve("pypi", "dual")).toBe("Apache-2.0 OR BSD-3-Clause");
+    expect(await pypi.resolve("pypi", "full-text")).toBeUndefined();
+    expect(await pypi.resolve("pypi", "nothing")).toBeUndefined();
+  });
+
+  it("asks for the pinned version, falling back to the project when the version is unknown", async () => {
+    const pypi = createPypiResolver({ baseUrl: reg.pypiUrl });
+    expect(await pypi.resolve("pypi", "requests", "2.0.0")).toBe("ISC");
+    expect(await pypi.resolve("pypi", "requests", "9.9.9")).toBe("Apache-2.0");
+    expect(reg.requests).toEqual(["/pypi/requests/2.0.0/json", "/pypi/requests/9.9.9/json", "/pypi/requests/json"]);
+  });
+
+  it("normalises names per PEP 503", async () => {
+    const pypi = createPypiResolver({ baseUrl: reg.pypiUrl });
+    expect(await pypi.resolve("pypi", "Django_REST.Framework")).toBe("BSD-3-Clause");
+    expect(reg.requests).toEqual(["/pypi/django-rest-framework/json"]);
+  });
+
+  it("is unknown on failure, timeout, other ecosystems and odd names", async () => {
+    const pypi = createPypiResolver({ baseUrl: reg.pypiUrl, timeoutMs: 200 });
+    expect(await pypi.lookup("pypi", "missing")).toEqual({ status: "unknown" });
+    expect(await pypi.resolve("npm", "requests")).toBeUndefined();
+    expect(await pypi.resolve("pypi", "../x")).toBeUndefined();
+    reg.mode = "fail";
+    expect((await pypi.lookup("pypi", "requests")).status).toBe("failed");
+    reg.mode = "hang";
+    expect((await pypi.lookup("pypi", "requests")).status).toBe("failed");
+    expect(await pypi.resolve("pypi", "requests")).toBeUndefined();
+  });
+});
+
+describe("licenseFromClassifiers", () => {
+  it.each([
+    [["License :: OSI Approved :: MIT License"], "MIT"],
+    [["License :: OSI Approved :: GNU General Public License v3 or later (GPLv3+)"], "GPL-3.0-or-later"],
+    [["License :: OSI Approved :: GNU Affero General Public License v3"], "AGPL-3.0-only"],
+    [["License :: OSI Approved :: BSD License"], "BSD-3-Clause"],
+    [["License :: OSI Approved :: GNU Lesser General Public License v3 (LGPLv3)"], "LGPL-3.0-only"],
+    [["License :: Other/Proprietary License"], undefined],
+    [["License :: OSI Approved :: Some Odd License"], undefined],
+    [["Topic :: Software Development"], undefined],
+  ])("%j → %s", (classifiers, expected) => {
+    expect(licenseFromClassifiers(classifiers)).toBe(expected);
+  });
+});
