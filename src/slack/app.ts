@@ -1,0 +1,224 @@
+import { App, LogLevel, type BlockAction, type ButtonAction, type CustomRoute } from "@slack/bolt";
+import type { Logger } from "pino";
+import { GateError } from "../errors.js";
+import type { ReviewRecord, ReviewService } from "../review/service.js";
+import type { ApproverConfig } from "./approvers.js";
+import { boltLogger } from "./bolt-logger.js";
+import { ACTION_APPROVE, ACTION_REJECT, ACTION_REQUEST_INFO } from "./card.js";
+import {
+  SOMETHING_WENT_WRONG,
+  checkAttempt,
+  decideAndUpdate,
+  ephemeral,
+  placeOf,
+  requestInfo,
+  type Attempt,
+  type CardPlace,
+  type FlowDeps,
+  type SlackAction,
+  type SlackAuditEntry,
+} from "./decision-flow.js";
+import { answerGateCommand } from "./gate-command.js";
+import { renderHome } from "./home.js";
+import {
+  INFO_MODAL,
+  QUESTION_BLOCK,
+  QUESTION_INPUT,
+  REASON_BLOCK,
+  REASON_INPUT,
+  REJECT_MODAL,
+  infoModal,
+  inputValue,
+  parseModalMetadata,
+  rejectModal,
+} from "./modals.js";
+import { UserGroupCache } from "./user-groups.js";
+
+export type { SlackAuditEntry } from "./decision-flow.js";
+
+export interface SlackAppOptions {
+  botToken: string;
+  /** Required in HTTP mode. */
+  signingSecret?: string;
+  /** Required in Socket Mode (xapp-…). */
+  appToken?: string;
+  socketMode: boolean;
+  /** The Web API base, with a trailing slash (tests point it at a loopback fake). */
+  slackApiUrl?: string;
+  /** The HTTP port (HTTP mode), or the custom routes' port in Socket Mode. */
+  port?: number;
+  customRoutes?: CustomRoute[];
+  service: ReviewService;
+  approvers: ApproverConfig;
+  /** The repository `/gate status #123` means. */
+  defaultRepo?: string;
+  log: Logger;
+  /** At most one card update per this many ms while an investigation runs (default 3000). */
+  progressIntervalMs?: number;
+  /** Records refused Slack attempts (not allowed, not waiting, budget spent). */
+  audit: (entry: SlackAuditEntry) => void | Promise<void>;
+  /** The check run's page, for the card's "+N more" link. */
+  checkRunUrl?: (review: ReviewRecord) => string | undefined;
+  /** Tests only: skips Bolt's `auth.test` token check. */
+  testMode?: boolean;
+}
+
+/**
+ * The gate's Slack app: card buttons (approve, reject, request info), their modals, `/gate`, and
+ * the App Home tab. Every handler acks first and never throws.
+ *
+ * @example const app = buildSlackApp({ botToken, signingSecret, socketMode: false, service, approvers, log, audit }); await app.start(3000);
+ */
+export function buildSlackApp(opts: SlackAppOptions): App {
+  const common = {
+    token: opts.botToken,
+    logger: boltLogger(opts.log),
+    logLevel: LogLevel.INFO,
+    ...(opts.slackApiUrl ? { clientOptions: { slackApiUrl: opts.slackApiUrl } } : {}),
+    ...(opts.customRoutes ? { customRoutes: opts.customRoutes } : {}),
+    ...(opts.testMode ? { tokenVerificationEnabled: false } : {}),
+  };
+  let app: App;
+  if (opts.socketMode) {
+    if (!opts.appToken) throw new GateError("SLACK_CONFIG", "Socket Mode needs an app-level token (xapp-…) with connections:write");
+    app = new App({ ...common, appToken: opts.appToken, socketMode: true, ...(opts.port !== undefined ? { installerOptions: { port: opts.port } } : {}) });
+  } else {
+    if (!opts.signingSecret) throw new GateError("SLACK_CONFIG", "HTTP mode needs the Slack app's signing secret");
+    app = new App({ ...common, signingSecret: opts.signingSecret, ...(opts.port !== undefined ? { port: opts.port } : {}) });
+  }
+  const deps: FlowDeps = {
+    service: opts.service,
+    approvers: opts.approvers,
+    groups: new UserGroupCache(),
+    log: opts.log.child({ component: "slack" }),
+    audit: opts.audit,
+    ...(opts.checkRunUrl ? { checkRunUrl: opts.checkRunUrl } : {}),
+    progressIntervalMs: opts.progressIntervalMs ?? 3000,
+  };
+  registerCardActions(app, deps);
+  registerModals(app, deps);
+  registerCommand(app, deps, opts.defaultRepo);
+  registerHome(app, deps);
+  return app;
+}
+
+/** Runs a handler's work, turning any error into a log line and an ephemeral apology. */
+async function guarded(deps: FlowDeps, attempt: Attempt, work: () => Promise<void>): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    deps.log.error({ err: error, reviewId: attempt.reviewId, userId: attempt.userId, action: attempt.action }, "slack handler failed");
+    await ephemeral(deps, attempt, SOMETHING_WENT_WRONG);
+  }
+}
+
+function attemptFromClick(body: BlockAction<ButtonAction>, action: ButtonAction, kind: SlackAction, client: Attempt["client"], deps: FlowDeps): Attempt {
+  const reviewId = action.value ?? "";
+  const channel: unknown = body.container["channel_id"] ?? body.channel?.id;
+  const ts: unknown = body.container["message_ts"] ?? body.message?.ts;
+  const place: CardPlace | undefined =
+    typeof channel === "string" && typeof ts === "string" ? { channel, ts } : placeOfId(deps, reviewId);
+  return { client, reviewId, userId: body.user.id, action: kind, ...(place ? { place } : {}) };
+}
+
+function placeOfId(deps: FlowDeps, reviewId: string): CardPlace | undefined {
+  const review = deps.service.get(reviewId);
+  return review ? placeOf(review) : undefined;
+}
+
+function registerCardActions(app: App, deps: FlowDeps): void {
+  app.action<BlockAction<ButtonAction>>(ACTION_APPROVE, async ({ ack, body, action, client }) => {
+    await ack();
+    const attempt = attemptFromClick(body, action, "approve", client, deps);
+    await guarded(deps, attempt, () => decideAndUpdate(deps, attempt, { kind: "approve", by: attempt.userId }));
+  });
+
+  app.action<BlockAction<ButtonAction>>(ACTION_REJECT, async ({ ack, body, action, client }) => {
+    await ack();
+    const attempt = attemptFromClick(body, action, "reject", client, deps);
+    await guarded(deps, attempt, async () => {
+      // Check first, so a person who may not decide is told now rather than after typing a reason.
+      const checked = await checkAttempt(deps, attempt);
+      if (!checked.ok) return;
+      const meta = { reviewId: attempt.reviewId, channel: attempt.place?.channel ?? "", ts: attempt.place?.ts ?? "" };
+      await client.views.open({ trigger_id: body.trigger_id, view: rejectModal(checked.review, meta) });
+    });
+  });
+
+  app.action<BlockAction<ButtonAction>>(ACTION_REQUEST_INFO, async ({ ack, body, action, client }) => {
+    await ack();
+    const attempt = attemptFromClick(body, action, "info", client, deps);
+    await guarded(deps, attempt, async () => {
+      const checked = await checkAttempt(deps, attempt);
+      if (!checked.ok) return;
+      const meta = { reviewId: attempt.reviewId, channel: attempt.place?.channel ?? "", ts: attempt.place?.ts ?? "" };
+      const left = checked.result.budget.cycles_max - checked.result.budget.cycles_used;
+      await client.views.open({ trigger_id: body.trigger_id, view: infoModal(checked.review, meta, left) });
+    });
+  });
+}
+
+function registerModals(app: App, deps: FlowDeps): void {
+  app.view(REJECT_MODAL, async ({ ack, body, view, client }) => {
+    const reason = inputValue(view.state.values, REASON_BLOCK, REASON_INPUT);
+    if (!reason) {
+      await ack({ response_action: "errors", errors: { [REASON_BLOCK]: "Say why it is rejected." } });
+      return;
+    }
+    await ack();
+    const attempt = attemptFromModal(deps, view.private_metadata, body.user.id, "reject", client);
+    if (!attempt) return;
+    await guarded(deps, attempt, () => decideAndUpdate(deps, attempt, { kind: "reject", by: attempt.userId, note: reason }));
+  });
+
+  app.view(INFO_MODAL, async ({ ack, body, view, client }) => {
+    const question = inputValue(view.state.values, QUESTION_BLOCK, QUESTION_INPUT);
+    if (!question) {
+      await ack({ response_action: "errors", errors: { [QUESTION_BLOCK]: "Ask a question." } });
+      return;
+    }
+    await ack();
+    const attempt = attemptFromModal(deps, view.private_metadata, body.user.id, "info", client);
+    if (!attempt) return;
+    await guarded(deps, attempt, () => requestInfo(deps, attempt, question));
+  });
+}
+
+function attemptFromModal(deps: FlowDeps, privateMetadata: string, userId: string, kind: SlackAction, client: Attempt["client"]): Attempt | undefined {
+  const meta = parseModalMetadata(privateMetadata);
+  if (!meta) {
+    deps.log.warn({ userId }, "a modal came back without this app's metadata; ignored");
+    return undefined;
+  }
+  const place = meta.channel && meta.ts ? { channel: meta.channel, ts: meta.ts } : placeOfId(deps, meta.reviewId);
+  return { client, reviewId: meta.reviewId, userId, action: kind, ...(place ? { place } : {}) };
+}
+
+function registerCommand(app: App, deps: FlowDeps, defaultRepo: string | undefined): void {
+  app.command("/gate", async ({ ack, command, respond }) => {
+    await ack();
+    let text: string;
+    try {
+      text = await answerGateCommand(command.text, { service: deps.service, ...(defaultRepo ? { defaultRepo } : {}) });
+    } catch (error) {
+      deps.log.error({ err: error, userId: command.user_id }, "/gate failed");
+      text = SOMETHING_WENT_WRONG;
+    }
+    try {
+      await respond({ response_type: "ephemeral", text });
+    } catch (error) {
+      deps.log.error({ err: error, userId: command.user_id }, "/gate could not answer");
+    }
+  });
+}
+
+function registerHome(app: App, deps: FlowDeps): void {
+  app.event("app_home_opened", async ({ event, client }) => {
+    if (event.tab !== "home") return;
+    try {
+      await client.views.publish({ user_id: event.user, view: renderHome(deps.service.listWaiting()) });
+    } catch (error) {
+      deps.log.error({ err: error, userId: event.user }, "App Home could not be published");
+    }
+  });
+}

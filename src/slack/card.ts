@@ -1,0 +1,272 @@
+import type { types } from "@slack/bolt";
+import type { ResultFinding, ResultInvestigation, ReviewResult } from "../review/result.js";
+import type { InvestigationProgress, ReviewRecord } from "../review/service.js";
+import {
+  BUTTON_TEXT_MAX,
+  CONTEXT_TEXT_MAX,
+  HEADER_TEXT_MAX,
+  SECTION_TEXT_MAX,
+  escapeMrkdwn,
+  formatUsd,
+  mentionOrName,
+  mrkdwnLink,
+  slackDate,
+  truncateMrkdwn,
+  truncatePlain,
+} from "./mrkdwn.js";
+import { blobUrl, commitUrl, shortSha } from "./github-links.js";
+
+export { renderStatusText } from "./status-text.js";
+export { renderHome } from "./home.js";
+
+type KnownBlock = types.KnownBlock;
+type Button = types.Button;
+
+/** Action ids of the card's buttons (the Bolt app listens on these). */
+export const ACTION_APPROVE = "gate_approve";
+export const ACTION_REJECT = "gate_reject";
+export const ACTION_REQUEST_INFO = "gate_request_info";
+
+/** A message has at most 50 blocks. */
+const MAX_BLOCKS = 50;
+/** Findings shown one by one; the rest are summed up in a "+N more" line. */
+export const MAX_FINDINGS_SHOWN = 10;
+/** The newest investigations shown. */
+const MAX_INVESTIGATIONS_SHOWN = 2;
+/** Per-item caps keep the whole card well under Slack's ~13k characters per message. */
+const FINDING_SECTION_MAX = 600;
+const LINK_MAX = 350;
+const ANSWER_MAX = 400;
+const EXCERPT_MAX = 160;
+const INVESTIGATION_SECTION_MAX = 1200;
+
+export interface CardInput {
+  review: ReviewRecord;
+  result: ReviewResult;
+  /** Where "+N more" findings link to; the PR when absent. */
+  checkRunUrl?: string;
+  /** Given while an investigation runs: the card shows it and no buttons. */
+  progress?: InvestigationProgress;
+  /** A short line shown above the state, e.g. who asked which question. Plain text. */
+  note?: string;
+}
+
+export interface Card {
+  text: string;
+  blocks: KnownBlock[];
+}
+
+type CardState = "superseded" | "decided" | "investigating" | "waiting" | "other";
+
+/**
+ * The review card: the PR, its risk, findings, investigations, budget and, while it waits for a
+ * person, the Approve / Reject / Request info buttons. Always within Block Kit's limits.
+ *
+ * @example const { text, blocks } = renderCard({ review, result }); await client.chat.postMessage({ channel, text, blocks });
+ */
+export function renderCard(input: CardInput): Card {
+  const { review, result } = input;
+  const state = cardState(input);
+  const blocks: KnownBlock[] = [];
+
+  blocks.push({ type: "header", text: { type: "plain_text", text: truncatePlain(headerText(state, result), HEADER_TEXT_MAX) } });
+  blocks.push(section(`*${mrkdwnLink(review.url, truncatePlain(review.title || review.pr, 250))}*`));
+  blocks.push(
+    context(
+      `${escapeMrkdwn(review.pr)} · by ${escapeMrkdwn(review.author)} · head ${mrkdwnLink(commitUrl(review.repo, review.headSha), shortSha(review.headSha))}`,
+    ),
+  );
+  if (result.risk) {
+    const reasons = result.risk.reasons.length > 0 ? `: ${escapeMrkdwn(result.risk.reasons.join("; "))}` : "";
+    blocks.push(section(truncateMrkdwn(`*Risk* ${result.risk.score}/100 (${escapeMrkdwn(result.risk.class)})${reasons}`, 800)));
+  }
+  if (result.escalation) {
+    blocks.push(
+      section(
+        truncateMrkdwn(
+          `*Why a person is asked:* ${escapeMrkdwn(result.escalation.reason.replace(/_/g, " "))} (${escapeMrkdwn(result.escalation.reason)})\n${escapeMrkdwn(result.escalation.detail)}`,
+          800,
+        ),
+      ),
+    );
+  }
+  blocks.push(...findingBlocks(review, result.findings, input.checkRunUrl));
+  blocks.push(...investigationBlocks(review, result.investigations));
+  blocks.push(context(budgetLine(result)));
+  if (input.note) blocks.push(context(escapeMrkdwn(input.note)));
+  blocks.push(...stateBlocks(state, input));
+
+  return { text: fallbackText(state, review, result), blocks: blocks.slice(0, MAX_BLOCKS) };
+}
+
+function cardState(input: CardInput): CardState {
+  const { review, result } = input;
+  if (result.status === "superseded" || review.status === "superseded" || result.superseded_by || review.supersededBy) {
+    return "superseded";
+  }
+  if (result.decision || result.route === "human_approved" || result.route === "human_rejected") return "decided";
+  if (input.progress) return "investigating";
+  if (result.status === "waiting_for_human") return "waiting";
+  return "other";
+}
+
+function decisionKind(result: ReviewResult): "approve" | "reject" {
+  if (result.decision) return result.decision.kind;
+  return result.route === "human_rejected" ? "reject" : "approve";
+}
+
+function headerText(state: CardState, result: ReviewResult): string {
+  switch (state) {
+    case "superseded":
+      return "Compliance gate: superseded by a newer push";
+    case "decided":
+      return decisionKind(result) === "approve" ? "Compliance gate: approved by a person" : "Compliance gate: rejected by a person";
+    case "investigating":
+      return "Compliance gate: investigating";
+    case "waiting":
+      return "Compliance gate: a decision is needed";
+    default:
+      return `Compliance gate: ${result.status.replace(/_/g, " ")}`;
+  }
+}
+
+function fallbackText(state: CardState, review: ReviewRecord, result: ReviewResult): string {
+  const what: Record<CardState, string> = {
+    superseded: "superseded",
+    decided: decisionKind(result) === "approve" ? "approved" : "rejected",
+    investigating: "investigating",
+    waiting: "waiting for a decision",
+    other: result.status.replace(/_/g, " "),
+  };
+  const risk = result.risk ? `, risk ${result.risk.score}` : "";
+  return truncateMrkdwn(escapeMrkdwn(`${review.pr} ${review.title}: ${what[state]}${risk}`), 300);
+}
+
+const SEVERITY_ORDER = { critical: 0, high: 1, medium: 2, low: 3 } as const;
+const SEVERITY_EMOJI = { critical: ":red_circle:", high: ":large_orange_circle:", medium: ":large_yellow_circle:", low: ":white_circle:" } as const;
+
+function findingBlocks(review: ReviewRecord, findings: ResultFinding[], checkRunUrl?: string): KnownBlock[] {
+  if (findings.length === 0) return [section("*Findings:* none")];
+  // Blocking and severe first, so the cap never hides what matters most.
+  const ordered = findings
+    .map((f, i) => ({ f, i }))
+    .sort((a, b) => Number(b.f.blocking) - Number(a.f.blocking) || SEVERITY_ORDER[a.f.severity] - SEVERITY_ORDER[b.f.severity] || a.i - b.i)
+    .map(({ f }) => f);
+  const blocking = findings.filter((f) => f.blocking).length;
+  const blocks: KnownBlock[] = [{ type: "divider" }, section(`*Findings (${findings.length}, ${blocking} blocking)*`)];
+  for (const f of ordered.slice(0, MAX_FINDINGS_SHOWN)) blocks.push(section(findingText(review, f)));
+  const hidden = findings.length - MAX_FINDINGS_SHOWN;
+  if (hidden > 0) {
+    const where = checkRunUrl ? mrkdwnLink(checkRunUrl, "see all in the check run") : mrkdwnLink(review.url, "see the pull request");
+    blocks.push(context(`+${hidden} more findings: ${where}`));
+  }
+  return blocks;
+}
+
+function findingText(review: ReviewRecord, f: ResultFinding): string {
+  const marker = f.blocking ? " · :no_entry: *blocking*" : "";
+  const head = `${SEVERITY_EMOJI[f.severity]} *${escapeMrkdwn(truncatePlain(f.policy, 40))}* · ${f.severity}${marker} · ${f.specialty}`;
+  const where = f.file ? fileLink(review, f.file, f.line) : "";
+  const room = FINDING_SECTION_MAX - head.length - where.length - 2;
+  const lines = [head, truncateMrkdwn(escapeMrkdwn(f.message), Math.max(80, room))];
+  if (where) lines.push(where);
+  return truncateMrkdwn(lines.join("\n"), SECTION_TEXT_MAX);
+}
+
+/** A link to file:line at the head SHA; a plain label when the link would be too long. */
+function fileLink(review: ReviewRecord, file: string, line?: number): string {
+  const label = truncatePlain(line !== undefined ? `${file}:${line}` : file, 120);
+  const link = mrkdwnLink(blobUrl(review.repo, review.headSha, file, line), label);
+  return link.length <= LINK_MAX ? link : `\`${escapeMrkdwn(label).replace(/`/g, "'")}\``;
+}
+
+function investigationBlocks(review: ReviewRecord, investigations: ResultInvestigation[]): KnownBlock[] {
+  if (investigations.length === 0) return [];
+  const shown = investigations.slice(-MAX_INVESTIGATIONS_SHOWN);
+  const blocks: KnownBlock[] = [{ type: "divider" }];
+  const earlier = investigations.length - shown.length;
+  if (earlier > 0) blocks.push(context(`${earlier} earlier investigation(s) not shown`));
+  for (const inv of shown) blocks.push(section(investigationText(review, inv)));
+  return blocks;
+}
+
+function investigationText(review: ReviewRecord, inv: ResultInvestigation): string {
+  const lines = [`*Investigation* (${inv.status}): ${escapeMrkdwn(truncatePlain(inv.question, 300))}`];
+  for (const answer of inv.answers.slice(0, 5)) lines.push(`• ${truncateMrkdwn(escapeMrkdwn(answer), ANSWER_MAX)}`);
+  if (inv.status === "inconclusive" && inv.reason) lines.push(`_${escapeMrkdwn(truncatePlain(inv.reason, 300))}_`);
+  for (const ev of inv.evidence.slice(0, 5)) {
+    const excerpt = truncatePlain(ev.excerpt.replace(/[`\r\n]+/g, " ").trim(), EXCERPT_MAX);
+    const where = fileLink(review, ev.file, ev.line);
+    lines.push(excerpt ? `${where} \`${escapeMrkdwn(excerpt)}\`` : where);
+  }
+  lines.push(`_${inv.tool_calls} tool calls, ${inv.chars_read} chars read_`);
+  return truncateMrkdwn(lines.join("\n"), INVESTIGATION_SECTION_MAX);
+}
+
+function budgetLine(result: ReviewResult): string {
+  const b = result.budget;
+  return `Budget: investigation cycles ${b.cycles_used} of ${b.cycles_max} · ${b.tool_calls} tool calls · ${b.model_calls} model calls · ${formatUsd(b.cost_usd)}`;
+}
+
+function stateBlocks(state: CardState, input: CardInput): KnownBlock[] {
+  const { review, result, progress } = input;
+  switch (state) {
+    case "superseded": {
+      const by = result.superseded_by ?? review.supersededBy;
+      const what = by && /^[0-9a-f]{7,40}$/i.test(by) ? mrkdwnLink(commitUrl(review.repo, by), shortSha(by)) : escapeMrkdwn(by ?? "a newer push");
+      return [section(`:fast_forward: Superseded by ${what}; this review no longer gates the PR.`)];
+    }
+    case "decided": {
+      const d = result.decision;
+      const verb = decisionKind(result) === "approve" ? ":white_check_mark: *Approved*" : ":x: *Rejected*";
+      if (!d) return [section(`${verb} by a person.`)];
+      const note = d.note ? `: ${escapeMrkdwn(d.note)}` : "";
+      return [section(truncateMrkdwn(`${verb} by ${mentionOrName(d.by)} at ${slackDate(d.at)}${note}`, SECTION_TEXT_MAX))];
+    }
+    case "investigating": {
+      const p = progress;
+      const line = p ? `:mag: Investigating… ${p.tool_calls} tool calls, ${p.chars_read} chars read, ${formatUsd(p.cost_usd)}` : ":mag: Investigating…";
+      return [context(line)];
+    }
+    case "waiting":
+      return waitingBlocks(review, result);
+    default:
+      return [context(`Status: ${result.status.replace(/_/g, " ")}${result.route ? ` · route ${result.route}` : ""}`)];
+  }
+}
+
+function waitingBlocks(review: ReviewRecord, result: ReviewResult): KnownBlock[] {
+  const budgetSpent = result.budget.cycles_used >= result.budget.cycles_max;
+  const elements: Button[] = [
+    {
+      type: "button",
+      action_id: ACTION_APPROVE,
+      style: "primary",
+      text: { type: "plain_text", text: truncatePlain("Approve", BUTTON_TEXT_MAX) },
+      value: review.id,
+      confirm: {
+        title: { type: "plain_text", text: "Approve this PR?" },
+        text: { type: "mrkdwn", text: truncateMrkdwn(`The gate will pass ${escapeMrkdwn(review.pr)} at ${shortSha(review.headSha)} despite its findings.`, 300) },
+        confirm: { type: "plain_text", text: "Approve" },
+        deny: { type: "plain_text", text: "Cancel" },
+      },
+    },
+    { type: "button", action_id: ACTION_REJECT, style: "danger", text: { type: "plain_text", text: "Reject" }, value: review.id },
+  ];
+  if (!budgetSpent) {
+    elements.push({ type: "button", action_id: ACTION_REQUEST_INFO, text: { type: "plain_text", text: "Request info" }, value: review.id });
+  }
+  const blocks: KnownBlock[] = [{ type: "actions", block_id: "gate_actions", elements }];
+  if (budgetSpent) {
+    blocks.push(context(`The investigation budget is spent (${result.budget.cycles_used} of ${result.budget.cycles_max} cycles): approve or reject.`));
+  }
+  return blocks;
+}
+
+function section(text: string): KnownBlock {
+  return { type: "section", text: { type: "mrkdwn", text: truncateMrkdwn(text, SECTION_TEXT_MAX) } };
+}
+
+function context(text: string): KnownBlock {
+  return { type: "context", elements: [{ type: "mrkdwn", text: truncateMrkdwn(text, CONTEXT_TEXT_MAX) }] };
+}

@@ -1,0 +1,68 @@
+import type { webApi } from "@slack/bolt";
+
+/** The one Web API method this module needs (a WebClient has it). */
+export interface UserGroupsClient {
+  usergroups: { users: { list(args: { usergroup: string }): Promise<{ ok?: boolean; users?: string[] }> } };
+}
+
+/** Remembers group memberships for a while, so a click does not cost one API call per group. */
+export class UserGroupCache {
+  private readonly entries = new Map<string, { users: string[]; at: number }>();
+
+  constructor(
+    readonly ttlMs = 5 * 60_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get(groupId: string): string[] | undefined {
+    const hit = this.entries.get(groupId);
+    return hit && this.now() - hit.at < this.ttlMs ? hit.users : undefined;
+  }
+
+  set(groupId: string, users: string[]): void {
+    this.entries.set(groupId, { users, at: this.now() });
+  }
+}
+
+/**
+ * The members of each user group (`usergroups.users.list`, needs `usergroups:read`), cached.
+ * A group that cannot be read counts as empty (fail closed) and is reported through `onError`.
+ *
+ * @example const members = await resolveUserGroups(app.client, ["S123"], cache); members.get("S123") // ["U1", "U2"]
+ */
+export async function resolveUserGroups(
+  client: UserGroupsClient | webApi.WebClient,
+  groupIds: string[],
+  cache: UserGroupCache = new UserGroupCache(),
+  onError?: (groupId: string, error: unknown) => void,
+): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  await Promise.all(
+    groupIds.map(async (groupId) => {
+      const cached = cache.get(groupId);
+      if (cached) {
+        out.set(groupId, cached);
+        return;
+      }
+      try {
+        const res = await client.usergroups.users.list({ usergroup: groupId });
+        const users = res.users ?? [];
+        cache.set(groupId, users);
+        out.set(groupId, users);
+      } catch (error) {
+        onError?.(groupId, error);
+        out.set(groupId, []);
+      }
+    }),
+  );
+  return out;
+}
+
+/**
+ * The groups, among `members`, that `userId` belongs to.
+ *
+ * @example groupsOf("U1", new Map([["S1", ["U1"]], ["S2", []]])) // ["S1"]
+ */
+export function groupsOf(userId: string, members: Map<string, string[]>): string[] {
+  return [...members].filter(([, users]) => users.includes(userId)).map(([id]) => id);
+}

@@ -1,0 +1,155 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** One request the fake received: a Web API method, or a post to a response_url. */
+export interface SlackCall {
+  /** "chat.update", ... or "response_url" for posts to /response/:id. */
+  method: string;
+  /** Form fields (JSON-looking values parsed) or the JSON body. */
+  body: Record<string, unknown>;
+  /** The bearer token or the `token` field. */
+  token?: string;
+  /** For response_url posts: the :id in /response/:id. */
+  responseId?: string;
+}
+
+type Handler = (body: Record<string, unknown>) => Record<string, unknown>;
+
+/** A running fake: its URLs, what it received, and knobs. */
+export interface FakeSlackApi {
+  /** The Web API base URL, with its trailing slash. */
+  apiUrl: string;
+  /** A response_url the fake answers, e.g. for slash commands. */
+  responseUrl(id: string): string;
+  calls: SlackCall[];
+  callsTo(method: string): SlackCall[];
+  /** Overrides one method's answer (e.g. an error). */
+  on(method: string, handler: Handler): void;
+  /** Members of user groups for usergroups.users.list. */
+  userGroups: Map<string, string[]>;
+  /** Resolves once `count` calls to `method` were received (rejects after `timeoutMs`). */
+  waitFor(method: string, count?: number, timeoutMs?: number): Promise<SlackCall[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * A loopback fake of the Slack Web API (and of response_url) on 127.0.0.1, port 0, recording
+ * every call with its parsed body (form-encoded or JSON).
+ *
+ * @example const fake = await startFakeSlackApi(); new WebClient("xoxb-test", { slackApiUrl: fake.apiUrl });
+ */
+export async function startFakeSlackApi(): Promise<FakeSlackApi> {
+  const calls: SlackCall[] = [];
+  const overrides = new Map<string, Handler>();
+  const userGroups = new Map<string, string[]>();
+  let tsCounter = 100;
+  let viewCounter = 0;
+
+  const defaults: Record<string, Handler> = {
+    "auth.test": () => ({ ok: true, url: "https://fake.slack/", team: "Fake", user: "gate", team_id: "T1", user_id: "UBOT", bot_id: "BBOT" }),
+    "chat.postMessage": (b) => {
+      tsCounter += 1;
+      const ts = `1700000000.${String(tsCounter).padStart(6, "0")}`;
+      return { ok: true, channel: b["channel"], ts, message: { ts, text: b["text"] } };
+    },
+    "chat.update": (b) => ({ ok: true, channel: b["channel"], ts: b["ts"], text: b["text"] }),
+    "chat.postEphemeral": () => ({ ok: true, message_ts: `1700000001.${String(++tsCounter).padStart(6, "0")}` }),
+    "views.open": (b) => ({ ok: true, view: { id: `V${++viewCounter}`, ...(isRecord(b["view"]) ? b["view"] : {}) } }),
+    "views.publish": (b) => ({ ok: true, view: { id: `V${++viewCounter}`, ...(isRecord(b["view"]) ? b["view"] : {}) } }),
+    "usergroups.users.list": (b) => {
+      const users = userGroups.get(String(b["usergroup"]));
+      return users ? { ok: true, users } : { ok: false, error: "no_such_subteam" };
+    },
+  };
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      res.writeHead(500, { "content-type": "application/json" });
+      res.end(JSON.stringify({ ok: false, error: String(error) }));
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = await readBody(req);
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const body = parseBody(raw, req.headers["content-type"]);
+    const auth = req.headers.authorization;
+    const token = auth?.startsWith("Bearer ") ? auth.slice(7) : typeof body["token"] === "string" ? body["token"] : undefined;
+    const response = /^\/response\/([^/]+)$/.exec(url.pathname);
+    if (response) {
+      calls.push({ method: "response_url", body, responseId: response[1] ?? "", ...(token ? { token } : {}) });
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ ok: true }));
+      return;
+    }
+    const api = /^\/api\/([A-Za-z.]+)$/.exec(url.pathname);
+    const method = api?.[1] ?? url.pathname;
+    calls.push({ method, body, ...(token ? { token } : {}) });
+    const handler = overrides.get(method) ?? defaults[method];
+    const answer = handler ? handler(body) : { ok: false, error: "unknown_method" };
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify(answer));
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const base = `http://127.0.0.1:${port}`;
+
+  const callsTo = (method: string) => calls.filter((c) => c.method === method);
+
+  return {
+    apiUrl: `${base}/api/`,
+    responseUrl: (id) => `${base}/response/${id}`,
+    calls,
+    callsTo,
+    on: (method, handler) => overrides.set(method, handler),
+    userGroups,
+    async waitFor(method, count = 1, timeoutMs = 3000) {
+      const deadline = Date.now() + timeoutMs;
+      while (callsTo(method).length < count) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${count} ${method} call(s); got ${callsTo(method).length}: ${calls.map((c) => c.method).join(", ")}`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      return callsTo(method);
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((err) => (err ? reject(err) : resolve()));
+      }),
+  };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function parseBody(raw: string, contentType: string | undefined): Record<string, unknown> {
+  if (raw === "") return {};
+  if (contentType?.startsWith("application/json")) {
+    const parsed: unknown = JSON.parse(raw);
+    return isRecord(parsed) ? parsed : { value: parsed };
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of new URLSearchParams(raw)) {
+    out[key] = /^[[{]/.test(value) ? tryJson(value) : value;
+  }
+  return out;
+}
+
+function tryJson(value: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
