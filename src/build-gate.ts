@@ -16,6 +16,9 @@ import { createInvestigator } from "./investigator/investigator.js";
 import type { Strategy } from "./investigator/strategy.js";
 import { createOfflineResolver, loadRegistryFile } from "./licenses/offline-resolver.js";
 import { BUNDLED_POLICIES_DIR } from "./package-paths.js";
+import { createModelClient } from "./model/client.js";
+import { createModelStrategy } from "./model/investigator-strategy.js";
+import { createModelSpecialist } from "./model/specialist/index.js";
 import { loadPolicies } from "./policy/load-policies.js";
 import { rulesReviewer } from "./policy/rules-reviewer.js";
 import { ProgressHub } from "./review/progress-hub.js";
@@ -49,6 +52,20 @@ function fixtureLicenses(fixturesDir: string, name: string): LicenseResolver {
 const UNKNOWN_LICENSES: LicenseResolver = { resolve: async () => undefined };
 
 /**
+ * With ANTHROPIC_API_KEY set: one configured client (DESIGN.md lesson 4), injected into the
+ * specialists and the investigator's strategy. Without it: nothing, and the rules run.
+ */
+function modelParts(config: Config, log: Logger) {
+  if (!config.ANTHROPIC_API_KEY) return undefined;
+  const client = createModelClient({
+    apiKey: config.ANTHROPIC_API_KEY,
+    ...(config.ANTHROPIC_BASE_URL ? { baseURL: config.ANTHROPIC_BASE_URL } : {}),
+  });
+  const deps = { client, settings: config.model, prices: config.model.prices, log };
+  return { specialist: createModelSpecialist(deps), strategy: createModelStrategy(deps) };
+}
+
+/**
  * Builds the gate's core from settings: one SQLite file, the policy corpus, the graph with its
  * checkpointer, and the runner. Used by `main.ts` (the server) and the CLI alike.
  *
@@ -60,8 +77,9 @@ export function buildGate(config: Config, log: Logger, extras: GateExtras = {}) 
   const clock = extras.clock ?? (() => new Date());
   const store = new ReviewStore(db, clock);
   const progress = new ProgressHub();
+  const model = modelParts(config, log);
   const investigator = createInvestigator({
-    strategy: extras.strategy ?? createDeterministicStrategy(),
+    strategy: extras.strategy ?? model?.strategy ?? createDeterministicStrategy(),
     dataDir: config.dataDir,
     limits: {
       maxTurns: config.GATE_INVESTIGATOR_MAX_TURNS,
@@ -81,9 +99,9 @@ export function buildGate(config: Config, log: Logger, extras: GateExtras = {}) 
           : (extras.liveLicenses ?? UNKNOWN_LICENSES),
       policies,
       specialists: {
-        security: extras.specialists?.security ?? rulesReviewer,
-        licensing: extras.specialists?.licensing ?? rulesReviewer,
-        data: extras.specialists?.data ?? rulesReviewer,
+        security: extras.specialists?.security ?? model?.specialist ?? rulesReviewer,
+        licensing: extras.specialists?.licensing ?? model?.specialist ?? rulesReviewer,
+        data: extras.specialists?.data ?? model?.specialist ?? rulesReviewer,
       },
       investigator,
       riskThreshold: config.GATE_RISK_THRESHOLD,

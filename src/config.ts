@@ -1,6 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { GateError } from "./errors.js";
+import { loadModelSettings, type ModelSettings } from "./model/settings.js";
 
 const bool = z
   .enum(["true", "false", "1", "0", "yes", "no", "on", "off"])
@@ -38,6 +39,8 @@ export type Config = z.infer<typeof ConfigSchema> & {
   /** Absolute paths, resolved against the working directory once. */
   dbPath: string;
   dataDir: string;
+  /** Model settings (GATE_MODEL_*, GATE_PRICES, GATE_MAX_INPUT_TOKENS), always validated. */
+  model: ModelSettings;
 };
 
 /**
@@ -53,8 +56,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     throw new GateError("CONFIG_INVALID", `invalid setting ${lines.join("; ")}`);
   }
   const c = parsed.data;
+  const model = loadModelSettings(env);
   return {
     ...c,
+    model,
     dbPath: c.GATE_DB === ":memory:" ? c.GATE_DB : path.resolve(cwd, c.GATE_DB),
     dataDir: path.resolve(cwd, c.GATE_DATA_DIR),
     ...(c.GATE_POLICIES_DIR ? { GATE_POLICIES_DIR: path.resolve(cwd, c.GATE_POLICIES_DIR) } : {}),

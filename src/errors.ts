@@ -13,7 +13,8 @@ export type GateErrorCode =
   | "PR_REF_INVALID"
   | "GITHUB_SIGNATURE"
   | "GITHUB_INTAKE"
-  | "SLACK_CONFIG";
+  | "SLACK_CONFIG"
+  | "MODEL_OUTPUT_INVALID";
 
 /**
  * An error with a code and an optional cause.
@@ -41,6 +42,7 @@ const ADVICE: Partial<Record<GateErrorCode, string>> = {
   REVIEW_BUSY: "another decision on this review is being applied; try again in a moment",
   BUDGET_SPENT: "approve or reject: no investigation cycles are left for this review",
   GITHUB_SIGNATURE: "the webhook secret does not match GITHUB_WEBHOOK_SECRET",
+  MODEL_OUTPUT_INVALID: "the model's answer was unusable twice; the review goes to a person",
 };
 
 /** One line a person can act on, for any error. */

@@ -1,4 +1,5 @@
 import type { Specialty } from "../../detectors/finding.js";
+import type { Usage } from "../../model/usage.js";
 import type { Policy } from "../../policy/policy.js";
 import type { ReviewGraphDeps } from "../deps.js";
 import type { SpecialistOutput } from "../specialist.js";
@@ -67,9 +68,12 @@ export function specialistNode(deps: ReviewGraphDeps, specialty: Specialty) {
       const timedOut = error instanceof SpecialistTimeout;
       const detail = `${specialty} specialist ${timedOut ? "timed out" : "failed"}: ${(error as Error).message}`;
       deps.log.warn({ err: error, specialty, reviewId: state.reviewId }, "specialist did not finish");
+      // A model that answered badly still cost money: count what its failed attempts used.
+      const spent = (error as { usage?: Partial<Usage> }).usage;
       return {
         findings: { [specialty]: { findings: detections, verdicts: [], notReviewed: [], round: state.round, failed: detail } },
         escalation: { reason: timedOut ? "timeout" : "specialist_error", detail },
+        ...(spent ? { usage: spent } : {}),
       };
     }
   };
