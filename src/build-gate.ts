@@ -32,7 +32,8 @@ export interface GateExtras {
   github?: PullRequestLoader;
   liveLicenses?: LicenseResolver;
   specialists?: Partial<Record<Specialty, Specialist>>;
-  strategy?: Strategy;
+  /** Makes the investigator's strategy, one per investigation. */
+  newStrategy?: () => Strategy;
   publishersFor?: (review: ReviewRecord) => Publisher[];
   onSettled?: (review: ReviewRecord) => void | Promise<void>;
   clock?: () => Date;
@@ -62,7 +63,7 @@ function modelParts(config: Config, log: Logger) {
     ...(config.ANTHROPIC_BASE_URL ? { baseURL: config.ANTHROPIC_BASE_URL } : {}),
   });
   const deps = { client, settings: config.model, prices: config.model.prices, log };
-  return { specialist: createModelSpecialist(deps), strategy: createModelStrategy(deps) };
+  return { specialist: createModelSpecialist(deps), newStrategy: () => createModelStrategy(deps) };
 }
 
 /**
@@ -79,7 +80,7 @@ export function buildGate(config: Config, log: Logger, extras: GateExtras = {}) 
   const progress = new ProgressHub();
   const model = modelParts(config, log);
   const investigator = createInvestigator({
-    strategy: extras.strategy ?? model?.strategy ?? createDeterministicStrategy(),
+    newStrategy: extras.newStrategy ?? model?.newStrategy ?? createDeterministicStrategy,
     dataDir: config.dataDir,
     limits: {
       maxTurns: config.GATE_INVESTIGATOR_MAX_TURNS,

@@ -24,10 +24,17 @@ export interface Investigator {
  * Builds the investigator: derives the sandbox root from the validated snapshot ref (a refused ref
  * gives an inconclusive report, not a throw) and runs the harness with the configured limits.
  *
- * @example const inv = createInvestigator({ strategy: createDeterministicStrategy(), dataDir: "/var/gate",
+ * `newStrategy` makes one strategy per investigation, so a strategy that keeps a conversation
+ * (the model's) never mixes two reviews investigated at once.
+ *
+ * @example const inv = createInvestigator({ newStrategy: createDeterministicStrategy, dataDir: "/var/gate",
  *   limits: { maxTurns: 6, maxToolCalls: 12, maxFileChars: 60000, timeoutMs: 30000 } });
  */
-export function createInvestigator(deps: { strategy: Strategy; dataDir: string; limits: InvestigationLimits }): Investigator {
+export function createInvestigator(deps: {
+  newStrategy: () => Strategy;
+  dataDir: string;
+  limits: InvestigationLimits;
+}): Investigator {
   return {
     async investigate(req, ctx) {
       let root: string | undefined;
@@ -37,7 +44,7 @@ export function createInvestigator(deps: { strategy: Strategy; dataDir: string; 
         return refused(req, `no readable snapshot: ${describeError(error)}`);
       }
       return runInvestigation({
-        strategy: deps.strategy,
+        strategy: deps.newStrategy(),
         request: req,
         pr: ctx.pr,
         root,

@@ -1,5 +1,6 @@
 import { SEVERITY_RANK, SPECIALTIES, type Finding } from "../detectors/finding.js";
 import type { ReviewStateValue } from "../graph/state.js";
+import type { Evidence } from "../investigator/report.js";
 import { toResultFinding, type ReviewResult, type ReviewStatus } from "./result.js";
 import type { ReviewRecord } from "./service.js";
 
@@ -13,6 +14,16 @@ export function sortFindings(findings: Finding[]): Finding[] {
       (a.file ?? "").localeCompare(b.file ?? "") ||
       (a.line ?? 0) - (b.line ?? 0),
   );
+}
+
+function uniqueEvidence(items: Evidence[]): Evidence[] {
+  const seen = new Set<string>();
+  return items.filter((e) => {
+    const k = `${e.file}:${e.line}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
 }
 
 /**
@@ -52,7 +63,8 @@ export function buildResult(
       status: r.status,
       question: r.question,
       answers: r.answers,
-      evidence: r.evidence,
+      // What the investigator found wrong leads; then what supports its answers.
+      evidence: uniqueEvidence([...r.concerns.map((c) => c.evidence), ...r.evidence]),
       tool_calls: r.tool_calls,
       chars_read: r.chars_read,
       reason: r.reason ?? "",

@@ -113,3 +113,61 @@ describe("the review graph", () => {
     expect(accepted).toHaveLength(1);
   });
 });
+
+describe("investigation cycles: one budget for machine investigations and human questions", () => {
+  it("003_auth_change: the investigator resolves the SEC-03 question and the review is approved after one cycle", async () => {
+    const g = open();
+    const r = await reviewFixture(g, "003_auth_change");
+    expect(r.route).toBe("approved");
+    expect(r.budget.cycles_used).toBe(1);
+    expect(r.investigations[0]?.status).toBe("resolved");
+    expect(r.investigations[0]?.evidence.length).toBeGreaterThan(0);
+    expect(r.findings.find((f) => f.policy === "SEC-03")).toMatchObject({ blocking: false, needs_more_context: false });
+  });
+
+  it("003b: the token logged through a helper outside the diff stops the review, with the logging line as evidence", async () => {
+    const g = open();
+    const r = await reviewFixture(g, "003b_auth_change_logs_token");
+    expect(r.route).toBe("human");
+    expect(r.escalation?.reason).toBe("blocking_finding");
+    expect(r.investigations[0]?.evidence[0]).toMatchObject({ file: "src/audit/audit.ts", line: 6 });
+    expect(r.investigations[0]?.evidence[0]?.excerpt).toMatch(/token: session\.token/);
+  });
+
+  it("with GATE_MAX_CYCLES=2 after one machine cycle: the first info request runs, the second is refused, both audited", async () => {
+    const g = open({ GATE_MAX_CYCLES: "2" });
+    const waiting = await reviewFixture(g, "003b_auth_change_logs_token");
+    expect(waiting.budget.cycles_used).toBe(1);
+
+    const seen: number[] = [];
+    const first = await g.runner.decide(
+      waiting.review_id,
+      { kind: "info", by: "alice", question: "does the new check still verify expiry?" },
+      { onProgress: (p) => seen.push(p.tool_calls) },
+    );
+    expect(first.ok).toBe(true);
+    if (!first.ok) return;
+    expect(first.result.status).toBe("waiting_for_human");
+    expect(first.result.budget.cycles_used).toBe(2);
+    const answer = first.result.investigations[1];
+    expect(answer?.question).toBe("does the new check still verify expiry?");
+    expect(answer?.answers.join(" ")).toMatch(/expir/i);
+    expect(seen.length).toBeGreaterThan(0);
+
+    const second = await g.runner.decide(waiting.review_id, { kind: "info", by: "bob", question: "and the signature?" });
+    expect(second).toMatchObject({ ok: false, code: "budget_spent" });
+
+    const audit = g.store.auditFor(waiting.review_id).filter((a) => a.action === "info");
+    expect(audit.map((a) => `${a.actor}:${a.outcome}`)).toEqual(["alice:accepted", "bob:refused:budget_spent"]);
+    // Still waiting: a refused question changes nothing.
+    expect((await g.runner.status(waiting.review_id))?.status).toBe("waiting_for_human");
+  });
+
+  it("an unknown resume value is refused without touching the review", async () => {
+    const g = open();
+    const waiting = await reviewFixture(g, "002_new_dependency");
+    const out = await g.runner.decide(waiting.review_id, { kind: "merge", by: "eve" } as never);
+    expect(out.ok).toBe(false);
+    expect((await g.runner.status(waiting.review_id))?.status).toBe("waiting_for_human");
+  });
+});

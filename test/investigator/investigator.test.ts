@@ -12,7 +12,7 @@ const read = (f: string): unknown => JSON.parse(readFileSync(`${fixturesDir}/003
 const pr = parsePullRequest(read("pr.json"), read("files.json"));
 const request: InvestigationRequest = { question: "Does the change log the session token?", origin: "human", askedBy: "cli", findings: [] };
 const investigator = createInvestigator({
-  strategy: createDeterministicStrategy(),
+  newStrategy: createDeterministicStrategy,
   dataDir: "/nonexistent-gate-data",
   limits: { maxTurns: 6, maxToolCalls: 12, maxFileChars: 60_000, timeoutMs: 10_000 },
 });
