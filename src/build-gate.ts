@@ -30,7 +30,8 @@ import { ReviewStore } from "./store/review-store.js";
 /** What the edges may add to the core: live intake, live licences, model reviewers, publishers. */
 export interface GateExtras {
   github?: PullRequestLoader;
-  liveLicenses?: LicenseResolver;
+  /** Live licence lookups (given the store, for its cache). */
+  liveLicenses?: (store: ReviewStore) => LicenseResolver;
   specialists?: Partial<Record<Specialty, Specialist>>;
   /** Makes the investigator's strategy, one per investigation. */
   newStrategy?: () => Strategy;
@@ -78,6 +79,7 @@ export function buildGate(config: Config, log: Logger, extras: GateExtras = {}) 
   const clock = extras.clock ?? (() => new Date());
   const store = new ReviewStore(db, clock);
   const progress = new ProgressHub();
+  const liveLicenses = extras.liveLicenses?.(store);
   const model = modelParts(config, log);
   const investigator = createInvestigator({
     newStrategy: extras.newStrategy ?? model?.newStrategy ?? createDeterministicStrategy,
@@ -97,7 +99,7 @@ export function buildGate(config: Config, log: Logger, extras: GateExtras = {}) 
       licenses: (source: ReviewSource) =>
         source.kind === "fixture"
           ? fixtureLicenses(source.fixturesDir, source.name)
-          : (extras.liveLicenses ?? UNKNOWN_LICENSES),
+          : (liveLicenses ?? UNKNOWN_LICENSES),
       policies,
       specialists: {
         security: extras.specialists?.security ?? model?.specialist ?? rulesReviewer,

@@ -11,7 +11,7 @@ import type { PolicyVerdict } from "./specialist.js";
 /** Where a review's pull request comes from. Plain JSON, validated by the runner. */
 export type ReviewSource =
   | { kind: "fixture"; fixturesDir: string; name: string }
-  | { kind: "github"; owner: string; repo: string; number: number; installationId?: number };
+  | { kind: "github"; owner: string; repo: string; number: number; headSha: string; installationId?: number };
 
 /** One specialty's latest batch. A new batch replaces the old one (see `mergeFindings`). */
 export interface SpecialtyBatch {

@@ -78,6 +78,10 @@ export class ReviewRunner implements ReviewService {
       const review = this.requireReview(reviewId);
       if (review.status !== "queued" && review.status !== "running") return this.result(reviewId);
       this.deps.store.setStatus(reviewId, "running");
+      // Show the review as in progress (a check run "in progress") before the work starts.
+      const starting = await this.result(reviewId);
+      this.deps.store.saveResult(reviewId, starting);
+      await this.publish(reviewId, starting);
       const config = this.config(reviewId);
       const snapshot = await this.deps.graph.getState(config);
       const started = snapshot.values && Object.keys(snapshot.values).length > 0;
@@ -200,6 +204,7 @@ export class ReviewRunner implements ReviewService {
       const result = await this.result(r.id);
       this.deps.store.saveResult(r.id, result);
       await this.publish(r.id, result);
+      await this.deps.onSettled?.(this.requireReview(r.id));
     }
     return older;
   }

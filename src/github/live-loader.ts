@@ -1,0 +1,68 @@
+import type { Logger } from "pino";
+import type { ReviewSource } from "../graph/state.js";
+import type { IntakeResult, PullRequestLoader } from "../intake/source.js";
+import { sandboxRoot } from "../investigator/sandbox.js";
+import type { SnapshotRef } from "../investigator/snapshot-ref.js";
+import type { GitHubAuth } from "./client.js";
+import { loadPullRequest } from "./intake.js";
+import { fetchSnapshot, removeSnapshot } from "./snapshot.js";
+
+/**
+ * Live intake: the PR and its files from the REST API (the same `PullRequest` a fixture gives),
+ * and the head commit's tarball extracted into the sandbox root derived from owner/repo/SHA.
+ * A snapshot that cannot be had leaves the investigator nothing to read (it then reports
+ * inconclusive, which goes to a person); an incomplete file list fails the review closed.
+ *
+ * @example const loader = createGitHubLoader({ auth, dataDir, snapshotMaxBytes, log });
+ */
+export function createGitHubLoader(opts: {
+  auth: GitHubAuth;
+  dataDir: string;
+  snapshotMaxBytes: number;
+  log: Logger;
+}): PullRequestLoader {
+  return {
+    async load(source: ReviewSource): Promise<IntakeResult> {
+      if (source.kind !== "github") throw new Error("the GitHub loader reads GitHub sources only");
+      const octokit =
+        source.installationId !== undefined
+          ? await opts.auth.forInstallation(source.installationId)
+          : await opts.auth.forRepo(source.owner, source.repo);
+      const { pr, incomplete } = await loadPullRequest(octokit, {
+        owner: source.owner,
+        repo: source.repo,
+        number: source.number,
+      });
+      const problems = incomplete ? [incomplete] : [];
+      if (pr.headSha !== source.headSha) {
+        // The PR moved on; its new head gets its own review. This one reviews what GitHub now serves.
+        problems.push(`the PR's head moved from ${source.headSha.slice(0, 7)} to ${pr.headSha.slice(0, 7)} during intake`);
+      }
+      let snapshot: SnapshotRef = { kind: "github", owner: source.owner, repo: source.repo, sha: pr.headSha };
+      try {
+        const root = sandboxRoot(snapshot, { dataDir: opts.dataDir });
+        const stats = await fetchSnapshot(octokit, { owner: source.owner, repo: source.repo, sha: pr.headSha }, {
+          root,
+          maxBytes: opts.snapshotMaxBytes,
+        });
+        if (stats.refused.length > 0) {
+          opts.log.warn({ pr: `${pr.repo}#${pr.number}`, refused: stats.refused.slice(0, 20) }, "snapshot entries refused");
+        }
+      } catch (error) {
+        opts.log.warn({ err: error, pr: `${pr.repo}#${pr.number}` }, "no snapshot: the investigator will have nothing to read");
+        snapshot = { kind: "none" };
+      }
+      return { pr, snapshot, ...(problems.length > 0 ? { incomplete: problems.join("; ") } : {}) };
+    },
+  };
+}
+
+/** Removes a settled review's snapshot, if it had one. */
+export async function removeGitHubSnapshot(
+  source: ReviewSource | undefined,
+  headSha: string,
+  dataDir: string,
+): Promise<void> {
+  if (source?.kind !== "github") return;
+  await removeSnapshot(sandboxRoot({ kind: "github", owner: source.owner, repo: source.repo, sha: headSha }, { dataDir }));
+}

@@ -1,0 +1,161 @@
+import fs from "node:fs";
+import { z } from "zod";
+import { GateError } from "../errors.js";
+
+const bool = z
+  .enum(["true", "false", "1", "0", "yes", "no", "on", "off"])
+  .transform((v) => ["true", "1", "yes", "on"].includes(v));
+
+/** The settings only the server reads (the CLI needs none of them). README "Settings" lists them. */
+const ServerEnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  GITHUB_WEBHOOK_SECRET: z.string().min(1).optional(),
+  GITHUB_TOKEN: z.string().min(1).optional(),
+  GATE_GITHUB_APP_ID: z.string().regex(/^\d+$/, "must be the App's numeric id").optional(),
+  GATE_GITHUB_PRIVATE_KEY: z.string().min(1).optional(),
+  GATE_GITHUB_PRIVATE_KEY_PATH: z.string().min(1).optional(),
+  GATE_GITHUB_API_URL: z.string().url().optional(),
+  GATE_REVIEW_DRAFTS: bool.default(false),
+  GATE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  GATE_SNAPSHOT_MAX_BYTES: z.coerce.number().int().min(1024).default(200 * 1024 * 1024),
+  GATE_NPM_REGISTRY_URL: z.string().url().optional(),
+  GATE_PYPI_URL: z.string().url().optional(),
+  GATE_SLACK: z.enum(["on", "off"]).default("on"),
+  SLACK_BOT_TOKEN: z.string().min(1).optional(),
+  SLACK_SIGNING_SECRET: z.string().min(1).optional(),
+  SLACK_APP_TOKEN: z.string().min(1).optional(),
+  SLACK_API_URL: z.string().url().optional(),
+  GATE_SLACK_CHANNEL: z.string().min(1).optional(),
+  GATE_SLACK_CHANNELS: z.string().min(1).optional(),
+  GATE_APPROVERS: z.string().optional(),
+  GATE_APPROVERS_BY_SPECIALTY: z.string().optional(),
+  GATE_GITHUB_TO_SLACK: z.string().optional(),
+  GATE_DEFAULT_REPO: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, "must be owner/repo")
+    .optional(),
+});
+
+export interface ServerConfig {
+  port: number;
+  webhookSecret: string;
+  github: { apiUrl?: string; token?: string; appId?: string; privateKey?: string };
+  reviewDrafts: boolean;
+  concurrency: number;
+  snapshotMaxBytes: number;
+  npmRegistryUrl?: string;
+  pypiUrl?: string;
+  slack:
+    | { enabled: false }
+    | {
+        enabled: true;
+        botToken: string;
+        signingSecret?: string;
+        appToken?: string;
+        socketMode: boolean;
+        apiUrl?: string;
+        channel?: string;
+        channels?: string;
+        approvers?: string;
+        approversBySpecialty?: string;
+        githubToSlack?: string;
+        defaultRepo?: string;
+      };
+}
+
+/**
+ * Reads the server's settings. Missing or contradictory settings fail here, each named, with what
+ * to do; the Slack ones point at `npm run demo` and `GATE_SLACK=off`.
+ *
+ * @example const server = loadServerConfig(process.env);
+ */
+export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = ServerEnvSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+    throw new GateError("CONFIG_INVALID", `invalid setting ${lines.join("; ")}`);
+  }
+  const e = parsed.data;
+  const problems: string[] = [];
+
+  if (!e.GITHUB_WEBHOOK_SECRET) problems.push("GITHUB_WEBHOOK_SECRET (the secret of the GitHub App's or repository's webhook)");
+  if (e.GATE_GITHUB_PRIVATE_KEY && e.GATE_GITHUB_PRIVATE_KEY_PATH) {
+    problems.push("GATE_GITHUB_PRIVATE_KEY and GATE_GITHUB_PRIVATE_KEY_PATH are both set: keep one");
+  }
+  let privateKey = e.GATE_GITHUB_PRIVATE_KEY;
+  if (e.GATE_GITHUB_PRIVATE_KEY_PATH) {
+    try {
+      privateKey = fs.readFileSync(e.GATE_GITHUB_PRIVATE_KEY_PATH, "utf8");
+    } catch {
+      problems.push(`GATE_GITHUB_PRIVATE_KEY_PATH: cannot read ${e.GATE_GITHUB_PRIVATE_KEY_PATH}`);
+    }
+  }
+  const app = Boolean(e.GATE_GITHUB_APP_ID || privateKey);
+  if (app && !(e.GATE_GITHUB_APP_ID && privateKey)) {
+    problems.push("a GitHub App needs both GATE_GITHUB_APP_ID and GATE_GITHUB_PRIVATE_KEY (or _PATH)");
+  }
+  if (app && e.GITHUB_TOKEN) problems.push("GITHUB_TOKEN and a GitHub App are both set: keep one");
+  if (!app && !e.GITHUB_TOKEN) problems.push("GitHub credentials: GATE_GITHUB_APP_ID with GATE_GITHUB_PRIVATE_KEY, or GITHUB_TOKEN");
+
+  let slack: ServerConfig["slack"] = { enabled: false };
+  if (e.GATE_SLACK === "on") {
+    const socketMode = Boolean(e.SLACK_APP_TOKEN);
+    const missing: string[] = [];
+    if (!e.SLACK_BOT_TOKEN) missing.push("SLACK_BOT_TOKEN (xoxb-…)");
+    if (!socketMode && !e.SLACK_SIGNING_SECRET) missing.push("SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN for Socket Mode)");
+    if (!e.GATE_SLACK_CHANNEL && !e.GATE_SLACK_CHANNELS) missing.push("GATE_SLACK_CHANNEL (the channel id escalations go to)");
+    if (!e.GATE_APPROVERS && !e.GATE_APPROVERS_BY_SPECIALTY) missing.push("GATE_APPROVERS (Slack user or user-group ids who may decide)");
+    if (missing.length > 0) {
+      problems.push(
+        `Slack settings missing: ${missing.join(", ")}. Set them, or GATE_SLACK=off to run with GitHub and the CLI ` +
+          `alone; \`npm run demo\` needs none of this`,
+      );
+    } else {
+      slack = {
+        enabled: true,
+        botToken: e.SLACK_BOT_TOKEN!,
+        socketMode,
+        ...(e.SLACK_SIGNING_SECRET ? { signingSecret: e.SLACK_SIGNING_SECRET } : {}),
+        ...(e.SLACK_APP_TOKEN ? { appToken: e.SLACK_APP_TOKEN } : {}),
+        ...(e.SLACK_API_URL ? { apiUrl: e.SLACK_API_URL.endsWith("/") ? e.SLACK_API_URL : `${e.SLACK_API_URL}/` } : {}),
+        ...(e.GATE_SLACK_CHANNEL ? { channel: e.GATE_SLACK_CHANNEL } : {}),
+        ...(e.GATE_SLACK_CHANNELS ? { channels: e.GATE_SLACK_CHANNELS } : {}),
+        ...(e.GATE_APPROVERS ? { approvers: e.GATE_APPROVERS } : {}),
+        ...(e.GATE_APPROVERS_BY_SPECIALTY ? { approversBySpecialty: e.GATE_APPROVERS_BY_SPECIALTY } : {}),
+        ...(e.GATE_GITHUB_TO_SLACK ? { githubToSlack: e.GATE_GITHUB_TO_SLACK } : {}),
+        ...(e.GATE_DEFAULT_REPO ? { defaultRepo: e.GATE_DEFAULT_REPO } : {}),
+      };
+    }
+  }
+  if (problems.length > 0) {
+    throw new GateError("CONFIG_INVALID", `cannot start the server:\n  - ${problems.join("\n  - ")}`);
+  }
+  return {
+    port: e.PORT,
+    webhookSecret: e.GITHUB_WEBHOOK_SECRET!,
+    github: {
+      ...(e.GATE_GITHUB_API_URL ? { apiUrl: e.GATE_GITHUB_API_URL } : {}),
+      ...(app ? { appId: e.GATE_GITHUB_APP_ID!, privateKey: privateKey! } : { token: e.GITHUB_TOKEN! }),
+    },
+    reviewDrafts: e.GATE_REVIEW_DRAFTS,
+    concurrency: e.GATE_CONCURRENCY,
+    snapshotMaxBytes: e.GATE_SNAPSHOT_MAX_BYTES,
+    ...(e.GATE_NPM_REGISTRY_URL ? { npmRegistryUrl: e.GATE_NPM_REGISTRY_URL } : {}),
+    ...(e.GATE_PYPI_URL ? { pypiUrl: e.GATE_PYPI_URL } : {}),
+    slack,
+  };
+}
+
+/** Parses `login=U123,other=U456` (GitHub login → Slack user id). */
+export function parseLoginMap(spec: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of (spec ?? "").split(",").map((p) => p.trim()).filter(Boolean)) {
+    const [login, id] = part.split("=").map((s) => s.trim());
+    if (!login || !id || !/^[UW][A-Z0-9]+$/.test(id)) {
+      throw new GateError("CONFIG_INVALID", `GATE_GITHUB_TO_SLACK: "${part}" is not login=U…`);
+    }
+    out[login] = id;
+  }
+  return out;
+}

@@ -1,0 +1,159 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { webApi } from "@slack/bolt";
+import { pino, type Logger } from "pino";
+import { buildGate, type Gate } from "../build-gate.js";
+import { loadConfig, type Config } from "../config.js";
+import { createCheckPublisher } from "../github/check-publisher.js";
+import { createGitHubAuth } from "../github/client.js";
+import { createGitHubLoader, removeGitHubSnapshot } from "../github/live-loader.js";
+import { createWebhookHandler } from "../github/webhook.js";
+import { createRegistryResolver } from "../licenses/registry-resolver.js";
+import type { Publisher, ReviewRecord } from "../review/service.js";
+import { buildSlackApp } from "../slack/app.js";
+import { parseApprovers, parseApproversBySpecialty, type ApproverConfig } from "../slack/approvers.js";
+import { parseChannelMap } from "../slack/channel-map.js";
+import { createSlackPublisher } from "../slack/slack-publisher.js";
+import { healthRoute, routeListener, type GateRoute } from "./http-routes.js";
+import { ReviewQueue } from "./review-queue.js";
+import { loadServerConfig, parseLoginMap, type ServerConfig } from "./server-config.js";
+import { createWebhookSink } from "./webhook-sink.js";
+
+export interface RunningServer {
+  port: number;
+  gate: Gate;
+  config: Config;
+  server: ServerConfig;
+  queue: ReviewQueue;
+  /** Resolves when every queued review has run (tests, shutdown). */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The check run's page for a card's "+N more" link (the PR's Checks tab). */
+const checksUrl = (review: ReviewRecord) => (review.url ? `${review.url}/checks` : undefined);
+
+/**
+ * Builds and starts the whole gate: one SQLite file, GitHub (webhook route, intake, check runs),
+ * Slack (Bolt on the same HTTP server, or Socket Mode) unless GATE_SLACK=off, and the queue that
+ * runs reviews in the background. Recovers queued, running and unpublished reviews on start.
+ *
+ * @example const server = await startGateServer(process.env);
+ */
+export async function startGateServer(env: NodeJS.ProcessEnv = process.env, opts: { log?: Logger } = {}): Promise<RunningServer> {
+  const config = loadConfig(env);
+  const server = loadServerConfig(env);
+  const log = opts.log ?? pino({ level: config.GATE_LOG_LEVEL === "warn" ? "info" : config.GATE_LOG_LEVEL });
+  const auth = createGitHubAuth({ ...server.github, log });
+  const slackCfg = server.slack.enabled ? server.slack : undefined;
+  const slackClient = slackCfg
+    ? new webApi.WebClient(slackCfg.botToken, { ...(slackCfg.apiUrl ? { slackApiUrl: slackCfg.apiUrl } : {}) })
+    : undefined;
+  const approvers: ApproverConfig = {
+    approvers: parseApprovers(slackCfg?.approvers),
+    bySpecialty: parseApproversBySpecialty(slackCfg?.approversBySpecialty),
+    githubToSlack: parseLoginMap(slackCfg?.githubToSlack),
+  };
+
+  const publishers: { check: Publisher; slack?: Publisher } = {
+    check: createCheckPublisher({
+      auth,
+      log,
+      askedWho: () => (slackCfg ? `an approver in Slack (${slackCfg.channel ?? "the repository's channel"})` : "a person with `gate decide`"),
+    }),
+    ...(slackCfg && slackClient
+      ? {
+          slack: createSlackPublisher({
+            client: slackClient,
+            channelFor: parseChannelMap(slackCfg.channels, slackCfg.channel),
+            checkRunUrl: checksUrl,
+            log,
+          }),
+        }
+      : {}),
+  };
+
+  let gate: Gate | undefined;
+  gate = buildGate(config, log, {
+    github: createGitHubLoader({ auth, dataDir: config.dataDir, snapshotMaxBytes: server.snapshotMaxBytes, log }),
+    liveLicenses: (store) =>
+      createRegistryResolver({
+        store,
+        ...(server.npmRegistryUrl ? { npmRegistryUrl: server.npmRegistryUrl } : {}),
+        ...(server.pypiUrl ? { pypiUrl: server.pypiUrl } : {}),
+      }),
+    publishersFor: (review) => [
+      ...(review.source === "github" ? [publishers.check] : []),
+      ...(publishers.slack ? [publishers.slack] : []),
+    ],
+    onSettled: async (review) => {
+      await removeGitHubSnapshot(gate?.store.source(review.id), review.headSha, config.dataDir).catch((error: unknown) =>
+        log.warn({ err: error, reviewId: review.id }, "could not remove the snapshot"),
+      );
+    },
+  });
+  const queue = new ReviewQueue(server.concurrency, log);
+  let ready = false;
+  const webhook = createWebhookHandler({
+    secret: server.webhookSecret,
+    sink: createWebhookSink({ store: gate.store, runner: gate.runner, queue, reviewDrafts: server.reviewDrafts, log }),
+    log,
+  });
+  const routes: GateRoute[] = [
+    { path: "/github/webhook", method: "POST", handler: (req, res) => void webhook(req, res) },
+    healthRoute(() => ready),
+  ];
+
+  let port: number;
+  let stop: () => Promise<void>;
+  if (slackCfg) {
+    const app = buildSlackApp({
+      botToken: slackCfg.botToken,
+      ...(slackCfg.signingSecret ? { signingSecret: slackCfg.signingSecret } : {}),
+      ...(slackCfg.appToken ? { appToken: slackCfg.appToken } : {}),
+      socketMode: slackCfg.socketMode,
+      ...(slackCfg.apiUrl ? { slackApiUrl: slackCfg.apiUrl } : {}),
+      port: server.port,
+      customRoutes: routes,
+      service: gate.runner,
+      approvers,
+      ...(slackCfg.defaultRepo ? { defaultRepo: slackCfg.defaultRepo } : {}),
+      log,
+      audit: (e) =>
+        gate!.store.audit({ reviewId: e.reviewId, actor: e.userId, action: e.action, outcome: `refused:${e.code}`, detail: { why: e.why, source: "slack" } }),
+      checkRunUrl: checksUrl,
+      testMode: env.GATE_SLACK_TEST_MODE === "1",
+    });
+    const started = (await app.start(server.port)) as unknown;
+    port = started instanceof http.Server ? (started.address() as AddressInfo).port : server.port;
+    stop = async () => {
+      await app.stop();
+    };
+  } else {
+    const httpServer = http.createServer(routeListener(routes));
+    await new Promise<void>((resolve) => httpServer.listen(server.port, resolve));
+    port = (httpServer.address() as AddressInfo).port;
+    stop = () => new Promise((resolve) => httpServer.close(() => resolve()));
+  }
+
+  // Reviews that were queued or running when the process stopped run again; unpublished results are published.
+  const pending = gate.store.withStatus("queued", "running").length;
+  queue.push(() => gate!.runner.recover());
+  ready = true;
+  log.info({ port, slack: slackCfg ? (slackCfg.socketMode ? "socket" : "http") : "off", github: auth.mode, resumed: pending }, "gate listening");
+
+  return {
+    port,
+    gate,
+    config,
+    server,
+    queue,
+    idle: () => queue.idle(),
+    close: async () => {
+      ready = false;
+      await stop();
+      await queue.idle();
+      gate!.close();
+    },
+  };
+}

@@ -1,0 +1,65 @@
+import type { Logger } from "pino";
+import type { WebhookDelivery, WebhookSink } from "../github/webhook.js";
+import type { ReviewRunner } from "../review/runner.js";
+import type { ReviewStore } from "../store/review-store.js";
+import type { ReviewQueue } from "./review-queue.js";
+
+/**
+ * Where verified pull_request deliveries go. Before GitHub gets its answer, the delivery is
+ * recorded (a redelivery is then ignored) and the review registered, in one transaction, so a
+ * crash after the answer loses nothing: the review is queued and `recover` runs it on restart.
+ * The review itself runs in the background; older reviews of the PR are superseded first.
+ */
+export function createWebhookSink(deps: {
+  store: ReviewStore;
+  runner: ReviewRunner;
+  queue: ReviewQueue;
+  reviewDrafts: boolean;
+  log: Logger;
+}): WebhookSink {
+  return {
+    seenDelivery: (id) => deps.store.hasDelivery(id),
+    accept(delivery: WebhookDelivery) {
+      const p = delivery.payload;
+      const pr = `${p.repository.full_name}#${p.pull_request.number}`;
+      const headSha = p.pull_request.head.sha;
+      const log = deps.log.child({ deliveryId: delivery.id, pr });
+      const registered = deps.store.db.transaction(() => {
+        if (!deps.store.recordDelivery(delivery.id, delivery.event)) return undefined;
+        if (delivery.draft && !deps.reviewDrafts) {
+          log.info("draft skipped (GATE_REVIEW_DRAFTS=false)");
+          return undefined;
+        }
+        // Reopened or marked ready with the same head: the review of that commit stands.
+        const open = deps.store.openForPr(pr).find((r) => r.headSha === headSha);
+        if (open) {
+          log.info({ reviewId: open.id }, "this head is already under review");
+          return undefined;
+        }
+        return deps.runner.register({
+          source: {
+            kind: "github",
+            owner: p.repository.owner.login,
+            repo: p.repository.name,
+            number: p.pull_request.number,
+            headSha,
+            ...(p.installation ? { installationId: p.installation.id } : {}),
+          },
+          repo: p.repository.full_name,
+          number: p.pull_request.number,
+          headSha,
+          title: p.pull_request.title,
+          url: p.pull_request.html_url,
+          author: p.pull_request.user?.login ?? "unknown",
+          ...(p.installation ? { installationId: p.installation.id } : {}),
+        });
+      })();
+      if (!registered) return;
+      log.info({ reviewId: registered.id, action: delivery.action }, "review queued");
+      deps.queue.push(async () => {
+        await deps.runner.supersedeOlder(pr, headSha, registered.id);
+        await deps.runner.run(registered.id);
+      });
+    },
+  };
+}
