@@ -1,8 +1,57 @@
+import type { KnownBlock } from "@slack/types";
 import type { ReviewResult } from "../review/result.js";
+import { renderCard } from "../slack/card.js";
 import type { CliContext } from "./context.js";
-import { formatResult } from "./format-result.js";
 
-/** The escalation as the Slack card would read it (placeholder until the Slack card lands). */
-export function cardText(_ctx: CliContext, result: ReviewResult, _blocks: boolean): string {
-  return formatResult(result);
+/** Slack mrkdwn to terminal text: `<url|label>` → `label <url>`, user mentions kept as ids. */
+function plain(text: string): string {
+  return text
+    .replace(/<(https?:[^|>]+)\|([^>]+)>/g, "$2 <$1>")
+    .replace(/<@([A-Z0-9]+)>/g, "@$1")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
+}
+
+type TextLike = { text?: string | { text?: string } };
+const textOf = (t: TextLike["text"]): string => (typeof t === "string" ? t : (t?.text ?? ""));
+
+/**
+ * Block Kit blocks as a terminal reads them: the same card Slack shows, as text.
+ *
+ * @example console.log(blocksToText(renderCard({ review, result }).blocks))
+ */
+export function blocksToText(blocks: KnownBlock[]): string {
+  const out: string[] = [];
+  for (const b of blocks) {
+    switch (b.type) {
+      case "header":
+        out.push(plain(b.text.text).toUpperCase());
+        break;
+      case "section":
+        if (b.text) out.push(plain(b.text.text));
+        for (const f of b.fields ?? []) out.push(plain(f.text));
+        break;
+      case "context":
+        out.push(b.elements.map((e) => ("text" in e ? plain(textOf(e.text)) : "")).filter(Boolean).join("  ·  "));
+        break;
+      case "actions":
+        out.push(b.elements.map((e) => ("text" in e && e.text ? `[ ${textOf(e.text as TextLike["text"])} ]` : "")).join(" "));
+        break;
+      case "divider":
+        out.push("────────");
+        break;
+      default:
+        break;
+    }
+  }
+  return out.join("\n");
+}
+
+/** The escalation card of a review, as text, or (with `--blocks`) as the Block Kit JSON Slack receives. */
+export function cardText(ctx: CliContext, result: ReviewResult, blocks: boolean): string {
+  const review = ctx.gate.store.get(result.review_id);
+  if (!review) return "";
+  const card = renderCard({ review, result, checkRunUrl: review.url ? `${review.url}/checks` : undefined });
+  return blocks ? JSON.stringify(card.blocks, null, 2) : blocksToText(card.blocks);
 }

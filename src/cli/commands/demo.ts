@@ -30,7 +30,7 @@ export async function demoCommand(
       ctx.out(`\n  The escalation, as the Slack card reads:\n`);
       ctx.out(opts.card(result).replace(/^/gm, "  | "));
       ctx.out(`\n  To resume it:  npx gate decide ${result.review_id} approve --by alice --note "reviewed"`);
-      ctx.out(`           or:  npx gate decide ${result.review_id} reject --by alice --note "not this dependency"`);
+      ctx.out(`           or:  npx gate decide ${result.review_id} reject --by alice --note "<why>"`);
       if (result.budget.cycles_used < result.budget.cycles_max) {
         ctx.out(`           or:  npx gate decide ${result.review_id} info "where is the token logged?" --by alice`);
       }
