@@ -91,9 +91,10 @@ export function buildGate(config: Config, log: Logger, extras: GateExtras = {}) 
       timeoutMs: config.GATE_INVESTIGATOR_TIMEOUT_MS,
     },
   });
+  const loader = createLoader({ ...(extras.github ? { github: extras.github } : {}) });
   const graph = buildReviewGraph(
     {
-      loader: createLoader({ ...(extras.github ? { github: extras.github } : {}) }),
+      loader,
       detectors: [...ALL_DETECTORS],
       headFiles: (snapshot) => headFilesFor(snapshot, { dataDir: config.dataDir }),
       licenses: (source: ReviewSource) =>
@@ -121,7 +122,14 @@ export function buildGate(config: Config, log: Logger, extras: GateExtras = {}) 
     publishersFor: extras.publishersFor ?? (() => []),
     cyclesMax: config.GATE_MAX_CYCLES,
     log,
-    ...(extras.onSettled ? { onSettled: extras.onSettled } : {}),
+    // A settled review frees its snapshot; the edges may add more.
+    onSettled: async (review) => {
+      const source = store.source(review.id);
+      if (source) {
+        await loader.release?.(source).catch((error: unknown) => log.warn({ err: error, reviewId: review.id }, "could not free the snapshot"));
+      }
+      await extras.onSettled?.(review);
+    },
   });
   return { db, store, graph, runner, policies, progress, close: () => db.close() };
 }

@@ -1,12 +1,18 @@
 import { pino, type Logger } from "pino";
 import { buildGate, type Gate, type GateExtras } from "../build-gate.js";
 import { loadConfig, type Config } from "../config.js";
+import { createGitHubAuth, type GitHubAuth } from "../github/client.js";
+import { loadGitHubSettings } from "../github/github-settings.js";
+import { createGitHubLoader } from "../github/live-loader.js";
+import { createRegistryResolver } from "../licenses/registry-resolver.js";
 
 /** What every command gets: settings, a logger on stderr (stdout is for results), the gate. */
 export interface CliContext {
   config: Config;
   log: Logger;
   gate: Gate;
+  /** Set when GitHub credentials are configured: `gate review owner/repo#n` reads the live PR. */
+  github?: GitHubAuth;
   out: (text: string) => void;
   err: (text: string) => void;
 }
@@ -15,11 +21,28 @@ export interface CliContext {
 export function createCliContext(env: NodeJS.ProcessEnv = process.env, extras: GateExtras = {}): CliContext {
   const config = loadConfig(env);
   const log = pino({ level: config.GATE_LOG_LEVEL, base: undefined }, pino.destination(2));
-  const gate = buildGate(config, log, extras);
+  const settings = loadGitHubSettings(env);
+  const github = settings ? createGitHubAuth({ ...settings, log }) : undefined;
+  const snapshotMaxBytes = Number(env.GATE_SNAPSHOT_MAX_BYTES ?? 200 * 1024 * 1024);
+  const gate = buildGate(config, log, {
+    ...(github
+      ? {
+          github: createGitHubLoader({ auth: github, dataDir: config.dataDir, snapshotMaxBytes, log }),
+          liveLicenses: (store) =>
+            createRegistryResolver({
+              store,
+              ...(env.GATE_NPM_REGISTRY_URL ? { npmRegistryUrl: env.GATE_NPM_REGISTRY_URL } : {}),
+              ...(env.GATE_PYPI_URL ? { pypiUrl: env.GATE_PYPI_URL } : {}),
+            }),
+        }
+      : {}),
+    ...extras,
+  });
   return {
     config,
     log,
     gate,
+    ...(github ? { github } : {}),
     out: (text) => process.stdout.write(`${text}\n`),
     err: (text) => process.stderr.write(`${text}\n`),
   };

@@ -38,10 +38,11 @@ export function createGitHubLoader(opts: {
         // The PR moved on; its new head gets its own review. This one reviews what GitHub now serves.
         problems.push(`the PR's head moved from ${source.headSha.slice(0, 7)} to ${pr.headSha.slice(0, 7)} during intake`);
       }
-      let snapshot: SnapshotRef = { kind: "github", owner: source.owner, repo: source.repo, sha: pr.headSha };
+      // The snapshot is of the commit this review is for (the webhook's head), never a moving ref.
+      let snapshot: SnapshotRef = { kind: "github", owner: source.owner, repo: source.repo, sha: source.headSha };
       try {
         const root = sandboxRoot(snapshot, { dataDir: opts.dataDir });
-        const stats = await fetchSnapshot(octokit, { owner: source.owner, repo: source.repo, sha: pr.headSha }, {
+        const stats = await fetchSnapshot(octokit, { owner: source.owner, repo: source.repo, sha: source.headSha }, {
           root,
           maxBytes: opts.snapshotMaxBytes,
         });
@@ -54,15 +55,10 @@ export function createGitHubLoader(opts: {
       }
       return { pr, snapshot, ...(problems.length > 0 ? { incomplete: problems.join("; ") } : {}) };
     },
+    async release(source: ReviewSource) {
+      if (source.kind !== "github") return;
+      const ref: SnapshotRef = { kind: "github", owner: source.owner, repo: source.repo, sha: source.headSha };
+      await removeSnapshot(sandboxRoot(ref, { dataDir: opts.dataDir }));
+    },
   };
-}
-
-/** Removes a settled review's snapshot, if it had one. */
-export async function removeGitHubSnapshot(
-  source: ReviewSource | undefined,
-  headSha: string,
-  dataDir: string,
-): Promise<void> {
-  if (source?.kind !== "github") return;
-  await removeSnapshot(sandboxRoot({ kind: "github", owner: source.owner, repo: source.repo, sha: headSha }, { dataDir }));
 }

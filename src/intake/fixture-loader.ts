@@ -20,5 +20,8 @@ export function createLoader(opts: { github?: PullRequestLoader }): PullRequestL
       }
       return opts.github.load(source, signal);
     },
+    async release(source: ReviewSource) {
+      if (source.kind === "github") await opts.github?.release?.(source);
+    },
   };
 }

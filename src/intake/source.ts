@@ -15,4 +15,6 @@ export interface IntakeResult {
  */
 export interface PullRequestLoader {
   load(source: ReviewSource, signal?: AbortSignal): Promise<IntakeResult>;
+  /** Frees what `load` left on disk (a snapshot) once the review is settled. */
+  release?(source: ReviewSource): Promise<void>;
 }

@@ -6,7 +6,7 @@ import { buildGate, type Gate } from "../build-gate.js";
 import { loadConfig, type Config } from "../config.js";
 import { createCheckPublisher } from "../github/check-publisher.js";
 import { createGitHubAuth } from "../github/client.js";
-import { createGitHubLoader, removeGitHubSnapshot } from "../github/live-loader.js";
+import { createGitHubLoader } from "../github/live-loader.js";
 import { createWebhookHandler } from "../github/webhook.js";
 import { createRegistryResolver } from "../licenses/registry-resolver.js";
 import type { Publisher, ReviewRecord } from "../review/service.js";
@@ -86,11 +86,6 @@ export async function startGateServer(env: NodeJS.ProcessEnv = process.env, opts
       ...(review.source === "github" ? [publishers.check] : []),
       ...(publishers.slack ? [publishers.slack] : []),
     ],
-    onSettled: async (review) => {
-      await removeGitHubSnapshot(gate?.store.source(review.id), review.headSha, config.dataDir).catch((error: unknown) =>
-        log.warn({ err: error, reviewId: review.id }, "could not remove the snapshot"),
-      );
-    },
   });
   const queue = new ReviewQueue(server.concurrency, log);
   let ready = false;

@@ -1,3 +1,6 @@
+import { GateError } from "../../errors.js";
+import { loadPullRequest } from "../../github/intake.js";
+import { parsePrRef } from "../../github/pr-ref.js";
 import { loadFixturePullRequest } from "../../intake/fixture.js";
 import type { ReviewResult } from "../../review/result.js";
 import type { CliContext } from "../context.js";
@@ -27,14 +30,47 @@ export async function reviewFixture(ctx: CliContext, arg: string): Promise<Revie
   }
 }
 
-/** `gate review <fixture-dir> [--json]`. */
+/** A PR reference rather than a folder: `owner/repo#123` or a pull-request URL. */
+export function looksLikePrRef(arg: string): boolean {
+  return /^https?:\/\//.test(arg) || /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+#\d+$/.test(arg);
+}
+
+/** Registers and runs a review of a live pull request, through the same intake as the webhook. */
+export async function reviewLive(ctx: CliContext, arg: string): Promise<ReviewResult> {
+  const ref = parsePrRef(arg);
+  if (!ctx.github) {
+    throw new GateError(
+      "CONFIG_INVALID",
+      `reviewing ${ref.owner}/${ref.repo}#${ref.number} needs GitHub credentials: set GITHUB_TOKEN (or a GitHub App, see README)`,
+    );
+  }
+  const octokit = await ctx.github.forRepo(ref.owner, ref.repo);
+  const { pr } = await loadPullRequest(octokit, ref);
+  const review = ctx.gate.runner.register({
+    source: { kind: "github", owner: ref.owner, repo: ref.repo, number: ref.number, headSha: pr.headSha },
+    repo: pr.repo,
+    number: pr.number,
+    headSha: pr.headSha,
+    title: pr.title,
+    url: pr.url,
+    author: pr.author,
+  });
+  const stop = watchProgress(ctx, review.id);
+  try {
+    return await ctx.gate.runner.run(review.id);
+  } finally {
+    stop();
+  }
+}
+
+/** `gate review <fixture-dir | owner/repo#n | PR URL> [--json]`. */
 export async function reviewCommand(ctx: CliContext, args: string[], json: boolean): Promise<number> {
   const [arg] = args;
   if (!arg) {
-    ctx.err("usage: gate review <fixture-dir> [--json]");
+    ctx.err("usage: gate review <fixture-dir | owner/repo#n | PR URL> [--json]");
     return 2;
   }
-  const result = await reviewFixture(ctx, arg);
+  const result = looksLikePrRef(arg) ? await reviewLive(ctx, arg) : await reviewFixture(ctx, arg);
   ctx.out(json ? JSON.stringify(result, null, 2) : formatResult(result));
   if (!json && result.status === "waiting_for_human") {
     ctx.out(`\n  to decide: gate decide ${result.review_id} approve|reject --by <name> [--note <text>]`);
