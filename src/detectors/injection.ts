@@ -1,9 +1,6 @@
 import type { Detector } from "./detector.js";
-import type { Finding } from "./finding.js";
-import { isDocPath } from "./security/file-kind.js";
 import { interpolates, readsRequestData } from "./security/interpolation.js";
-import { type LineRule, matchLineRules } from "./security/line-rules.js";
-import { securityFinding } from "./security/security-finding.js";
+import { lineRuleDetector, type LineRule } from "./security/line-rules.js";
 
 const SQL_SHAPE =
   /\b(select\b.*\bfrom|insert\s+into|update\s+[\w."`]+\s+set|delete\s+from|where\s+\w+\s*(=|like|in\b|<|>)|order\s+by|values\s*\()/i;
@@ -72,27 +69,10 @@ const RULES: readonly LineRule[] = [
  *
  * @example await injectionDetector.detect(ctx) // [{ policy: "SEC-02", line: 14, ... }]
  */
-export const injectionDetector: Detector = {
+export const injectionDetector: Detector = lineRuleDetector({
   id: "injection",
-  policies: ["SEC-02"],
-  async detect(ctx) {
-    const findings: Finding[] = [];
-    for (const file of ctx.pr.files) {
-      if (file.status === "removed" || !file.patch || isDocPath(file.filename)) continue;
-      for (const m of matchLineRules(file, RULES)) {
-        findings.push(
-          securityFinding({
-            policy: "SEC-02",
-            detector: "injection",
-            severity: "high",
-            blocking: true,
-            file: file.filename,
-            line: m.line,
-            message: m.rule.message,
-          }),
-        );
-      }
-    }
-    return findings;
-  },
-};
+  policy: "SEC-02",
+  severity: "high",
+  blocking: true,
+  rules: RULES,
+});

@@ -1,8 +1,5 @@
 import type { Detector } from "./detector.js";
-import type { Finding } from "./finding.js";
-import { isDocPath } from "./security/file-kind.js";
-import { type LineRule, matchLineRules } from "./security/line-rules.js";
-import { securityFinding } from "./security/security-finding.js";
+import { lineRuleDetector, type LineRule } from "./security/line-rules.js";
 
 /** Names that say a random value must be unguessable. */
 const SECRET_PURPOSE_WORD = /token|secret|passw|nonce|otp|salt|session|invite|reset|verif|code|key|uuid|guid|csrf|api/i;
@@ -67,27 +64,10 @@ const RULES: readonly LineRule[] = [
  *
  * @example await weakCryptoDetector.detect(ctx) // [{ policy: "SEC-05", blocking: false, ... }]
  */
-export const weakCryptoDetector: Detector = {
+export const weakCryptoDetector: Detector = lineRuleDetector({
   id: "weak-crypto",
-  policies: ["SEC-05"],
-  async detect(ctx) {
-    const findings: Finding[] = [];
-    for (const file of ctx.pr.files) {
-      if (file.status === "removed" || !file.patch || isDocPath(file.filename)) continue;
-      for (const m of matchLineRules(file, RULES)) {
-        findings.push(
-          securityFinding({
-            policy: "SEC-05",
-            detector: "weak-crypto",
-            severity: "medium",
-            blocking: false,
-            file: file.filename,
-            line: m.line,
-            message: m.rule.message,
-          }),
-        );
-      }
-    }
-    return findings;
-  },
-};
+  policy: "SEC-05",
+  severity: "medium",
+  blocking: false,
+  rules: RULES,
+});

@@ -124,7 +124,11 @@ export function createCheckPublisher(opts: CheckPublisherOptions): Publisher {
         ...(detailsUrl ? { detailsUrl } : {}),
         ...(askedWho ? { askedWho } : {}),
       };
-      const octokit = await opts.auth.forInstallation(review.installationId);
+      // A repository webhook names no installation; the App then looks its installation up.
+      const octokit =
+        opts.auth.mode === "app" && review.installationId === undefined
+          ? await opts.auth.forRepo(splitRepo(review.repo).owner, splitRepo(review.repo).repo)
+          : await opts.auth.forInstallation(review.installationId);
       if (opts.auth.mode === "token") {
         const status = buildCommitStatus(result, verdictOpts);
         await octokit.rest.repos.createCommitStatus({ ...splitRepo(review.repo), ...status });

@@ -1,3 +1,4 @@
+import type { Usage } from "../model/usage.js";
 import type { Finding } from "../detectors/finding.js";
 
 /** A quoted line of the snapshot that supports an answer. */
@@ -46,12 +47,5 @@ export interface InvestigationReport {
   /** Why it is inconclusive ("budget: max tool calls (12) reached", "timeout after 30000 ms", ...). */
   reason?: string;
   /** Model usage of a model-driven strategy; zeros for the deterministic one. */
-  usage: {
-    model_calls: number;
-    input_tokens: number;
-    output_tokens: number;
-    cache_creation_input_tokens: number;
-    cache_read_input_tokens: number;
-    cost_usd: number;
-  };
+  usage: Usage;
 }

@@ -4,8 +4,10 @@ import type { Logger } from "pino";
 import { GateError } from "../errors.js";
 import { ResumeSchema } from "../graph/human-gate-contract.js";
 import type { ReviewGraph } from "../graph/build-review-graph.js";
-import type { ReviewSource, ReviewStateValue } from "../graph/state.js";
-import type { ReviewStore } from "../store/review-store.js";
+import type { ReviewStateValue } from "../graph/state.js";
+import type { ReviewRegistration, ReviewStore } from "../store/review-store.js";
+
+export type { ReviewRegistration };
 import { buildResult } from "./build-result.js";
 import type { ProgressHub } from "./progress-hub.js";
 import type { ReviewResult, ReviewStatus } from "./result.js";
@@ -31,17 +33,6 @@ export interface RunnerDeps {
   onSettled?(review: ReviewRecord): void | Promise<void>;
 }
 
-/** What registering a review needs. */
-export interface ReviewRegistration {
-  source: ReviewSource;
-  repo: string;
-  number: number;
-  headSha: string;
-  title?: string;
-  url?: string;
-  author?: string;
-  installationId?: number;
-}
 
 const newReviewId = () => `r-${crypto.randomBytes(6).toString("hex")}`;
 
@@ -54,6 +45,7 @@ const newReviewId = () => `r-${crypto.randomBytes(6).toString("hex")}`;
  */
 export class ReviewRunner implements ReviewService {
   private readonly inFlight = new Map<string, Promise<unknown>>();
+  private readonly publishing = new Map<string, Promise<void>>();
 
   constructor(private readonly deps: RunnerDeps) {}
 
@@ -269,8 +261,23 @@ export class ReviewRunner implements ReviewService {
     return result;
   }
 
-  /** Publishes a result everywhere it belongs and records each receipt. A failing publisher is logged and retried on recover. */
+  /**
+   * Publishes a result everywhere it belongs and records each receipt. A failing publisher is logged and retried on recover.
+   * One publish at a time per review: a push superseding a review that is still running publishes
+   * beside the run, and the later publish must see the earlier one's receipt (its check run id).
+   */
   async publish(reviewId: string, result: ReviewResult): Promise<void> {
+    const previous = this.publishing.get(reviewId) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(() => this.publishNow(reviewId, result));
+    this.publishing.set(reviewId, next);
+    try {
+      await next;
+    } finally {
+      if (this.publishing.get(reviewId) === next) this.publishing.delete(reviewId);
+    }
+  }
+
+  private async publishNow(reviewId: string, result: ReviewResult): Promise<void> {
     let allOk = true;
     for (const publisher of this.deps.publishersFor(this.requireReview(reviewId))) {
       try {

@@ -12,11 +12,13 @@ import { createRegistryResolver } from "../licenses/registry-resolver.js";
 import type { Publisher, ReviewRecord } from "../review/service.js";
 import { buildSlackApp } from "../slack/app.js";
 import { parseApprovers, parseApproversBySpecialty, type ApproverConfig } from "../slack/approvers.js";
+import { cardLink } from "../slack/card-link.js";
 import { parseChannelMap } from "../slack/channel-map.js";
 import { createSlackPublisher } from "../slack/slack-publisher.js";
 import { healthRoute, routeListener, type GateRoute } from "./http-routes.js";
 import { ReviewQueue } from "./review-queue.js";
 import { loadServerConfig, parseLoginMap, type ServerConfig } from "./server-config.js";
+import { InFlight, trackedService } from "./in-flight.js";
 import { createWebhookSink } from "./webhook-sink.js";
 
 export interface RunningServer {
@@ -25,7 +27,7 @@ export interface RunningServer {
   config: Config;
   server: ServerConfig;
   queue: ReviewQueue;
-  /** Resolves when every queued review has run (tests, shutdown). */
+  /** Resolves when every queued review has run and every decision from Slack is applied (tests, shutdown). */
   idle(): Promise<void>;
   close(): Promise<void>;
 }
@@ -60,6 +62,8 @@ export async function startGateServer(env: NodeJS.ProcessEnv = process.env, opts
       auth,
       log,
       askedWho: () => (slackCfg ? `an approver in Slack (${slackCfg.channel ?? "the repository's channel"})` : "a person with `gate decide`"),
+      // The check's "Details" opens the Slack card, where a person decides.
+      ...(slackCfg ? { detailsUrl: (review: ReviewRecord) => cardLink(review) } : {}),
     }),
     ...(slackCfg && slackClient
       ? {
@@ -82,12 +86,17 @@ export async function startGateServer(env: NodeJS.ProcessEnv = process.env, opts
         ...(server.npmRegistryUrl ? { npmRegistryUrl: server.npmRegistryUrl } : {}),
         ...(server.pypiUrl ? { pypiUrl: server.pypiUrl } : {}),
       }),
+    // Slack first: the card's place, once posted, is the check run's details link.
     publishersFor: (review) => [
-      ...(review.source === "github" ? [publishers.check] : []),
       ...(publishers.slack ? [publishers.slack] : []),
+      ...(review.source === "github" ? [publishers.check] : []),
     ],
   });
   const queue = new ReviewQueue(server.concurrency, log);
+  const decisions = new InFlight();
+  const idle = async () => {
+    await Promise.all([queue.idle(), decisions.idle()]);
+  };
   let ready = false;
   const webhook = createWebhookHandler({
     secret: server.webhookSecret,
@@ -110,7 +119,7 @@ export async function startGateServer(env: NodeJS.ProcessEnv = process.env, opts
       ...(slackCfg.apiUrl ? { slackApiUrl: slackCfg.apiUrl } : {}),
       port: server.port,
       customRoutes: routes,
-      service: gate.runner,
+      service: trackedService(gate.runner, decisions),
       approvers,
       ...(slackCfg.defaultRepo ? { defaultRepo: slackCfg.defaultRepo } : {}),
       log,
@@ -143,11 +152,11 @@ export async function startGateServer(env: NodeJS.ProcessEnv = process.env, opts
     config,
     server,
     queue,
-    idle: () => queue.idle(),
+    idle,
     close: async () => {
       ready = false;
       await stop();
-      await queue.idle();
+      await idle();
       gate!.close();
     },
   };

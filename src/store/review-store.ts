@@ -3,6 +3,18 @@ import type { ReviewSource } from "../graph/state.js";
 import type { ReviewResult, ReviewStatus } from "../review/result.js";
 import type { PublishReceipt, ReviewRecord } from "../review/service.js";
 
+/** What registering a review needs. */
+export interface ReviewRegistration {
+  source: ReviewSource;
+  repo: string;
+  number: number;
+  headSha: string;
+  title?: string;
+  url?: string;
+  author?: string;
+  installationId?: number;
+}
+
 interface ReviewRow {
   id: string;
   pr: string;
@@ -75,18 +87,7 @@ export class ReviewStore {
   }
 
   /** Registers a review before it runs, so `status` can say "queued" (DESIGN.md lesson 9). */
-  register(input: {
-    id: string;
-    pr: string;
-    repo: string;
-    number: number;
-    headSha: string;
-    title?: string;
-    url?: string;
-    author?: string;
-    source: ReviewSource;
-    installationId?: number;
-  }): ReviewRecord {
+  register(input: ReviewRegistration & { id: string; pr: string }): ReviewRecord {
     const now = this.now();
     this.db
       .prepare(

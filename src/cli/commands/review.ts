@@ -1,7 +1,9 @@
 import { GateError } from "../../errors.js";
 import { loadPullRequest } from "../../github/intake.js";
 import { parsePrRef } from "../../github/pr-ref.js";
+import type { ReviewSource } from "../../graph/state.js";
 import { loadFixturePullRequest } from "../../intake/fixture.js";
+import type { PullRequest } from "../../intake/pull-request.js";
 import type { ReviewResult } from "../../review/result.js";
 import type { CliContext } from "../context.js";
 import { resolveFixtureArg } from "../fixture-arg.js";
@@ -13,8 +15,13 @@ export async function reviewFixture(ctx: CliContext, arg: string): Promise<Revie
   const { fixturesDir, name } = resolveFixtureArg(arg);
   // Load once up front: a bad fixture is named with its file before anything is stored.
   const pr = loadFixturePullRequest(fixturesDir, name);
+  return registerAndRun(ctx, { kind: "fixture", fixturesDir, name }, pr);
+}
+
+/** Registers a review of a PR (so `status` knows it as queued) and runs it, showing progress. */
+async function registerAndRun(ctx: CliContext, source: ReviewSource, pr: PullRequest): Promise<ReviewResult> {
   const review = ctx.gate.runner.register({
-    source: { kind: "fixture", fixturesDir, name },
+    source,
     repo: pr.repo,
     number: pr.number,
     headSha: pr.headSha,
@@ -46,21 +53,7 @@ export async function reviewLive(ctx: CliContext, arg: string): Promise<ReviewRe
   }
   const octokit = await ctx.github.forRepo(ref.owner, ref.repo);
   const { pr } = await loadPullRequest(octokit, ref);
-  const review = ctx.gate.runner.register({
-    source: { kind: "github", owner: ref.owner, repo: ref.repo, number: ref.number, headSha: pr.headSha },
-    repo: pr.repo,
-    number: pr.number,
-    headSha: pr.headSha,
-    title: pr.title,
-    url: pr.url,
-    author: pr.author,
-  });
-  const stop = watchProgress(ctx, review.id);
-  try {
-    return await ctx.gate.runner.run(review.id);
-  } finally {
-    stop();
-  }
+  return registerAndRun(ctx, { kind: "github", owner: ref.owner, repo: ref.repo, number: ref.number, headSha: pr.headSha }, pr);
 }
 
 /** `gate review <fixture-dir | owner/repo#n | PR URL> [--json]`. */

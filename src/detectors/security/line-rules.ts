@@ -1,6 +1,9 @@
 import type { ChangedFile } from "../../intake/pull-request.js";
 import { addedLines } from "../../intake/patch.js";
-import { languageOf, looksBinary } from "./file-kind.js";
+import type { Detector } from "../detector.js";
+import type { Finding, Severity } from "../finding.js";
+import { isDocPath, languageOf, looksBinary } from "./file-kind.js";
+import { securityFinding } from "./security-finding.js";
 
 /** One line-level check: a test on an added line and what to tell a person when it matches. */
 export interface LineRule {
@@ -47,4 +50,43 @@ export function matchLineRules(file: ChangedFile, rules: readonly LineRule[]): L
     if (rule) out.push({ rule, line: l.line, text: l.text });
   });
   return out;
+}
+
+/**
+ * A detector made of line rules: every match in an added line of a code file is one finding of
+ * the given policy, severity and blocking flag.
+ *
+ * @example export const weakCryptoDetector = lineRuleDetector({ id: "weak-crypto", policy: "SEC-05", severity: "medium", blocking: false, rules });
+ */
+export function lineRuleDetector(spec: {
+  id: string;
+  policy: string;
+  severity: Severity;
+  blocking: boolean;
+  rules: readonly LineRule[];
+}): Detector {
+  return {
+    id: spec.id,
+    policies: [spec.policy],
+    async detect(ctx) {
+      const findings: Finding[] = [];
+      for (const file of ctx.pr.files) {
+        if (file.status === "removed" || !file.patch || isDocPath(file.filename)) continue;
+        for (const m of matchLineRules(file, spec.rules)) {
+          findings.push(
+            securityFinding({
+              policy: spec.policy,
+              detector: spec.id,
+              severity: spec.severity,
+              blocking: spec.blocking,
+              file: file.filename,
+              line: m.line,
+              message: m.rule.message,
+            }),
+          );
+        }
+      }
+      return findings;
+    },
+  };
 }

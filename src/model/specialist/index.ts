@@ -6,6 +6,7 @@ import { SEVERITY_RANK, type Finding } from "../../detectors/finding.js";
 import type { Specialist, SpecialistInput, SpecialistOutput } from "../../graph/specialist.js";
 import { prKey } from "../../intake/pull-request.js";
 import type { Policy } from "../../policy/policy.js";
+import { rulesReviewer } from "../../policy/rules-reviewer.js";
 import type { ModelClient } from "../client.js";
 import { estimateTokens, packHunks } from "../input-budget.js";
 import { ModelOutputError } from "../model-output-error.js";
@@ -36,7 +37,8 @@ const MAX_RETRY_TOKENS = 32_000;
  * A specialist on Claude. One call per review (one retry when the answer is truncated, not JSON,
  * not the schema, or cites a policy outside the specialty; then `ModelOutputError`). Structured
  * output via `output_config.format` (kept with thinking on, unlike a forced tool call). Everything
- * sent is redacted first. It returns its own findings plus every detector finding unchanged.
+ * sent is redacted first. It returns its own findings plus every detector finding (settled by the
+ * newest machine investigation, as the rules reviewer settles them) and the investigation's concerns.
  *
  * @example const security = createModelSpecialist({ client, settings, prices: settings.prices, log });
  */
@@ -46,9 +48,13 @@ export function createModelSpecialist(deps: ModelSpecialistDeps): Specialist {
     kind: "model",
     async review(input: SpecialistInput): Promise<SpecialistOutput> {
       const policies = input.policies.filter((p) => p.specialty === input.specialty);
+      // The detectors' findings, settled by the newest machine investigation exactly as the rules
+      // reviewer settles them (else a detector's needs_more_context outlives the investigation
+      // that answered it and every review loops until the budget is spent: DESIGN.md lesson 1).
+      const standing = (await rulesReviewer.review(input)).findings;
       if (policies.length === 0) {
         // Nothing to review against: no call, the detectors' findings stand.
-        return { findings: [...input.detections], verdicts: [], usage: { ...ZERO_USAGE }, notReviewed: [] };
+        return { findings: standing, verdicts: [], usage: { ...ZERO_USAGE }, notReviewed: [] };
       }
       const { system, user, dropped } = await buildRequest(input, policies, deps.settings.maxInputTokens);
       const log = deps.log.child({ specialty: input.specialty, pr: prKey(input.pr) });
@@ -74,7 +80,7 @@ export function createModelSpecialist(deps: ModelSpecialistDeps): Specialist {
         if (outcome.ok) {
           log.info({ attempt, usage, dropped: dropped.length }, "model specialist answered");
           return {
-            findings: toFindings(outcome.answer, input, policies),
+            findings: toFindings(outcome.answer, input, policies, standing),
             verdicts: outcome.answer.verdicts,
             usage,
             notReviewed: dropped,
@@ -148,14 +154,20 @@ function readAnswer(
 }
 
 /**
- * The model's findings (source "model") plus every detector finding unchanged. A definite
- * violation is never below its policy's severity and blocking flag; a model finding that repeats
- * a detector finding (same policy, file, line) is left out.
+ * The model's findings (source "model") plus every standing finding (the detectors', settled by
+ * the newest investigation, and the investigation's concerns). A definite violation is never below
+ * its policy's severity and blocking flag; a model finding that repeats a standing finding (same
+ * policy, file, line) is left out.
  */
-function toFindings(answer: SpecialistAnswer, input: SpecialistInput, policies: readonly Policy[]): Finding[] {
+function toFindings(
+  answer: SpecialistAnswer,
+  input: SpecialistInput,
+  policies: readonly Policy[],
+  standing: readonly Finding[],
+): Finding[] {
   const byId = new Map(policies.map((p) => [p.id, p]));
   const files = new Set(input.pr.files.map((f) => f.filename));
-  const detected = new Set(input.detections.map((f) => `${f.policy}|${f.file ?? ""}|${f.line ?? ""}`));
+  const detected = new Set(standing.map((f) => `${f.policy}|${f.file ?? ""}|${f.line ?? ""}`));
   const own: Finding[] = [];
   for (const f of answer.findings) {
     const policy = byId.get(f.policy);
@@ -176,6 +188,6 @@ function toFindings(answer: SpecialistAnswer, input: SpecialistInput, policies: 
     };
     if (!detected.has(`${finding.policy}|${finding.file ?? ""}|${finding.line ?? ""}`)) own.push(finding);
   }
-  return [...own, ...input.detections];
+  return [...own, ...standing];
 }
 
