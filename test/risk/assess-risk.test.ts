@@ -1,0 +1,92 @@
+import { describe, expect, it } from "vitest";
+import type { Finding } from "../../src/detectors/finding.js";
+import type { ChangedFile, PullRequest } from "../../src/intake/pull-request.js";
+import { assessRisk } from "../../src/risk/assess-risk.js";
+
+const file = (filename: string, patch = "@@ -1,1 +1,1 @@\n-a\n+b", over: Partial<ChangedFile> = {}): ChangedFile => ({
+  filename,
+  status: "modified",
+  additions: 1,
+  deletions: 1,
+  changes: 2,
+  patch,
+  ...over,
+});
+const pr = (files: ChangedFile[]): PullRequest => ({
+  repo: "acme/web",
+  number: 1,
+  title: "t",
+  body: "",
+  author: "a",
+  draft: false,
+  labels: [],
+  baseRef: "main",
+  baseSha: "b".repeat(40),
+  headRef: "x",
+  headSha: "a".repeat(40),
+  url: "",
+  files,
+});
+const finding: Finding = {
+  specialty: "security",
+  policy: "SEC-01",
+  severity: "critical",
+  blocking: true,
+  needs_more_context: false,
+  message: "key",
+  source: "detector",
+};
+const THRESHOLD = 30;
+
+describe("assessRisk (cost gate one)", () => {
+  it.each([
+    ["docs only", [file("README.md"), file("docs/setup.md")], "docs"],
+    ["tests only", [file("test/user.test.ts"), file("src/__tests__/a.spec.js")], "tests"],
+    ["pure renames", [file("src/a.ts", undefined, { status: "renamed", changes: 0, additions: 0, deletions: 0 })], "rename"],
+    [
+      "a version-only manifest edit",
+      [file("package.json", '@@ -10,3 +10,3 @@\n   "dependencies": {\n-    "left-pad": "^1.2.0",\n+    "left-pad": "^1.3.0",')],
+      "deps",
+    ],
+  ])("scores %s below the threshold", (_name, files, cls) => {
+    const r = assessRisk(pr(files), []);
+    expect(r.score).toBeLessThan(THRESHOLD);
+    expect(r.class).toBe(cls);
+  });
+
+  it.each([
+    ["a new dependency", [file("package.json", '@@ -10,2 +10,3 @@\n   "dependencies": {\n+    "gpl-lib": "^2.0.0",\n     "left-pad": "^1.3.0"')], "deps"],
+    ["a CI workflow", [file(".github/workflows/ci.yml")], "ci"],
+    ["auth code", [file("src/auth/session.ts")], "auth"],
+    ["application code", [file("src/orders/service.ts")], "code"],
+  ])("scores %s at or above the threshold", (_name, files, cls) => {
+    const r = assessRisk(pr(files), []);
+    expect(r.score).toBeGreaterThanOrEqual(THRESHOLD);
+    expect(r.class).toBe(cls);
+  });
+
+  it("any detector finding scores high, even on a docs-only change", () => {
+    const r = assessRisk(pr([file("README.md")]), [finding]);
+    expect(r.score).toBeGreaterThanOrEqual(90);
+    expect(r.reasons[0]).toMatch(/SEC-01/);
+  });
+
+  it("a failed detector scores high (fail closed)", () => {
+    expect(assessRisk(pr([file("README.md")]), [], ["credentials (SEC-01)"]).score).toBeGreaterThanOrEqual(90);
+  });
+
+  it("very large PRs score higher", () => {
+    const big = file("src/a.ts", "@@ -1 +1 @@\n+x", { additions: 2500, changes: 2500 });
+    const small = file("src/a.ts");
+    expect(assessRisk(pr([big]), []).score - assessRisk(pr([small]), []).score).toBeGreaterThanOrEqual(25);
+  });
+
+  it("an empty PR scores 0", () => {
+    expect(assessRisk(pr([]), [])).toEqual({ score: 0, class: "empty", reasons: ["no changed files"] });
+  });
+
+  it("is pure: the same input gives the same output", () => {
+    const input = pr([file("src/auth/login.ts"), file("README.md")]);
+    expect(assessRisk(input, [])).toEqual(assessRisk(structuredClone(input), []));
+  });
+});
