@@ -3,6 +3,7 @@ import { describeError } from "../errors.js";
 import { createCliContext, type CliContext } from "./context.js";
 import { decideCommand } from "./commands/decide.js";
 import { demoCommand } from "./commands/demo.js";
+import { evalCommand } from "./commands/eval.js";
 import { graphCommand } from "./commands/graph.js";
 import { policiesCommand } from "./commands/policies.js";
 import { reviewCommand } from "./commands/review.js";
@@ -19,6 +20,7 @@ const USAGE = `gate: the PR compliance gate
   gate demo [--json] [--blocks]               review the demo fixtures
   gate policies [--json]                      the policy corpus in force
   gate graph                                  the review graph as Mermaid
+  gate eval [--json]                          score every fixture with Claude (needs ANTHROPIC_API_KEY)
 
 Settings come from GATE_* environment variables (README, Settings).`;
 
@@ -63,6 +65,8 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
         return await policiesCommand(ctx, json);
       case "graph":
         return await graphCommand(ctx);
+      case "eval":
+        return await evalCommand(ctx, { json });
       default:
         process.stderr.write(`gate: unknown command ${JSON.stringify(command)}\n\n${USAGE}\n`);
         return 2;

@@ -38,6 +38,9 @@ export interface MessagesRequestBody {
   [key: string]: unknown;
 }
 
+/** Picks the answer to one request (see `FakeAnthropic.respondWith`). */
+export type Responder = (request: RecordedRequest) => ScriptedResponse | undefined;
+
 export interface FakeAnthropic {
   /** `http://127.0.0.1:<port>`, for the SDK's `baseURL`. */
   url: string;
@@ -46,6 +49,11 @@ export interface FakeAnthropic {
   enqueue(...responses: ScriptedResponse[]): void;
   /** How many scripted answers are not used yet. */
   pending(): number;
+  /**
+   * Answers each request with `fn(request)` before the queue is consulted (undefined falls back
+   * to the queue). For parallel callers whose order is not fixed, e.g. the three specialists.
+   */
+  respondWith(fn: Responder | undefined): void;
   close(): Promise<void>;
 }
 
@@ -59,6 +67,7 @@ export interface FakeAnthropic {
 export async function startFakeAnthropic(script: ScriptedResponse[] = []): Promise<FakeAnthropic> {
   const queue = [...script];
   const requests: RecordedRequest[] = [];
+  let responder: Responder | undefined;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -70,11 +79,12 @@ export async function startFakeAnthropic(script: ScriptedResponse[] = []): Promi
       } catch {
         body = undefined;
       }
-      requests.push({ method: req.method ?? "", path: req.url ?? "", headers: req.headers, raw, body });
+      const recorded: RecordedRequest = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, raw, body };
+      requests.push(recorded);
       if (req.method !== "POST" || !(req.url ?? "").startsWith("/v1/messages")) {
         return send(res, { status: 404, body: apiError("not_found_error", `no route ${req.method} ${req.url}`) });
       }
-      const next = queue.shift() ?? {
+      const next = responder?.(recorded) ?? queue.shift() ?? {
         status: 400,
         body: apiError("invalid_request_error", "fake Anthropic API: no scripted response left"),
       };
@@ -91,6 +101,9 @@ export async function startFakeAnthropic(script: ScriptedResponse[] = []): Promi
     requests,
     enqueue: (...r) => void queue.push(...r),
     pending: () => queue.length,
+    respondWith: (fn) => {
+      responder = fn;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
