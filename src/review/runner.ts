@@ -235,7 +235,8 @@ export class ReviewRunner implements ReviewService {
 
   /** A review whose graph failed goes to a person with the error; it never passes. */
   private async failClosed(reviewId: string, error: unknown): Promise<ReviewResult> {
-    this.deps.store.setStatus(reviewId, "waiting_for_human");
+    // A review superseded while it ran stays superseded; its successor decides the PR.
+    if (this.requireReview(reviewId).status !== "superseded") this.deps.store.setStatus(reviewId, "waiting_for_human");
     const base = await this.result(reviewId);
     const result: ReviewResult = {
       ...base,

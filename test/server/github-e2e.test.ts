@@ -1,0 +1,290 @@
+import { randomUUID } from "node:crypto";
+import { afterEach, describe, expect, it } from "vitest";
+import { INSTALLATION_ID, checkRunHistory, checkRunsOn, postWebhook, pullRequestEvent, record, rows, serveFixture, signBody, startStack, treeOf, type Stack } from "./helpers.js";
+
+let stack: Stack | undefined;
+afterEach(async () => {
+  await stack?.close();
+  stack = undefined;
+});
+
+async function start(opts: Parameters<typeof startStack>[0] = {}): Promise<Stack> {
+  stack = await startStack(opts);
+  return stack;
+}
+
+const NEW_HEAD = "b".repeat(40);
+
+describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
+  it("passes a docs-only PR: 202 at once, then one check run in progress, then success, with no model call", async () => {
+    const s = await start();
+    const health = await fetch(`${s.base}/healthz`);
+    expect(health.status).toBe(200);
+    const pr = serveFixture(s, "001_readme_typo");
+
+    const res = await postWebhook(s.base, JSON.stringify(pullRequestEvent("opened", pr)));
+    expect(res.status).toBe(202);
+    expect(res.ms).toBeLessThan(5000);
+    await s.server.idle();
+
+    const runs = checkRunsOn(s.gh, pr.headSha);
+    expect(runs).toHaveLength(1);
+    const run = runs[0]!;
+    expect(run.fields["name"]).toBe("compliance-gate");
+    const history = checkRunHistory(s.gh, run);
+    expect(history[0]?.["status"]).toBe("in_progress");
+    expect(run.fields["status"]).toBe("completed");
+    expect(run.fields["conclusion"]).toBe("success");
+    // The App authenticated as the installation named in the webhook.
+    expect(s.gh.tokensIssued).toContain(INSTALLATION_ID);
+
+    const review = s.server.gate.store.latestForPr(`${pr.owner}/${pr.repo}#${pr.number}`)!;
+    expect(review.checkRunId).toBe(run.id);
+    const result = await s.server.gate.runner.result(review.id);
+    expect(result.route).toBe("auto_approved");
+    expect(result.budget.model_calls).toBe(0);
+    expect(s.server.gate.store.unpublished()).toHaveLength(0);
+  });
+
+  it("sends a GPL runtime dependency to a person: action_required with a LIC-02 annotation", async () => {
+    const s = await start();
+    const pr = serveFixture(s, "002_new_dependency");
+    expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent("opened", pr)))).status).toBe(202);
+    await s.server.idle();
+
+    const [run, ...more] = checkRunsOn(s.gh, pr.headSha);
+    expect(more).toHaveLength(0);
+    expect(run?.fields["status"]).toBe("completed");
+    expect(run?.fields["conclusion"]).toBe("action_required");
+    expect(String(record(run?.fields["output"])["title"])).toMatch(/^Waiting for a person/);
+    expect(run?.annotations).toEqual([
+      expect.objectContaining({ path: "package.json", annotation_level: "failure", title: expect.stringContaining("LIC-02") }),
+    ]);
+    expect(s.registry.requests).toContain("/npm/gpl-chart-lib");
+    const review = s.server.gate.store.latestForPr(`${pr.owner}/${pr.repo}#${pr.number}`)!;
+    expect(review.status).toBe("waiting_for_human");
+  });
+
+  it("refuses bad signatures, missing headers, malformed JSON and a 10 MB body, recording nothing", async () => {
+    const s = await start();
+    const pr = serveFixture(s, "001_readme_typo");
+    const body = JSON.stringify(pullRequestEvent("opened", pr));
+
+    const badSignature = await postWebhook(s.base, body, { signature: `sha256=${"0".repeat(64)}` });
+    const wrongSecret = await postWebhook(s.base, body, { signature: await signBody(body, "another-secret") });
+    const otherBody = await postWebhook(s.base, body.replace('"opened"', '"reopened"'), { signature: await signBody(body) });
+    const noSignature = await postWebhook(s.base, body, { signature: null });
+    const noDelivery = await postWebhook(s.base, body, { id: null });
+    const noEvent = await postWebhook(s.base, body, { event: "" });
+    const notJson = await postWebhook(s.base, "{ not json");
+    const huge = await postWebhook(s.base, Buffer.alloc(10 * 1024 * 1024, 0x20), { signature: `sha256=${"1".repeat(64)}` });
+
+    expect(badSignature.status).toBe(401);
+    expect(wrongSecret.status).toBe(401);
+    expect(otherBody.status).toBe(401);
+    expect(noSignature.status).toBe(401);
+    expect(noDelivery.status).toBe(400);
+    expect(noEvent.status).toBe(400);
+    expect(notJson.status).toBe(400);
+    expect(huge.status).toBe(413);
+    await s.server.idle();
+    expect(rows(s.server, "gate_reviews")).toBe(0);
+    expect(rows(s.server, "gate_deliveries")).toBe(0);
+    expect(s.gh.find("POST", /check-runs$/)).toHaveLength(0);
+    // The server still works after all that.
+    expect((await postWebhook(s.base, body)).status).toBe(202);
+  });
+
+  it("reviews a delivery GitHub sends three times once, with one check run", async () => {
+    const s = await start();
+    const pr = serveFixture(s, "001_readme_typo");
+    const body = JSON.stringify(pullRequestEvent("opened", pr));
+    const id = randomUUID();
+    const answers = await Promise.all([postWebhook(s.base, body, { id }), postWebhook(s.base, body, { id }), postWebhook(s.base, body, { id })]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 202]);
+    await s.server.idle();
+    expect((await postWebhook(s.base, body, { id })).text).toBe("duplicate");
+    expect(rows(s.server, "gate_reviews")).toBe(1);
+    expect(rows(s.server, "gate_deliveries")).toBe(1);
+    expect(s.gh.find("POST", /check-runs$/)).toHaveLength(1);
+    expect(checkRunsOn(s.gh, pr.headSha)).toHaveLength(1);
+  });
+
+  it("supersedes a waiting review when a push moves the head; a decision on the old one is refused", async () => {
+    const s = await start();
+    const old = serveFixture(s, "002_new_dependency");
+    await postWebhook(s.base, JSON.stringify(pullRequestEvent("opened", old)));
+    await s.server.idle();
+    const prKey = `${old.owner}/${old.repo}#${old.number}`;
+    const oldReview = s.server.gate.store.latestForPr(prKey)!;
+    expect(oldReview.status).toBe("waiting_for_human");
+
+    const moved = serveFixture(s, "002_new_dependency", { headSha: NEW_HEAD });
+    expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent("synchronize", moved)))).status).toBe(202);
+    await s.server.idle();
+
+    expect(s.server.gate.store.get(oldReview.id)?.status).toBe("superseded");
+    const [oldRun] = checkRunsOn(s.gh, old.headSha);
+    expect(oldRun?.fields["conclusion"]).toBe("neutral");
+    expect(record(oldRun?.fields["output"])["title"]).toBe(`Superseded by ${NEW_HEAD.slice(0, 7)}`);
+
+    const newReview = s.server.gate.store.latestForPr(prKey)!;
+    expect(newReview.id).not.toBe(oldReview.id);
+    expect(newReview.headSha).toBe(NEW_HEAD);
+    expect(newReview.status).toBe("waiting_for_human");
+    const newRuns = checkRunsOn(s.gh, NEW_HEAD);
+    expect(newRuns.map((r) => r.fields["conclusion"])).toEqual(["action_required"]);
+
+    const late = await s.server.gate.runner.decide(oldReview.id, { kind: "approve", by: "late-reviewer" });
+    expect(late).toMatchObject({ ok: false, code: "superseded" });
+    expect(oldRun?.fields["conclusion"]).toBe("neutral");
+    expect(s.server.gate.store.get(newReview.id)?.status).toBe("waiting_for_human");
+  });
+
+  it("keeps one check run per head when a push lands while the first review still runs", async () => {
+    const s = await start();
+    const old = serveFixture(s, "002_new_dependency");
+    await postWebhook(s.base, JSON.stringify(pullRequestEvent("opened", old)));
+    const moved = serveFixture(s, "002_new_dependency", { headSha: NEW_HEAD });
+    await postWebhook(s.base, JSON.stringify(pullRequestEvent("synchronize", moved)));
+    await s.server.idle();
+
+    const oldRuns = checkRunsOn(s.gh, old.headSha);
+    expect(oldRuns.map((r) => [r.fields["status"], r.fields["conclusion"]])).toEqual([["completed", "neutral"]]);
+    expect(checkRunsOn(s.gh, NEW_HEAD).map((r) => r.fields["conclusion"])).toEqual(["action_required"]);
+    const statuses = s.server.gate.db.prepare("SELECT head_sha AS sha, status FROM gate_reviews ORDER BY created_at").all();
+    expect(statuses).toEqual([
+      { sha: old.headSha, status: "superseded" },
+      { sha: NEW_HEAD, status: "waiting_for_human" },
+    ]);
+  });
+
+  it("finds the App's installation itself when a webhook names none (a repository webhook)", async () => {
+    const s = await start();
+    const pr = serveFixture(s, "001_readme_typo");
+    const { installation: _none, ...payload } = pullRequestEvent("opened", pr);
+    expect((await postWebhook(s.base, JSON.stringify(payload))).status).toBe(202);
+    await s.server.idle();
+    expect(checkRunsOn(s.gh, pr.headSha).map((r) => r.fields["conclusion"])).toEqual(["success"]);
+    expect(s.gh.find("GET", /\/repos\/acme\/web\/installation$/).length).toBeGreaterThan(0);
+    expect(s.server.gate.store.unpublished()).toHaveLength(0);
+  });
+
+  it("skips a draft (GATE_REVIEW_DRAFTS=false) and reviews it once it is marked ready", async () => {
+    const s = await start();
+    const pr = serveFixture(s, "001_readme_typo");
+    const draft = pullRequestEvent("opened", pr);
+    const asDraft = { ...draft, pull_request: { ...record(draft["pull_request"]), draft: true } };
+    expect((await postWebhook(s.base, JSON.stringify(asDraft))).status).toBe(202);
+    await s.server.idle();
+    expect(rows(s.server, "gate_deliveries")).toBe(1);
+    expect(rows(s.server, "gate_reviews")).toBe(0);
+
+    expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent("ready_for_review", pr)))).status).toBe(202);
+    await s.server.idle();
+    expect(rows(s.server, "gate_reviews")).toBe(1);
+    expect(checkRunsOn(s.gh, pr.headSha).map((r) => r.fields["conclusion"])).toEqual(["success"]);
+  });
+
+  it("sets commit statuses instead of check runs with a token", async () => {
+    const s = await start({ mode: "token" });
+    const pr = serveFixture(s, "001_readme_typo");
+    expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent("opened", pr)))).status).toBe(202);
+    await s.server.idle();
+    const states = s.gh.statuses.filter((st) => st.sha === pr.headSha).map((st) => record(st.body));
+    expect(states.length).toBeGreaterThanOrEqual(2);
+    expect(states[0]).toMatchObject({ state: "pending", context: "compliance-gate" });
+    expect(states.at(-1)).toMatchObject({ state: "success", context: "compliance-gate" });
+    expect(s.gh.find("POST", /check-runs/)).toHaveLength(0);
+    expect(s.gh.find("POST", /access_tokens/)).toHaveLength(0);
+    expect(s.gh.requests.every((r) => r.authorization === "token ghp_e2e_token")).toBe(true);
+  });
+
+  it("runs, after a restart, the reviews that were queued or running when the server stopped", async () => {
+    const s = await start();
+    const docs = serveFixture(s, "001_readme_typo");
+    const dep = serveFixture(s, "002_new_dependency");
+    const first = s.server;
+    await first.idle();
+    // What the webhook sink does before answering 202, for two PRs; the process then stops
+    // before the queue ran one, and mid-run for the other.
+    const register = (pr: typeof docs) =>
+      first.gate.runner.register({
+        source: { kind: "github", owner: pr.owner, repo: pr.repo, number: pr.number, headSha: pr.headSha, installationId: INSTALLATION_ID },
+        repo: `${pr.owner}/${pr.repo}`,
+        number: pr.number,
+        headSha: pr.headSha,
+        title: pr.title,
+        url: pr.url,
+        author: pr.author,
+        installationId: INSTALLATION_ID,
+      });
+    const queued = register(docs);
+    const running = register(dep);
+    first.gate.store.setStatus(running.id, "running");
+    await first.close();
+    expect(s.gh.find("POST", /check-runs$/)).toHaveLength(0);
+
+    const second = await s.restart();
+    expect((await fetch(`${s.base}/healthz`)).status).toBe(200);
+    await second.idle();
+    expect(second.gate.store.get(queued.id)?.status).toBe("done");
+    expect(second.gate.store.get(running.id)?.status).toBe("waiting_for_human");
+    expect(checkRunsOn(s.gh, docs.headSha).map((r) => r.fields["conclusion"])).toEqual(["success"]);
+    expect(checkRunsOn(s.gh, dep.headSha).map((r) => r.fields["conclusion"])).toEqual(["action_required"]);
+  });
+
+  it("refuses a hostile tarball's escaping entries, writes nothing outside the data dir, and still finishes", async () => {
+    const s = await start();
+    const pr = serveFixture(s, "001_readme_typo", {
+      extraEntries: (top) => [
+        { path: `${top}/../escaped.txt`, type: "File", body: "escaped" },
+        { path: "../../escaped-too.txt", type: "File", body: "escaped" },
+        { path: `${top}/../../../../tmp/escaped-abs.txt`, type: "File", body: "escaped" },
+        { path: `${top}/up`, type: "SymbolicLink", linkpath: "../../../.." },
+        { path: `${top}/etc`, type: "SymbolicLink", linkpath: "/etc" },
+        { path: `${top}/passwd`, type: "Link", linkpath: "/etc/passwd" },
+        { path: `${top}/up/escaped-through-link.txt`, type: "File", body: "escaped" },
+      ],
+    });
+    const before = treeOf(s.dir).filter((p) => !p.startsWith("data"));
+    expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent("opened", pr)))).status).toBe(202);
+    await s.server.idle();
+
+    expect(checkRunsOn(s.gh, pr.headSha).map((r) => [r.fields["status"], r.fields["conclusion"]])).toEqual([["completed", "success"]]);
+    expect(treeOf(s.dir).filter((p) => !p.startsWith("data"))).toEqual(before);
+    expect(treeOf(s.dataDir).filter((p) => /escaped/.test(p))).toEqual([]);
+    // The settled review's snapshot is gone.
+    expect(treeOf(s.dataDir).filter((p) => p.includes(pr.headSha))).toEqual([]);
+  });
+
+  it("treats a failing licence registry as LIC-01 (unknown), never as permissive", async () => {
+    const s = await start();
+    const pr = serveFixture(s, "002_new_dependency");
+    s.registry.mode = "fail";
+    await postWebhook(s.base, JSON.stringify(pullRequestEvent("opened", pr)));
+    await s.server.idle();
+    const review = s.server.gate.store.latestForPr(`${pr.owner}/${pr.repo}#${pr.number}`)!;
+    const result = await s.server.gate.runner.result(review.id);
+    const policies = result.findings.map((f) => f.policy);
+    expect(policies).toContain("LIC-01");
+    expect(policies).not.toContain("LIC-02");
+    expect(result.findings.find((f) => f.policy === "LIC-01")?.message).toMatch(/gpl-chart-lib.*no known licence/);
+    // LIC-01 is non-blocking by policy (POLICIES.md), so the review may pass, but never silently:
+    // the unknown licence is on the check run for the author and the reviewers to see.
+    const [run] = checkRunsOn(s.gh, pr.headSha);
+    expect(run?.annotations).toEqual([
+      expect.objectContaining({ path: "package.json", annotation_level: "warning", title: expect.stringContaining("LIC-01") }),
+    ]);
+    expect(s.server.gate.store.cachedLicense("npm:gpl-chart-lib@^2.1.0")).toBeUndefined();
+
+    // A failure is not cached: once the registry answers, the next head gets the real licence.
+    s.registry.mode = "ok";
+    const moved = serveFixture(s, "002_new_dependency", { headSha: NEW_HEAD });
+    await postWebhook(s.base, JSON.stringify(pullRequestEvent("synchronize", moved)));
+    await s.server.idle();
+    const next = await s.server.gate.runner.result(s.server.gate.store.latestForPr(`${pr.owner}/${pr.repo}#${pr.number}`)!.id);
+    expect(next.findings.map((f) => f.policy)).toContain("LIC-02");
+    expect(s.server.gate.store.cachedLicense("npm:gpl-chart-lib@^2.1.0")).toBe("GPL-3.0-only");
+  });
+});

@@ -1,0 +1,286 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { cardLink } from "../../src/slack/card-link.js";
+import { ACTION_APPROVE, ACTION_REJECT, ACTION_REQUEST_INFO, renderCard } from "../../src/slack/card.js";
+import { INFO_MODAL, QUESTION_BLOCK, QUESTION_INPUT, REASON_BLOCK, REASON_INPUT, REJECT_MODAL } from "../../src/slack/modals.js";
+import { startGateServer } from "../../src/server/start.js";
+import type { SlackCall } from "../fakes/slack-api.js";
+import { appHomeOpenedBody, buttonClick, interactivityBody, postToSlackApp, sign, slashCommandBody, viewSubmission } from "../slack/helpers/slack-requests.js";
+import {
+  APPROVER,
+  AUTHOR_SLACK,
+  CHANNEL,
+  OTHER_APPROVER,
+  SLACK_SECRET,
+  checkRunsOn,
+  postWebhook,
+  pullRequestEvent,
+  record,
+  serveFixture,
+  startStack,
+  waitFor,
+  type ServedPr,
+  type Stack,
+} from "./helpers.js";
+
+const FORM = "application/x-www-form-urlencoded";
+
+let stack: Stack | undefined;
+afterEach(async () => {
+  await stack?.close();
+  stack = undefined;
+});
+
+/** A Slack-mode server (App mode GitHub), a GPL-dependency PR opened on it, and its card posted. */
+async function waitingReview(env: Record<string, string> = {}) {
+  const s = await startStack({ slack: true, env: { GATE_GITHUB_TO_SLACK: `dev-priya=${AUTHOR_SLACK}`, ...env } });
+  stack = s;
+  const slack = s.slack!;
+  const pr = serveFixture(s, "002_new_dependency");
+  expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent("opened", pr)))).status).toBe(202);
+  await s.server.idle();
+  const [post] = await slack.waitFor("chat.postMessage");
+  const review = s.server.gate.store.latestForPr(prKey(pr))!;
+  expect(review.status).toBe("waiting_for_human");
+  // The runner stored where the card is (the fake's answer to chat.postMessage).
+  expect(review.slackChannel).toBe(CHANNEL);
+  expect(review.slackTs).toMatch(/^\d+\.\d+$/);
+  return { s, slack, pr, review, post: post!, ts: review.slackTs ?? "" };
+}
+
+const prKey = (pr: ServedPr) => `${pr.owner}/${pr.repo}#${pr.number}`;
+const events = (s: Stack) => `${s.base}/slack/events`;
+
+function click(s: Stack, actionId: string, userId: string, reviewId: string, ts: string) {
+  const payload = buttonClick({ actionId, reviewId, userId, channel: CHANNEL, ts, responseUrl: s.slack!.responseUrl(`click-${userId}`) });
+  return postToSlackApp(events(s), interactivityBody(payload), FORM, { secret: SLACK_SECRET });
+}
+
+function submit(s: Stack, callbackId: string, userId: string, privateMetadata: string, values: Record<string, Record<string, string>>) {
+  const typed = Object.fromEntries(
+    Object.entries(values).map(([block, inputs]) => [
+      block,
+      Object.fromEntries(Object.entries(inputs).map(([id, value]) => [id, { type: "plain_text_input" as const, value }])),
+    ]),
+  );
+  return postToSlackApp(events(s), interactivityBody(viewSubmission({ callbackId, userId, privateMetadata, values: typed })), FORM, { secret: SLACK_SECRET });
+}
+
+const blocksOf = (call: SlackCall | undefined) => JSON.stringify(call?.body["blocks"] ?? null);
+const hasButtons = (call: SlackCall | undefined) => blocksOf(call).includes('"type":"button"');
+/** [action_id, value] of every button on a card. */
+function buttonValues(call: SlackCall | undefined): [unknown, unknown][] {
+  const blocks = Array.isArray(call?.body["blocks"]) ? (call.body["blocks"] as unknown[]) : [];
+  return blocks
+    .map(record)
+    .filter((b) => b["type"] === "actions")
+    .flatMap((b) => (Array.isArray(b["elements"]) ? (b["elements"] as unknown[]) : []))
+    .map(record)
+    .map((e) => [e["action_id"], e["value"]]);
+}
+const conclusionOf = (s: Stack, sha: string) => checkRunsOn(s.gh, sha)[0]?.fields["conclusion"];
+
+describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () => {
+  it("posts the card, and an approver's Approve resumes the review: card decided, check run success, audited", async () => {
+    const { s, slack, pr, review, post, ts } = await waitingReview();
+    expect(post.body["channel"]).toBe(CHANNEL);
+    expect(buttonValues(post)).toEqual([
+      [ACTION_APPROVE, review.id],
+      [ACTION_REJECT, review.id],
+      [ACTION_REQUEST_INFO, review.id],
+    ]);
+    // The card the fake received is exactly what renderCard draws for this review and result.
+    const card = renderCard({ review, result: s.server.gate.store.lastResult(review.id)!, checkRunUrl: `${review.url}/checks` });
+    expect(post.body["blocks"]).toEqual(card.blocks);
+    expect(post.body["text"]).toBe(card.text);
+    expect(blocksOf(post)).toContain("LIC-02");
+    expect(conclusionOf(s, pr.headSha)).toBe("action_required");
+    expect(String(record(checkRunsOn(s.gh, pr.headSha)[0]?.fields["output"])["title"])).toContain(CHANNEL);
+    // The check's "Details" opens the card.
+    expect(checkRunsOn(s.gh, pr.headSha)[0]?.fields["details_url"]).toBe(cardLink(review));
+
+    expect((await click(s, ACTION_APPROVE, APPROVER, review.id, ts)).status).toBe(200);
+    await waitFor("the check run to pass", () => conclusionOf(s, pr.headSha) === "success");
+    const update = await waitFor("a decided card", () => slack.callsTo("chat.update").find((c) => blocksOf(c).includes("Approved")));
+    expect(update.body["channel"]).toBe(CHANNEL);
+    expect(update.body["ts"]).toBe(ts);
+    expect(hasButtons(update)).toBe(false);
+    expect(blocksOf(update)).toContain(`<@${APPROVER}>`);
+    expect(slack.callsTo("chat.postMessage")).toHaveLength(1);
+    expect(s.server.gate.store.get(review.id)?.status).toBe("done");
+    expect(s.server.gate.store.auditFor(review.id)).toContainEqual(
+      expect.objectContaining({ actor: APPROVER, action: "approve", outcome: "accepted" }),
+    );
+  });
+
+  it("rejects through the modal with a reason: check run failure, card updated", async () => {
+    const { s, slack, pr, review, ts } = await waitingReview();
+    await click(s, ACTION_REJECT, APPROVER, review.id, ts);
+    const [open] = await slack.waitFor("views.open");
+    const view = record(open?.body["view"]);
+    expect(view["callback_id"]).toBe(REJECT_MODAL);
+    expect(s.server.gate.store.get(review.id)?.status).toBe("waiting_for_human");
+
+    const res = await submit(s, REJECT_MODAL, APPROVER, String(view["private_metadata"]), { [REASON_BLOCK]: { [REASON_INPUT]: "GPL code cannot ship in the dashboard" } });
+    expect(res.status).toBe(200);
+    await waitFor("the check run to fail", () => conclusionOf(s, pr.headSha) === "failure");
+    const update = await waitFor("a rejected card", () => slack.callsTo("chat.update").find((c) => blocksOf(c).includes("Rejected")));
+    expect(blocksOf(update)).toContain("GPL code cannot ship in the dashboard");
+    expect(hasButtons(update)).toBe(false);
+    const result = await s.server.gate.runner.result(review.id);
+    expect(result.route).toBe("human_rejected");
+    expect(result.decision).toMatchObject({ kind: "reject", by: APPROVER, note: "GPL code cannot ship in the dashboard" });
+  });
+
+  it("answers Request info: progress on the card, then the answer; one cycle spent", async () => {
+    const { s, slack, review, ts } = await waitingReview();
+    const before = await s.server.gate.runner.result(review.id);
+    await click(s, ACTION_REQUEST_INFO, APPROVER, review.id, ts);
+    const [open] = await slack.waitFor("views.open");
+    const view = record(open?.body["view"]);
+    expect(view["callback_id"]).toBe(INFO_MODAL);
+    const updatesBefore = slack.callsTo("chat.update").length;
+
+    await submit(s, INFO_MODAL, APPROVER, String(view["private_metadata"]), { [QUESTION_BLOCK]: { [QUESTION_INPUT]: "Is gpl-chart-lib bundled into the shipped app?" } });
+    await waitFor("the review to wait again or finish", async () => {
+      const r = await s.server.gate.runner.result(review.id);
+      return r.budget.cycles_used === before.budget.cycles_used + 1 && r.status !== "running" ? r : undefined;
+    });
+    await waitFor("the final card", () => {
+      const updates = slack.callsTo("chat.update").slice(updatesBefore);
+      return updates.length >= 2 && !blocksOf(updates.at(-1)).includes("Investigating");
+    });
+    const updates = slack.callsTo("chat.update").slice(updatesBefore);
+    expect(blocksOf(updates[0])).toContain("Investigating");
+    expect(hasButtons(updates[0])).toBe(false);
+    const after = await s.server.gate.runner.result(review.id);
+    expect(after.investigations).toHaveLength(before.investigations.length + 1);
+    expect(after.investigations.at(-1)?.question).toContain("gpl-chart-lib");
+    if (after.status === "waiting_for_human") expect(hasButtons(updates.at(-1))).toBe(true);
+    expect(blocksOf(updates.at(-1))).toContain(`cycles ${before.budget.cycles_used + 1} of`);
+  });
+
+  it("applies one of two simultaneous Approve clicks; the other is told it was already decided", async () => {
+    const { s, slack, pr, review, ts } = await waitingReview();
+    const answers = await Promise.all([click(s, ACTION_APPROVE, APPROVER, review.id, ts), click(s, ACTION_APPROVE, OTHER_APPROVER, review.id, ts)]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    await waitFor("the check run to pass", () => conclusionOf(s, pr.headSha) === "success");
+    const [eph] = await slack.waitFor("chat.postEphemeral");
+    const loser = String(eph?.body["user"]);
+    expect([APPROVER, OTHER_APPROVER]).toContain(loser);
+    // Usually "Already decided by …"; when the second click lands after the first one's claim, the
+    // review is "running, not waiting for a decision". Either way exactly one is applied.
+    expect(String(eph?.body["text"])).toMatch(/already decided|not waiting for a decision/i);
+    const audit = s.server.gate.store.auditFor(review.id);
+    const accepted = audit.filter((e) => e.outcome === "accepted");
+    expect(accepted).toHaveLength(1);
+    expect(accepted[0]?.actor).not.toBe(loser);
+    expect(audit.filter((e) => e.actor === loser && e.outcome.startsWith("refused"))).toHaveLength(1);
+    const completions = s.gh.find("PATCH", /check-runs\/\d+$/).filter((r) => record(r.body)["conclusion"] === "success");
+    expect(completions).toHaveLength(1);
+    expect(slack.callsTo("chat.postEphemeral")).toHaveLength(1);
+  });
+
+  it("refuses the PR author and a non-approver, ephemerally and audited; the review keeps waiting", async () => {
+    const { s, slack, pr, review, ts } = await waitingReview({ GATE_APPROVERS: `${APPROVER},${AUTHOR_SLACK}` });
+    await click(s, ACTION_APPROVE, AUTHOR_SLACK, review.id, ts);
+    await click(s, ACTION_REJECT, "UNOBODY", review.id, ts);
+    const ephs = await slack.waitFor("chat.postEphemeral", 2);
+    expect(ephs.find((e) => e.body["user"] === AUTHOR_SLACK)?.body["text"]).toMatch(/opened this pull request/);
+    expect(ephs.find((e) => e.body["user"] === "UNOBODY")?.body["text"]).toMatch(/not among the configured approvers/);
+    expect(s.server.gate.store.get(review.id)?.status).toBe("waiting_for_human");
+    expect(slack.callsTo("chat.update")).toHaveLength(0);
+    expect(slack.callsTo("views.open")).toHaveLength(0);
+    expect(conclusionOf(s, pr.headSha)).toBe("action_required");
+    const refusals = s.server.gate.store.auditFor(review.id).filter((e) => e.outcome === "refused:not_allowed");
+    expect(refusals.map((e) => e.actor).sort()).toEqual([AUTHOR_SLACK, "UNOBODY"]);
+  });
+
+  it("finishes a decision clicked just before shutdown before the database closes", async () => {
+    const { s, pr, review, ts } = await waitingReview();
+    expect((await click(s, ACTION_APPROVE, APPROVER, review.id, ts)).status).toBe(200);
+    await s.server.close();
+    expect(conclusionOf(s, pr.headSha)).toBe("success");
+    const next = await s.restart();
+    expect(next.gate.store.get(review.id)?.status).toBe("done");
+    expect((await next.gate.runner.result(review.id)).route).toBe("human_approved");
+  });
+
+  it("posts a card Slack refused once after a restart, and a click on it resumes the review from SQLite", async () => {
+    const s = await startStack({ slack: true });
+    stack = s;
+    const slack = s.slack!;
+    slack.on("chat.postMessage", () => ({ ok: false, error: "channel_not_found" }));
+    const pr = serveFixture(s, "002_new_dependency");
+    await postWebhook(s.base, JSON.stringify(pullRequestEvent("opened", pr)));
+    await s.server.idle();
+    const id = s.server.gate.store.latestForPr(prKey(pr))!.id;
+    expect(s.server.gate.store.unpublished().map((r) => r.id)).toEqual([id]);
+    await s.server.close();
+
+    slack.on("chat.postMessage", (b) => ({ ok: true, channel: b["channel"], ts: "1700000000.000999" }));
+    const next = await s.restart();
+    await next.idle();
+    const review = next.gate.store.get(id)!;
+    expect(review).toMatchObject({ status: "waiting_for_human", slackChannel: CHANNEL, slackTs: "1700000000.000999" });
+    expect(next.gate.store.unpublished()).toHaveLength(0);
+    expect(checkRunsOn(s.gh, pr.headSha)).toHaveLength(1);
+
+    await click(s, ACTION_APPROVE, APPROVER, id, "1700000000.000999");
+    await next.idle();
+    expect(conclusionOf(s, pr.headSha)).toBe("success");
+    expect((await next.gate.runner.result(id)).decision).toMatchObject({ kind: "approve", by: APPROVER });
+  });
+
+  it("answers 401 to a bad Slack signature and to a stale timestamp, and changes nothing", async () => {
+    const { s, slack, review, ts } = await waitingReview();
+    const body = interactivityBody(buttonClick({ actionId: ACTION_APPROVE, reviewId: review.id, userId: APPROVER, channel: CHANNEL, ts, responseUrl: slack.responseUrl("x") }));
+    const forged = await postToSlackApp(events(s), body, FORM, { secret: "not-the-secret" });
+    const stale = Math.floor(Date.now() / 1000) - 6 * 60;
+    const old = await postToSlackApp(events(s), body, FORM, { secret: SLACK_SECRET, timestamp: stale, signature: sign(SLACK_SECRET, stale, body) });
+    expect(forged.status).toBe(401);
+    expect(old.status).toBe(401);
+    expect(s.server.gate.store.get(review.id)?.status).toBe("waiting_for_human");
+    expect(slack.calls.map((c) => c.method).filter((m) => m !== "chat.postMessage")).toEqual([]);
+    expect(s.server.gate.store.auditFor(review.id).filter((e) => e.actor !== "gate")).toEqual([]);
+  });
+
+  it("answers `/gate status` ephemerally, and says plainly when a PR has no review", async () => {
+    const { s, slack, pr, review } = await waitingReview();
+    const command = (text: string, id: string) =>
+      postToSlackApp(events(s), slashCommandBody({ text, userId: "UANY", responseUrl: slack.responseUrl(id) }), FORM, { secret: SLACK_SECRET });
+    expect((await command(`status ${prKey(pr)}`, "known")).status).toBe(200);
+    expect((await command(`status ${pr.owner}/${pr.repo}#999`, "unknown")).status).toBe(200);
+    const answers = await slack.waitFor("response_url", 2);
+    const known = answers.find((a) => a.responseId === "known");
+    const unknown = answers.find((a) => a.responseId === "unknown");
+    expect(known?.body["response_type"]).toBe("ephemeral");
+    expect(String(known?.body["text"])).toContain(review.id);
+    expect(String(known?.body["text"])).toMatch(/waiting for human/);
+    expect(String(known?.body["text"])).toContain("LIC-02");
+    expect(String(known?.body["text"])).toMatch(/cycles 0\/2/);
+    expect(unknown?.body["response_type"]).toBe("ephemeral");
+    expect(unknown?.body["text"]).toBe(`No review found for ${pr.owner}/${pr.repo}#999.`);
+    expect((await fetch(`${s.base}/healthz`)).status).toBe(200);
+
+    // App Home lists the review among those waiting.
+    expect((await postToSlackApp(events(s), appHomeOpenedBody(APPROVER), "application/json", { secret: SLACK_SECRET })).status).toBe(200);
+    const [home] = await slack.waitFor("views.publish");
+    expect(home?.body["user_id"]).toBe(APPROVER);
+    expect(JSON.stringify(home?.body["view"])).toContain(prKey(pr));
+  });
+});
+
+describe("startGateServer without Slack settings", () => {
+  it("names the missing variables and mentions `npm run demo` and GATE_SLACK=off", async () => {
+    const env = { GITHUB_WEBHOOK_SECRET: "x", GITHUB_TOKEN: "ghp_x", PORT: "0", GATE_DB: ":memory:", GATE_LOG_LEVEL: "silent" };
+    const failure = await startGateServer(env).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(Error);
+    const message = failure instanceof Error ? failure.message : "";
+    for (const name of ["SLACK_BOT_TOKEN", "SLACK_SIGNING_SECRET", "GATE_SLACK_CHANNEL", "GATE_APPROVERS", "GATE_SLACK=off", "npm run demo"]) {
+      expect(message).toContain(name);
+    }
+  });
+});
