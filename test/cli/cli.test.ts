@@ -112,3 +112,40 @@ describe("gate CLI, each command in its own process", () => {
     expect(ids).toEqual(["DATA-01", "DATA-02", "DATA-03", "LIC-01", "LIC-02", "LIC-03", "SEC-01", "SEC-02", "SEC-03", "SEC-04", "SEC-05"]);
   });
 });
+
+describe("gate demo", () => {
+  it("prints each waiting review's card as the Block Kit JSON the Slack publisher sends (--blocks)", async () => {
+    const r = await gate("demo", "--blocks");
+    expect(r.code).toBe(0);
+    const section = r.stdout.split("=== 002_new_dependency ===")[1]!.split("\n=== ")[0]!;
+    const reviewId = /\[(r-[0-9a-f]{12})\]/.exec(section)![1]!;
+    const printed = JSON.parse(
+      section
+        .split("\n")
+        .filter((l) => l.startsWith("  | "))
+        .map((l) => l.slice(4))
+        .join("\n"),
+    );
+    expect(section).toContain(`npx gate decide ${reviewId} approve`);
+
+    // The same card, rendered in-process from the same SQLite file by the Slack module.
+    const { buildGate } = await import("../../src/build-gate.js");
+    const { loadConfig } = await import("../../src/config.js");
+    const { renderCard } = await import("../../src/slack/card.js");
+    const { silentLog } = await import("../helpers/gate.js");
+    const g = buildGate(loadConfig(env, dir), silentLog);
+    try {
+      const review = g.store.get(reviewId)!;
+      const result = await g.runner.result(reviewId);
+      expect(printed).toEqual(renderCard({ review, result, checkRunUrl: `${review.url}/checks` }).blocks);
+      const actions = printed.find((b: { type: string }) => b.type === "actions");
+      expect(actions.elements.map((e: { action_id: string; value: string }) => [e.action_id, e.value])).toEqual([
+        ["gate_approve", reviewId],
+        ["gate_reject", reviewId],
+        ["gate_request_info", reviewId],
+      ]);
+    } finally {
+      g.close();
+    }
+  });
+});
