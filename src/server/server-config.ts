@@ -1,6 +1,6 @@
-import fs from "node:fs";
 import { z } from "zod";
 import { GateError } from "../errors.js";
+import { loadGitHubSettings } from "../github/github-settings.js";
 
 const bool = z
   .enum(["true", "false", "1", "0", "yes", "no", "on", "off"])
@@ -10,11 +10,6 @@ const bool = z
 const ServerEnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   GITHUB_WEBHOOK_SECRET: z.string().min(1).optional(),
-  GITHUB_TOKEN: z.string().min(1).optional(),
-  GATE_GITHUB_APP_ID: z.string().regex(/^\d+$/, "must be the App's numeric id").optional(),
-  GATE_GITHUB_PRIVATE_KEY: z.string().min(1).optional(),
-  GATE_GITHUB_PRIVATE_KEY_PATH: z.string().min(1).optional(),
-  GATE_GITHUB_API_URL: z.string().url().optional(),
   GATE_REVIEW_DRAFTS: bool.default(false),
   GATE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   GATE_SNAPSHOT_MAX_BYTES: z.coerce.number().int().min(1024).default(200 * 1024 * 1024),
@@ -80,23 +75,13 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
   const problems: string[] = [];
 
   if (!e.GITHUB_WEBHOOK_SECRET) problems.push("GITHUB_WEBHOOK_SECRET (the secret of the GitHub App's or repository's webhook)");
-  if (e.GATE_GITHUB_PRIVATE_KEY && e.GATE_GITHUB_PRIVATE_KEY_PATH) {
-    problems.push("GATE_GITHUB_PRIVATE_KEY and GATE_GITHUB_PRIVATE_KEY_PATH are both set: keep one");
+  let github: ServerConfig["github"] | undefined;
+  try {
+    github = loadGitHubSettings(env);
+    if (!github) problems.push("GitHub credentials: GATE_GITHUB_APP_ID with GATE_GITHUB_PRIVATE_KEY, or GITHUB_TOKEN");
+  } catch (error) {
+    problems.push((error as Error).message);
   }
-  let privateKey = e.GATE_GITHUB_PRIVATE_KEY;
-  if (e.GATE_GITHUB_PRIVATE_KEY_PATH) {
-    try {
-      privateKey = fs.readFileSync(e.GATE_GITHUB_PRIVATE_KEY_PATH, "utf8");
-    } catch {
-      problems.push(`GATE_GITHUB_PRIVATE_KEY_PATH: cannot read ${e.GATE_GITHUB_PRIVATE_KEY_PATH}`);
-    }
-  }
-  const app = Boolean(e.GATE_GITHUB_APP_ID || privateKey);
-  if (app && !(e.GATE_GITHUB_APP_ID && privateKey)) {
-    problems.push("a GitHub App needs both GATE_GITHUB_APP_ID and GATE_GITHUB_PRIVATE_KEY (or _PATH)");
-  }
-  if (app && e.GITHUB_TOKEN) problems.push("GITHUB_TOKEN and a GitHub App are both set: keep one");
-  if (!app && !e.GITHUB_TOKEN) problems.push("GitHub credentials: GATE_GITHUB_APP_ID with GATE_GITHUB_PRIVATE_KEY, or GITHUB_TOKEN");
 
   let slack: ServerConfig["slack"] = { enabled: false };
   if (e.GATE_SLACK === "on") {
@@ -134,10 +119,7 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
   return {
     port: e.PORT,
     webhookSecret: e.GITHUB_WEBHOOK_SECRET!,
-    github: {
-      ...(e.GATE_GITHUB_API_URL ? { apiUrl: e.GATE_GITHUB_API_URL } : {}),
-      ...(app ? { appId: e.GATE_GITHUB_APP_ID!, privateKey: privateKey! } : { token: e.GITHUB_TOKEN! }),
-    },
+    github: github!,
     reviewDrafts: e.GATE_REVIEW_DRAFTS,
     concurrency: e.GATE_CONCURRENCY,
     snapshotMaxBytes: e.GATE_SNAPSHOT_MAX_BYTES,
