@@ -153,7 +153,11 @@ export class ReviewRunner implements ReviewService {
           (t) => (t.interrupts ?? []).length > 0,
         );
         if (pending) {
-          await this.invoke(reviewId, new Command({ resume }));
+          try {
+            await this.invoke(reviewId, new Command({ resume }));
+          } catch (error) {
+            return this.failClosed(reviewId, error);
+          }
         } else if (resume.kind !== "info") {
           // A review that failed before reaching the gate: record the decision as the gate would have.
           const decision = { kind: resume.kind, by: resume.by, at: new Date().toISOString(), ...(resume.note ? { note: resume.note } : {}) };
