@@ -195,6 +195,29 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     expect(refusals.map((e) => e.actor).sort()).toEqual([AUTHOR_SLACK, "UNOBODY"]);
   });
 
+  it("a push supersedes the waiting review: its card says so, loses its buttons, and a click on it is refused", async () => {
+    const { s, slack, pr, review, ts } = await waitingReview();
+    const newHead = "feedface".repeat(5);
+    const moved = serveFixture(s, "002_new_dependency", { headSha: newHead });
+    expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent("synchronize", moved)))).status).toBe(202);
+    await s.server.idle();
+    expect(s.server.gate.store.get(review.id)?.status).toBe("superseded");
+    const oldCardUpdate = slack.callsTo("chat.update").filter((c) => c.body["ts"] === ts).at(-1);
+    expect(blocksOf(oldCardUpdate)).toContain(newHead.slice(0, 7));
+    expect(blocksOf(oldCardUpdate)).toMatch(/[Ss]uperseded/);
+    expect(hasButtons(oldCardUpdate)).toBe(false);
+    // The new head got its own card.
+    const posts = slack.callsTo("chat.postMessage");
+    expect(posts).toHaveLength(2);
+    expect(buttonValues(posts[1]).map(([, v]) => v)).not.toContain(review.id);
+
+    await click(s, ACTION_APPROVE, APPROVER, review.id, ts);
+    const [eph] = await slack.waitFor("chat.postEphemeral");
+    expect(String(eph?.body["text"])).toMatch(/superseded/i);
+    expect(s.server.gate.store.get(review.id)?.status).toBe("superseded");
+    expect(conclusionOf(s, pr.headSha)).toBe("neutral");
+  });
+
   it("finishes a decision clicked just before shutdown before the database closes", async () => {
     const { s, pr, review, ts } = await waitingReview();
     expect((await click(s, ACTION_APPROVE, APPROVER, review.id, ts)).status).toBe(200);
