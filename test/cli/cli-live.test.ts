@@ -1,15 +1,12 @@
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
-import { promisify } from "node:util";
 import { create as createTar } from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/package-paths.js";
 import { startFakeGitHub, type FakeGitHub } from "../fakes/github-api.js";
 import { tempDir } from "../helpers/gate.js";
+import { runGateCli } from "../helpers/run-cli.js";
 
-const run = promisify(execFile);
 const dir = tempDir("gate-cli-live-");
 let github: FakeGitHub;
 
@@ -18,21 +15,7 @@ function fixtureJson(name: string, file: string): unknown {
 }
 
 async function gate(env: Record<string, string>, ...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(
-      process.execPath,
-      ["--import", pathToFileURL(path.join(PACKAGE_ROOT, "node_modules/tsx/dist/loader.mjs")).href, path.join(PACKAGE_ROOT, "src/cli/main.ts"), ...args],
-      {
-        env: { PATH: process.env.PATH ?? "", GATE_DB: path.join(dir, "gate.db"), GATE_DATA_DIR: dir, GATE_LOG_LEVEL: "silent", ...env },
-        cwd: dir,
-        timeout: 60_000,
-      },
-    );
-    return { stdout, stderr, code: 0 };
-  } catch (error) {
-    const e = error as { stdout: string; stderr: string; code: number };
-    return { stdout: e.stdout, stderr: e.stderr, code: e.code };
-  }
+  return runGateCli(args, { env: { PATH: process.env.PATH ?? "", GATE_DB: path.join(dir, "gate.db"), GATE_DATA_DIR: dir, GATE_LOG_LEVEL: "silent", ...env }, cwd: dir });
 }
 
 beforeAll(async () => {

@@ -1,30 +1,17 @@
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
-import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/package-paths.js";
 import { tempDir } from "../helpers/gate.js";
+import { runGateCli } from "../helpers/run-cli.js";
 
-const run = promisify(execFile);
 const dir = tempDir("gate-cli-");
 const env = { ...process.env, GATE_DB: path.join(dir, "gate.db"), GATE_DATA_DIR: dir, GATE_LOG_LEVEL: "silent" };
 delete (env as Record<string, string | undefined>).ANTHROPIC_API_KEY;
 
 /** Runs the real CLI in its own process (tsx on the source), from a directory that is not the package. */
 async function gate(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  try {
-    const { stdout, stderr } = await run(
-      process.execPath,
-      ["--import", pathToFileURL(path.join(PACKAGE_ROOT, "node_modules/tsx/dist/loader.mjs")).href, path.join(PACKAGE_ROOT, "src/cli/main.ts"), ...args],
-      { env, cwd: dir, timeout: 60_000 },
-    );
-    return { stdout, stderr, code: 0 };
-  } catch (error) {
-    const e = error as { stdout: string; stderr: string; code: number };
-    return { stdout: e.stdout, stderr: e.stderr, code: e.code };
-  }
+  return runGateCli(args, { env: env, cwd: dir });
 }
 
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

@@ -1,15 +1,12 @@
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/package-paths.js";
 import { startFakeAnthropic, textMessage, type FakeAnthropic } from "../fakes/anthropic-api.js";
 import { tempDir } from "../helpers/gate.js";
 import { callerOf, routeByCaller } from "./helpers.js";
+import { runGateCli } from "../helpers/run-cli.js";
 
-const run = promisify(execFile);
 const dir = tempDir("gate-model-cli-");
 let api: FakeAnthropic;
 
@@ -23,17 +20,7 @@ async function gate(...args: string[]): Promise<{ stdout: string; stderr: string
     ANTHROPIC_API_KEY: "test",
     ANTHROPIC_BASE_URL: api.url,
   };
-  try {
-    const { stdout, stderr } = await run(
-      process.execPath,
-      ["--import", pathToFileURL(path.join(PACKAGE_ROOT, "node_modules/tsx/dist/loader.mjs")).href, path.join(PACKAGE_ROOT, "src/cli/main.ts"), ...args],
-      { env, cwd: dir, timeout: 60_000 },
-    );
-    return { stdout, stderr, code: 0 };
-  } catch (error) {
-    const e = error as { stdout: string; stderr: string; code: number };
-    return { stdout: e.stdout, stderr: e.stderr, code: e.code };
-  }
+  return runGateCli(args, { env: env, cwd: dir });
 }
 
 beforeAll(async () => {
