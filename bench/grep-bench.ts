@@ -92,7 +92,7 @@ export async function grepBench(): Promise<BenchResult> {
   const root = mkdtempSync(path.join(tmpdir(), "gate-grep-bench-"));
   try {
     const expected = buildTree(root);
-    const git = (...args: string[]) => run("git", ["-c", "user.name=bench", "-c", "user.email=bench@example.invalid", "-c", "commit.gpgsign=false", ...args], { cwd: root, maxBuffer: 64 * 1024 * 1024 });
+    const git = (...args: string[]) => run("git", ["-c", "user.name=bench", "-c", "user.email=bench@example.invalid", "-c", "commit.gpgsign=false", "-c", "gc.auto=0", "-c", "maintenance.auto=false", ...args], { cwd: root, maxBuffer: 64 * 1024 * 1024 });
     await git("init", "-q");
     await git("add", "-A");
     await git("commit", "-q", "-m", "bench tree");
@@ -117,6 +117,6 @@ export async function grepBench(): Promise<BenchResult> {
       figures: { files: FILES, ratio },
     };
   } finally {
-    rmSync(root, { recursive: true, force: true });
+    rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   }
 }

@@ -1,7 +1,8 @@
 import { grepBench, type BenchResult } from "./grep-bench.js";
+import { reviewBench } from "./review-bench.js";
 
 /** Every bench `npm run bench` runs, in order. */
-const BENCHES: Array<() => Promise<BenchResult>> = [grepBench];
+const BENCHES: Array<() => Promise<BenchResult>> = [reviewBench, grepBench];
 
 function table(result: BenchResult): string {
   const width = Math.max(...result.rows.map((r) => r.label.length), 10);
