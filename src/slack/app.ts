@@ -1,3 +1,4 @@
+import { ProfileCache } from "./author-profile.js";
 import { App, LogLevel, type BlockAction, type ButtonAction, type CustomRoute } from "@slack/bolt";
 import type { Logger } from "pino";
 import { GateError } from "../errors.js";
@@ -90,6 +91,7 @@ export function buildSlackApp(opts: SlackAppOptions): App {
     service: opts.service,
     approvers: opts.approvers,
     groups: new UserGroupCache(),
+    profiles: new ProfileCache(),
     log: opts.log.child({ component: "slack" }),
     audit: opts.audit,
     ...(opts.checkRunUrl ? { checkRunUrl: opts.checkRunUrl } : {}),

@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { Specialty } from "../detectors/finding.js";
 import type { ReviewResult } from "../review/result.js";
 import type { DecideRefusal, InvestigationProgress, ResumeValue, ReviewRecord, ReviewService } from "../review/service.js";
+import { ProfileCache, slackUserIsGitHubUser } from "./author-profile.js";
 import { groupIdsIn, mayDecide, type ApproverConfig } from "./approvers.js";
 import { renderCard } from "./card.js";
 import { mentionOrName, slackDate } from "./mrkdwn.js";
@@ -31,6 +32,8 @@ export interface FlowDeps {
   service: ReviewService;
   approvers: ApproverConfig;
   groups: UserGroupCache;
+  /** Slack profiles read to recognise a PR's author when GATE_GITHUB_TO_SLACK does not name them. */
+  profiles: ProfileCache;
   log: Logger;
   audit: (entry: SlackAuditEntry) => void | Promise<void>;
   checkRunUrl?: (review: ReviewRecord) => string | undefined;
@@ -58,6 +61,19 @@ export interface Attempt {
 export const SOMETHING_WENT_WRONG = "Something went wrong, the review is unchanged. Try again in a moment.";
 
 type Checked = { ok: true; review: ReviewRecord; result: ReviewResult } | { ok: false };
+
+/**
+ * The PR author's Slack id: from GATE_GITHUB_TO_SLACK, else the clicking user's own id when
+ * their Slack profile names the author's GitHub account.
+ */
+async function authorSlackId(deps: FlowDeps, attempt: Attempt, review: ReviewRecord): Promise<string | undefined> {
+  const mapped = deps.approvers.githubToSlack?.[review.author];
+  if (mapped) return mapped;
+  const isAuthor = await slackUserIsGitHubUser(attempt.client, attempt.userId, review.author, deps.profiles, (error) =>
+    deps.log.warn({ err: error, userId: attempt.userId }, "cannot read a Slack profile to recognise the PR author"),
+  );
+  return isAuthor ? attempt.userId : undefined;
+}
 
 /**
  * Checks that a review waits for a person and that this person may act on it. On refusal, tells
@@ -88,7 +104,7 @@ export async function checkAttempt(deps: FlowDeps, attempt: Attempt): Promise<Ch
     userId: attempt.userId,
     userGroupIds: groupsOf(attempt.userId, members),
     blockingSpecialties: blockingSpecialties(result),
-    prAuthorSlackId: deps.approvers.githubToSlack?.[review.author],
+    prAuthorSlackId: await authorSlackId(deps, attempt, review),
     config: deps.approvers,
   });
   if (!verdict.ok) {

@@ -27,6 +27,8 @@ export interface FakeSlackApi {
   on(method: string, handler: Handler): void;
   /** Members of user groups for usergroups.users.list. */
   userGroups: Map<string, string[]>;
+  /** Slack profiles for users.profile.get, by user id. */
+  profiles: Map<string, Record<string, unknown>>;
   /** Resolves once `count` calls to `method` were received (rejects after `timeoutMs`). */
   waitFor(method: string, count?: number, timeoutMs?: number): Promise<SlackCall[]>;
   close(): Promise<void>;
@@ -42,6 +44,7 @@ export async function startFakeSlackApi(): Promise<FakeSlackApi> {
   const calls: SlackCall[] = [];
   const overrides = new Map<string, Handler>();
   const userGroups = new Map<string, string[]>();
+  const profiles = new Map<string, Record<string, unknown>>();
   let tsCounter = 100;
   let viewCounter = 0;
 
@@ -56,6 +59,7 @@ export async function startFakeSlackApi(): Promise<FakeSlackApi> {
     "chat.postEphemeral": () => ({ ok: true, message_ts: `1700000001.${String(++tsCounter).padStart(6, "0")}` }),
     "views.open": (b) => ({ ok: true, view: { id: `V${++viewCounter}`, ...(isRecord(b["view"]) ? b["view"] : {}) } }),
     "views.publish": (b) => ({ ok: true, view: { id: `V${++viewCounter}`, ...(isRecord(b["view"]) ? b["view"] : {}) } }),
+    "users.profile.get": (b) => ({ ok: true, profile: profiles.get(String(b["user"])) ?? { display_name: "", real_name: "", fields: {} } }),
     "usergroups.users.list": (b) => {
       const users = userGroups.get(String(b["usergroup"]));
       return users ? { ok: true, users } : { ok: false, error: "no_such_subteam" };
@@ -104,6 +108,7 @@ export async function startFakeSlackApi(): Promise<FakeSlackApi> {
     callsTo,
     on: (method, handler) => overrides.set(method, handler),
     userGroups,
+    profiles,
     async waitFor(method, count = 1, timeoutMs = 3000) {
       const deadline = Date.now() + timeoutMs;
       while (callsTo(method).length < count) {

@@ -195,6 +195,21 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     expect(refusals.map((e) => e.actor).sort()).toEqual([AUTHOR_SLACK, "UNOBODY"]);
   });
 
+  it("recognises the PR author by their Slack profile's GitHub field when no mapping names them", async () => {
+    const { s, slack, review, ts } = await waitingReview({ GATE_GITHUB_TO_SLACK: "", GATE_APPROVERS: `${APPROVER},${AUTHOR_SLACK}` });
+    slack.profiles.set(AUTHOR_SLACK, { display_name: "Priya", real_name: "Priya D.", fields: { Xf01: { value: "https://github.com/dev-priya", alt: "" } } });
+    await click(s, ACTION_APPROVE, AUTHOR_SLACK, review.id, ts);
+    const [eph] = await slack.waitFor("chat.postEphemeral");
+    expect(eph?.body["text"]).toMatch(/opened this pull request/);
+    expect(s.server.gate.store.get(review.id)?.status).toBe("waiting_for_human");
+    expect(slack.callsTo("users.profile.get").map((c) => c.body["user"])).toEqual([AUTHOR_SLACK]);
+
+    // Another approver, whose profile names someone else, may decide.
+    slack.profiles.set(APPROVER, { display_name: "alice", fields: { Xf01: { value: "github.com/alice-gh", alt: "" } } });
+    await click(s, ACTION_APPROVE, APPROVER, review.id, ts);
+    await waitFor("the review to be approved", () => s.server.gate.store.get(review.id)?.status === "done");
+  });
+
   it("a push supersedes the waiting review: its card says so, loses its buttons, and a click on it is refused", async () => {
     const { s, slack, pr, review, ts } = await waitingReview();
     const newHead = "feedface".repeat(5);
@@ -249,8 +264,7 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     expect(checkRunsOn(s.gh, pr.headSha)).toHaveLength(1);
 
     await click(s, ACTION_APPROVE, APPROVER, id, "1700000000.000999");
-    await next.idle();
-    expect(conclusionOf(s, pr.headSha)).toBe("success");
+    await waitFor("the check run to pass", () => conclusionOf(s, pr.headSha) === "success");
     expect((await next.gate.runner.result(id)).decision).toMatchObject({ kind: "approve", by: APPROVER });
   });
 
