@@ -23,6 +23,8 @@ export const PullRequestEventSchema = z.object({
     owner: z.object({ login: z.string() }),
   }),
   installation: z.object({ id: z.number().int().positive() }).optional(),
+  /** On `edited`: what changed. A new `base` means a new diff for the same head. */
+  changes: z.object({ base: z.object({}).passthrough().optional() }).passthrough().optional(),
   sender: z.object({ login: z.string() }).optional(),
 });
 /** A verified `pull_request` delivery, reduced to what the gate reads. */
@@ -115,6 +117,15 @@ function refuseTooLarge(req: IncomingMessage, res: ServerResponse, max: number):
 }
 
 /**
+ * An `edited` delivery that moved the PR to another base branch: the same head now has another
+ * diff, so the check run on it must be earned again.
+ */
+export function baseChanged(json: unknown): boolean {
+  const changes = typeof json === "object" && json !== null && "changes" in json ? json.changes : undefined;
+  return typeof changes === "object" && changes !== null && "base" in changes && changes.base != null;
+}
+
+/**
  * The `POST /github/webhook` route: verifies GitHub's signature over the raw body before
  * parsing it, answers pings, drops duplicates, and hands PR events to the sink (202).
  * It never rejects: every failure becomes an HTTP answer.
@@ -182,7 +193,8 @@ export function createWebhookHandler(opts: WebhookHandlerOptions): (req: Incomin
         typeof json === "object" && json !== null && "action" in json && typeof json.action === "string"
           ? json.action
           : undefined;
-      if (event !== "pull_request" || action === undefined || !REVIEWED_ACTIONS.has(action)) {
+      const reviewed = action !== undefined && (REVIEWED_ACTIONS.has(action) || (action === "edited" && baseChanged(json)));
+      if (event !== "pull_request" || action === undefined || !reviewed) {
         log.debug({ action }, "webhook ignored");
         send(res, 200, "ignored");
         return;

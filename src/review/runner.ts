@@ -135,6 +135,11 @@ export class ReviewRunner implements ReviewService {
         );
       }
     }
+    const pending = await this.pendingGate(reviewId);
+    if (!pending && resume.kind === "info") {
+      // It failed before reaching the gate (failClosed): no investigation can be resumed, only decided.
+      return refuse("not_allowed", `review ${reviewId} could not finish, so no question can be investigated: approve or reject`);
+    }
     // The claim is the cross-process lock: only one process moves waiting → running.
     if (!this.deps.store.claim(reviewId, "waiting_for_human", "running")) {
       return refuse("busy", `review ${reviewId} is being decided by someone else`);
@@ -149,9 +154,6 @@ export class ReviewRunner implements ReviewService {
     const stop = opts.onProgress ? this.deps.progress.listen(reviewId, opts.onProgress) : () => undefined;
     try {
       const result = await (async () => {
-        const pending = (await this.deps.graph.getState(this.config(reviewId))).tasks.some(
-          (t) => (t.interrupts ?? []).length > 0,
-        );
         if (pending) {
           try {
             await this.invoke(reviewId, new Command({ resume }));
@@ -172,6 +174,11 @@ export class ReviewRunner implements ReviewService {
     }
   }
 
+  /** Whether the review's graph is paused at the human gate's interrupt. */
+  private async pendingGate(reviewId: string): Promise<boolean> {
+    return (await this.deps.graph.getState(this.config(reviewId))).tasks.some((t) => (t.interrupts ?? []).length > 0);
+  }
+
   /** The current result of a review id or of the newest review of `owner/repo#n`. */
   async status(ref: string): Promise<ReviewResult | undefined> {
     const review = this.deps.store.get(ref) ?? this.deps.store.latestForPr(ref);
@@ -190,10 +197,16 @@ export class ReviewRunner implements ReviewService {
 
   /**
    * Marks older open reviews of a PR superseded by a new head and republishes them (their check
-   * runs close as neutral, their cards say so). Returns the superseded reviews.
+   * runs close as neutral, their cards say so). With `exceptId` (the new review), "older" means
+   * registered before it. Returns the superseded reviews.
    */
   async supersedeOlder(pr: string, newHeadSha: string, exceptId?: string): Promise<ReviewRecord[]> {
-    const older = this.deps.store.openForPr(pr).filter((r) => r.id !== exceptId && r.headSha !== newHeadSha);
+    const open = this.deps.store.openForPr(pr);
+    // Only reviews registered before the new one: two pushes queued together must not let the
+    // older push's job supersede the newer head (its check run would close neutral, i.e. passing).
+    const at = exceptId === undefined ? open.length : open.findIndex((r) => r.id === exceptId);
+    // With the new review named, all before it are older, even of the same head (a changed base).
+    const older = exceptId === undefined ? open.filter((r) => r.headSha !== newHeadSha) : open.slice(0, Math.max(0, at));
     for (const r of older) {
       this.deps.store.supersede(r.id, newHeadSha);
       this.deps.store.audit({ reviewId: r.id, actor: "gate", action: "supersede", outcome: "superseded", detail: { by: newHeadSha } });

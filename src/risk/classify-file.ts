@@ -10,11 +10,16 @@ const CI = /(^|\/)(\.github\/workflows\/|\.github\/actions\/|\.gitlab-ci\.yml$|\
 const TESTS = /(^|\/)(tests?|__tests__|spec|specs)\/|\.(test|spec)\.[cm]?[jt]sx?$|_test\.(go|py)$|(^|\/)test_[^/]+\.py$/;
 const DOCS = /(^|\/)(docs?)\/|\.(md|mdx|rst|adoc|txt)$|(^|\/)(CHANGELOG|AUTHORS|CONTRIBUTORS)(\.|$)/i;
 const AUTH = /(^|[\/_.-])(auth|authn|authz|session|sessions|login|logout|password|passwd|jwt|oauth|oidc|saml|passport|token|tokens|permission|permissions|acl|rbac|crypto)([\/_.-]|s?\.|$)/i;
+/** Code and build files: under a docs folder they still run, so they are not "docs". */
+const NOT_DOCS = /\.(c|cc|cpp|h|hpp|cs|go|java|kt|kts|[cm]?[jt]sx?|php|py|rb|rs|scala|swift|sh|bash|zsh|ps1|pl|lua|sql|gradle)$|(^|\/)(Dockerfile[^/]*|Makefile|CMakeLists\.txt)$/i;
 const CONFIG = /\.(ya?ml|json|toml|ini|cfg|conf|env|properties|tf|hcl)$|(^|\/)(Dockerfile|\.env[^/]*|docker-compose[^/]*)$/i;
 
-/** A manifest edit where every added line is an existing entry with another version. */
+/** Content hashes that change with every version: npm/yarn integrity, go.sum h1:, hex digests. */
+const HASHES = /\b(sha\d+|md5)[-:][A-Za-z0-9+/]+=*|\bh1:[A-Za-z0-9+/]+=*|\b[0-9a-f]{32,}\b/g;
+
+/** A manifest or lockfile edit where every added line is an existing entry with another version. */
 function versionOnly(file: ChangedFile): boolean {
-  const strip = (t: string) => t.replace(/[\s"',]/g, "").replace(/[=:@^~<>!]*v?\d[\w.+*-]*/g, "");
+  const strip = (t: string) => t.replace(HASHES, "").replace(/[\s"',]/g, "").replace(/[=:@^~<>!]*v?\d[\w.+*-]*/g, "");
   const added = addedLines(file.patch).map((l) => strip(l.text)).filter((t) => t.length > 0);
   const removed = new Set(removedLines(file.patch).map((l) => strip(l.text)));
   return added.length > 0 && added.every((t) => removed.has(t));
@@ -27,12 +32,12 @@ function versionOnly(file: ChangedFile): boolean {
  */
 export function classifyFile(file: ChangedFile): ChangeKind {
   const name = file.filename;
-  if (file.status === "renamed" && file.changes === 0) return "rename";
   if (CI.test(name)) return "ci";
-  if (MANIFEST.test(name)) return file.patch && versionOnly(file) ? "deps_version" : "deps";
-  if (LOCKFILE.test(name)) return "deps_version";
+  // Where these files are gives them effect (a workflow runs, a manifest installs): a rename counts.
+  if (MANIFEST.test(name) || LOCKFILE.test(name)) return file.patch && versionOnly(file) ? "deps_version" : "deps";
+  if (file.status === "renamed" && file.changes === 0) return "rename";
   if (TESTS.test(name)) return "tests";
-  if (DOCS.test(name) && !/requirements/i.test(name)) return "docs";
+  if (DOCS.test(name) && !/requirements/i.test(name) && !NOT_DOCS.test(name)) return "docs";
   if (AUTH.test(name)) return "auth";
   if (CONFIG.test(name)) return "config";
   return "code";

@@ -30,9 +30,10 @@ export function createWebhookSink(deps: {
           log.info("draft skipped (GATE_REVIEW_DRAFTS=false)");
           return undefined;
         }
-        // Reopened or marked ready with the same head: the review of that commit stands.
+        // Reopened or marked ready with the same head: the review of that commit stands. Not so when
+        // the base branch changed: the same head has another diff, and the older review is superseded.
         const open = deps.store.openForPr(pr).find((r) => r.headSha === headSha);
-        if (open) {
+        if (open && !(delivery.action === "edited" && p.changes?.base)) {
           log.info({ reviewId: open.id }, "this head is already under review");
           return undefined;
         }

@@ -67,7 +67,9 @@ type Checked = { ok: true; review: ReviewRecord; result: ReviewResult } | { ok: 
  * their Slack profile names the author's GitHub account.
  */
 async function authorSlackId(deps: FlowDeps, attempt: Attempt, review: ReviewRecord): Promise<string | undefined> {
-  const mapped = deps.approvers.githubToSlack?.[review.author];
+  // GitHub logins are case-insensitive; own keys only (a login such as "constructor" is no mapping).
+  const login = review.author.toLowerCase();
+  const mapped = Object.entries(deps.approvers.githubToSlack ?? {}).find(([l]) => l.toLowerCase() === login)?.[1];
   if (mapped) return mapped;
   const isAuthor = await slackUserIsGitHubUser(attempt.client, attempt.userId, review.author, deps.profiles, (error) =>
     deps.log.warn({ err: error, userId: attempt.userId }, "cannot read a Slack profile to recognise the PR author"),

@@ -81,6 +81,45 @@ describe("assessRisk (cost gate one)", () => {
     expect(assessRisk(pr([big]), []).score - assessRisk(pr([small]), []).score).toBeGreaterThanOrEqual(25);
   });
 
+  it.each([
+    ["a pure rename into .github/workflows (it activates the workflow)", ".github/workflows-disabled/deploy.yml", ".github/workflows/deploy.yml", "ci"],
+    ["a pure rename onto a dependency manifest", "package.json.bak", "package.json", "deps"],
+  ])("scores %s at or above the threshold", (_name, from, to, cls) => {
+    const moved = file(to, undefined, { status: "renamed", previousFilename: from, changes: 0, additions: 0, deletions: 0 });
+    const r = assessRisk(pr([moved]), []);
+    expect(r.score).toBeGreaterThanOrEqual(THRESHOLD);
+    expect(r.class).toBe(cls);
+  });
+
+  it("a lockfile edit that adds a package scores at or above the threshold", () => {
+    const lock = file(
+      "package-lock.json",
+      '@@ -20,6 +20,12 @@\n     "node_modules/left-pad": {\n       "version": "1.3.0",\n+    },\n+    "node_modules/evil-pkg": {\n+      "version": "1.0.0",\n+      "resolved": "https://evil.example/evil-pkg-1.0.0.tgz",\n+      "integrity": "sha512-AAAAbbbbCCCC1234+/=="',
+    );
+    const r = assessRisk(pr([lock]), []);
+    expect(r.score).toBeGreaterThanOrEqual(THRESHOLD);
+    expect(r.class).toBe("deps");
+  });
+
+  it("a lockfile edit that only bumps versions (and their hashes) stays low", () => {
+    const lock = file(
+      "package-lock.json",
+      '@@ -20,6 +20,6 @@\n     "node_modules/left-pad": {\n-      "version": "1.2.0",\n-      "resolved": "https://registry.npmjs.org/left-pad/-/left-pad-1.2.0.tgz",\n-      "integrity": "sha512-9xQq1Zk0Yq+Q/ab/9Z=="\n+      "version": "1.3.0",\n+      "resolved": "https://registry.npmjs.org/left-pad/-/left-pad-1.3.0.tgz",\n+      "integrity": "sha512-Ab7c+9Qd0z/1kk=="',
+    );
+    const r = assessRisk(pr([lock]), []);
+    expect(r.score).toBeLessThan(THRESHOLD);
+    expect(r.class).toBe("deps");
+  });
+
+  it.each([["docs/build/publish.sh"], ["src/doc/handler.ts"], ["docs/Dockerfile"], ["CMakeLists.txt"]])(
+    "code or build files under a docs folder are not docs: %s",
+    (name) => {
+      const r = assessRisk(pr([file(name)]), []);
+      expect(r.score).toBeGreaterThanOrEqual(THRESHOLD);
+      expect(r.class).not.toBe("docs");
+    },
+  );
+
   it("an empty PR scores 0", () => {
     expect(assessRisk(pr([]), [])).toEqual({ score: 0, class: "empty", reasons: ["no changed files"] });
   });

@@ -1,4 +1,7 @@
 import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { BUNDLED_FIXTURES_DIR } from "../../src/package-paths.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { INSTALLATION_ID, checkRunHistory, checkRunsOn, postWebhook, pullRequestEvent, record, rows, serveFixture, signBody, startStack, treeOf, type Stack } from "./helpers.js";
 
@@ -139,6 +142,32 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     expect(late).toMatchObject({ ok: false, code: "superseded" });
     expect(oldRun?.fields["conclusion"]).toBe("neutral");
     expect(s.server.gate.store.get(newReview.id)?.status).toBe("waiting_for_human");
+  });
+
+  it("reviews again when the PR's base branch changes (same head, another diff): a stale success never stands", async () => {
+    const s = await start();
+    serveFixture(s, "002_new_dependency"); // its registry answers, for the diff below
+    const pr = serveFixture(s, "001_readme_typo");
+    await postWebhook(s.base, JSON.stringify(pullRequestEvent("opened", pr)));
+    await s.server.idle();
+    expect(checkRunsOn(s.gh, pr.headSha).map((r) => r.fields["conclusion"])).toEqual(["success"]);
+
+    // Retargeted from a scratch branch to main: the same head now brings a GPL dependency.
+    const gplFiles = JSON.parse(fs.readFileSync(path.join(BUNDLED_FIXTURES_DIR, "002_new_dependency", "files.json"), "utf8")) as unknown[];
+    const pull = JSON.parse(fs.readFileSync(path.join(BUNDLED_FIXTURES_DIR, "001_readme_typo", "pr.json"), "utf8")) as Record<string, unknown>;
+    s.gh.setPull(pr.owner, pr.repo, pr.number, { pr: { ...pull, changed_files: gplFiles.length }, files: gplFiles });
+    const edited = { ...pullRequestEvent("opened", pr), action: "edited", changes: { base: { ref: { from: "scratch" }, sha: { from: "c".repeat(40) } } } };
+    expect((await postWebhook(s.base, JSON.stringify(edited))).status).toBe(202);
+    await s.server.idle();
+
+    const latest = s.server.gate.store.latestForPr(`${pr.owner}/${pr.repo}#${pr.number}`)!;
+    expect(latest.headSha).toBe(pr.headSha);
+    expect(latest.status).toBe("waiting_for_human");
+    expect(checkRunsOn(s.gh, pr.headSha).at(-1)?.fields["conclusion"]).toBe("action_required");
+
+    // A title edit is not a new diff: ignored.
+    const retitled = { ...pullRequestEvent("opened", pr), action: "edited", changes: { title: { from: "old" } } };
+    expect((await postWebhook(s.base, JSON.stringify(retitled))).status).toBe(200);
   });
 
   it("keeps one check run per head when a push lands while the first review still runs", async () => {

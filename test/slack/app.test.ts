@@ -118,6 +118,14 @@ describe("card buttons", () => {
     expect(audit).toEqual([expect.objectContaining({ reviewId: "r-0001", userId: "UAUTHOR", action: "approve", code: "not_allowed", outcome: "refused" })]);
   });
 
+  it("the author is recognised whatever the case of the login in GATE_GITHUB_TO_SLACK (GitHub logins are case-insensitive)", async () => {
+    await start({ approvers: { approvers: ["UAUTHOR"], githubToSlack: { OctoCat: "UAUTHOR" } } });
+    await click("gate_approve", "UAUTHOR");
+    const [eph] = await fake.waitFor("chat.postEphemeral");
+    expect(String(eph?.body["text"])).toContain("author can never decide");
+    expect(service.decideCalls).toHaveLength(0);
+  });
+
   it("a non-approver's click is refused and audited; a member of an approver group may decide", async () => {
     fake.userGroups.set("SLEADS", ["UGROUPIE"]);
     await start();

@@ -1,0 +1,65 @@
+import fs from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { ReviewRunner } from "../../src/review/runner.js";
+import { BUNDLED_FIXTURES_DIR } from "../../src/package-paths.js";
+import { registerFixture, silentLog, testGate } from "../helpers/gate.js";
+
+const gates: Array<ReturnType<typeof testGate>> = [];
+afterEach(() => {
+  for (const g of gates.splice(0)) {
+    g.close();
+    fs.rmSync(g.dir, { recursive: true, force: true });
+  }
+});
+function gate() {
+  const g = testGate();
+  gates.push(g);
+  return g;
+}
+
+describe("ReviewRunner.supersedeOlder", () => {
+  it("supersedes only reviews registered before the new one, never a newer head", async () => {
+    const g = gate();
+    const a = registerFixture(g, "002_new_dependency");
+    const b = g.runner.register({
+      source: { kind: "fixture", fixturesDir: BUNDLED_FIXTURES_DIR, name: "002_new_dependency" },
+      repo: a.repo,
+      number: a.number,
+      headSha: "b".repeat(40),
+    });
+    // Both pushes were queued before either job ran; the older push's job runs first.
+    const byOlder = await g.runner.supersedeOlder(a.pr, a.headSha, a.id);
+    expect(byOlder.map((r) => r.id)).toEqual([]);
+    expect(g.store.get(b.id)?.status).toBe("queued");
+    const byNewer = await g.runner.supersedeOlder(b.pr, b.headSha, b.id);
+    expect(byNewer.map((r) => r.id)).toEqual([a.id]);
+    expect(g.store.get(a.id)?.status).toBe("superseded");
+    expect(g.store.get(b.id)?.status).toBe("queued");
+  });
+});
+
+describe("ReviewRunner.decide on a review that failed closed", () => {
+  it("refuses a question (there is no gate to resume) and keeps the review waiting for a person", async () => {
+    const g = gate();
+    // The real compiled graph, except that running it fails: the runner fails closed to a person.
+    const failing = Object.assign(Object.create(g.graph) as typeof g.graph, {
+      invoke: async () => {
+        throw new Error("boom");
+      },
+    });
+    const runner = new ReviewRunner({ graph: failing, store: g.store, progress: g.progress, publishersFor: () => [], cyclesMax: 2, log: silentLog });
+    const review = registerFixture(g, "002_new_dependency");
+    const failed = await runner.run(review.id);
+    expect(failed.route).toBe("human");
+    expect(g.store.get(review.id)?.status).toBe("waiting_for_human");
+
+    const asked = await runner.decide(review.id, { kind: "info", by: "alice", question: "is it safe?" });
+    expect(asked.ok).toBe(false);
+    expect(g.store.get(review.id)?.status).toBe("waiting_for_human");
+    expect((await runner.status(review.id))?.route).toBe("human");
+
+    // A person can still decide it.
+    const decided = await runner.decide(review.id, { kind: "reject", by: "alice", note: "no" });
+    expect(decided.ok && decided.result.route).toBe("human_rejected");
+  });
+});
