@@ -64,6 +64,21 @@ export class ReviewRunner implements ReviewService {
     return this.deps.store.withStatus("waiting_for_human");
   }
 
+  /**
+   * Publishes a just-registered review as queued (a check run "in progress" at once), so a head
+   * never shows an older state while its review waits in the queue. Failures are only logged.
+   */
+  async announce(reviewId: string): Promise<void> {
+    try {
+      const queued = await this.result(reviewId);
+      if (queued.status !== "queued") return;
+      this.deps.store.saveResult(reviewId, queued);
+      await this.publish(reviewId, queued);
+    } catch (error) {
+      this.deps.log.warn({ err: error, reviewId }, "could not announce the review");
+    }
+  }
+
   /** Runs a registered review until it finishes or waits for a person. Never throws for a review's own failure. */
   async run(reviewId: string): Promise<ReviewResult> {
     return this.serialise(reviewId, async () => {
@@ -295,7 +310,10 @@ export class ReviewRunner implements ReviewService {
     }
   }
 
-  private async publishNow(reviewId: string, result: ReviewResult): Promise<void> {
+  private async publishNow(reviewId: string, given: ReviewResult): Promise<void> {
+    // Publish what the review concluded last, whichever call got here first: a late "queued"
+    // announcement must never overwrite a verdict.
+    const result = this.deps.store.lastResult(reviewId) ?? given;
     let allOk = true;
     for (const publisher of this.deps.publishersFor(this.requireReview(reviewId))) {
       try {

@@ -57,6 +57,8 @@ export function createWebhookSink(deps: {
       })();
       if (!registered) return;
       log.info({ reviewId: registered.id, action: delivery.action }, "review queued");
+      // The head shows "in progress" now, not when the queue reaches it.
+      void deps.runner.announce(registered.id);
       deps.queue.push(async () => {
         await deps.runner.supersedeOlder(pr, headSha, registered.id);
         await deps.runner.run(registered.id);

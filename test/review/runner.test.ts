@@ -63,3 +63,26 @@ describe("ReviewRunner.decide on a review that failed closed", () => {
     expect(decided.ok && decided.result.route).toBe("human_rejected");
   });
 });
+
+describe("ReviewRunner publishing", () => {
+  it("announces a registered review at once, and a late announcement never overwrites the verdict", async () => {
+    const g = gate();
+    const shown: Array<[string | null, string]> = [];
+    const recorder = { name: "recorder", publish: async (_r: unknown, result: { route: string | null; status: string }) => (shown.push([result.route, result.status]), {}) };
+    const runner = new ReviewRunner({ graph: g.graph, store: g.store, progress: g.progress, publishersFor: () => [recorder], cyclesMax: 2, log: silentLog });
+    const review = registerFixture(g, "001_readme_typo");
+    await runner.announce(review.id);
+    expect(shown).toEqual([[null, "queued"]]);
+
+    const staleQueued = g.store.lastResult(review.id)!;
+    await runner.run(review.id);
+    expect(shown.at(-1)).toEqual(["auto_approved", "done"]);
+
+    // A publish of an older result (a slow announcement, a retry) shows the latest instead.
+    await runner.publish(review.id, staleQueued);
+    expect(shown.at(-1)).toEqual(["auto_approved", "done"]);
+    await runner.announce(review.id);
+    expect(shown.at(-1)).toEqual(["auto_approved", "done"]);
+    expect(g.store.unpublished()).toEqual([]);
+  });
+});

@@ -17,6 +17,8 @@ const YIELD_EVERY = 512;
 
 /** A group holding a quantifier that is itself quantified: `(a+)+`, `(.*)*`, `(\w+\s?){2,}`. */
 const NESTED_QUANTIFIER = /\((?:[^()\\]|\\.)*[+*}](?:[^()\\]|\\.)*\)\s*[+*{]/;
+/** A repeated group with alternatives, such as (a|aa)+: overlapping choices backtrack exponentially. */
+const QUANTIFIED_ALTERNATION = /\((?:[^()\\]|\\.)*\|(?:[^()\\]|\\.)*\)\s*[+*{]/;
 
 /**
  * Compiles a grep pattern: a JavaScript regular expression, written bare (`verify\w*\(`) or as a
@@ -35,8 +37,11 @@ export function compilePattern(pattern: string): RegExp {
   const literal = /^\/(.+)\/([ims]*)$/s.exec(pattern);
   const source = literal?.[1] ?? pattern;
   const flags = [...new Set(literal?.[2] ?? "")].join("");
-  if (NESTED_QUANTIFIER.test(source)) {
-    throw new GateError("SANDBOX_REFUSED", "grep_repo refuses nested quantifiers such as (a+)+ (catastrophic backtracking)");
+  if (NESTED_QUANTIFIER.test(source) || QUANTIFIED_ALTERNATION.test(source)) {
+    throw new GateError(
+      "SANDBOX_REFUSED",
+      "grep_repo refuses nested quantifiers and repeated alternatives such as (a+)+ or (a|aa)+ (catastrophic backtracking)",
+    );
   }
   try {
     return new RegExp(source, flags);

@@ -71,6 +71,8 @@ describe("grep_repo", () => {
     ["an over-long pattern", "a".repeat(301)],
     ["a nested quantifier", "(a+)+$"],
     ["a nested star", "(.*)*x"],
+    ["repeated overlapping alternatives", "(a|aa)+$"],
+    ["a repeated alternation with a bound", "(?:x|xx){2,}y"],
     ["a quantified group with inner repetition", "(\\w+\\s?){3,}"],
     ["an empty pattern", ""],
   ])("refuses %s", (_name, pattern) => {
