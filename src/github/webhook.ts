@@ -11,6 +11,8 @@ export const PullRequestEventSchema = z.object({
     number: z.number().int().positive(),
     title: z.string(),
     html_url: z.string(),
+    /** When the PR last changed (a push moves it): orders deliveries that arrive out of order. */
+    updated_at: z.string().optional(),
     draft: z.boolean().optional(),
     state: z.string(),
     user: z.object({ login: z.string() }).nullable(),

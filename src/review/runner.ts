@@ -211,26 +211,45 @@ export class ReviewRunner implements ReviewService {
   }
 
   /**
-   * Marks older open reviews of a PR superseded by a new head and republishes them (their check
-   * runs close as neutral, their cards say so). With `exceptId` (the new review), "older" means
-   * registered before it. Returns the superseded reviews.
+   * Marks a PR's older open reviews superseded by a new head and republishes them (their check
+   * runs close as neutral, their cards say so). With `newId` (the new review), "older" means an
+   * earlier change by GitHub's clock (the webhook's `updated_at`), else registered before it; and
+   * when a later change is already under review (deliveries arrived out of order), the new review
+   * is the stale one and is superseded itself, so a newer head never closes as neutral. Returns
+   * the superseded reviews.
    */
-  async supersedeOlder(pr: string, newHeadSha: string, exceptId?: string): Promise<ReviewRecord[]> {
+  async supersedeOlder(pr: string, newHeadSha: string, newId?: string): Promise<ReviewRecord[]> {
     const open = this.deps.store.openForPr(pr);
-    // Only reviews registered before the new one: two pushes queued together must not let the
-    // older push's job supersede the newer head (its check run would close neutral, i.e. passing).
-    const at = exceptId === undefined ? open.length : open.findIndex((r) => r.id === exceptId);
-    // With the new review named, all before it are older, even of the same head (a changed base).
-    const older = exceptId === undefined ? open.filter((r) => r.headSha !== newHeadSha) : open.slice(0, Math.max(0, at));
-    for (const r of older) {
-      this.deps.store.supersede(r.id, newHeadSha);
-      this.deps.store.audit({ reviewId: r.id, actor: "gate", action: "supersede", outcome: "superseded", detail: { by: newHeadSha } });
-      const result = await this.result(r.id);
-      this.deps.store.saveResult(r.id, result);
-      await this.publish(r.id, result);
-      await this.deps.onSettled?.(this.requireReview(r.id));
+    const self = newId === undefined ? undefined : open.find((r) => r.id === newId);
+    if (!self) {
+      const older = open.filter((r) => r.headSha !== newHeadSha && r.id !== newId);
+      for (const r of older) await this.supersede(r.id, newHeadSha);
+      return older;
     }
-    return older;
+    const rank = (r: ReviewRecord) => open.indexOf(r);
+    const later = (a: ReviewRecord, b: ReviewRecord) => {
+      const ta = a.eventAt ? Date.parse(a.eventAt) : NaN;
+      const tb = b.eventAt ? Date.parse(b.eventAt) : NaN;
+      return Number.isFinite(ta) && Number.isFinite(tb) && ta !== tb ? ta > tb : rank(a) > rank(b);
+    };
+    const others = open.filter((r) => r.id !== self.id);
+    const newest = others.filter((r) => later(r, self)).sort((a, b) => (later(a, b) ? -1 : 1))[0];
+    if (newest) {
+      await this.supersede(self.id, newest.headSha);
+      return [this.requireReview(self.id)];
+    }
+    for (const r of others) await this.supersede(r.id, newHeadSha);
+    return others;
+  }
+
+  /** Marks one review superseded by a head SHA, records it, republishes it and frees its snapshot. */
+  private async supersede(reviewId: string, bySha: string): Promise<void> {
+    this.deps.store.supersede(reviewId, bySha);
+    this.deps.store.audit({ reviewId, actor: "gate", action: "supersede", outcome: "superseded", detail: { by: bySha } });
+    const result = await this.result(reviewId);
+    this.deps.store.saveResult(reviewId, result);
+    await this.publish(reviewId, result);
+    await this.deps.onSettled?.(this.requireReview(reviewId));
   }
 
   /**

@@ -33,6 +33,8 @@ export interface ReviewRecord {
   supersededBy?: string;
   /** Installation id of the GitHub App, for live reviews. */
   installationId?: number;
+  /** When the PR changed to this head, per GitHub; orders out-of-order webhook deliveries. */
+  eventAt?: string;
 }
 
 /** Live progress of an investigation, for the CLI and the Slack card. */

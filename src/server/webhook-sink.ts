@@ -53,6 +53,7 @@ export function createWebhookSink(deps: {
           url: p.pull_request.html_url,
           author: p.pull_request.user?.login ?? "unknown",
           ...(p.installation ? { installationId: p.installation.id } : {}),
+          ...(p.pull_request.updated_at ? { eventAt: p.pull_request.updated_at } : {}),
         });
       })();
       if (!registered) return;

@@ -24,7 +24,8 @@ CREATE TABLE IF NOT EXISTS gate_reviews (
   superseded_by TEXT,
   installation_id INTEGER,
   result_json TEXT,
-  published_json TEXT
+  published_json TEXT,
+  event_at TEXT
 );
 CREATE INDEX IF NOT EXISTS gate_reviews_pr ON gate_reviews (pr, created_at);
 CREATE INDEX IF NOT EXISTS gate_reviews_status ON gate_reviews (status);
@@ -55,6 +56,12 @@ CREATE TABLE IF NOT EXISTS gate_license_cache (
 );
 `;
 
+/** Columns added after the first release, for files created before them. */
+function migrate(db: Database.Database): void {
+  const columns = new Set((db.prepare("PRAGMA table_info(gate_reviews)").all() as Array<{ name: string }>).map((c) => c.name));
+  if (!columns.has("event_at")) db.exec("ALTER TABLE gate_reviews ADD COLUMN event_at TEXT");
+}
+
 /**
  * Opens (creating if needed) the gate's one SQLite file: WAL, a busy timeout for the CLI and the
  * server sharing it, and the app's tables.
@@ -68,5 +75,6 @@ export function openDatabase(file: string): Database.Database {
   db.pragma("busy_timeout = 5000");
   db.pragma("foreign_keys = ON");
   db.exec(SCHEMA);
+  migrate(db);
   return db;
 }

@@ -13,6 +13,8 @@ export interface ReviewRegistration {
   url?: string;
   author?: string;
   installationId?: number;
+  /** When the PR changed to this head, per GitHub (a webhook's `pull_request.updated_at`). */
+  eventAt?: string;
 }
 
 interface ReviewRow {
@@ -36,6 +38,7 @@ interface ReviewRow {
   installation_id: number | null;
   result_json: string | null;
   published_json: string | null;
+  event_at: string | null;
 }
 
 /** One audit entry: who did what to which review, and what came of it. Append-only. */
@@ -68,6 +71,7 @@ function toRecord(r: ReviewRow): ReviewRecord {
     ...(r.check_run_id !== null ? { checkRunId: r.check_run_id } : {}),
     ...(r.superseded_by ? { supersededBy: r.superseded_by } : {}),
     ...(r.installation_id !== null ? { installationId: r.installation_id } : {}),
+    ...(r.event_at ? { eventAt: r.event_at } : {}),
   };
 }
 
@@ -92,8 +96,8 @@ export class ReviewStore {
     this.db
       .prepare(
         `INSERT INTO gate_reviews (id, pr, repo, number, head_sha, title, url, author, source, source_json, status,
-           created_at, updated_at, installation_id)
-         VALUES (@id, @pr, @repo, @number, @headSha, @title, @url, @author, @kind, @sourceJson, 'queued', @now, @now, @inst)`,
+           created_at, updated_at, installation_id, event_at)
+         VALUES (@id, @pr, @repo, @number, @headSha, @title, @url, @author, @kind, @sourceJson, 'queued', @now, @now, @inst, @eventAt)`,
       )
       .run({
         id: input.id,
@@ -108,6 +112,7 @@ export class ReviewStore {
         sourceJson: JSON.stringify(input.source),
         now,
         inst: input.installationId ?? null,
+        eventAt: input.eventAt ?? null,
       });
     return this.get(input.id)!;
   }

@@ -27,14 +27,29 @@ describe("ReviewRunner.supersedeOlder", () => {
       number: a.number,
       headSha: "b".repeat(40),
     });
-    // Both pushes were queued before either job ran; the older push's job runs first.
+    // Both pushes were queued before either job ran; the older push's job runs first and finds
+    // itself the stale one: it is superseded by the newer head, which stays queued.
     const byOlder = await g.runner.supersedeOlder(a.pr, a.headSha, a.id);
-    expect(byOlder.map((r) => r.id)).toEqual([]);
+    expect(byOlder.map((r) => r.id)).toEqual([a.id]);
+    expect(g.store.get(a.id)).toMatchObject({ status: "superseded", supersededBy: b.headSha });
     expect(g.store.get(b.id)?.status).toBe("queued");
     const byNewer = await g.runner.supersedeOlder(b.pr, b.headSha, b.id);
-    expect(byNewer.map((r) => r.id)).toEqual([a.id]);
-    expect(g.store.get(a.id)?.status).toBe("superseded");
+    expect(byNewer).toEqual([]);
     expect(g.store.get(b.id)?.status).toBe("queued");
+  });
+
+  it("orders out-of-order deliveries by GitHub's clock: a late-arriving older push never supersedes the newer head", async () => {
+    const g = gate();
+    const base = { source: { kind: "fixture" as const, fixturesDir: BUNDLED_FIXTURES_DIR, name: "002_new_dependency" }, repo: "acme/web", number: 9 };
+    // Push B (later) is delivered first; push A (earlier) arrives after it.
+    const b = g.runner.register({ ...base, headSha: "b".repeat(40), eventAt: "2026-11-30T10:00:05Z" });
+    await g.runner.supersedeOlder(b.pr, b.headSha, b.id);
+    const a = g.runner.register({ ...base, headSha: "a".repeat(40), eventAt: "2026-11-30T10:00:01Z" });
+    const superseded = await g.runner.supersedeOlder(a.pr, a.headSha, a.id);
+    expect(superseded.map((r) => r.id)).toEqual([a.id]);
+    expect(g.store.get(a.id)).toMatchObject({ status: "superseded", supersededBy: "b".repeat(40) });
+    expect(g.store.get(b.id)?.status).toBe("queued");
+    expect(g.store.auditFor(b.id).some((e) => e.action === "supersede")).toBe(false);
   });
 });
 
