@@ -121,6 +121,7 @@ export function buildGate(config: Config, log: Logger, extras: GateExtras = {}) 
     progress,
     publishersFor: extras.publishersFor ?? (() => []),
     cyclesMax: config.GATE_MAX_CYCLES,
+    maxCostUsd: config.GATE_MAX_COST_USD,
     log,
     // A settled review frees its snapshot; the edges may add more.
     onSettled: async (review) => {

@@ -25,6 +25,8 @@ const ConfigSchema = z.object({
   GATE_SPECIALIST_TIMEOUT_MS: int(1).default(60_000),
   /** Investigation cycles per review, shared by machine investigations and human info requests. */
   GATE_MAX_CYCLES: int(0).default(2),
+  /** Model spend (USD) after which a review makes no further investigation: it goes to a person. */
+  GATE_MAX_COST_USD: z.coerce.number().positive().default(1),
   GATE_INVESTIGATOR_MAX_TURNS: int(1).default(8),
   GATE_INVESTIGATOR_MAX_TOOL_CALLS: int(1).default(24),
   GATE_INVESTIGATOR_MAX_FILE_CHARS: int(1).default(200_000),

@@ -10,6 +10,9 @@ export interface ReconcileInput {
   escalation: Escalation | null;
   investigations: InvestigationReport[];
   cyclesMax: number;
+  /** Model spend so far and its cap (null: no cap). */
+  costUsd: number;
+  maxCostUsd: number | null;
   /** What could not be checked at all (intake problems, failed detectors). */
   incomplete: string[];
 }
@@ -59,10 +62,10 @@ function describe(findings: Finding[]): string {
  * 3. a specialist contradicts a detector's block → human `disagreement`
  * 4. the latest investigation was inconclusive → human `inconclusive`
  * 5. a blocking finding that needs no more context → human `blocking_finding`
- * 6. a finding needs more context: cycles left → investigate; none left → human `budget_exhausted`
+ * 6. a finding needs more context: cycles and money left → investigate; else → human `budget_exhausted`
  * 7. otherwise → verdict
  *
- * @example reconcile({ findings: {}, detections: [], escalation: null, investigations: [], cyclesMax: 2, incomplete: [] }).next // "verdict"
+ * @example reconcile({ findings: {}, detections: [], escalation: null, investigations: [], cyclesMax: 2, costUsd: 0, maxCostUsd: null, incomplete: [] }).next // "verdict"
  */
 export function reconcile(input: ReconcileInput): ReconcileOutcome {
   const batches = Object.values(input.findings).filter((b) => b !== undefined);
@@ -96,6 +99,12 @@ export function reconcile(input: ReconcileInput): ReconcileOutcome {
       return human(
         "budget_exhausted",
         `${describe(asking)} still need context after ${input.investigations.length} of ${input.cyclesMax} cycles`,
+      );
+    }
+    if (input.maxCostUsd !== null && input.costUsd >= input.maxCostUsd) {
+      return human(
+        "budget_exhausted",
+        `${describe(asking)} still need context, and the review has spent $${input.costUsd.toFixed(4)} of its $${input.maxCostUsd.toFixed(2)}`,
       );
     }
     return { next: "investigate", question: questionFor(asking) };

@@ -69,6 +69,8 @@ export const ReviewState = Annotation.Root({
   source: Annotation<ReviewSource>,
   /** Investigation cycles this review may use (GATE_MAX_CYCLES at start). Written by the runner. */
   cyclesMax: Annotation<number>,
+  /** Model spend (USD) past which no investigation starts (GATE_MAX_COST_USD at start). Written by the runner. */
+  maxCostUsd: Annotation<number | null>({ reducer: (_a, b) => b, default: () => null }),
   /** The pull request. Written by `intake`. */
   pr: Annotation<PullRequest | null>({ reducer: (_a, b) => b, default: () => null }),
   /** The head snapshot the investigator may read. Written by `intake`. */

@@ -27,6 +27,8 @@ export interface RunnerDeps {
   /** The publishers for a review (GitHub check run for live PRs, Slack card when configured). */
   publishersFor(review: ReviewRecord): Publisher[];
   cyclesMax: number;
+  /** GATE_MAX_COST_USD: model spend past which no investigation starts (undefined: no cap). */
+  maxCostUsd?: number;
   log: Logger;
   newId?: () => string;
   /** Called when a review reaches a final state (e.g. to remove its snapshot). */
@@ -94,7 +96,7 @@ export class ReviewRunner implements ReviewService {
       const started = snapshot.values && Object.keys(snapshot.values).length > 0;
       const source = this.deps.store.source(reviewId)!;
       try {
-        await this.invoke(reviewId, started ? null : { reviewId, source, cyclesMax: this.deps.cyclesMax });
+        await this.invoke(reviewId, started ? null : { reviewId, source, cyclesMax: this.deps.cyclesMax, maxCostUsd: this.deps.maxCostUsd ?? null });
       } catch (error) {
         return this.failClosed(reviewId, error);
       }
@@ -148,6 +150,10 @@ export class ReviewRunner implements ReviewService {
           "budget_spent",
           `no investigation cycles left (${r.budget.cycles_used} of ${r.budget.cycles_max} used): approve or reject`,
         );
+      }
+      const cap = (await this.deps.graph.getState(this.config(reviewId))).values.maxCostUsd as number | null | undefined;
+      if (cap !== undefined && cap !== null && r.budget.cost_usd >= cap) {
+        return refuse("budget_spent", `the review has spent $${r.budget.cost_usd.toFixed(4)} of its $${cap.toFixed(2)}: approve or reject`);
       }
     }
     const pending = await this.pendingGate(reviewId);

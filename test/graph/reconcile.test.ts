@@ -37,6 +37,8 @@ const input = (over: Partial<ReconcileInput>): ReconcileInput => ({
   escalation: null,
   investigations: [],
   cyclesMax: 2,
+  costUsd: 0,
+  maxCostUsd: null,
   incomplete: [],
   ...over,
 });
@@ -101,6 +103,12 @@ const rows: Array<{ rung: string; input: ReconcileInput; next: string; reason?: 
   {
     rung: "6b needs more context with no cycle left",
     input: input({ detections: [sec03], findings: { security: batch([sec03]) }, investigations: [report("resolved"), report("resolved")] }),
+    next: "human_gate",
+    reason: "budget_exhausted",
+  },
+  {
+    rung: "6c needs more context with cycles left but the money spent",
+    input: input({ detections: [sec03], findings: { security: batch([sec03]) }, costUsd: 1.02, maxCostUsd: 1 }),
     next: "human_gate",
     reason: "budget_exhausted",
   },

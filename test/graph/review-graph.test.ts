@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Specialist } from "../../src/graph/specialist.js";
 import { ZERO_USAGE } from "../../src/model/usage.js";
+import { rulesReviewer } from "../../src/policy/rules-reviewer.js";
 import { registerFixture, reviewFixture, testGate } from "../helpers/gate.js";
 
 const gates: Array<ReturnType<typeof testGate>> = [];
@@ -169,5 +170,35 @@ describe("investigation cycles: one budget for machine investigations and human 
     const out = await g.runner.decide(waiting.review_id, { kind: "merge", by: "eve" } as never);
     expect(out.ok).toBe(false);
     expect((await g.runner.status(waiting.review_id))?.status).toBe("waiting_for_human");
+  });
+});
+
+describe("the money budget (GATE_MAX_COST_USD)", () => {
+  /** The rules reviewer's judgement, billed like a model call of the given cost. */
+  const costly = (cost: number): Specialist => ({
+    kind: "model",
+    review: async (input) => ({
+      ...(await rulesReviewer.review(input)),
+      usage: { ...ZERO_USAGE, model_calls: 1, input_tokens: 1000, output_tokens: 100, cost_usd: cost },
+    }),
+  });
+
+  it("a review that has spent its money starts no investigation: it goes to a person", async () => {
+    const g = open({ GATE_MAX_COST_USD: "0.50" }, { specialists: { security: costly(0.6) } });
+    const r = await reviewFixture(g, "003_auth_change");
+    expect(r.route).toBe("human");
+    expect(r.escalation?.reason).toBe("budget_exhausted");
+    expect(r.escalation?.detail).toMatch(/spent \$0\.6000 of its \$0\.50/);
+    expect(r.budget.cycles_used).toBe(0);
+    // A person's question would spend more: refused too.
+    const asked = await g.runner.decide(r.review_id, { kind: "info", by: "alice", question: "is expiry checked?" });
+    expect(asked).toMatchObject({ ok: false, code: "budget_spent" });
+  });
+
+  it("under the cap the same review investigates as usual", async () => {
+    const g = open({ GATE_MAX_COST_USD: "5" }, { specialists: { security: costly(0.01) } });
+    const r = await reviewFixture(g, "003_auth_change");
+    expect(r.budget.cycles_used).toBe(1);
+    expect(r.budget.cost_usd).toBeCloseTo(0.02, 6);
   });
 });

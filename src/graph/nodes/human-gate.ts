@@ -23,7 +23,8 @@ export function humanGateNode(clock: () => Date) {
     if (!parsed.success) return {};
     const resume = parsed.data;
     if (resume.kind === "info") {
-      if (state.investigations.length >= state.cyclesMax || !state.pr) return {};
+      const overSpent = state.maxCostUsd !== null && state.usage.cost_usd >= state.maxCostUsd;
+      if (state.investigations.length >= state.cyclesMax || overSpent || !state.pr) return {};
       return { pendingQuestion: { question: resume.question, origin: "human", askedBy: resume.by, findings: [] } };
     }
     return {

@@ -10,6 +10,8 @@ export function reconcileNode() {
       escalation: state.escalation,
       investigations: state.investigations,
       cyclesMax: state.cyclesMax,
+      costUsd: state.usage.cost_usd,
+      maxCostUsd: state.maxCostUsd,
       incomplete: [
         ...(state.intakeProblem ? [state.intakeProblem] : []),
         ...state.detectorErrors.map((d) => `detector ${d} failed`),
