@@ -49,6 +49,22 @@ function messageOf(error: unknown): string {
  * @example const report = await runInvestigation({ strategy, request, pr, root, limits });
  *   report.status // "resolved" | "inconclusive"
  */
+/** The usage an error reports (a model call that failed or was cut off), if any. */
+function spentOf(error: unknown): Partial<Usage> {
+  const usage = (error as { usage?: Partial<Usage> } | null | undefined)?.usage;
+  return typeof usage === "object" && usage !== null ? usage : {};
+}
+
+/** Waits briefly for a stopped strategy call to settle, and returns what it says it spent. */
+async function spentBy(pending: Promise<StrategyMove> | undefined): Promise<Partial<Usage>> {
+  if (!pending) return {};
+  const settled = await Promise.race([
+    pending.then((move) => move?.usage ?? {}, spentOf),
+    new Promise<Partial<Usage>>((resolve) => setTimeout(() => resolve({}), 1000).unref()),
+  ]);
+  return settled;
+}
+
 export async function runInvestigation(args: RunInvestigationArgs): Promise<InvestigationReport> {
   const { strategy, request, pr, root, limits } = args;
   const tools = args.tools ?? runTool;
@@ -123,10 +139,16 @@ export async function runInvestigation(args: RunInvestigationArgs): Promise<Inve
         signal: controller.signal,
       };
       let move: StrategyMove;
+      let pending: Promise<StrategyMove> | undefined;
       try {
-        move = await race(() => strategy.next(ctx));
+        move = await race(() => (pending = strategy.next(ctx)));
       } catch (error) {
-        if (error instanceof Stop) throw error;
+        if (error instanceof Stop) {
+          // A model call cut off by the stop may still have been billed: count what it reports.
+          usage = addUsage(usage, await spentBy(pending));
+          throw error;
+        }
+        usage = addUsage(usage, spentOf(error));
         return report(undefined, `strategy ${strategy.name} failed: ${messageOf(error)}`);
       }
       usage = addUsage(usage, move?.usage ?? {});

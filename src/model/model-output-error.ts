@@ -17,3 +17,21 @@ export class ModelOutputError extends Error {
     this.usage = options?.usage ?? { ...ZERO_USAGE };
   }
 }
+
+/**
+ * A model call that was cut off (the specialist's time ran out) after the request was sent. The
+ * API may have processed it, so its input is counted, at the uncached input price, in `usage`:
+ * the budget errs toward overcounting, never toward spending unseen.
+ *
+ * @example throw new ModelCallAborted("security call aborted after 60000 ms", { usage })
+ */
+export class ModelCallAborted extends Error {
+  readonly code = "MODEL_CALL_ABORTED";
+  readonly usage: Usage;
+
+  constructor(message: string, options: { usage: Usage; cause?: unknown }) {
+    super(message, options.cause !== undefined ? { cause: options.cause } : undefined);
+    this.name = "ModelCallAborted";
+    this.usage = options.usage;
+  }
+}

@@ -153,6 +153,33 @@ describe("runInvestigation", () => {
     expect(signal?.aborted).toBe(true);
   });
 
+  it("counts what a model call cut off by the timeout reports it spent", async () => {
+    const billed: Strategy = {
+      name: "billed",
+      next: (ctx) =>
+        new Promise<StrategyMove>((_, reject) =>
+          ctx.signal.addEventListener("abort", () =>
+            reject(Object.assign(new Error("aborted"), { usage: { model_calls: 1, input_tokens: 4000, cost_usd: 0.012 } })),
+          ),
+        ),
+    };
+    const report = await runInvestigation({ strategy: billed, request, pr, root, limits: { ...limits, timeoutMs: 50 } });
+    expect(report).toMatchObject({ status: "inconclusive", reason: "timeout after 50 ms" });
+    expect(report.usage).toMatchObject({ model_calls: 1, input_tokens: 4000, cost_usd: 0.012 });
+  });
+
+  it("counts what a failing strategy call reports it spent", async () => {
+    const failing: Strategy = {
+      name: "failing",
+      next: async () => {
+        throw Object.assign(new Error("invalid answer"), { usage: { model_calls: 2, cost_usd: 0.02 } });
+      },
+    };
+    const report = await runInvestigation({ strategy: failing, request, pr, root, limits });
+    expect(report.status).toBe("inconclusive");
+    expect(report.usage).toMatchObject({ model_calls: 2, cost_usd: 0.02 });
+  });
+
   it("stops when the outer signal aborts mid-run", async () => {
     const outer = new AbortController();
     const strategy = scripted([

@@ -5,24 +5,34 @@ import type { ReviewGraphDeps } from "../deps.js";
 import type { SpecialistOutput } from "../specialist.js";
 import type { ReviewStateUpdate, ReviewStateValue } from "../state.js";
 
-class SpecialistTimeout extends Error {}
+class SpecialistTimeout extends Error {
+  /** What the cut-off work reported it had spent, if it said so within the grace period. */
+  usage?: Partial<Usage>;
+}
+
+/** How long an aborted specialist gets to report what it spent before the node moves on. */
+const ABORT_GRACE_MS = 1000;
 
 /** Runs `work` with an AbortSignal that fires after `ms`; rejects with SpecialistTimeout then. */
 async function withTimeout<T>(ms: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
+  const running = work(controller.signal);
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const reason = new SpecialistTimeout(`no answer within ${ms} ms`);
-      reject(reason);
-      controller.abort(reason);
-    }, ms);
+    timer = setTimeout(() => reject(new SpecialistTimeout(`no answer within ${ms} ms`)), ms);
   });
   try {
-    return await Promise.race([work(controller.signal), timeout]);
+    return await Promise.race([running, timeout]);
   } catch (error) {
-    // Whatever the aborted work threw, the cause was the clock.
-    if (controller.signal.reason instanceof SpecialistTimeout) throw controller.signal.reason;
+    if (!(error instanceof SpecialistTimeout)) throw error;
+    // Stop the work, and give it a moment to say what its cut-off calls cost.
+    controller.abort(error);
+    const settled = await Promise.race([
+      running.then(() => undefined, (e: unknown) => e),
+      new Promise((resolve) => setTimeout(resolve, ABORT_GRACE_MS).unref()),
+    ]);
+    const usage = (settled as { usage?: Partial<Usage> } | undefined)?.usage;
+    if (usage) error.usage = usage;
     throw error;
   } finally {
     clearTimeout(timer);

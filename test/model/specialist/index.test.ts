@@ -1,7 +1,7 @@
 import { APIUserAbortError, AuthenticationError } from "@anthropic-ai/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createModelSpecialist } from "../../../src/model/specialist/index.js";
-import { ModelOutputError } from "../../../src/model/model-output-error.js";
+import { ModelCallAborted, ModelOutputError } from "../../../src/model/model-output-error.js";
 import { DEFAULT_PRICES } from "../../../src/model/pricing.js";
 import {
   maxTokensTruncated,
@@ -194,9 +194,14 @@ describe("the Claude specialist against a fake Messages API", () => {
       .review(specialistInput({ signal: AbortSignal.timeout(200) }))
       .then(() => undefined, (e: unknown) => e);
     const elapsed = Date.now() - started;
-    expect(error).toBeInstanceOf(APIUserAbortError);
+    expect(error).toBeInstanceOf(ModelCallAborted);
+    expect((error as ModelCallAborted).cause).toBeInstanceOf(APIUserAbortError);
     expect(elapsed).toBeLessThan(1500);
     expect(api.requests).toHaveLength(1);
+    // The request was sent, so its input counts against the budget.
+    expect((error as ModelCallAborted).usage).toMatchObject({ model_calls: 1 });
+    expect((error as ModelCallAborted).usage.input_tokens).toBeGreaterThan(100);
+    expect((error as ModelCallAborted).usage.cost_usd).toBeGreaterThan(0);
   });
 
   it("never sends a credential: patch, title and body are redacted", async () => {
