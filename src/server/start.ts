@@ -126,7 +126,6 @@ export async function startGateServer(env: NodeJS.ProcessEnv = process.env, opts
       audit: (e) =>
         gate!.store.audit({ reviewId: e.reviewId, actor: e.userId, action: e.action, outcome: `refused:${e.code}`, detail: { why: e.why, source: "slack" } }),
       checkRunUrl: checksUrl,
-      testMode: env.GATE_SLACK_TEST_MODE === "1",
     });
     const started = (await app.start(server.port)) as unknown;
     port = started instanceof http.Server ? (started.address() as AddressInfo).port : server.port;

@@ -245,7 +245,6 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
           SLACK_API_URL: slack.apiUrl,
           GATE_SLACK_CHANNEL: CHANNEL,
           GATE_APPROVERS: `${APPROVER},${OTHER_APPROVER}`,
-          GATE_SLACK_TEST_MODE: "1",
         }
       : { GATE_SLACK: "off" }),
     ...opts.env,
