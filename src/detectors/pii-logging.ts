@@ -1,14 +1,8 @@
 import { parsePatch } from "../intake/patch.js";
 import type { Detector } from "./detector.js";
 import type { Finding } from "./finding.js";
-import {
-  callArguments,
-  codeLanguage,
-  codeLines,
-  type DataMention,
-  describeMentions,
-  findDataMentions,
-} from "./pii-vocabulary.js";
+import { type DataMention, describeMentions, findDataMentions } from "./pii-vocabulary.js";
+import { callArguments, codeLanguage, codeLines } from "./code-lines.js";
 import { isDocPath, isTestPath, looksBinary } from "./security/file-kind.js";
 
 const CALLEES = [

@@ -2,16 +2,8 @@ import { addedLines, parsePatch } from "../intake/patch.js";
 import type { ChangedFile } from "../intake/pull-request.js";
 import type { Detector } from "./detector.js";
 import type { Finding } from "./finding.js";
-import {
-  callArguments,
-  type CodeLine,
-  codeLanguage,
-  codeLines,
-  type DataMention,
-  describeMentions,
-  findDataMentions,
-  isPersonalKind,
-} from "./pii-vocabulary.js";
+import { type DataMention, describeMentions, findDataMentions, isPersonalKind } from "./pii-vocabulary.js";
+import { callArguments, type CodeLine, codeLanguage, codeLines } from "./code-lines.js";
 import { isDocPath, isTestPath, looksBinary } from "./security/file-kind.js";
 
 /** Outbound HTTP calls whose destination is their first argument. */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Finding } from "../../src/detectors/finding.js";
 import { piiLoggingDetector } from "../../src/detectors/pii-logging.js";
-import { classifyIdentifier, findDataMentions, sanitizeCode } from "../../src/detectors/pii-vocabulary.js";
+import { classifyIdentifier, findDataMentions } from "../../src/detectors/pii-vocabulary.js";
+import { sanitizeCode } from "../../src/detectors/code-lines.js";
 import { addedFilePatch, buildPr, detectContext, type FileSpec } from "./pr-builder.js";
 
 async function detect(files: FileSpec[]): Promise<Finding[]> {
