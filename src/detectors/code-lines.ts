@@ -2,7 +2,7 @@
  * Reading code lines for the detectors: the language of a file, a line with its string literals
  * and comments blanked (so only code is judged), and the arguments of a call across lines.
  *
- * @example sanitizeCode('log("email")', "js") // 'log("     ")'
+ * @example sanitizeCode('log("email")', "js") // 'log("")'
  */
 /** Source languages the detectors read, by how they write strings and comments. */
 export type CodeLanguage = "js" | "python" | "ruby" | "go" | "c-like" | "php";
