@@ -1,4 +1,3 @@
-import { parse as parseToml } from "smol-toml";
 import { normalizePackageName } from "../../licenses/offline-resolver.js";
 import { addScope, baseName, type DependencyScope, type ManifestParser } from "./manifest-parser.js";
 import {
@@ -9,6 +8,7 @@ import {
   stringValue,
   tableHeader,
   tableOf,
+  parseTomlTable
 } from "./toml-sections.js";
 
 /** `[dependencies]`, `[dev-dependencies]`, `[build-dependencies]`, their `target.<cfg>.` forms, `[workspace.dependencies]`. */
@@ -90,13 +90,8 @@ export const cargoTomlParser: ManifestParser = {
     return kindScope((DEPENDENCY_TABLE.exec(table) ?? DEPENDENCY_SUBTABLE.exec(table))?.[1]);
   },
   readHead(text) {
-    let doc: unknown;
-    try {
-      doc = parseToml(text);
-    } catch {
-      return undefined;
-    }
-    if (!isTomlTable(doc)) return undefined;
+    const doc = parseTomlTable(text);
+    if (!doc) return undefined;
     const out = new Map<string, DependencyScope>();
     addDependencyTables(out, doc);
     addDependencyTables(out, doc["workspace"]);

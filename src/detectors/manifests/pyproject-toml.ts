@@ -1,4 +1,3 @@
-import { parse as parseToml } from "smol-toml";
 import { normalizePackageName } from "../../licenses/offline-resolver.js";
 import { addScope, baseName, type DependencyScope, type ManifestParser } from "./manifest-parser.js";
 import { parseRequirement, quotedRequirements } from "./pep508.js";
@@ -11,6 +10,7 @@ import {
   stringValue,
   tableHeader,
   tableOf,
+  parseTomlTable
 } from "./toml-sections.js";
 
 /** Extras and groups whose names say "for developers": their dependencies do not ship. */
@@ -110,13 +110,8 @@ export const pyprojectTomlParser: ManifestParser = {
     return scope === "not-deps" ? undefined : scope;
   },
   readHead(text) {
-    let doc: unknown;
-    try {
-      doc = parseToml(text);
-    } catch {
-      return undefined;
-    }
-    if (!isTable(doc)) return undefined;
+    const doc = parseTomlTable(text);
+    if (!doc) return undefined;
     const out = new Map<string, DependencyScope>();
     const project = doc["project"];
     if (isTable(project)) {

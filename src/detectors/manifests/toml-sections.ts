@@ -1,3 +1,5 @@
+import { parse as parseToml } from "smol-toml";
+
 /**
  * Line-by-line TOML section tracking for diff hunks, shared by pyproject.toml and Cargo.toml.
  * A section label is the table name (`tool.poetry.dependencies`), or `<table>#<key>` while inside a
@@ -104,4 +106,20 @@ export function stringValue(value: string): string | undefined {
  */
 export function isTomlTable(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A whole TOML document as a table, or undefined when it does not parse (a manifest being edited
+ * into a broken state is read from the hunks instead).
+ *
+ * @example parseTomlTable("[package]\nname = \"x\"")?.["package"] // { name: "x" }
+ */
+export function parseTomlTable(text: string): Record<string, unknown> | undefined {
+  let doc: unknown;
+  try {
+    doc = parseToml(text);
+  } catch {
+    return undefined;
+  }
+  return isTomlTable(doc) ? doc : undefined;
 }
