@@ -237,6 +237,12 @@ function notWaitingMessage(review: ReviewRecord, result: ReviewResult): { code: 
     const d = result.decision;
     return { code: "already_decided", message: `Already decided: ${d.kind === "approve" ? "approved" : "rejected"} by ${mentionOrName(d.by)} at ${slackDate(d.at)}.` };
   }
+  if (review.status === "running") {
+    return {
+      code: "not_waiting",
+      message: "This review is running (a decision or an investigation is being applied), not waiting for a decision; nothing was changed. Try again when the card updates.",
+    };
+  }
   if (review.status !== "waiting_for_human" || result.status !== "waiting_for_human") {
     return { code: "not_waiting", message: `This review is ${result.status.replace(/_/g, " ")}, not waiting for a decision; nothing was changed.` };
   }
