@@ -1,6 +1,7 @@
 import type { Finding } from "../detectors/finding.js";
 import type { InvestigationReport, InvestigationRequest } from "../investigator/report.js";
 import type { Escalation } from "../review/result.js";
+import { investigationRefusal } from "./budget.js";
 import type { FindingsBySpecialty, ReconcileRoute } from "./state.js";
 
 /** What reconcile reads. A pure function of it: the same inputs give the same route. */
@@ -95,18 +96,13 @@ export function reconcile(input: ReconcileInput): ReconcileOutcome {
 
   const asking = all.filter((f) => f.needs_more_context);
   if (asking.length > 0) {
-    if (input.investigations.length >= input.cyclesMax) {
-      return human(
-        "budget_exhausted",
-        `${describe(asking)} still need context after ${input.investigations.length} of ${input.cyclesMax} cycles`,
-      );
-    }
-    if (input.maxCostUsd !== null && input.costUsd >= input.maxCostUsd) {
-      return human(
-        "budget_exhausted",
-        `${describe(asking)} still need context, and the review has spent $${input.costUsd.toFixed(4)} of its $${input.maxCostUsd.toFixed(2)}`,
-      );
-    }
+    const refusal = investigationRefusal({
+      cyclesUsed: input.investigations.length,
+      cyclesMax: input.cyclesMax,
+      costUsd: input.costUsd,
+      maxCostUsd: input.maxCostUsd,
+    });
+    if (refusal) return human("budget_exhausted", `${describe(asking)} still need context: ${refusal}`);
     return { next: "investigate", question: questionFor(asking) };
   }
 

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { Command } from "@langchain/langgraph";
 import type { Logger } from "pino";
 import { GateError } from "../errors.js";
+import { budgetOf, investigationRefusal } from "../graph/budget.js";
 import { ResumeSchema } from "../graph/human-gate-contract.js";
 import type { ReviewGraph } from "../graph/build-review-graph.js";
 import type { ReviewStateValue } from "../graph/state.js";
@@ -13,6 +14,7 @@ import type { ProgressHub } from "./progress-hub.js";
 import type { ReviewResult, ReviewStatus } from "./result.js";
 import type {
   DecideOutcome,
+  DecideRefusal,
   InvestigationProgress,
   Publisher,
   ResumeValue,
@@ -35,6 +37,11 @@ export interface RunnerDeps {
   onSettled?(review: ReviewRecord): void | Promise<void>;
 }
 
+
+/** Whether a review's graph is paused at the human gate's interrupt. */
+function hasPendingGate(state: { tasks: ReadonlyArray<{ interrupts?: readonly unknown[] }> }): boolean {
+  return state.tasks.some((t) => (t.interrupts ?? []).length > 0);
+}
 
 const newReviewId = () => `r-${crypto.randomBytes(6).toString("hex")}`;
 
@@ -112,21 +119,23 @@ export class ReviewRunner implements ReviewService {
   ): Promise<DecideOutcome> {
     const parsed = ResumeSchema.safeParse(resume);
     if (!parsed.success) return { ok: false, code: "not_allowed", message: "unknown decision" };
-    const action = resume.kind;
-    const refuse = (code: Exclude<DecideOutcome, { ok: true }>["code"], message: string, decidedBy?: string) => {
-      this.deps.store.audit({ reviewId, actor: resume.by, action, outcome: `refused:${code}`, detail: { message } });
-      return { ok: false as const, code, message, ...(decidedBy ? { decidedBy } : {}) };
-    };
     // One decision at a time per review in this process; a second waits, then sees the first's outcome.
-    return this.serialise(reviewId, () => this.decideNow(reviewId, parsed.data, refuse, opts));
+    return this.serialise(reviewId, () => this.decideNow(reviewId, parsed.data, opts));
+  }
+
+  /** Records a refused decision in the audit log and says why. */
+  private refuse(reviewId: string, resume: ResumeValue, code: DecideRefusal, message: string, decidedBy?: string): DecideOutcome {
+    this.deps.store.audit({ reviewId, actor: resume.by, action: resume.kind, outcome: `refused:${code}`, detail: { message } });
+    return { ok: false, code, message, ...(decidedBy ? { decidedBy } : {}) };
   }
 
   private async decideNow(
     reviewId: string,
     resume: ResumeValue,
-    refuse: (code: Exclude<DecideOutcome, { ok: true }>["code"], message: string, decidedBy?: string) => DecideOutcome,
     opts: { onProgress?: (p: InvestigationProgress) => void },
   ): Promise<DecideOutcome> {
+    const refuse = (code: DecideRefusal, message: string, decidedBy?: string) =>
+      this.refuse(reviewId, resume, code, message, decidedBy);
     const review = this.deps.store.get(reviewId);
     if (!review) return { ok: false, code: "not_found", message: `no review ${reviewId}` };
     if (review.status === "superseded") {
@@ -143,20 +152,12 @@ export class ReviewRunner implements ReviewService {
     if (review.status !== "waiting_for_human") {
       return refuse("not_waiting", `review ${reviewId} is ${review.status}, not waiting for a person`);
     }
+    const state = await this.deps.graph.getState(this.config(reviewId));
     if (resume.kind === "info") {
-      const r = await this.result(reviewId);
-      if (r.budget.cycles_used >= r.budget.cycles_max) {
-        return refuse(
-          "budget_spent",
-          `no investigation cycles left (${r.budget.cycles_used} of ${r.budget.cycles_max} used): approve or reject`,
-        );
-      }
-      const cap = (await this.deps.graph.getState(this.config(reviewId))).values.maxCostUsd as number | null | undefined;
-      if (cap !== undefined && cap !== null && r.budget.cost_usd >= cap) {
-        return refuse("budget_spent", `the review has spent $${r.budget.cost_usd.toFixed(4)} of its $${cap.toFixed(2)}: approve or reject`);
-      }
+      const refusal = investigationRefusal(budgetOf(state.values as Partial<ReviewStateValue>, this.deps.cyclesMax));
+      if (refusal) return refuse("budget_spent", `no investigation budget left (${refusal}): approve or reject`);
     }
-    const pending = await this.pendingGate(reviewId);
+    const pending = hasPendingGate(state);
     if (!pending && resume.kind === "info") {
       // It failed before reaching the gate (failClosed): no investigation can be resumed, only decided.
       return refuse("not_allowed", `review ${reviewId} could not finish, so no question can be investigated: approve or reject`);
@@ -174,30 +175,27 @@ export class ReviewRunner implements ReviewService {
     });
     const stop = opts.onProgress ? this.deps.progress.listen(reviewId, opts.onProgress) : () => undefined;
     try {
-      const result = await (async () => {
-        if (pending) {
-          try {
-            await this.invoke(reviewId, new Command({ resume }));
-          } catch (error) {
-            return this.failClosed(reviewId, error);
-          }
-        } else if (resume.kind !== "info") {
-          // A review that failed before reaching the gate: record the decision as the gate would have.
-          const decision = { kind: resume.kind, by: resume.by, at: new Date().toISOString(), ...(resume.note ? { note: resume.note } : {}) };
-          const route = resume.kind === "approve" ? ("human_approved" as const) : ("human_rejected" as const);
-          await this.deps.graph.updateState(this.config(reviewId), { decision, route }, "verdict");
-        }
-        return this.settle(reviewId);
-      })();
-      return { ok: true, result };
+      return { ok: true, result: await this.apply(reviewId, resume, pending) };
     } finally {
       stop();
     }
   }
 
-  /** Whether the review's graph is paused at the human gate's interrupt. */
-  private async pendingGate(reviewId: string): Promise<boolean> {
-    return (await this.deps.graph.getState(this.config(reviewId))).tasks.some((t) => (t.interrupts ?? []).length > 0);
+  /** Resumes the gate with a decision or a question (or, for a review that failed closed, records the decision). */
+  private async apply(reviewId: string, resume: ResumeValue, pending: boolean): Promise<ReviewResult> {
+    if (pending) {
+      try {
+        await this.invoke(reviewId, new Command({ resume }));
+      } catch (error) {
+        return this.failClosed(reviewId, error);
+      }
+    } else if (resume.kind !== "info") {
+      // A review that failed before reaching the gate: record the decision as the gate would have.
+      const decision = { kind: resume.kind, by: resume.by, at: new Date().toISOString(), ...(resume.note ? { note: resume.note } : {}) };
+      const route = resume.kind === "approve" ? ("human_approved" as const) : ("human_rejected" as const);
+      await this.deps.graph.updateState(this.config(reviewId), { decision, route }, "verdict");
+    }
+    return this.settle(reviewId);
   }
 
   /** The current result of a review id or of the newest review of `owner/repo#n`. */
@@ -308,7 +306,7 @@ export class ReviewRunner implements ReviewService {
   /** Reads where the graph stopped, records it, publishes it. */
   private async settle(reviewId: string): Promise<ReviewResult> {
     const state = await this.deps.graph.getState(this.config(reviewId));
-    const waiting = state.tasks.some((t) => (t.interrupts ?? []).length > 0);
+    const waiting = hasPendingGate(state);
     const status: ReviewStatus = waiting ? "waiting_for_human" : "done";
     const current = this.requireReview(reviewId);
     if (current.status !== "superseded") this.deps.store.setStatus(reviewId, status);

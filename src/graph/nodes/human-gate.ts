@@ -1,5 +1,6 @@
 import { interrupt } from "@langchain/langgraph";
 import { toResultFinding } from "../../review/result.js";
+import { budgetOf, investigationRefusal } from "../budget.js";
 import { ResumeSchema, type HumanGatePayload } from "../human-gate-contract.js";
 import type { ReviewStateUpdate, ReviewStateValue } from "../state.js";
 
@@ -23,8 +24,7 @@ export function humanGateNode(clock: () => Date) {
     if (!parsed.success) return {};
     const resume = parsed.data;
     if (resume.kind === "info") {
-      const overSpent = state.maxCostUsd !== null && state.usage.cost_usd >= state.maxCostUsd;
-      if (state.investigations.length >= state.cyclesMax || overSpent || !state.pr) return {};
+      if (investigationRefusal(budgetOf(state, state.cyclesMax)) || !state.pr) return {};
       return { pendingQuestion: { question: resume.question, origin: "human", askedBy: resume.by, findings: [] } };
     }
     return {
