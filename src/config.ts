@@ -3,9 +3,6 @@ import { z } from "zod";
 import { GateError } from "./errors.js";
 import { loadModelSettings, type ModelSettings } from "./model/settings.js";
 
-const bool = z
-  .enum(["true", "false", "1", "0", "yes", "no", "on", "off"])
-  .transform((v) => ["true", "1", "yes", "on"].includes(v));
 const int = (min: number) => z.coerce.number().int().min(min);
 
 /**

@@ -45,11 +45,6 @@ export function isPersonalKind(kind: DataKind): kind is PersonalKind {
   return PERSONAL.has(kind);
 }
 
-/** True for passwords, tokens, keys, session ids, cookies and authorization headers. */
-export function isSecretKind(kind: DataKind): kind is SecretKind {
-  return !PERSONAL.has(kind) && kind !== "request body" && kind !== "request headers";
-}
-
 interface Rule {
   kind: DataKind;
   /** The identifier's words, joined, must end with one of these. */

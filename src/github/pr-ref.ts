@@ -1,4 +1,5 @@
 import { GateError } from "../errors.js";
+import { GITHUB_OWNER, isRepoName } from "./names.js";
 
 /** A pull request named by its repository and number. */
 export interface PrRef {
@@ -7,10 +8,6 @@ export interface PrRef {
   number: number;
 }
 
-/** GitHub logins: letters, digits and single inner hyphens, at most 39 characters. */
-const OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;
-/** Repository names: letters, digits, `.`, `_`, `-`, at most 100 characters, never `.` or `..`. */
-const REPO = /^[A-Za-z0-9._-]{1,100}$/;
 const NUMBER = /^[1-9][0-9]{0,9}$/;
 
 const SHORT_FORM = /^([^/\s#]+)\/([^/\s#]+)#([^\s#]+)$/;
@@ -26,8 +23,8 @@ function invalid(text: string, why: string): GateError {
 }
 
 function validated(text: string, owner: string, repo: string, number: string): PrRef {
-  if (!OWNER.test(owner)) throw invalid(text, `"${owner}" is not a valid owner name`);
-  if (!REPO.test(repo) || repo === "." || repo === "..") {
+  if (!GITHUB_OWNER.test(owner)) throw invalid(text, `"${owner}" is not a valid owner name`);
+  if (!isRepoName(repo)) {
     throw invalid(text, `"${repo}" is not a valid repository name`);
   }
   if (!NUMBER.test(number) || Number(number) > 2_147_483_647) {

@@ -3,6 +3,7 @@ import path from "node:path";
 import type { Octokit } from "@octokit/rest";
 import { ReadEntry, Unpack } from "tar";
 import { GateError } from "../errors.js";
+import { GITHUB_SHA } from "./names.js";
 
 export interface SnapshotOptions {
   /** Absolute directory to extract into, derived by the caller from validated values only. */
@@ -167,7 +168,7 @@ export async function fetchSnapshot(
   ref: { owner: string; repo: string; sha: string },
   opts: SnapshotOptions,
 ): Promise<SnapshotStats> {
-  if (!/^[0-9a-f]{40}$/.test(ref.sha)) throw new GateError("SANDBOX_REFUSED", `"${ref.sha}" is not a commit SHA`);
+  if (!GITHUB_SHA.test(ref.sha)) throw new GateError("SANDBOX_REFUSED", `"${ref.sha}" is not a commit SHA`);
   let data: unknown;
   try {
     ({ data } = await octokit.rest.repos.downloadTarballArchive({ owner: ref.owner, repo: ref.repo, ref: ref.sha }));

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isFullRepoName } from "../github/names.js";
 
 /** The file statuses GitHub's `pulls/{n}/files` endpoint reports. */
 export const FileStatusSchema = z.enum([
@@ -112,7 +113,7 @@ export function parsePullRequest(prJson: unknown, filesJson: unknown): PullReque
   if (!files.success) throw new PullRequestShapeError("files", describeIssues(files.error));
   const p = pr.data;
   const repo = p.base.repo?.full_name ?? p.repo;
-  if (!repo || !/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(repo)) {
+  if (!repo || !isFullRepoName(repo)) {
     throw new PullRequestShapeError("pr", "base.repo.full_name (or repo): missing or not owner/name");
   }
   return {

@@ -1,12 +1,10 @@
 import { realpath } from "node:fs/promises";
 import path from "node:path";
 import { GateError } from "../errors.js";
+import { GITHUB_OWNER, GITHUB_REPO, GITHUB_SHA } from "../github/names.js";
+import { FIXTURE_NAME } from "../intake/fixture.js";
 import type { SnapshotRef } from "./snapshot-ref.js";
 
-const FIXTURE_NAME = /^[A-Za-z0-9._-]+$/;
-const GITHUB_OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
-const GITHUB_REPO = /^[A-Za-z0-9._-]{1,100}$/;
-const GITHUB_SHA = /^[0-9a-f]{40}$/;
 
 function refuse(message: string): never {
   throw new GateError("SANDBOX_REFUSED", message);

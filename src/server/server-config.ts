@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { GateError } from "../errors.js";
 import { loadGitHubSettings } from "../github/github-settings.js";
+import { isFullRepoName } from "../github/names.js";
 
 const bool = z
   .enum(["true", "false", "1", "0", "yes", "no", "on", "off"])
@@ -27,7 +28,7 @@ const ServerEnvSchema = z.object({
   GATE_GITHUB_TO_SLACK: z.string().optional(),
   GATE_DEFAULT_REPO: z
     .string()
-    .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, "must be owner/repo")
+    .refine(isFullRepoName, "must be owner/repo")
     .optional(),
 });
 

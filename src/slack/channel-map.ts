@@ -1,6 +1,6 @@
 import { GateError } from "../errors.js";
+import { isFullRepoName } from "../github/names.js";
 
-const REPO = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
 const CHANNEL = /^[CGD][A-Z0-9]+$/;
 
 /**
@@ -16,7 +16,7 @@ export function parseChannelMap(spec: string | undefined, defaultChannel?: strin
     const eq = part.indexOf("=");
     const repo = part.slice(0, Math.max(eq, 0)).trim();
     const channel = part.slice(eq + 1).trim();
-    if (eq <= 0 || !CHANNEL.test(channel) || (repo !== "*" && !REPO.test(repo))) {
+    if (eq <= 0 || !CHANNEL.test(channel) || (repo !== "*" && !isFullRepoName(repo))) {
       throw new GateError("SLACK_CONFIG", `"${part}" should be owner/repo=<channel id>, e.g. acme/web=C0123ABCD (or *=C… for all others)`);
     }
     if (repo === "*") fallback = channel;

@@ -8,9 +8,6 @@ export { compilePattern, grepRepo } from "./grep-repo.js";
 export { listDir } from "./list-dir.js";
 export { looksBinary, readFile, type ToolOutput } from "./read-file.js";
 
-/** The only tools an investigation can use: all three read, none writes, runs or reaches the network. */
-export const TOOL_NAMES = ["read_file", "grep_repo", "list_dir"] as const;
-
 /** Runs one tool call; the harness injects its own in tests to simulate a tool that breaks. */
 export type ToolRunner = (
   root: string,
