@@ -1,6 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
-import { GateError } from "./errors.js";
+import { describeIssues, GateError } from "./errors.js";
 import { loadModelSettings, type ModelSettings } from "./model/settings.js";
 
 const int = (min: number) => z.coerce.number().int().min(min);
@@ -51,8 +51,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
   const parsed = ConfigSchema.safeParse(present);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
-    throw new GateError("CONFIG_INVALID", `invalid setting ${lines.join("; ")}`);
+    throw new GateError("CONFIG_INVALID", `invalid setting ${describeIssues(parsed.error)}`);
   }
   const c = parsed.data;
   const model = loadModelSettings(env);

@@ -53,3 +53,15 @@ export function describeError(error: unknown): string {
   }
   return error instanceof Error ? error.message : String(error);
 }
+
+/**
+ * zod's issues as one line a person reads: `field.path: message; …` (at most `max` of them).
+ *
+ * @example describeIssues(schema.safeParse(x).error!, { root: "(root)" }) // "base.sha: expected string"
+ */
+export function describeIssues(error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> }, opts: { max?: number; root?: string } = {}): string {
+  return error.issues
+    .slice(0, opts.max ?? error.issues.length)
+    .map((i) => `${i.path.map(String).join(".") || (opts.root ?? "(root)")}: ${i.message}`)
+    .join("; ");
+}

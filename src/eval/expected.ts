@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { GateError } from "../errors.js";
+import { describeIssues, GateError } from "../errors.js";
 import { FIXTURE_NAME } from "../intake/fixture.js";
 
 /**
@@ -46,8 +46,7 @@ export function loadExpected(fixturesDir: string, name: string): Expected {
   }
   const parsed = ExpectedSchema.safeParse(json);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
-    throw new GateError("FIXTURE_INVALID", `${file}: ${issues}`);
+    throw new GateError("FIXTURE_INVALID", `${file}: ${describeIssues(parsed.error)}`);
   }
   return parsed.data;
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { describeIssues } from "../errors.js";
 import { isFullRepoName } from "../github/names.js";
 
 /** The file statuses GitHub's `pulls/{n}/files` endpoint reports. */
@@ -94,12 +95,6 @@ export class PullRequestShapeError extends Error {
   }
 }
 
-function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 5)
-    .map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`)
-    .join("; ");
-}
 
 /**
  * Builds the gate's `PullRequest` from GitHub's REST shapes (a live response or a fixture's files).
@@ -108,9 +103,9 @@ function describeIssues(error: z.ZodError): string {
  */
 export function parsePullRequest(prJson: unknown, filesJson: unknown): PullRequest {
   const pr = GitHubPullSchema.safeParse(prJson);
-  if (!pr.success) throw new PullRequestShapeError("pr", describeIssues(pr.error));
+  if (!pr.success) throw new PullRequestShapeError("pr", describeIssues(pr.error, { max: 5 }));
   const files = z.array(GitHubFileSchema).safeParse(filesJson);
-  if (!files.success) throw new PullRequestShapeError("files", describeIssues(files.error));
+  if (!files.success) throw new PullRequestShapeError("files", describeIssues(files.error, { max: 5 }));
   const p = pr.data;
   const repo = p.base.repo?.full_name ?? p.repo;
   if (!repo || !isFullRepoName(repo)) {

@@ -7,6 +7,7 @@ import type {
   ToolResultBlockParam,
 } from "@anthropic-ai/sdk/resources/messages";
 import type { Logger } from "pino";
+import { describeIssues } from "../errors.js";
 import type { Strategy, StrategyAnswer, StrategyMove, ToolCall, TurnContext } from "../investigator/strategy.js";
 import type { ModelClient } from "./client.js";
 import { InvestigatorReportSchema } from "./investigator-report-schema.js";
@@ -149,8 +150,7 @@ function readReport(message: Message): StrategyAnswer {
   if (json === undefined) return inconclusive("the model's final answer is not JSON");
   const report = InvestigatorReportSchema.safeParse(json);
   if (!report.success) {
-    const issues = report.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`);
-    return inconclusive(`the model's final answer does not match the report schema (${issues.join("; ")})`);
+    return inconclusive(`the model's final answer does not match the report schema (${describeIssues(report.error, { max: 3 })})`);
   }
   const r = report.data;
   return {

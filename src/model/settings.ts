@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { GateError } from "../errors.js";
+import { describeIssues, GateError } from "../errors.js";
 import { DEFAULT_PRICES, PriceTableSchema, type PriceTable } from "./pricing.js";
 
 /** The newest Sonnet id in @anthropic-ai/sdk 1.10's `Model` list. */
@@ -44,7 +44,7 @@ const PricesSchema = z
     }
     const table = PriceTableSchema.safeParse(json);
     if (!table.success) {
-      ctx.addIssue({ code: "custom", message: table.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") });
+      ctx.addIssue({ code: "custom", message: describeIssues(table.error) });
       return z.NEVER;
     }
     // Entries add to or replace the defaults, model by model.
@@ -98,6 +98,5 @@ export type ModelSettings = z.output<typeof ModelSettingsSchema>;
 export function loadModelSettings(env: Record<string, string | undefined> = process.env): ModelSettings {
   const parsed = ModelSettingsSchema.safeParse(env);
   if (parsed.success) return parsed.data;
-  const detail = parsed.error.issues.map((i) => `${i.path.join(".") || "model settings"}: ${i.message}`).join("; ");
-  throw new GateError("CONFIG_INVALID", detail);
+  throw new GateError("CONFIG_INVALID", describeIssues(parsed.error, { root: "model settings" }));
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { GateError } from "../errors.js";
+import { describeIssues, GateError } from "../errors.js";
 import { loadGitHubSettings } from "../github/github-settings.js";
 import { isFullRepoName } from "../github/names.js";
 
@@ -69,8 +69,7 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
   const parsed = ServerEnvSchema.safeParse(present);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
-    throw new GateError("CONFIG_INVALID", `invalid setting ${lines.join("; ")}`);
+    throw new GateError("CONFIG_INVALID", `invalid setting ${describeIssues(parsed.error)}`);
   }
   const e = parsed.data;
   const problems: string[] = [];
