@@ -64,7 +64,8 @@ function buildTree(root: string): number {
   return expected;
 }
 
-function median(values: number[]): number {
+/** The median (the mean of the two middle values of an even count). */
+export function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
   return s.length % 2 === 1 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;

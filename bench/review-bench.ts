@@ -6,7 +6,7 @@ import { buildGate } from "../src/build-gate.js";
 import { loadConfig } from "../src/config.js";
 import { loadFixturePullRequest } from "../src/intake/fixture.js";
 import { BUNDLED_FIXTURES_DIR } from "../src/package-paths.js";
-import type { BenchResult, BenchRow } from "./grep-bench.js";
+import { median, type BenchResult, type BenchRow } from "./grep-bench.js";
 
 const RUNS = 15;
 /** The three routes of the demo arc: the risk gate alone, the specialists, an investigation. */
@@ -16,10 +16,6 @@ const CASES = [
   { label: "approved after an investigation (003_auth_change)", fixture: "003_auth_change" },
 ];
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? 0;
-};
 
 /**
  * End-to-end review latency on the embedded defaults (SQLite file, rules reviewer, no model): the

@@ -18,7 +18,7 @@ const BINARY_EXTENSIONS = new Set([
 ]);
 
 /** Does the file name look binary (so a missing patch is expected)? */
-export function looksBinary(filename: string): boolean {
+export function binaryByName(filename: string): boolean {
   const base = filename.slice(filename.lastIndexOf("/") + 1);
   const dot = base.lastIndexOf(".");
   return dot > 0 && BINARY_EXTENSIONS.has(base.slice(dot + 1).toLowerCase());
@@ -52,7 +52,7 @@ export function incompleteReason(pr: PullRequest, changedFiles: number | undefin
         f.status !== "removed" &&
         !(f.status === "renamed" && f.changes === 0) &&
         f.changes > 0 &&
-        !looksBinary(f.filename),
+        !binaryByName(f.filename),
     )
     .map((f) => f.filename);
   if (withoutPatch.length > 0) {

@@ -1,7 +1,7 @@
 import { Octokit } from "@octokit/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GateError } from "../../src/errors.js";
-import { loadPullRequest, looksBinary } from "../../src/github/intake.js";
+import { loadPullRequest, binaryByName } from "../../src/github/intake.js";
 import { startFakeGitHub, type FakeGitHub } from "../fakes/github-api.js";
 
 const HEAD = "a".repeat(40);
@@ -80,7 +80,7 @@ describe("loadPullRequest against a fake GitHub", () => {
   });
 });
 
-describe("looksBinary", () => {
+describe("binaryByName", () => {
   it.each([
     ["a/b/logo.png", true],
     ["lib/x.JAR", true],
@@ -89,6 +89,6 @@ describe("looksBinary", () => {
     [".png", false],
     ["Makefile", false],
   ])("%s → %s", (name, expected) => {
-    expect(looksBinary(name)).toBe(expected);
+    expect(binaryByName(name)).toBe(expected);
   });
 });
