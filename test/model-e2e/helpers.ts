@@ -3,7 +3,8 @@ import path from "node:path";
 import type { Specialty } from "../../src/detectors/finding.js";
 import type { GateExtras } from "../../src/build-gate.js";
 import { BUNDLED_FIXTURES_DIR } from "../../src/package-paths.js";
-import { textMessage, type FakeAnthropic, type RecordedRequest, type ScriptedResponse } from "../fakes/anthropic-api.js";
+import { afterEach, beforeEach } from "vitest";
+import { startFakeAnthropic, textMessage, type FakeAnthropic, type RecordedRequest, type ScriptedResponse } from "../fakes/anthropic-api.js";
 import { testGate } from "../helpers/gate.js";
 
 /** Who sent a Messages API request: one of the three specialists, or the investigator. */
@@ -67,4 +68,28 @@ export function modelGate(api: FakeAnthropic, env: Record<string, string> = {}, 
 export function fixturePatches(name: string): string {
   const files = JSON.parse(fs.readFileSync(path.join(BUNDLED_FIXTURES_DIR, name, "files.json"), "utf8")) as Array<{ patch?: string }>;
   return files.map((f) => f.patch ?? "").join("\n");
+}
+
+/**
+ * Starts a fake Messages API before each test, and closes it and every gate opened on it after.
+ *
+ * @example const fake = useFakeAnthropic(); fake.gates.push(modelGate(fake.api));
+ */
+export function useFakeAnthropic(): { readonly api: FakeAnthropic; gates: Array<{ close: () => void }> } {
+  let api: FakeAnthropic | undefined;
+  const gates: Array<{ close: () => void }> = [];
+  beforeEach(async () => {
+    api = await startFakeAnthropic();
+  });
+  afterEach(async () => {
+    for (const g of gates.splice(0)) g.close();
+    await api?.close();
+  });
+  return {
+    get api() {
+      if (!api) throw new Error("the fake Messages API starts in beforeEach");
+      return api;
+    },
+    gates,
+  };
 }

@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startFakeAnthropic, textMessage, toolUseMessage, type FakeAnthropic } from "../fakes/anthropic-api.js";
+import { describe, expect, it } from "vitest";
+import { textMessage, toolUseMessage } from "../fakes/anthropic-api.js";
 import { reviewFixture } from "../helpers/gate.js";
-import { modelGate, requestsOf, routeByCaller } from "./helpers.js";
+import { modelGate, requestsOf, routeByCaller, useFakeAnthropic } from "./helpers.js";
 
 const REPORT = {
   answers: ["validateSession still checks expiry, then the signature; the log line carries only the refusal reason."],
@@ -20,21 +20,14 @@ const TURN_USAGE = [
   { input_tokens: 500, output_tokens: 300, cache_creation_input_tokens: 0, cache_read_input_tokens: 2800 },
 ];
 
-let api: FakeAnthropic;
-const gates: Array<{ close: () => void }> = [];
-beforeEach(async () => {
-  api = await startFakeAnthropic();
-});
-afterEach(async () => {
-  for (const g of gates.splice(0)) g.close();
-  await api.close();
-});
+const fake = useFakeAnthropic();
+const gates = fake.gates;
 
 type Block = { type: string; tool_use_id?: string; content?: unknown; is_error?: boolean };
 
 describe("Claude as investigator, through the whole gate", () => {
   it("a tool_use loop of several turns over fixture 003's snapshot resolves it: approved after 1 cycle, usage counted", async () => {
-    routeByCaller(api, {
+    routeByCaller(fake.api, {
       investigator: [
         toolUseMessage([{ id: "toolu_a", name: "list_dir", input: { path: "src/auth" } }], TURN_USAGE[0]),
         toolUseMessage(
@@ -48,7 +41,7 @@ describe("Claude as investigator, through the whole gate", () => {
         textMessage(REPORT, TURN_USAGE[3]),
       ],
     });
-    const gate = modelGate(api);
+    const gate = modelGate(fake.api);
     gates.push(gate);
     const r = await reviewFixture(gate, "003_auth_change");
 
@@ -61,12 +54,12 @@ describe("Claude as investigator, through the whole gate", () => {
     // The detector's SEC-03 is settled by the investigation: cited, but no longer blocking or asking.
     expect(r.findings).toContainEqual(expect.objectContaining({ policy: "SEC-03", blocking: false, needs_more_context: false }));
 
-    const investigator = requestsOf(api, "investigator");
+    const investigator = requestsOf(fake.api, "investigator");
     expect(investigator).toHaveLength(4);
-    const specialists = api.requests.length - investigator.length;
+    const specialists = fake.api.requests.length - investigator.length;
     // Two rounds of specialists (before and after the investigation).
     expect(specialists).toBeGreaterThanOrEqual(2);
-    expect(r.budget.model_calls).toBe(api.requests.length);
+    expect(r.budget.model_calls).toBe(fake.api.requests.length);
     const investigatorInput = TURN_USAGE.reduce((n, u) => n + u.input_tokens, 0);
     expect(r.budget.input_tokens).toBe(investigatorInput + 1200 * specialists);
     // docs/claude.md: the four turns cost $0.02802 at Sonnet prices; each specialist call $0.00885.
@@ -84,7 +77,7 @@ describe("Claude as investigator, through the whole gate", () => {
     expect(system[0]?.cache_control).toEqual({ type: "ephemeral" });
 
     // The second round of specialists saw the investigation's answer.
-    const lastSecurity = requestsOf(api, "security").at(-1);
+    const lastSecurity = requestsOf(fake.api, "security").at(-1);
     expect(lastSecurity?.raw).toContain("validateSession still checks expiry");
   });
 });

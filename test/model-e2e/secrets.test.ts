@@ -1,7 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startFakeAnthropic, type FakeAnthropic } from "../fakes/anthropic-api.js";
+import { describe, expect, it } from "vitest";
 import { reviewFixture } from "../helpers/gate.js";
-import { fixturePatches, modelGate, routeByCaller } from "./helpers.js";
+import { fixturePatches, modelGate, routeByCaller, useFakeAnthropic } from "./helpers.js";
 
 /** The credentials a fixture's added lines carry, read from its files.json. */
 function secretsOf(fixture: string): string[] {
@@ -13,15 +12,8 @@ function secretsOf(fixture: string): string[] {
   return patterns.flatMap((re) => [...added.matchAll(re)].map((m) => m[1] ?? m[0]));
 }
 
-let api: FakeAnthropic;
-const gates: Array<{ close: () => void }> = [];
-beforeEach(async () => {
-  api = await startFakeAnthropic();
-});
-afterEach(async () => {
-  for (const g of gates.splice(0)) g.close();
-  await api.close();
-});
+const fake = useFakeAnthropic();
+const gates = fake.gates;
 
 describe("what reaches the Messages API", () => {
   it("the secret strings of fixtures 004 and 005 never appear in any request body, though their files are reviewed", async () => {
@@ -30,15 +22,15 @@ describe("what reaches the Messages API", () => {
     expect(secrets).toHaveLength(3);
     expect(secrets.every((s) => s.length >= 20)).toBe(true);
 
-    routeByCaller(api, {});
-    const gate = modelGate(api);
+    routeByCaller(fake.api, {});
+    const gate = modelGate(fake.api);
     gates.push(gate);
     const r4 = await reviewFixture(gate, "004_hardcoded_aws_key");
     const r5 = await reviewFixture(gate, "005_readme_typo_with_secret");
 
-    expect(r4.budget.model_calls + r5.budget.model_calls).toBe(api.requests.length);
-    expect(api.requests.length).toBeGreaterThanOrEqual(2);
-    const all = api.requests.map((q) => q.raw).join("\n");
+    expect(r4.budget.model_calls + r5.budget.model_calls).toBe(fake.api.requests.length);
+    expect(fake.api.requests.length).toBeGreaterThanOrEqual(2);
+    const all = fake.api.requests.map((q) => q.raw).join("\n");
     for (const secret of secrets) expect(all).not.toContain(secret);
     // The files were still sent, with markers where the credentials were.
     expect(all).toContain("config/storage.production.yml");

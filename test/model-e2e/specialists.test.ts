@@ -1,14 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  maxTokensTruncated,
-  overloaded,
-  startFakeAnthropic,
-  textMessage,
-  unauthorized,
-  type FakeAnthropic,
-} from "../fakes/anthropic-api.js";
+import { describe, expect, it } from "vitest";
+import { maxTokensTruncated, overloaded, textMessage, unauthorized } from "../fakes/anthropic-api.js";
 import { reviewFixture } from "../helpers/gate.js";
-import { modelGate, requestsOf, routeByCaller } from "./helpers.js";
+import { modelGate, requestsOf, routeByCaller, useFakeAnthropic } from "./helpers.js";
 
 /** The licensing reviewer's policies, as the system prompt lists them for fixture 010. */
 const LICENSING_COMPLIANT = {
@@ -19,39 +12,32 @@ const LICENSING_COMPLIANT = {
   ],
 };
 
-let api: FakeAnthropic;
-const gates: Array<{ close: () => void }> = [];
-beforeEach(async () => {
-  api = await startFakeAnthropic();
-});
-afterEach(async () => {
-  for (const g of gates.splice(0)) g.close();
-  await api.close();
-});
+const fake = useFakeAnthropic();
+const gates = fake.gates;
 
 function gate(env: Record<string, string> = {}) {
-  const g = modelGate(api, env);
+  const g = modelGate(fake.api, env);
   gates.push(g);
   return g;
 }
 
 describe("Claude as specialist, through the whole gate and the real SDK", () => {
   it("a clean answer gives a clean review: approved, with the call's tokens and cost in the budget", async () => {
-    routeByCaller(api, { licensing: [textMessage(LICENSING_COMPLIANT, { input_tokens: 1000, output_tokens: 200, cache_creation_input_tokens: 0 })] });
+    routeByCaller(fake.api, { licensing: [textMessage(LICENSING_COMPLIANT, { input_tokens: 1000, output_tokens: 200, cache_creation_input_tokens: 0 })] });
     const r = await reviewFixture(gate(), "010_mit_or_gpl_dependency");
 
     expect(r.route).toBe("approved");
     expect(r.escalation).toBeNull();
     expect(r.findings).toEqual([]);
-    expect(requestsOf(api, "licensing")).toHaveLength(1);
-    expect(r.budget.model_calls).toBe(api.requests.length);
-    expect(r.budget.input_tokens).toBe(1000 * api.requests.length);
+    expect(requestsOf(fake.api, "licensing")).toHaveLength(1);
+    expect(r.budget.model_calls).toBe(fake.api.requests.length);
+    expect(r.budget.input_tokens).toBe(1000 * fake.api.requests.length);
     // 1000 × $3 + 200 × $15 per million (Sonnet), per call
-    expect(r.budget.cost_usd).toBeCloseTo(0.006 * api.requests.length, 6);
+    expect(r.budget.cost_usd).toBeCloseTo(0.006 * fake.api.requests.length, 6);
   });
 
   it("a blocking finding the model adds sends the review to a person", async () => {
-    routeByCaller(api, {
+    routeByCaller(fake.api, {
       security: [
         textMessage({
           findings: [
@@ -83,7 +69,7 @@ describe("Claude as specialist, through the whole gate and the real SDK", () => 
   });
 
   it("a model calling SEC-01 compliant where the detector flagged it is a disagreement, and the detector's finding stays", async () => {
-    routeByCaller(api, {
+    routeByCaller(fake.api, {
       security: [
         textMessage({
           findings: [],
@@ -93,7 +79,7 @@ describe("Claude as specialist, through the whole gate and the real SDK", () => 
     });
     const r = await reviewFixture(gate(), "004_hardcoded_aws_key");
 
-    expect(requestsOf(api, "security")).toHaveLength(1);
+    expect(requestsOf(fake.api, "security")).toHaveLength(1);
     expect(r.route).toBe("human");
     expect(r.escalation?.reason).toBe("disagreement");
     expect(r.escalation?.detail).toContain("SEC-01");
@@ -101,25 +87,25 @@ describe("Claude as specialist, through the whole gate and the real SDK", () => 
   });
 
   it("malformed JSON twice is a specialist_error escalation, never a pass, and both calls are counted", async () => {
-    routeByCaller(api, { licensing: [textMessage("Looks fine to me!"), textMessage('{"findings": [')] });
+    routeByCaller(fake.api, { licensing: [textMessage("Looks fine to me!"), textMessage('{"findings": [')] });
     const r = await reviewFixture(gate(), "010_mit_or_gpl_dependency");
 
-    expect(requestsOf(api, "licensing")).toHaveLength(2);
+    expect(requestsOf(fake.api, "licensing")).toHaveLength(2);
     expect(r.route).toBe("human");
     expect(r.status).toBe("waiting_for_human");
     expect(r.escalation?.reason).toBe("specialist_error");
     expect(r.escalation?.detail).toMatch(/licensing specialist failed: .*no usable answer twice/);
     expect(r.budget.model_calls).toBe(2);
     // The retry told the model why its first answer was rejected.
-    const retry = requestsOf(api, "licensing")[1]?.body?.messages[0]?.content;
+    const retry = requestsOf(fake.api, "licensing")[1]?.body?.messages[0]?.content;
     expect(String(retry)).toMatch(/Your previous answer was rejected: the answer is not the schema's JSON/);
   });
 
   it("an answer cut off at max_tokens is retried with a larger max_tokens, then accepted", async () => {
-    routeByCaller(api, { licensing: [maxTokensTruncated(), textMessage(LICENSING_COMPLIANT)] });
+    routeByCaller(fake.api, { licensing: [maxTokensTruncated(), textMessage(LICENSING_COMPLIANT)] });
     const r = await reviewFixture(gate({ GATE_MODEL_MAX_TOKENS: "2048" }), "010_mit_or_gpl_dependency");
 
-    const sent = requestsOf(api, "licensing");
+    const sent = requestsOf(fake.api, "licensing");
     expect(sent.map((q) => q.body?.max_tokens)).toEqual([2048, 4096]);
     expect(r.route).toBe("approved");
     expect(r.escalation).toBeNull();
@@ -127,20 +113,20 @@ describe("Claude as specialist, through the whole gate and the real SDK", () => 
   });
 
   it("a 529 overloaded answer is retried by the SDK, then the review goes on", async () => {
-    routeByCaller(api, { licensing: [overloaded(), textMessage(LICENSING_COMPLIANT)] });
+    routeByCaller(fake.api, { licensing: [overloaded(), textMessage(LICENSING_COMPLIANT)] });
     const r = await reviewFixture(gate(), "010_mit_or_gpl_dependency");
 
-    expect(requestsOf(api, "licensing")).toHaveLength(2);
+    expect(requestsOf(fake.api, "licensing")).toHaveLength(2);
     expect(r.route).toBe("approved");
     // Only the answered call is a model call with tokens.
     expect(r.budget.model_calls).toBe(1);
   });
 
   it("a 401 (wrong key) is an escalation naming the failure, not a crash", async () => {
-    routeByCaller(api, {}, () => unauthorized());
+    routeByCaller(fake.api, {}, () => unauthorized());
     const r = await reviewFixture(gate(), "010_mit_or_gpl_dependency");
 
-    expect(requestsOf(api, "licensing")).toHaveLength(1); // 401 is not retried
+    expect(requestsOf(fake.api, "licensing")).toHaveLength(1); // 401 is not retried
     expect(r.status).toBe("waiting_for_human");
     expect(r.route).toBe("human");
     expect(r.escalation?.reason).toBe("specialist_error");
@@ -149,11 +135,11 @@ describe("Claude as specialist, through the whole gate and the real SDK", () => 
   });
 
   it("sends the key, the configured model and a system prompt whose policy block carries cache_control", async () => {
-    routeByCaller(api, {});
+    routeByCaller(fake.api, {});
     await reviewFixture(gate({ GATE_MODEL_SPECIALIST: "claude-haiku-4-5" }), "008_weak_crypto");
 
-    expect(api.requests.length).toBeGreaterThan(0);
-    for (const q of api.requests) {
+    expect(fake.api.requests.length).toBeGreaterThan(0);
+    for (const q of fake.api.requests) {
       expect(`${q.headers["x-api-key"] ?? ""} ${q.headers.authorization ?? ""}`).toContain("test");
       expect(q.body?.model).toBe("claude-haiku-4-5");
       const system = q.body?.system as Array<{ text: string; cache_control?: unknown }>;
@@ -167,7 +153,7 @@ describe("Claude as specialist, through the whole gate and the real SDK", () => 
     const { writeLargeFixture } = await import("./large-fixture.js");
     const fixture = writeLargeFixture();
     try {
-      routeByCaller(api, {});
+      routeByCaller(fake.api, {});
       const g = gate({ GATE_MAX_INPUT_TOKENS: "4000" });
       const r = await reviewFixture(g, fixture.name, fixture.fixturesDir);
 
@@ -177,22 +163,22 @@ describe("Claude as specialist, through the whole gate and the real SDK", () => 
       expect(r.escalation?.detail).toContain("src/reports/build-b.ts");
       // The first file, which fitted, was reviewed; what did not fit was never sent.
       expect(r.escalation?.detail).not.toContain("src/reports/build-a.ts");
-      for (const q of api.requests) {
+      for (const q of fake.api.requests) {
         expect(q.raw).toContain("rowA_0");
         expect(q.raw).not.toContain("rowB_299");
       }
-      expect(api.requests.length).toBeGreaterThan(0);
+      expect(fake.api.requests.length).toBeGreaterThan(0);
     } finally {
       fixture.remove();
     }
   });
 
   it("the fake answers whichever specialty asks: security and data one call each, licensing none", async () => {
-    routeByCaller(api, {});
+    routeByCaller(fake.api, {});
     const r = await reviewFixture(gate(), "014_new_pii_column");
-    expect(requestsOf(api, "security")).toHaveLength(1);
-    expect(requestsOf(api, "data")).toHaveLength(1);
-    expect(requestsOf(api, "licensing")).toHaveLength(0); // no licensing policy applies
+    expect(requestsOf(fake.api, "security")).toHaveLength(1);
+    expect(requestsOf(fake.api, "data")).toHaveLength(1);
+    expect(requestsOf(fake.api, "licensing")).toHaveLength(0); // no licensing policy applies
     expect(r.route).toBe("approved");
     expect(r.budget.model_calls).toBe(2);
     expect(r.findings).toContainEqual(expect.objectContaining({ policy: "DATA-02", blocking: false }));

@@ -1,21 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startFakeAnthropic, textMessage, type FakeAnthropic } from "../fakes/anthropic-api.js";
+import { describe, expect, it } from "vitest";
+import { textMessage } from "../fakes/anthropic-api.js";
 import { reviewFixture } from "../helpers/gate.js";
-import { EMPTY_ANSWER, modelGate, requestsOf, routeByCaller } from "./helpers.js";
+import { EMPTY_ANSWER, modelGate, requestsOf, routeByCaller, useFakeAnthropic } from "./helpers.js";
 
 /** How long the fake takes to answer a slow call: far beyond the specialist timeout. */
 const SLOW_MS = 20_000;
 const TIMEOUT_MS = 400;
 
-let api: FakeAnthropic;
-const gates: Array<{ close: () => void }> = [];
-beforeEach(async () => {
-  api = await startFakeAnthropic();
-});
-afterEach(async () => {
-  for (const g of gates.splice(0)) g.close();
-  await api.close();
-});
+const fake = useFakeAnthropic();
+const gates = fake.gates;
 
 function slow() {
   return { ...textMessage(EMPTY_ANSWER), delayMs: SLOW_MS };
@@ -23,15 +16,15 @@ function slow() {
 
 describe("Claude specialists that do not answer in time", () => {
   it("a response slower than GATE_SPECIALIST_TIMEOUT_MS is a timeout escalation, promptly", async () => {
-    routeByCaller(api, { licensing: [slow()] });
-    const gate = modelGate(api, { GATE_SPECIALIST_TIMEOUT_MS: String(TIMEOUT_MS) });
+    routeByCaller(fake.api, { licensing: [slow()] });
+    const gate = modelGate(fake.api, { GATE_SPECIALIST_TIMEOUT_MS: String(TIMEOUT_MS) });
     gates.push(gate);
     const started = Date.now();
     const r = await reviewFixture(gate, "010_mit_or_gpl_dependency");
     const elapsed = Date.now() - started;
 
     expect(elapsed).toBeLessThan(5_000); // well under the fake's 20 s
-    expect(requestsOf(api, "licensing")).toHaveLength(1); // an abort is not retried
+    expect(requestsOf(fake.api, "licensing")).toHaveLength(1); // an abort is not retried
     expect(r.route).toBe("human");
     expect(r.status).toBe("waiting_for_human");
     expect(r.escalation).toEqual({
@@ -44,15 +37,15 @@ describe("Claude specialists that do not answer in time", () => {
   });
 
   it("two specialists timing out in one superstep give one escalation and no crash", async () => {
-    routeByCaller(api, { security: [slow()], data: [slow()] });
-    const gate = modelGate(api, { GATE_SPECIALIST_TIMEOUT_MS: String(TIMEOUT_MS) });
+    routeByCaller(fake.api, { security: [slow()], data: [slow()] });
+    const gate = modelGate(fake.api, { GATE_SPECIALIST_TIMEOUT_MS: String(TIMEOUT_MS) });
     gates.push(gate);
     const started = Date.now();
     const r = await reviewFixture(gate, "008_weak_crypto");
 
     expect(Date.now() - started).toBeLessThan(5_000);
-    expect(requestsOf(api, "security")).toHaveLength(1);
-    expect(requestsOf(api, "data")).toHaveLength(1);
+    expect(requestsOf(fake.api, "security")).toHaveLength(1);
+    expect(requestsOf(fake.api, "data")).toHaveLength(1);
     expect(r.status).toBe("waiting_for_human");
     expect(r.escalation?.reason).toBe("timeout");
     // First wins: exactly one specialty is named.
