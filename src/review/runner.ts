@@ -81,8 +81,7 @@ export class ReviewRunner implements ReviewService {
     try {
       const queued = await this.result(reviewId);
       if (queued.status !== "queued") return;
-      this.deps.store.saveResult(reviewId, queued);
-      await this.publish(reviewId, queued);
+      await this.record(reviewId, queued);
     } catch (error) {
       this.deps.log.warn({ err: error, reviewId }, "could not announce the review");
     }
@@ -96,8 +95,7 @@ export class ReviewRunner implements ReviewService {
       this.deps.store.setStatus(reviewId, "running");
       // Show the review as in progress (a check run "in progress") before the work starts.
       const starting = await this.result(reviewId);
-      this.deps.store.saveResult(reviewId, starting);
-      await this.publish(reviewId, starting);
+      await this.record(reviewId, starting);
       const config = this.config(reviewId);
       const snapshot = await this.deps.graph.getState(config);
       const started = snapshot.values && Object.keys(snapshot.values).length > 0;
@@ -251,8 +249,7 @@ export class ReviewRunner implements ReviewService {
     this.deps.store.supersede(reviewId, bySha);
     this.deps.store.audit({ reviewId, actor: "gate", action: "supersede", outcome: "superseded", detail: { by: bySha } });
     const result = await this.result(reviewId);
-    this.deps.store.saveResult(reviewId, result);
-    await this.publish(reviewId, result);
+    await this.record(reviewId, result);
     await this.deps.onSettled?.(this.requireReview(reviewId));
   }
 
@@ -264,10 +261,7 @@ export class ReviewRunner implements ReviewService {
     const pending = this.deps.store.withStatus("queued", "running");
     for (const r of pending) await this.run(r.id);
     const stale = this.deps.store.unpublished();
-    for (const r of stale) {
-      const result = this.deps.store.lastResult(r.id);
-      if (result) await this.publish(r.id, result);
-    }
+    for (const r of stale) await this.publish(r.id);
     return { resumed: pending.length, republished: stale.length };
   }
 
@@ -298,8 +292,7 @@ export class ReviewRunner implements ReviewService {
       route: "human",
       escalation: { reason: "specialist_error", detail: `the review could not finish: ${(error as Error).message}` },
     };
-    this.deps.store.saveResult(reviewId, result);
-    await this.publish(reviewId, result);
+    await this.record(reviewId, result);
     return result;
   }
 
@@ -311,20 +304,20 @@ export class ReviewRunner implements ReviewService {
     const current = this.requireReview(reviewId);
     if (current.status !== "superseded") this.deps.store.setStatus(reviewId, status);
     const result = await this.result(reviewId);
-    this.deps.store.saveResult(reviewId, result);
-    await this.publish(reviewId, result);
+    await this.record(reviewId, result);
     if (status === "done") await this.deps.onSettled?.(this.requireReview(reviewId));
     return result;
   }
 
   /**
-   * Publishes a result everywhere it belongs and records each receipt. A failing publisher is logged and retried on recover.
+   * Publishes the review's last saved result everywhere it belongs and records each receipt. A
+   * failing publisher is logged, and the result is published again by `recover`.
    * One publish at a time per review: a push superseding a review that is still running publishes
    * beside the run, and the later publish must see the earlier one's receipt (its check run id).
    */
-  async publish(reviewId: string, result: ReviewResult): Promise<void> {
+  async publish(reviewId: string): Promise<void> {
     const previous = this.publishing.get(reviewId) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => this.publishNow(reviewId, result));
+    const next = previous.catch(() => undefined).then(() => this.publishNow(reviewId));
     this.publishing.set(reviewId, next);
     try {
       await next;
@@ -333,10 +326,17 @@ export class ReviewRunner implements ReviewService {
     }
   }
 
-  private async publishNow(reviewId: string, given: ReviewResult): Promise<void> {
+  /** Saves what the review concluded, then publishes it. */
+  private async record(reviewId: string, result: ReviewResult): Promise<void> {
+    this.deps.store.saveResult(reviewId, result);
+    await this.publish(reviewId);
+  }
+
+  private async publishNow(reviewId: string): Promise<void> {
     // Publish what the review concluded last, whichever call got here first: a late "queued"
     // announcement must never overwrite a verdict.
-    const result = this.deps.store.lastResult(reviewId) ?? given;
+    const result = this.deps.store.lastResult(reviewId);
+    if (!result) return;
     let allOk = true;
     for (const publisher of this.deps.publishersFor(this.requireReview(reviewId))) {
       try {

@@ -93,8 +93,9 @@ describe("ReviewRunner publishing", () => {
     await runner.run(review.id);
     expect(shown.at(-1)).toEqual(["auto_approved", "done"]);
 
-    // A publish of an older result (a slow announcement, a retry) shows the latest instead.
-    await runner.publish(review.id, staleQueued);
+    // A publish after an older result was produced (a slow announcement, a retry) shows the latest.
+    expect(staleQueued.status).toBe("queued");
+    await runner.publish(review.id);
     expect(shown.at(-1)).toEqual(["auto_approved", "done"]);
     await runner.announce(review.id);
     expect(shown.at(-1)).toEqual(["auto_approved", "done"]);
