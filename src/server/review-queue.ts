@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { InFlight } from "./in-flight.js";
 
 /**
  * Runs review jobs in the background, at most `concurrency` at once (GATE_CONCURRENCY), in the
@@ -9,7 +10,8 @@ import type { Logger } from "pino";
 export class ReviewQueue {
   private running = 0;
   private readonly waiting: Array<() => Promise<unknown>> = [];
-  private idleWaiters: Array<() => void> = [];
+  /** Every job from push to finish, waiting or running. */
+  private readonly pending = new InFlight();
 
   constructor(
     private readonly concurrency: number,
@@ -17,14 +19,15 @@ export class ReviewQueue {
   ) {}
 
   push(job: () => Promise<unknown>): void {
-    this.waiting.push(job);
+    let finished!: () => void;
+    void this.pending.track(new Promise<void>((resolve) => (finished = resolve)));
+    this.waiting.push(() => Promise.resolve().then(job).finally(finished));
     this.pump();
   }
 
   /** Resolves when nothing is running or waiting (tests, shutdown). */
   idle(): Promise<void> {
-    if (this.running === 0 && this.waiting.length === 0) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+    return this.pending.idle();
   }
 
   get size(): number {
@@ -40,11 +43,6 @@ export class ReviewQueue {
         .finally(() => {
           this.running--;
           this.pump();
-          if (this.running === 0 && this.waiting.length === 0) {
-            const waiters = this.idleWaiters;
-            this.idleWaiters = [];
-            for (const w of waiters) w();
-          }
         });
     }
   }

@@ -77,8 +77,7 @@ export async function startGateServer(env: NodeJS.ProcessEnv = process.env, opts
       : {}),
   };
 
-  let gate: Gate | undefined;
-  gate = buildGate(config, log, {
+  const gate = buildGate(config, log, {
     github: createGitHubLoader({ auth, dataDir: config.dataDir, snapshotMaxBytes: server.snapshotMaxBytes, log }),
     liveLicenses: (store) =>
       createRegistryResolver({
@@ -124,7 +123,7 @@ export async function startGateServer(env: NodeJS.ProcessEnv = process.env, opts
       ...(slackCfg.defaultRepo ? { defaultRepo: slackCfg.defaultRepo } : {}),
       log,
       audit: (e) =>
-        gate!.store.audit({ reviewId: e.reviewId, actor: e.userId, action: e.action, outcome: `refused:${e.code}`, detail: { why: e.why, source: "slack" } }),
+        gate.store.audit({ reviewId: e.reviewId, actor: e.userId, action: e.action, outcome: `refused:${e.code}`, detail: { why: e.why, source: "slack" } }),
       checkRunUrl: checksUrl,
     });
     const started = (await app.start(server.port)) as unknown;
@@ -141,7 +140,7 @@ export async function startGateServer(env: NodeJS.ProcessEnv = process.env, opts
 
   // Reviews that were queued or running when the process stopped run again; unpublished results are published.
   const pending = gate.store.withStatus("queued", "running").length;
-  queue.push(() => gate!.runner.recover());
+  queue.push(() => gate.runner.recover());
   ready = true;
   log.info({ port, slack: slackCfg ? (slackCfg.socketMode ? "socket" : "http") : "off", github: auth.mode, resumed: pending }, "gate listening");
 
@@ -156,7 +155,7 @@ export async function startGateServer(env: NodeJS.ProcessEnv = process.env, opts
       ready = false;
       await stop();
       await idle();
-      gate!.close();
+      gate.close();
     },
   };
 }

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { ReviewQueue } from "../../src/server/review-queue.js";
+import { silentLog } from "../helpers/gate.js";
+
+const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("ReviewQueue", () => {
+  it("runs at most `concurrency` jobs at once, in order, and is idle only when all have finished", async () => {
+    const queue = new ReviewQueue(2, silentLog);
+    let running = 0;
+    let peak = 0;
+    const order: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      queue.push(async () => {
+        running++;
+        peak = Math.max(peak, running);
+        order.push(i);
+        await tick(5);
+        running--;
+      });
+    }
+    await queue.idle();
+    expect(peak).toBe(2);
+    expect(order).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(running).toBe(0);
+    expect(queue.size).toBe(0);
+  });
+
+  it("a job that fails, even synchronously, stops neither the queue nor idle()", async () => {
+    const queue = new ReviewQueue(1, silentLog);
+    const done: string[] = [];
+    queue.push(async () => {
+      throw new Error("async failure");
+    });
+    queue.push((() => {
+      throw new Error("sync failure");
+    }) as () => Promise<unknown>);
+    queue.push(async () => void done.push("third"));
+    await queue.idle();
+    expect(done).toEqual(["third"]);
+  });
+
+  it("an empty queue is idle at once", async () => {
+    await expect(new ReviewQueue(1, silentLog).idle()).resolves.toBeUndefined();
+  });
+});
