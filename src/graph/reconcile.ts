@@ -1,5 +1,5 @@
 import type { Finding } from "../detectors/finding.js";
-import type { InvestigationReport, InvestigationRequest } from "../investigator/report.js";
+import { latestMachineReport, type InvestigationReport, type InvestigationRequest } from "../investigator/report.js";
 import type { Escalation } from "../review/result.js";
 import { investigationRefusal } from "./budget.js";
 import type { FindingsBySpecialty, ReconcileRoute } from "./state.js";
@@ -31,7 +31,8 @@ const key = (f: Pick<Finding, "policy" | "file">) => `${f.policy}@${f.file ?? ""
 /** A detector's block that the specialists' findings no longer carry as a block. */
 function clearedBlocks(input: ReconcileInput, all: Finding[]): Finding[] {
   const blocking = new Set(all.filter((f) => f.blocking).map(key));
-  const resolvedByInvestigation = input.investigations.some((r) => r.status === "resolved");
+  // The same report the specialists settle it from: the newest machine investigation.
+  const resolvedByInvestigation = latestMachineReport(input.investigations)?.status === "resolved";
   return input.detections.filter((d) => {
     if (!d.blocking || blocking.has(key(d))) return false;
     // A conditional block (needs context) may be cleared, but only by an investigation that resolved it.

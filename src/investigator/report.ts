@@ -49,3 +49,13 @@ export interface InvestigationReport {
   /** Model usage of a model-driven strategy; zeros for the deterministic one. */
   usage: Usage;
 }
+
+/**
+ * The newest machine investigation: the one that answers the latest needs_more_context question
+ * (a person's questions are answered too, but never settle a detector's conditional block).
+ *
+ * @example latestMachineReport(state.investigations)?.status // "resolved"
+ */
+export function latestMachineReport(reports: readonly InvestigationReport[]): InvestigationReport | undefined {
+  return [...reports].reverse().find((r) => r.origin === "machine");
+}

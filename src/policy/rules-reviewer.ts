@@ -1,12 +1,7 @@
 import type { Finding } from "../detectors/finding.js";
 import type { Specialist, SpecialistInput, SpecialistOutput } from "../graph/specialist.js";
-import type { InvestigationReport } from "../investigator/report.js";
+import { latestMachineReport } from "../investigator/report.js";
 import { ZERO_USAGE } from "../model/usage.js";
-
-/** The newest machine investigation, which answers the latest needs_more_context question. */
-function latestMachineReport(reports: InvestigationReport[]): InvestigationReport | undefined {
-  return [...reports].reverse().find((r) => r.origin === "machine");
-}
 
 /** Turns an investigation's concerns that cite one of this specialty's policies into blocking findings. */
 function concernFindings(input: SpecialistInput): Finding[] {

@@ -147,4 +147,18 @@ describe("reconcile: one row per rung", () => {
     const out = reconcile(input({ detections: [sec03], findings: { security: batch([]) } }));
     expect(out.escalation?.reason).toBe("disagreement");
   });
+
+  it("a person's resolved question does not clear a conditional block: only the newest machine investigation can", () => {
+    const human = report("resolved", { origin: "human" });
+    const out = reconcile(input({ detections: [sec03], findings: { security: batch([]) }, investigations: [human] }));
+    expect(out.escalation?.reason).toBe("disagreement");
+    const stale = reconcile(
+      input({
+        detections: [sec03],
+        findings: { security: batch([]) },
+        investigations: [report("resolved"), report("inconclusive"), human],
+      }),
+    );
+    expect(stale.next).toBe("human_gate");
+  });
 });
