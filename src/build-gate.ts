@@ -8,13 +8,15 @@ import type { Specialty } from "./detectors/finding.js";
 import { buildReviewGraph } from "./graph/build-review-graph.js";
 import type { Specialist } from "./graph/specialist.js";
 import type { ReviewSource } from "./graph/state.js";
+import type { GitHubAuth } from "./github/client.js";
+import { createGitHubLoader } from "./github/live-loader.js";
 import { createLoader } from "./intake/fixture-loader.js";
-import type { PullRequestLoader } from "./intake/source.js";
 import { createDeterministicStrategy } from "./investigator/deterministic/strategy.js";
 import { headFilesFor } from "./investigator/head-files.js";
 import { createInvestigator } from "./investigator/investigator.js";
 import type { Strategy } from "./investigator/strategy.js";
 import { createOfflineResolver, loadRegistryFile } from "./licenses/offline-resolver.js";
+import { createRegistryResolver } from "./licenses/registry-resolver.js";
 import { BUNDLED_POLICIES_DIR } from "./package-paths.js";
 import { createModelClient } from "./model/client.js";
 import { createModelStrategy } from "./model/investigator-strategy.js";
@@ -29,9 +31,8 @@ import { ReviewStore } from "./store/review-store.js";
 
 /** What the edges may add to the core: live intake, live licences, model reviewers, publishers. */
 export interface GateExtras {
-  github?: PullRequestLoader;
-  /** Live licence lookups (given the store, for its cache). */
-  liveLicenses?: (store: ReviewStore) => LicenseResolver;
+  /** GitHub credentials: live intake (PR, files, head snapshot) and live licence lookups. */
+  github?: GitHubAuth;
   specialists?: Partial<Record<Specialty, Specialist>>;
   /** Makes the investigator's strategy, one per investigation. */
   newStrategy?: () => Strategy;
@@ -79,7 +80,13 @@ export function buildGate(config: Config, log: Logger, extras: GateExtras = {}) 
   const clock = extras.clock ?? (() => new Date());
   const store = new ReviewStore(db, clock);
   const progress = new ProgressHub();
-  const liveLicenses = extras.liveLicenses?.(store);
+  const liveLicenses = extras.github
+    ? createRegistryResolver({
+        store,
+        ...(config.GATE_NPM_REGISTRY_URL ? { npmRegistryUrl: config.GATE_NPM_REGISTRY_URL } : {}),
+        ...(config.GATE_PYPI_URL ? { pypiUrl: config.GATE_PYPI_URL } : {}),
+      })
+    : undefined;
   const model = modelParts(config, log);
   const investigator = createInvestigator({
     newStrategy: extras.newStrategy ?? model?.newStrategy ?? createDeterministicStrategy,
@@ -91,7 +98,18 @@ export function buildGate(config: Config, log: Logger, extras: GateExtras = {}) 
       timeoutMs: config.GATE_INVESTIGATOR_TIMEOUT_MS,
     },
   });
-  const loader = createLoader({ ...(extras.github ? { github: extras.github } : {}) });
+  const loader = createLoader(
+    extras.github
+      ? {
+          github: createGitHubLoader({
+            auth: extras.github,
+            dataDir: config.dataDir,
+            snapshotMaxBytes: config.GATE_SNAPSHOT_MAX_BYTES,
+            log,
+          }),
+        }
+      : {},
+  );
   const graph = buildReviewGraph(
     {
       loader,

@@ -28,6 +28,11 @@ const ConfigSchema = z.object({
   GATE_INVESTIGATOR_MAX_TOOL_CALLS: int(1).default(24),
   GATE_INVESTIGATOR_MAX_FILE_CHARS: int(1).default(200_000),
   GATE_INVESTIGATOR_TIMEOUT_MS: int(1).default(120_000),
+  /** Size cap of an extracted head snapshot of a live PR. */
+  GATE_SNAPSHOT_MAX_BYTES: int(1024).default(200 * 1024 * 1024),
+  /** Registries for live licence lookups (a private registry works). */
+  GATE_NPM_REGISTRY_URL: z.string().url().optional(),
+  GATE_PYPI_URL: z.string().url().optional(),
   /** pino level for stderr logs. */
   GATE_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("warn"),
   ANTHROPIC_API_KEY: z.string().min(1).optional(),

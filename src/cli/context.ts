@@ -3,8 +3,6 @@ import { buildGate, type Gate, type GateExtras } from "../build-gate.js";
 import { loadConfig, type Config } from "../config.js";
 import { createGitHubAuth, type GitHubAuth } from "../github/client.js";
 import { loadGitHubSettings } from "../github/github-settings.js";
-import { createGitHubLoader } from "../github/live-loader.js";
-import { createRegistryResolver } from "../licenses/registry-resolver.js";
 
 /** What every command gets: settings, a logger on stderr (stdout is for results), the gate. */
 export interface CliContext {
@@ -23,19 +21,8 @@ export function createCliContext(env: NodeJS.ProcessEnv = process.env, extras: G
   const log = pino({ level: config.GATE_LOG_LEVEL, base: undefined }, pino.destination(2));
   const settings = loadGitHubSettings(env);
   const github = settings ? createGitHubAuth({ ...settings, log }) : undefined;
-  const snapshotMaxBytes = Number(env.GATE_SNAPSHOT_MAX_BYTES ?? 200 * 1024 * 1024);
   const gate = buildGate(config, log, {
-    ...(github
-      ? {
-          github: createGitHubLoader({ auth: github, dataDir: config.dataDir, snapshotMaxBytes, log }),
-          liveLicenses: (store) =>
-            createRegistryResolver({
-              store,
-              ...(env.GATE_NPM_REGISTRY_URL ? { npmRegistryUrl: env.GATE_NPM_REGISTRY_URL } : {}),
-              ...(env.GATE_PYPI_URL ? { pypiUrl: env.GATE_PYPI_URL } : {}),
-            }),
-        }
-      : {}),
+    ...(github ? { github } : {}),
     ...extras,
   });
   return {

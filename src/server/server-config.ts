@@ -13,9 +13,6 @@ const ServerEnvSchema = z.object({
   GITHUB_WEBHOOK_SECRET: z.string().min(1).optional(),
   GATE_REVIEW_DRAFTS: bool.default(false),
   GATE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
-  GATE_SNAPSHOT_MAX_BYTES: z.coerce.number().int().min(1024).default(200 * 1024 * 1024),
-  GATE_NPM_REGISTRY_URL: z.string().url().optional(),
-  GATE_PYPI_URL: z.string().url().optional(),
   GATE_SLACK: z.enum(["on", "off"]).default("on"),
   SLACK_BOT_TOKEN: z.string().min(1).optional(),
   SLACK_SIGNING_SECRET: z.string().min(1).optional(),
@@ -38,9 +35,6 @@ export interface ServerConfig {
   github: { apiUrl?: string; token?: string; appId?: string; privateKey?: string };
   reviewDrafts: boolean;
   concurrency: number;
-  snapshotMaxBytes: number;
-  npmRegistryUrl?: string;
-  pypiUrl?: string;
   slack:
     | { enabled: false }
     | {
@@ -122,9 +116,6 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     github: github!,
     reviewDrafts: e.GATE_REVIEW_DRAFTS,
     concurrency: e.GATE_CONCURRENCY,
-    snapshotMaxBytes: e.GATE_SNAPSHOT_MAX_BYTES,
-    ...(e.GATE_NPM_REGISTRY_URL ? { npmRegistryUrl: e.GATE_NPM_REGISTRY_URL } : {}),
-    ...(e.GATE_PYPI_URL ? { pypiUrl: e.GATE_PYPI_URL } : {}),
     slack,
   };
 }

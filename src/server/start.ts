@@ -6,9 +6,7 @@ import { buildGate, type Gate } from "../build-gate.js";
 import { loadConfig, type Config } from "../config.js";
 import { createCheckPublisher } from "../github/check-publisher.js";
 import { createGitHubAuth } from "../github/client.js";
-import { createGitHubLoader } from "../github/live-loader.js";
 import { createWebhookHandler } from "../github/webhook.js";
-import { createRegistryResolver } from "../licenses/registry-resolver.js";
 import type { Publisher, ReviewRecord } from "../review/service.js";
 import { buildSlackApp } from "../slack/app.js";
 import { parseApprovers, parseApproversBySpecialty, type ApproverConfig } from "../slack/approvers.js";
@@ -78,13 +76,7 @@ export async function startGateServer(env: NodeJS.ProcessEnv = process.env, opts
   };
 
   const gate = buildGate(config, log, {
-    github: createGitHubLoader({ auth, dataDir: config.dataDir, snapshotMaxBytes: server.snapshotMaxBytes, log }),
-    liveLicenses: (store) =>
-      createRegistryResolver({
-        store,
-        ...(server.npmRegistryUrl ? { npmRegistryUrl: server.npmRegistryUrl } : {}),
-        ...(server.pypiUrl ? { pypiUrl: server.pypiUrl } : {}),
-      }),
+    github: auth,
     // Slack first: the card's place, once posted, is the check run's details link.
     publishersFor: (review) => [
       ...(publishers.slack ? [publishers.slack] : []),
