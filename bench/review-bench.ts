@@ -4,7 +4,7 @@ import path from "node:path";
 import { pino } from "pino";
 import { buildGate } from "../src/build-gate.js";
 import { loadConfig } from "../src/config.js";
-import { loadFixturePullRequest } from "../src/intake/fixture.js";
+import { loadFixturePullRequest } from "../src/fixture/fixture.js";
 import { BUNDLED_FIXTURES_DIR } from "../src/package-paths.js";
 import { median, type BenchResult, type BenchRow } from "./grep-bench.js";
 

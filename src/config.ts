@@ -1,7 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
-import { describeIssues, GateError } from "./errors.js";
-import { loadModelSettings, type ModelSettings } from "./model/settings.js";
+import { describeIssues, GateError } from "./domain/errors.js";
+import { loadModelSettings, type ModelSettings } from "./claude/settings.js";
 
 const int = (min: number) => z.coerce.number().int().min(min);
 

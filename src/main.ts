@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { describeError } from "./errors.js";
+import { describeError } from "./domain/errors.js";
 import { startGateServer } from "./server/start.js";
 
 // `npm start`: the gate's server (GitHub webhooks, Slack, the review queue). `npm run demo` needs none of it.

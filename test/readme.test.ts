@@ -20,7 +20,7 @@ describe("README stays true", () => {
   });
 
   it("documents every GATE_* setting the code reads", () => {
-    const sources = ["src/config.ts", "src/server/server-config.ts", "src/github/github-settings.ts", "src/model/settings.ts", "src/cli/context.ts"]
+    const sources = ["src/config.ts", "src/server/server-config.ts", "src/github/github-settings.ts", "src/claude/settings.ts", "src/cli/context.ts"]
       .map((f) => fs.readFileSync(path.join(PACKAGE_ROOT, f), "utf8"))
       .join("\n");
     const names = new Set([...sources.matchAll(/\b(GATE_[A-Z_]+)\b/g)].map((m) => m[1]!));

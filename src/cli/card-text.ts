@@ -1,5 +1,5 @@
 import type { KnownBlock } from "@slack/types";
-import type { ReviewResult } from "../review/result.js";
+import type { ReviewResult } from "../domain/review-result.js";
 import { renderCard } from "../slack/card.js";
 import type { CliContext } from "./context.js";
 

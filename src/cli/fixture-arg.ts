@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { BUNDLED_FIXTURES_DIR } from "../package-paths.js";
-import { splitFixturePath } from "../intake/fixture.js";
+import { splitFixturePath } from "../fixture/fixture.js";
 
 /**
  * A fixture argument as a folder: a path from the working directory, else a fixture shipped

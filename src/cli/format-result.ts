@@ -1,4 +1,4 @@
-import type { ReviewResult } from "../review/result.js";
+import type { ReviewResult } from "../domain/review-result.js";
 
 const ROUTE_TEXT: Record<string, string> = {
   auto_approved: "auto-approved (risk gate, no specialist ran)",

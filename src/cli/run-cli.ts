@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { describeError } from "../errors.js";
+import { describeError } from "../domain/errors.js";
 import { createCliContext, type CliContext } from "./context.js";
 import { decideCommand } from "./commands/decide.js";
 import { demoCommand } from "./commands/demo.js";

@@ -1,5 +1,5 @@
-import type { PullRequest } from "../intake/pull-request.js";
-import type { Finding } from "./finding.js";
+import type { PullRequest } from "../domain/pull-request.js";
+import type { Finding } from "../domain/finding.js";
 
 /** Read-only access to files of the PR's head commit, when a snapshot exists. */
 export interface HeadFiles {

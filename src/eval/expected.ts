@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { describeIssues, GateError } from "../errors.js";
-import { FIXTURE_NAME } from "../intake/fixture.js";
+import { describeIssues, GateError } from "../domain/errors.js";
+import { FIXTURE_NAME } from "../fixture/fixture.js";
 
 /**
  * A fixture's `expected.json` (FIXTURES.md): what a correct review concludes.

@@ -1,4 +1,4 @@
-import type { ReviewResult } from "../review/result.js";
+import type { ReviewResult } from "../domain/review-result.js";
 import type { Expected } from "./expected.js";
 
 /** One fixture's review, or why it could not be reviewed. */

@@ -1,7 +1,7 @@
 import type { Octokit } from "@octokit/rest";
 import type { Logger } from "pino";
-import type { ReviewResult } from "../review/result.js";
-import type { PublishReceipt, Publisher, ReviewRecord } from "../review/service.js";
+import type { ReviewResult } from "../domain/review-result.js";
+import type { PublishReceipt, Publisher, ReviewRecord } from "../domain/review.js";
 import type { GitHubAuth } from "./client.js";
 import {
   annotationBatches,
@@ -10,7 +10,7 @@ import {
   type CheckAnnotation,
   type CheckRunPayload,
   type VerdictOptions,
-} from "./verdict.js";
+} from "./check-run.js";
 
 export interface CheckPublisherOptions {
   auth: GitHubAuth;

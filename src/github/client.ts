@@ -1,7 +1,7 @@
 import { createAppAuth } from "@octokit/auth-app";
 import { Octokit } from "@octokit/rest";
 import type { Logger } from "pino";
-import { GateError } from "../errors.js";
+import { GateError } from "../domain/errors.js";
 
 /** The GitHub settings the gate reads once, in `main.ts`/the CLI. */
 export interface GitHubAuthConfig {

@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { GateError } from "../errors.js";
+import { GateError } from "../domain/errors.js";
 import type { GitHubAuthConfig } from "./client.js";
 
 /**

@@ -1,6 +1,6 @@
 import type { Octokit } from "@octokit/rest";
-import { GateError } from "../errors.js";
-import { parsePullRequest, type PullRequest } from "../intake/pull-request.js";
+import { GateError } from "../domain/errors.js";
+import { parsePullRequest, type PullRequest } from "../domain/pull-request.js";
 import type { PrRef } from "./pr-ref.js";
 
 /** GitHub lists at most this many files of a pull request. */

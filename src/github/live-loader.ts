@@ -1,11 +1,11 @@
 import type { Logger } from "pino";
-import type { ReviewSource } from "../graph/state.js";
-import type { IntakeResult, PullRequestLoader } from "../intake/source.js";
-import { sandboxRoot } from "../investigator/sandbox.js";
-import type { SnapshotRef } from "../investigator/snapshot-ref.js";
+import type { ReviewSource } from "../domain/review-source.js";
+import type { IntakeResult, PullRequestLoader } from "../domain/pull-request-loader.js";
+import { sandboxRoot } from "../snapshot/sandbox.js";
+import type { SnapshotRef } from "../domain/snapshot-ref.js";
 import type { GitHubAuth } from "./client.js";
 import { loadPullRequest } from "./intake.js";
-import { fetchSnapshot, removeSnapshot } from "./snapshot.js";
+import { fetchSnapshot, removeSnapshot } from "../snapshot/tarball.js";
 
 /**
  * Live intake: the PR and its files from the REST API (the same `PullRequest` a fixture gives),

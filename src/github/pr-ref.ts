@@ -1,5 +1,5 @@
-import { GateError } from "../errors.js";
-import { GITHUB_OWNER, isRepoName } from "./names.js";
+import { GateError } from "../domain/errors.js";
+import { GITHUB_OWNER, isRepoName } from "../domain/github-names.js";
 
 /** A pull request named by its repository and number. */
 export interface PrRef {

@@ -1,14 +1,14 @@
 import type { Logger } from "pino";
 import type { Detector, HeadFiles, LicenseResolver } from "../detectors/detector.js";
-import type { Specialty } from "../detectors/finding.js";
-import type { PullRequestLoader } from "../intake/source.js";
-import type { PullRequest } from "../intake/pull-request.js";
-import type { InvestigationReport, InvestigationRequest } from "../investigator/report.js";
-import type { SnapshotRef } from "../investigator/snapshot-ref.js";
-import type { Policy } from "../policy/policy.js";
-import type { InvestigationProgress } from "../review/service.js";
-import type { Specialist } from "./specialist.js";
-import type { ReviewSource } from "./state.js";
+import type { Specialty } from "../domain/finding.js";
+import type { PullRequestLoader } from "../domain/pull-request-loader.js";
+import type { PullRequest } from "../domain/pull-request.js";
+import type { InvestigationReport, InvestigationRequest } from "../domain/investigation.js";
+import type { SnapshotRef } from "../domain/snapshot-ref.js";
+import type { Policy } from "../domain/policy.js";
+import type { InvestigationProgress } from "../domain/review.js";
+import type { Specialist } from "../domain/specialist.js";
+import type { ReviewSource } from "../domain/review-source.js";
 
 /** The investigator as the graph sees it. It never throws (a failure is an inconclusive report). */
 export interface Investigator {

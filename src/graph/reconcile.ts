@@ -1,6 +1,6 @@
-import type { Finding } from "../detectors/finding.js";
-import { latestMachineReport, type InvestigationReport, type InvestigationRequest } from "../investigator/report.js";
-import type { Escalation } from "../review/result.js";
+import type { Finding } from "../domain/finding.js";
+import { latestMachineReport, type InvestigationReport, type InvestigationRequest } from "../domain/investigation.js";
+import type { Escalation } from "../domain/review-result.js";
 import { investigationRefusal } from "./budget.js";
 import type { FindingsBySpecialty, ReconcileRoute } from "./state.js";
 

@@ -1,17 +1,13 @@
 import { Annotation } from "@langchain/langgraph";
-import type { Finding, Specialty } from "../detectors/finding.js";
-import type { PullRequest } from "../intake/pull-request.js";
-import type { InvestigationReport, InvestigationRequest } from "../investigator/report.js";
-import type { SnapshotRef } from "../investigator/snapshot-ref.js";
-import { addUsage, ZERO_USAGE, type Usage } from "../model/usage.js";
-import type { Decision, Escalation, Route } from "../review/result.js";
-import type { Risk } from "../risk/risk.js";
-import type { PolicyVerdict } from "./specialist.js";
-
-/** Where a review's pull request comes from. Plain JSON, validated by the runner. */
-export type ReviewSource =
-  | { kind: "fixture"; fixturesDir: string; name: string }
-  | { kind: "github"; owner: string; repo: string; number: number; headSha: string; installationId?: number };
+import type { Finding, Specialty } from "../domain/finding.js";
+import type { PullRequest } from "../domain/pull-request.js";
+import type { InvestigationReport, InvestigationRequest } from "../domain/investigation.js";
+import type { SnapshotRef } from "../domain/snapshot-ref.js";
+import { addUsage, ZERO_USAGE, type Usage } from "../domain/usage.js";
+import type { Decision, Escalation, Route } from "../domain/review-result.js";
+import type { Risk } from "../domain/risk.js";
+import type { ReviewSource } from "../domain/review-source.js";
+import type { PolicyVerdict } from "../domain/specialist.js";
 
 /** One specialty's latest batch. A new batch replaces the old one (see `mergeFindings`). */
 export interface SpecialtyBatch {

@@ -1,8 +1,8 @@
-import type { PullRequest } from "../intake/pull-request.js";
-import { addUsage, ZERO_USAGE, type Usage } from "../model/usage.js";
-import type { InvestigationReport, InvestigationRequest } from "./report.js";
+import type { PullRequest } from "../domain/pull-request.js";
+import { addUsage, ZERO_USAGE, type Usage } from "../domain/usage.js";
+import type { InvestigationReport, InvestigationRequest } from "../domain/investigation.js";
 import type { Strategy, StrategyAnswer, StrategyMove, ToolCall, ToolResult } from "./strategy.js";
-import { realRoot } from "./sandbox.js";
+import { realRoot } from "../snapshot/sandbox.js";
 import { runTool, type ToolRunner } from "./tools/index.js";
 
 /** The investigator's budgets; the harness counts them, never the strategy. */

@@ -1,10 +1,10 @@
-import { describeError } from "../errors.js";
-import type { PullRequest } from "../intake/pull-request.js";
-import { ZERO_USAGE } from "../model/usage.js";
+import { describeError } from "../domain/errors.js";
+import type { PullRequest } from "../domain/pull-request.js";
+import { ZERO_USAGE } from "../domain/usage.js";
 import { runInvestigation, type HarnessProgress, type InvestigationLimits } from "./harness.js";
-import type { InvestigationReport, InvestigationRequest } from "./report.js";
-import { sandboxRoot } from "./sandbox.js";
-import type { SnapshotRef } from "./snapshot-ref.js";
+import type { InvestigationReport, InvestigationRequest } from "../domain/investigation.js";
+import { sandboxRoot } from "../snapshot/sandbox.js";
+import type { SnapshotRef } from "../domain/snapshot-ref.js";
 import type { Strategy } from "./strategy.js";
 
 /** What an investigation needs besides the question: the PR, its snapshot and how to report progress. */

@@ -1,6 +1,6 @@
-import type { PullRequest } from "../intake/pull-request.js";
-import type { Usage } from "../model/usage.js";
-import type { Concern, Evidence, InvestigationRequest } from "./report.js";
+import type { PullRequest } from "../domain/pull-request.js";
+import type { Usage } from "../domain/usage.js";
+import type { Concern, Evidence, InvestigationRequest } from "../domain/investigation.js";
 
 /** The three read-only tools, and nothing else. */
 export type ToolCall =

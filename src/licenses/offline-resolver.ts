@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import type { Ecosystem, LicenseResolver } from "../detectors/detector.js";
-import { GateError } from "../errors.js";
+import { GateError } from "../domain/errors.js";
 
 /** One package's metadata in a fixture's `registry.json` (extra fields are kept and ignored). */
 export const RegistryEntrySchema = z.looseObject({

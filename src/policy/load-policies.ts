@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import YAML from "yaml";
-import { GateError } from "../errors.js";
-import { PolicyMetaSchema, type Policy } from "./policy.js";
+import { GateError } from "../domain/errors.js";
+import { PolicyMetaSchema, type Policy } from "../domain/policy.js";
 
 const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/;
 

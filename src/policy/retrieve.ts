@@ -1,8 +1,8 @@
 import picomatch from "picomatch";
-import type { Finding, Specialty } from "../detectors/finding.js";
-import { addedLines } from "../intake/patch.js";
-import type { PullRequest } from "../intake/pull-request.js";
-import type { Policy } from "./policy.js";
+import type { Finding, Specialty } from "../domain/finding.js";
+import { addedLines } from "../domain/patch.js";
+import type { PullRequest } from "../domain/pull-request.js";
+import type { Policy } from "../domain/policy.js";
 
 /**
  * The policies a specialty should weigh for this PR: those a detector cited, and those whose

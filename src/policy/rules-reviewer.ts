@@ -1,7 +1,7 @@
-import type { Finding } from "../detectors/finding.js";
-import type { Specialist, SpecialistInput, SpecialistOutput } from "../graph/specialist.js";
-import { latestMachineReport } from "../investigator/report.js";
-import { ZERO_USAGE } from "../model/usage.js";
+import type { Finding } from "../domain/finding.js";
+import type { Specialist, SpecialistInput, SpecialistOutput } from "../domain/specialist.js";
+import { latestMachineReport } from "../domain/investigation.js";
+import { ZERO_USAGE } from "../domain/usage.js";
 
 /** Turns an investigation's concerns that cite one of this specialty's policies into blocking findings. */
 function concernFindings(input: SpecialistInput): Finding[] {

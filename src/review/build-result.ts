@@ -1,8 +1,8 @@
-import { SEVERITY_RANK, SPECIALTIES, type Finding } from "../detectors/finding.js";
+import { SEVERITY_RANK, SPECIALTIES, type Finding } from "../domain/finding.js";
 import type { ReviewStateValue } from "../graph/state.js";
-import type { Evidence } from "../investigator/report.js";
-import { toResultFinding, type ReviewResult, type ReviewStatus } from "./result.js";
-import type { ReviewRecord } from "./service.js";
+import type { Evidence } from "../domain/investigation.js";
+import { toResultFinding, type ReviewResult, type ReviewStatus } from "../domain/review-result.js";
+import type { ReviewRecord } from "../domain/review.js";
 
 /** Blocking first, then by severity, policy, file and line: the order a person reads. */
 export function sortFindings(findings: Finding[]): Finding[] {

@@ -1,4 +1,4 @@
-import type { InvestigationProgress } from "./service.js";
+import type { InvestigationProgress } from "../domain/review.js";
 
 /**
  * Routes live investigation progress from the graph to whoever watches that review

@@ -1,9 +1,9 @@
 import crypto from "node:crypto";
 import { Command } from "@langchain/langgraph";
 import type { Logger } from "pino";
-import { GateError } from "../errors.js";
+import { GateError } from "../domain/errors.js";
 import { budgetOf, investigationRefusal } from "../graph/budget.js";
-import { ResumeSchema } from "../graph/human-gate-contract.js";
+import { ResumeSchema } from "../domain/human-gate.js";
 import type { ReviewGraph } from "../graph/build-review-graph.js";
 import type { ReviewStateValue } from "../graph/state.js";
 import type { ReviewRegistration, ReviewStore } from "../store/review-store.js";
@@ -11,7 +11,7 @@ import type { ReviewRegistration, ReviewStore } from "../store/review-store.js";
 export type { ReviewRegistration };
 import { buildResult } from "./build-result.js";
 import type { ProgressHub } from "./progress-hub.js";
-import type { ReviewResult, ReviewStatus } from "./result.js";
+import type { ReviewResult, ReviewStatus } from "../domain/review-result.js";
 import type {
   DecideOutcome,
   DecideRefusal,
@@ -20,7 +20,7 @@ import type {
   ResumeValue,
   ReviewRecord,
   ReviewService,
-} from "./service.js";
+} from "../domain/review.js";
 
 export interface RunnerDeps {
   graph: ReviewGraph;

@@ -1,7 +1,7 @@
-import type { Finding } from "../detectors/finding.js";
-import type { PullRequest } from "../intake/pull-request.js";
+import type { Finding } from "../domain/finding.js";
+import type { PullRequest } from "../domain/pull-request.js";
 import { classifyFile, type ChangeKind } from "./classify-file.js";
-import type { Risk } from "./risk.js";
+import type { Risk } from "../domain/risk.js";
 
 /** Base score of each kind of change; the PR takes its riskiest file's. */
 const BASE: Record<ChangeKind, number> = {

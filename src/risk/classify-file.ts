@@ -1,5 +1,5 @@
-import type { ChangedFile } from "../intake/pull-request.js";
-import { addedLines, removedLines } from "../intake/patch.js";
+import type { ChangedFile } from "../domain/pull-request.js";
+import { addedLines, removedLines } from "../domain/patch.js";
 
 /** What kind of change a file is, for the risk gate. */
 export type ChangeKind = "docs" | "tests" | "deps" | "deps_version" | "ci" | "auth" | "config" | "code" | "rename";

@@ -1,4 +1,4 @@
-import type { ReviewService } from "../review/service.js";
+import type { ReviewService } from "../domain/review.js";
 
 /**
  * Counts work in progress and tells when none is left.

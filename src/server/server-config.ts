@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { describeIssues, GateError } from "../errors.js";
+import { describeIssues, GateError } from "../domain/errors.js";
 import { loadGitHubSettings } from "../github/github-settings.js";
-import { isFullRepoName } from "../github/names.js";
+import { isFullRepoName } from "../domain/github-names.js";
 
 const bool = z
   .enum(["true", "false", "1", "0", "yes", "no", "on", "off"])

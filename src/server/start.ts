@@ -7,7 +7,7 @@ import { loadConfig, type Config } from "../config.js";
 import { createCheckPublisher } from "../github/check-publisher.js";
 import { createGitHubAuth } from "../github/client.js";
 import { createWebhookHandler } from "../github/webhook.js";
-import type { Publisher, ReviewRecord } from "../review/service.js";
+import type { Publisher, ReviewRecord } from "../domain/review.js";
 import { buildSlackApp } from "../slack/app.js";
 import { parseApprovers, parseApproversBySpecialty, type ApproverConfig } from "../slack/approvers.js";
 import { cardLink } from "../slack/card-link.js";

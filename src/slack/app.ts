@@ -1,8 +1,8 @@
 import { ProfileCache } from "./author-profile.js";
 import { App, LogLevel, type BlockAction, type ButtonAction, type CustomRoute } from "@slack/bolt";
 import type { Logger } from "pino";
-import { GateError } from "../errors.js";
-import type { ReviewRecord, ReviewService } from "../review/service.js";
+import { GateError } from "../domain/errors.js";
+import type { ReviewRecord, ReviewService } from "../domain/review.js";
 import type { ApproverConfig } from "./approvers.js";
 import { boltLogger } from "./bolt-logger.js";
 import { ACTION_APPROVE, ACTION_REJECT, ACTION_REQUEST_INFO } from "./card.js";

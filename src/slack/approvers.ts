@@ -1,5 +1,5 @@
-import type { Specialty } from "../detectors/finding.js";
-import { GateError } from "../errors.js";
+import type { Specialty } from "../domain/finding.js";
+import { GateError } from "../domain/errors.js";
 
 /** Who may decide on a review from Slack. Ids are Slack user ids (U…/W…) or user-group ids (S…). */
 export interface ApproverConfig {

@@ -1,4 +1,4 @@
-import type { ReviewRecord } from "../review/service.js";
+import type { ReviewRecord } from "../domain/review.js";
 
 /**
  * A link that opens a review's Slack card, when the card was posted.

@@ -1,6 +1,6 @@
 import type { types } from "@slack/bolt";
-import type { ResultFinding, ResultInvestigation, ReviewResult } from "../review/result.js";
-import type { InvestigationProgress, ReviewRecord } from "../review/service.js";
+import type { ResultFinding, ResultInvestigation, ReviewResult } from "../domain/review-result.js";
+import type { InvestigationProgress, ReviewRecord } from "../domain/review.js";
 import {
   BUTTON_TEXT_MAX,
   CONTEXT_TEXT_MAX,

@@ -1,5 +1,5 @@
-import { GateError } from "../errors.js";
-import { isFullRepoName } from "../github/names.js";
+import { GateError } from "../domain/errors.js";
+import { isFullRepoName } from "../domain/github-names.js";
 
 const CHANNEL = /^[CGD][A-Z0-9]+$/;
 

@@ -1,8 +1,8 @@
 import type { webApi } from "@slack/bolt";
 import type { Logger } from "pino";
-import type { Specialty } from "../detectors/finding.js";
-import type { ReviewResult } from "../review/result.js";
-import type { DecideRefusal, InvestigationProgress, ResumeValue, ReviewRecord, ReviewService } from "../review/service.js";
+import type { Specialty } from "../domain/finding.js";
+import type { ReviewResult } from "../domain/review-result.js";
+import type { DecideRefusal, InvestigationProgress, ResumeValue, ReviewRecord, ReviewService } from "../domain/review.js";
 import { ProfileCache, slackUserIsGitHubUser } from "./author-profile.js";
 import { groupIdsIn, mayDecide, type ApproverConfig } from "./approvers.js";
 import { renderCard } from "./card.js";

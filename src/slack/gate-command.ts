@@ -1,4 +1,4 @@
-import type { ReviewService } from "../review/service.js";
+import type { ReviewService } from "../domain/review.js";
 import { escapeMrkdwn } from "./mrkdwn.js";
 import { parseReviewRef } from "./review-ref.js";
 import { renderStatusText } from "./status-text.js";

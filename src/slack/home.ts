@@ -1,5 +1,5 @@
 import type { types } from "@slack/bolt";
-import type { ReviewRecord } from "../review/service.js";
+import type { ReviewRecord } from "../domain/review.js";
 import { cardLink } from "./card-link.js";
 import { escapeMrkdwn, mrkdwnLink, slackDate, truncateMrkdwn } from "./mrkdwn.js";
 

@@ -1,6 +1,6 @@
 import type { types } from "@slack/bolt";
 import { z } from "zod";
-import type { ReviewRecord } from "../review/service.js";
+import type { ReviewRecord } from "../domain/review.js";
 import { escapeMrkdwn, truncateMrkdwn } from "./mrkdwn.js";
 
 /** Callback ids of the two modals (the Bolt app listens on these). */

@@ -1,7 +1,7 @@
 import type { webApi } from "@slack/bolt";
 import type { Logger } from "pino";
-import type { ReviewResult } from "../review/result.js";
-import type { Publisher, PublishReceipt, ReviewRecord } from "../review/service.js";
+import type { ReviewResult } from "../domain/review-result.js";
+import type { Publisher, PublishReceipt, ReviewRecord } from "../domain/review.js";
 import { renderCard } from "./card.js";
 
 export { parseChannelMap } from "./channel-map.js";

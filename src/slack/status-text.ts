@@ -1,5 +1,5 @@
-import type { ReviewResult } from "../review/result.js";
-import type { ReviewRecord } from "../review/service.js";
+import type { ReviewResult } from "../domain/review-result.js";
+import type { ReviewRecord } from "../domain/review.js";
 import { escapeMrkdwn, formatUsd, mentionOrName, mrkdwnLink, slackDate, truncateMrkdwn } from "./mrkdwn.js";
 import { cardLink } from "./card-link.js";
 

@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
-import type { ReviewSource } from "../graph/state.js";
-import type { ReviewResult, ReviewStatus } from "../review/result.js";
-import type { PublishReceipt, ReviewRecord } from "../review/service.js";
+import type { ReviewSource } from "../domain/review-source.js";
+import type { ReviewResult, ReviewStatus } from "../domain/review-result.js";
+import type { PublishReceipt, ReviewRecord } from "../domain/review.js";
 
 /** What registering a review needs. */
 export interface ReviewRegistration {

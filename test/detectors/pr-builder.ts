@@ -1,6 +1,6 @@
 import type { DetectContext, Ecosystem, HeadFiles, LicenseResolver } from "../../src/detectors/detector.js";
-import { parsePatch } from "../../src/intake/patch.js";
-import type { ChangedFile, FileStatus, PullRequest } from "../../src/intake/pull-request.js";
+import { parsePatch } from "../../src/domain/patch.js";
+import type { ChangedFile, FileStatus, PullRequest } from "../../src/domain/pull-request.js";
 
 /** A changed file as a test writes it: a name, a patch, and optionally a status or old name. */
 export interface FileSpec {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Expected } from "../../src/eval/expected.js";
 import { precision, recall, scoreFixture, summarize, type FixtureOutcome } from "../../src/eval/score.js";
-import type { ResultFinding, Route } from "../../src/review/result.js";
+import type { ResultFinding, Route } from "../../src/domain/review-result.js";
 
 function finding(policy: string, extra: Partial<ResultFinding> = {}): ResultFinding {
   return { specialty: "security", policy, severity: "high", blocking: true, needs_more_context: false, message: "m", ...extra };

@@ -3,8 +3,8 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCheckPublisher } from "../../src/github/check-publisher.js";
 import { createGitHubAuth } from "../../src/github/client.js";
-import type { ResultFinding, ReviewResult } from "../../src/review/result.js";
-import type { ReviewRecord } from "../../src/review/service.js";
+import type { ResultFinding, ReviewResult } from "../../src/domain/review-result.js";
+import type { ReviewRecord } from "../../src/domain/review.js";
 import { startFakeGitHub, type FakeGitHub } from "../fakes/github-api.js";
 
 const HEAD = "f".repeat(40);

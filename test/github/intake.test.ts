@@ -1,6 +1,6 @@
 import { Octokit } from "@octokit/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GateError } from "../../src/errors.js";
+import { GateError } from "../../src/domain/errors.js";
 import { loadPullRequest, binaryByName } from "../../src/github/intake.js";
 import { startFakeGitHub, type FakeGitHub } from "../fakes/github-api.js";
 

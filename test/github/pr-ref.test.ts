@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { GateError } from "../../src/errors.js";
+import { GateError } from "../../src/domain/errors.js";
 import { formatPrRef, parsePrRef } from "../../src/github/pr-ref.js";
 
 describe("parsePrRef", () => {

@@ -1,9 +1,9 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
-import type { HumanGatePayload } from "../../src/graph/human-gate-contract.js";
-import { ResumeSchema } from "../../src/graph/human-gate-contract.js";
+import type { HumanGatePayload } from "../../src/domain/human-gate.js";
+import { ResumeSchema } from "../../src/domain/human-gate.js";
 import type { ReviewStateUpdate, ReviewStateValue } from "../../src/graph/state.js";
-import type { Escalation, ReviewResult } from "../../src/review/result.js";
-import type { ResumeValue } from "../../src/review/service.js";
+import type { Escalation, ReviewResult } from "../../src/domain/review-result.js";
+import type { ResumeValue } from "../../src/domain/review.js";
 
 import type { z } from "zod";
 

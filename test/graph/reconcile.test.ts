@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { Finding } from "../../src/detectors/finding.js";
-import type { InvestigationReport } from "../../src/investigator/report.js";
+import type { Finding } from "../../src/domain/finding.js";
+import type { InvestigationReport } from "../../src/domain/investigation.js";
 import { reconcile, type ReconcileInput } from "../../src/graph/reconcile.js";
-import { ZERO_USAGE } from "../../src/model/usage.js";
+import { ZERO_USAGE } from "../../src/domain/usage.js";
 
 const f = (over: Partial<Finding> = {}): Finding => ({
   specialty: "security",

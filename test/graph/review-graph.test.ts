@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { Specialist } from "../../src/graph/specialist.js";
-import { ZERO_USAGE } from "../../src/model/usage.js";
+import type { Specialist } from "../../src/domain/specialist.js";
+import { ZERO_USAGE } from "../../src/domain/usage.js";
 import { rulesReviewer } from "../../src/policy/rules-reviewer.js";
 import { registerFixture, reviewFixture, testGate } from "../helpers/gate.js";
 

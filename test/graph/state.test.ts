@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Finding } from "../../src/detectors/finding.js";
+import type { Finding } from "../../src/domain/finding.js";
 import { appendReports, coalesceEscalation, mergeFindings, type SpecialtyBatch } from "../../src/graph/state.js";
 
 const finding = (over: Partial<Finding> = {}): Finding => ({

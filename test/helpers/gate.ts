@@ -4,7 +4,7 @@ import path from "node:path";
 import { pino } from "pino";
 import { buildGate, type GateExtras } from "../../src/build-gate.js";
 import { loadConfig } from "../../src/config.js";
-import { loadFixturePullRequest } from "../../src/intake/fixture.js";
+import { loadFixturePullRequest } from "../../src/fixture/fixture.js";
 import { BUNDLED_FIXTURES_DIR } from "../../src/package-paths.js";
 
 /** A fresh temp directory, removed by the caller's cleanup. */

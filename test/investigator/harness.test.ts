@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PullRequest } from "../../src/intake/pull-request.js";
+import type { PullRequest } from "../../src/domain/pull-request.js";
 import { runInvestigation, type HarnessProgress, type InvestigationLimits } from "../../src/investigator/harness.js";
-import type { InvestigationRequest } from "../../src/investigator/report.js";
+import type { InvestigationRequest } from "../../src/domain/investigation.js";
 import type { Strategy, StrategyMove, ToolCall, TurnContext } from "../../src/investigator/strategy.js";
 
 const pr: PullRequest = {

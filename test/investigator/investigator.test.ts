@@ -1,11 +1,11 @@
 import { fileURLToPath } from "node:url";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parsePullRequest } from "../../src/intake/pull-request.js";
+import { parsePullRequest } from "../../src/domain/pull-request.js";
 import { createDeterministicStrategy } from "../../src/investigator/deterministic/strategy.js";
 import { createInvestigator } from "../../src/investigator/investigator.js";
-import type { InvestigationRequest } from "../../src/investigator/report.js";
-import type { SnapshotRef } from "../../src/investigator/snapshot-ref.js";
+import type { InvestigationRequest } from "../../src/domain/investigation.js";
+import type { SnapshotRef } from "../../src/domain/snapshot-ref.js";
 
 const fixturesDir = fileURLToPath(new URL("../../fixtures", import.meta.url));
 const read = (f: string): unknown => JSON.parse(readFileSync(`${fixturesDir}/003b_auth_change_logs_token/${f}`, "utf8"));

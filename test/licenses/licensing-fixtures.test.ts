@@ -3,10 +3,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { copyleftSourceDetector } from "../../src/detectors/copyleft-source.js";
-import { dependencyLicensesDetector } from "../../src/detectors/dependency-licenses.js";
+import { copyleftSourceDetector } from "../../src/detectors/licensing/copyleft-source.js";
+import { dependencyLicensesDetector } from "../../src/detectors/licensing/dependency-licenses.js";
 import type { HeadFiles } from "../../src/detectors/detector.js";
-import { parsePullRequest } from "../../src/intake/pull-request.js";
+import { parsePullRequest } from "../../src/domain/pull-request.js";
 import { createOfflineResolver, loadRegistryFile } from "../../src/licenses/offline-resolver.js";
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../fixtures");

@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { GateError } from "../../src/errors.js";
+import { GateError } from "../../src/domain/errors.js";
 import { createOfflineResolver, loadRegistryFile, registryKey } from "../../src/licenses/offline-resolver.js";
 
 describe("createOfflineResolver", () => {

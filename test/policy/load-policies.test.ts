@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { GateError } from "../../src/errors.js";
+import { GateError } from "../../src/domain/errors.js";
 import { BUNDLED_POLICIES_DIR } from "../../src/package-paths.js";
 import { loadPolicies, parsePolicyFile } from "../../src/policy/load-policies.js";
 import { tempDir } from "../helpers/gate.js";

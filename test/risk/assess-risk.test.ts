@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Finding } from "../../src/detectors/finding.js";
-import type { ChangedFile, PullRequest } from "../../src/intake/pull-request.js";
+import type { Finding } from "../../src/domain/finding.js";
+import type { ChangedFile, PullRequest } from "../../src/domain/pull-request.js";
 import { assessRisk } from "../../src/risk/assess-risk.js";
 
 const file = (filename: string, patch = "@@ -1,1 +1,1 @@\n-a\n+b", over: Partial<ChangedFile> = {}): ChangedFile => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Specialty } from "../../src/detectors/finding.js";
-import { GateError } from "../../src/errors.js";
+import type { Specialty } from "../../src/domain/finding.js";
+import { GateError } from "../../src/domain/errors.js";
 import { groupIdsIn, mayDecide, parseApprovers, parseApproversBySpecialty, type ApproverConfig } from "../../src/slack/approvers.js";
 
 const base: ApproverConfig = { approvers: ["U1", "SLEADS"], githubToSlack: { octocat: "UAUTHOR" } };

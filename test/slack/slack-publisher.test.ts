@@ -1,7 +1,7 @@
 import { webApi } from "@slack/bolt";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { ReviewRecord } from "../../src/review/service.js";
+import type { ReviewRecord } from "../../src/domain/review.js";
 import { createSlackPublisher, parseChannelMap } from "../../src/slack/slack-publisher.js";
 import { startFakeSlackApi, type FakeSlackApi } from "../fakes/slack-api.js";
 import { makeResult, makeReview } from "./helpers/builders.js";

@@ -1,5 +1,5 @@
-import { GateError } from "../../errors.js";
-import type { ResumeValue } from "../../review/service.js";
+import { GateError } from "../../domain/errors.js";
+import type { ResumeValue } from "../../domain/review.js";
 import type { CliContext } from "../context.js";
 import { formatResult } from "../format-result.js";
 

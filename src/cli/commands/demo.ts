@@ -1,4 +1,4 @@
-import type { ReviewResult } from "../../review/result.js";
+import type { ReviewResult } from "../../domain/review-result.js";
 import type { CliContext } from "../context.js";
 import { formatResult } from "../format-result.js";
 import { reviewFixture } from "./review.js";

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { buildGate } from "../../build-gate.js";
-import { describeError } from "../../errors.js";
+import { describeError } from "../../domain/errors.js";
 import { listEvalFixtures, loadExpected } from "../../eval/expected.js";
 import { formatEval } from "../../eval/format-eval.js";
 import { scoreFixture, summarize, type FixtureOutcome } from "../../eval/score.js";

@@ -1,10 +1,10 @@
-import { GateError } from "../../errors.js";
+import { GateError } from "../../domain/errors.js";
 import { loadPullRequest } from "../../github/intake.js";
 import { parsePrRef } from "../../github/pr-ref.js";
-import type { ReviewSource } from "../../graph/state.js";
-import { loadFixturePullRequest } from "../../intake/fixture.js";
-import type { PullRequest } from "../../intake/pull-request.js";
-import type { ReviewResult } from "../../review/result.js";
+import type { ReviewSource } from "../../domain/review-source.js";
+import { loadFixturePullRequest } from "../../fixture/fixture.js";
+import type { PullRequest } from "../../domain/pull-request.js";
+import type { ReviewResult } from "../../domain/review-result.js";
 import type { CliContext } from "../context.js";
 import { resolveFixtureArg } from "../fixture-arg.js";
 import { formatResult } from "../format-result.js";

@@ -1,4 +1,4 @@
-import { addedLines } from "../../intake/patch.js";
+import { addedLines } from "../../domain/patch.js";
 
 /** The added lines of one patch joined as text, with a way back to head line numbers. */
 export interface AddedText {

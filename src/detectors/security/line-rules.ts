@@ -1,7 +1,7 @@
-import type { ChangedFile } from "../../intake/pull-request.js";
-import { addedLines } from "../../intake/patch.js";
+import type { ChangedFile } from "../../domain/pull-request.js";
+import { addedLines } from "../../domain/patch.js";
 import type { Detector } from "../detector.js";
-import type { Finding, Severity } from "../finding.js";
+import type { Finding, Severity } from "../../domain/finding.js";
 import { isDocPath, languageOf, looksBinary } from "./file-kind.js";
 import { securityFinding } from "./security-finding.js";
 

@@ -1,4 +1,4 @@
-import type { Finding, Severity } from "../finding.js";
+import type { Finding, Severity } from "../../domain/finding.js";
 
 /** The fields a security detector chooses; the rest are fixed for detector findings. */
 export interface SecurityFindingInput {

@@ -1,4 +1,4 @@
-import type { Severity } from "../finding.js";
+import type { Severity } from "../../domain/finding.js";
 
 /** One risk found in a workflow's text, before it is tied to the PR's added lines. */
 export interface WorkflowIssue {

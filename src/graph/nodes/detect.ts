@@ -1,4 +1,4 @@
-import type { Finding } from "../../detectors/finding.js";
+import type { Finding } from "../../domain/finding.js";
 import type { ReviewGraphDeps } from "../deps.js";
 import type { ReviewStateUpdate, ReviewStateValue } from "../state.js";
 

@@ -1,7 +1,7 @@
 import { interrupt } from "@langchain/langgraph";
-import { toResultFinding } from "../../review/result.js";
+import { toResultFinding } from "../../domain/review-result.js";
 import { budgetOf, investigationRefusal } from "../budget.js";
-import { ResumeSchema, type HumanGatePayload } from "../human-gate-contract.js";
+import { ResumeSchema, type HumanGatePayload } from "../../domain/human-gate.js";
 import type { ReviewStateUpdate, ReviewStateValue } from "../state.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { InvestigationRequest } from "../../investigator/report.js";
+import type { InvestigationRequest } from "../../domain/investigation.js";
 import type { ReviewGraphDeps } from "../deps.js";
 import type { ReviewStateUpdate, ReviewStateValue } from "../state.js";
 

@@ -1,4 +1,4 @@
-import { SPECIALTIES, type Specialty } from "../../detectors/finding.js";
+import { SPECIALTIES, type Specialty } from "../../domain/finding.js";
 import { retrievePolicies } from "../../policy/retrieve.js";
 import type { ReviewGraphDeps } from "../deps.js";
 import type { ReviewStateUpdate, ReviewStateValue } from "../state.js";

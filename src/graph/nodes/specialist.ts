@@ -1,8 +1,8 @@
-import type { Specialty } from "../../detectors/finding.js";
-import type { Usage } from "../../model/usage.js";
-import type { Policy } from "../../policy/policy.js";
+import type { Specialty } from "../../domain/finding.js";
+import type { Usage } from "../../domain/usage.js";
+import type { Policy } from "../../domain/policy.js";
 import type { ReviewGraphDeps } from "../deps.js";
-import type { SpecialistOutput } from "../specialist.js";
+import type { SpecialistOutput } from "../../domain/specialist.js";
 import type { ReviewStateUpdate, ReviewStateValue } from "../state.js";
 
 class SpecialistTimeout extends Error {

@@ -1,5 +1,5 @@
-import type { PullRequest } from "../../intake/pull-request.js";
-import type { Concern, Evidence, InvestigationRequest } from "../report.js";
+import type { PullRequest } from "../../domain/pull-request.js";
+import type { Concern, Evidence, InvestigationRequest } from "../../domain/investigation.js";
 import type { StrategyAnswer } from "../strategy.js";
 import { definitionName, functionBody } from "./code-scan.js";
 import { isRedacted, redactionKeys, scanSensitiveLogging, type SensitiveLog } from "./logging-scan.js";

@@ -1,4 +1,4 @@
-import { removedLines } from "../../intake/patch.js";
+import { removedLines } from "../../domain/patch.js";
 import { excerpt, stripStrings, type SourceLine } from "./tool-text.js";
 
 type CheckKind = "expiry" | "signature" | "condition";

@@ -1,4 +1,4 @@
-import { addedLines } from "../../intake/patch.js";
+import { addedLines } from "../../domain/patch.js";
 import type { Strategy, StrategyMove, ToolCall, ToolResult, TurnContext } from "../strategy.js";
 import { buildAnswer } from "./answer.js";
 import { calledFunctions, definedFunctions, definitionName } from "./code-scan.js";

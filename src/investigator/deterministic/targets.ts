@@ -1,5 +1,5 @@
-import type { PullRequest } from "../../intake/pull-request.js";
-import type { InvestigationRequest } from "../report.js";
+import type { PullRequest } from "../../domain/pull-request.js";
+import type { InvestigationRequest } from "../../domain/investigation.js";
 
 const CODE_FILE = /\.(ts|tsx|js|jsx|mjs|cjs|py|go|rb|java|kt|rs|php|cs)$/;
 /** At most this many changed files are examined in one investigation. */

@@ -1,8 +1,8 @@
 import { closeSync, fstatSync, openSync, readdirSync, readSync } from "node:fs";
 import path from "node:path";
 import picomatch from "picomatch";
-import { GateError } from "../../errors.js";
-import { realRoot } from "../sandbox.js";
+import { GateError } from "../../domain/errors.js";
+import { realRoot } from "../../snapshot/sandbox.js";
 import { looksBinary, type ToolOutput } from "./read-file.js";
 
 /** Longest pattern grep_repo accepts. */

@@ -1,4 +1,4 @@
-import { GateError } from "../../errors.js";
+import { GateError } from "../../domain/errors.js";
 import type { ToolCall } from "../strategy.js";
 import { grepRepo } from "./grep-repo.js";
 import { listDir } from "./list-dir.js";

@@ -1,7 +1,7 @@
 import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
-import { GateError } from "../../errors.js";
-import { isInside, realRoot, resolveInSandbox } from "../sandbox.js";
+import { GateError } from "../../domain/errors.js";
+import { isInside, realRoot, resolveInSandbox } from "../../snapshot/sandbox.js";
 import type { ToolOutput } from "./read-file.js";
 
 /** At most this many entries are listed (a huge vendored folder must not flood the strategy). */

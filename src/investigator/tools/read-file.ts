@@ -1,6 +1,6 @@
 import { open } from "node:fs/promises";
-import { GateError } from "../../errors.js";
-import { resolveInSandbox } from "../sandbox.js";
+import { GateError } from "../../domain/errors.js";
+import { resolveInSandbox } from "../../snapshot/sandbox.js";
 
 /** Files larger than this are refused by read_file (the snapshot is source code, not data). */
 export const READ_FILE_MAX_BYTES = 4 * 1024 * 1024;

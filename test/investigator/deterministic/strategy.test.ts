@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import type { Finding } from "../../../src/detectors/finding.js";
-import { parsePullRequest, type PullRequest } from "../../../src/intake/pull-request.js";
+import type { Finding } from "../../../src/domain/finding.js";
+import { parsePullRequest, type PullRequest } from "../../../src/domain/pull-request.js";
 import { createDeterministicStrategy } from "../../../src/investigator/deterministic/strategy.js";
 import { runInvestigation } from "../../../src/investigator/harness.js";
-import type { InvestigationRequest } from "../../../src/investigator/report.js";
-import { sandboxRoot } from "../../../src/investigator/sandbox.js";
+import type { InvestigationRequest } from "../../../src/domain/investigation.js";
+import { sandboxRoot } from "../../../src/snapshot/sandbox.js";
 
 const fixturesDir = fileURLToPath(new URL("../../../fixtures", import.meta.url));
 const limits = { maxTurns: 6, maxToolCalls: 12, maxFileChars: 60_000, timeoutMs: 10_000 };

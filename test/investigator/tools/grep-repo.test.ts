@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GateError } from "../../../src/errors.js";
+import { GateError } from "../../../src/domain/errors.js";
 import { compilePattern, grepRepo } from "../../../src/investigator/tools/grep-repo.js";
 
 let root: string;

@@ -1,5 +1,5 @@
-import type { ResultFinding, ReviewResult } from "../../../src/review/result.js";
-import type { ReviewRecord } from "../../../src/review/service.js";
+import type { ResultFinding, ReviewResult } from "../../../src/domain/review-result.js";
+import type { ReviewRecord } from "../../../src/domain/review.js";
 
 export const HEAD_SHA = "3f9a1c2b7d4e5f60718293a4b5c6d7e8f9012345";
 

@@ -1,11 +1,11 @@
-import type { ReviewResult } from "../../../src/review/result.js";
+import type { ReviewResult } from "../../../src/domain/review-result.js";
 import type {
   DecideOutcome,
   InvestigationProgress,
   ResumeValue,
   ReviewRecord,
   ReviewService,
-} from "../../../src/review/service.js";
+} from "../../../src/domain/review.js";
 
 /** A call to decide, as recorded. */
 export interface DecideCall {

@@ -1,0 +1,267 @@
+import { addedLines, parsePatch } from "../../domain/patch.js";
+import type { ChangedFile } from "../../domain/pull-request.js";
+import type { Detector } from "../detector.js";
+import type { Finding } from "../../domain/finding.js";
+import { type DataMention, describeMentions, findDataMentions, isPersonalKind } from "./pii-vocabulary.js";
+import { callArguments, type CodeLine, codeLanguage, codeLines } from "../code-lines.js";
+import { isDocPath, isTestPath, looksBinary } from "../security/file-kind.js";
+
+/** Outbound HTTP calls whose destination is their first argument. */
+const HTTP_CALL = new RegExp(
+  [
+    String.raw`(?<![\w$])(?:fetch|got|ky|axios|superagent|needle|request|urlopen)`,
+    String.raw`\b(?:axios|got|ky|superagent|needle|requests|httpx|aiohttp|http|https|session|client|urllib\s*\.\s*request|restTemplate|webClient|HttpClient|DefaultClient)` +
+      String.raw`\s*\.\s*(?:post|put|patch|get|request|urlopen|Post|PostForm|Get|Do|send|postForEntity|exchange)`,
+  ]
+    .map((callee) => `(?:${callee})`)
+    .join("|") + String.raw`\s*\(`,
+  "g",
+);
+
+/** Analytics and CRM SDK calls that need no import in the browser (globals), by vendor. */
+const SDK_CALLS: ReadonlyArray<{ vendor: string; re: RegExp }> = [
+  { vendor: "Segment", re: /\b(?:analytics|segment|rudderanalytics)\s*\.\s*(?:track|identify|page|group|alias|screen)\s*\(/g },
+  { vendor: "Mixpanel", re: /\bmixpanel(?:\s*\.\s*people)?\s*\.\s*(?:track|identify|alias|register|set|set_once)\s*\(/gi },
+  { vendor: "Amplitude", re: /\bamplitude(?:\s*\.\s*getInstance\s*\(\s*\))?\s*\.\s*(?:track|logEvent|identify|setUserId|setUserProperties)\s*\(/gi },
+  { vendor: "PostHog", re: /\bposthog(?:\s*\.\s*people)?\s*\.\s*(?:capture|identify|alias|group|set)\s*\(/gi },
+  { vendor: "Heap", re: /\bheap\s*\.\s*(?:track|identify|addUserProperties)\s*\(/g },
+  { vendor: "Intercom", re: /(?<![\w$.])Intercom\s*\(|\bintercom(?:\s*\.\s*\w+)+\s*\(/g },
+  { vendor: "Google Analytics", re: /(?<![\w$.])gtag\s*\(|\bdataLayer\s*\.\s*push\s*\(/g },
+  { vendor: "Meta Pixel", re: /(?<![\w$.])fbq\s*\(/g },
+  { vendor: "FullStory", re: /\b(?:FullStory|FS)\s*\.\s*(?:identify|setUserVars|event)\s*\(/g },
+  { vendor: "LogRocket", re: /\bLogRocket\s*\.\s*(?:identify|track)\s*\(/g },
+  { vendor: "Customer.io", re: /\b(?:_?cio|customerio)\s*\.\s*(?:identify|track)\s*\(/g },
+  { vendor: "HubSpot", re: /\bhubspot\w*(?:\s*\.\s*\w+)+\s*\(/gi },
+];
+
+/** Analytics/CRM SDK packages (npm and PyPI) and who receives what they send. */
+const SDK_PACKAGES: Readonly<Record<string, string>> = {
+  "@segment/analytics-node": "Segment",
+  "@segment/analytics-next": "Segment",
+  "analytics-node": "Segment",
+  "analytics-python": "Segment",
+  "segment-analytics-python": "Segment",
+  mixpanel: "Mixpanel",
+  "mixpanel-browser": "Mixpanel",
+  "posthog-node": "PostHog",
+  "posthog-js": "PostHog",
+  posthog: "PostHog",
+  "@amplitude/analytics-node": "Amplitude",
+  "@amplitude/analytics-browser": "Amplitude",
+  "amplitude-js": "Amplitude",
+  "amplitude-analytics": "Amplitude",
+  amplitude: "Amplitude",
+  "@rudderstack/rudder-sdk-node": "RudderStack",
+  "@rudderstack/analytics-js": "RudderStack",
+  "intercom-client": "Intercom",
+  "@intercom/messenger-js-sdk": "Intercom",
+  "customerio-node": "Customer.io",
+  customerio: "Customer.io",
+  "@hubspot/api-client": "HubSpot",
+  "hubspot-api-client": "HubSpot",
+  logrocket: "LogRocket",
+  "@fullstory/browser": "FullStory",
+};
+
+const MANIFEST = /(^|\/)(package\.json|requirements[\w.-]*\.txt|pyproject\.toml|Pipfile|setup\.py|setup\.cfg)$/;
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+}
+
+/** Per SDK package: how a manifest line names it, and how code imports it. */
+const SDK_PATTERNS = Object.entries(SDK_PACKAGES).map(([pkg, vendor]) => {
+  const p = escape(pkg);
+  const module = p.replace(/-/g, "_");
+  return {
+    pkg,
+    vendor,
+    manifest: new RegExp(`(^|["'\\s])${p}(["'\\s=<>~!\\[;]|$)`),
+    js: new RegExp(`import\\s+(.+?)\\s+from\\s+["']${p}["']|(?:const|let|var)\\s+(.+?)\\s*=\\s*require\\(\\s*["']${p}["']`),
+    py: new RegExp(`^\\s*(?:from\\s+${module}\\s+import\\s+(.+)|import\\s+(${module})\\b)`),
+  };
+});
+
+/** Analytics SDK packages the PR adds to a dependency manifest. */
+function addedSdkDependencies(files: readonly ChangedFile[]): string[] {
+  const found = new Set<string>();
+  for (const file of files) {
+    if (!MANIFEST.test(file.filename)) continue;
+    for (const { text } of addedLines(file.patch)) {
+      for (const sdk of SDK_PATTERNS) if (sdk.manifest.test(text)) found.add(sdk.pkg);
+    }
+  }
+  return [...found];
+}
+
+/** Names an added import (or require) of an analytics SDK binds, and clients built from them. */
+function sdkBindings(lines: readonly CodeLine[]): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const { raw, added } of lines) {
+    if (!added) continue;
+    if (!/\b(import|require)\b/.test(raw)) continue;
+    for (const sdk of SDK_PATTERNS) {
+      const m = sdk.js.exec(raw) ?? sdk.py.exec(raw);
+      const bound = m?.[1] ?? m?.[2];
+      if (!bound) continue;
+      for (const part of bound.split(/[{},]/)) {
+        const name = /(?:\bas\s+)?([A-Za-z_$][\w$]*)\s*$/.exec(part.replace(/^\s*\*\s*/, "").trim())?.[1];
+        if (name) names.set(name, sdk.vendor);
+      }
+    }
+  }
+  if (names.size === 0) return names;
+  const imported = [...names.keys()].map(escape).join("|");
+  const client = new RegExp(`(?<![\\w$.])([A-Za-z_$][\\w$]*)\\s*=\\s*(?:await\\s+)?(?:new\\s+)?(${imported})(?:\\s*\\.\\s*\\w+)*\\s*\\(`);
+  for (const { code, added } of lines) {
+    const m = added ? client.exec(code) : null;
+    if (m?.[1] && m[2]) names.set(m[1], names.get(m[2]) ?? "an analytics SDK");
+  }
+  return names;
+}
+
+/** Hosts that stay inside the organisation: loopback, private ranges, single-label and internal zones. */
+export function isInternalHost(host: string, owner?: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, "");
+  if (h === "localhost" || h === "::1" || h === "0.0.0.0" || !h.includes(".")) return true;
+  if (/^(127|10)\.|^192\.168\.|^169\.254\.|^172\.(1[6-9]|2\d|3[01])\./.test(h)) return true;
+  if (/\.(localhost|local|internal|intranet|lan|corp|home\.arpa|svc|cluster\.local|test|example|invalid)$/.test(h)) {
+    return true;
+  }
+  const org = owner?.toLowerCase();
+  return !!org && org.length >= 3 && h.split(".").includes(org);
+}
+
+const URL_LITERAL = /(["'`])(https?:\/\/[^"'`\s]*)/;
+const HOST = /^https?:\/\/(?:[^@/]*@)?(\[[^\]]+\]|[^/:?#$]+)/;
+
+function hostOf(url: string): string | undefined {
+  return HOST.exec(url)?.[1];
+}
+
+/** The host a call sends to: a URL literal in its arguments, or one assigned to its first argument. */
+function destination(args: readonly CodeLine[], all: readonly CodeLine[]): string | undefined {
+  for (const a of args) {
+    const url = URL_LITERAL.exec(a.raw)?.[2];
+    if (url) return hostOf(url);
+  }
+  const first = args[0]?.code.split(",")[0] ?? "";
+  for (const ident of first.match(/[A-Za-z_$][\w$]*/g) ?? []) {
+    const assign = new RegExp(`(?<![\\w$])${escape(ident)}\\s*(?::\\s*[\\w.]+\\s*)?[=:]\\s*[fFrR]?(["'\`])(https?://[^"'\`\\s]*)`);
+    for (const l of all) {
+      const url = assign.exec(l.raw)?.[2];
+      if (url) return hostOf(url);
+    }
+  }
+  return undefined;
+}
+
+/** An outbound call found on a line: who receives it and where its `(` is. */
+interface OutboundCall {
+  callee: string;
+  openCol: number;
+  /** The host, or the SDK vendor; undefined until resolved for HTTP calls. */
+  recipient?: string;
+  http: boolean;
+}
+
+/** Calls on a name an SDK import bound: `mp.track(`, `client.capture(`. */
+function boundCallPattern(bindings: ReadonlyMap<string, string>): RegExp | undefined {
+  if (bindings.size === 0) return undefined;
+  const names = [...bindings.keys()].map(escape).join("|");
+  return new RegExp(`(?<![\\w$.])(${names})(?:\\s*\\.\\s*\\w+)+\\s*\\(`, "g");
+}
+
+function callsOn(code: string, bindings: ReadonlyMap<string, string>, bound: RegExp | undefined): OutboundCall[] {
+  const calls: OutboundCall[] = [];
+  const at = (m: RegExpMatchArray) => ({
+    callee: m[0].replace(/\s+/g, "").replace(/\($/, ""),
+    openCol: (m.index ?? 0) + m[0].length - 1,
+  });
+  for (const m of code.matchAll(HTTP_CALL)) calls.push({ ...at(m), http: true });
+  for (const { vendor, re } of SDK_CALLS) {
+    for (const m of code.matchAll(re)) calls.push({ ...at(m), recipient: vendor, http: false });
+  }
+  if (bound) {
+    for (const m of code.matchAll(bound)) {
+      if (calls.some((c) => c.openCol === (m.index ?? 0) + m[0].length - 1)) continue;
+      calls.push({ ...at(m), recipient: bindings.get(m[1] ?? ""), http: false });
+    }
+  }
+  return calls;
+}
+
+/** Up to `count` lines right before `index` in the same hunk, nearest last. */
+function linesBefore(lines: readonly CodeLine[], index: number, count: number): CodeLine[] {
+  const out: CodeLine[] = [];
+  for (let i = index; i > 0 && out.length < count; i--) {
+    const here = lines[i];
+    const prev = lines[i - 1];
+    if (!here?.follows || !prev) break;
+    out.unshift(prev);
+  }
+  return out;
+}
+
+/**
+ * DATA-03: personal data sent to a third party. An added outbound call (fetch, axios, got,
+ * http.request, requests/httpx, webhooks) to a literal non-internal host, or an analytics/CRM SDK
+ * call (Segment-style `analytics.track`, Mixpanel, Amplitude, PostHog, Intercom, ...), whose
+ * payload on added lines of the call or the few lines before it names personal data (or forwards
+ * a whole request body). Secrets are not counted here (an API key header is normal); they belong
+ * to DATA-01/SEC-01. High, blocking. The message names the host or vendor, and any analytics SDK
+ * the PR adds as a dependency. Calls whose host is not a literal in the diff are not flagged.
+ *
+ * @example await piiThirdPartyDetector.detect(ctx) // [{ policy: "DATA-03", message: "fetch sends ... to api.example-analytics.io ..." }]
+ */
+export const piiThirdPartyDetector: Detector = {
+  id: "pii-third-party",
+  policies: ["DATA-03"],
+  async detect(ctx) {
+    const findings: Finding[] = [];
+    const owner = ctx.pr.repo.split("/")[0];
+    const newSdks = addedSdkDependencies(ctx.pr.files);
+    for (const file of ctx.pr.files) {
+      const lang = codeLanguage(file.filename);
+      if (!lang || !file.patch || isTestPath(file.filename) || isDocPath(file.filename)) continue;
+      if (looksBinary(file.patch)) continue;
+      const lines = codeLines(parsePatch(file.patch), lang);
+      const bindings = sdkBindings(lines);
+      const bound = boundCallPattern(bindings);
+      // Each line's mentions, computed once: call windows overlap.
+      const mentionsAt: Array<DataMention[] | undefined> = [];
+      const mentionsOf = (l: CodeLine, i: number) => (mentionsAt[i] ??= findDataMentions(l.code));
+      lines.forEach((line, index) => {
+        for (const call of callsOn(line.code, bindings, bound)) {
+          const args = callArguments(lines, index, call.openCol);
+          if (!args.some((a) => a.added)) continue;
+          const recipient = call.http ? destination(args, lines) : call.recipient;
+          if (!recipient || (call.http && isInternalHost(recipient, owner))) continue;
+          const before = linesBefore(lines, index, 6).flatMap((l, k, all) =>
+            l.added ? mentionsOf(l, index - all.length + k) : [],
+          );
+          const inCall = args.flatMap((a, k) => (!a.added ? [] : k === 0 ? findDataMentions(a.code) : mentionsOf(a, index + k)));
+          const mentions = [...before, ...inCall].filter((m) => isPersonalKind(m.kind) || m.kind === "request body");
+          if (mentions.length === 0) continue;
+          const deps = newSdks.length > 0 ? `; the PR also adds ${newSdks.join(", ")}` : "";
+          findings.push({
+            specialty: "data",
+            policy: "DATA-03",
+            severity: "high",
+            blocking: true,
+            needs_more_context: false,
+            file: file.filename,
+            line: line.added ? line.line : (args.find((a) => a.added)?.line ?? line.line),
+            message:
+              `${call.callee} sends personal data (${describeMentions(mentions)}) to ${recipient}, ` +
+              `a third party${deps}. A new recipient of user data needs a data-processing review; ` +
+              "send an id or aggregate instead, or record the processor and its agreement.",
+            source: "detector",
+            detector: "pii-third-party",
+          });
+        }
+      });
+    }
+    return findings;
+  },
+};

@@ -1,0 +1,102 @@
+import { classifyLicense } from "../../licenses/license-policy.js";
+import type { DetectContext, Detector } from "../detector.js";
+import type { Finding } from "../../domain/finding.js";
+import { changedDependencies, manifestParserFor, type DependencyChange } from "./manifests/index.js";
+
+async function resolveQuietly(ctx: DetectContext, change: DependencyChange, version?: string): Promise<string | undefined> {
+  try {
+    return await ctx.licenses.resolve(change.ecosystem, change.name, version);
+  } catch {
+    return undefined; // a registry that cannot answer leaves the licence unknown (LIC-01), never permissive
+  }
+}
+
+async function readQuietly(ctx: DetectContext, path: string): Promise<string | undefined> {
+  try {
+    return await ctx.head.read(path);
+  } catch {
+    return undefined; // no snapshot: fall back to the sections the hunks show
+  }
+}
+
+function describe(change: DependencyChange): string {
+  const version = change.version ? `@${change.version}` : "";
+  const how =
+    change.kind === "added"
+      ? "added"
+      : change.kind === "scope_changed"
+        ? `moved to ${change.scope}`
+        : `changed from ${change.previousVersion ?? "an earlier version"}`;
+  return `${change.name}${version} (${change.ecosystem}, ${change.scope} dependency, ${how})`;
+}
+
+function finding(change: DependencyChange, policy: "LIC-01" | "LIC-02", message: string): Finding {
+  const blocking = policy === "LIC-02";
+  return {
+    specialty: "licensing",
+    policy,
+    severity: blocking ? "high" : "medium",
+    blocking,
+    needs_more_context: false,
+    file: change.file,
+    line: change.line,
+    message,
+    source: "detector",
+    detector: "dependency-licenses",
+  };
+}
+
+/** LIC-02 for a copyleft runtime dependency, LIC-01 for anything not allow-listed, nothing otherwise. */
+async function judge(ctx: DetectContext, change: DependencyChange): Promise<Finding | undefined> {
+  const license = await resolveQuietly(ctx, change, change.version);
+  const cls = classifyLicense(license);
+  const what = describe(change);
+  if (cls.copyleft && change.scope === "runtime") {
+    // A bump of a dependency that already shipped under copyleft adds no new obligation: LIC-01 only.
+    const wasCopyleftRuntime =
+      change.kind === "version_changed" &&
+      change.previousScope === "runtime" &&
+      classifyLicense(await resolveQuietly(ctx, change, change.previousVersion)).copyleft;
+    if (!wasCopyleftRuntime) {
+      return finding(
+        change,
+        "LIC-02",
+        `${what} is licensed ${cls.normalized}, a strong copyleft licence with no permissive choice; ` +
+          "shipping it would put the product under its terms. Use a permissively licensed alternative, " +
+          "move it to development dependencies if it does not ship, or get a licence exception.",
+      );
+    }
+  }
+  if (cls.allowed) return undefined;
+  const why =
+    license === undefined || license.trim() === ""
+      ? "has no known licence (the registry gives none)"
+      : !cls.parsed
+        ? `has licence "${license}", which is not an SPDX expression`
+        : `is licensed ${cls.normalized}, which is not on the allow-list`;
+  return finding(change, "LIC-01", `${what} ${why}; check its licence before merging.`);
+}
+
+/**
+ * Licences of added or changed dependencies in package.json, requirements*.txt, pyproject.toml,
+ * go.mod and Cargo.toml (LIC-01, LIC-02). One finding per dependency, on its added line.
+ *
+ * @example await dependencyLicensesDetector.detect(ctx) // [{ policy: "LIC-02", file: "package.json", line: 14, ... }]
+ */
+export const dependencyLicensesDetector: Detector = {
+  id: "dependency-licenses",
+  policies: ["LIC-01", "LIC-02"],
+  async detect(ctx) {
+    const findings: Finding[] = [];
+    for (const file of ctx.pr.files) {
+      const parser = manifestParserFor(file.filename);
+      if (!parser || file.status === "removed") continue;
+      const headText = await readQuietly(ctx, file.filename);
+      for (const change of changedDependencies(parser, file, headText)) {
+        const found = await judge(ctx, change);
+        if (found) findings.push(found);
+      }
+    }
+    return findings;
+  },
+};

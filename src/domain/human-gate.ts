@@ -1,0 +1,22 @@
+import { z } from "zod";
+import type { Escalation, ResultFinding } from "./review-result.js";
+import type { ResumeValue } from "./review.js";
+import type { Risk } from "./risk.js";
+
+/** What the human gate's `interrupt()` carries: JSON only, enough to render the card. */
+export interface HumanGatePayload {
+  reviewId: string;
+  pr: string;
+  title: string;
+  risk: Risk | null;
+  findings: ResultFinding[];
+  escalation: Escalation | null;
+  budget: { cycles_used: number; cycles_max: number };
+}
+
+/** The only resume values the human gate accepts; anything else is rejected and it asks again. */
+export const ResumeSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("approve"), by: z.string().min(1), note: z.string().max(3000).optional() }).strict(),
+  z.object({ kind: z.literal("reject"), by: z.string().min(1), note: z.string().max(3000).optional() }).strict(),
+  z.object({ kind: z.literal("info"), by: z.string().min(1), question: z.string().min(3).max(2000) }).strict(),
+]) satisfies z.ZodType<ResumeValue>;

@@ -1,0 +1,20 @@
+import type { ReviewSource } from "./review-source.js";
+import type { SnapshotRef } from "./snapshot-ref.js";
+import type { PullRequest } from "./pull-request.js";
+
+/** What intake produced: the PR, its snapshot, and why it is incomplete (fail closed) if it is. */
+export interface IntakeResult {
+  pr: PullRequest;
+  snapshot: SnapshotRef;
+  incomplete?: string;
+}
+
+/**
+ * Loads a review's pull request from where it lives (a fixture, GitHub). Injected into the graph,
+ * so the graph itself does no I/O.
+ */
+export interface PullRequestLoader {
+  load(source: ReviewSource, signal?: AbortSignal): Promise<IntakeResult>;
+  /** Frees what `load` left on disk (a snapshot) once the review is settled. */
+  release?(source: ReviewSource): Promise<void>;
+}

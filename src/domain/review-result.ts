@@ -1,0 +1,93 @@
+import type { Finding, Severity, Specialty } from "./finding.js";
+import type { InvestigationReport } from "./investigation.js";
+import type { Risk } from "./risk.js";
+
+/** Where a review ended, or where it waits (FIXTURES.md). */
+export type Route = "auto_approved" | "approved" | "human" | "human_approved" | "human_rejected";
+
+/** A review's lifecycle state, as `gate status` reports it. */
+export type ReviewStatus = "queued" | "running" | "waiting_for_human" | "done" | "superseded";
+
+/** Why a review went to a person. */
+export type EscalationReason =
+  | "blocking_finding"
+  | "timeout"
+  | "specialist_error"
+  | "budget_exhausted"
+  | "disagreement"
+  | "inconclusive"
+  | "needs_more_context"
+  | "not_fully_reviewed"
+  | "intake_failed";
+
+export interface Escalation {
+  reason: EscalationReason;
+  detail: string;
+}
+
+/** A finding as the `--json` result prints it. */
+export interface ResultFinding {
+  specialty: Specialty;
+  policy: string;
+  severity: Severity;
+  blocking: boolean;
+  needs_more_context: boolean;
+  file?: string;
+  line?: number;
+  message: string;
+}
+
+export interface ResultBudget {
+  cycles_used: number;
+  cycles_max: number;
+  tool_calls: number;
+  model_calls: number;
+  input_tokens: number;
+  output_tokens: number;
+  cost_usd: number;
+}
+
+export type ResultInvestigation = Pick<
+  InvestigationReport,
+  "status" | "question" | "answers" | "evidence" | "tool_calls" | "chars_read"
+> & { reason: string };
+
+/** A person's decision, once made. */
+export interface Decision {
+  kind: "approve" | "reject";
+  by: string;
+  at: string;
+  note?: string;
+}
+
+/**
+ * The review result, exactly as `gate review --json` and `gate status --json` print it
+ * (FIXTURES.md). `decision` and `superseded_by` are present only when they apply.
+ */
+export interface ReviewResult {
+  pr: string;
+  route: Route | null;
+  status: ReviewStatus;
+  risk: Risk | null;
+  findings: ResultFinding[];
+  escalation: Escalation | null;
+  budget: ResultBudget;
+  investigations: ResultInvestigation[];
+  review_id: string;
+  decision?: Decision;
+  superseded_by?: string;
+}
+
+/** Strips the internal fields of a finding for the result. */
+export function toResultFinding(f: Finding): ResultFinding {
+  return {
+    specialty: f.specialty,
+    policy: f.policy,
+    severity: f.severity,
+    blocking: f.blocking,
+    needs_more_context: f.needs_more_context,
+    ...(f.file !== undefined ? { file: f.file } : {}),
+    ...(f.line !== undefined ? { line: f.line } : {}),
+    message: f.message,
+  };
+}

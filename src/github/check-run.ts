@@ -1,0 +1,234 @@
+import type { ResultFinding, ReviewResult } from "../domain/review-result.js";
+
+/** The check run's name, and the commit status's context: what branch protection requires. */
+export const CHECK_NAME = "compliance-gate";
+/** GitHub's limit on a check run's `output.summary` and `output.text`. */
+export const SUMMARY_LIMIT = 65_535;
+/** GitHub accepts at most this many annotations per check-run request. */
+export const ANNOTATIONS_PER_REQUEST = 50;
+const STATUS_DESCRIPTION_LIMIT = 140;
+const TITLE_LIMIT = 200;
+
+export type CheckConclusion = "success" | "failure" | "neutral" | "action_required";
+
+/** One check-run annotation (GitHub's shape). */
+export interface CheckAnnotation {
+  path: string;
+  start_line: number;
+  end_line: number;
+  annotation_level: "failure" | "warning" | "notice";
+  title: string;
+  message: string;
+}
+
+/** Everything a check run says, before it is split into requests of 50 annotations. */
+export interface CheckRunPayload {
+  name: typeof CHECK_NAME;
+  head_sha: string;
+  status: "in_progress" | "completed";
+  conclusion?: CheckConclusion;
+  details_url?: string;
+  /** The review id, so a check run leads back to its review. */
+  external_id: string;
+  output: { title: string; summary: string };
+  annotations: CheckAnnotation[];
+}
+
+/** The same verdict as a commit status (token mode: tokens cannot create check runs). */
+export interface CommitStatusPayload {
+  sha: string;
+  state: "pending" | "success" | "failure" | "error";
+  context: typeof CHECK_NAME;
+  description: string;
+  target_url?: string;
+}
+
+export interface VerdictOptions {
+  headSha: string;
+  detailsUrl?: string;
+  /** Who the review waits for (a Slack channel, a team); "a reviewer" when unknown. */
+  askedWho?: string;
+}
+
+interface Outcome {
+  status: CheckRunPayload["status"];
+  conclusion?: CheckConclusion;
+  title: string;
+}
+
+function shortSha(sha: string): string {
+  return sha.slice(0, 7);
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+function blockingCount(result: ReviewResult): number {
+  return result.findings.filter((f) => f.blocking).length;
+}
+
+function outcome(result: ReviewResult, opts: VerdictOptions): Outcome {
+  if (result.status === "superseded") {
+    const by = result.superseded_by ? shortSha(result.superseded_by) : "a newer commit";
+    return { status: "completed", conclusion: "neutral", title: `Superseded by ${by}` };
+  }
+  if (result.status === "queued" || result.status === "running") {
+    return { status: "in_progress", title: result.status === "queued" ? "Review queued" : "Review running" };
+  }
+  const n = result.findings.length;
+  switch (result.route) {
+    case "human":
+      return {
+        status: "completed",
+        conclusion: "action_required",
+        title: `Waiting for a person: ${opts.askedWho ?? "a reviewer"}`,
+      };
+    case "auto_approved":
+      return { status: "completed", conclusion: "success", title: "Low risk: approved without review" };
+    case "approved":
+      return {
+        status: "completed",
+        conclusion: "success",
+        title: n === 0 ? "Approved: no findings" : `Approved: ${n} non-blocking finding(s)`,
+      };
+    case "human_approved":
+      return { status: "completed", conclusion: "success", title: `Approved by ${result.decision?.by ?? "a person"}` };
+    case "human_rejected":
+      return { status: "completed", conclusion: "failure", title: `Rejected by ${result.decision?.by ?? "a person"}` };
+    case null:
+      // A finished review with no route is an internal fault: fail closed.
+      return { status: "completed", conclusion: "failure", title: "The review ended without a verdict" };
+  }
+}
+
+/** Table cells cannot hold pipes or line breaks. */
+function cell(text: string): string {
+  return text.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
+}
+
+function location(f: ResultFinding): string {
+  if (!f.file) return "";
+  return f.line !== undefined ? `\`${cell(f.file)}:${f.line}\`` : `\`${cell(f.file)}\``;
+}
+
+function findingsTable(findings: ResultFinding[]): string[] {
+  if (findings.length === 0) return ["No findings."];
+  return [
+    "| Policy | Severity | Blocking | Location | Message |",
+    "|---|---|---|---|---|",
+    ...findings.map(
+      (f) =>
+        `| ${cell(f.policy)} | ${f.severity} | ${f.blocking ? "yes" : "no"} | ${location(f)} | ${cell(clip(f.message, 500))} |`,
+    ),
+  ];
+}
+
+function summary(result: ReviewResult, title: string): string {
+  const lines: string[] = [`## ${title}`, ""];
+  lines.push(`**PR:** ${result.pr} · **Review:** \`${result.review_id}\``);
+  lines.push(`**Route:** ${result.route ?? "pending"} · **Status:** ${result.status}`);
+  if (result.risk) {
+    const reasons = result.risk.reasons.length > 0 ? `: ${result.risk.reasons.join("; ")}` : "";
+    lines.push(`**Risk:** ${result.risk.score}/100 (${result.risk.class})${reasons}`);
+  }
+  lines.push("", `### Findings (${result.findings.length}, ${blockingCount(result)} blocking)`, "");
+  lines.push(...findingsTable(result.findings));
+  if (result.escalation) {
+    lines.push("", "### Escalation", "", `**${result.escalation.reason}**: ${result.escalation.detail}`);
+  }
+  const b = result.budget;
+  lines.push(
+    "",
+    "### Budget",
+    "",
+    `Cycles ${b.cycles_used}/${b.cycles_max} · tool calls ${b.tool_calls} · model calls ${b.model_calls} · ` +
+      `tokens ${b.input_tokens} in / ${b.output_tokens} out · $${b.cost_usd.toFixed(4)}`,
+  );
+  if (result.decision) {
+    const d = result.decision;
+    const note = d.note ? `: ${d.note}` : "";
+    lines.push("", "### Decision", "", `${d.kind === "approve" ? "Approved" : "Rejected"} by ${d.by} at ${d.at}${note}`);
+  }
+  const text = lines.join("\n");
+  if (text.length <= SUMMARY_LIMIT) return text;
+  const tail = "\n\n…(truncated: the full result is in `gate status`)";
+  return text.slice(0, SUMMARY_LIMIT - tail.length) + tail;
+}
+
+/**
+ * The annotations of a result: one per finding with a file and line; blocking ones as failures.
+ *
+ * @example annotationsFor(result.findings)[0]?.annotation_level // "failure"
+ */
+export function annotationsFor(findings: ResultFinding[]): CheckAnnotation[] {
+  return findings
+    .filter((f): f is ResultFinding & { file: string; line: number } => f.file !== undefined && f.line !== undefined)
+    .map((f) => ({
+      path: f.file,
+      start_line: f.line,
+      end_line: f.line,
+      annotation_level: f.blocking ? "failure" : "warning",
+      title: clip(`${f.policy} (${f.severity}${f.blocking ? ", blocking" : ""})`, 255),
+      message: clip(f.message, 60_000),
+    }));
+}
+
+/**
+ * Splits annotations into GitHub-sized batches (50 per request).
+ *
+ * @example annotationBatches(list120).map((b) => b.length) // [50, 50, 20]
+ */
+export function annotationBatches<T>(items: T[], size = ANNOTATIONS_PER_REQUEST): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/**
+ * The check run a review result stands for (pure).
+ *
+ * @example buildCheckRun(result, { headSha }).conclusion // "action_required" while waiting for a person
+ */
+export function buildCheckRun(result: ReviewResult, opts: VerdictOptions): CheckRunPayload {
+  const o = outcome(result, opts);
+  const title = clip(o.title, TITLE_LIMIT);
+  return {
+    name: CHECK_NAME,
+    head_sha: opts.headSha,
+    status: o.status,
+    ...(o.conclusion ? { conclusion: o.conclusion } : {}),
+    ...(opts.detailsUrl ? { details_url: opts.detailsUrl } : {}),
+    external_id: result.review_id,
+    output: { title, summary: summary(result, title) },
+    annotations: annotationsFor(result.findings),
+  };
+}
+
+const STATE_FOR: Record<CheckConclusion, CommitStatusPayload["state"]> = {
+  success: "success",
+  failure: "failure",
+  // Waiting for a person is not a pass: pending keeps a required status from merging.
+  action_required: "pending",
+  // An old head's review: it no longer speaks for the PR (GitHub reads the new head's status).
+  neutral: "error",
+};
+
+/**
+ * The commit status equivalent of `buildCheckRun`, for token mode.
+ *
+ * @example buildCommitStatus(result, { headSha }).state // "pending" while waiting for a person
+ */
+export function buildCommitStatus(result: ReviewResult, opts: VerdictOptions): CommitStatusPayload {
+  const o = outcome(result, opts);
+  const state = o.status === "in_progress" || !o.conclusion ? "pending" : STATE_FOR[o.conclusion];
+  const blocking = blockingCount(result);
+  const detail = result.findings.length > 0 ? ` (${result.findings.length} findings, ${blocking} blocking)` : "";
+  return {
+    sha: opts.headSha,
+    state,
+    context: CHECK_NAME,
+    description: clip(`${o.title}${detail}`, STATUS_DESCRIPTION_LIMIT),
+    ...(opts.detailsUrl ? { target_url: opts.detailsUrl } : {}),
+  };
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { copyleftSourceDetector } from "../../../src/detectors/licensing/copyleft-source.js";
+import { addedFilePatch, buildPr, detectContext, headFiles, type FileSpec } from "../pr-builder.js";
+
+async function run(files: FileSpec[], head: Record<string, string> = {}) {
+  return copyleftSourceDetector.detect(detectContext(buildPr({ files }), { head: headFiles(head) }));
+}
+
+const GPL_HEADER = [
+  "/*",
+  " * fastjson - a small JSON parser.",
+  " * This program is free software; you can redistribute it and/or modify",
+  " * it under the terms of the GNU General Public License as published by",
+  " * the Free Software Foundation; either version 2 of the License.",
+  " */",
+  "#include <stddef.h>",
+];
+
+describe("copyleftSourceDetector", () => {
+  it("flags an added file with a GPL notice, once, on the notice's line", async () => {
+    const findings = await run([{ filename: "vendor/fastjson/parse.c", patch: addedFilePatch([...GPL_HEADER, " * GNU General Public License again"]) }]);
+    expect(findings).toEqual([
+      expect.objectContaining({ policy: "LIC-03", blocking: true, severity: "high", file: "vendor/fastjson/parse.c", line: 4, detector: "copyleft-source" }),
+    ]);
+  });
+
+  it("flags a copyleft SPDX tag, and not a permissive or dual one", async () => {
+    const findings = await run([
+      { filename: "third_party/a.ts", patch: addedFilePatch(["// SPDX-License-Identifier: AGPL-3.0-or-later", "export const a = 1;"]) },
+      { filename: "third_party/b.py", patch: addedFilePatch(["# SPDX-License-Identifier: GPL-2.0", "x = 1"]) },
+      { filename: "third_party/c.ts", patch: addedFilePatch(["// SPDX-License-Identifier: MIT", "export const c = 1;"]) },
+      { filename: "third_party/d.ts", patch: addedFilePatch(["/* SPDX-License-Identifier: MIT OR GPL-2.0-or-later */"]) },
+      { filename: "third_party/e.c", patch: addedFilePatch(["// SPDX-License-Identifier: LGPL-2.1-or-later"]) },
+    ]);
+    expect(findings.map((f) => [f.file, f.line])).toEqual([
+      ["third_party/a.ts", 1],
+      ["third_party/b.py", 1],
+    ]);
+  });
+
+  it("flags a vendored COPYING with the GPL text, not the LGPL's, not the repository's own root licence", async () => {
+    const gpl = [
+      "                    GNU GENERAL PUBLIC LICENSE",
+      "                       Version 2, June 1991",
+      "(Some other Free Software Foundation software is covered by",
+      "the GNU Library General Public License instead.)",
+    ];
+    const lgpl = ["                  GNU LESSER GENERAL PUBLIC LICENSE", "                       Version 2.1, February 1999", "the GNU General Public License"];
+    const findings = await run([
+      { filename: "vendor/fastjson/COPYING", patch: addedFilePatch(gpl) },
+      { filename: "vendor/tinylib/COPYING.LESSER", patch: addedFilePatch(lgpl) },
+      { filename: "LICENSE", patch: addedFilePatch(gpl) },
+      { filename: "third_party/mit/LICENSE", patch: addedFilePatch(["MIT License", "Copyright (c) 2020"]) },
+    ]);
+    expect(findings.map((f) => [f.file, f.line])).toEqual([["vendor/fastjson/COPYING", 1]]);
+  });
+
+  it("flags an AGPL licence text named LICENSE.txt in a subfolder", async () => {
+    const findings = await run([{ filename: "third_party/srv/LICENSE.txt", patch: addedFilePatch(["", "GNU AFFERO GENERAL PUBLIC LICENSE", "Version 3"]) }]);
+    expect(findings).toEqual([expect.objectContaining({ policy: "LIC-03", line: 2 })]);
+  });
+
+  it("ignores modified files, docs that mention the GPL, notices far below the top, and LGPL notices", async () => {
+    const findings = await run([
+      { filename: "src/parse.c", status: "modified", patch: "@@ -1,1 +1,2 @@\n x\n+ * under the terms of the GNU General Public License" },
+      { filename: "docs/licensing.md", patch: addedFilePatch(["We never ship code under the GNU General Public License."]) },
+      { filename: "src/late.c", patch: addedFilePatch([...Array.from({ length: 80 }, () => "int x;"), "// GNU General Public License"]) },
+      { filename: "src/lgpl.c", patch: addedFilePatch(["/* under the terms of the GNU Lesser General Public License */"]) },
+    ]);
+    expect(findings).toEqual([]);
+  });
+
+  it("reads the head file when GitHub omitted the patch of an added file", async () => {
+    const findings = await run([{ filename: "vendor/big/engine.c", status: "added" }], { "vendor/big/engine.c": GPL_HEADER.join("\n") });
+    expect(findings).toEqual([expect.objectContaining({ file: "vendor/big/engine.c", line: 4 })]);
+  });
+});
