@@ -2,7 +2,7 @@ import path from "node:path";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import type { Logger } from "pino";
 import type { Config } from "./config.js";
-import type { LicenseResolver } from "./detectors/detector.js";
+import type { LicenseResolver } from "./domain/license-resolver.js";
 import { ALL_DETECTORS } from "./detectors/index.js";
 import type { Specialty } from "./domain/finding.js";
 import { buildReviewGraph } from "./graph/build-review-graph.js";

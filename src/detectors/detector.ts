@@ -1,22 +1,7 @@
 import type { PullRequest } from "../domain/pull-request.js";
 import type { Finding } from "../domain/finding.js";
-
-/** Read-only access to files of the PR's head commit, when a snapshot exists. */
-export interface HeadFiles {
-  /** The file's text at the head SHA, or undefined when there is no snapshot or no such file. */
-  read(path: string): Promise<string | undefined>;
-}
-
-/** Package ecosystems whose licences the gate resolves. */
-export type Ecosystem = "npm" | "pypi" | "go" | "cargo";
-
-/**
- * Resolves a package's licence (an SPDX expression). Offline it reads a fixture's
- * `registry.json`; live it asks the registry. `undefined` means unknown, never permissive.
- */
-export interface LicenseResolver {
-  resolve(ecosystem: Ecosystem, name: string, version?: string): Promise<string | undefined>;
-}
+import type { HeadFiles } from "../domain/head-files.js";
+import type { LicenseResolver } from "../domain/license-resolver.js";
 
 /** What every detector receives. */
 export interface DetectContext {

@@ -1,5 +1,7 @@
 import type { Logger } from "pino";
-import type { Detector, HeadFiles, LicenseResolver } from "../detectors/detector.js";
+import type { Detector } from "../detectors/detector.js";
+import type { HeadFiles } from "../domain/head-files.js";
+import type { LicenseResolver } from "../domain/license-resolver.js";
 import type { Specialty } from "../domain/finding.js";
 import type { PullRequestLoader } from "../domain/pull-request-loader.js";
 import type { PullRequest } from "../domain/pull-request.js";

@@ -1,4 +1,4 @@
-import type { Ecosystem, LicenseResolver } from "../detectors/detector.js";
+import type { Ecosystem, LicenseResolver } from "../domain/license-resolver.js";
 
 /**
  * What a registry lookup concluded. `unknown` is an answer (no such package, or no licence

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
-import type { Ecosystem, LicenseResolver } from "../detectors/detector.js";
+import type { Ecosystem, LicenseResolver } from "../domain/license-resolver.js";
 import { GateError } from "../domain/errors.js";
 
 /** One package's metadata in a fixture's `registry.json` (extra fields are kept and ignored). */

@@ -1,4 +1,4 @@
-import type { LicenseResolver } from "../detectors/detector.js";
+import type { LicenseResolver } from "../domain/license-resolver.js";
 import type { ReviewStore } from "../store/review-store.js";
 import { createCachedResolver, type LicenseLookup, type RegistryResolver } from "./cached-resolver.js";
 import { createNpmResolver } from "./npm-resolver.js";

@@ -1,5 +1,5 @@
 import fs from "node:fs/promises";
-import type { HeadFiles } from "../detectors/detector.js";
+import type { HeadFiles } from "../domain/head-files.js";
 import { resolveInSandbox, sandboxRoot } from "./sandbox.js";
 import type { SnapshotRef } from "../domain/snapshot-ref.js";
 

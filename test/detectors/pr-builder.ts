@@ -1,4 +1,6 @@
-import type { DetectContext, Ecosystem, HeadFiles, LicenseResolver } from "../../src/detectors/detector.js";
+import type { DetectContext } from "../../src/detectors/detector.js";
+import type { HeadFiles } from "../../src/domain/head-files.js";
+import type { Ecosystem, LicenseResolver } from "../../src/domain/license-resolver.js";
 import { parsePatch } from "../../src/domain/patch.js";
 import type { ChangedFile, FileStatus, PullRequest } from "../../src/domain/pull-request.js";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LicenseResolver } from "../../src/detectors/detector.js";
+import type { LicenseResolver } from "../../src/domain/license-resolver.js";
 import { createCachedResolver, licenseCacheKey, type LicenseCache } from "../../src/licenses/cached-resolver.js";
 import { createNpmResolver } from "../../src/licenses/npm-resolver.js";
 import { startFakeRegistry, type FakeRegistry } from "../fakes/registry.js";

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { copyleftSourceDetector } from "../../src/detectors/licensing/copyleft-source.js";
 import { dependencyLicensesDetector } from "../../src/detectors/licensing/dependency-licenses.js";
-import type { HeadFiles } from "../../src/detectors/detector.js";
+import type { HeadFiles } from "../../src/domain/head-files.js";
 import { parsePullRequest } from "../../src/domain/pull-request.js";
 import { createOfflineResolver, loadRegistryFile } from "../../src/licenses/offline-resolver.js";
 

@@ -1,5 +1,6 @@
 import type { ChangedFile } from "../../domain/pull-request.js";
-import type { Detector, HeadFiles } from "../detector.js";
+import type { Detector } from "../detector.js";
+import type { HeadFiles } from "../../domain/head-files.js";
 import type { Finding } from "../../domain/finding.js";
 import { addedText } from "./added-text.js";
 import { looksBinary } from "./file-kind.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { dependencyLicensesDetector } from "../../../src/detectors/licensing/dependency-licenses.js";
-import type { LicenseResolver } from "../../../src/detectors/detector.js";
+import type { LicenseResolver } from "../../../src/domain/license-resolver.js";
 import { createOfflineResolver } from "../../../src/licenses/offline-resolver.js";
 import { buildPr, detectContext, headFiles, type FileSpec } from "../pr-builder.js";
 

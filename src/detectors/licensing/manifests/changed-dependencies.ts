@@ -1,4 +1,4 @@
-import type { Ecosystem } from "../../detector.js";
+import type { Ecosystem } from "../../../domain/license-resolver.js";
 import type { ChangedFile } from "../../../domain/pull-request.js";
 import { parsePatch, type PatchLine } from "../../../domain/patch.js";
 import type { DependencyScope, ManifestParser } from "./manifest-parser.js";

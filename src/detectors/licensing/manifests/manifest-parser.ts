@@ -1,4 +1,4 @@
-import type { Ecosystem } from "../../detector.js";
+import type { Ecosystem } from "../../../domain/license-resolver.js";
 
 /** Whether a dependency ships with the product (runtime) or only helps build and test it (dev). */
 export type DependencyScope = "runtime" | "dev";
