@@ -1,5 +1,10 @@
 import { lintSource } from "@secretlint/core";
+import { secretLintProfiler } from "@secretlint/profiler";
 import { rules as recommendedRules } from "@secretlint/secretlint-rule-preset-recommend";
+
+// secretlint's profiler is on by default: it adds `performance.mark`/`measure` entries to Node's
+// global timeline on every lint call and never clears them, a leak in a long-running server.
+secretLintProfiler.setEnabled(false);
 
 // Types come from @secretlint/core's own signature (@secretlint/types is not a direct dependency).
 type SecretLintCoreConfig = Parameters<typeof lintSource>[0]["options"]["config"];
