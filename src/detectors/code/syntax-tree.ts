@@ -1,0 +1,119 @@
+import { createRequire } from "node:module";
+import { Lang, parse, registerDynamicLanguage, type SgNode } from "@ast-grep/napi";
+import type { ChangedFile } from "../../domain/pull-request.js";
+import { parsePatch } from "../../domain/patch.js";
+
+/**
+ * Real parsing for the detectors: tree-sitter grammars through ast-grep, so a call inside a
+ * string or a comment is never mistaken for code. JavaScript and TypeScript grammars ship in
+ * `@ast-grep/napi`; Python and Go come as `@ast-grep/lang-*` packages with prebuilt parsers.
+ *
+ * @example syntaxOfPatch(file)?.root.findAll({ rule: { kind: "call_expression" } })
+ */
+
+/** The grammars the detectors parse with. */
+export type SyntaxLanguage = "javascript" | "typescript" | "tsx" | "python" | "go";
+
+/**
+ * The grammar for a repository path, or undefined for a file no grammar reads.
+ *
+ * @example syntaxLanguageOf("api/users.py") // "python"
+ */
+export function syntaxLanguageOf(path: string): SyntaxLanguage | undefined {
+  if (/\.(?:c|m)?tsx$/i.test(path)) return "tsx";
+  if (/\.(?:c|m)?ts$/i.test(path)) return "typescript";
+  if (/\.(?:c|m)?jsx?$/i.test(path)) return "javascript";
+  if (/\.py$/i.test(path)) return "python";
+  if (/\.go$/i.test(path)) return "go";
+  return undefined;
+}
+
+let dynamicRegistered = false;
+
+/** ast-grep allows one registration per process; Python and Go are loaded on first use. */
+function ensureDynamicLanguages(): void {
+  if (dynamicRegistered) return;
+  const require = createRequire(import.meta.url);
+  registerDynamicLanguage({
+    python: require("@ast-grep/lang-python") as Parameters<typeof registerDynamicLanguage>[0][string],
+    go: require("@ast-grep/lang-go") as Parameters<typeof registerDynamicLanguage>[0][string],
+  });
+  dynamicRegistered = true;
+}
+
+/**
+ * Parses source text; tree-sitter recovers from errors, so a partial file (a diff hunk) parses too.
+ *
+ * @example parseSource("go", "log.Printf(\"%v\", user)").kind() // "source_file"
+ */
+export function parseSource(lang: SyntaxLanguage, text: string): SgNode {
+  switch (lang) {
+    case "javascript":
+      return parse(Lang.JavaScript, text).root();
+    case "typescript":
+      return parse(Lang.TypeScript, text).root();
+    case "tsx":
+      return parse(Lang.Tsx, text).root();
+    case "python":
+    case "go":
+      ensureDynamicLanguages();
+      return parse(lang, text).root();
+  }
+}
+
+/** The head-side text of a patch (context and added lines), parsed, with a map back to the diff. */
+export interface PatchSyntax {
+  lang: SyntaxLanguage;
+  root: SgNode;
+  /** The head file's line number of a parsed row (0-based), or undefined for a row between hunks. */
+  lineAt(row: number): number | undefined;
+  /** Whether the parsed row is a line this pull request adds. */
+  isAdded(row: number): boolean;
+}
+
+/** Lines longer than this (minified or generated code) are parsed as blank. */
+const MAX_LINE = 2000;
+
+function buildPatchSyntax(lang: SyntaxLanguage, patch: string): PatchSyntax {
+  const rows: string[] = [];
+  const lines: Array<number | undefined> = [];
+  const added: boolean[] = [];
+  let previous: number | undefined;
+  for (const p of parsePatch(patch)) {
+    if (p.kind === "del") continue;
+    if (previous !== undefined && p.line !== previous + 1) {
+      // A gap between hunks: a blank row keeps the two pieces of code apart.
+      rows.push("");
+      lines.push(undefined);
+      added.push(false);
+    }
+    rows.push(p.text.length > MAX_LINE ? "" : p.text);
+    lines.push(p.line);
+    added.push(p.kind === "add");
+    previous = p.line;
+  }
+  return {
+    lang,
+    root: parseSource(lang, rows.join("\n")),
+    lineAt: (row) => lines[row],
+    isAdded: (row) => added[row] === true,
+  };
+}
+
+/** One parse per changed file and review: every detector that asks gets the same tree. */
+const PARSED = new WeakMap<ChangedFile, PatchSyntax | null>();
+
+/**
+ * The parsed head side of a changed file's patch, or undefined when no grammar reads the file or
+ * it has no patch. Cached per file object, so detectors share one parse.
+ *
+ * @example syntaxOfPatch({ filename: "app.py", patch: "@@ -0,0 +1 @@\n+print(x)", ... })?.lang // "python"
+ */
+export function syntaxOfPatch(file: ChangedFile): PatchSyntax | undefined {
+  const cached = PARSED.get(file);
+  if (cached !== undefined) return cached ?? undefined;
+  const lang = syntaxLanguageOf(file.filename);
+  const parsed = lang && file.patch ? buildPatchSyntax(lang, file.patch) : null;
+  PARSED.set(file, parsed);
+  return parsed ?? undefined;
+}
