@@ -20,7 +20,8 @@ const USAGE = `gate: the PR compliance gate
   gate demo [--json] [--blocks]               review the demo fixtures
   gate policies [--json]                      the policy corpus in force
   gate graph                                  the review graph as Mermaid
-  gate eval [--json]                          score every fixture with Claude (needs ANTHROPIC_API_KEY)
+  gate eval [<dir>...] [--json] [--rules]     score the fixtures (default: fixtures/ and fixtures/eval/);
+                                              rules mode without ANTHROPIC_API_KEY or with --rules
 
 Settings come from GATE_* environment variables (README, Settings).`;
 
@@ -36,6 +37,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
         blocks: { type: "boolean", default: false },
         by: { type: "string" },
         note: { type: "string" },
+        rules: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
     });
@@ -44,7 +46,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
     return 2;
   }
   const [command, ...rest] = parsed.positionals;
-  const { json, blocks, by, note, help } = parsed.values;
+  const { json, blocks, by, note, rules, help } = parsed.values;
   if (!command || help || command === "help") {
     process.stdout.write(`${USAGE}\n`);
     return command || help ? 0 : 2;
@@ -66,7 +68,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
       case "graph":
         return await graphCommand(ctx);
       case "eval":
-        return await evalCommand(ctx, { json });
+        return await evalCommand(ctx, { json, rules }, ...(rest.length > 0 ? [rest] : []));
       default:
         process.stderr.write(`gate: unknown command ${JSON.stringify(command)}\n\n${USAGE}\n`);
         return 2;

@@ -43,11 +43,28 @@ export interface PolicyScore {
   recall: number | null;
 }
 
+/** Fixtures whose route missed in one direction, with their count. */
+export interface RouteMisses {
+  count: number;
+  /** Of how many fixtures that could miss this way. */
+  of: number;
+  /** count / of, or null when no fixture could miss this way. */
+  rate: number | null;
+  fixtures: string[];
+}
+
 /** The whole evaluation, as `gate eval --json` prints it. */
 export interface EvalReport {
   fixtures: number;
   errors: number;
   route_accuracy: { correct: number; total: number; rate: number | null };
+  /**
+   * Risky fixtures (expected `human`) that the gate passed (`approved` or `auto_approved`): the
+   * one number that must stay 0. `of` counts the risky fixtures.
+   */
+  unsafe_passes: RouteMisses;
+  /** Clean fixtures (expected `approved` or `auto_approved`) that went to a person. `of` counts the clean fixtures. */
+  needless_escalations: RouteMisses;
   /** Per policy id, sorted by id. */
   policies: PolicyScore[];
   /** Every policy's counts summed (micro-averaged precision and recall). */
@@ -59,7 +76,43 @@ export interface EvalReport {
   per_fixture: FixtureScore[];
 }
 
+/** One run of `gate eval`: how it reviewed, over which folders, and the scores. */
+export interface EvalRun extends EvalReport {
+  /** `rules`: the rules reviewer and the deterministic investigator, no model; `model`: Claude. */
+  mode: "rules" | "model";
+  /** The corpus folders, absolute. */
+  corpus: string[];
+}
+
 const sorted = (ids: Iterable<string>): string[] => [...new Set(ids)].sort();
+
+/** Routes that let a PR through without a person. */
+const PASSED: ReadonlySet<string> = new Set(["approved", "auto_approved"]);
+
+/**
+ * Is this fixture an unsafe pass (a risky PR the gate let through)? A review that failed is not a
+ * pass: it let nothing through (and it is counted in `errors`).
+ *
+ * @example isUnsafePass(scoreFixture(outcome)) // true when expected "human" and got "approved"
+ */
+export function isUnsafePass(s: Pick<FixtureScore, "expected_route" | "route">): boolean {
+  return s.expected_route === "human" && s.route !== null && PASSED.has(s.route);
+}
+
+/**
+ * Is this fixture a needless escalation (a clean PR sent to a person)?
+ *
+ * @example isNeedlessEscalation({ expected_route: "auto_approved", route: "human" }) // true
+ */
+export function isNeedlessEscalation(s: Pick<FixtureScore, "expected_route" | "route">): boolean {
+  return s.expected_route !== "human" && s.route === "human";
+}
+
+function misses(scores: readonly FixtureScore[], eligible: (s: FixtureScore) => boolean, missed: (s: FixtureScore) => boolean): RouteMisses {
+  const pool = scores.filter(eligible);
+  const fixtures = pool.filter(missed).map((s) => s.fixture);
+  return { count: fixtures.length, of: pool.length, rate: pool.length === 0 ? null : fixtures.length / pool.length, fixtures };
+}
 
 /**
  * Scores one fixture against its expected.json. A policy is *cited* when any finding of the
@@ -120,8 +173,8 @@ function counts(tp: number, fp: number, fn: number, tn: number): Omit<PolicyScor
 }
 
 /**
- * Sums fixture scores into the report: route accuracy, per-policy counts, precision and recall,
- * and the model usage over all reviews.
+ * Sums fixture scores into the report: route accuracy, unsafe passes and needless escalations,
+ * per-policy counts, precision and recall, and the model usage over all reviews.
  *
  * @example summarize([scoreFixture(outcome)]).route_accuracy // { correct: 1, total: 1, rate: 1 }
  */
@@ -150,6 +203,8 @@ export function summarize(scores: readonly FixtureScore[]): EvalReport {
     fixtures: scores.length,
     errors: scores.filter((s) => s.error !== undefined).length,
     route_accuracy: { correct, total: scores.length, rate: scores.length === 0 ? null : correct / scores.length },
+    unsafe_passes: misses(scores, (s) => s.expected_route === "human", isUnsafePass),
+    needless_escalations: misses(scores, (s) => s.expected_route !== "human", isNeedlessEscalation),
     policies,
     overall: counts(
       sum((s) => s.tp.length),

@@ -6,7 +6,7 @@ import { evalCommand } from "../../src/cli/commands/eval.js";
 import type { CliContext } from "../../src/cli/context.js";
 import { loadConfig } from "../../src/config.js";
 import { listEvalFixtures } from "../../src/eval/expected.js";
-import type { EvalReport } from "../../src/eval/score.js";
+import type { EvalReport, EvalRun } from "../../src/eval/score.js";
 import { BUNDLED_FIXTURES_DIR } from "../../src/package-paths.js";
 import { startFakeAnthropic, textMessage, type FakeAnthropic } from "../fakes/anthropic-api.js";
 import { silentLog, tempDir } from "../helpers/gate.js";
@@ -44,22 +44,27 @@ function context(env: Record<string, string>) {
 }
 
 describe("gate eval (npm run eval)", () => {
-  it("without ANTHROPIC_API_KEY says so on stderr, prints nothing and exits 2", async () => {
-    const { ctx, out, err } = context({});
-    const code = await evalCommand(ctx, { json: true });
-    expect(code).toBe(2);
-    expect(out).toEqual([]);
-    expect(err.join("\n")).toMatch(/ANTHROPIC_API_KEY is not set, so nothing was evaluated/);
+  it("with a key and --rules makes no model call (rules mode)", async () => {
+    const fixtures = tempDir("gate-eval-rules-");
+    closers.push(() => fs.rmSync(fixtures, { recursive: true, force: true }));
+    fs.cpSync(path.join(BUNDLED_FIXTURES_DIR, "003_auth_change"), path.join(fixtures, "003_auth_change"), { recursive: true });
+    const { ctx, out } = context({ ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: api.url });
+    expect(await evalCommand(ctx, { json: true, rules: true }, fixtures)).toBe(0);
+    const report = JSON.parse(out[0] ?? "") as EvalRun;
+    expect(report.mode).toBe("rules");
+    expect(report.per_fixture[0]).toMatchObject({ fixture: "003_auth_change", route: "approved", route_ok: true });
+    expect(api.requests).toHaveLength(0);
   });
 
   it("with a key reviews every fixture that has expected.json and prints one JSON report", async () => {
     routeByCaller(api, {}, (caller) => textMessage(caller === "investigator" ? RESOLVED : EMPTY_ANSWER));
     const { ctx, out, err } = context({ ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: api.url });
-    const code = await evalCommand(ctx, { json: true });
+    const code = await evalCommand(ctx, { json: true }, BUNDLED_FIXTURES_DIR);
 
     expect(code).toBe(0);
     expect(out).toHaveLength(1);
-    const report = JSON.parse(out[0] ?? "") as EvalReport;
+    const report = JSON.parse(out[0] ?? "") as EvalRun;
+    expect(report.mode).toBe("model");
     const expectedFixtures = listEvalFixtures(BUNDLED_FIXTURES_DIR);
     expect(report.fixtures).toBe(expectedFixtures.length);
     expect(report.per_fixture.map((s) => s.fixture)).toEqual(expectedFixtures);

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { Expected } from "../../src/eval/expected.js";
-import { precision, recall, scoreFixture, summarize, type FixtureOutcome } from "../../src/eval/score.js";
+import {
+  isNeedlessEscalation,
+  isUnsafePass,
+  precision,
+  recall,
+  scoreFixture,
+  summarize,
+  type FixtureOutcome,
+} from "../../src/eval/score.js";
 import type { ResultFinding, Route } from "../../src/domain/review-result.js";
 
 function finding(policy: string, extra: Partial<ResultFinding> = {}): ResultFinding {
@@ -100,6 +108,31 @@ describe("summarize", () => {
     expect(report.input_tokens).toBe(200);
     expect(report.cost_usd).toBe(0.002);
     expect(report.per_fixture.map((s) => s.fixture)).toEqual(["a", "b", "c"]);
+  });
+
+  it("counts unsafe passes among risky fixtures and needless escalations among clean ones", () => {
+    const report = summarize(
+      [
+        outcome("risky-approved", { route: "human" }, "approved", []),
+        outcome("risky-auto", { route: "human" }, "auto_approved", []),
+        outcome("risky-held", { route: "human" }, "human", []),
+        outcome("clean-held", { route: "approved" }, "human", []),
+        outcome("clean-auto", { route: "auto_approved" }, "auto_approved", []),
+        outcome("clean-approved-not-auto", { route: "auto_approved" }, "approved", []),
+        outcome("clean-4", { route: "approved" }, "approved", []),
+      ].map(scoreFixture),
+    );
+    expect(report.unsafe_passes).toEqual({ count: 2, of: 3, rate: 2 / 3, fixtures: ["risky-approved", "risky-auto"] });
+    expect(report.needless_escalations).toEqual({ count: 1, of: 4, rate: 0.25, fixtures: ["clean-held"] });
+  });
+
+  it("a review that failed is neither a pass nor an escalation", () => {
+    const failed = scoreFixture({ fixture: "f", expected: { route: "human", must_cite: [], must_not_cite: [] }, error: "boom" });
+    expect(isUnsafePass(failed)).toBe(false);
+    expect(isNeedlessEscalation({ expected_route: "approved", route: null })).toBe(false);
+    expect(isUnsafePass({ expected_route: "human", route: "human_approved" })).toBe(false);
+    expect(summarize([failed]).unsafe_passes).toEqual({ count: 0, of: 1, rate: 0, fixtures: [] });
+    expect(summarize([failed]).needless_escalations.rate).toBeNull();
   });
 
   it("an empty evaluation has no rates rather than 100%", () => {

@@ -2,72 +2,114 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { buildGate } from "../../build-gate.js";
+import type { Config } from "../../config.js";
 import { describeError } from "../../domain/errors.js";
 import { listEvalFixtures, loadExpected } from "../../eval/expected.js";
 import { formatEval } from "../../eval/format-eval.js";
-import { scoreFixture, summarize, type FixtureOutcome } from "../../eval/score.js";
+import { scoreFixture, summarize, type EvalRun, type FixtureOutcome } from "../../eval/score.js";
 import { BUNDLED_FIXTURES_DIR } from "../../package-paths.js";
 import type { CliContext } from "../context.js";
 import { reviewFixture } from "./review.js";
 
-/** Exit code when the evaluation cannot run at all (no key). */
-const EXIT_NO_KEY = 2;
+/**
+ * The corpus `gate eval` scores when given no folder: the package's `fixtures/` and, when it
+ * exists, the evaluation corpus `fixtures/eval/`.
+ *
+ * @example defaultEvalCorpus() // ["/…/fixtures", "/…/fixtures/eval"]
+ */
+export function defaultEvalCorpus(fixturesDir = BUNDLED_FIXTURES_DIR): string[] {
+  const evalDir = path.join(fixturesDir, "eval");
+  return fs.existsSync(evalDir) ? [fixturesDir, evalDir] : [fixturesDir];
+}
+
+/** The folder every corpus folder lies in, so that fixture names stay short and distinct. */
+function commonParent(dirs: string[]): string {
+  let parent = dirs[0] ?? "";
+  while (!dirs.every((d) => d === parent || d.startsWith(`${parent}${path.sep}`))) {
+    const up = path.dirname(parent);
+    if (up === parent) break;
+    parent = up;
+  }
+  return parent;
+}
+
+/** The settings with Claude switched off: the rules reviewer and the deterministic investigator. */
+function rulesOnly(config: Config): Config {
+  const { ANTHROPIC_API_KEY: _key, ...rest } = config;
+  return rest;
+}
 
 /**
- * `gate eval [--json]` (`npm run eval`): reviews every bundled fixture that has an `expected.json`
- * with Claude, and prints route accuracy, per-policy precision and recall (scoring in
- * `src/eval/score.ts`), and the model calls and cost. The reviews run on a throwaway SQLite file,
- * so the operator's store gets no evaluation reviews waiting for a person.
+ * `gate eval [<dir>...] [--json] [--rules]` (`npm run eval`): reviews every fixture that has an
+ * `expected.json` in the corpus folders (default: the package's `fixtures/` and `fixtures/eval/`)
+ * and prints route accuracy, unsafe passes (a risky fixture approved), needless escalations (a
+ * clean fixture sent to a person), per-policy precision and recall (scoring in
+ * `src/eval/score.ts`) and the model calls and cost. Without ANTHROPIC_API_KEY, or with `--rules`,
+ * it runs in rules mode (no model, no cost); with a key, the specialists and the investigator are
+ * Claude. The reviews run on a throwaway SQLite file, so the operator's store gets no evaluation
+ * reviews waiting for a person.
  *
- * Exit codes: 2 without ANTHROPIC_API_KEY (nothing is evaluated); 1 when no fixture was selected
- * or a fixture could not be reviewed (a run that evaluates nothing must fail: DESIGN.md lesson 7);
- * 0 otherwise, whatever the scores.
+ * Exit codes: 1 when no fixture was selected or a fixture could not be reviewed (a run that
+ * evaluates nothing must fail); 0 otherwise, whatever the scores.
  *
  * @example process.exitCode = await evalCommand(ctx, { json: true });
  */
-export async function evalCommand(ctx: CliContext, opts: { json: boolean }, fixturesDir = BUNDLED_FIXTURES_DIR): Promise<number> {
-  if (!ctx.config.ANTHROPIC_API_KEY) {
-    ctx.err(
-      "gate eval: ANTHROPIC_API_KEY is not set, so nothing was evaluated. The evaluation reviews every " +
-        "bundled fixture with Claude (real API calls, real cost): set ANTHROPIC_API_KEY and run it again.",
-    );
-    return EXIT_NO_KEY;
-  }
-  const fixtures = listEvalFixtures(fixturesDir);
-  if (fixtures.length === 0) {
-    ctx.err(`gate eval: no fixture with an expected.json in ${fixturesDir}; nothing was evaluated`);
+export async function evalCommand(
+  ctx: CliContext,
+  opts: { json: boolean; rules?: boolean },
+  corpus: string | string[] = defaultEvalCorpus(),
+): Promise<number> {
+  const dirs = (Array.isArray(corpus) ? corpus : [corpus]).map((d) => path.resolve(d));
+  const missing = dirs.filter((d) => !fs.existsSync(d) || !fs.statSync(d).isDirectory());
+  if (missing.length > 0) {
+    ctx.err(`gate eval: not a folder: ${missing.join(", ")}; nothing was evaluated`);
     return 1;
   }
+  const parent = commonParent(dirs);
+  const fixtures = dirs.flatMap((dir) =>
+    listEvalFixtures(dir).map((name) => ({ dir, name, label: path.relative(parent, path.join(dir, name)).split(path.sep).join("/") })),
+  );
+  if (fixtures.length === 0) {
+    ctx.err(`gate eval: no fixture with an expected.json in ${dirs.join(", ")}; nothing was evaluated`);
+    return 1;
+  }
+  const mode = opts.rules === true || !ctx.config.ANTHROPIC_API_KEY ? "rules" : "model";
+  ctx.err(
+    mode === "rules"
+      ? `gate eval: rules mode (no model): ${fixtures.length} fixtures`
+      : `gate eval: Claude reviews ${fixtures.length} fixtures (real API calls, real cost)`,
+  );
 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gate-eval-"));
-  const gate = buildGate({ ...ctx.config, dbPath: path.join(dir, "eval.db"), dataDir: dir }, ctx.log);
-  const evalCtx: CliContext = { ...ctx, gate };
+  const settings = { ...(mode === "rules" ? rulesOnly(ctx.config) : ctx.config), dbPath: path.join(dir, "eval.db"), dataDir: dir };
+  const gate = buildGate(settings, ctx.log);
+  const evalCtx: CliContext = { ...ctx, config: settings, gate };
   const outcomes: FixtureOutcome[] = [];
   try {
-    for (const [i, fixture] of fixtures.entries()) {
+    for (const [i, { dir: fixturesDir, name, label }] of fixtures.entries()) {
       let outcome: FixtureOutcome;
       try {
-        const expected = loadExpected(fixturesDir, fixture);
+        const expected = loadExpected(fixturesDir, name);
         try {
-          const result = await reviewFixture(evalCtx, path.join(fixturesDir, fixture));
-          outcome = { fixture, expected, result };
+          const result = await reviewFixture(evalCtx, path.join(fixturesDir, name));
+          outcome = { fixture: label, expected, result };
         } catch (error) {
-          outcome = { fixture, expected, error: describeError(error) };
+          outcome = { fixture: label, expected, error: describeError(error) };
         }
       } catch (error) {
         // A bad expected.json: scored as a failed fixture that expects nothing.
-        outcome = { fixture, expected: { route: "human", must_cite: [], must_not_cite: [] }, error: describeError(error) };
+        outcome = { fixture: label, expected: { route: "human", must_cite: [], must_not_cite: [] }, error: describeError(error) };
       }
       outcomes.push(outcome);
       const got = outcome.result ? `${outcome.result.route ?? "-"}, ${outcome.result.budget.model_calls} model calls` : `error: ${outcome.error}`;
-      ctx.err(`eval ${i + 1}/${fixtures.length} ${fixture}: ${got}`);
+      ctx.err(`eval ${i + 1}/${fixtures.length} ${label}: ${got}`);
     }
   } finally {
     gate.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 
-  const report = summarize(outcomes.map(scoreFixture));
+  const report: EvalRun = { mode, corpus: dirs, ...summarize(outcomes.map(scoreFixture)) };
   ctx.out(opts.json ? JSON.stringify(report, null, 2) : formatEval(report));
   return report.errors > 0 ? 1 : 0;
 }
