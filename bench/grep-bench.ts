@@ -5,31 +5,20 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { promisify } from "node:util";
 import { GREP_MAX_RESULTS, grepRepo } from "../src/investigator/tools/grep-repo.js";
+import { type Figure, paired, pairedFigure } from "./stats.js";
 
 const run = promisify(execFile);
 
-/** One measured contender of a bench. */
-export interface BenchRow {
-  label: string;
-  median_ms: number;
-  runs_ms: number[];
-  matches: number;
-}
-
-/** What every bench returns to `bench/run.ts`. */
-export interface BenchResult {
-  name: string;
-  description: string;
-  rows: BenchRow[];
-  /** Extra figures, e.g. the ratio between two rows. */
-  figures: Record<string, number>;
-}
-
 const FILES = 20_000;
 const PER_DIR = 100;
-const RUNS = 5;
-const PATTERN = "auditSession";
+/** Generated bundles and data files real repositories carry, each over 1 MB. */
+const LARGE_FILES = 4;
+const LARGE_BYTES = 1_500_000;
 const WORDS = ["session", "token", "user", "const", "return", "value", "config", "request", "handler", "logger", "cache", "item"];
+/** Patterns an investigator asks: a literal, a regular expression, and a case-insensitive one. */
+const PATTERNS = ["auditSession", "verify[A-Z][a-z]+Token\\(", "/SESSION_?EXPIR/i"];
+/** The same patterns for `git grep -n -E` (and `-i`). */
+const GIT_ARGS: string[][] = [["-F", "auditSession"], ["-E", "verify[A-Z][a-z]+Token\\("], ["-i", "-E", "SESSION_?EXPIR"]];
 
 /** A small deterministic PRNG (mulberry32), so every run builds the same tree. */
 function prng(seed: number): () => number {
@@ -43,10 +32,9 @@ function prng(seed: number): () => number {
   };
 }
 
-/** Writes the tree: 200 folders of 100 TypeScript files, a few hundred bytes each; every 97th calls auditSession. */
-function buildTree(root: string): number {
+/** 200 folders of 100 small TypeScript files, plus a few generated files over 1 MB that match too. */
+function buildTree(root: string): void {
   const rand = prng(42);
-  let expected = 0;
   for (let i = 0; i < FILES; i++) {
     const dir = path.join(root, "src", `mod${String(Math.floor(i / PER_DIR)).padStart(3, "0")}`);
     if (i % PER_DIR === 0) mkdirSync(dir, { recursive: true });
@@ -55,68 +43,64 @@ function buildTree(root: string): number {
       const w = Array.from({ length: 5 }, () => WORDS[Math.floor(rand() * WORDS.length)] ?? "x");
       lines.push(`export const ${w[0]}${i}_${l} = "${w.slice(1).join(" ")}";`);
     }
-    if (i % 97 === 0) {
-      lines.push(`auditSession(session${i});`);
-      expected++;
-    }
+    if (i % 97 === 0) lines.push(`auditSession(session${i});`);
+    if (i % 211 === 0) lines.push(`if (!verifySessionToken(token)) throw new Error("expired");`);
+    if (i % 401 === 0) lines.push(`const SESSION_EXPIRY_MS = 3_600_000;`);
     writeFileSync(path.join(dir, `f${String(i % PER_DIR).padStart(3, "0")}.ts`), `${lines.join("\n")}\n`);
   }
-  return expected;
-}
-
-/** The median (the mean of the two middle values of an even count). */
-export function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
-}
-
-async function time(fn: () => Promise<number>): Promise<{ runs: number[]; matches: number }> {
-  await fn(); // warm-up: page cache and JIT, not counted
-  const runs: number[] = [];
-  let matches = 0;
-  for (let i = 0; i < RUNS; i++) {
-    const start = performance.now();
-    matches = await fn();
-    runs.push(Math.round((performance.now() - start) * 10) / 10);
+  mkdirSync(path.join(root, "dist"), { recursive: true });
+  for (let i = 0; i < LARGE_FILES; i++) {
+    const chunk = `function a${i}(t){return verifyApiToken(t)&&auditSession(t)}var sessionExpiry=1;\n`;
+    writeFileSync(path.join(root, "dist", `bundle-${i}.js`), chunk.repeat(Math.ceil(LARGE_BYTES / chunk.length)));
   }
-  return { runs, matches };
 }
 
 /**
- * Times `grep_repo` against `git grep -n` on a generated 20,000-file tree (5 runs each after one
- * warm-up, medians), then removes the tree.
- *
- * @example const result = await grepBench(); result.figures.ratio // e.g. 4.2 (grep_repo / git grep)
+ * `grep_repo` against `git grep -n` on a generated tree of 20,000 files and a few over 1 MB, three
+ * patterns, pairs interleaved. The match counts must be equal: a search that skips large files
+ * answers faster and wrongly.
  */
-export async function grepBench(): Promise<BenchResult> {
+export async function grepFigure(): Promise<Figure> {
   const root = mkdtempSync(path.join(tmpdir(), "gate-grep-bench-"));
   try {
-    const expected = buildTree(root);
-    const git = (...args: string[]) => run("git", ["-c", "user.name=bench", "-c", "user.email=bench@example.invalid", "-c", "commit.gpgsign=false", "-c", "gc.auto=0", "-c", "maintenance.auto=false", ...args], { cwd: root, maxBuffer: 64 * 1024 * 1024 });
+    buildTree(root);
+    const git = (...args: string[]) =>
+      run("git", ["-c", "user.name=bench", "-c", "user.email=bench@example.invalid", "-c", "commit.gpgsign=false", "-c", "gc.auto=0", "-c", "maintenance.auto=false", ...args], {
+        cwd: root,
+        maxBuffer: 256 * 1024 * 1024,
+      });
     await git("init", "-q");
     await git("add", "-A");
     await git("commit", "-q", "-m", "bench tree");
 
-    const ours = await time(async () => (await grepRepo(root, { pattern: PATTERN, max_results: GREP_MAX_RESULTS })).matches);
-    const theirs = await time(async () => {
-      const { stdout } = await git("grep", "-n", PATTERN);
-      return stdout.split("\n").filter((l) => l.length > 0).length;
-    });
-    if (ours.matches !== expected || theirs.matches !== expected) {
-      throw new Error(`match counts differ: expected ${expected}, grep_repo ${ours.matches}, git grep ${theirs.matches}`);
-    }
-    const rows: BenchRow[] = [
-      { label: "grep_repo (in-process)", median_ms: median(ours.runs), runs_ms: ours.runs, matches: ours.matches },
-      { label: "git grep -n", median_ms: median(theirs.runs), runs_ms: theirs.runs, matches: theirs.matches },
-    ];
-    const ratio = Math.round(((rows[0]?.median_ms ?? 0) / Math.max(0.1, rows[1]?.median_ms ?? 0)) * 100) / 100;
-    return {
-      name: "grep",
-      description: `${FILES} files, pattern "${PATTERN}", ${RUNS} runs each after a warm-up`,
-      rows,
-      figures: { files: FILES, ratio },
+    const counts = { ours: [] as number[], git: [] as number[] };
+    const ours = async () => {
+      const started = performance.now();
+      counts.ours = [];
+      for (const pattern of PATTERNS) counts.ours.push((await grepRepo(root, { pattern, max_results: GREP_MAX_RESULTS })).matches);
+      return performance.now() - started;
     };
+    const theirs = async () => {
+      const started = performance.now();
+      counts.git = [];
+      for (const args of GIT_ARGS) {
+        const { stdout } = await git("grep", "-n", "-I", ...args).catch((e: { stdout?: string }) => ({ stdout: e.stdout ?? "" }));
+        counts.git.push(Math.min(GREP_MAX_RESULTS, stdout.split("\n").filter((l) => l.length > 0).length));
+      }
+      return performance.now() - started;
+    };
+    const m = await paired(ours, theirs, { runs: 5 });
+    const equal = counts.ours.every((n, i) => n === counts.git[i]);
+    const figure = pairedFigure(
+      "grep_vs_git_grep",
+      `grep_repo against git grep -n: ${FILES} files and ${LARGE_FILES} of ${(LARGE_BYTES / 1e6).toFixed(1)} MB, ${PATTERNS.length} patterns`,
+      { label: "grep_repo", unit: "ms" },
+      { label: "git grep -n", unit: "ms" },
+      m,
+      { max: 1.5 },
+      [`matches per pattern: grep_repo ${counts.ours.join("/")}, git grep ${counts.git.join("/")} (capped at ${GREP_MAX_RESULTS})${equal ? "" : ": NOT EQUAL"}`],
+    );
+    return equal ? figure : { ...figure, met: false };
   } finally {
     rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   }

@@ -1,59 +1,68 @@
-import fs from "node:fs";
-import os from "node:os";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
-import { pino } from "pino";
-import { buildGate } from "../src/build-gate.js";
-import { loadConfig } from "../src/config.js";
+import { performance } from "node:perf_hooks";
 import { loadFixturePullRequest } from "../src/fixture/fixture.js";
 import { BUNDLED_FIXTURES_DIR } from "../src/package-paths.js";
-import { median, type BenchResult, type BenchRow } from "./grep-bench.js";
+import { benchGate, reviewFixture } from "./child/gate-with.js";
+import { type Figure, singleFigure } from "./stats.js";
+import { writeSyntheticFixture } from "./synthetic.js";
 
 const RUNS = 15;
 /** The three routes of the demo arc: the risk gate alone, the specialists, an investigation. */
 const CASES = [
-  { label: "auto_approved (001_readme_typo)", fixture: "001_readme_typo" },
-  { label: "human, specialists (002_new_dependency)", fixture: "002_new_dependency" },
-  { label: "approved after an investigation (003_auth_change)", fixture: "003_auth_change" },
+  { id: "latency_auto_approved", fixture: "001_readme_typo" },
+  { id: "latency_human", fixture: "002_new_dependency" },
+  { id: "latency_investigated", fixture: "003_auth_change" },
 ];
-
 
 /**
  * End-to-end review latency on the embedded defaults (SQLite file, rules reviewer, no model): the
  * time from registering a review to its result, checkpoints included. The "cheap, safe ones pass
- * in a second" promise is the first row.
+ * in a second" promise is the first figure.
  */
-export async function reviewBench(): Promise<BenchResult> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gate-review-bench-"));
-  const gate = buildGate(loadConfig({ GATE_DB: path.join(dir, "gate.db"), GATE_DATA_DIR: dir }, dir), pino({ level: "silent" }));
-  const rows: BenchRow[] = [];
+export async function latencyFigures(): Promise<Figure[]> {
+  const { gate, dir } = benchGate();
+  const figures: Figure[] = [];
   try {
     for (const c of CASES) {
       const pr = loadFixturePullRequest(BUNDLED_FIXTURES_DIR, c.fixture);
       const times: number[] = [];
-      let route = "";
+      let route: string | null = null;
       for (let i = 0; i <= RUNS; i++) {
-        const review = gate.runner.register({
-          source: { kind: "fixture", fixturesDir: BUNDLED_FIXTURES_DIR, name: c.fixture },
-          repo: pr.repo,
-          number: pr.number,
-          headSha: pr.headSha,
-        });
         const started = performance.now();
-        const result = await gate.runner.run(review.id);
-        const ms = performance.now() - started;
-        route = result.route ?? "";
-        if (i > 0) times.push(Math.round(ms * 10) / 10); // run 0 warms up
+        route = await reviewFixture(gate, BUNDLED_FIXTURES_DIR, c.fixture, pr);
+        if (i > 0) times.push(performance.now() - started); // run 0 warms up
       }
-      rows.push({ label: `${c.label} → ${route}`, median_ms: median(times), matches: 0, runs_ms: times });
+      figures.push(singleFigure(c.id, `one review of ${c.fixture} end to end (SQLite, rules) -> ${route}`, { label: "latency", unit: "ms" }, times));
     }
   } finally {
     gate.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true });
   }
-  return {
-    name: "review",
-    description: `one review end to end on SQLite, rules reviewer, ${RUNS} runs each after a warm-up`,
-    rows,
-    figures: { runs: RUNS },
-  };
+  return figures;
+}
+
+/** CPU seconds one review of a 3,000-file PR takes in rules mode, beyond start-up. */
+export async function largePrFigure(): Promise<Figure> {
+  const fixtures = mkdtempSync(path.join(tmpdir(), "gate-bench-3000-"));
+  const { gate, dir } = benchGate();
+  const runs: number[] = [];
+  let route: string | null = null;
+  try {
+    writeSyntheticFixture(fixtures, "warm", { files: 5, linesPerFile: 20, number: 1 });
+    await reviewFixture(gate, fixtures, "warm", { repo: "bench/service", number: 1, headSha: `00000001${"a".repeat(32)}` });
+    writeSyntheticFixture(fixtures, "large", { files: 3_000, linesPerFile: 20, number: 2 });
+    for (let i = 0; i < 3; i++) {
+      const before = process.cpuUsage();
+      route = await reviewFixture(gate, fixtures, "large", { repo: "bench/service", number: 2 + i, headSha: `00000002${"a".repeat(32)}` });
+      const used = process.cpuUsage(before);
+      runs.push((used.user + used.system) / 1e6);
+    }
+  } finally {
+    gate.close();
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(fixtures, { recursive: true, force: true });
+  }
+  return singleFigure("cpu_3000_files", `CPU of one review of a 3,000-file PR (60,000 added lines), rules mode -> ${route}`, { label: "review", unit: "s CPU" }, runs, { max: 1 });
 }
