@@ -14,6 +14,7 @@ import { cardLink } from "../slack/card-link.js";
 import { parseChannelMap } from "../slack/channel-map.js";
 import { createSlackPublisher } from "../slack/slack-publisher.js";
 import { healthRoute, routeListener, type GateRoute } from "./http-routes.js";
+import { createMetrics, type GateMetrics } from "./metrics.js";
 import { ReviewQueue } from "./review-queue.js";
 import { loadServerConfig, parseLoginMap, type ServerConfig } from "./server-config.js";
 import { InFlight, trackedService } from "./in-flight.js";
@@ -25,6 +26,7 @@ export interface RunningServer {
   config: Config;
   server: ServerConfig;
   queue: ReviewQueue;
+  metrics: GateMetrics;
   /** Resolves when every queued review has run and every decision from Slack is applied (tests, shutdown). */
   idle(): Promise<void>;
   close(): Promise<void>;
@@ -75,8 +77,14 @@ export async function startGateServer(env: NodeJS.ProcessEnv = process.env, opts
       : {}),
   };
 
+  // Read at scrape time, when the queue and the store exist.
+  const metrics = createMetrics({ queueDepth: () => queue.size, waiting: () => gate.store.withStatus("waiting_for_human").length });
   const gate = buildGate(config, log, {
     github: auth,
+    onSettled: async (review) => {
+      const result = await gate.runner.status(review.id);
+      if (result) metrics.reviewed(review, result, new Date());
+    },
     // Slack first: the card's place, once posted, is the check run's details link.
     publishersFor: (review) => [
       ...(publishers.slack ? [publishers.slack] : []),
@@ -95,8 +103,9 @@ export async function startGateServer(env: NodeJS.ProcessEnv = process.env, opts
     log,
   });
   const routes: GateRoute[] = [
-    { path: "/github/webhook", method: "POST", handler: (req, res) => void webhook(req, res) },
+    { path: "/github/webhook", method: "POST", handler: metrics.timedWebhook((req, res) => void webhook(req, res)) },
     healthRoute(() => ready),
+    metrics.route(),
   ];
 
   let port: number;
@@ -142,6 +151,7 @@ export async function startGateServer(env: NodeJS.ProcessEnv = process.env, opts
     config,
     server,
     queue,
+    metrics,
     idle,
     close: async () => {
       ready = false;

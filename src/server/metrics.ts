@@ -1,0 +1,122 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import type { ReviewRecord } from "../domain/review.js";
+import type { ReviewResult } from "../domain/review-result.js";
+import type { GateRoute } from "./http-routes.js";
+
+/** What the metrics watch besides what is told to them: the queue's depth. */
+export interface MetricsSources {
+  queueDepth(): number;
+  /** Reviews waiting for a person now. */
+  waiting(): number;
+}
+
+/**
+ * The gate's Prometheus metrics, on a registry of its own (never the library's global one, so two
+ * gates in one process, as in tests, do not share counters), served at `GET /metrics`.
+ *
+ * @example const metrics = createMetrics({ queueDepth: () => queue.size, waiting: () => 0 });
+ */
+export function createMetrics(sources: MetricsSources) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: "gate_" });
+
+  const reviews = new Counter({
+    name: "gate_reviews_settled_total",
+    help: "Reviews settled, by route (auto_approved, approved, human_approved, human_rejected)",
+    labelNames: ["route"] as const,
+    registers: [registry],
+  });
+  const reviewSeconds = new Histogram({
+    name: "gate_review_duration_seconds",
+    help: "From registering a review to its result (queue wait included), by route",
+    labelNames: ["route"] as const,
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
+    registers: [registry],
+  });
+  const ackSeconds = new Histogram({
+    name: "gate_webhook_ack_seconds",
+    help: "Time to answer a GitHub webhook delivery, by HTTP status",
+    labelNames: ["status"] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  const rejected = new Counter({
+    name: "gate_rejected_requests_total",
+    help: "Requests refused with a 4xx (bad signature, malformed body, ...), by source and status",
+    labelNames: ["source", "status"] as const,
+    registers: [registry],
+  });
+  const tokens = new Counter({
+    name: "gate_model_tokens_total",
+    help: "Model tokens of settled reviews, by direction (input, output)",
+    labelNames: ["direction"] as const,
+    registers: [registry],
+  });
+  const cost = new Counter({
+    name: "gate_model_cost_usd_total",
+    help: "Model spend of settled reviews, in US dollars",
+    registers: [registry],
+  });
+  const modelCalls = new Counter({ name: "gate_model_calls_total", help: "Model calls of settled reviews", registers: [registry] });
+  new Gauge({
+    name: "gate_queue_depth",
+    help: "Reviews queued or running in this process",
+    registers: [registry],
+    collect() {
+      this.set(sources.queueDepth());
+    },
+  });
+  new Gauge({
+    name: "gate_reviews_waiting",
+    help: "Reviews waiting for a person",
+    registers: [registry],
+    collect() {
+      this.set(sources.waiting());
+    },
+  });
+
+  return {
+    registry,
+    /** Counts a settled review: its route, how long it took, what its model calls cost. */
+    reviewed(review: ReviewRecord, result: ReviewResult, now: Date): void {
+      const route = result.route ?? "none";
+      reviews.inc({ route });
+      reviewSeconds.observe({ route }, Math.max(0, (now.getTime() - Date.parse(review.createdAt)) / 1000));
+      tokens.inc({ direction: "input" }, result.budget.input_tokens);
+      tokens.inc({ direction: "output" }, result.budget.output_tokens);
+      cost.inc(result.budget.cost_usd);
+      modelCalls.inc(result.budget.model_calls);
+    },
+    /** A refused request (4xx) from `source` ("github", "slack"). */
+    rejected(source: string, status: number): void {
+      rejected.inc({ source, status: String(status) });
+    },
+    /** Wraps the webhook handler: times each answer, and counts refusals. */
+    timedWebhook(handler: (req: IncomingMessage, res: ServerResponse) => void) {
+      return (req: IncomingMessage, res: ServerResponse): void => {
+        const end = ackSeconds.startTimer();
+        res.once("finish", () => {
+          end({ status: String(res.statusCode) });
+          if (res.statusCode >= 400 && res.statusCode < 500) rejected.inc({ source: "github", status: String(res.statusCode) });
+        });
+        handler(req, res);
+      };
+    },
+    /** `GET /metrics`, in Prometheus' text format. */
+    route(): GateRoute {
+      return {
+        path: "/metrics",
+        method: "GET",
+        handler: (_req, res) => {
+          registry.metrics().then(
+            (text) => res.writeHead(200, { "content-type": registry.contentType }).end(text),
+            () => res.writeHead(500, { "content-type": "text/plain" }).end("metrics unavailable"),
+          );
+        },
+      };
+    },
+  };
+}
+
+export type GateMetrics = ReturnType<typeof createMetrics>;
