@@ -25,6 +25,7 @@ import { loadPolicies } from "./policy/load-policies.js";
 import { rulesReviewer } from "./policy/rules-reviewer.js";
 import { ProgressHub } from "./review/progress-hub.js";
 import { ReviewRunner } from "./review/runner.js";
+import type { ApproverConfig } from "./domain/decision.js";
 import type { Publisher, ReviewRecord } from "./domain/review.js";
 import { openDatabase } from "./store/database.js";
 import { ReviewStore } from "./store/review-store.js";
@@ -38,6 +39,8 @@ export interface GateExtras {
   newStrategy?: () => Strategy;
   publishersFor?: (review: ReviewRecord) => Publisher[];
   onSettled?: (review: ReviewRecord) => void | Promise<void>;
+  /** Who may decide, at every door (the decision policy's approver lists and login map). */
+  approvers?: ApproverConfig;
   clock?: () => Date;
 }
 
@@ -141,6 +144,7 @@ export function buildGate(config: Config, log: Logger, extras: GateExtras = {}) 
     cyclesMax: config.GATE_MAX_CYCLES,
     maxCostUsd: config.GATE_MAX_COST_USD,
     log,
+    ...(extras.approvers ? { approvers: extras.approvers } : {}),
     // A settled review frees its snapshot; the edges may add more.
     onSettled: async (review) => {
       const source = store.source(review.id);

@@ -3,6 +3,8 @@ import { buildGate, type Gate, type GateExtras } from "../build-gate.js";
 import { loadConfig, type Config } from "../config.js";
 import { createGitHubAuth, type GitHubAuth } from "../github/client.js";
 import { loadGitHubSettings } from "../github/github-settings.js";
+import { parseLoginMap } from "../server/server-config.js";
+import { parseApprovers, parseApproversBySpecialty } from "../slack/approvers.js";
 
 /** What every command gets: settings, a logger on stderr (stdout is for results), the gate. */
 export interface CliContext {
@@ -21,8 +23,15 @@ export function createCliContext(env: NodeJS.ProcessEnv = process.env, extras: G
   const log = pino({ level: config.GATE_LOG_LEVEL, base: undefined }, pino.destination(2));
   const settings = loadGitHubSettings(env);
   const github = settings ? createGitHubAuth({ ...settings, log }) : undefined;
+  // The decision policy's lists hold at this door too: `--by` must be an approver when lists are set.
+  const approvers = {
+    approvers: parseApprovers(env.GATE_APPROVERS),
+    bySpecialty: parseApproversBySpecialty(env.GATE_APPROVERS_BY_SPECIALTY),
+    githubToSlack: parseLoginMap(env.GATE_GITHUB_TO_SLACK),
+  };
   const gate = buildGate(config, log, {
     ...(github ? { github } : {}),
+    approvers,
     ...extras,
   });
   return {

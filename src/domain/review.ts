@@ -1,4 +1,7 @@
+import type { ApproverConfig, DecideRefusal, DecisionDoor, Refusal } from "./decision.js";
 import type { ReviewResult, ReviewStatus } from "./review-result.js";
+
+export type { DecideRefusal } from "./decision.js";
 
 /**
  * What resumes the human gate. Always an object (older LangGraph dropped falsy resume values).
@@ -46,29 +49,38 @@ export interface InvestigationProgress {
   cost_usd: number;
 }
 
-/** Why a decision was not applied. */
-export type DecideRefusal =
-  | "not_found"
-  | "not_waiting"
-  | "already_decided"
-  | "superseded"
-  | "busy"
-  | "budget_spent"
-  | "not_allowed";
+/** A refused decision: its code, its one message (plain style) and the facts it is made of. */
+export interface Refused {
+  ok: false;
+  code: DecideRefusal;
+  message: string;
+  refusal: Refusal;
+}
 
-export type DecideOutcome =
-  | { ok: true; result: ReviewResult }
-  | { ok: false; code: DecideRefusal; message: string; decidedBy?: string };
+export type DecideOutcome = { ok: true; result: ReviewResult } | Refused;
+
+/** Whether a decision may be made now, with the review as it stands when it may. */
+export type CheckOutcome = { ok: true; review: ReviewRecord; result: ReviewResult } | Refused;
 
 /**
  * What the Slack surface and the CLI need from the review machinery; the runner implements it.
  */
 export interface ReviewService {
-  /** Applies a decision or an info request; serialised per review, exactly one resume wins. */
+  /** Who may decide; the Slack door resolves the user groups these lists name. */
+  readonly approvers: ApproverConfig;
+  /**
+   * Whether this person may make this decision now (the one decision policy), without applying
+   * it: lets a door refuse before asking for a reason or a question. A refusal is audited.
+   */
+  check(reviewId: string, attempt: { kind: ResumeValue["kind"]; by: string }, door: DecisionDoor): Promise<CheckOutcome>;
+  /**
+   * Applies a decision or an info request if the decision policy allows it (the door defaults to
+   * the CLI's); serialised per review, exactly one resume wins. Every outcome is audited.
+   */
   decide(
     reviewId: string,
     resume: ResumeValue,
-    opts?: { onProgress?: (p: InvestigationProgress) => void },
+    opts?: { door?: DecisionDoor; onProgress?: (p: InvestigationProgress) => void },
   ): Promise<DecideOutcome>;
   /** The current result of a review by id, or of the newest review of `owner/repo#n`. */
   status(ref: string): Promise<ReviewResult | undefined>;

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { Command } from "@langchain/langgraph";
 import type { Logger } from "pino";
 import { GateError } from "../domain/errors.js";
-import { budgetOf, investigationRefusal } from "../graph/budget.js";
+import { budgetOf } from "../graph/budget.js";
 import { ResumeSchema } from "../domain/human-gate.js";
 import type { ReviewGraph } from "../graph/build-review-graph.js";
 import type { ReviewStateValue } from "../graph/state.js";
@@ -12,11 +12,14 @@ export type { ReviewRegistration };
 import { buildResult } from "./build-result.js";
 import type { ProgressHub } from "./progress-hub.js";
 import type { ReviewResult, ReviewStatus } from "../domain/review-result.js";
+import { refusalMessage, routeOfDecision, type ApproverConfig, type DecisionDoor, type Refusal } from "../domain/decision.js";
+import { decisionRefusal, type DecisionRequest } from "./decision-policy.js";
 import type {
+  CheckOutcome,
   DecideOutcome,
-  DecideRefusal,
   InvestigationProgress,
   Publisher,
+  Refused,
   ResumeValue,
   ReviewRecord,
   ReviewService,
@@ -32,6 +35,8 @@ export interface RunnerDeps {
   /** GATE_MAX_COST_USD: model spend past which no investigation starts (undefined: no cap). */
   maxCostUsd?: number;
   log: Logger;
+  /** Who may decide (the decision policy's approver lists and login map); none by default. */
+  approvers?: ApproverConfig;
   newId?: () => string;
   /** Called when a review reaches a final state (e.g. to remove its snapshot). */
   onSettled?(review: ReviewRecord): void | Promise<void>;
@@ -41,6 +46,11 @@ export interface RunnerDeps {
 /** Whether a review's graph is paused at the human gate's interrupt. */
 function hasPendingGate(state: { tasks: ReadonlyArray<{ interrupts?: readonly unknown[] }> }): boolean {
   return state.tasks.some((t) => (t.interrupts ?? []).length > 0);
+}
+
+/** A refusal as a door receives it: code, the one plain message, and the facts. */
+function refused(refusal: Refusal): Refused {
+  return { ok: false, code: refusal.code, message: refusalMessage(refusal), refusal };
 }
 
 const newReviewId = () => `r-${crypto.randomBytes(6).toString("hex")}`;
@@ -56,7 +66,11 @@ export class ReviewRunner implements ReviewService {
   private readonly inFlight = new Map<string, Promise<unknown>>();
   private readonly publishing = new Map<string, Promise<void>>();
 
-  constructor(private readonly deps: RunnerDeps) {}
+  readonly approvers: ApproverConfig;
+
+  constructor(private readonly deps: RunnerDeps) {
+    this.approvers = deps.approvers ?? { approvers: [] };
+  }
 
   register(input: ReviewRegistration): ReviewRecord {
     const id = (this.deps.newId ?? newReviewId)();
@@ -109,71 +123,90 @@ export class ReviewRunner implements ReviewService {
     });
   }
 
+  /** Whether a person may make a decision now, by the one decision policy; a refusal is audited. */
+  async check(reviewId: string, attempt: { kind: ResumeValue["kind"]; by: string }, door: DecisionDoor): Promise<CheckOutcome> {
+    const standing = await this.standing(reviewId);
+    const refusal = standing ? decisionRefusal(this.decisionRequest(standing, attempt, door)) : { code: "not_found" as const, reviewId };
+    if (refusal) return this.refuse(reviewId, attempt, door, refusal);
+    return { ok: true, review: standing!.review, result: standing!.result };
+  }
+
   /** Applies a person's decision or question. Exactly one of concurrent calls resumes the graph. */
   async decide(
     reviewId: string,
     resume: ResumeValue,
-    opts: { onProgress?: (p: InvestigationProgress) => void } = {},
+    opts: { door?: DecisionDoor; onProgress?: (p: InvestigationProgress) => void } = {},
   ): Promise<DecideOutcome> {
     const parsed = ResumeSchema.safeParse(resume);
-    if (!parsed.success) return { ok: false, code: "not_allowed", message: "unknown decision" };
+    if (!parsed.success) return refused({ code: "invalid" });
     // One decision at a time per review in this process; a second waits, then sees the first's outcome.
-    return this.serialise(reviewId, () => this.decideNow(reviewId, parsed.data, opts));
+    return this.serialise(reviewId, () => this.decideNow(reviewId, parsed.data, opts.door ?? { kind: "cli" }, opts.onProgress));
   }
 
-  /** Records a refused decision in the audit log and says why. */
-  private refuse(reviewId: string, resume: ResumeValue, code: DecideRefusal, message: string, decidedBy?: string): DecideOutcome {
-    this.deps.store.audit({ reviewId, actor: resume.by, action: resume.kind, outcome: `refused:${code}`, detail: { message } });
-    return { ok: false, code, message, ...(decidedBy ? { decidedBy } : {}) };
+  /** Records a refused decision in the audit log (one shape for every door) and says why. */
+  private refuse(reviewId: string, attempt: { kind: ResumeValue["kind"]; by: string }, door: DecisionDoor, refusal: Refusal): Refused {
+    const outcome = refused(refusal);
+    this.deps.store.audit({
+      reviewId,
+      actor: attempt.by,
+      action: attempt.kind,
+      outcome: `refused:${refusal.code}`,
+      detail: { door: door.kind, message: outcome.message },
+    });
+    return outcome;
+  }
+
+  /** The review, its graph state and its result, read once. */
+  private async standing(reviewId: string) {
+    const review = this.deps.store.get(reviewId);
+    if (!review) return undefined;
+    const state = await this.deps.graph.getState(this.config(reviewId));
+    return { review, state, result: this.resultOf(review, state.values as Partial<ReviewStateValue>) };
+  }
+
+  private decisionRequest(
+    standing: NonNullable<Awaited<ReturnType<ReviewRunner["standing"]>>>,
+    attempt: { kind: ResumeValue["kind"]; by: string },
+    door: DecisionDoor,
+  ): DecisionRequest {
+    const { review, state, result } = standing;
+    const values = state.values as Partial<ReviewStateValue>;
+    return {
+      kind: attempt.kind,
+      by: attempt.by,
+      door,
+      review,
+      ...(values.decision ? { decision: values.decision } : {}),
+      blockingSpecialties: result.findings.filter((f) => f.blocking).map((f) => f.specialty),
+      budget: budgetOf(values, this.deps.cyclesMax),
+      gatePending: hasPendingGate(state),
+      approvers: this.approvers,
+    };
   }
 
   private async decideNow(
     reviewId: string,
     resume: ResumeValue,
-    opts: { onProgress?: (p: InvestigationProgress) => void },
+    door: DecisionDoor,
+    onProgress: ((p: InvestigationProgress) => void) | undefined,
   ): Promise<DecideOutcome> {
-    const refuse = (code: DecideRefusal, message: string, decidedBy?: string) =>
-      this.refuse(reviewId, resume, code, message, decidedBy);
-    const review = this.deps.store.get(reviewId);
-    if (!review) return { ok: false, code: "not_found", message: `no review ${reviewId}` };
-    if (review.status === "superseded") {
-      return refuse("superseded", `review ${reviewId} was superseded by ${review.supersededBy ?? "a newer push"}`);
-    }
-    if (review.status === "done") {
-      const d = (await this.result(reviewId)).decision;
-      return refuse(
-        "already_decided",
-        d ? `already ${d.kind === "approve" ? "approved" : "rejected"} by ${d.by} at ${d.at}` : `review ${reviewId} is already done`,
-        d?.by,
-      );
-    }
-    if (review.status !== "waiting_for_human") {
-      return refuse("not_waiting", `review ${reviewId} is ${review.status}, not waiting for a person`);
-    }
-    const state = await this.deps.graph.getState(this.config(reviewId));
-    if (resume.kind === "info") {
-      const refusal = investigationRefusal(budgetOf(state.values as Partial<ReviewStateValue>, this.deps.cyclesMax));
-      if (refusal) return refuse("budget_spent", `no investigation budget left (${refusal}): approve or reject`);
-    }
-    const pending = hasPendingGate(state);
-    if (!pending && resume.kind === "info") {
-      // It failed before reaching the gate (failClosed): no investigation can be resumed, only decided.
-      return refuse("not_allowed", `review ${reviewId} could not finish, so no question can be investigated: approve or reject`);
-    }
+    const standing = await this.standing(reviewId);
+    const refusal = standing ? decisionRefusal(this.decisionRequest(standing, resume, door)) : { code: "not_found" as const, reviewId };
+    if (refusal) return this.refuse(reviewId, resume, door, refusal);
     // The claim is the cross-process lock: only one process moves waiting → running.
     if (!this.deps.store.claim(reviewId, "waiting_for_human", "running")) {
-      return refuse("busy", `review ${reviewId} is being decided by someone else`);
+      return this.refuse(reviewId, resume, door, { code: "busy", reviewId });
     }
     this.deps.store.audit({
       reviewId,
       actor: resume.by,
       action: resume.kind,
       outcome: "accepted",
-      detail: resume.kind === "info" ? { question: resume.question } : { note: resume.note ?? "" },
+      detail: { door: door.kind, ...(resume.kind === "info" ? { question: resume.question } : { note: resume.note ?? "" }) },
     });
-    const stop = opts.onProgress ? this.deps.progress.listen(reviewId, opts.onProgress) : () => undefined;
+    const stop = onProgress ? this.deps.progress.listen(reviewId, onProgress) : () => undefined;
     try {
-      return { ok: true, result: await this.apply(reviewId, resume, pending) };
+      return { ok: true, result: await this.apply(reviewId, resume, hasPendingGate(standing!.state)) };
     } finally {
       stop();
     }
@@ -190,8 +223,7 @@ export class ReviewRunner implements ReviewService {
     } else if (resume.kind !== "info") {
       // A review that failed before reaching the gate: record the decision as the gate would have.
       const decision = { kind: resume.kind, by: resume.by, at: new Date().toISOString(), ...(resume.note ? { note: resume.note } : {}) };
-      const route = resume.kind === "approve" ? ("human_approved" as const) : ("human_rejected" as const);
-      await this.deps.graph.updateState(this.config(reviewId), { decision, route }, "verdict");
+      await this.deps.graph.updateState(this.config(reviewId), { decision, route: routeOfDecision(resume.kind) }, "verdict");
     }
     return this.settle(reviewId);
   }
@@ -206,9 +238,13 @@ export class ReviewRunner implements ReviewService {
   async result(reviewId: string): Promise<ReviewResult> {
     const review = this.requireReview(reviewId);
     const state = await this.deps.graph.getState(this.config(reviewId));
-    const built = buildResult(review, state.values as Partial<ReviewStateValue>, review.status, this.deps.cyclesMax);
+    return this.resultOf(review, state.values as Partial<ReviewStateValue>);
+  }
+
+  private resultOf(review: ReviewRecord, values: Partial<ReviewStateValue>): ReviewResult {
+    const built = buildResult(review, values, review.status, this.deps.cyclesMax);
     // A review that failed closed keeps the escalation it was given (the graph never reached the gate).
-    const saved = built.escalation === null && built.route === "human" ? this.deps.store.lastResult(reviewId) : undefined;
+    const saved = built.escalation === null && built.route === "human" ? this.deps.store.lastResult(review.id) : undefined;
     return saved?.escalation ? { ...built, escalation: saved.escalation } : built;
   }
 

@@ -42,6 +42,8 @@ export class InFlight {
  */
 export function trackedService(inner: ReviewService, inFlight: InFlight): ReviewService {
   return {
+    approvers: inner.approvers,
+    check: (reviewId, attempt, door) => inFlight.track(inner.check(reviewId, attempt, door)),
     decide: (reviewId, resume, opts) => inFlight.track(inner.decide(reviewId, resume, opts)),
     status: (ref) => inFlight.track(inner.status(ref)),
     get: (reviewId) => inner.get(reviewId),

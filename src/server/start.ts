@@ -81,6 +81,7 @@ export async function startGateServer(env: NodeJS.ProcessEnv = process.env, opts
   const metrics = createMetrics({ queueDepth: () => queue.size, waiting: () => gate.store.withStatus("waiting_for_human").length });
   const gate = buildGate(config, log, {
     github: auth,
+    approvers,
     onSettled: async (review) => {
       const result = await gate.runner.status(review.id);
       if (result) metrics.reviewed(review, result, new Date());
@@ -120,11 +121,8 @@ export async function startGateServer(env: NodeJS.ProcessEnv = process.env, opts
       port: server.port,
       customRoutes: routes,
       service: trackedService(gate.runner, decisions),
-      approvers,
       ...(slackCfg.defaultRepo ? { defaultRepo: slackCfg.defaultRepo } : {}),
       log,
-      audit: (e) =>
-        gate.store.audit({ reviewId: e.reviewId, actor: e.userId, action: e.action, outcome: `refused:${e.code}`, detail: { why: e.why, source: "slack" } }),
       checkRunUrl: checksUrl,
     });
     const started = (await app.start(server.port)) as unknown;

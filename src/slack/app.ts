@@ -3,7 +3,6 @@ import { App, LogLevel, type BlockAction, type ButtonAction, type CustomRoute } 
 import type { Logger } from "pino";
 import { GateError } from "../domain/errors.js";
 import type { ReviewRecord, ReviewService } from "../domain/review.js";
-import type { ApproverConfig } from "./approvers.js";
 import { boltLogger } from "./bolt-logger.js";
 import { ACTION_APPROVE, ACTION_REJECT, ACTION_REQUEST_INFO } from "./card.js";
 import {
@@ -17,7 +16,6 @@ import {
   type CardPlace,
   type FlowDeps,
   type SlackAction,
-  type SlackAuditEntry,
 } from "./decision-flow.js";
 import { answerGateCommand } from "./gate-command.js";
 import { renderHome } from "./home.js";
@@ -35,8 +33,6 @@ import {
 } from "./modals.js";
 import { UserGroupCache } from "./user-groups.js";
 
-export type { SlackAuditEntry } from "./decision-flow.js";
-
 export interface SlackAppOptions {
   botToken: string;
   /** Required in HTTP mode. */
@@ -49,15 +45,13 @@ export interface SlackAppOptions {
   /** The HTTP port (HTTP mode), or the custom routes' port in Socket Mode. */
   port?: number;
   customRoutes?: CustomRoute[];
+  /** Decides by the one decision policy (its approver lists included) and audits every attempt. */
   service: ReviewService;
-  approvers: ApproverConfig;
   /** The repository `/gate status #123` means. */
   defaultRepo?: string;
   log: Logger;
   /** At most one card update per this many ms while an investigation runs (default 3000). */
   progressIntervalMs?: number;
-  /** Records refused Slack attempts (not allowed, not waiting, budget spent). */
-  audit: (entry: SlackAuditEntry) => void | Promise<void>;
   /** The check run's page, for the card's "+N more" link. */
   checkRunUrl?: (review: ReviewRecord) => string | undefined;
   /** Tests only: skips Bolt's `auth.test` token check. */
@@ -68,7 +62,7 @@ export interface SlackAppOptions {
  * The gate's Slack app: card buttons (approve, reject, request info), their modals, `/gate`, and
  * the App Home tab. Every handler acks first and never throws.
  *
- * @example const app = buildSlackApp({ botToken, signingSecret, socketMode: false, service, approvers, log, audit }); await app.start(3000);
+ * @example const app = buildSlackApp({ botToken, signingSecret, socketMode: false, service, log }); await app.start(3000);
  */
 export function buildSlackApp(opts: SlackAppOptions): App {
   const common = {
@@ -89,11 +83,9 @@ export function buildSlackApp(opts: SlackAppOptions): App {
   }
   const deps: FlowDeps = {
     service: opts.service,
-    approvers: opts.approvers,
     groups: new UserGroupCache(),
     profiles: new ProfileCache(),
     log: opts.log.child({ component: "slack" }),
-    audit: opts.audit,
     ...(opts.checkRunUrl ? { checkRunUrl: opts.checkRunUrl } : {}),
     progressIntervalMs: opts.progressIntervalMs ?? 3000,
   };

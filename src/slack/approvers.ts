@@ -1,52 +1,8 @@
+import type { ApproverConfig } from "../domain/decision.js";
 import type { Specialty } from "../domain/finding.js";
 import { GateError } from "../domain/errors.js";
 
-/** Who may decide on a review from Slack. Ids are Slack user ids (U…/W…) or user-group ids (S…). */
-export interface ApproverConfig {
-  approvers: string[];
-  /** When a specialty with a blocking finding has a list here, deciders must be in that list. */
-  bySpecialty?: Partial<Record<Specialty, string[]>>;
-  /** GitHub login → Slack user id, to recognise the PR author in Slack. */
-  githubToSlack?: Record<string, string>;
-}
-
-export type MayDecide = { ok: true } | { ok: false; why: string };
-
-export interface MayDecideInput {
-  userId: string;
-  /** The user groups (S…) the user belongs to, among those the config names. */
-  userGroupIds: string[];
-  /** Specialties with at least one blocking finding on the review. */
-  blockingSpecialties: Specialty[];
-  /** The PR author's Slack id, when known (githubToSlack). */
-  prAuthorSlackId?: string;
-  config: ApproverConfig;
-}
-
-/**
- * Whether a Slack user may approve, reject or request info on a review. Fails closed: with no
- * approvers configured, nobody may decide; the PR author never may.
- *
- * @example mayDecide({ userId: "U1", userGroupIds: [], blockingSpecialties: [], config: { approvers: ["U1"] } }) // { ok: true }
- */
-export function mayDecide(input: MayDecideInput): MayDecide {
-  const { userId, userGroupIds, blockingSpecialties, prAuthorSlackId, config } = input;
-  if (prAuthorSlackId !== undefined && userId === prAuthorSlackId) {
-    return { ok: false, why: "you opened this pull request, and its author can never decide on it" };
-  }
-  const isIn = (list: string[]): boolean => list.includes(userId) || userGroupIds.some((g) => list.includes(g));
-  const specialties = [...new Set(blockingSpecialties)].filter((s) => (config.bySpecialty?.[s]?.length ?? 0) > 0);
-  if (specialties.length > 0) {
-    const missing = specialties.filter((s) => !isIn(config.bySpecialty?.[s] ?? []));
-    if (missing.length === 0) return { ok: true };
-    return { ok: false, why: `this review has blocking ${missing.join(" and ")} findings, and you are not among the ${missing.join("/")} approvers` };
-  }
-  if (config.approvers.length === 0) {
-    return { ok: false, why: "no approvers are configured for this gate, so nobody may decide from Slack (it fails closed)" };
-  }
-  if (!isIn(config.approvers)) return { ok: false, why: "you are not among the configured approvers" };
-  return { ok: true };
-}
+export type { ApproverConfig } from "../domain/decision.js";
 
 /** Every user-group id (S…) the config names, for `resolveUserGroups`. */
 export function groupIdsIn(config: ApproverConfig): string[] {

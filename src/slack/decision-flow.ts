@@ -1,10 +1,11 @@
 import type { webApi } from "@slack/bolt";
 import type { Logger } from "pino";
-import type { Specialty } from "../domain/finding.js";
+import { refusalMessage, type DecisionDoor, type RefusalStyle } from "../domain/decision.js";
 import type { ReviewResult } from "../domain/review-result.js";
-import type { DecideRefusal, InvestigationProgress, ResumeValue, ReviewRecord, ReviewService } from "../domain/review.js";
+import type { InvestigationProgress, Refused, ResumeValue, ReviewRecord, ReviewService } from "../domain/review.js";
+import { authorSlackId } from "../review/decision-policy.js";
 import { ProfileCache, slackUserIsGitHubUser } from "./author-profile.js";
-import { groupIdsIn, mayDecide, type ApproverConfig } from "./approvers.js";
+import { groupIdsIn } from "./approvers.js";
 import { renderCard } from "./card.js";
 import { mentionOrName, slackDate } from "./mrkdwn.js";
 import { throttleProgress } from "./progress-throttle.js";
@@ -15,30 +16,16 @@ type WebClient = webApi.WebClient;
 /** What a person tried from Slack. */
 export type SlackAction = "approve" | "reject" | "info";
 
-/** A refused Slack attempt, for the audit log (accepted decisions are audited by the service). */
-export interface SlackAuditEntry {
-  at: string;
-  source: "slack";
-  reviewId: string;
-  userId: string;
-  action: SlackAction;
-  outcome: "refused";
-  code: DecideRefusal;
-  why: string;
-}
-
 /** The collaborators every Slack handler uses. */
 export interface FlowDeps {
+  /** Decides (by the one decision policy), audits and knows the approver lists. */
   service: ReviewService;
-  approvers: ApproverConfig;
   groups: UserGroupCache;
   /** Slack profiles read to recognise a PR's author when GATE_GITHUB_TO_SLACK does not name them. */
   profiles: ProfileCache;
   log: Logger;
-  audit: (entry: SlackAuditEntry) => void | Promise<void>;
   checkRunUrl?: (review: ReviewRecord) => string | undefined;
   progressIntervalMs: number;
-  now?: () => Date;
 }
 
 /** Where a review's card is. */
@@ -60,64 +47,44 @@ export interface Attempt {
 /** Said when a handler fails; nothing about the review changed. */
 export const SOMETHING_WENT_WRONG = "Something went wrong, the review is unchanged. Try again in a moment.";
 
-type Checked = { ok: true; review: ReviewRecord; result: ReviewResult } | { ok: false };
+type Checked = { ok: true; review: ReviewRecord; result: ReviewResult; door: DecisionDoor } | { ok: false };
+
+/** Refusals show people as mentions and dates in the reader's time zone; the words are the policy's. */
+const SLACK_STYLE: RefusalStyle = { person: mentionOrName, date: slackDate };
 
 /**
- * The PR author's Slack id: from GATE_GITHUB_TO_SLACK, else the clicking user's own id when
- * their Slack profile names the author's GitHub account.
+ * What Slack knows about the person: the approver groups they are in, and whether their profile
+ * names the PR's author (asked only when GATE_GITHUB_TO_SLACK has no entry for the author).
  */
-async function authorSlackId(deps: FlowDeps, attempt: Attempt, review: ReviewRecord): Promise<string | undefined> {
-  // GitHub logins are case-insensitive; own keys only (a login such as "constructor" is no mapping).
-  const login = review.author.toLowerCase();
-  const mapped = Object.entries(deps.approvers.githubToSlack ?? {}).find(([l]) => l.toLowerCase() === login)?.[1];
-  if (mapped) return mapped;
-  const isAuthor = await slackUserIsGitHubUser(attempt.client, attempt.userId, review.author, deps.profiles, (error) =>
-    deps.log.warn({ err: error, userId: attempt.userId }, "cannot read a Slack profile to recognise the PR author"),
+async function doorOf(deps: FlowDeps, attempt: Attempt): Promise<DecisionDoor> {
+  const approvers = deps.service.approvers;
+  const members = await resolveUserGroups(attempt.client, groupIdsIn(approvers), deps.groups, (groupId, error) =>
+    deps.log.warn({ groupId, err: error }, "cannot read a Slack user group; counting it as empty"),
   );
-  return isAuthor ? attempt.userId : undefined;
+  const author = deps.service.get(attempt.reviewId)?.author ?? "";
+  const namesAuthor =
+    author !== "" &&
+    authorSlackId(author, approvers.githubToSlack) === undefined &&
+    (await slackUserIsGitHubUser(attempt.client, attempt.userId, author, deps.profiles, (error) =>
+      deps.log.warn({ err: error, userId: attempt.userId }, "cannot read a Slack profile to recognise the PR author"),
+    ));
+  return { kind: "slack", groups: groupsOf(attempt.userId, members), ...(namesAuthor ? { namesAuthor } : {}) };
 }
 
 /**
- * Checks that a review waits for a person and that this person may act on it. On refusal, tells
- * the person ephemerally and records the refusal through `audit`.
+ * Asks the review service whether this person may act on the review now (the one decision
+ * policy, which also audits a refusal). On refusal, tells the person ephemerally.
  *
  * @example const c = await checkAttempt(deps, attempt); if (!c.ok) return;
  */
 export async function checkAttempt(deps: FlowDeps, attempt: Attempt): Promise<Checked> {
-  const review = deps.service.get(attempt.reviewId);
-  if (!review) {
-    await refuse(deps, attempt, "not_found", `No review ${attempt.reviewId} was found; nothing was changed.`);
+  const door = await doorOf(deps, attempt);
+  const checked = await deps.service.check(attempt.reviewId, { kind: attempt.action, by: attempt.userId }, door);
+  if (!checked.ok) {
+    await tellRefusal(deps, attempt, checked);
     return { ok: false };
   }
-  const result = await deps.service.status(review.id);
-  if (!result) {
-    await refuse(deps, attempt, "not_found", `No result for review ${review.id} was found; nothing was changed.`);
-    return { ok: false };
-  }
-  const notWaiting = notWaitingMessage(review, result);
-  if (notWaiting) {
-    await refuse(deps, attempt, notWaiting.code, notWaiting.message);
-    return { ok: false };
-  }
-  const members = await resolveUserGroups(attempt.client, groupIdsIn(deps.approvers), deps.groups, (groupId, error) =>
-    deps.log.warn({ groupId, err: error }, "cannot read a Slack user group; counting it as empty"),
-  );
-  const verdict = mayDecide({
-    userId: attempt.userId,
-    userGroupIds: groupsOf(attempt.userId, members),
-    blockingSpecialties: blockingSpecialties(result),
-    prAuthorSlackId: await authorSlackId(deps, attempt, review),
-    config: deps.approvers,
-  });
-  if (!verdict.ok) {
-    await refuse(deps, attempt, "not_allowed", `You may not decide on ${review.pr}: ${verdict.why}. Nothing was changed.`);
-    return { ok: false };
-  }
-  if (attempt.action === "info" && result.budget.cycles_used >= result.budget.cycles_max) {
-    await refuse(deps, attempt, "budget_spent", budgetSpentMessage(result));
-    return { ok: false };
-  }
-  return { ok: true, review, result };
+  return { ok: true, review: checked.review, result: checked.result, door };
 }
 
 /**
@@ -128,9 +95,9 @@ export async function checkAttempt(deps: FlowDeps, attempt: Attempt): Promise<Ch
 export async function decideAndUpdate(deps: FlowDeps, attempt: Attempt, resume: ResumeValue): Promise<void> {
   const checked = await checkAttempt(deps, attempt);
   if (!checked.ok) return;
-  const outcome = await deps.service.decide(attempt.reviewId, resume);
+  const outcome = await deps.service.decide(attempt.reviewId, resume, { door: checked.door });
   if (!outcome.ok) {
-    await ephemeral(deps, attempt, outcomeMessage(outcome.code, outcome.message, outcome.decidedBy));
+    await tellRefusal(deps, attempt, outcome);
     return;
   }
   await updateCard(deps, attempt, checked.review, outcome.result);
@@ -145,7 +112,7 @@ export async function decideAndUpdate(deps: FlowDeps, attempt: Attempt, resume: 
 export async function requestInfo(deps: FlowDeps, attempt: Attempt, question: string): Promise<void> {
   const checked = await checkAttempt(deps, attempt);
   if (!checked.ok) return;
-  const { review, result } = checked;
+  const { review, result, door } = checked;
   const note = `Question: ${question}`;
   const throttle = throttleProgress<InvestigationProgress>({
     intervalMs: deps.progressIntervalMs,
@@ -160,7 +127,7 @@ export async function requestInfo(deps: FlowDeps, attempt: Attempt, question: st
   };
   let outcome;
   try {
-    outcome = await deps.service.decide(review.id, { kind: "info", by: attempt.userId, question }, { onProgress: (p) => throttle.push(p) });
+    outcome = await deps.service.decide(review.id, { kind: "info", by: attempt.userId, question }, { door, onProgress: (p) => throttle.push(p) });
   } catch (error) {
     await throttle.finish();
     await restoreCard();
@@ -168,7 +135,7 @@ export async function requestInfo(deps: FlowDeps, attempt: Attempt, question: st
   }
   await throttle.finish();
   if (!outcome.ok) {
-    await ephemeral(deps, attempt, outcomeMessage(outcome.code, outcome.message, outcome.decidedBy));
+    await tellRefusal(deps, attempt, outcome);
     // A busy review is being investigated by another request, whose updates own the card.
     if (outcome.code !== "busy") await restoreCard();
     return;
@@ -219,49 +186,8 @@ export function placeOf(review: ReviewRecord): CardPlace | undefined {
   return review.slackChannel && review.slackTs ? { channel: review.slackChannel, ts: review.slackTs } : undefined;
 }
 
-/** Specialties with at least one blocking finding. */
-export function blockingSpecialties(result: ReviewResult): Specialty[] {
-  return [...new Set(result.findings.filter((f) => f.blocking).map((f) => f.specialty))];
-}
-
-function budgetSpentMessage(result: ReviewResult): string {
-  return `The investigation budget of this review is spent (${result.budget.cycles_used} of ${result.budget.cycles_max} cycles): approve or reject.`;
-}
-
-function notWaitingMessage(review: ReviewRecord, result: ReviewResult): { code: DecideRefusal; message: string } | undefined {
-  const supersededBy = result.superseded_by ?? review.supersededBy;
-  if (result.status === "superseded" || review.status === "superseded" || supersededBy) {
-    return { code: "superseded", message: `This review was superseded by ${supersededBy ?? "a newer push"}; nothing was changed.` };
-  }
-  if (result.decision) {
-    const d = result.decision;
-    return { code: "already_decided", message: `Already decided: ${d.kind === "approve" ? "approved" : "rejected"} by ${mentionOrName(d.by)} at ${slackDate(d.at)}.` };
-  }
-  if (review.status === "running") {
-    return {
-      code: "not_waiting",
-      message: "This review is running (a decision or an investigation is being applied), not waiting for a decision; nothing was changed. Try again when the card updates.",
-    };
-  }
-  if (review.status !== "waiting_for_human" || result.status !== "waiting_for_human") {
-    return { code: "not_waiting", message: `This review is ${result.status.replace(/_/g, " ")}, not waiting for a decision; nothing was changed.` };
-  }
-  return undefined;
-}
-
-function outcomeMessage(code: DecideRefusal, message: string, decidedBy?: string): string {
-  if (code === "already_decided") return `Already decided${decidedBy ? ` by ${mentionOrName(decidedBy)}` : ""}: ${message}`;
-  if (code === "budget_spent") return `The investigation budget is spent: ${message}`;
-  return message;
-}
-
-async function refuse(deps: FlowDeps, attempt: Attempt, code: DecideRefusal, why: string): Promise<void> {
-  const at = (deps.now?.() ?? new Date()).toISOString();
-  deps.log.info({ reviewId: attempt.reviewId, userId: attempt.userId, action: attempt.action, code }, "slack attempt refused");
-  try {
-    await deps.audit({ at, source: "slack", reviewId: attempt.reviewId, userId: attempt.userId, action: attempt.action, outcome: "refused", code, why });
-  } catch (error) {
-    deps.log.error({ err: error, reviewId: attempt.reviewId }, "audit of a refusal failed");
-  }
-  await ephemeral(deps, attempt, why);
+/** Tells the person why their attempt was refused, in the policy's words. */
+async function tellRefusal(deps: FlowDeps, attempt: Attempt, refused: Refused): Promise<void> {
+  deps.log.info({ reviewId: attempt.reviewId, userId: attempt.userId, action: attempt.action, code: refused.code }, "slack attempt refused");
+  await ephemeral(deps, attempt, refusalMessage(refused.refusal, SLACK_STYLE));
 }

@@ -55,8 +55,26 @@ describe("gate CLI, each command in its own process", () => {
 
     const again = await gate("decide", waiting.review_id, "reject", "--by", "bob");
     expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/already approved by alice/);
-  });
+    expect(again.stderr).toMatch(/Already decided: approved by alice/);
+  }, 120_000);
+
+  it("decide --by the PR's author is refused by the decision policy, in any case and through the login map", async () => {
+    const reviewed = await gate("review", "002_new_dependency", "--json");
+    const waiting = JSON.parse(reviewed.stdout);
+    const reason = `You may not decide on ${waiting.pr}: you opened this pull request, and its author can never decide on it. Nothing was changed.`;
+
+    const byLogin = await gate("decide", waiting.review_id, "approve", "--by", "DEV-Priya");
+    expect(byLogin.code).toBe(1);
+    expect(byLogin.stderr.trim()).toBe(`gate decide: refused: ${reason}`);
+
+    // The author's Slack id, named by GATE_GITHUB_TO_SLACK, is the author too (an approver or not).
+    const mapped = await runGateCli(["decide", waiting.review_id, "approve", "--by", "UPRIYA"], {
+      env: { ...env, GATE_GITHUB_TO_SLACK: "dev-priya=UPRIYA", GATE_APPROVERS: "UPRIYA,ULEGAL" },
+      cwd: dir,
+    });
+    expect(mapped.code).toBe(1);
+    expect(mapped.stderr.trim()).toBe(`gate decide: refused: ${reason}`);
+  }, 120_000);
 
   it("a missing or malformed fixture is one clear line naming the file, and a non-zero exit", async () => {
     const bad = path.join(dir, "bad_fixture");

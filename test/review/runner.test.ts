@@ -79,6 +79,40 @@ describe("ReviewRunner.decide on a review that failed closed", () => {
   });
 });
 
+describe("ReviewRunner.decide and check: the decision policy at the runner", () => {
+  it("applies the approver lists and the author bar, audits every refusal in one shape, and changes nothing until allowed", async () => {
+    const g = gate();
+    const approvers = { approvers: ["ULEGAL"], githubToSlack: { "dev-priya": "UPRIYA" } };
+    const runner = new ReviewRunner({ graph: g.graph, store: g.store, progress: g.progress, publishersFor: () => [], cyclesMax: 2, log: silentLog, approvers });
+    const review = registerFixture(g, "002_new_dependency");
+    expect((await runner.run(review.id)).status).toBe("waiting_for_human");
+
+    const byAuthor = await runner.decide(review.id, { kind: "approve", by: "Dev-Priya" });
+    expect(byAuthor).toMatchObject({ ok: false, code: "not_allowed" });
+    const mappedFromSlack = await runner.check(review.id, { kind: "reject", by: "UPRIYA" }, { kind: "slack", groups: [] });
+    expect(mappedFromSlack).toMatchObject({ ok: false, code: "not_allowed" });
+    const stranger = await runner.decide(review.id, { kind: "approve", by: "mallory" }, { door: { kind: "cli" } });
+    expect(stranger.ok === false && stranger.message).toMatch(/not among the configured approvers/);
+    expect(g.store.get(review.id)?.status).toBe("waiting_for_human");
+
+    const allowed = await runner.check(review.id, { kind: "approve", by: "ULEGAL" }, { kind: "slack" });
+    expect(allowed.ok && allowed.result.status).toBe("waiting_for_human");
+    const decided = await runner.decide(review.id, { kind: "approve", by: "ULEGAL" }, { door: { kind: "slack" } });
+    expect(decided.ok && decided.result.route).toBe("human_approved");
+
+    const audit = g.store.auditFor(review.id).filter((e) => e.actor !== "gate");
+    expect(audit.map((e) => [e.actor, e.action, e.outcome, e.detail["door"]])).toEqual([
+      ["Dev-Priya", "approve", "refused:not_allowed", "cli"],
+      ["UPRIYA", "reject", "refused:not_allowed", "slack"],
+      ["mallory", "approve", "refused:not_allowed", "cli"],
+      ["ULEGAL", "approve", "accepted", "slack"],
+    ]);
+    expect(audit[0]?.detail["message"]).toBe(
+      `You may not decide on ${review.pr}: you opened this pull request, and its author can never decide on it. Nothing was changed.`,
+    );
+  });
+});
+
 describe("ReviewRunner publishing", () => {
   it("announces a registered review at once, and a late announcement never overwrites the verdict", async () => {
     const g = gate();

@@ -4,6 +4,7 @@ import { ACTION_APPROVE, ACTION_REJECT, ACTION_REQUEST_INFO, renderCard } from "
 import { INFO_MODAL, QUESTION_BLOCK, QUESTION_INPUT, REASON_BLOCK, REASON_INPUT, REJECT_MODAL } from "../../src/slack/modals.js";
 import { startGateServer } from "../../src/server/start.js";
 import type { SlackCall } from "../fakes/slack-api.js";
+import { runGateCli } from "../helpers/run-cli.js";
 import { appHomeOpenedBody, buttonClick, interactivityBody, postToSlackApp, sign, slashCommandBody, viewSubmission } from "../slack/helpers/slack-requests.js";
 import {
   APPROVER,
@@ -193,7 +194,14 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     expect(conclusionOf(s, pr.headSha)).toBe("action_required");
     const refusals = s.server.gate.store.auditFor(review.id).filter((e) => e.outcome === "refused:not_allowed");
     expect(refusals.map((e) => e.actor).sort()).toEqual([AUTHOR_SLACK, "UNOBODY"]);
-  });
+
+    // `gate decide --by <the PR's author>` on the same database is refused with the same words.
+    const slackSaid = String(ephs.find((e) => e.body["user"] === AUTHOR_SLACK)?.body["text"]);
+    const cli = await runGateCli(["decide", review.id, "approve", "--by", pr.author], { env: s.env, cwd: s.dir });
+    expect(cli.code).toBe(1);
+    expect(cli.stderr.trim()).toBe(`gate decide: refused: ${slackSaid}`);
+    expect(s.server.gate.store.get(review.id)?.status).toBe("waiting_for_human");
+  }, 90_000);
 
   it("recognises the PR author by their Slack profile's GitHub field when no mapping names them", async () => {
     const { s, slack, review, ts } = await waitingReview({ GATE_GITHUB_TO_SLACK: "", GATE_APPROVERS: `${APPROVER},${AUTHOR_SLACK}` });

@@ -2,7 +2,7 @@ import type { AddressInfo } from "node:net";
 import type { App } from "@slack/bolt";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { buildSlackApp, type SlackAuditEntry } from "../../src/slack/app.js";
+import { buildSlackApp } from "../../src/slack/app.js";
 import type { ApproverConfig } from "../../src/slack/approvers.js";
 import { startFakeSlackApi, type FakeSlackApi, type SlackCall } from "../fakes/slack-api.js";
 import { makeFinding, makeResult, makeReview } from "./helpers/builders.js";
@@ -25,20 +25,18 @@ let fake: FakeSlackApi;
 let service: InMemoryReviewService;
 let app: App | undefined;
 let url: string;
-let audit: SlackAuditEntry[];
 
 async function start(opts: { defaultRepo?: string; approvers?: ApproverConfig } = {}): Promise<void> {
+  service.approvers = opts.approvers ?? APPROVERS;
   app = buildSlackApp({
     botToken: "xoxb-test",
     signingSecret: SECRET,
     socketMode: false,
     slackApiUrl: fake.apiUrl,
     service,
-    approvers: opts.approvers ?? APPROVERS,
     ...(opts.defaultRepo ? { defaultRepo: opts.defaultRepo } : {}),
     log: pino({ level: "silent" }),
     progressIntervalMs: 40,
-    audit: (entry) => void audit.push(entry),
     checkRunUrl: (r) => `https://github.com/${r.repo}/runs/1`,
   });
   const server = await app.start({ port: 0, host: "127.0.0.1" });
@@ -69,7 +67,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 beforeEach(async () => {
   fake = await startFakeSlackApi();
   service = new InMemoryReviewService().add(makeReview({ slackChannel: "CREVIEWS", slackTs: "1700000000.000101" }), makeResult());
-  audit = [];
 });
 
 afterEach(async () => {
@@ -115,7 +112,7 @@ describe("card buttons", () => {
     expect(String(eph?.body["text"])).toContain("author can never decide");
     expect(service.decideCalls).toHaveLength(0);
     expect(fake.callsTo("chat.update")).toHaveLength(0);
-    expect(audit).toEqual([expect.objectContaining({ reviewId: "r-0001", userId: "UAUTHOR", action: "approve", code: "not_allowed", outcome: "refused" })]);
+    expect(service.audit).toEqual([expect.objectContaining({ reviewId: "r-0001", actor: "UAUTHOR", action: "approve", outcome: "refused:not_allowed" })]);
   });
 
   it("the author is recognised whatever the case of the login in GATE_GITHUB_TO_SLACK (GitHub logins are case-insensitive)", async () => {
@@ -133,7 +130,7 @@ describe("card buttons", () => {
     const [eph] = await fake.waitFor("chat.postEphemeral");
     expect(String(eph?.body["text"])).toContain("not among the configured approvers");
     expect(service.decideCalls).toHaveLength(0);
-    expect(audit.map((a) => a.userId)).toEqual(["USTRANGER"]);
+    expect(service.audit.map((a) => a.actor)).toEqual(["USTRANGER"]);
 
     await click("gate_approve", "UGROUPIE");
     await fake.waitFor("chat.update");
@@ -153,7 +150,7 @@ describe("card buttons", () => {
     const [eph] = await fake.waitFor("chat.postEphemeral");
     expect(String(eph?.body["text"])).toContain("Already decided: approved by <@UFIRST>");
     expect(service.decideCalls).toHaveLength(0);
-    expect(audit[0]?.code).toBe("already_decided");
+    expect(service.audit[0]?.outcome).toBe("refused:already_decided");
   });
 
   it("reject opens a modal; its submission decides with the reason and updates the card", async () => {
@@ -223,6 +220,16 @@ describe("card buttons", () => {
     expect(service.decideCalls).toHaveLength(0);
   });
 
+  it("request info with cycles left but the money spent is refused too (the same budget rule as the runner)", async () => {
+    service.maxCostUsd = 0.01; // the review has spent $0.0123
+    await start();
+    await click("gate_request_info", "UAPPROVER");
+    const [eph] = await fake.waitFor("chat.postEphemeral");
+    expect(String(eph?.body["text"])).toBe("The investigation budget of this review is spent (spent $0.0123 of its $0.01): approve or reject.");
+    expect(fake.callsTo("views.open")).toHaveLength(0);
+    expect(service.audit).toEqual([expect.objectContaining({ actor: "UAPPROVER", action: "info", outcome: "refused:budget_spent" })]);
+  });
+
   it("a failing service is caught: ephemeral apology, no crash", async () => {
     service.status = async () => {
       throw new Error("database is locked");
@@ -261,7 +268,7 @@ describe("card buttons", () => {
 
 describe("configuration", () => {
   it("refuses HTTP mode without a signing secret and Socket Mode without an app token", () => {
-    const base = { botToken: "xoxb-test", service, approvers: APPROVERS, log: pino({ level: "silent" }), audit: () => undefined };
+    const base = { botToken: "xoxb-test", service, log: pino({ level: "silent" }) };
     expect(() => buildSlackApp({ ...base, socketMode: false })).toThrow(/signing secret/);
     expect(() => buildSlackApp({ ...base, socketMode: true })).toThrow(/app-level token/);
   });

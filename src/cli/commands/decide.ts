@@ -12,7 +12,8 @@ export function findReview(ctx: CliContext, ref: string) {
 
 /**
  * `gate decide <review-id|pr> approve|reject [--by NAME] [--note TEXT]` and
- * `gate decide <review-id|pr> info "<question>" [--by NAME]`.
+ * `gate decide <review-id|pr> info "<question>" [--by NAME]`. `--by` names a GitHub login, a
+ * Slack user id or a person; the decision policy decides whether they may.
  */
 export async function decideCommand(
   ctx: CliContext,
@@ -37,7 +38,9 @@ export async function decideCommand(
   } else {
     resume = { kind: kind as "approve" | "reject", by, ...(opts.note ? { note: opts.note } : {}) };
   }
-  const outcome = await ctx.gate.runner.decide(review.id, resume);
+  // The runner applies the one decision policy: `--by` the PR's author (its login in any case, or
+  // the Slack id GATE_GITHUB_TO_SLACK gives it) is refused with the words Slack uses.
+  const outcome = await ctx.gate.runner.decide(review.id, resume, { door: { kind: "cli" } });
   if (!outcome.ok) {
     ctx.err(`gate decide: refused: ${outcome.message}`);
     return 1;

@@ -1,7 +1,11 @@
 import type { ReviewResult } from "../../../src/domain/review-result.js";
+import { refusalMessage, routeOfDecision, type ApproverConfig, type DecisionDoor, type Refusal } from "../../../src/domain/decision.js";
+import { decisionRefusal } from "../../../src/review/decision-policy.js";
 import type {
+  CheckOutcome,
   DecideOutcome,
   InvestigationProgress,
+  Refused,
   ResumeValue,
   ReviewRecord,
   ReviewService,
@@ -13,14 +17,28 @@ export interface DecideCall {
   resume: ResumeValue;
 }
 
+/** An audit entry, in the shape the review store keeps. */
+export interface AuditCall {
+  reviewId: string;
+  actor: string;
+  action: string;
+  outcome: string;
+  detail: Record<string, unknown>;
+}
+
 /**
- * The ReviewService port's test double: reviews in a Map, exactly-once decisions (the status
- * flips before the first await, as the runner's per-review lock does), and a scripted
- * investigation for info requests.
+ * The ReviewService port's test double: reviews in a Map, decided by the real decision policy
+ * (`decisionRefusal`), exactly-once decisions (the status flips before the first await, as the
+ * runner's per-review lock does), a scripted investigation for info requests, and an audit log
+ * in the store's shape.
  */
 export class InMemoryReviewService implements ReviewService {
   readonly reviews = new Map<string, { record: ReviewRecord; result: ReviewResult }>();
   readonly decideCalls: DecideCall[] = [];
+  readonly audit: AuditCall[] = [];
+  approvers: ApproverConfig = { approvers: [] };
+  /** GATE_MAX_COST_USD of the reviews (null: no money cap). */
+  maxCostUsd: number | null = null;
   /** Progress events an info request emits, with this many ms between them. */
   progressScript: InvestigationProgress[] = [];
   progressGapMs = 5;
@@ -32,36 +50,64 @@ export class InMemoryReviewService implements ReviewService {
     return this;
   }
 
-  async decide(reviewId: string, resume: ResumeValue, opts?: { onProgress?: (p: InvestigationProgress) => void }): Promise<DecideOutcome> {
+  async check(reviewId: string, attempt: { kind: ResumeValue["kind"]; by: string }, door: DecisionDoor): Promise<CheckOutcome> {
+    const result = await this.status(reviewId);
+    const refusal = this.refusalFor(reviewId, attempt, door);
+    if (refusal) return this.refuse(reviewId, attempt, door, refusal);
+    const record = this.get(reviewId);
+    if (!record || !result) return this.refuse(reviewId, attempt, door, { code: "not_found", reviewId });
+    return { ok: true, review: record, result };
+  }
+
+  async decide(reviewId: string, resume: ResumeValue, opts?: { door?: DecisionDoor; onProgress?: (p: InvestigationProgress) => void }): Promise<DecideOutcome> {
     this.decideCalls.push({ reviewId, resume });
+    const door = opts?.door ?? { kind: "cli" };
+    const refusal = this.refusalFor(reviewId, resume, door);
+    if (refusal) return this.refuse(reviewId, resume, door, refusal);
     const entry = this.reviews.get(reviewId);
-    if (!entry) return { ok: false, code: "not_found", message: `no review ${reviewId}` };
-    const { record, result } = entry;
-    if (record.status === "running") return { ok: false, code: "busy", message: "an investigation is running" };
-    if (record.status !== "waiting_for_human") {
-      return result.decision
-        ? { ok: false, code: "already_decided", message: "this review was already decided", decidedBy: result.decision.by }
-        : { ok: false, code: "not_waiting", message: `the review is ${record.status}` };
-    }
+    if (!entry) return this.refuse(reviewId, resume, door, { code: "not_found", reviewId });
+    this.audit.push({ reviewId, actor: resume.by, action: resume.kind, outcome: "accepted", detail: { door: door.kind } });
     if (resume.kind === "info") return this.investigate(reviewId, resume.question, resume.by, opts?.onProgress);
+    const { record, result } = entry;
     // Flip synchronously: a second decide sees the decision.
     const at = this.clock();
     record.status = "done";
     record.updatedAt = at;
     result.status = "done";
-    result.route = resume.kind === "approve" ? "human_approved" : "human_rejected";
+    result.route = routeOfDecision(resume.kind);
     result.decision = { kind: resume.kind, by: resume.by, at, ...(resume.note ? { note: resume.note } : {}) };
     await Promise.resolve();
     return { ok: true, result: structuredClone(result) };
   }
 
+  /** The real decision policy, on this double's record and result. */
+  private refusalFor(reviewId: string, attempt: { kind: ResumeValue["kind"]; by: string }, door: DecisionDoor): Refusal | undefined {
+    const entry = this.reviews.get(reviewId);
+    if (!entry) return { code: "not_found", reviewId };
+    const { record, result } = entry;
+    return decisionRefusal({
+      kind: attempt.kind,
+      by: attempt.by,
+      door,
+      review: record,
+      ...(result.decision ? { decision: result.decision } : {}),
+      blockingSpecialties: result.findings.filter((f) => f.blocking).map((f) => f.specialty),
+      budget: { cyclesUsed: result.budget.cycles_used, cyclesMax: result.budget.cycles_max, costUsd: result.budget.cost_usd, maxCostUsd: this.maxCostUsd },
+      gatePending: true,
+      approvers: this.approvers,
+    });
+  }
+
+  private refuse(reviewId: string, attempt: { kind: ResumeValue["kind"]; by: string }, door: DecisionDoor, refusal: Refusal): Refused {
+    const message = refusalMessage(refusal);
+    this.audit.push({ reviewId, actor: attempt.by, action: attempt.kind, outcome: `refused:${refusal.code}`, detail: { door: door.kind, message } });
+    return { ok: false, code: refusal.code, message, refusal };
+  }
+
   private async investigate(reviewId: string, question: string, by: string, onProgress?: (p: InvestigationProgress) => void): Promise<DecideOutcome> {
     const entry = this.reviews.get(reviewId);
-    if (!entry) return { ok: false, code: "not_found", message: `no review ${reviewId}` };
+    if (!entry) throw new Error(`no review ${reviewId}`);
     const { record, result } = entry;
-    if (result.budget.cycles_used >= result.budget.cycles_max) {
-      return { ok: false, code: "budget_spent", message: "no investigation cycles are left" };
-    }
     record.status = "running";
     result.status = "running";
     for (const p of this.progressScript) {

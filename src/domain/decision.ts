@@ -1,0 +1,105 @@
+import type { Specialty } from "./finding.js";
+import type { Decision, ReviewStatus, Route } from "./review-result.js";
+
+/**
+ * Who may decide: Slack user ids (U…/W…) and user-group ids (S…), read once from the settings.
+ * The same rules hold at every door (Slack, `gate decide`).
+ */
+export interface ApproverConfig {
+  approvers: string[];
+  /** When a specialty with a blocking finding has a list here, deciders must be in that list. */
+  bySpecialty?: Partial<Record<Specialty, string[]>>;
+  /** GitHub login → Slack user id, to recognise the PR author when a Slack id decides. */
+  githubToSlack?: Record<string, string>;
+}
+
+/**
+ * The door a decision comes through, and what that door knows about the person.
+ * - `slack`: the person is a Slack user the request's signature vouches for. Open to a whole
+ *   workspace, so with no approver configured nobody may decide (it fails closed).
+ * - `cli`: `gate decide --by NAME`, run by someone with the gate's database in hand. With no
+ *   approver configured the named person decides; with approver lists, `--by` must be on them.
+ */
+export interface DecisionDoor {
+  kind: "slack" | "cli";
+  /** Slack: the user groups (S…) the person belongs to, among those the approver lists name. */
+  groups?: readonly string[];
+  /** Slack: the person's profile names the PR author's GitHub account. */
+  namesAuthor?: boolean;
+}
+
+/** Why a decision was not applied. */
+export type DecideRefusal =
+  | "invalid"
+  | "not_found"
+  | "not_waiting"
+  | "already_decided"
+  | "superseded"
+  | "busy"
+  | "budget_spent"
+  | "cannot_investigate"
+  | "not_allowed";
+
+/** A refused decision: its code and the facts its message is made of. Plain JSON. */
+export type Refusal =
+  | { code: "invalid" }
+  | { code: "not_found"; reviewId: string }
+  | { code: "superseded"; reviewId: string; by?: string }
+  | { code: "already_decided"; reviewId: string; decision?: Decision }
+  | { code: "not_waiting"; reviewId: string; status: ReviewStatus }
+  | { code: "busy"; reviewId: string }
+  | { code: "not_allowed"; pr: string; why: string }
+  | { code: "budget_spent"; spent: string }
+  | { code: "cannot_investigate"; reviewId: string };
+
+/** How a door shows people and dates (Slack mentions them; the terminal prints them). */
+export interface RefusalStyle {
+  person(id: string): string;
+  date(iso: string): string;
+}
+
+/** People and dates as they are. */
+export const PLAIN_STYLE: RefusalStyle = { person: (id) => id, date: (iso) => iso };
+
+/**
+ * The one wording of each refusal, shown at every door (Slack only renders people and dates as
+ * mentions). Each says what to do, or that nothing was changed.
+ *
+ * @example refusalMessage({ code: "busy", reviewId: "r-1" }) // "Review r-1 is being decided by someone else; nothing was changed."
+ */
+export function refusalMessage(refusal: Refusal, style: RefusalStyle = PLAIN_STYLE): string {
+  switch (refusal.code) {
+    case "invalid":
+      return "Unknown decision: approve, reject or info (with a question); nothing was changed.";
+    case "not_found":
+      return `No review ${refusal.reviewId} was found; nothing was changed.`;
+    case "superseded":
+      return `This review was superseded by ${refusal.by ?? "a newer push"}; nothing was changed.`;
+    case "already_decided": {
+      const d = refusal.decision;
+      if (!d) return `Review ${refusal.reviewId} is already done; nothing was changed.`;
+      return `Already decided: ${d.kind === "approve" ? "approved" : "rejected"} by ${style.person(d.by)} at ${style.date(d.at)}; nothing was changed.`;
+    }
+    case "not_waiting":
+      return refusal.status === "running"
+        ? "This review is running (a decision or an investigation is being applied), not waiting for a decision; nothing was changed. Try again in a moment."
+        : `This review is ${refusal.status.replace(/_/g, " ")}, not waiting for a decision; nothing was changed.`;
+    case "busy":
+      return `Review ${refusal.reviewId} is being decided by someone else; nothing was changed.`;
+    case "not_allowed":
+      return `You may not decide on ${refusal.pr}: ${refusal.why}. Nothing was changed.`;
+    case "budget_spent":
+      return `The investigation budget of this review is spent (${refusal.spent}): approve or reject.`;
+    case "cannot_investigate":
+      return `Review ${refusal.reviewId} could not finish, so no question can be investigated: approve or reject.`;
+  }
+}
+
+/**
+ * The route a person's decision ends a review on.
+ *
+ * @example routeOfDecision("approve") // "human_approved"
+ */
+export function routeOfDecision(kind: Decision["kind"]): Route {
+  return kind === "approve" ? "human_approved" : "human_rejected";
+}

@@ -1,0 +1,96 @@
+import type { ApproverConfig, DecisionDoor, Refusal } from "../domain/decision.js";
+import type { Specialty } from "../domain/finding.js";
+import type { Decision, ReviewStatus } from "../domain/review-result.js";
+import type { ResumeValue } from "../domain/review.js";
+import { investigationRefusal, type BudgetState } from "../graph/budget.js";
+
+/** Everything the decision policy looks at: who asks, through which door, and the review as it stands. */
+export interface DecisionRequest {
+  kind: ResumeValue["kind"];
+  /** Who decides: a Slack user id, or the CLI's `--by` (a GitHub login or a person's name). */
+  by: string;
+  door: DecisionDoor;
+  review: { id: string; pr: string; status: ReviewStatus; author: string; supersededBy?: string };
+  /** The decision already made, if any. */
+  decision?: Decision;
+  /** Specialties with at least one blocking finding on the review. */
+  blockingSpecialties: readonly Specialty[];
+  /** Investigation cycles and money: used and allowed. */
+  budget: BudgetState;
+  /** Whether the graph waits at the human gate (false when the review failed closed before it). */
+  gatePending: boolean;
+  approvers: ApproverConfig;
+}
+
+/**
+ * Whether a decision may be made: the one rule every door applies (the runner before it resumes
+ * the graph, Slack before it opens a modal, `gate decide`). Pure. Checked in this order:
+ * whether (the review waits for a person: not superseded, not decided, not running), who (never
+ * the PR's author; an approver, per specialty when a blocking finding's specialty has a list),
+ * and with what budget (a question needs investigation cycles and money left, and a gate to
+ * resume). Undefined when the decision may be made.
+ *
+ * @example decisionRefusal({ ...request, by: "octocat" }) // { code: "not_allowed", pr: "acme/web#12", why: "you opened this pull request, …" }
+ */
+export function decisionRefusal(req: DecisionRequest): Refusal | undefined {
+  const { review } = req;
+  if (review.status === "superseded" || review.supersededBy !== undefined) {
+    return { code: "superseded", reviewId: review.id, ...(review.supersededBy ? { by: review.supersededBy } : {}) };
+  }
+  if (req.decision || review.status === "done") {
+    return { code: "already_decided", reviewId: review.id, ...(req.decision ? { decision: req.decision } : {}) };
+  }
+  if (review.status !== "waiting_for_human") return { code: "not_waiting", reviewId: review.id, status: review.status };
+  const why = whyNotAllowed(req);
+  if (why) return { code: "not_allowed", pr: review.pr, why };
+  if (req.kind === "info") {
+    const spent = investigationRefusal(req.budget);
+    if (spent) return { code: "budget_spent", spent };
+    if (!req.gatePending) return { code: "cannot_investigate", reviewId: review.id };
+  }
+  return undefined;
+}
+
+/**
+ * The Slack id GATE_GITHUB_TO_SLACK gives a GitHub login. Logins are case-insensitive; own keys
+ * only (a login such as "constructor" is no mapping).
+ *
+ * @example authorSlackId("OctoCat", { octocat: "U123" }) // "U123"
+ */
+export function authorSlackId(login: string, loginMap: Record<string, string> | undefined): string | undefined {
+  const wanted = login.toLowerCase();
+  return Object.entries(loginMap ?? {}).find(([l]) => l.toLowerCase() === wanted)?.[1];
+}
+
+/**
+ * Whether the person deciding is the PR's author: their name is the author's login (in any
+ * case), the login map gives the author their Slack id, or the door recognised them (a Slack
+ * profile naming the author's GitHub account).
+ */
+export function isPrAuthor(by: string, door: DecisionDoor, author: string, loginMap: Record<string, string> | undefined): boolean {
+  if (door.namesAuthor) return true;
+  if (author === "") return false;
+  return by.toLowerCase() === author.toLowerCase() || authorSlackId(author, loginMap) === by;
+}
+
+function whyNotAllowed(req: DecisionRequest): string | undefined {
+  const { approvers: config, door } = req;
+  if (isPrAuthor(req.by, door, req.review.author, config.githubToSlack)) {
+    return "you opened this pull request, and its author can never decide on it";
+  }
+  const lists = Object.values(config.bySpecialty ?? {}).filter((l) => l.length > 0);
+  // The CLI with no approver configured at all: the person named by --by decides.
+  if (door.kind === "cli" && config.approvers.length === 0 && lists.length === 0) return undefined;
+  const groups = door.groups ?? [];
+  const isIn = (list: readonly string[]): boolean => list.includes(req.by) || groups.some((g) => list.includes(g));
+  const specialties = [...new Set(req.blockingSpecialties)].filter((s) => (config.bySpecialty?.[s]?.length ?? 0) > 0);
+  if (specialties.length > 0) {
+    const missing = specialties.filter((s) => !isIn(config.bySpecialty?.[s] ?? []));
+    if (missing.length === 0) return undefined;
+    return `this review has blocking ${missing.join(" and ")} findings, and you are not among the ${missing.join("/")} approvers`;
+  }
+  if (config.approvers.length === 0) {
+    return "no approvers are configured for this gate, so nobody may decide (it fails closed)";
+  }
+  return isIn(config.approvers) ? undefined : "you are not among the configured approvers";
+}
