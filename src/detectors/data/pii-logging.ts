@@ -1,10 +1,15 @@
 import { parsePatch } from "../../domain/patch.js";
+import type { ChangedFile } from "../../domain/pull-request.js";
 import type { Detector } from "../detector.js";
 import type { Finding } from "../../domain/finding.js";
-import { type DataMention, describeMentions, findDataMentions } from "./pii-vocabulary.js";
+import { type DataMention, describeMentions, findDataMentions, type MentionOptions } from "./pii-vocabulary.js";
 import { callArguments, codeLanguage, codeLines } from "../code-lines.js";
+import { callSites, type CallSite } from "../code/call-sites.js";
+import { codeRows } from "../code/code-text.js";
+import { syntaxOfPatch, type PatchSyntax } from "../code/syntax-tree.js";
 import { isDocPath, isTestPath, looksBinary } from "../security/file-kind.js";
 
+/** Line-based reading, for languages without a grammar here (Ruby, PHP, Java, Kotlin, C#, Rust...). */
 const CALLEES = [
   String.raw`\bconsole\s*\.\s*(?:log|info|warn|error|debug|trace|dir)`,
   // logger.info, this.logger.warn, auditLog.error, log.Printf, logging.info, LOG.debug
@@ -17,21 +22,112 @@ const CALLEES = [
   String.raw`(?<![\w$.])(?:println|eprintln|info|warn|error|debug|trace)!`,
 ];
 const LOG_CALL = new RegExp(`(?:${CALLEES.join("|")})\\s*\\(`, "g");
-const PY_PRINT = /(?<![\w$.])print\s*\(/g;
+
+
+/** Methods that write a log record, or attach fields to the records a logger writes (zap, logrus, structlog, pino). */
+const LOG_METHOD =
+  /^(?:log|info|warn|warning|error|debug|trace|fatal|critical|exception|verbose|silly|notice|msg|dir|Print|Printf|Println|Info|Infof|Infow|Infoln|Warn|Warnf|Warnw|Warning|Warningf|Error|Errorf|Errorw|Debug|Debugf|Debugw|Fatal|Fatalf|Fatalw|Panic|Panicf|Panicw|Log|LogAttrs|InfoContext|WarnContext|ErrorContext|DebugContext|With|WithField|WithFields|bind|new|child)$/;
+/** A receiver segment that names a logger: `logger`, `this.logger`, `auditLog`, `log`, `logging`, `zap.L()`, `logrus`, `slog`. */
+const LOGGER_NAME = /^(?:[\w$]*[lL]ogger|log|LOG|Log|logging|[\w$]*Log|logrus|zap|slog|structlog|console|sugar|zerolog|glog|klog)$/;
+/** Error reporters and printers, by whole callee. */
+const REPORT_CALLEE =
+  /^(?:Sentry\.(?:captureMessage|captureException|captureEvent|setUser|setContext|setExtra|setExtras|setTag|setTags|addBreadcrumb)|sentry_sdk\.(?:capture_message|capture_exception|set_user|set_context|set_extra|set_tag)|captureMessage|captureException|capture_message|capture_exception|set_user|scope\.(?:setExtra|setExtras|setUser|setContext|setTag|set_user|set_extra|set_context|set_tag)|sentry\.(?:CaptureMessage|CaptureException)|fmt\.(?:Print|Println|Printf|Fprint|Fprintf|Fprintln))$/;
+
+/** The receiver without call arguments: `log.WithFields(logrus.Fields{...})` reads `log.WithFields`. */
+function bareReceiver(receiver: string): string {
+  let out = receiver;
+  for (let guard = 0; guard < 10 && /\([^()]*\)/.test(out); guard++) out = out.replace(/\([^()]*\)/g, "");
+  return out;
+}
+
+function isLoggingCall(call: CallSite, pythonPrint: boolean): boolean {
+  if (REPORT_CALLEE.test(call.callee)) return true;
+  if (pythonPrint && call.callee === "print") return true;
+  if (call.receiver === undefined || !LOG_METHOD.test(call.method)) return false;
+  return bareReceiver(call.receiver).split(".").some((s) => LOGGER_NAME.test(s));
+}
 
 /** Python scripts and tools print to a terminal, not to server logs. */
 function isScriptPath(path: string): boolean {
   return /(^|\/)(scripts?|bin|tools|examples?|notebooks|docs)\//i.test(path) || /(^|\/)(manage|setup|conftest)\.py$/.test(path);
 }
 
+function finding(file: string, line: number, callee: string, mentions: readonly DataMention[]): Finding {
+  return {
+    specialty: "data",
+    policy: "DATA-01",
+    severity: "high",
+    blocking: true,
+    needs_more_context: false,
+    file,
+    line,
+    message:
+      `${callee} writes personal data or secrets to logs: ${describeMentions(mentions)}. ` +
+      "Log an id (userId) instead, or mask the value before logging it.",
+    source: "detector",
+    detector: "pii-logging",
+  };
+}
+
+/** Logging calls found by the parser: only code counts, and each argument is read row by row. */
+function fromSyntax(file: ChangedFile, syntax: PatchSyntax): Finding[] {
+  const options: MentionOptions = { go: syntax.lang === "go" };
+  const pythonPrint = syntax.lang === "python" && !isScriptPath(file.filename);
+  const findings: Finding[] = [];
+  const seen = new Set<number>();
+  for (const call of callSites(syntax)) {
+    if (!isLoggingCall(call, pythonPrint)) continue;
+    const mentions: DataMention[] = [];
+    let at: number | undefined;
+    for (const arg of call.args) {
+      for (const { row, code } of codeRows(arg)) {
+        if (!syntax.isAdded(row)) continue;
+        const found = findDataMentions(code, options);
+        if (found.length > 0 && at === undefined) at = syntax.lineAt(row);
+        mentions.push(...found);
+      }
+    }
+    if (at === undefined || seen.has(at)) continue;
+    seen.add(at);
+    findings.push(finding(file.filename, at, call.callee, mentions));
+  }
+  return findings;
+}
+
+/** Logging calls found line by line, for languages the parser does not read. */
+function fromLines(file: ChangedFile, patch: string): Finding[] {
+  const lang = codeLanguage(file.filename);
+  if (!lang) return [];
+  const findings: Finding[] = [];
+  const lines = codeLines(parsePatch(patch), lang);
+  lines.forEach((line, index) => {
+    for (const call of line.code.matchAll(LOG_CALL)) {
+      const openCol = (call.index ?? 0) + call[0].length - 1;
+      const mentions: DataMention[] = [];
+      let at: number | undefined;
+      for (const arg of callArguments(lines, index, openCol)) {
+        if (!arg.added) continue;
+        const found = findDataMentions(arg.code);
+        if (found.length > 0 && at === undefined) at = arg.line;
+        mentions.push(...found);
+      }
+      if (at !== undefined) findings.push(finding(file.filename, at, call[0].replace(/\s+/g, "").replace(/\($/, ""), mentions));
+    }
+  });
+  return findings;
+}
+
 /**
- * DATA-01: a logging, console or error-report call (console.*, logger.*, log.*, logging.*, Python
- * `print` in server code, Sentry capture/set calls) whose arguments, on added lines, mention
- * personal data or secrets: emails, phones, names (`firstName`, `user.name`), addresses, birth
- * dates, government ids, card numbers, passwords, tokens, keys, session ids, cookies, the
- * authorization header, or whole request bodies/headers. High, blocking.
- * Ids are fine (`{ userId }`), so are masked values (`maskEmail(e)`), words inside string
- * literals ("password reset sent"), test files (fake data in fixtures) and documentation.
+ * DATA-01: a logging, console or error-report call whose arguments, on added lines, carry personal
+ * data or secrets: named fields (emails, phones, names, addresses, birth dates, government ids,
+ * card numbers, passwords, tokens, keys, session ids, cookies, the authorization header), a whole
+ * request or its body, params, query or headers (`console.log(req.body)`,
+ * `logging.info("%s", request.headers)`, Go's `r.Header`), or a whole user object
+ * (`logger.info(user)`, `log.Printf("%+v", user)`, zap/logrus/structlog fields holding one).
+ * JavaScript, TypeScript, Python and Go are parsed (tree-sitter), so calls inside strings,
+ * docstrings and comments do not count; other languages are read line by line.
+ * Ids are fine (`{ userId: user.id }`), so are masked or redacted values (`maskEmail(e)`,
+ * `redact(user)`), test files and documentation. High, blocking.
  *
  * @example await piiLoggingDetector.detect(ctx) // [{ policy: "DATA-01", file: "src/users.ts", line: 12, ... }]
  */
@@ -41,43 +137,9 @@ export const piiLoggingDetector: Detector = {
   async detect(ctx) {
     const findings: Finding[] = [];
     for (const file of ctx.pr.files) {
-      const lang = codeLanguage(file.filename);
-      if (!lang || !file.patch || isTestPath(file.filename) || isDocPath(file.filename)) continue;
-      if (looksBinary(file.patch)) continue;
-      const lines = codeLines(parsePatch(file.patch), lang);
-      const callRe = lang === "python" && !isScriptPath(file.filename) ? [LOG_CALL, PY_PRINT] : [LOG_CALL];
-      lines.forEach((line, index) => {
-        for (const re of callRe) {
-          for (const call of line.code.matchAll(re)) {
-            const openCol = (call.index ?? 0) + call[0].length - 1;
-            const args = callArguments(lines, index, openCol);
-            const mentions: DataMention[] = [];
-            let at: number | undefined;
-            for (const arg of args) {
-              if (!arg.added) continue;
-              const found = findDataMentions(arg.code);
-              if (found.length > 0 && at === undefined) at = arg.line;
-              mentions.push(...found);
-            }
-            if (at === undefined) continue;
-            const callee = call[0].replace(/\s+/g, "").replace(/\($/, "");
-            findings.push({
-              specialty: "data",
-              policy: "DATA-01",
-              severity: "high",
-              blocking: true,
-              needs_more_context: false,
-              file: file.filename,
-              line: at,
-              message:
-                `${callee} writes personal data or secrets to logs: ${describeMentions(mentions)}. ` +
-                "Log an id (userId) instead, or mask the value before logging it.",
-              source: "detector",
-              detector: "pii-logging",
-            });
-          }
-        }
-      });
+      if (!file.patch || isTestPath(file.filename) || isDocPath(file.filename) || looksBinary(file.patch)) continue;
+      const syntax = syntaxOfPatch(file);
+      findings.push(...(syntax ? fromSyntax(file, syntax) : fromLines(file, file.patch)));
     }
     return findings;
   },

@@ -24,8 +24,12 @@ export type PersonalKind =
 /** Secrets and credentials that must never reach a log. */
 export type SecretKind = "password" | "token" | "secret" | "session id" | "cookie" | "authorization";
 
-/** Whole request payloads, which carry whatever the user sent. */
-export type WholeKind = "request body" | "request headers";
+/**
+ * Whole payloads, which carry whatever the user sent or whatever a record holds: a request, its
+ * body, its query or route parameters, its headers, and a whole user (customer, account holder...)
+ * object.
+ */
+export type WholeKind = "request" | "request body" | "request parameters" | "request headers" | "user record";
 
 export type DataKind = PersonalKind | SecretKind | WholeKind;
 
@@ -187,32 +191,75 @@ export interface DataMention {
   text: string;
 }
 
-const REQUEST_OBJECTS = new Set(["req", "request", "ctx.request", "ctx.req", "this.request"]);
+const REQUEST_OBJECTS = new Set(["req", "request", "ctx.request", "ctx.req", "this.request", "self.request"]);
+/** Go handlers name their `*http.Request` `r`. */
+const GO_REQUEST_OBJECTS = new Set(["r", "req", "request", "c.request", "ctx.request"]);
 const WHOLE_PROPS: Record<string, WholeKind | "cookie"> = {
   body: "request body",
   rawbody: "request body",
   form: "request body",
+  postform: "request body",
+  multipartform: "request body",
+  files: "request body",
   headers: "request headers",
+  header: "request headers",
   cookies: "cookie",
+  params: "request parameters",
+  query: "request parameters",
+  querystring: "request parameters",
+  searchparams: "request parameters",
+  args: "request parameters",
+  values: "request parameters",
+  get: "request parameters",
 };
 
-/** `req.body`, `request.headers`, Flask's `request.json` / `request.form` / `request.data`, `await req.json()`. */
-function wholeRequestKind(segments: string[], called: boolean): DataKind | undefined {
+/** How a language names things that `findDataMentions` cannot tell from the code alone. */
+export interface MentionOptions {
+  /** Go: `r` is the handler's request (`r.Header`, `r.Form`, `r.URL.Query()`). */
+  go?: boolean;
+}
+
+/**
+ * A whole request or part of one: `req.body`, `req.query`, `req.params`, `request.headers`, Flask's
+ * `request.json` / `request.form` / `request.args`, Django's `request.GET` / `request.POST`, Go's
+ * `r.Header`, `r.Form`, `r.URL.Query()`, `await req.json()`, and a bare `req` / `request`.
+ */
+function wholeRequestKind(segments: string[], called: boolean, options: MentionOptions): DataKind | undefined {
+  const last = (segments[segments.length - 1] ?? "").toLowerCase();
+  if (!called && (last === "req" || last === "request")) {
+    return "request";
+  }
   if (segments.length < 2) return undefined;
   const object = segments.slice(0, -1).join(".").toLowerCase();
-  const prop = (segments[segments.length - 1] ?? "").toLowerCase();
-  if (!REQUEST_OBJECTS.has(object) && !/request$/.test(object)) return undefined;
-  const whole = WHOLE_PROPS[prop];
+  const objects = options.go ? GO_REQUEST_OBJECTS : REQUEST_OBJECTS;
+  if (options.go && last === "query" && /(?:^|\.)(?:r|req|request)\.url$/.test(object)) return "request parameters";
+  if (!objects.has(object) && !/request$/.test(object)) return undefined;
+  if (called && last !== "json" && last !== "cookies") return undefined;
+  const whole = WHOLE_PROPS[last];
   if (whole) return whole;
-  if (prop === "json" || (object === "request" && (prop === "data" || prop === "post") && !called)) {
+  if (last === "json" || (object === "request" && (last === "data" || last === "post") && !called)) {
     return "request body";
   }
   return undefined;
 }
 
+/** The last word of an identifier that names a whole person record (`user`, `currentUser`, `customers`). */
+const PERSON_RECORDS = new Set(
+  words(`user users customer customers person people patient patients member members employee employees
+    applicant applicants subscriber subscribers`),
+);
+
+/** `user`, `req.user`, `currentUser`: a whole person record rather than one of its fields. */
+function isPersonRecord(segments: readonly string[]): boolean {
+  const last = segments[segments.length - 1] ?? "";
+  const parts = splitWords(last);
+  const tail = parts[parts.length - 1] ?? "";
+  return PERSON_RECORDS.has(tail) && !LEADING_META.has(parts[0] ?? "");
+}
+
 /** Callees that make data safe to log: `maskEmail(x)`, `redact(body)`, `hash(email)`. */
 const SAFE_CALL =
-  /(?<![\w$])[\w$.]*(?:mask|Mask|redact|Redact|hash|Hash|anonymi[sz]e|Anonymi[sz]e|pseudonymi[sz]e|scrub|Scrub|obfuscate|Obfuscate|sha256|digest)[\w$]*\s*\(/g;
+  /(?<![\w$])[\w$.]*(?:mask|Mask|redact|Redact|hash|Hash|anonymi[sz]e|Anonymi[sz]e|pseudonymi[sz]e|scrub|Scrub|obfuscate|Obfuscate|sha256|digest|sanitize|Sanitize|sanitise|Sanitise|safe|Safe|public|Public)[\w$]*\s*\(/g;
 
 /** Replaces each masking call (with its balanced arguments) by the word REDACTED. */
 function dropSafeCalls(code: string): string {
@@ -236,18 +283,22 @@ function dropSafeCalls(code: string): string {
 }
 
 const CALL_AFTER = /\s*\(/y;
-const MASKED_VALUE = /\s*:\s*(REDACTED|[\w$]*(?:masked|Masked|redacted|Redacted|hashed|Hashed))\b/y;
+const MASKED_VALUE = /\s*[:=]\s*(REDACTED|[\w$]*(?:masked|Masked|redacted|Redacted|hashed|Hashed))\b/y;
+/** A key or keyword name (`{ user: ... }`, `user=...`, Go's `User: ...`), not a value. */
+const KEY_AFTER = /\s*(?::(?!:)|=(?!=))/y;
 const ACCESS_PATH = /(?<![\w$.#])[A-Za-z_$][\w$]*(?:\s*[!?]?\.\s*#?[A-Za-z_$][\w$]*)*/g;
 
 /**
- * Mentions of personal data, secrets and whole request payloads in a line of code that went
- * through `sanitizeCode` (so string literals are already empty). Function names are skipped
+ * Mentions of personal data, secrets and whole payloads in a line of code whose string literals
+ * are already empty (`sanitizeCode`, or the parser's `codeRows`). Function names are skipped
  * (`sendEmail(x)`), except getters (`user.getEmail()`); object keys count (`{ email: e }`) unless
- * their value is masked.
+ * their value is masked. A whole request (`req`, `req.body`, `req.query`, `request.headers`) or a
+ * whole person record (`user`, `req.user`, `currentUser`) counts as a value, not as a key
+ * (`{ user: user.id }` names only an id).
  *
  * @example findDataMentions('{ userId, email: user.email }').map((m) => m.text) // ["email", "user.email"]
  */
-export function findDataMentions(code: string): DataMention[] {
+export function findDataMentions(code: string, options: MentionOptions = {}): DataMention[] {
   const text = dropSafeCalls(code);
   const out: DataMention[] = [];
   for (const m of text.matchAll(ACCESS_PATH)) {
@@ -256,14 +307,17 @@ export function findDataMentions(code: string): DataMention[] {
     CALL_AFTER.lastIndex = end;
     const called = CALL_AFTER.test(text);
     const segments = raw.split(/\s*[!?]?\.\s*#?/).filter((s) => s.length > 0);
-    const whole = wholeRequestKind(segments, called);
+    KEY_AFTER.lastIndex = end;
+    const isKey = KEY_AFTER.test(text);
+    const whole = isKey ? undefined : wholeRequestKind(segments, called, options);
     if (whole) {
       out.push({ kind: whole, text: segments.join(".") });
       continue;
     }
     MASKED_VALUE.lastIndex = end;
     if (MASKED_VALUE.test(text)) continue;
-    for (let i = segments.length - 1; i >= 0; i--) {
+    let named = false;
+    for (let i = segments.length - 1; i >= 0 && !named; i--) {
       const segment = segments[i] ?? "";
       const isCallee = i === segments.length - 1 && called;
       if (isCallee && !/^get[A-Z_]/.test(segment)) continue;
@@ -271,9 +325,10 @@ export function findDataMentions(code: string): DataMention[] {
       const kind = classifyIdentifier(name, i > 0 ? segments[i - 1] : undefined);
       if (kind) {
         out.push({ kind, text: segments.slice(0, i + 1).join(".") });
-        break;
+        named = true;
       }
     }
+    if (!named && !isKey && !called && isPersonRecord(segments)) out.push({ kind: "user record", text: segments.join(".") });
   }
   return out;
 }

@@ -145,3 +145,63 @@ describe("pii vocabulary", () => {
     expect(mentions.map((m) => m.text)).toEqual(["req.headers.x_api_key", "body.email"]);
   });
 });
+
+describe("piiLoggingDetector: whole requests, user objects and logger fields (parsed)", () => {
+  it.each([
+    ["src/api/signup.ts", "console.log(req.body);", "req.body (request body)"],
+    ["src/api/signup.ts", "logger.info({ query: req.query }, 'search');", "req.query (request parameters)"],
+    ["src/api/signup.ts", "logger.debug(req.params);", "req.params (request parameters)"],
+    ["src/api/signup.ts", "console.log('incoming', req);", "req (request)"],
+    ["src/api/signup.ts", "logger.info(user);", "user (user record)"],
+    ["src/api/signup.ts", "this.logger.warn('login failed', { user });", "user (user record)"],
+    ["src/api/signup.ts", "logger.child({ customer: req.user }).info('checkout');", "req.user (user record)"],
+    ["src/api/signup.ts", "console.log(JSON.stringify(currentUser));", "currentUser (user record)"],
+    ["app/views.py", 'logging.info("%s", request.headers)', "request.headers (request headers)"],
+    ["app/views.py", 'logger.info("search %s", request.args)', "request.args (request parameters)"],
+    ["app/views.py", 'logger.debug("form: %r", request.POST)', "request.POST (request body)"],
+    ["app/views.py", 'log.info("login", user=user)', "user (user record)"],
+    ["app/views.py", 'logging.getLogger(__name__).info("creds %s", credentials)', "credentials (secret)"],
+    ["app/views.py", 'logger.bind(customer=customer).info("order placed")', "customer (user record)"],
+    ["cmd/api/handler.go", 'log.Printf("%+v", user)', "user (user record)"],
+    ["cmd/api/handler.go", 'log.Printf("headers: %v", r.Header)', "r.Header (request headers)"],
+    ["cmd/api/handler.go", 'slog.Info("search", "query", r.URL.Query())', "r.URL.Query (request parameters)"],
+    ["cmd/api/handler.go", 'logger.Info("login", zap.Any("user", user))', "user (user record)"],
+    ["cmd/api/handler.go", 'logrus.WithFields(logrus.Fields{"email": u.Email}).Info("signup")', "u.Email (email)"],
+    ["cmd/api/handler.go", 'sugar.Infow("token refreshed", "token", session.Token)', "session.Token (token)"],
+  ])("%s: %s", async (filename, line, mention) => {
+    const findings = await detectLines(filename, ["", line]);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ policy: "DATA-01", file: filename, line: 2, blocking: true });
+    expect(findings[0]?.message).toContain(mention);
+  });
+
+  it.each([
+    ["an id of the user", "src/a.ts", "logger.info({ user: user.id }, 'login');"],
+    ["a redacted user", "src/a.ts", "logger.info({ user: redactUser(user) }, 'login');"],
+    ["a sanitized request", "src/a.ts", "logger.debug(sanitizeRequest(req), 'incoming');"],
+    ["the request's method and path", "src/a.ts", "logger.info(`${req.method} ${req.path}`);"],
+    ["a user count", "src/a.ts", "logger.info('synced', users.length);"],
+    ["a logging call inside a template string", "src/a.ts", "const help = `call console.log(req.body) to debug`;"],
+    ["a logging call in a block comment's middle line", "src/a.ts", "/*\n  logger.info(user)\n*/"],
+    ["a keyword argument holding an id", "app/a.py", 'log.info("login", user=user.id)'],
+    ["a docstring that shows a logging call", "app/a.py", 'def f():\n    """Example:\n    logging.info(request.headers)\n    """'],
+    ["a string that mentions the request", "app/a.py", 'logger.info("request.body was empty")'],
+    ["an id in Go", "svc/a.go", 'log.Printf("user %d logged in", user.ID)'],
+    ["a Go raw string", "svc/a.go", "const usage = `log.Printf(\"%+v\", user)`"],
+    ["zap fields with ids only", "svc/a.go", 'logger.Info("login", zap.String("user_id", user.ID))'],
+  ])("%s", async (_label, filename, text) => {
+    expect(await detectLines(filename, text.split("\n"))).toEqual([]);
+  });
+
+  it("judges only the added rows of a parsed multi-line call", async () => {
+    const patch = [
+      "@@ -3,4 +3,5 @@ def create(request):",
+      "     logger.info(",
+      '         "created %s %s",',
+      "         user.email,",
+      "+        user.id,",
+      "     )",
+    ].join("\n");
+    expect(await detect([{ filename: "app/users.py", patch }])).toEqual([]);
+  });
+});
