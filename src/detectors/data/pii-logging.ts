@@ -47,6 +47,9 @@ function isLoggingCall(call: CallSite, pythonPrint: boolean): boolean {
   return bareReceiver(call.receiver).split(".").some((s) => LOGGER_NAME.test(s));
 }
 
+/** A cheap native pre-filter on callee text; `isLoggingCall` decides. */
+const LOGGING_CALLEE = "(?:[lL]og|LOG|console|print|Print|[sS]entry|capture|scope|fmt|zap|sugar|set_user)";
+
 /** Python scripts and tools print to a terminal, not to server logs. */
 function isScriptPath(path: string): boolean {
   return /(^|\/)(scripts?|bin|tools|examples?|notebooks|docs)\//i.test(path) || /(^|\/)(manage|setup|conftest)\.py$/.test(path);
@@ -75,17 +78,15 @@ function fromSyntax(file: ChangedFile, syntax: PatchSyntax): Finding[] {
   const pythonPrint = syntax.lang === "python" && !isScriptPath(file.filename);
   const findings: Finding[] = [];
   const seen = new Set<number>();
-  for (const call of callSites(syntax)) {
+  for (const call of callSites(syntax, LOGGING_CALLEE)) {
     if (!isLoggingCall(call, pythonPrint)) continue;
     const mentions: DataMention[] = [];
     let at: number | undefined;
-    for (const arg of call.args) {
-      for (const { row, code } of codeRows(arg)) {
-        if (!syntax.isAdded(row)) continue;
-        const found = findDataMentions(code, options);
-        if (found.length > 0 && at === undefined) at = syntax.lineAt(row);
-        mentions.push(...found);
-      }
+    for (const { row, code } of codeRows(call.argumentList, syntax.lang)) {
+      if (!syntax.isAdded(row)) continue;
+      const found = findDataMentions(code, options);
+      if (found.length > 0 && at === undefined) at = syntax.lineAt(row);
+      mentions.push(...found);
     }
     if (at === undefined || seen.has(at)) continue;
     seen.add(at);

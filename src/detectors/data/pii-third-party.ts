@@ -6,15 +6,20 @@ import { type DataMention, describeMentions, findDataMentions, isPersonalKind } 
 import { callArguments, type CodeLine, codeLanguage, codeLines } from "../code-lines.js";
 import { isDocPath, isTestPath, looksBinary } from "../security/file-kind.js";
 
-/** Outbound HTTP calls whose destination is their first argument. */
+/**
+ * Outbound HTTP calls: a bare client function, or a method of a client object. Every alternative
+ * must be followed by its `(`: a bare word (`request`, `fetch`) is not a call.
+ */
 const HTTP_CALL = new RegExp(
-  [
-    String.raw`(?<![\w$])(?:fetch|got|ky|axios|superagent|needle|request|urlopen)`,
-    String.raw`\b(?:axios|got|ky|superagent|needle|requests|httpx|aiohttp|http|https|session|client|urllib\s*\.\s*request|restTemplate|webClient|HttpClient|DefaultClient)` +
-      String.raw`\s*\.\s*(?:post|put|patch|get|request|urlopen|Post|PostForm|Get|Do|send|postForEntity|exchange)`,
-  ]
-    .map((callee) => `(?:${callee})`)
-    .join("|") + String.raw`\s*\(`,
+  "(?:" +
+    [
+      String.raw`(?<![\w$])(?:fetch|got|ky|axios|superagent|needle|request|urlopen)`,
+      String.raw`\b(?:axios|got|ky|superagent|needle|requests|httpx|aiohttp|http|https|session|client|urllib\s*\.\s*request|restTemplate|webClient|HttpClient|DefaultClient)` +
+        String.raw`\s*\.\s*(?:post|put|patch|get|request|urlopen|Post|PostForm|Get|Do|NewRequest|NewRequestWithContext|send|postForEntity|exchange)`,
+    ]
+      .map((callee) => `(?:${callee})`)
+      .join("|") +
+    String.raw`)\s*\(`,
   "g",
 );
 
@@ -32,6 +37,10 @@ const SDK_CALLS: ReadonlyArray<{ vendor: string; re: RegExp }> = [
   { vendor: "LogRocket", re: /\bLogRocket\s*\.\s*(?:identify|track)\s*\(/g },
   { vendor: "Customer.io", re: /\b(?:_?cio|customerio)\s*\.\s*(?:identify|track)\s*\(/g },
   { vendor: "HubSpot", re: /\bhubspot\w*(?:\s*\.\s*\w+)+\s*\(/gi },
+  // Go SDKs queue messages built as struct literals: client.Enqueue(analytics.Identify{...}).
+  { vendor: "Segment", re: /\.\s*Enqueue\s*\((?=\s*&?\s*analytics\s*\.\s*(?:Identify|Track|Page|Group|Alias|Screen)\b)/g },
+  { vendor: "PostHog", re: /\.\s*Enqueue\s*\((?=\s*&?\s*posthog\s*\.\s*(?:Capture|Identify|Alias|GroupIdentify)\b)/g },
+  { vendor: "Sentry", re: /\bsentry_sdk\s*\.\s*set_user\s*\(|\bSentry\s*\.\s*setUser\s*\(|\bscope\s*\.\s*SetUser\s*\(/g },
 ];
 
 /** Analytics/CRM SDK packages (npm and PyPI) and who receives what they send. */
@@ -134,23 +143,38 @@ export function isInternalHost(host: string, owner?: string): boolean {
 
 const URL_LITERAL = /(["'`])(https?:\/\/[^"'`\s]*)/;
 const HOST = /^https?:\/\/(?:[^@/]*@)?(\[[^\]]+\]|[^/:?#$]+)/;
+/** `name = "https://..."`, `name: string = '...'`, Go's `name := "..."`, a key `name: "..."`. */
+const URL_ASSIGNMENT = /(?<![\w$])([A-Za-z_$][\w$]*)\s*(?::\s*[\w.]+\s*)?(?::=|=|:)\s*[fFrR]?(["'`])(https?:\/\/[^"'`\s]*)/g;
+const IDENTIFIER = /[A-Za-z_$][\w$]*/g;
 
 function hostOf(url: string): string | undefined {
   return HOST.exec(url)?.[1];
 }
 
-/** The host a call sends to: a URL literal in its arguments, or one assigned to its first argument. */
-function destination(args: readonly CodeLine[], all: readonly CodeLine[]): string | undefined {
+/** Every name the diff assigns a URL literal to, and its host: read once per file. */
+function urlAssignments(lines: readonly CodeLine[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const l of lines) {
+    if (!l.raw.includes("http")) continue;
+    for (const m of l.raw.matchAll(URL_ASSIGNMENT)) {
+      const host = m[3] ? hostOf(m[3]) : undefined;
+      if (m[1] && host && !out.has(m[1])) out.set(m[1], host);
+    }
+  }
+  return out;
+}
+
+/** The host a call sends to: a URL literal in its arguments, or one assigned to a name it passes. */
+function destination(args: readonly CodeLine[], urls: ReadonlyMap<string, string>): string | undefined {
   for (const a of args) {
     const url = URL_LITERAL.exec(a.raw)?.[2];
     if (url) return hostOf(url);
   }
-  const first = args[0]?.code.split(",")[0] ?? "";
-  for (const ident of first.match(/[A-Za-z_$][\w$]*/g) ?? []) {
-    const assign = new RegExp(`(?<![\\w$])${escape(ident)}\\s*(?::\\s*[\\w.]+\\s*)?[=:]\\s*[fFrR]?(["'\`])(https?://[^"'\`\\s]*)`);
-    for (const l of all) {
-      const url = assign.exec(l.raw)?.[2];
-      if (url) return hostOf(url);
+  if (urls.size === 0) return undefined;
+  for (const a of args) {
+    for (const ident of a.code.match(IDENTIFIER) ?? []) {
+      const host = urls.get(ident);
+      if (host) return host;
     }
   }
   return undefined;
@@ -228,6 +252,7 @@ export const piiThirdPartyDetector: Detector = {
       const lines = codeLines(parsePatch(file.patch), lang);
       const bindings = sdkBindings(lines);
       const bound = boundCallPattern(bindings);
+      const urls = urlAssignments(lines);
       // Each line's mentions, computed once: call windows overlap.
       const mentionsAt: Array<DataMention[] | undefined> = [];
       const mentionsOf = (l: CodeLine, i: number) => (mentionsAt[i] ??= findDataMentions(l.code));
@@ -235,13 +260,15 @@ export const piiThirdPartyDetector: Detector = {
         for (const call of callsOn(line.code, bindings, bound)) {
           const args = callArguments(lines, index, call.openCol);
           if (!args.some((a) => a.added)) continue;
-          const recipient = call.http ? destination(args, lines) : call.recipient;
+          const recipient = call.http ? destination(args, urls) : call.recipient;
           if (!recipient || (call.http && isInternalHost(recipient, owner))) continue;
           const before = linesBefore(lines, index, 6).flatMap((l, k, all) =>
             l.added ? mentionsOf(l, index - all.length + k) : [],
           );
           const inCall = args.flatMap((a, k) => (!a.added ? [] : k === 0 ? findDataMentions(a.code) : mentionsOf(a, index + k)));
-          const mentions = [...before, ...inCall].filter((m) => isPersonalKind(m.kind) || m.kind === "request body");
+          const mentions = [...before, ...inCall].filter(
+            (m) => isPersonalKind(m.kind) || m.kind === "request body" || m.kind === "user record",
+          );
           if (mentions.length === 0) continue;
           const deps = newSdks.length > 0 ? `; the PR also adds ${newSdks.join(", ")}` : "";
           findings.push({

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ChangedFile } from "../../../src/domain/pull-request.js";
 import { callSites } from "../../../src/detectors/code/call-sites.js";
+import { codeRows } from "../../../src/detectors/code/code-text.js";
 import { parseSource, syntaxLanguageOf, syntaxOfPatch } from "../../../src/detectors/code/syntax-tree.js";
 
 function file(filename: string, patch: string): ChangedFile {
@@ -25,14 +26,25 @@ describe("callSites", () => {
     const ts = callSites({ lang: "typescript", root: parseSource("typescript", "console.log(req.body); const s = 'console.log(user)'; // log.info(x)\n") });
     expect(ts.map((c) => c.callee)).toEqual(["console.log"]);
     expect(ts[0]?.receiver).toBe("console");
-    expect(ts[0]?.args.map((a) => a.text())).toEqual(["req.body"]);
+    expect(ts[0]?.argumentList.text()).toBe("(req.body)");
 
     const py = callSites({ lang: "python", root: parseSource("python", 'logging.info("%s", request.headers)\ndoc = """\nlogging.info(user)\n"""\n') });
     expect(py.map((c) => c.callee)).toEqual(["logging.info"]);
-    expect(py[0]?.args.map((a) => a.kind())).toEqual(["string", "attribute"]);
+    expect(py[0] && codeRows(py[0].argumentList, "python")).toEqual([{ row: 0, code: '("", request.headers)' }]);
 
     const go = callSites({ lang: "go", root: parseSource("go", 'func f() {\n\tlog.Printf("%+v", user) // log.Println(token)\n}\n') });
     expect(go.map((c) => [c.receiver, c.method])).toEqual([["log", "Printf"]]);
+  });
+});
+
+describe("callSites with a callee filter", () => {
+  it("keeps only calls whose callee matches, and splits receiver and method at the last top-level dot", () => {
+    const root = parseSource("go", 'func f() {\n\tlog.WithFields(logrus.Fields{"a": b}).Info("x")\n\tstrings.Join(parts, ",")\n}\n');
+    const calls = callSites({ lang: "go", root }, "[lL]og");
+    expect(calls.map((c) => [c.receiver, c.method])).toEqual([
+      ['log.WithFields(logrus.Fields{"a":b})', "Info"],
+      ["log", "WithFields"],
+    ]);
   });
 });
 

@@ -17,6 +17,69 @@ function file(filename: string, lines: string[]): FileSpec {
 }
 
 describe("piiThirdPartyDetector: personal data to a third party", () => {
+  it.each([
+    [
+      "Go http.Post to a partner with a payload built just before",
+      "internal/sync/partner.go",
+      [
+        "func pushSignup(u User) error {",
+        '\tpayload, _ := json.Marshal(map[string]string{"email": u.Email, "phone": u.Phone})',
+        '\tresp, err := http.Post("https://hooks.partner-crm.com/v2/leads", "application/json", bytes.NewReader(payload))',
+        "\treturn err",
+        "}",
+      ],
+      "hooks.partner-crm.com",
+    ],
+    [
+      "Go http.NewRequest to a URL held in a := variable",
+      "internal/sync/partner.go",
+      [
+        'endpoint := "https://ingest.leadsvendor.io/people"',
+        'body := strings.NewReader(u.FullName + "," + u.Email)',
+        'req, _ := http.NewRequest("POST", endpoint, body)',
+      ],
+      "ingest.leadsvendor.io",
+    ],
+    [
+      "the Segment Go SDK identifying a user by email",
+      "internal/track/track.go",
+      [
+        "client.Enqueue(analytics.Identify{",
+        "\tUserId: u.ID,",
+        '\tTraits: analytics.NewTraits().SetEmail(u.Email),',
+        "})",
+      ],
+      "Segment",
+    ],
+    [
+      "Python posting a whole user record with requests",
+      "app/hooks.py",
+      ['requests.post("https://api.newsletter-tool.com/subscribe", json={"user": user.to_dict(), "email": user.email})'],
+      "api.newsletter-tool.com",
+    ],
+    [
+      "PostHog in Python with the email as a property",
+      "app/track.py",
+      ['posthog.capture(user.id, "signed_up", {"email": user.email})'],
+      "PostHog",
+    ],
+  ])("flags %s", async (_label, filename, lines, recipient) => {
+    const findings = await detect([file(filename, lines)]);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ policy: "DATA-03", blocking: true, file: filename });
+    expect(findings[0]?.message).toContain(recipient);
+  });
+
+  it("does not take the bare words request, fetch, got or ky for calls", async () => {
+    const findings = await detect([
+      file("src/jobs/sync.ts", [
+        'const request = { url: "https://api.partner-crm.com/v1/contacts", email: user.email };',
+        'const got = { from: "https://api.partner-crm.com", phone: user.phone }, fetch = got;',
+      ]),
+    ]);
+    expect(findings).toEqual([]);
+  });
+
   it("flags fetch to an external host with email and name in the body, naming the host", async () => {
     const findings = await detect([
       file("src/analytics/report.ts", [
