@@ -15,7 +15,7 @@ import { createDeterministicStrategy } from "./investigator/deterministic/strate
 import { headFilesFor } from "./snapshot/head-files.js";
 import { createInvestigator } from "./investigator/investigator.js";
 import type { Strategy } from "./investigator/strategy.js";
-import { createOfflineResolver, loadRegistryFile } from "./licenses/offline-resolver.js";
+import { createFixtureResolver } from "./licenses/offline-resolver.js";
 import { createRegistryResolver } from "./licenses/registry-resolver.js";
 import { BUNDLED_POLICIES_DIR } from "./package-paths.js";
 import { createModelClient } from "./claude/client.js";
@@ -44,18 +44,10 @@ export interface GateExtras {
   clock?: () => Date;
 }
 
-/** A licence resolver for a fixture: its registry.json, read on first use. */
-function fixtureLicenses(fixturesDir: string, name: string): LicenseResolver {
-  let loaded: Promise<LicenseResolver> | undefined;
-  return {
-    async resolve(ecosystem, pkg, version) {
-      loaded ??= loadRegistryFile(path.join(fixturesDir, name, "registry.json")).then(createOfflineResolver);
-      return (await loaded).resolve(ecosystem, pkg, version);
-    },
-  };
-}
-
-const UNKNOWN_LICENSES: LicenseResolver = { resolve: async () => undefined };
+/** A live review with no registry configured: every lookup fails (to a person), never unknown. */
+const NO_REGISTRY: LicenseResolver = {
+  lookup: async () => ({ status: "failed", registry: "no registry", reason: "is configured for live licence lookups" }),
+};
 
 /**
  * With ANTHROPIC_API_KEY set: one configured client (DESIGN.md lesson 4), injected into the
@@ -88,6 +80,8 @@ export function buildGate(config: Config, log: Logger, extras: GateExtras = {}) 
         store,
         ...(config.GATE_NPM_REGISTRY_URL ? { npmRegistryUrl: config.GATE_NPM_REGISTRY_URL } : {}),
         ...(config.GATE_PYPI_URL ? { pypiUrl: config.GATE_PYPI_URL } : {}),
+        ...(config.GATE_CRATES_URL ? { cratesUrl: config.GATE_CRATES_URL } : {}),
+        ...(config.GATE_GO_LICENSE_URL ? { goLicenseUrl: config.GATE_GO_LICENSE_URL } : {}),
       })
     : undefined;
   const model = modelParts(config, log);
@@ -120,8 +114,8 @@ export function buildGate(config: Config, log: Logger, extras: GateExtras = {}) 
       headFiles: (snapshot) => headFilesFor(snapshot, { dataDir: config.dataDir }),
       licenses: (source: ReviewSource) =>
         source.kind === "fixture"
-          ? fixtureLicenses(source.fixturesDir, source.name)
-          : (liveLicenses ?? UNKNOWN_LICENSES),
+          ? createFixtureResolver(path.join(source.fixturesDir, source.name, "registry.json"))
+          : (liveLicenses ?? NO_REGISTRY),
       policies,
       specialists: {
         security: extras.specialists?.security ?? model?.specialist ?? rulesReviewer,

@@ -33,6 +33,9 @@ const ConfigSchema = z.object({
   /** Registries for live licence lookups (a private registry works). */
   GATE_NPM_REGISTRY_URL: z.string().url().optional(),
   GATE_PYPI_URL: z.string().url().optional(),
+  /** crates.io (Cargo licences) and a deps.dev-compatible API (Go module licences). */
+  GATE_CRATES_URL: z.string().url().optional(),
+  GATE_GO_LICENSE_URL: z.string().url().optional(),
   /** pino level for stderr logs. */
   GATE_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("warn"),
   ANTHROPIC_API_KEY: z.string().min(1).optional(),

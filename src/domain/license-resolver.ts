@@ -2,9 +2,41 @@
 export type Ecosystem = "npm" | "pypi" | "go" | "cargo";
 
 /**
- * Resolves a package's licence (an SPDX expression). Offline it reads a fixture's
- * `registry.json`; live it asks the registry. `undefined` means unknown, never permissive.
+ * What a licence lookup concluded. `found` and `unknown` are the registry's answers (`unknown`:
+ * no such package, or no licence declared). `failed` is no answer at all (network error,
+ * timeout, 5xx, an unparseable document): the licence is then not known to be anything, so the
+ * review cannot be completed and goes to a person. A failure is never cached.
+ */
+export type LicenseLookup =
+  | { status: "found"; license: string }
+  | { status: "unknown" }
+  | { status: "failed"; registry: string; reason: string };
+
+/**
+ * Looks up a package's licence (an SPDX expression). Offline it reads a fixture's
+ * `registry.json`; live it asks the registry. It never throws: a failure is `{ status: "failed" }`.
  */
 export interface LicenseResolver {
-  resolve(ecosystem: Ecosystem, name: string, version?: string): Promise<string | undefined>;
+  lookup(ecosystem: Ecosystem, name: string, version?: string): Promise<LicenseLookup>;
+}
+
+/** A lookup that failed, as a review records it (plain JSON, checkpointed). */
+export interface LookupFailure {
+  ecosystem: Ecosystem;
+  name: string;
+  version?: string;
+  /** Which registry, with its address (e.g. `npm registry https://registry.npmjs.org`). */
+  registry: string;
+  /** What went wrong, e.g. `answered 503 (3 attempts)`. */
+  reason: string;
+}
+
+/**
+ * One line naming the package, the registry and the error.
+ *
+ * @example describeLookupFailure({ ecosystem: "npm", name: "left-pad", version: "1.3.0", registry: "npm registry https://registry.npmjs.org", reason: "answered 503 (3 attempts)" })
+ *   // "left-pad@1.3.0 (npm): npm registry https://registry.npmjs.org answered 503 (3 attempts)"
+ */
+export function describeLookupFailure(f: LookupFailure): string {
+  return `${f.name}${f.version ? `@${f.version}` : ""} (${f.ecosystem}): ${f.registry} ${f.reason}`;
 }

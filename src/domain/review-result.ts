@@ -18,7 +18,8 @@ export type EscalationReason =
   | "inconclusive"
   | "needs_more_context"
   | "not_fully_reviewed"
-  | "intake_failed";
+  | "intake_failed"
+  | "lookup_failed";
 
 export interface Escalation {
   reason: EscalationReason;

@@ -1,6 +1,7 @@
 import type { Finding } from "../domain/finding.js";
 import { latestMachineReport, type InvestigationReport, type InvestigationRequest } from "../domain/investigation.js";
 import type { Escalation } from "../domain/review-result.js";
+import { describeLookupFailure, type LookupFailure } from "../domain/license-resolver.js";
 import { investigationRefusal } from "./budget.js";
 import type { FindingsBySpecialty, ReconcileRoute } from "./state.js";
 
@@ -16,6 +17,8 @@ export interface ReconcileInput {
   maxCostUsd: number | null;
   /** What could not be checked at all (intake problems, failed detectors). */
   incomplete: string[];
+  /** Licence lookups that got no answer. */
+  lookupFailures: LookupFailure[];
 }
 
 export interface ReconcileOutcome {
@@ -60,20 +63,27 @@ function describe(findings: Finding[]): string {
 /**
  * The rule ladder that routes a review after the specialists (plain code, no model). Rungs, in order:
  * 1. an escalation already recorded (specialist timeout or error, a person's open question) → human
- * 2. part of the PR was not reviewed (input budget, intake, a failed detector) → human `not_fully_reviewed`
- * 3. a specialist contradicts a detector's block → human `disagreement`
- * 4. the latest investigation was inconclusive → human `inconclusive`
- * 5. a blocking finding that needs no more context → human `blocking_finding`
- * 6. a finding needs more context: cycles and money left → investigate; else → human `budget_exhausted`
- * 7. otherwise → verdict
+ * 2. a licence lookup got no answer (a registry down, slow, 5xx, unparseable) → human `lookup_failed`
+ * 3. part of the PR was not reviewed (input budget, intake, a failed detector) → human `not_fully_reviewed`
+ * 4. a specialist contradicts a detector's block → human `disagreement`
+ * 5. the latest investigation was inconclusive → human `inconclusive`
+ * 6. a blocking finding that needs no more context → human `blocking_finding`
+ * 7. a finding needs more context: cycles and money left → investigate; else → human `budget_exhausted`
+ * 8. otherwise → verdict
  *
- * @example reconcile({ findings: {}, detections: [], escalation: null, investigations: [], cyclesMax: 2, costUsd: 0, maxCostUsd: null, incomplete: [] }).next // "verdict"
+ * @example reconcile({ findings: {}, detections: [], escalation: null, investigations: [], cyclesMax: 2, costUsd: 0, maxCostUsd: null, incomplete: [], lookupFailures: [] }).next // "verdict"
  */
 export function reconcile(input: ReconcileInput): ReconcileOutcome {
   const batches = Object.values(input.findings).filter((b) => b !== undefined);
   const all = batches.flatMap((b) => b.findings);
 
   if (input.escalation) return { next: "human_gate" };
+
+  if (input.lookupFailures.length > 0) {
+    const shown = input.lookupFailures.slice(0, 5).map(describeLookupFailure);
+    const more = input.lookupFailures.length > 5 ? `; and ${input.lookupFailures.length - 5} more` : "";
+    return human("lookup_failed", `licence lookup failed, so the licence is not known: ${shown.join("; ")}${more}`);
+  }
 
   const notReviewed = [...new Set([...input.incomplete, ...batches.flatMap((b) => b.notReviewed)])];
   if (notReviewed.length > 0) {

@@ -1,5 +1,6 @@
 import { Annotation } from "@langchain/langgraph";
 import type { Finding, Specialty } from "../domain/finding.js";
+import type { LookupFailure } from "../domain/license-resolver.js";
 import type { PullRequest } from "../domain/pull-request.js";
 import type { InvestigationReport, InvestigationRequest } from "../domain/investigation.js";
 import type { SnapshotRef } from "../domain/snapshot-ref.js";
@@ -75,6 +76,8 @@ export const ReviewState = Annotation.Root({
   intakeProblem: Annotation<string | null>({ reducer: (_a, b) => b, default: () => null }),
   /** The deterministic detectors' findings. Written by `detect`. */
   detections: Annotation<Finding[]>({ reducer: (_a, b) => b, default: () => [] }),
+  /** Licence lookups that got no answer (the review goes to a person: `lookup_failed`). Written by `detect`. */
+  lookupFailures: Annotation<LookupFailure[]>({ reducer: (_a, b) => b, default: () => [] }),
   /** Detectors that failed (their policies were not checked). Written by `detect`. */
   detectorErrors: Annotation<string[]>({ reducer: (_a, b) => b, default: () => [] }),
   /** Cost gate one's verdict. Written by `assess_risk`. */

@@ -1,13 +1,11 @@
 import { z } from "zod";
-import type { LicenseLookup, RegistryResolver } from "./cached-resolver.js";
+import type { LicenseLookup, LicenseResolver } from "../domain/license-resolver.js";
 import { classifyLicense } from "./license-policy.js";
+import { getRegistryJson, RegistryUnavailable, type RegistryHttpOptions } from "./registry-http.js";
 
-export interface NpmResolverOptions {
+export interface NpmResolverOptions extends RegistryHttpOptions {
   /** The registry root; a company mirror works too. */
   registryUrl?: string;
-  fetch?: typeof fetch;
-  /** Per request, body included; 5 s by default. */
-  timeoutMs?: number;
 }
 
 /** npm package names (lower case; old packages may have capitals), optionally scoped. */
@@ -42,33 +40,28 @@ export function npmPackagePath(name: string): string {
 }
 
 /**
- * Resolves npm licences from the registry's package document: the requested version's
- * `license`, else the `latest` one's. Anything but an SPDX expression is unknown; any failure or
- * timeout is unknown too (never permissive). Plain `fetch`, so any registry URL works.
+ * Looks up npm licences in the registry's package document: the requested version's `license`,
+ * else the `latest` one's. A 404 or a licence that is not an SPDX expression is unknown; a
+ * registry that does not answer (after retries) is a failed lookup, never unknown or permissive.
  *
- * @example await createNpmResolver().resolve("npm", "left-pad", "1.3.0") // "WTFPL"
+ * @example await createNpmResolver().lookup("npm", "left-pad", "1.3.0") // { status: "found", license: "WTFPL" }
  */
-export function createNpmResolver(opts: NpmResolverOptions = {}): RegistryResolver {
+export function createNpmResolver(opts: NpmResolverOptions = {}): LicenseResolver {
   const base = (opts.registryUrl ?? "https://registry.npmjs.org").replace(/\/+$/, "");
-  const doFetch = opts.fetch ?? fetch;
-  const timeoutMs = opts.timeoutMs ?? 5000;
+  const registry = `npm registry ${base}`;
 
   const lookup = async (ecosystem: string, name: string, version?: string): Promise<LicenseLookup> => {
     if (ecosystem !== "npm" || !NPM_NAME.test(name)) return { status: "unknown" };
-    let json: unknown;
+    let answer;
     try {
-      const res = await doFetch(`${base}/${npmPackagePath(name)}`, {
-        headers: { accept: "application/json" },
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      if (res.status === 404) return { status: "unknown" };
-      if (!res.ok) return { status: "failed", reason: `registry answered ${res.status}` };
-      json = await res.json();
+      answer = await getRegistryJson(`${base}/${npmPackagePath(name)}`, opts);
     } catch (error) {
-      return { status: "failed", reason: error instanceof Error ? error.message : String(error) };
+      if (error instanceof RegistryUnavailable) return { status: "failed", registry, reason: error.message };
+      throw error;
     }
-    const doc = PackumentSchema.safeParse(json);
-    if (!doc.success) return { status: "failed", reason: "not a package document" };
+    if (!answer.found) return { status: "unknown" };
+    const doc = PackumentSchema.safeParse(answer.json);
+    if (!doc.success) return { status: "failed", registry, reason: "sent something that is not a package document" };
     const versions = doc.data.versions ?? {};
     const latest = doc.data["dist-tags"]?.latest;
     const manifest =
@@ -78,11 +71,5 @@ export function createNpmResolver(opts: NpmResolverOptions = {}): RegistryResolv
     return trimmed && classifyLicense(trimmed).parsed ? { status: "found", license: trimmed } : { status: "unknown" };
   };
 
-  return {
-    lookup,
-    async resolve(ecosystem, name, version) {
-      const answer = await lookup(ecosystem, name, version);
-      return answer.status === "found" ? answer.license : undefined;
-    },
-  };
+  return { lookup };
 }

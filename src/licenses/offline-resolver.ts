@@ -46,9 +46,10 @@ function isEcosystem(value: string): value is Ecosystem {
 
 /**
  * A resolver over a fixed registry (a fixture's `registry.json`). Versions are ignored: the file
- * holds one licence per package. A package it does not list resolves to `undefined` (unknown).
+ * holds one licence per package. A package it does not list, or lists without a licence, is
+ * unknown (the registry answered and gave none).
  *
- * @example await createOfflineResolver({ "npm:left-pad": { license: "MIT" } }).resolve("npm", "left-pad") // "MIT"
+ * @example await createOfflineResolver({ "npm:left-pad": { license: "MIT" } }).lookup("npm", "left-pad") // { status: "found", license: "MIT" }
  */
 export function createOfflineResolver(registry: Registry): LicenseResolver {
   const byKey = new Map<string, string | undefined>();
@@ -59,7 +60,10 @@ export function createOfflineResolver(registry: Registry): LicenseResolver {
     byKey.set(registryKey(ecosystem, key.slice(colon + 1)), entry.license);
   }
   return {
-    resolve: async (ecosystem, name) => byKey.get(registryKey(ecosystem, name)),
+    lookup: async (ecosystem, name) => {
+      const license = byKey.get(registryKey(ecosystem, name))?.trim();
+      return license ? { status: "found", license } : { status: "unknown" };
+    },
   };
 }
 
@@ -94,4 +98,24 @@ export async function loadRegistryFile(path: string): Promise<Registry> {
     throw new GateError("FIXTURE_INVALID", `${path} is not a registry: ${where}`);
   }
   return parsed.data;
+}
+
+/**
+ * A fixture's licences: its `registry.json`, read on first use. A file that cannot be read or is
+ * malformed makes every lookup fail (the review goes to a person), naming the file.
+ *
+ * @example await createFixtureResolver("fixtures/002_new_dependency/registry.json").lookup("npm", "gpl-lib")
+ */
+export function createFixtureResolver(registryFile: string): LicenseResolver {
+  let loaded: Promise<LicenseResolver> | undefined;
+  return {
+    async lookup(ecosystem, name, version) {
+      loaded ??= loadRegistryFile(registryFile).then(createOfflineResolver);
+      try {
+        return await (await loaded).lookup(ecosystem, name, version);
+      } catch (error) {
+        return { status: "failed", registry: "the fixture's registry.json", reason: error instanceof Error ? error.message : String(error) };
+      }
+    },
+  };
 }

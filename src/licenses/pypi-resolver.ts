@@ -1,13 +1,11 @@
 import { z } from "zod";
-import type { LicenseLookup, RegistryResolver } from "./cached-resolver.js";
+import type { LicenseLookup, LicenseResolver } from "../domain/license-resolver.js";
 import { classifyLicense } from "./license-policy.js";
+import { getRegistryJson, RegistryUnavailable, type RegistryDocument, type RegistryHttpOptions } from "./registry-http.js";
 
-export interface PypiResolverOptions {
+export interface PypiResolverOptions extends RegistryHttpOptions {
   /** The PyPI root (JSON API at `/pypi/<name>/json`); a mirror works too. */
   baseUrl?: string;
-  fetch?: typeof fetch;
-  /** Per request, body included; 5 s by default. */
-  timeoutMs?: number;
 }
 
 const PYPI_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,198}[A-Za-z0-9])?$/;
@@ -78,40 +76,31 @@ function spdxOrUndefined(text: string | null | undefined): string | undefined {
 }
 
 /**
- * Resolves PyPI licences from the JSON API: `license_expression` (PEP 639), else `license` when it
- * is an SPDX expression, else the Trove classifiers. Failures and timeouts are unknown.
+ * Looks up PyPI licences in the JSON API: `license_expression` (PEP 639), else `license` when it
+ * is an SPDX expression, else the Trove classifiers. A 404 or no licence is unknown; PyPI not
+ * answering (after retries) is a failed lookup.
  *
- * @example await createPypiResolver().resolve("pypi", "requests") // "Apache-2.0"
+ * @example await createPypiResolver().lookup("pypi", "requests") // { status: "found", license: "Apache-2.0" }
  */
-export function createPypiResolver(opts: PypiResolverOptions = {}): RegistryResolver {
+export function createPypiResolver(opts: PypiResolverOptions = {}): LicenseResolver {
   const base = (opts.baseUrl ?? "https://pypi.org").replace(/\/+$/, "");
-  const doFetch = opts.fetch ?? fetch;
-  const timeoutMs = opts.timeoutMs ?? 5000;
-
-  const get = async (path: string): Promise<{ status: number; json?: unknown }> => {
-    const res = await doFetch(`${base}${path}`, {
-      headers: { accept: "application/json" },
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    if (!res.ok) return { status: res.status };
-    return { status: res.status, json: await res.json() };
-  };
+  const registry = `PyPI ${base}`;
 
   const lookup = async (ecosystem: string, name: string, version?: string): Promise<LicenseLookup> => {
     if (ecosystem !== "pypi" || !PYPI_NAME.test(name)) return { status: "unknown" };
     const project = encodeURIComponent(name.toLowerCase().replace(/[-_.]+/g, "-"));
-    let answer: { status: number; json?: unknown };
+    let answer: RegistryDocument;
     try {
       const pinned = version !== undefined && PYPI_VERSION.test(version);
-      answer = await get(pinned ? `/pypi/${project}/${encodeURIComponent(version)}/json` : `/pypi/${project}/json`);
-      if (pinned && answer.status === 404) answer = await get(`/pypi/${project}/json`);
+      answer = await getRegistryJson(`${base}${pinned ? `/pypi/${project}/${encodeURIComponent(version)}/json` : `/pypi/${project}/json`}`, opts);
+      if (pinned && !answer.found) answer = await getRegistryJson(`${base}/pypi/${project}/json`, opts);
     } catch (error) {
-      return { status: "failed", reason: error instanceof Error ? error.message : String(error) };
+      if (error instanceof RegistryUnavailable) return { status: "failed", registry, reason: error.message };
+      throw error;
     }
-    if (answer.status === 404) return { status: "unknown" };
-    if (answer.json === undefined) return { status: "failed", reason: `PyPI answered ${answer.status}` };
+    if (!answer.found) return { status: "unknown" };
     const doc = ProjectSchema.safeParse(answer.json);
-    if (!doc.success) return { status: "failed", reason: "not a PyPI project document" };
+    if (!doc.success) return { status: "failed", registry, reason: "sent something that is not a PyPI project document" };
     const info = doc.data.info;
     const license =
       spdxOrUndefined(info.license_expression) ??
@@ -120,11 +109,5 @@ export function createPypiResolver(opts: PypiResolverOptions = {}): RegistryReso
     return license ? { status: "found", license } : { status: "unknown" };
   };
 
-  return {
-    lookup,
-    async resolve(ecosystem, name, version) {
-      const answer = await lookup(ecosystem, name, version);
-      return answer.status === "found" ? answer.license : undefined;
-    },
-  };
+  return { lookup };
 }

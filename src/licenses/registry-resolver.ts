@@ -1,42 +1,44 @@
-import type { LicenseResolver } from "../domain/license-resolver.js";
+import type { Ecosystem, LicenseResolver } from "../domain/license-resolver.js";
 import type { ReviewStore } from "../store/review-store.js";
-import { createCachedResolver, type LicenseLookup, type RegistryResolver } from "./cached-resolver.js";
+import { createCachedResolver } from "./cached-resolver.js";
+import { createCratesResolver } from "./crates-resolver.js";
+import { createGoResolver } from "./go-resolver.js";
 import { createNpmResolver } from "./npm-resolver.js";
 import { createPypiResolver } from "./pypi-resolver.js";
+import type { RegistryHttpOptions } from "./registry-http.js";
+
+/** Where each ecosystem's licences are looked up; unset means the public service. */
+export interface RegistryUrls {
+  npmRegistryUrl?: string;
+  pypiUrl?: string;
+  cratesUrl?: string;
+  goLicenseUrl?: string;
+}
 
 /**
- * Live licences: npm and PyPI through their registries (addresses configurable for a private
- * registry), answers cached in SQLite. Go and Cargo resolve to unknown (LIC-01), never permissive.
+ * Live licences: npm, PyPI and crates.io through their registries, Go modules through deps.dev's
+ * API (every address configurable for a mirror), each retried with backoff, answers cached in
+ * SQLite. A lookup that gets no answer is `failed`: the review goes to a person.
  *
  * @example createRegistryResolver({ store, npmRegistryUrl: "https://npm.internal" })
  */
-export function createRegistryResolver(opts: {
-  store: ReviewStore;
-  npmRegistryUrl?: string;
-  pypiUrl?: string;
-  fetch?: typeof fetch;
-}): LicenseResolver {
-  const npm = createNpmResolver({
-    ...(opts.npmRegistryUrl ? { registryUrl: opts.npmRegistryUrl } : {}),
+export function createRegistryResolver(opts: RegistryUrls & RegistryHttpOptions & { store: ReviewStore }): LicenseResolver {
+  const http: RegistryHttpOptions = {
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
-  });
-  const pypi = createPypiResolver({
-    ...(opts.pypiUrl ? { baseUrl: opts.pypiUrl } : {}),
-    ...(opts.fetch ? { fetch: opts.fetch } : {}),
-  });
-  const byEcosystem: RegistryResolver = {
-    lookup: async (ecosystem, name, version): Promise<LicenseLookup> => {
-      if (ecosystem === "npm") return npm.lookup(ecosystem, name, version);
-      if (ecosystem === "pypi") return pypi.lookup(ecosystem, name, version);
-      return { status: "unknown" };
-    },
-    resolve: async (ecosystem, name, version) => {
-      const answer = await byEcosystem.lookup(ecosystem, name, version);
-      return answer.status === "found" ? answer.license : undefined;
-    },
+    ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
+    ...(opts.retry ? { retry: opts.retry } : {}),
   };
-  return createCachedResolver(byEcosystem, {
-    get: (key) => opts.store.cachedLicense(key),
-    set: (key, value) => opts.store.cacheLicense(key, value),
-  });
+  const byEcosystem: Record<Ecosystem, LicenseResolver> = {
+    npm: createNpmResolver({ ...http, ...(opts.npmRegistryUrl ? { registryUrl: opts.npmRegistryUrl } : {}) }),
+    pypi: createPypiResolver({ ...http, ...(opts.pypiUrl ? { baseUrl: opts.pypiUrl } : {}) }),
+    cargo: createCratesResolver({ ...http, ...(opts.cratesUrl ? { baseUrl: opts.cratesUrl } : {}) }),
+    go: createGoResolver({ ...http, ...(opts.goLicenseUrl ? { baseUrl: opts.goLicenseUrl } : {}) }),
+  };
+  return createCachedResolver(
+    { lookup: (ecosystem, name, version) => byEcosystem[ecosystem].lookup(ecosystem, name, version) },
+    {
+      get: (key) => opts.store.cachedLicense(key),
+      set: (key, value) => opts.store.cacheLicense(key, value),
+    },
+  );
 }

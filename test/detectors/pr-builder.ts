@@ -77,13 +77,14 @@ export function headFiles(map: Record<string, string> = {}): HeadFiles {
 /**
  * A licence resolver over a registry.json-style map: `{ "npm:left-pad": { license: "MIT" } }`.
  *
- * @example await offlineLicenses({ "npm:x": { license: "MIT" } }).resolve("npm", "x") // "MIT"
+ * @example await offlineLicenses({ "npm:x": { license: "MIT" } }).lookup("npm", "x") // { status: "found", license: "MIT" }
  */
 export function offlineLicenses(map: Record<string, { license?: string }> = {}): LicenseResolver {
   return {
-    resolve: async (ecosystem: Ecosystem, name: string) => {
+    lookup: async (ecosystem: Ecosystem, name: string) => {
       const key = `${ecosystem}:${name}`;
-      return Object.hasOwn(map, key) ? map[key]?.license : undefined;
+      const license = Object.hasOwn(map, key) ? map[key]?.license : undefined;
+      return license ? { status: "found", license } : { status: "unknown" };
     },
   };
 }

@@ -1,27 +1,50 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
-/** How the fake answers: normally, with 500s, or never (to exercise timeouts). */
-export type RegistryMode = "ok" | "fail" | "hang";
+/**
+ * How the fake answers: normally, with 503s (`fail`), never (`hang`, to exercise timeouts), or
+ * with a 200 whose body is not JSON (`garbage`).
+ */
+export type RegistryMode = "ok" | "fail" | "hang" | "garbage";
 
 export interface FakeRegistry {
   /** npm registry root (`registryUrl`). */
   npmUrl: string;
   /** PyPI root (`baseUrl`); the JSON API is under `/pypi/`. */
   pypiUrl: string;
+  /** crates.io root (`baseUrl`); the API is under `/api/v1/crates/`. */
+  cratesUrl: string;
+  /** deps.dev API root (`baseUrl`); Go modules are under `/v3/systems/go/packages/`. */
+  goUrl: string;
   /** npm package documents by package name. */
   npm: Map<string, unknown>;
   /** PyPI JSON documents by path after `/pypi/`, e.g. `requests/json` or `requests/2.31.0/json`. */
   pypi: Map<string, unknown>;
+  /** crates.io documents by decoded path after `/api/v1/crates/`, e.g. `serde` or `serde/1.0.197`. */
+  crates: Map<string, unknown>;
+  /** deps.dev documents by decoded path after `/v3/systems/go/packages/`, e.g. `github.com/a/b` or `github.com/a/b/versions/v1.2.3`. */
+  go: Map<string, unknown>;
   mode: RegistryMode;
+  /** The next this-many requests answer 503 whatever the mode (a registry that recovers). */
+  failNext: number;
   /** Raw request paths (still percent-encoded), in order. */
   requests: string[];
+  /** The `user-agent` header of each request, in order. */
+  userAgents: string[];
   close(): Promise<void>;
 }
 
+const ROUTES = [
+  { prefix: "/npm/", map: "npm" },
+  { prefix: "/pypi/", map: "pypi" },
+  { prefix: "/api/v1/crates/", map: "crates" },
+  { prefix: "/v3/systems/go/packages/", map: "go" },
+] as const;
+
 /**
- * A loopback fake of the npm registry (`GET /<name>`) and PyPI's JSON API
- * (`GET /pypi/<name>[/<version>]/json`).
+ * A loopback fake of the npm registry (`GET /npm/<name>`), PyPI's JSON API
+ * (`GET /pypi/<name>[/<version>]/json`), crates.io's API (`GET /api/v1/crates/<name>[/<version>]`)
+ * and deps.dev's Go endpoints (`GET /v3/systems/go/packages/<module>[/versions/<v>]`).
  *
  * @example const reg = await startFakeRegistry(); reg.npm.set("left-pad", { "dist-tags": { latest: "1.0.0" }, versions: { "1.0.0": { license: "MIT" } } });
  */
@@ -29,21 +52,36 @@ export async function startFakeRegistry(): Promise<FakeRegistry> {
   const state = {
     npm: new Map<string, unknown>(),
     pypi: new Map<string, unknown>(),
+    crates: new Map<string, unknown>(),
+    go: new Map<string, unknown>(),
     mode: "ok" as RegistryMode,
+    failNext: 0,
     requests: [] as string[],
+    userAgents: [] as string[],
   };
   const server: Server = createServer((req, res) => {
     const raw = (req.url ?? "/").split("?")[0] ?? "/";
     state.requests.push(raw);
-    if (state.mode === "hang") return; // never answer; the client must time out
-    if (state.mode === "fail") {
-      res.writeHead(500, { "content-type": "application/json" });
-      res.end(JSON.stringify({ error: "internal" }));
+    state.userAgents.push(String(req.headers["user-agent"] ?? ""));
+    if (state.failNext > 0) {
+      state.failNext--;
+      res.writeHead(503, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: "unavailable" }));
       return;
     }
-    let doc: unknown;
-    if (raw.startsWith("/npm/")) doc = state.npm.get(decodeURIComponent(raw.slice("/npm/".length)));
-    else if (raw.startsWith("/pypi/")) doc = state.pypi.get(decodeURIComponent(raw.slice("/pypi/".length)));
+    if (state.mode === "hang") return; // never answer; the client must time out
+    if (state.mode === "fail") {
+      res.writeHead(503, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: "unavailable" }));
+      return;
+    }
+    if (state.mode === "garbage") {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end("<html>proxy error</html>");
+      return;
+    }
+    const route = ROUTES.find((r) => raw.startsWith(r.prefix));
+    const doc = route ? state[route.map].get(decodeURIComponent(raw.slice(route.prefix.length))) : undefined;
     if (doc === undefined) {
       res.writeHead(404, { "content-type": "application/json" });
       res.end(JSON.stringify({ error: "Not found" }));
@@ -57,11 +95,19 @@ export async function startFakeRegistry(): Promise<FakeRegistry> {
   return {
     npmUrl: `${base}/npm`,
     pypiUrl: base,
+    cratesUrl: base,
+    goUrl: base,
     get npm() {
       return state.npm;
     },
     get pypi() {
       return state.pypi;
+    },
+    get crates() {
+      return state.crates;
+    },
+    get go() {
+      return state.go;
     },
     get mode() {
       return state.mode;
@@ -69,8 +115,17 @@ export async function startFakeRegistry(): Promise<FakeRegistry> {
     set mode(m: RegistryMode) {
       state.mode = m;
     },
+    get failNext() {
+      return state.failNext;
+    },
+    set failNext(n: number) {
+      state.failNext = n;
+    },
     get requests() {
       return state.requests;
+    },
+    get userAgents() {
+      return state.userAgents;
     },
     close: () =>
       new Promise<void>((resolve) => {
@@ -79,3 +134,6 @@ export async function startFakeRegistry(): Promise<FakeRegistry> {
       }),
   };
 }
+
+/** Retries with tiny delays, so tests of retrying stay fast (the delays are injectable for this). */
+export const FAST_RETRY = { retries: 2, minDelayMs: 1, maxDelayMs: 5 };

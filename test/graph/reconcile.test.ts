@@ -40,8 +40,10 @@ const input = (over: Partial<ReconcileInput>): ReconcileInput => ({
   costUsd: 0,
   maxCostUsd: null,
   incomplete: [],
+  lookupFailures: [],
   ...over,
 });
+const gplDown = { ecosystem: "npm" as const, name: "gpl-chart-lib", version: "2.1.0", registry: "npm registry http://127.0.0.1:1", reason: "answered 503 (3 attempts)" };
 const batch = (findings: Finding[], extra: object = {}) => ({ findings, verdicts: [], notReviewed: [], round: 0, ...extra });
 
 // One row per rung of the ladder, in order; each row's input would also match the later rungs
@@ -55,6 +57,17 @@ const rows: Array<{ rung: string; input: ReconcileInput; next: string; reason?: 
       detections: [sec03],
     }),
     next: "human_gate",
+  },
+  {
+    rung: "2 a licence lookup got no answer, whatever else was found",
+    input: input({
+      lookupFailures: [gplDown],
+      findings: { security: batch([sec03], { notReviewed: ["big.ts"] }) },
+      detections: [sec03],
+      incomplete: ["detector x failed"],
+    }),
+    next: "human_gate",
+    reason: "lookup_failed",
   },
   {
     rung: "2 part of the PR was not reviewed",
@@ -137,6 +150,14 @@ describe("reconcile: one row per rung", () => {
       expect(out.question?.origin).toBe("machine");
       expect(out.question?.findings.map((x) => x.policy)).toEqual(["SEC-03"]);
     }
+  });
+
+  it("a failed lookup names the package, the registry and the error", () => {
+    const out = reconcile(input({ lookupFailures: [gplDown] }));
+    expect(out.escalation).toEqual({
+      reason: "lookup_failed",
+      detail: "licence lookup failed, so the licence is not known: gpl-chart-lib@2.1.0 (npm): npm registry http://127.0.0.1:1 answered 503 (3 attempts)",
+    });
   });
 
   it("is deterministic: the same input gives the same route every time", () => {

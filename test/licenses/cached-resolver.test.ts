@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LicenseResolver } from "../../src/domain/license-resolver.js";
 import { createCachedResolver, licenseCacheKey, type LicenseCache } from "../../src/licenses/cached-resolver.js";
 import { createNpmResolver } from "../../src/licenses/npm-resolver.js";
-import { startFakeRegistry, type FakeRegistry } from "../fakes/registry.js";
+import { FAST_RETRY, startFakeRegistry, type FakeRegistry } from "../fakes/registry.js";
+import { licenseOf } from "./license-of.js";
 
 function mapCache(): LicenseCache & { map: Map<string, string | null> } {
   const map = new Map<string, string | null>();
@@ -22,8 +23,8 @@ describe("cached licence resolver", () => {
     const cache = mapCache();
     const licenses = createCachedResolver(createNpmResolver({ registryUrl: reg.npmUrl }), cache);
     reg.requests.length = 0;
-    expect(await licenses.resolve("npm", "left-pad", "1.3.0")).toBe("MIT");
-    expect(await licenses.resolve("npm", "left-pad", "1.3.0")).toBe("MIT");
+    expect(await licenseOf(licenses.lookup("npm", "left-pad", "1.3.0"))).toBe("MIT");
+    expect(await licenseOf(licenses.lookup("npm", "left-pad", "1.3.0"))).toBe("MIT");
     expect(reg.requests).toHaveLength(1);
     expect(cache.map.get(licenseCacheKey("npm", "left-pad", "1.3.0"))).toBe("MIT");
   });
@@ -32,38 +33,41 @@ describe("cached licence resolver", () => {
     const cache = mapCache();
     const licenses = createCachedResolver(createNpmResolver({ registryUrl: reg.npmUrl }), cache);
     reg.requests.length = 0;
-    expect(await licenses.resolve("npm", "mystery")).toBeUndefined();
-    expect(await licenses.resolve("npm", "mystery")).toBeUndefined();
+    expect(await licenseOf(licenses.lookup("npm", "mystery"))).toBeUndefined();
+    expect(await licenseOf(licenses.lookup("npm", "mystery"))).toBeUndefined();
     expect(cache.map.get("npm:mystery@")).toBeNull();
     expect(reg.requests).toHaveLength(1);
   });
 
   it("never caches a failure: the next call asks again and can succeed", async () => {
     const cache = mapCache();
-    const licenses = createCachedResolver(createNpmResolver({ registryUrl: reg.npmUrl, timeoutMs: 200 }), cache);
+    const licenses = createCachedResolver(createNpmResolver({ registryUrl: reg.npmUrl, timeoutMs: 200, retry: FAST_RETRY }), cache);
     reg.mode = "fail";
-    expect(await licenses.resolve("npm", "left-pad")).toBeUndefined();
+    expect(await licenses.lookup("npm", "left-pad")).toMatchObject({ status: "failed" });
     expect(cache.map.size).toBe(0);
     reg.mode = "ok";
-    expect(await licenses.resolve("npm", "left-pad")).toBe("MIT");
+    expect(await licenseOf(licenses.lookup("npm", "left-pad"))).toBe("MIT");
     expect(cache.map.get("npm:left-pad@")).toBe("MIT");
   });
 
-  it("with a plain resolver, caches found licences only", async () => {
+  it("answers a cached unknown as unknown and a cached licence as found, without asking the inner resolver", async () => {
     let calls = 0;
-    const plain: LicenseResolver = {
-      resolve: async (_eco, name) => {
+    const inner: LicenseResolver = {
+      lookup: async (_eco, name) => {
         calls += 1;
-        return name === "known" ? "ISC" : undefined;
+        return name === "known" ? { status: "found", license: "ISC" } : { status: "unknown" };
       },
     };
     const cache = mapCache();
-    const licenses = createCachedResolver(plain, cache);
-    await licenses.resolve("cargo", "known");
-    await licenses.resolve("cargo", "known");
-    await licenses.resolve("cargo", "unknown");
-    await licenses.resolve("cargo", "unknown");
-    expect(calls).toBe(3);
-    expect([...cache.map.entries()]).toEqual([["cargo:known@", "ISC"]]);
+    const licenses = createCachedResolver(inner, cache);
+    await licenses.lookup("cargo", "known");
+    expect(await licenses.lookup("cargo", "known")).toEqual({ status: "found", license: "ISC" });
+    await licenses.lookup("cargo", "unknown");
+    expect(await licenses.lookup("cargo", "unknown")).toEqual({ status: "unknown" });
+    expect(calls).toBe(2);
+    expect([...cache.map.entries()]).toEqual([
+      ["cargo:known@", "ISC"],
+      ["cargo:unknown@", null],
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createNpmResolver } from "../../src/licenses/npm-resolver.js";
-import { startFakeRegistry, type FakeRegistry } from "../fakes/registry.js";
+import { FAST_RETRY, startFakeRegistry, type FakeRegistry } from "../fakes/registry.js";
+import { licenseOf } from "./license-of.js";
 
 describe("npm licence resolver against a fake registry", () => {
   let reg: FakeRegistry;
@@ -18,51 +19,80 @@ describe("npm licence resolver against a fake registry", () => {
   afterAll(() => reg.close());
   beforeEach(() => {
     reg.mode = "ok";
+    reg.failNext = 0;
     reg.requests.length = 0;
   });
 
   it("reads the requested version's licence, else the latest one's", async () => {
     const npm = createNpmResolver({ registryUrl: reg.npmUrl });
-    expect(await npm.resolve("npm", "left-pad", "1.1.0")).toBe("WTFPL");
-    expect(await npm.resolve("npm", "left-pad", "^1.0.0")).toBe("MIT");
-    expect(await npm.resolve("npm", "left-pad")).toBe("MIT");
+    expect(await licenseOf(npm.lookup("npm", "left-pad", "1.1.0"))).toBe("WTFPL");
+    expect(await licenseOf(npm.lookup("npm", "left-pad", "^1.0.0"))).toBe("MIT");
+    expect(await licenseOf(npm.lookup("npm", "left-pad"))).toBe("MIT");
   });
 
   it("encodes scoped names as @scope%2fname and reads { type } licences", async () => {
     const npm = createNpmResolver({ registryUrl: `${reg.npmUrl}/` });
-    expect(await npm.resolve("npm", "@acme/copyleft")).toBe("GPL-3.0-only");
+    expect(await licenseOf(npm.lookup("npm", "@acme/copyleft"))).toBe("GPL-3.0-only");
     expect(reg.requests).toEqual(["/npm/@acme%2Fcopyleft"]);
   });
 
   it("joins the old licenses array with OR", async () => {
-    expect(await createNpmResolver({ registryUrl: reg.npmUrl }).resolve("npm", "old-style")).toBe("(MIT OR Apache-2.0)");
+    expect(await licenseOf(createNpmResolver({ registryUrl: reg.npmUrl }).lookup("npm", "old-style"))).toBe("(MIT OR Apache-2.0)");
   });
 
   it("treats non-SPDX text, a missing licence and an unknown package as unknown", async () => {
     const npm = createNpmResolver({ registryUrl: reg.npmUrl });
-    expect(await npm.resolve("npm", "see-file")).toBeUndefined();
-    expect(await npm.resolve("npm", "no-license")).toBeUndefined();
+    expect(await licenseOf(npm.lookup("npm", "see-file"))).toBeUndefined();
+    expect(await licenseOf(npm.lookup("npm", "no-license"))).toBeUndefined();
     expect(await npm.lookup("npm", "does-not-exist")).toEqual({ status: "unknown" });
   });
 
   it("never asks the registry about other ecosystems or malformed names", async () => {
     const npm = createNpmResolver({ registryUrl: reg.npmUrl });
-    expect(await npm.resolve("go", "github.com/x/y")).toBeUndefined();
-    expect(await npm.resolve("cargo", "serde")).toBeUndefined();
-    expect(await npm.resolve("npm", "../../admin")).toBeUndefined();
+    expect(await licenseOf(npm.lookup("go", "github.com/x/y"))).toBeUndefined();
+    expect(await licenseOf(npm.lookup("cargo", "serde"))).toBeUndefined();
+    expect(await licenseOf(npm.lookup("npm", "../../admin"))).toBeUndefined();
     expect(reg.requests).toEqual([]);
   });
 
-  it("is unknown, never permissive, when the registry fails or hangs", async () => {
-    const npm = createNpmResolver({ registryUrl: reg.npmUrl, timeoutMs: 200 });
+  it("a registry that fails, hangs or sends garbage is a failed lookup (naming the registry and the error), never unknown", async () => {
+    const npm = createNpmResolver({ registryUrl: reg.npmUrl, timeoutMs: 200, retry: FAST_RETRY });
+    const registry = `npm registry ${reg.npmUrl}`;
     reg.mode = "fail";
-    expect(await npm.lookup("npm", "left-pad")).toEqual({ status: "failed", reason: "registry answered 500" });
+    expect(await npm.lookup("npm", "left-pad")).toEqual({ status: "failed", registry, reason: "answered 503 (3 attempts)" });
+    expect(reg.requests).toEqual(["/npm/left-pad", "/npm/left-pad", "/npm/left-pad"]);
     reg.mode = "hang";
     const started = Date.now();
-    const answer = await npm.lookup("npm", "left-pad");
-    expect(answer.status).toBe("failed");
+    expect(await npm.lookup("npm", "left-pad")).toEqual({ status: "failed", registry, reason: "timed out after 200 ms (3 attempts)" });
     expect(Date.now() - started).toBeLessThan(3000);
-    expect(await npm.resolve("npm", "left-pad")).toBeUndefined();
+    reg.mode = "garbage";
+    expect(await npm.lookup("npm", "left-pad")).toEqual({ status: "failed", registry, reason: "sent a document that is not JSON (3 attempts)" });
+  });
+
+  it("a registry that cannot be reached at all is a failed lookup", async () => {
+    const npm = createNpmResolver({ registryUrl: "http://127.0.0.1:9", timeoutMs: 500, retry: FAST_RETRY });
+    const answer = await npm.lookup("npm", "left-pad");
+    expect(answer).toMatchObject({ status: "failed", registry: "npm registry http://127.0.0.1:9" });
+    expect(answer.status === "failed" && answer.reason).toMatch(/^did not answer: .*\(3 attempts\)$/);
+  });
+
+  it("retries with backoff: a registry that recovers within the retries answers", async () => {
+    const npm = createNpmResolver({ registryUrl: reg.npmUrl, retry: FAST_RETRY });
+    reg.failNext = 2;
+    expect(await npm.lookup("npm", "left-pad", "1.3.0")).toEqual({ status: "found", license: "MIT" });
+    expect(reg.requests).toHaveLength(3);
+    // Without retries the first 503 is final.
+    reg.failNext = 1;
+    expect((await createNpmResolver({ registryUrl: reg.npmUrl, retry: { retries: 0 } }).lookup("npm", "left-pad")).status).toBe("failed");
+  });
+
+  it("does not retry an answer that will not change (403), and says which", async () => {
+    const npm = createNpmResolver({
+      registryUrl: reg.npmUrl,
+      retry: FAST_RETRY,
+      fetch: async () => new Response("forbidden", { status: 403 }),
+    });
+    expect(await npm.lookup("npm", "left-pad")).toMatchObject({ status: "failed", reason: "answered 403 (1 attempt)" });
   });
 
   it("uses an injected fetch", async () => {
@@ -74,7 +104,7 @@ describe("npm licence resolver against a fake registry", () => {
         return fetch(input, init);
       },
     });
-    expect(await npm.resolve("npm", "left-pad")).toBe("MIT");
+    expect(await licenseOf(npm.lookup("npm", "left-pad"))).toBe("MIT");
     expect(seen).toEqual([`${reg.npmUrl}/left-pad`]);
   });
 });

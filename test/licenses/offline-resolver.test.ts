@@ -4,6 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { GateError } from "../../src/domain/errors.js";
 import { createOfflineResolver, loadRegistryFile, registryKey } from "../../src/licenses/offline-resolver.js";
+import { licenseOf } from "./license-of.js";
 
 describe("createOfflineResolver", () => {
   const resolver = createOfflineResolver({
@@ -17,21 +18,21 @@ describe("createOfflineResolver", () => {
   });
 
   it("resolves each ecosystem by its key", async () => {
-    expect(await resolver.resolve("npm", "gpl-chart-lib", "2.1.0")).toBe("GPL-3.0-only");
-    expect(await resolver.resolve("npm", "@acme/ui")).toBe("MIT");
-    expect(await resolver.resolve("go", "github.com/acme/gplkit", "v0.3.1")).toBe("AGPL-3.0-only");
+    expect(await licenseOf(resolver.lookup("npm", "gpl-chart-lib", "2.1.0"))).toBe("GPL-3.0-only");
+    expect(await licenseOf(resolver.lookup("npm", "@acme/ui"))).toBe("MIT");
+    expect(await licenseOf(resolver.lookup("go", "github.com/acme/gplkit", "v0.3.1"))).toBe("AGPL-3.0-only");
   });
 
   it("compares PyPI names per PEP 503 and crate names ignoring - and _", async () => {
-    expect(await resolver.resolve("pypi", "typing.extensions")).toBe("Python-2.0");
-    expect(await resolver.resolve("pypi", "TYPING-EXTENSIONS")).toBe("Python-2.0");
-    expect(await resolver.resolve("cargo", "serde-json")).toBe("MIT OR Apache-2.0");
+    expect(await licenseOf(resolver.lookup("pypi", "typing.extensions"))).toBe("Python-2.0");
+    expect(await licenseOf(resolver.lookup("pypi", "TYPING-EXTENSIONS"))).toBe("Python-2.0");
+    expect(await licenseOf(resolver.lookup("cargo", "serde-json"))).toBe("MIT OR Apache-2.0");
   });
 
   it("leaves unknown what it does not list, or lists without a licence", async () => {
-    expect(await resolver.resolve("npm", "left-pad")).toBeUndefined();
-    expect(await resolver.resolve("npm", "no-licence")).toBeUndefined();
-    expect(await resolver.resolve("npm", "GPL-CHART-LIB")).toBeUndefined(); // npm names are case-sensitive
+    expect(await licenseOf(resolver.lookup("npm", "left-pad"))).toBeUndefined();
+    expect(await licenseOf(resolver.lookup("npm", "no-licence"))).toBeUndefined();
+    expect(await licenseOf(resolver.lookup("npm", "GPL-CHART-LIB"))).toBeUndefined(); // npm names are case-sensitive
   });
 
   it("builds keys the way FIXTURES.md writes them", () => {
@@ -51,13 +52,13 @@ describe("loadRegistryFile", () => {
   it("reads and validates a registry.json", async () => {
     const file = await temp("registry.json", JSON.stringify({ "npm:x": { license: "MIT", homepage: "https://x" } }));
     const registry = await loadRegistryFile(file);
-    expect(await createOfflineResolver(registry).resolve("npm", "x")).toBe("MIT");
+    expect(await licenseOf(createOfflineResolver(registry).lookup("npm", "x"))).toBe("MIT");
   });
 
   it("treats a missing file as an empty registry: every licence unknown", async () => {
     const registry = await loadRegistryFile(await temp("registry.json"));
     expect(registry).toEqual({});
-    expect(await createOfflineResolver(registry).resolve("npm", "x")).toBeUndefined();
+    expect(await licenseOf(createOfflineResolver(registry).lookup("npm", "x"))).toBeUndefined();
   });
 
   it("refuses malformed JSON and the wrong shape with FIXTURE_INVALID", async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createPypiResolver, licenseFromClassifiers } from "../../src/licenses/pypi-resolver.js";
-import { startFakeRegistry, type FakeRegistry } from "../fakes/registry.js";
+import { FAST_RETRY, startFakeRegistry, type FakeRegistry } from "../fakes/registry.js";
+import { licenseOf } from "./license-of.js";
 
 function project(info: Record<string, unknown>) {
   return { info: { license_expression: null, license: null, classifiers: [], ...info } };
@@ -27,37 +28,36 @@ describe("PyPI licence resolver against a fake JSON API", () => {
 
   it("prefers license_expression, then an SPDX license field, then classifiers", async () => {
     const pypi = createPypiResolver({ baseUrl: reg.pypiUrl });
-    expect(await pypi.resolve("pypi", "modern")).toBe("MIT OR Apache-2.0");
-    expect(await pypi.resolve("pypi", "requests")).toBe("Apache-2.0");
-    expect(await pypi.resolve("pypi", "gpl-thing")).toBe("GPL-3.0-only");
-    expect(await pypi.resolve("pypi", "dual")).toBe("Apache-2.0 OR BSD-3-Clause");
-    expect(await pypi.resolve("pypi", "full-text")).toBeUndefined();
-    expect(await pypi.resolve("pypi", "nothing")).toBeUndefined();
+    expect(await licenseOf(pypi.lookup("pypi", "modern"))).toBe("MIT OR Apache-2.0");
+    expect(await licenseOf(pypi.lookup("pypi", "requests"))).toBe("Apache-2.0");
+    expect(await licenseOf(pypi.lookup("pypi", "gpl-thing"))).toBe("GPL-3.0-only");
+    expect(await licenseOf(pypi.lookup("pypi", "dual"))).toBe("Apache-2.0 OR BSD-3-Clause");
+    expect(await licenseOf(pypi.lookup("pypi", "full-text"))).toBeUndefined();
+    expect(await licenseOf(pypi.lookup("pypi", "nothing"))).toBeUndefined();
   });
 
   it("asks for the pinned version, falling back to the project when the version is unknown", async () => {
     const pypi = createPypiResolver({ baseUrl: reg.pypiUrl });
-    expect(await pypi.resolve("pypi", "requests", "2.0.0")).toBe("ISC");
-    expect(await pypi.resolve("pypi", "requests", "9.9.9")).toBe("Apache-2.0");
+    expect(await licenseOf(pypi.lookup("pypi", "requests", "2.0.0"))).toBe("ISC");
+    expect(await licenseOf(pypi.lookup("pypi", "requests", "9.9.9"))).toBe("Apache-2.0");
     expect(reg.requests).toEqual(["/pypi/requests/2.0.0/json", "/pypi/requests/9.9.9/json", "/pypi/requests/json"]);
   });
 
   it("normalises names per PEP 503", async () => {
     const pypi = createPypiResolver({ baseUrl: reg.pypiUrl });
-    expect(await pypi.resolve("pypi", "Django_REST.Framework")).toBe("BSD-3-Clause");
+    expect(await licenseOf(pypi.lookup("pypi", "Django_REST.Framework"))).toBe("BSD-3-Clause");
     expect(reg.requests).toEqual(["/pypi/django-rest-framework/json"]);
   });
 
-  it("is unknown on failure, timeout, other ecosystems and odd names", async () => {
-    const pypi = createPypiResolver({ baseUrl: reg.pypiUrl, timeoutMs: 200 });
+  it("is unknown for other ecosystems and odd names; a failure or timeout is a failed lookup naming PyPI", async () => {
+    const pypi = createPypiResolver({ baseUrl: reg.pypiUrl, timeoutMs: 200, retry: FAST_RETRY });
     expect(await pypi.lookup("pypi", "missing")).toEqual({ status: "unknown" });
-    expect(await pypi.resolve("npm", "requests")).toBeUndefined();
-    expect(await pypi.resolve("pypi", "../x")).toBeUndefined();
+    expect(await licenseOf(pypi.lookup("npm", "requests"))).toBeUndefined();
+    expect(await licenseOf(pypi.lookup("pypi", "../x"))).toBeUndefined();
     reg.mode = "fail";
-    expect((await pypi.lookup("pypi", "requests")).status).toBe("failed");
+    expect(await pypi.lookup("pypi", "requests")).toEqual({ status: "failed", registry: `PyPI ${reg.pypiUrl}`, reason: "answered 503 (3 attempts)" });
     reg.mode = "hang";
-    expect((await pypi.lookup("pypi", "requests")).status).toBe("failed");
-    expect(await pypi.resolve("pypi", "requests")).toBeUndefined();
+    expect(await pypi.lookup("pypi", "requests")).toMatchObject({ status: "failed", reason: "timed out after 200 ms (3 attempts)" });
   });
 });
 

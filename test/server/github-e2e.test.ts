@@ -287,24 +287,26 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     expect(treeOf(s.dataDir).filter((p) => p.includes(pr.headSha))).toEqual([]);
   });
 
-  it("treats a failing licence registry as LIC-01 (unknown), never as permissive", async () => {
+  it("a licence registry answering 503 never turns a GPL dependency into a pass: the review goes to a person (lookup_failed), naming the registry and the error", async () => {
     const s = await start();
     const pr = serveFixture(s, "002_new_dependency");
     s.registry.mode = "fail";
     await postWebhook(s.base, JSON.stringify(pullRequestEvent("opened", pr)));
     await s.server.idle();
     const review = s.server.gate.store.latestForPr(`${pr.owner}/${pr.repo}#${pr.number}`)!;
+    expect(review.status).toBe("waiting_for_human");
     const result = await s.server.gate.runner.result(review.id);
-    const policies = result.findings.map((f) => f.policy);
-    expect(policies).toContain("LIC-01");
-    expect(policies).not.toContain("LIC-02");
-    expect(result.findings.find((f) => f.policy === "LIC-01")?.message).toMatch(/gpl-chart-lib.*no known licence/);
-    // LIC-01 is non-blocking by policy (POLICIES.md), so the review may pass, but never silently:
-    // the unknown licence is on the check run for the author and the reviewers to see.
+    expect(result.route).toBe("human");
+    expect(result.escalation?.reason).toBe("lookup_failed");
+    expect(result.escalation?.detail).toContain(`gpl-chart-lib@^2.1.0 (npm): npm registry ${s.registry.npmUrl} answered 503 (3 attempts)`);
+    // A failed lookup is not an unknown licence: no "the registry gives none".
+    expect(result.findings.filter((f) => f.policy.startsWith("LIC-"))).toEqual([]);
+    // Retried before giving up.
+    expect(s.registry.requests.filter((r) => r === "/npm/gpl-chart-lib")).toHaveLength(3);
+    // The check run blocks the merge and says why.
     const [run] = checkRunsOn(s.gh, pr.headSha);
-    expect(run?.annotations).toEqual([
-      expect.objectContaining({ path: "package.json", annotation_level: "warning", title: expect.stringContaining("LIC-01") }),
-    ]);
+    expect(run?.fields["conclusion"]).toBe("action_required");
+    expect(JSON.stringify(run?.fields["output"])).toMatch(/lookup_failed.*gpl-chart-lib.*answered 503/);
     expect(s.server.gate.store.cachedLicense("npm:gpl-chart-lib@^2.1.0")).toBeUndefined();
 
     // A failure is not cached: once the registry answers, the next head gets the real licence.

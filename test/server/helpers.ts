@@ -96,6 +96,11 @@ export function serveFixture(
       const [ecosystem, pkg] = [key.slice(0, key.indexOf(":")), key.slice(key.indexOf(":") + 1)];
       if (ecosystem === "npm") stack.registry.npm.set(pkg, { "dist-tags": { latest: "9.9.9" }, versions: { "9.9.9": { license } } });
       if (ecosystem === "pypi") stack.registry.pypi.set(`${pkg}/json`, { info: { name: pkg, version: "9.9.9", license } });
+      if (ecosystem === "cargo") stack.registry.crates.set(pkg, { crate: { max_stable_version: "9.9.9" }, versions: [{ num: "9.9.9", license }] });
+      if (ecosystem === "go") {
+        stack.registry.go.set(pkg, { versions: [{ versionKey: { version: "v9.9.9" }, isDefault: true }] });
+        stack.registry.go.set(`${pkg}/versions/v9.9.9`, { licenses: [license] });
+      }
     }
   }
   return { owner, repo, number: pull.number, headSha, title: pull.title, author: pull.user.login, url: pull.html_url };
@@ -237,6 +242,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     PORT: "0",
     GATE_NPM_REGISTRY_URL: registry.npmUrl,
     GATE_PYPI_URL: registry.pypiUrl,
+    GATE_CRATES_URL: registry.cratesUrl,
+    GATE_GO_LICENSE_URL: registry.goUrl,
     ...(mode === "app" ? { GATE_GITHUB_APP_ID: "1234", GATE_GITHUB_PRIVATE_KEY: appKeys().privateKey } : { GITHUB_TOKEN: "ghp_e2e_token" }),
     ...(slack
       ? {

@@ -1,13 +1,15 @@
 import { classifyLicense } from "../../licenses/license-policy.js";
 import type { DetectContext, Detector } from "../detector.js";
 import type { Finding } from "../../domain/finding.js";
+import type { LicenseLookup } from "../../domain/license-resolver.js";
 import { changedDependencies, manifestParserFor, type DependencyChange } from "./manifests/index.js";
 
-async function resolveQuietly(ctx: DetectContext, change: DependencyChange, version?: string): Promise<string | undefined> {
+/** The lookup's answer; a resolver that throws anyway is a failed lookup, never an unknown licence. */
+async function lookup(ctx: DetectContext, change: DependencyChange, version?: string): Promise<LicenseLookup> {
   try {
-    return await ctx.licenses.resolve(change.ecosystem, change.name, version);
-  } catch {
-    return undefined; // a registry that cannot answer leaves the licence unknown (LIC-01), never permissive
+    return await ctx.licenses.lookup(change.ecosystem, change.name, version);
+  } catch (error) {
+    return { status: "failed", registry: `the ${change.ecosystem} registry`, reason: error instanceof Error ? error.message : String(error) };
   }
 }
 
@@ -46,17 +48,22 @@ function finding(change: DependencyChange, policy: "LIC-01" | "LIC-02", message:
   };
 }
 
-/** LIC-02 for a copyleft runtime dependency, LIC-01 for anything not allow-listed, nothing otherwise. */
+/**
+ * LIC-02 for a copyleft runtime dependency, LIC-01 for anything not allow-listed, nothing otherwise.
+ * A failed lookup gives no finding here: the resolver recorded the failure, and the review goes to
+ * a person for it (`lookup_failed`), since the licence is not known to be anything.
+ */
 async function judge(ctx: DetectContext, change: DependencyChange): Promise<Finding | undefined> {
-  const license = await resolveQuietly(ctx, change, change.version);
+  const answer = await lookup(ctx, change, change.version);
+  if (answer.status === "failed") return undefined;
+  const license = answer.status === "found" ? answer.license : undefined;
   const cls = classifyLicense(license);
   const what = describe(change);
   if (cls.copyleft && change.scope === "runtime") {
     // A bump of a dependency that already shipped under copyleft adds no new obligation: LIC-01 only.
-    const wasCopyleftRuntime =
-      change.kind === "version_changed" &&
-      change.previousScope === "runtime" &&
-      classifyLicense(await resolveQuietly(ctx, change, change.previousVersion)).copyleft;
+    // Only a registry's answer can say it did: a failed lookup of the old version leaves the block.
+    const before = change.kind === "version_changed" && change.previousScope === "runtime" ? await lookup(ctx, change, change.previousVersion) : undefined;
+    const wasCopyleftRuntime = before?.status === "found" && classifyLicense(before.license).copyleft;
     if (!wasCopyleftRuntime) {
       return finding(
         change,
@@ -70,7 +77,7 @@ async function judge(ctx: DetectContext, change: DependencyChange): Promise<Find
   if (cls.allowed) return undefined;
   const why =
     license === undefined || license.trim() === ""
-      ? "has no known licence (the registry gives none)"
+      ? "has no known licence (the registry answered and gives none)"
       : !cls.parsed
         ? `has licence "${license}", which is not an SPDX expression`
         : `is licensed ${cls.normalized}, which is not on the allow-list`;

@@ -10,10 +10,11 @@ export function assessRiskNode() {
   };
 }
 
-/** Below the threshold, nothing detected, nothing missing: no specialist runs. */
+/** Below the threshold, nothing detected, nothing missing, every lookup answered: no specialist runs. */
 export function routeAfterRisk(deps: Pick<ReviewGraphDeps, "riskThreshold">) {
   return (state: ReviewStateValue): "verdict" | "retrieve_policies" => {
-    const clean = state.detections.length === 0 && state.detectorErrors.length === 0 && !state.intakeProblem;
+    const clean =
+      state.detections.length === 0 && state.detectorErrors.length === 0 && state.lookupFailures.length === 0 && !state.intakeProblem;
     return clean && state.risk !== null && state.risk.score < deps.riskThreshold ? "verdict" : "retrieve_policies";
   };
 }

@@ -1,13 +1,32 @@
 import type { Finding } from "../../domain/finding.js";
+import type { LicenseResolver, LookupFailure } from "../../domain/license-resolver.js";
 import type { ReviewGraphDeps } from "../deps.js";
 import type { ReviewStateUpdate, ReviewStateValue } from "../state.js";
 
-/** Runs every deterministic detector (free, so always). A detector that throws is recorded, never fatal. */
+/** The review's resolver, noting every lookup that got no answer (once per package and version). */
+function recordingFailures(inner: LicenseResolver, failures: LookupFailure[]): LicenseResolver {
+  return {
+    async lookup(ecosystem, name, version) {
+      const answer = await inner.lookup(ecosystem, name, version);
+      if (answer.status === "failed" && !failures.some((f) => f.ecosystem === ecosystem && f.name === name && f.version === version)) {
+        failures.push({ ecosystem, name, ...(version !== undefined ? { version } : {}), registry: answer.registry, reason: answer.reason });
+      }
+      return answer;
+    },
+  };
+}
+
+/**
+ * Runs every deterministic detector (free, so always). A detector that throws is recorded, never
+ * fatal; so is a licence lookup that got no answer (the review then goes to a person).
+ */
 export function detectNode(deps: ReviewGraphDeps) {
   return async (state: ReviewStateValue): Promise<ReviewStateUpdate> => {
     const pr = state.pr;
     if (!pr) return {};
-    const ctx = { pr, head: deps.headFiles(state.snapshot), licenses: deps.licenses(state.source) };
+    const lookupFailures: LookupFailure[] = [];
+    const licenses = recordingFailures(deps.licenses(state.source), lookupFailures);
+    const ctx = { pr, head: deps.headFiles(state.snapshot), licenses };
     const detections: Finding[] = [];
     const detectorErrors: string[] = [];
     await Promise.all(
@@ -27,6 +46,7 @@ export function detectNode(deps: ReviewGraphDeps) {
         (a.file ?? "").localeCompare(b.file ?? "") ||
         (a.line ?? 0) - (b.line ?? 0),
     );
-    return { detections, detectorErrors: detectorErrors.sort() };
+    lookupFailures.sort((a, b) => `${a.ecosystem}:${a.name}`.localeCompare(`${b.ecosystem}:${b.name}`));
+    return { detections, detectorErrors: detectorErrors.sort(), lookupFailures };
   };
 }

@@ -12,6 +12,7 @@ export function reconcileNode() {
       cyclesMax: state.cyclesMax,
       costUsd: state.usage.cost_usd,
       maxCostUsd: state.maxCostUsd,
+      lookupFailures: state.lookupFailures,
       incomplete: [
         ...(state.intakeProblem ? [state.intakeProblem] : []),
         ...state.detectorErrors.map((d) => `detector ${d} failed`),

@@ -81,6 +81,12 @@ describe("dependencyLicensesDetector", () => {
   it("downgrades a bump of an existing GPL runtime dependency to LIC-01, but not a move into runtime", async () => {
     const bump = ["@@ -9,3 +9,3 @@", '   "dependencies": {', '-    "gpl-chart-lib": "^2.0.0",', '+    "gpl-chart-lib": "^2.1.0",'].join("\n");
     expect((await run([{ filename: "package.json", patch: bump }])).map((f) => f.policy)).toEqual(["LIC-01"]);
+    // Only the registry's answer for the old version can downgrade it: a failed lookup leaves the block.
+    const oldVersionDown: LicenseResolver = {
+      lookup: async (_e, _n, version) =>
+        version === "^2.0.0" ? { status: "failed", registry: "npm registry x", reason: "answered 502 (3 attempts)" } : { status: "found", license: "GPL-3.0-only" },
+    };
+    expect((await run([{ filename: "package.json", patch: bump }], { licenses: oldVersionDown })).map((f) => f.policy)).toEqual(["LIC-02"]);
     const move = [
       "@@ -9,6 +9,6 @@",
       '   "dependencies": {',
@@ -108,10 +114,13 @@ describe("dependencyLicensesDetector", () => {
     ]);
   });
 
-  it("treats a failing registry as an unknown licence, and skips removed manifests", async () => {
-    const failing: LicenseResolver = { resolve: async () => Promise.reject(new Error("registry down")) };
-    const findings = await run([{ filename: "package.json", patch: depsHunk(['"express": "^4.19.2"']) }], { licenses: failing });
-    expect(findings.map((f) => f.policy)).toEqual(["LIC-01"]);
+  it("a failed lookup is not an unknown licence: no LIC-01 (the review goes to a person for it), and skips removed manifests", async () => {
+    const failed: LicenseResolver = { lookup: async () => ({ status: "failed", registry: "npm registry x", reason: "answered 503 (3 attempts)" }) };
+    const throwing: LicenseResolver = { lookup: async () => Promise.reject(new Error("registry down")) };
+    for (const licenses of [failed, throwing]) {
+      const findings = await run([{ filename: "package.json", patch: depsHunk(['"express": "^4.19.2"']) }], { licenses });
+      expect(findings).toEqual([]);
+    }
     const removed = await run([{ filename: "package.json", status: "removed", patch: '@@ -1,2 +0,0 @@\n-{\n-  "dependencies": { "gpl-chart-lib": "1" }' }]);
     expect(removed).toEqual([]);
   });

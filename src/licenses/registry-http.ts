@@ -1,0 +1,103 @@
+import pRetry, { AbortError } from "p-retry";
+
+/** How often and how long to wait before asking a registry again. */
+export interface RetryPolicy {
+  /** Attempts after the first; 2 by default (3 in all). */
+  retries: number;
+  /** The first wait; each later one doubles, up to `maxDelayMs`. */
+  minDelayMs: number;
+  maxDelayMs: number;
+}
+
+/** The default: 3 attempts, waiting 250 ms then 500 ms (with jitter). */
+export const DEFAULT_RETRY: RetryPolicy = { retries: 2, minDelayMs: 250, maxDelayMs: 2000 };
+
+/** How one registry client talks HTTP. */
+export interface RegistryHttpOptions {
+  fetch?: typeof fetch;
+  /** Per attempt, body included; 5 s by default. */
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+}
+
+/** A registry's document, or its answer that there is none (404). */
+export type RegistryDocument = { found: true; json: unknown } | { found: false };
+
+/** A registry gave no usable answer, after retries. `message` says what happened, e.g. "answered 503 (3 attempts)". */
+export class RegistryUnavailable extends Error {}
+
+/** A failure worth another attempt (network, timeout, 5xx, 429, a cut-off body). */
+class Transient extends Error {}
+
+function messageOf(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = (error as { cause?: unknown }).cause;
+    const why = cause instanceof Error && cause.message && cause.message !== error.message ? ` (${cause.message})` : "";
+    return `${error.message}${why}`;
+  }
+  return String(error);
+}
+
+/**
+ * GETs a registry's JSON document, retrying with exponential backoff (p-retry) on a network error,
+ * a timeout, a 5xx or 429, or a body that is not JSON. A 404 is an answer (`found: false`); any
+ * other non-OK status fails at once. Throws `RegistryUnavailable` when no usable answer came.
+ *
+ * @example const doc = await getRegistryJson("https://crates.io/api/v1/crates/serde", { retry: { retries: 1 } });
+ */
+export async function getRegistryJson(url: string, opts: RegistryHttpOptions = {}): Promise<RegistryDocument> {
+  const doFetch = opts.fetch ?? fetch;
+  const timeoutMs = opts.timeoutMs ?? 5000;
+  const retry = { ...DEFAULT_RETRY, ...opts.retry };
+  let attempts = 0;
+  const attempt = async (): Promise<RegistryDocument> => {
+    attempts++;
+    let res: Response;
+    try {
+      res = await doFetch(url, {
+        headers: { accept: "application/json", "user-agent": "pr-compliance-gate (licence lookups)" },
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (error) {
+      const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+      throw new Transient(timedOut ? `timed out after ${timeoutMs} ms` : `did not answer: ${messageOf(error)}`);
+    }
+    if (res.status === 404) {
+      await res.body?.cancel();
+      return { found: false };
+    }
+    if (res.status >= 500 || res.status === 429) {
+      await res.body?.cancel();
+      throw new Transient(`answered ${res.status}`);
+    }
+    if (!res.ok) {
+      await res.body?.cancel();
+      throw new AbortError(`answered ${res.status}`);
+    }
+    let text: string;
+    try {
+      text = await res.text();
+    } catch (error) {
+      const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+      throw new Transient(timedOut ? `timed out after ${timeoutMs} ms` : `cut off its answer: ${messageOf(error)}`);
+    }
+    try {
+      return { found: true, json: JSON.parse(text) as unknown };
+    } catch {
+      throw new Transient("sent a document that is not JSON");
+    }
+  };
+  try {
+    return await pRetry(attempt, {
+      retries: retry.retries,
+      minTimeout: retry.minDelayMs,
+      maxTimeout: retry.maxDelayMs,
+      factor: 2,
+      randomize: retry.minDelayMs > 0,
+      shouldRetry: ({ error }) => error instanceof Transient,
+    });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new RegistryUnavailable(`${message} (${attempts} attempt${attempts === 1 ? "" : "s"})`);
+  }
+}
