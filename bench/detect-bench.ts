@@ -6,7 +6,7 @@ import { type Figure, paired, pairedFigure } from "./stats.js";
 import { syntheticPr } from "./synthetic.js";
 
 const NO_HEAD = { read: async () => undefined };
-const NO_LICENCES = { resolve: async () => undefined };
+const NO_LICENCES = { lookup: async () => ({ status: "unknown" as const }) };
 
 /** Every detector and the risk gate over one PR, as the detect and assess-risk nodes run them. */
 async function detectAndRisk(pr: PullRequest): Promise<number> {
