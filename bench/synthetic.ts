@@ -20,9 +20,17 @@ const CODE = [
   "",
 ];
 
+/** A deterministic pseudo-random word per line, so the diff compresses like real code, not like a repeated block. */
+function word(i: number): string {
+  let x = (i + 1) * 2654435761;
+  x ^= x >>> 13;
+  x = Math.imul(x, 0x5bd1e995);
+  return (x >>> 0).toString(36);
+}
+
 /** A unified-diff patch adding `lines` lines of ordinary code. */
 export function addedPatch(lines: number): string {
-  const body = Array.from({ length: lines }, (_, i) => `+${CODE[i % CODE.length]}`);
+  const body = Array.from({ length: lines }, (_, i) => `+${(CODE[i % CODE.length] ?? "").replace(/order/g, `order_${word(i)}`)}`);
   return [`@@ -0,0 +1,${lines} @@`, ...body].join("\n");
 }
 

@@ -28,6 +28,7 @@ import { ReviewRunner } from "./review/runner.js";
 import type { ApproverConfig } from "./domain/decision.js";
 import type { Publisher, ReviewRecord } from "./domain/review.js";
 import { openDatabase } from "./store/database.js";
+import { pruneCheckpoints, SqlitePullRequestStore } from "./store/pull-request-store.js";
 import { ReviewStore } from "./store/review-store.js";
 
 /** What the edges may add to the core: live intake, live licences, model reviewers, publishers. */
@@ -107,9 +108,11 @@ export function buildGate(config: Config, log: Logger, extras: GateExtras = {}) 
         }
       : {},
   );
+  const pullRequests = new SqlitePullRequestStore(db);
   const graph = buildReviewGraph(
     {
       loader,
+      pullRequests,
       detectors: [...ALL_DETECTORS],
       headFiles: (snapshot) => headFilesFor(snapshot, { dataDir: config.dataDir }),
       licenses: (source: ReviewSource) =>
@@ -139,8 +142,11 @@ export function buildGate(config: Config, log: Logger, extras: GateExtras = {}) 
     maxCostUsd: config.GATE_MAX_COST_USD,
     log,
     ...(extras.approvers ? { approvers: extras.approvers } : {}),
-    // A settled review frees its snapshot; the edges may add more.
+    // A settled review frees its snapshot, its stored diff and its older checkpoints (its result,
+    // the newest state and the audit log keep what `status` shows); the edges may add more.
     onSettled: async (review) => {
+      await pullRequests.delete(review.id);
+      pruneCheckpoints(db, review.id);
       const source = store.source(review.id);
       if (source) {
         await loader.release?.(source).catch((error: unknown) => log.warn({ err: error, reviewId: review.id }, "could not free the snapshot"));
@@ -148,7 +154,7 @@ export function buildGate(config: Config, log: Logger, extras: GateExtras = {}) 
       await extras.onSettled?.(review);
     },
   });
-  return { db, store, graph, runner, policies, progress, close: () => db.close() };
+  return { db, store, pullRequests, graph, runner, policies, progress, close: () => db.close() };
 }
 
 export type Gate = ReturnType<typeof buildGate>;

@@ -79,6 +79,19 @@ export interface PullRequest {
   files: ChangedFile[];
 }
 
+/** A pull request without its files: what the graph's checkpointed state keeps of it. */
+export type PullRequestSummary = Omit<PullRequest, "files"> & { fileCount: number };
+
+/**
+ * The summary of a pull request (everything but the files and their patches).
+ *
+ * @example summarizePullRequest(pr).fileCount // 3
+ */
+export function summarizePullRequest(pr: PullRequest): PullRequestSummary {
+  const { files, ...rest } = pr;
+  return { ...rest, fileCount: files.length };
+}
+
 /** `owner/name#123`, the way people write a PR. */
 export function prKey(pr: Pick<PullRequest, "repo" | "number">): string {
   return `${pr.repo}#${pr.number}`;

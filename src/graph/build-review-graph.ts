@@ -25,7 +25,7 @@ export function buildReviewGraph(
     new StateGraph(ReviewState)
       .addNode("intake", intakeNode(deps))
       .addNode("detect", detectNode(deps))
-      .addNode("assess_risk", assessRiskNode())
+      .addNode("assess_risk", assessRiskNode(deps))
       .addNode("retrieve_policies", retrievePoliciesNode(deps))
       .addNode("security", specialistNode(deps, "security"))
       .addNode("licensing", specialistNode(deps, "licensing"))

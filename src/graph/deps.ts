@@ -3,7 +3,7 @@ import type { Detector } from "../detectors/detector.js";
 import type { HeadFiles } from "../domain/head-files.js";
 import type { LicenseResolver } from "../domain/license-resolver.js";
 import type { Specialty } from "../domain/finding.js";
-import type { PullRequestLoader } from "../domain/pull-request-loader.js";
+import type { PullRequestLoader, PullRequestStore } from "../domain/pull-request-loader.js";
 import type { PullRequest } from "../domain/pull-request.js";
 import type { InvestigationReport, InvestigationRequest } from "../domain/investigation.js";
 import type { SnapshotRef } from "../domain/snapshot-ref.js";
@@ -31,6 +31,8 @@ export interface Investigator {
  */
 export interface ReviewGraphDeps {
   loader: PullRequestLoader;
+  /** Each review's pull request, stored once by `intake` and read by the nodes that need its files. */
+  pullRequests: PullRequestStore;
   detectors: Detector[];
   /** Head-commit files of a snapshot, for detectors that read whole manifests or workflows. */
   headFiles(snapshot: SnapshotRef): HeadFiles;
@@ -44,4 +46,17 @@ export interface ReviewGraphDeps {
   log: Logger;
   /** Live investigation progress, for the CLI and the Slack card. */
   onProgress?(progress: InvestigationProgress): void;
+}
+
+/**
+ * The review's whole pull request (files and patches), from where `intake` stored it; undefined
+ * before intake or when it could not load one.
+ *
+ * @example const pr = await reviewedPullRequest(deps, state); if (!pr) return {};
+ */
+export async function reviewedPullRequest(
+  deps: Pick<ReviewGraphDeps, "pullRequests">,
+  state: { reviewId: string; pr: unknown },
+): Promise<PullRequest | undefined> {
+  return state.pr ? deps.pullRequests.get(state.reviewId) : undefined;
 }

@@ -1,7 +1,7 @@
 import { Annotation } from "@langchain/langgraph";
 import type { Finding, Specialty } from "../domain/finding.js";
 import type { LookupFailure } from "../domain/license-resolver.js";
-import type { PullRequest } from "../domain/pull-request.js";
+import type { PullRequestSummary } from "../domain/pull-request.js";
 import type { InvestigationReport, InvestigationRequest } from "../domain/investigation.js";
 import type { SnapshotRef } from "../domain/snapshot-ref.js";
 import { addUsage, ZERO_USAGE, type Usage } from "../domain/usage.js";
@@ -68,8 +68,11 @@ export const ReviewState = Annotation.Root({
   cyclesMax: Annotation<number>,
   /** Model spend (USD) past which no investigation starts (GATE_MAX_COST_USD at start). Written by the runner. */
   maxCostUsd: Annotation<number | null>({ reducer: (_a, b) => b, default: () => null }),
-  /** The pull request. Written by `intake`. */
-  pr: Annotation<PullRequest | null>({ reducer: (_a, b) => b, default: () => null }),
+  /**
+   * The pull request without its files (they are stored once, outside the checkpoints: nodes read
+   * them with `deps.pullRequests`). Written by `intake`.
+   */
+  pr: Annotation<PullRequestSummary | null>({ reducer: (_a, b) => b, default: () => null }),
   /** The head snapshot the investigator may read. Written by `intake`. */
   snapshot: Annotation<SnapshotRef>({ reducer: (_a, b) => b, default: () => ({ kind: "none" }) }),
   /** Why intake could not give a complete PR (fail closed to a person). Written by `intake`. */

@@ -49,6 +49,11 @@ CREATE TRIGGER IF NOT EXISTS gate_audit_no_update BEFORE UPDATE ON gate_audit
   BEGIN SELECT RAISE(ABORT, 'gate_audit is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS gate_audit_no_delete BEFORE DELETE ON gate_audit
   BEGIN SELECT RAISE(ABORT, 'gate_audit is append-only'); END;
+-- Each review's pull request, stored once (the graph's state keeps only its summary).
+CREATE TABLE IF NOT EXISTS gate_pull_requests (
+  review_id TEXT PRIMARY KEY,
+  json_gz BLOB NOT NULL
+);
 CREATE TABLE IF NOT EXISTS gate_license_cache (
   key TEXT PRIMARY KEY,
   license TEXT,

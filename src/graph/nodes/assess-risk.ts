@@ -1,12 +1,13 @@
 import { assessRisk } from "../../risk/assess-risk.js";
-import type { ReviewGraphDeps } from "../deps.js";
+import { reviewedPullRequest, type ReviewGraphDeps } from "../deps.js";
 import type { ReviewStateUpdate, ReviewStateValue } from "../state.js";
 
 /** Cost gate one: scores the change. */
-export function assessRiskNode() {
+export function assessRiskNode(deps: Pick<ReviewGraphDeps, "pullRequests">) {
   return async (state: ReviewStateValue): Promise<ReviewStateUpdate> => {
-    if (!state.pr) return {};
-    return { risk: assessRisk(state.pr, state.detections, state.detectorErrors) };
+    const pr = await reviewedPullRequest(deps, state);
+    if (!pr) return {};
+    return { risk: assessRisk(pr, state.detections, state.detectorErrors) };
   };
 }
 

@@ -1,6 +1,6 @@
 import type { Finding } from "../../domain/finding.js";
 import type { LicenseResolver, LookupFailure } from "../../domain/license-resolver.js";
-import type { ReviewGraphDeps } from "../deps.js";
+import { reviewedPullRequest, type ReviewGraphDeps } from "../deps.js";
 import type { ReviewStateUpdate, ReviewStateValue } from "../state.js";
 
 /** The review's resolver, noting every lookup that got no answer (once per package and version). */
@@ -22,8 +22,13 @@ function recordingFailures(inner: LicenseResolver, failures: LookupFailure[]): L
  */
 export function detectNode(deps: ReviewGraphDeps) {
   return async (state: ReviewStateValue): Promise<ReviewStateUpdate> => {
-    const pr = state.pr;
-    if (!pr) return {};
+    if (!state.pr) return {};
+    const pr = await reviewedPullRequest(deps, state);
+    if (!pr) {
+      // Fail closed: without the files nothing was checked, so a person decides.
+      const detail = "the pull request's stored copy is missing; nothing could be checked";
+      return { intakeProblem: detail, escalation: { reason: "intake_failed", detail } };
+    }
     const lookupFailures: LookupFailure[] = [];
     const licenses = recordingFailures(deps.licenses(state.source), lookupFailures);
     const ctx = { pr, head: deps.headFiles(state.snapshot), licenses };

@@ -1,3 +1,4 @@
+import { summarizePullRequest } from "../../domain/pull-request.js";
 import type { ReviewGraphDeps } from "../deps.js";
 import type { ReviewStateUpdate, ReviewStateValue } from "../state.js";
 
@@ -6,7 +7,8 @@ export function intakeNode(deps: ReviewGraphDeps) {
   return async (state: ReviewStateValue): Promise<ReviewStateUpdate> => {
     try {
       const r = await deps.loader.load(state.source);
-      return { pr: r.pr, snapshot: r.snapshot, intakeProblem: r.incomplete ?? null };
+      await deps.pullRequests.put(state.reviewId, r.pr);
+      return { pr: summarizePullRequest(r.pr), snapshot: r.snapshot, intakeProblem: r.incomplete ?? null };
     } catch (error) {
       const detail = `could not load the pull request: ${(error as Error).message}`;
       deps.log.error({ err: error, reviewId: state.reviewId }, "intake failed");

@@ -1,5 +1,5 @@
 import type { InvestigationRequest } from "../../domain/investigation.js";
-import type { ReviewGraphDeps } from "../deps.js";
+import { reviewedPullRequest, type ReviewGraphDeps } from "../deps.js";
 import type { ReviewStateUpdate, ReviewStateValue } from "../state.js";
 
 /**
@@ -9,7 +9,7 @@ import type { ReviewStateUpdate, ReviewStateValue } from "../state.js";
  */
 export function investigateNode(deps: ReviewGraphDeps) {
   return async (state: ReviewStateValue): Promise<ReviewStateUpdate> => {
-    const pr = state.pr;
+    const pr = await reviewedPullRequest(deps, state);
     const request: InvestigationRequest = state.pendingQuestion ?? {
       question: "Is the change safe in the context of the surrounding code?",
       origin: "machine",

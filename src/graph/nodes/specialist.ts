@@ -1,7 +1,7 @@
 import type { Specialty } from "../../domain/finding.js";
 import type { Usage } from "../../domain/usage.js";
 import type { Policy } from "../../domain/policy.js";
-import type { ReviewGraphDeps } from "../deps.js";
+import { reviewedPullRequest, type ReviewGraphDeps } from "../deps.js";
 import type { SpecialistOutput } from "../../domain/specialist.js";
 import type { ReviewStateUpdate, ReviewStateValue } from "../state.js";
 
@@ -53,7 +53,7 @@ function policiesFor(deps: ReviewGraphDeps, state: ReviewStateValue, specialty: 
  */
 export function specialistNode(deps: ReviewGraphDeps, specialty: Specialty) {
   return async (state: ReviewStateValue): Promise<ReviewStateUpdate> => {
-    const pr = state.pr;
+    const pr = await reviewedPullRequest(deps, state);
     if (!pr) return {};
     const detections = state.detections.filter((d) => d.specialty === specialty);
     const specialist = deps.specialists[specialty];

@@ -1,0 +1,71 @@
+import { gunzipSync, gzipSync } from "node:zlib";
+import type Database from "better-sqlite3";
+import type { PullRequestStore } from "../domain/pull-request-loader.js";
+import type { PullRequest } from "../domain/pull-request.js";
+
+/** How many parsed pull requests stay in memory: the reviews running now, not every waiting one. */
+const CACHED = 8;
+
+/**
+ * The pull request of each review, stored once as gzipped JSON (`gate_pull_requests`; diffs
+ * compress well, and SQLite's WAL writes every page twice), with the few most recently used kept
+ * parsed in memory so that the graph's nodes do not re-read a large diff.
+ *
+ * @example const prs = new SqlitePullRequestStore(db); await prs.put("r-1", pr);
+ */
+export class SqlitePullRequestStore implements PullRequestStore {
+  private readonly cache = new Map<string, PullRequest>();
+
+  constructor(private readonly db: Database.Database) {}
+
+  async put(reviewId: string, pr: PullRequest): Promise<void> {
+    this.db
+      .prepare(`INSERT INTO gate_pull_requests (review_id, json_gz) VALUES (?, ?) ON CONFLICT (review_id) DO UPDATE SET json_gz = excluded.json_gz`)
+      .run(reviewId, gzipSync(JSON.stringify(pr), { level: 1 }));
+    this.remember(reviewId, pr);
+  }
+
+  async get(reviewId: string): Promise<PullRequest | undefined> {
+    const cached = this.cache.get(reviewId);
+    if (cached) {
+      this.remember(reviewId, cached);
+      return cached;
+    }
+    const row = this.db.prepare(`SELECT json_gz FROM gate_pull_requests WHERE review_id = ?`).get(reviewId) as { json_gz: Buffer } | undefined;
+    if (!row) return undefined;
+    const pr = JSON.parse(gunzipSync(row.json_gz).toString("utf8")) as PullRequest;
+    this.remember(reviewId, pr);
+    return pr;
+  }
+
+  async delete(reviewId: string): Promise<void> {
+    this.cache.delete(reviewId);
+    this.db.prepare(`DELETE FROM gate_pull_requests WHERE review_id = ?`).run(reviewId);
+  }
+
+  private remember(reviewId: string, pr: PullRequest): void {
+    this.cache.delete(reviewId);
+    this.cache.set(reviewId, pr);
+    if (this.cache.size > CACHED) this.cache.delete(this.cache.keys().next().value as string);
+  }
+}
+
+/**
+ * Deletes every checkpoint of a settled review's thread but the newest, with their pending writes:
+ * `status`, the audit log and a re-run need only the last state (LangGraph's SqliteSaver keeps every
+ * step's full state otherwise).
+ *
+ * @example pruneCheckpoints(db, "r-1") // 14 (rows removed)
+ */
+export function pruneCheckpoints(db: Database.Database, threadId: string): number {
+  const hasTables = db.prepare(`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name IN ('checkpoints', 'writes')`).get() as { n: number };
+  if (hasTables.n < 2) return 0;
+  const prune = db.transaction((id: string) => {
+    const latest = db.prepare(`SELECT max(checkpoint_id) AS id FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ''`).get(id) as { id: string | null };
+    if (!latest.id) return 0;
+    const writes = db.prepare(`DELETE FROM writes WHERE thread_id = ? AND checkpoint_id <> ?`).run(id, latest.id).changes;
+    const checkpoints = db.prepare(`DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_id <> ?`).run(id, latest.id).changes;
+    return writes + checkpoints;
+  });
+  return prune(threadId);
+}

@@ -1,0 +1,58 @@
+import fs from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { reviewFixture, testGate } from "../helpers/gate.js";
+
+let gates: Array<ReturnType<typeof testGate>> = [];
+afterEach(() => {
+  for (const g of gates) {
+    g.close();
+    fs.rmSync(g.dir, { recursive: true, force: true });
+  }
+  gates = [];
+});
+
+function gate() {
+  const g = testGate();
+  gates.push(g);
+  return g;
+}
+
+/** Checkpoint and pending-write rows of one review's thread, and how many of them hold `text`. */
+function checkpointRows(g: ReturnType<typeof testGate>, threadId: string, text: string) {
+  const count = (sql: string, ...args: unknown[]) => (g.db.prepare(sql).get(...args) as { n: number }).n;
+  return {
+    checkpoints: count(`SELECT count(*) AS n FROM checkpoints WHERE thread_id = ?`, threadId),
+    holding:
+      count(`SELECT count(*) AS n FROM checkpoints WHERE thread_id = ? AND instr(CAST(checkpoint AS TEXT), ?) > 0`, threadId, text) +
+      count(`SELECT count(*) AS n FROM writes WHERE thread_id = ? AND instr(CAST(value AS TEXT), ?) > 0`, threadId, text),
+  };
+}
+
+// A line of fixture 002's diff: it must be stored once, never in the checkpoints.
+const PATCH_LINE = 'import { LineChart } from \\"gpl-chart-lib\\"';
+const PATCH_TEXT = 'import { LineChart } from "gpl-chart-lib"';
+
+describe("the pull request is stored once per review", () => {
+  it("keeps a waiting review's diff in one row, and none of it in any checkpoint", async () => {
+    const g = gate();
+    const result = await reviewFixture(g, "002_new_dependency");
+    expect(result.status).toBe("waiting_for_human");
+    const escaped = checkpointRows(g, result.review_id, PATCH_LINE);
+    expect(escaped.checkpoints).toBeGreaterThan(3);
+    expect(escaped.holding + checkpointRows(g, result.review_id, PATCH_TEXT).holding).toBe(0);
+    const stored = await g.pullRequests.get(result.review_id);
+    expect(stored?.files.map((f) => f.patch).join("\n")).toContain(PATCH_TEXT);
+  });
+
+  it("prunes a settled review to its newest checkpoint and forgets its diff; status still shows everything", async () => {
+    const g = gate();
+    const result = await reviewFixture(g, "003_auth_change");
+    expect(result.route).toBe("approved");
+    expect(checkpointRows(g, result.review_id, "x").checkpoints).toBe(1);
+    expect(g.db.prepare(`SELECT count(*) AS n FROM gate_pull_requests WHERE review_id = ?`).get(result.review_id)).toEqual({ n: 0 });
+    const status = await g.runner.status(result.review_id);
+    expect(status?.route).toBe("approved");
+    expect(status?.findings).toEqual(result.findings);
+    expect(status?.investigations).toHaveLength(result.investigations.length);
+  });
+});
