@@ -1,24 +1,57 @@
+import type { SgNode } from "@ast-grep/napi";
 import { addedLines, type PatchLine } from "../../domain/patch.js";
 import type { ChangedFile } from "../../domain/pull-request.js";
 import { classifyLicense } from "../../licenses/license-policy.js";
 import type { DetectContext, Detector } from "../detector.js";
 import type { Finding } from "../../domain/finding.js";
+import { syntaxOfPatch } from "../code/syntax-tree.js";
 
-/** `COPYING`, `LICENSE`, `LICENCE`, `COPYING.txt`, `LICENSE.md`, `LICENSE-GPL`: a licence text (not `license.go`). */
+/** `COPYING`, `LICENSE`, `LICENCE`, `COPYING.txt`, `LICENSE.md`, `LICENSE-GPL`, `COPYING.LESSER`: a licence text (not `license.go`). */
 const LICENSE_FILE =
   /^(?:COPYING|LICEN[CS]E|Licen[cs]e|licen[cs]e|copying)(?:[-_.](?:txt|md|rst|markdown|[A-Z0-9][A-Za-z0-9.-]*))?$/;
-/** A comment line carrying an SPDX tag (`// SPDX-License-Identifier: GPL-2.0-only`, `# ...`, ` * ...`). */
-const SPDX_TAG = /^[\s/*#;%!-]*(?:<!--\s*)?SPDX-License-Identifier:\s*(.+?)\s*(?:\*\/|-->)?\s*$/;
-/** The words of a GPL or AGPL notice; "GNU Lesser/Library General Public License" do not match. */
-const GPL_NOTICE = /GNU\s+(?:Affero\s+)?General\s+Public\s+License/i;
-/** Titles of strong copyleft licence texts (the LGPL's own title says "Lesser" or "Library"). */
-const COPYLEFT_TITLE =
-  /GNU\s+(?:AFFERO\s+)?GENERAL\s+PUBLIC\s+LICENSE|Server\s+Side\s+Public\s+License|European\s+Union\s+Public\s+Licen[cs]e|Open\s+Software\s+License/i;
-const WEAK_TITLE = /GNU\s+(?:LESSER|LIBRARY)\s+GENERAL\s+PUBLIC\s+LICENSE/i;
+/** An SPDX tag (`SPDX-License-Identifier: GPL-2.0-only`), in whatever comment it sits. */
+const SPDX_TAG = /SPDX-License-Identifier:\s*([^*\n]+?)\s*(?:\*\/|-->|\*)?\s*$/;
+/** A JSDoc or banner licence tag: `@license GPL-3.0`, `@license AGPL-3.0-or-later`. */
+const LICENSE_TAG = /@licen[cs]e\s+([A-Za-z0-9.+() -]+?)\s*(?:\*\/)?\s*$/;
+
+/** Copyleft licence families, as notices name them. Order matters: AGPL and LGPL before GPL. */
+const NOTICES: ReadonlyArray<{ family: string; strong: boolean; re: RegExp }> = [
+  { family: "AGPL", strong: true, re: /GNU\s+Affero\s+General\s+Public\s+Licen[cs]e|\bAGPL[-\s]?v?[123]?\b/i },
+  { family: "LGPL", strong: false, re: /GNU\s+(?:Lesser|Library)\s+(?:General\s+)?Public\s+Licen[cs]e|\bLGPL(?:[-\s]?v?[23](?:\.[01])?)?\b/i },
+  {
+    family: "GPL",
+    strong: true,
+    re: /GNU\s+General\s+Public\s+Licen[cs]e|\bGNU\s+GPL\b|\bGPL[-\s]?v?[123](?:\.0)?\b|(?:licen[cs]ed|released|distributed|available|covered)\s+under\s+(?:the\s+)?(?:terms\s+of\s+the\s+)?(?:GNU\s+)?GPL\b/i,
+  },
+  { family: "MPL", strong: false, re: /Mozilla\s+Public\s+Licen[cs]e|\bMPL[-\s]?v?(?:1\.[01]|2(?:\.0)?)\b/i },
+  { family: "EPL", strong: false, re: /Eclipse\s+Public\s+Licen[cs]e/i },
+  { family: "EUPL", strong: true, re: /European\s+Union\s+Public\s+Licen[cs]e/i },
+  { family: "SSPL", strong: true, re: /Server\s+Side\s+Public\s+Licen[cs]e/i },
+  { family: "OSL", strong: true, re: /Open\s+Software\s+Licen[cs]e\s+(?:v(?:ersion)?\s*)?[123]/i },
+];
+/** A notice that offers a permissive choice: "dual licensed under the MIT or GPL". */
+const DUAL = /\bdual[-\s]licen[cs]ed\b|\b(?:MIT|BSD|Apache|ISC)\b[^.\n]{0,40}\bor\b[^.\n]{0,20}\bL?GPL|L?GPL[^.\n]{0,40}\bor\b[^.\n]{0,30}\b(?:MIT|BSD|Apache|ISC)\b/i;
+/** Titles of licence texts: the first one near the top of a COPYING/LICENSE file names it. */
+const TITLES: ReadonlyArray<{ family: string; strong: boolean; re: RegExp }> = [
+  { family: "AGPL", strong: true, re: /GNU\s+AFFERO\s+GENERAL\s+PUBLIC\s+LICEN[CS]E/i },
+  { family: "LGPL", strong: false, re: /GNU\s+(?:LESSER|LIBRARY)\s+GENERAL\s+PUBLIC\s+LICEN[CS]E/i },
+  { family: "GPL", strong: true, re: /GNU\s+GENERAL\s+PUBLIC\s+LICEN[CS]E/i },
+  { family: "MPL", strong: false, re: /Mozilla\s+Public\s+Licen[cs]e/i },
+  { family: "EPL", strong: false, re: /Eclipse\s+Public\s+Licen[cs]e/i },
+  { family: "SSPL", strong: true, re: /Server\s+Side\s+Public\s+License/i },
+  { family: "EUPL", strong: true, re: /European\s+Union\s+Public\s+Licen[cs]e/i },
+  { family: "OSL", strong: true, re: /Open\s+Software\s+License/i },
+];
+/** Weak (file- or library-level) copyleft SPDX ids: copying their source still carries their terms. */
+const WEAK_COPYLEFT_ID = /(?:^|[\s(])(?:LGPL|MPL|EPL|CDDL|CPL|MS-RL)-/;
 /** A licence notice sits at the top of a file. */
 const HEADER_LINES = 60;
-/** Prose and data files quote licence names without being under them. */
+/** Prose and data files quote licence names without being under them: only an SPDX tag counts there. */
 const NOT_SOURCE = /\.(?:md|markdown|rst|adoc|txt|json|ya?ml|toml|lock|csv|html?)$/i;
+/** How a comment line starts in languages the parser does not read (C, Java, Rust, PHP, Ruby, shell, SQL...). */
+const COMMENT_START = /^\s*(?:\/\/|\/\*|\*|#|--|;|%|<!--|\(\*|'|REM\b|"""|''')/;
+
+const COMMENT_MARKER = /^\s*(?:\/\/+|\/\*+|\*+|#+|--|;+|%+)?\s*/;
 
 function baseName(path: string): string {
   return path.slice(path.lastIndexOf("/") + 1);
@@ -50,39 +83,110 @@ function finding(file: string, line: number, message: string): Finding {
   };
 }
 
-/** A licence text file in a subfolder whose title is a strong copyleft licence. */
+function strength(strong: boolean): string {
+  return strong ? "a strong copyleft licence" : "a weak (file- or library-level) copyleft licence";
+}
+
+/** A licence text file in a subfolder whose title is a copyleft licence. */
 function licenseText(path: string, lines: PatchLine[]): Finding | undefined {
   // The first licence name near the top is the title; the GPL's preamble names the LGPL later on.
   const top = lines.filter((l) => l.text.trim() !== "").slice(0, 15);
-  const title = top.find((l) => COPYLEFT_TITLE.test(l.text) || WEAK_TITLE.test(l.text));
-  if (!title || WEAK_TITLE.test(title.text)) return undefined;
-  return finding(
-    path,
-    title.line,
-    `${path} is a copyleft licence text (${title.text.trim()}): the code vendored beside it comes under ` +
-      "that licence. Replace it with a permissively licensed library, or get a licence exception.",
-  );
+  for (const l of top) {
+    const title = TITLES.find((t) => t.re.test(l.text));
+    if (!title) continue;
+    return finding(
+      path,
+      l.line,
+      `${path} is a ${title.family} licence text (${l.text.trim()}), ${strength(title.strong)}: the code vendored ` +
+        "beside it comes under that licence. Replace it with a permissively licensed library, or get a licence exception.",
+    );
+  }
+  return undefined;
 }
 
-/** The first added line of a source file that tags or announces a strong copyleft licence. */
-function sourceNotice(path: string, lines: PatchLine[]): Finding | undefined {
+/** What an SPDX expression means for copied source: strong, weak, or no copyleft obligation. */
+function expressionCopyleft(expression: string): { strong: boolean } | undefined {
+  const cls = classifyLicense(expression);
+  if (cls.copyleft) return { strong: true };
+  if (cls.parsed && !cls.allowed && WEAK_COPYLEFT_ID.test(` ${cls.normalized}`)) return { strong: false };
+  return undefined;
+}
+
+/** The comment text of the header, line by line: only comments (and Python module docstrings) can be notices. */
+function headerComments(file: ChangedFile, lines: PatchLine[]): PatchLine[] {
+  const syntax = file.patch !== undefined ? syntaxOfPatch(file) : undefined;
+  if (syntax) {
+    const out: PatchLine[] = [];
+    const take = (node: SgNode): void => {
+      const start = node.range().start.line;
+      node
+        .text()
+        .split("\n")
+        .forEach((text, i) => {
+          const line = syntax.lineAt(start + i);
+          if (line !== undefined && line <= HEADER_LINES && syntax.isAdded(start + i)) out.push({ kind: "add", line, text });
+        });
+    };
+    for (const node of syntax.root.findAll({ rule: { kind: "comment" } })) {
+      if (node.range().start.line > HEADER_LINES + 5) break;
+      take(node);
+    }
+    if (syntax.lang === "python") {
+      // A module docstring, and `__license__ = "GPLv3"`.
+      for (const node of syntax.root.children().slice(0, 8)) {
+        if (node.kind() !== "expression_statement") continue;
+        const inner = node.child(0);
+        if (inner?.kind() === "string") take(inner);
+        else if (inner?.kind() === "assignment" && inner.field("left")?.text() === "__license__") take(inner);
+      }
+    }
+    return out.sort((a, b) => a.line - b.line);
+  }
+  const out: PatchLine[] = [];
+  let inBlock = false;
   for (const l of lines) {
     if (l.line > HEADER_LINES) break;
-    const tag = SPDX_TAG.exec(l.text);
-    if (tag?.[1] !== undefined && classifyLicense(tag[1]).copyleft) {
-      return finding(
-        path,
-        l.line,
-        `${path} is tagged SPDX-License-Identifier: ${tag[1]}, a strong copyleft licence: copying it in ` +
-          "puts the product under its terms. Use a permissively licensed source, or get a licence exception.",
-      );
+    const comment = inBlock || COMMENT_START.test(l.text);
+    if (/\/\*/.test(l.text) && !/\*\//.test(l.text.slice(l.text.lastIndexOf("/*")))) inBlock = true;
+    else if (/\*\//.test(l.text)) inBlock = false;
+    if (comment) out.push(l);
+  }
+  return out;
+}
+
+/** The first header comment line of a source file that tags or announces a copyleft licence. */
+function sourceNotice(file: ChangedFile, lines: PatchLine[]): Finding | undefined {
+  const path = file.filename;
+  const comments = headerComments(file, lines);
+  const prose = NOT_SOURCE.test(path);
+  if (!prose && DUAL.test(comments.map((c) => c.text).join("\n"))) return undefined;
+  for (const [i, l] of comments.entries()) {
+    const tag = SPDX_TAG.exec(l.text) ?? (prose ? null : LICENSE_TAG.exec(l.text));
+    if (tag?.[1] !== undefined) {
+      const copyleft = expressionCopyleft(tag[1]);
+      if (copyleft) {
+        return finding(
+          path,
+          l.line,
+          `${path} declares its licence as ${tag[1]}, ${strength(copyleft.strong)}: copying it in puts this code ` +
+            "under its terms. Use a permissively licensed source, or get a licence exception.",
+        );
+      }
+      continue;
     }
-    if (!NOT_SOURCE.test(path) && GPL_NOTICE.test(l.text)) {
+    if (prose) continue;
+    // A notice may wrap: "...the Mozilla Public" / "License, v. 2.0".
+    const following = comments[i + 1];
+    const wrapped = following?.line === l.line + 1 ? `${l.text} ${following.text.replace(COMMENT_MARKER, "")}` : l.text;
+    const notice =
+      NOTICES.find((n) => n.re.test(l.text)) ??
+      (following && !NOTICES.some((n) => n.re.test(following.text)) ? NOTICES.find((n) => n.re.test(wrapped)) : undefined);
+    if (notice) {
       return finding(
         path,
         l.line,
-        `${path} carries a GNU GPL/AGPL licence notice ("${l.text.trim().slice(0, 120)}"): it is copied ` +
-          "copyleft source. Use a permissively licensed source, or get a licence exception.",
+        `${path} carries a ${notice.family} licence notice ("${l.text.trim().slice(0, 120)}"), ${strength(notice.strong)}: ` +
+          "it is copied copyleft source. Use a permissively licensed source, or get a licence exception.",
       );
     }
   }
@@ -90,10 +194,14 @@ function sourceNotice(path: string, lines: PatchLine[]): Finding | undefined {
 }
 
 /**
- * Third-party source copied in under a copyleft licence (LIC-03): added files with a copyleft
- * `SPDX-License-Identifier` or a GPL/AGPL notice near the top, and added COPYING/LICENSE files in a
- * subfolder (vendor/, third_party/) whose text is a GPL, AGPL, SSPL, EUPL or OSL licence. The
- * repository's own root licence is the project's choice, not copied code, and is not flagged.
+ * Third-party source copied in under a copyleft licence (LIC-03): added files whose header
+ * comments carry a copyleft SPDX tag, an `@license` tag, or a notice in any common form ("GNU
+ * General Public License", "GNU GPL", "GPLv3", "licensed under the GPL", LGPL, AGPL, MPL, EPL,
+ * EUPL, SSPL, OSL), and added COPYING/LICENSE files in a subfolder (vendor/, third_party/) whose
+ * text is such a licence. In JavaScript, TypeScript, Python and Go only comments (and a Python
+ * module docstring or `__license__`) count, so a string that mentions the GPL is not a notice;
+ * other languages are read by their comment markers. A notice that offers a permissive choice
+ * ("dual licensed under the MIT or GPL") is not flagged, nor is the repository's own root licence.
  * One finding per file.
  *
  * @example await copyleftSourceDetector.detect(ctx) // [{ policy: "LIC-03", file: "vendor/fastjson/parse.c", line: 3, ... }]
@@ -111,7 +219,7 @@ export const copyleftSourceDetector: Detector = {
         ? file.filename.includes("/")
           ? licenseText(file.filename, lines)
           : undefined
-        : sourceNotice(file.filename, lines);
+        : sourceNotice(file, lines);
       if (found) findings.push(found);
     }
     return findings;

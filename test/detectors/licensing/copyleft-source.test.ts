@@ -24,7 +24,7 @@ describe("copyleftSourceDetector", () => {
     ]);
   });
 
-  it("flags a copyleft SPDX tag, and not a permissive or dual one", async () => {
+  it("flags a copyleft SPDX tag (weak copyleft too), and not a permissive or dual one", async () => {
     const findings = await run([
       { filename: "third_party/a.ts", patch: addedFilePatch(["// SPDX-License-Identifier: AGPL-3.0-or-later", "export const a = 1;"]) },
       { filename: "third_party/b.py", patch: addedFilePatch(["# SPDX-License-Identifier: GPL-2.0", "x = 1"]) },
@@ -35,10 +35,12 @@ describe("copyleftSourceDetector", () => {
     expect(findings.map((f) => [f.file, f.line])).toEqual([
       ["third_party/a.ts", 1],
       ["third_party/b.py", 1],
+      ["third_party/e.c", 1],
     ]);
+    expect(findings[2]?.message).toContain("weak (file- or library-level) copyleft");
   });
 
-  it("flags a vendored COPYING with the GPL text, not the LGPL's, not the repository's own root licence", async () => {
+  it("flags a vendored COPYING with the GPL or the LGPL text, not an MIT one, not the repository's own root licence", async () => {
     const gpl = [
       "                    GNU GENERAL PUBLIC LICENSE",
       "                       Version 2, June 1991",
@@ -52,7 +54,12 @@ describe("copyleftSourceDetector", () => {
       { filename: "LICENSE", patch: addedFilePatch(gpl) },
       { filename: "third_party/mit/LICENSE", patch: addedFilePatch(["MIT License", "Copyright (c) 2020"]) },
     ]);
-    expect(findings.map((f) => [f.file, f.line])).toEqual([["vendor/fastjson/COPYING", 1]]);
+    expect(findings.map((f) => [f.file, f.line])).toEqual([
+      ["vendor/fastjson/COPYING", 1],
+      ["vendor/tinylib/COPYING.LESSER", 1],
+    ]);
+    expect(findings[0]?.message).toContain("GPL licence text");
+    expect(findings[1]?.message).toContain("LGPL licence text");
   });
 
   it("flags an AGPL licence text named LICENSE.txt in a subfolder", async () => {
@@ -60,12 +67,11 @@ describe("copyleftSourceDetector", () => {
     expect(findings).toEqual([expect.objectContaining({ policy: "LIC-03", line: 2 })]);
   });
 
-  it("ignores modified files, docs that mention the GPL, notices far below the top, and LGPL notices", async () => {
+  it("ignores modified files, docs that mention the GPL, and notices far below the top", async () => {
     const findings = await run([
       { filename: "src/parse.c", status: "modified", patch: "@@ -1,1 +1,2 @@\n x\n+ * under the terms of the GNU General Public License" },
       { filename: "docs/licensing.md", patch: addedFilePatch(["We never ship code under the GNU General Public License."]) },
       { filename: "src/late.c", patch: addedFilePatch([...Array.from({ length: 80 }, () => "int x;"), "// GNU General Public License"]) },
-      { filename: "src/lgpl.c", patch: addedFilePatch(["/* under the terms of the GNU Lesser General Public License */"]) },
     ]);
     expect(findings).toEqual([]);
   });
@@ -73,5 +79,33 @@ describe("copyleftSourceDetector", () => {
   it("reads the head file when GitHub omitted the patch of an added file", async () => {
     const findings = await run([{ filename: "vendor/big/engine.c", status: "added" }], { "vendor/big/engine.c": GPL_HEADER.join("\n") });
     expect(findings).toEqual([expect.objectContaining({ file: "vendor/big/engine.c", line: 4 })]);
+  });
+
+  it.each([
+    ["vendor/lib/lgpl.c", ["/* under the terms of the GNU Lesser General Public License */"], 1, "LGPL"],
+    ["pkg/ring/ring.go", ["// Package ring.", "//", "// Licensed under the GNU GPL v3; see COPYING.", "package ring"], 3, "GPL"],
+    ["tools/conv.py", ["#!/usr/bin/env python3", "# Released under the GPLv2.", "import sys"], 2, "GPL"],
+    ["static/vendor/chart.min.js", ["/*! chart v1 | @license GPL-3.0-or-later */", "!function(){}();"], 1, "GPL-3.0-or-later"],
+    ["src/lib/agpl.ts", ["/**", " * This program is free software: you can redistribute it under the terms", " * of the GNU Affero General Public License, version 3.", " */"], 3, "AGPL"],
+    ["src/lib/mpl.ts", ["// This Source Code Form is subject to the terms of the Mozilla Public", "// License, v. 2.0. If a copy of the MPL was not distributed with this", "// file, You can obtain one at https://mozilla.org/MPL/2.0/."], 1, "MPL"],
+    ["app/meta.py", ['"""A helper module.', "", "Copyright 2019. Distributed under the GNU General Public License v3.", '"""', "x = 1"], 3, "GPL"],
+    ["app/legacy.py", ['__license__ = "GPLv3"', "x = 1"], 1, "GPL"],
+    ["src/Parser.java", ["/*", " * Copyright 2020 Example.", " * Licensed under the GPL v2.", " */", "class Parser {}"], 3, "GPL"],
+  ])("flags the notice in %s", async (filename, lines, line, family) => {
+    const findings = await run([{ filename, patch: addedFilePatch(lines) }]);
+    expect(findings).toEqual([expect.objectContaining({ policy: "LIC-03", file: filename, line, blocking: true })]);
+    expect(findings[0]?.message).toContain(family);
+  });
+
+  it.each([
+    ["a string that names the GPL (TypeScript)", "src/licenses.ts", ['export const NAMES = { "GPL-3.0-only": "GNU General Public License v3.0" };']],
+    ["a string that names the GPL (Python)", "reports/names.py", ['NAMES = {"GPL-3.0-only": "GNU General Public License v3.0 only"}']],
+    ["a Go string, with an Apache header", "internal/lic/warn.go", ["// Licensed under the Apache License, Version 2.0.", "package lic", 'const warn = "licensed under the GNU General Public License"']],
+    ["a template literal that shows an SPDX tag", "src/gen.ts", ["const header = `// SPDX-License-Identifier: GPL-3.0-only`;"]],
+    ["an MIT header", "src/lib/debounce.ts", ["/**", " * Copyright (c) 2019 tiny authors", " * SPDX-License-Identifier: MIT", " */"]],
+    ["a dual MIT-or-GPL notice", "src/lib/pad.ts", ["/*!", " * Dual licensed under the MIT or GPL Version 2 licenses.", " */"]],
+    ["a Python code line that mentions GPL", "app/check.py", ['if license_id.startswith("GPL"):', "    warn()"]],
+  ])("does not flag %s", async (_label, filename, lines) => {
+    expect(await run([{ filename, patch: addedFilePatch(lines) }])).toEqual([]);
   });
 });
