@@ -85,8 +85,9 @@ async function judge(ctx: DetectContext, change: DependencyChange): Promise<Find
 }
 
 /**
- * Licences of added or changed dependencies in package.json, requirements*.txt, pyproject.toml,
- * go.mod and Cargo.toml (LIC-01, LIC-02). One finding per dependency, on its added line.
+ * Licences of added or changed dependencies in package.json, requirements*.txt, pyproject.toml
+ * (PEP 621 and Poetry), setup.py, setup.cfg, Pipfile, go.mod and Cargo.toml (LIC-01, LIC-02).
+ * One finding per dependency, on its added line.
  *
  * @example await dependencyLicensesDetector.detect(ctx) // [{ policy: "LIC-02", file: "package.json", line: 14, ... }]
  */

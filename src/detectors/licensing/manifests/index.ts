@@ -2,8 +2,11 @@ import { cargoTomlParser } from "./cargo-toml.js";
 import { goModParser } from "./go-mod.js";
 import type { ManifestParser } from "./manifest-parser.js";
 import { packageJsonParser } from "./package-json.js";
+import { pipfileParser } from "./pipfile.js";
 import { pyprojectTomlParser } from "./pyproject-toml.js";
 import { requirementsTxtParser } from "./requirements-txt.js";
+import { setupCfgParser } from "./setup-cfg.js";
+import { setupPyParser } from "./setup-py.js";
 
 export { changedDependencies, type DependencyChange, type DependencyChangeKind } from "./changed-dependencies.js";
 export type { DeclaredDependency, DependencyScope, ManifestParser } from "./manifest-parser.js";
@@ -13,6 +16,9 @@ export const MANIFEST_PARSERS: readonly ManifestParser[] = [
   packageJsonParser,
   requirementsTxtParser,
   pyprojectTomlParser,
+  setupPyParser,
+  setupCfgParser,
+  pipfileParser,
   goModParser,
   cargoTomlParser,
 ];
