@@ -88,6 +88,8 @@ export function buildGate(config: Config, log: Logger, extras: GateExtras = {}) 
   const model = modelParts(config, log);
   const investigator = createInvestigator({
     newStrategy: extras.newStrategy ?? model?.newStrategy ?? createDeterministicStrategy,
+    // A model's clearance counts only if the rules, asked the same question, find no concern.
+    ...(extras.newStrategy ?? model?.newStrategy ? { crossCheck: createDeterministicStrategy } : {}),
     dataDir: config.dataDir,
     limits: {
       maxTurns: config.GATE_INVESTIGATOR_MAX_TURNS,

@@ -27,6 +27,7 @@ export const INVESTIGATOR_SYSTEM = [
   "When you know enough, or the budget is nearly spent, stop calling tools and answer with ONLY a JSON object of this JSON schema (no prose around it):",
   JSON.stringify(z.toJSONSchema(InvestigatorReportSchema)),
   "Quote evidence as file, 1-based line and a short excerpt. A concern cites the policy it bears on. conclusive: false (with a reason) when what you could read does not settle the question.",
+  "The harness checks your evidence: cite only lines that read_file or grep_repo showed you in this investigation, quoted as they read. An answer that clears the question without such lines is not accepted.",
 ].join("\n");
 
 /**

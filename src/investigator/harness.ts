@@ -4,6 +4,7 @@ import type { InvestigationReport, InvestigationRequest } from "../domain/invest
 import type { Strategy, StrategyAnswer, StrategyMove, ToolCall, ToolResult } from "./strategy.js";
 import { realRoot } from "../snapshot/sandbox.js";
 import { runTool, type ToolRunner } from "./tools/index.js";
+import { LinesRead, unverifiedEvidence } from "./evidence-check.js";
 
 /** The investigator's budgets; the harness counts them, never the strategy. */
 export interface InvestigationLimits {
@@ -70,6 +71,7 @@ export async function runInvestigation(args: RunInvestigationArgs): Promise<Inve
   const tools = args.tools ?? runTool;
   let usage: Usage = ZERO_USAGE;
   const counts = { turns: 0, tool_calls: 0, chars_read: 0 };
+  const linesRead = new LinesRead();
 
   const report = (answer: StrategyAnswer | undefined, reason: string | undefined): InvestigationReport => ({
     status: answer?.conclusive === true && reason === undefined ? "resolved" : "inconclusive",
@@ -154,7 +156,7 @@ export async function runInvestigation(args: RunInvestigationArgs): Promise<Inve
       usage = addUsage(usage, move?.usage ?? {});
       if (move?.kind === "answer") {
         const answer = move.answer;
-        const reason = answer?.conclusive === true ? undefined : (answer?.reason ?? "the strategy could not reach a conclusion");
+        const reason = answer?.conclusive === true ? clearanceProblem(answer) : (answer?.reason ?? "the strategy could not reach a conclusion");
         return report(answer, reason);
       }
       if (move?.kind !== "tools" || !Array.isArray(move.calls)) {
@@ -187,6 +189,19 @@ export async function runInvestigation(args: RunInvestigationArgs): Promise<Inve
     args.signal?.removeEventListener("abort", onOuterAbort);
   }
 
+  /**
+   * A clearance (conclusive, no concern) counts only with evidence the harness verified: each cited
+   * line was shown by a tool in this investigation and says what the excerpt says.
+   */
+  function clearanceProblem(answer: StrategyAnswer): string | undefined {
+    if (Array.isArray(answer.concerns) && answer.concerns.length > 0) return undefined;
+    const evidence = Array.isArray(answer.evidence) ? answer.evidence : [];
+    if (evidence.length === 0) return "unverified: the answer clears the question but cites no line that shows it";
+    const problems = unverifiedEvidence(evidence, linesRead);
+    if (problems.length === 0) return undefined;
+    return `unverified evidence: ${problems.slice(0, 3).join("; ")}${problems.length > 3 ? `; and ${problems.length - 3} more` : ""}`;
+  }
+
   async function execute(call: ToolCall, remainingChars: number): Promise<ToolResult> {
     counts.tool_calls++;
     const id = typeof call?.id === "string" ? call.id : String(counts.tool_calls);
@@ -200,6 +215,7 @@ export async function runInvestigation(args: RunInvestigationArgs): Promise<Inve
         chars = remainingChars;
       }
       counts.chars_read += chars;
+      linesRead.record(call, { ok: true, output });
       return { id, tool, ok: true, output, chars };
     } catch (error) {
       if (error instanceof Stop) throw error;

@@ -27,11 +27,17 @@ export interface Investigator {
  * `newStrategy` makes one strategy per investigation, so a strategy that keeps a conversation
  * (the model's) never mixes two reviews investigated at once.
  *
+ * `crossCheck` (the deterministic strategy, when `newStrategy` is a model's) re-asks the same
+ * question without a model whenever the first answer clears it. A clearance counts only when the
+ * cross-check found no concern; otherwise the report is inconclusive and carries the concerns, so
+ * a person decides with the line that shows them.
+ *
  * @example const inv = createInvestigator({ newStrategy: createDeterministicStrategy, dataDir: "/var/gate",
  *   limits: { maxTurns: 6, maxToolCalls: 12, maxFileChars: 60000, timeoutMs: 30000 } });
  */
 export function createInvestigator(deps: {
   newStrategy: () => Strategy;
+  crossCheck?: () => Strategy;
   dataDir: string;
   limits: InvestigationLimits;
 }): Investigator {
@@ -43,7 +49,7 @@ export function createInvestigator(deps: {
       } catch (error) {
         return refused(req, `no readable snapshot: ${describeError(error)}`);
       }
-      return runInvestigation({
+      const report = await runInvestigation({
         strategy: deps.newStrategy(),
         request: req,
         pr: ctx.pr,
@@ -52,7 +58,37 @@ export function createInvestigator(deps: {
         ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}),
         ...(ctx.signal ? { signal: ctx.signal } : {}),
       });
+      if (!deps.crossCheck || report.status !== "resolved" || report.concerns.length > 0) return report;
+      const check = await runInvestigation({
+        strategy: deps.crossCheck(),
+        request: req,
+        pr: ctx.pr,
+        root,
+        limits: deps.limits,
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+      });
+      return withCrossCheck(report, check);
     },
+  };
+}
+
+/**
+ * The first report, overruled when the deterministic cross-check of the same question found a
+ * concern: inconclusive, with the cross-check's concerns and their lines as evidence.
+ *
+ * @example withCrossCheck(modelSaysResolved, rulesFoundTokenLogged).status // "inconclusive"
+ */
+export function withCrossCheck(report: InvestigationReport, check: InvestigationReport): InvestigationReport {
+  if (check.concerns.length === 0) return report;
+  const first = check.concerns[0];
+  return {
+    ...report,
+    status: "inconclusive",
+    concerns: [...check.concerns],
+    evidence: [...report.evidence, ...check.concerns.map((c) => c.evidence)],
+    reason:
+      `the answer cleared the question, but the deterministic investigation of the same question found a concern` +
+      (first ? `: ${first.message}` : ""),
   };
 }
 

@@ -6,7 +6,7 @@ import { modelGate, requestsOf, routeByCaller, useFakeAnthropic } from "./helper
 const REPORT = {
   answers: ["validateSession still checks expiry, then the signature; the log line carries only the refusal reason."],
   evidence: [
-    { file: "src/auth/session.ts", line: 24, excerpt: 'if (session.expiresAt < now) return { ok: false, reason: "expired" };' },
+    { file: "src/auth/session.ts", line: 22, excerpt: 'if (session.expiresAt < now) return { ok: false, reason: "expired" };' },
   ],
   concerns: [],
   conclusive: true,

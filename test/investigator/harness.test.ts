@@ -37,7 +37,12 @@ function scripted(moves: Array<StrategyMove | ((ctx: TurnContext) => Promise<Str
 
 const list = (id: string): ToolCall => ({ id, tool: "list_dir", args: { path: "" } });
 const readA = (id: string, max?: number): ToolCall => ({ id, tool: "read_file", args: { path: "a.txt", ...(max ? { max_chars: max } : {}) } });
-const answer = (conclusive: boolean): StrategyMove => ({ kind: "answer", answer: { conclusive, answers: ["x"], evidence: [], concerns: [], ...(conclusive ? {} : { reason: "not sure" }) } });
+/** a.txt's first line, as the tools show it. */
+const LINE_1 = { file: "a.txt", line: 1, excerpt: "0123456789" };
+const answer = (conclusive: boolean, evidence = [LINE_1]): StrategyMove => ({
+  kind: "answer",
+  answer: { conclusive, answers: ["x"], evidence, concerns: [], ...(conclusive ? {} : { reason: "not sure" }) },
+});
 
 describe("runInvestigation", () => {
   it("resolves with the strategy's answer, counting calls, chars and summed usage", async () => {
@@ -103,11 +108,14 @@ describe("runInvestigation", () => {
   });
 
   it("returns tool errors to the strategy as ok: false", async () => {
-    const strategy = scripted([{ kind: "tools", calls: [{ id: "1", tool: "read_file", args: { path: "../etc/passwd" } }, { id: "2", tool: "read_file", args: { path: "missing.ts" } }] }, answer(true)]);
+    const strategy = scripted([
+      { kind: "tools", calls: [{ id: "1", tool: "read_file", args: { path: "../etc/passwd" } }, { id: "2", tool: "read_file", args: { path: "missing.ts" } }, readA("3")] },
+      answer(true),
+    ]);
     const report = await runInvestigation({ strategy, request, pr, root, limits });
     expect(report.status).toBe("resolved");
     const results = strategy.seen[1]?.results ?? [];
-    expect(results.map((r) => r.ok)).toEqual([false, false]);
+    expect(results.map((r) => r.ok)).toEqual([false, false, true]);
     expect(results[0]?.output).toMatch(/^error: .*climbs out/);
     expect(results[1]?.output).toMatch(/not found: missing\.ts/);
   });
@@ -120,7 +128,8 @@ describe("runInvestigation", () => {
         throw new TypeError("tool exploded");
       },
     });
-    expect(report.status).toBe("resolved");
+    // Nothing was read, so the answer's evidence cannot be verified.
+    expect(report).toMatchObject({ status: "inconclusive", reason: "unverified evidence: a.txt:1 was not read by a tool in this investigation" });
     expect(strategy.seen[1]?.results[0]).toMatchObject({ ok: false, output: "error: tool exploded", chars: 0 });
   });
 
@@ -209,8 +218,44 @@ describe("runInvestigation", () => {
   });
 
   it("survives a progress listener that throws", async () => {
-    const strategy = scripted([{ kind: "tools", calls: [list("1")] }, answer(true)]);
+    const strategy = scripted([{ kind: "tools", calls: [readA("1")] }, answer(true)]);
     const report = await runInvestigation({ strategy, request, pr, root, limits, onProgress: () => { throw new Error("ui down"); } });
     expect(report.status).toBe("resolved");
+  });
+});
+
+describe("a clearance counts only with evidence the harness verified", () => {
+  it("a line shown by grep_repo or read_file, quoted as it reads, is verified", async () => {
+    const viaGrep = scripted([{ kind: "tools", calls: [{ id: "g", tool: "grep_repo", args: { pattern: "0123", max_results: 3 } }] }, answer(true, [{ ...LINE_1, line: 3, file: "./a.txt" }])]);
+    expect((await runInvestigation({ strategy: viaGrep, request, pr, root, limits })).status).toBe("resolved");
+    const viaRead = scripted([{ kind: "tools", calls: [readA("r")] }, answer(true, [{ file: "a.txt", line: 50, excerpt: "  0123456789  " }])]);
+    expect((await runInvestigation({ strategy: viaRead, request, pr, root, limits })).status).toBe("resolved");
+  });
+
+  it("a clearance that cites nothing is not one", async () => {
+    const report = await runInvestigation({ strategy: scripted([{ kind: "tools", calls: [readA("1")] }, answer(true, [])]), request, pr, root, limits });
+    expect(report).toMatchObject({ status: "inconclusive", reason: "unverified: the answer clears the question but cites no line that shows it" });
+  });
+
+  it("a line no tool showed, a line of a file never read, or an excerpt the line does not say is refused, naming each", async () => {
+    const cited = [
+      { file: "a.txt", line: 40, excerpt: "0123456789" },
+      { file: "src/auth/session.ts", line: 3, excerpt: "if (expired) return null;" },
+      { file: "a.txt", line: 1, excerpt: "verifySignature(token)" },
+    ];
+    // Only the first 2 lines of a.txt are shown (22 characters).
+    const report = await runInvestigation({ strategy: scripted([{ kind: "tools", calls: [readA("1", 22)] }, answer(true, cited)]), request, pr, root, limits });
+    expect(report.status).toBe("inconclusive");
+    expect(report.reason).toBe(
+      "unverified evidence: a.txt:40 was not read by a tool in this investigation; src/auth/session.ts:3 was not read by a tool in this investigation; a.txt:1 does not say `verifySignature(token)`",
+    );
+    // The answer is kept for the person who decides.
+    expect(report.answers).toEqual(["x"]);
+  });
+
+  it("an answer that raises a concern needs no verified clearance: the concern goes to a person anyway", async () => {
+    const concern = { policy: "SEC-03", message: "logs the token", evidence: { file: "b.ts", line: 9, excerpt: "log(token)" } };
+    const strategy = scripted([{ kind: "answer", answer: { conclusive: true, answers: [], evidence: [], concerns: [concern] } }]);
+    expect(await runInvestigation({ strategy, request, pr, root, limits })).toMatchObject({ status: "resolved", concerns: [concern] });
   });
 });

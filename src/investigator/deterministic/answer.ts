@@ -2,12 +2,12 @@ import type { PullRequest } from "../../domain/pull-request.js";
 import type { Concern, Evidence, InvestigationRequest } from "../../domain/investigation.js";
 import type { StrategyAnswer } from "../strategy.js";
 import { definitionName, functionBody } from "./code-scan.js";
-import { isRedacted, redactionKeys, scanSensitiveLogging, type SensitiveLog } from "./logging-scan.js";
-import { removedChecks } from "./removed-checks.js";
+import { isRedacted, LOG_CALL, redactionKeys, scanSensitiveLogging, type SensitiveLog } from "./logging-scan.js";
+import { checksMadeIn, removedChecks } from "./removed-checks.js";
 import type { RunState } from "./run-state.js";
 import { rankQuestionHits } from "./question-hits.js";
 import { questionTerms } from "./question-terms.js";
-import { excerpt, type SourceLine } from "./tool-text.js";
+import { excerpt, stripStrings, type SourceLine } from "./tool-text.js";
 
 const AUTH_PATH = /auth|session|login|token|passw/i;
 const KIND_TEXT = { expiry: "expiry", signature: "the signature", condition: "the condition" } as const;
@@ -20,9 +20,17 @@ function evidenceOf(l: SourceLine): Evidence {
   return { file: l.file, line: l.line, excerpt: excerpt(l.text) };
 }
 
+/** Keys whose redaction shows that a token, password or secret would not reach the log. */
+const SECRET_KEYS = /token|passw|secret|authorization|cookie|session|api_?key|credential/i;
+
 /**
  * Turns what a deterministic run read into its answer: sentences, evidence lines and concerns.
- * Inconclusive only when none of the changed code could be read (and no question hit either).
+ * The rules clear a machine question only with positive evidence for both of its halves, each
+ * cited: every check the change removed is still made (or it removed none and the changed code
+ * still makes its checks), and the logging setup redacts secrets (or the code logs nothing).
+ * Not finding a problem is not that evidence: without it the answer is inconclusive, and a person
+ * decides. A new file (nothing to compare against) is never cleared by rules alone; a logging
+ * setup that redacts nothing is a concern.
  *
  * @example buildAnswer(state, request, pr).concerns // [] when all is well
  */
@@ -53,19 +61,29 @@ export function buildAnswer(state: RunState, request: InvestigationRequest, pr: 
   }
   const logPolicy = request.findings.some((f) => f.policy === "SEC-03") || read.some((t) => AUTH_PATH.test(t)) ? "SEC-03" : "DATA-01";
 
-  // The logging setup: which keys it redacts.
+  // The logging setup: which keys it redacts. One that redacts no secret is a concern, not an answer.
   const redacted = new Set<string>();
+  let redactsSecrets = false;
   for (const file of state.loggingFiles) {
     const lines = state.files.get(file);
     if (!lines) continue;
     const keys = redactionKeys(lines.map((l) => l.text).join("\n"));
     keys.forEach((k) => redacted.add(k));
     const where = lines.find((l) => /redact|censor|mask/i.test(l.text));
-    if (where && keys.size > 0) {
+    const secretKeys = [...keys].filter((k) => SECRET_KEYS.test(k));
+    if (where && secretKeys.length > 0) {
       answers.push(`The logging setup redacts ${[...keys].join(", ")}: ${cite(where)}.`);
       addEvidence(where);
+      redactsSecrets = true;
     } else {
-      answers.push(`The logging setup in ${file} redacts nothing that names a token or password.`);
+      const at = where ?? lines.find((l) => l.text.trim() !== "") ?? lines[0];
+      if (at) {
+        concerns.push({
+          policy: logPolicy,
+          message: `The logging setup in ${file} redacts no token, password or secret, so any such value the code logs is written as is.`,
+          evidence: evidenceOf(at),
+        });
+      }
     }
   }
 
@@ -77,11 +95,27 @@ export function buildAnswer(state: RunState, request: InvestigationRequest, pr: 
   }
   const allHelperLines = [...helperBodies.values()].flat();
 
+  const unproven: string[] = [];
+  let logCalls = 0;
   for (const target of read) {
     const head = state.files.get(target) ?? [];
-    const patch = pr.files.find((f) => f.filename === target)?.patch;
+    const changed = pr.files.find((f) => f.filename === target);
+    const patch = changed?.patch;
+    if (changed?.status === "added") {
+      unproven.push(`${target} is a new file: there is no earlier version to compare it with, so rules alone cannot clear it`);
+    }
 
-    for (const check of removedChecks(target, patch, [...head, ...allHelperLines])) {
+    const removed = removedChecks(target, patch, [...head, ...allHelperLines]);
+    if (removed.length === 0 && changed?.status !== "added") {
+      const made = checksMadeIn([...head, ...allHelperLines]).slice(0, 2);
+      if (made.length > 0) {
+        answers.push(`The change to ${target} removes no check, and the code still checks: ${made.map(cite).join("; ")}.`);
+        made.forEach(addEvidence);
+      } else {
+        unproven.push(`no check could be shown in ${target} or the helpers it calls`);
+      }
+    }
+    for (const check of removed) {
       if (check.keptAt) {
         answers.push(
           `The change to ${target} still checks ${KIND_TEXT[check.kind]}: ${cite(check.keptAt)} (it removed \`${check.removed.text}\` at base line ${check.removed.line}).`,
@@ -96,6 +130,7 @@ export function buildAnswer(state: RunState, request: InvestigationRequest, pr: 
       }
     }
 
+    logCalls += countLogCalls(head) + [...helperBodies.entries()].filter(([n]) => head.some((l) => l.text.includes(`${n}(`))).reduce((n, [, body]) => n + countLogCalls(body), 0);
     const direct = scanSensitiveLogging(head);
     const viaHelpers: Array<{ name: string; callLine?: SourceLine; log: SensitiveLog }> = [];
     for (const [name, body] of helperBodies) {
@@ -133,6 +168,16 @@ export function buildAnswer(state: RunState, request: InvestigationRequest, pr: 
   }
   answers.unshift(...direct);
   for (const c of concerns) addEvidence({ file: c.evidence.file, line: c.evidence.line, text: c.evidence.excerpt });
+  if (concerns.length > 0 || request.origin === "human") return { conclusive: true, answers, evidence, concerns };
+
+  // A machine question is cleared only with positive evidence for its logging half too.
+  if (!redactsSecrets) {
+    if (logCalls > 0) unproven.push("no logging setup was found that redacts tokens, passwords or secrets, and the changed code logs");
+    else answers.push(`The changed code (${read.join(", ")}) and the helpers it calls make no logging call.`);
+  }
+  if (unproven.length > 0) {
+    return { conclusive: false, answers, evidence, concerns, reason: `no positive evidence that it is safe: ${unproven.join("; ")}` };
+  }
   return { conclusive: true, answers, evidence, concerns };
 
   function reportLog(log: SensitiveLog, what: string): void {
@@ -148,4 +193,9 @@ export function buildAnswer(state: RunState, request: InvestigationRequest, pr: 
       evidence: evidenceOf(line),
     });
   }
+}
+
+/** How many logging calls these lines make. */
+function countLogCalls(lines: SourceLine[]): number {
+  return lines.filter((l) => LOG_CALL.test(stripStrings(l.text))).length;
 }

@@ -4,7 +4,7 @@ import { stripStrings, type SourceLine } from "./tool-text.js";
 export const SENSITIVE = /token|password|passwd|secret|session_?id|sessionid|authorization|api_?key|credential|cookie/i;
 
 /** `console.*`, `logger.*`/`log.*` (also `this.logger.*`) and camel-case `logXxx(` calls. */
-const LOG_CALL = /(?:\bconsole\.\w+|\blog(?:ger)?\.\w+|\blog[A-Z]\w*|\blog)\s*\(/;
+export const LOG_CALL = /(?:\bconsole\.\w+|\blog(?:ger)?\.\w+|\blog[A-Z]\w*|\blog)\s*\(/;
 
 /** A logging call that writes something sensitive. */
 export interface SensitiveLog {

@@ -69,3 +69,18 @@ export function removedChecks(file: string, patch: string | undefined, head: Sou
   }
   return out;
 }
+
+/**
+ * Lines that make an expiry or signature check (a condition on an expiry, a `verify…(` call, a
+ * signature comparison): the positive evidence that code which removed no check still checks.
+ *
+ * @example checksMadeIn([{ file: "a.ts", line: 3, text: "if (!verifySignature(t, s)) return null;" }]).length // 1
+ */
+export function checksMadeIn(lines: SourceLine[]): SourceLine[] {
+  return lines
+    .filter((l) => {
+      const code = stripStrings(l.text);
+      return CONDITIONAL.test(code) && (EXPIRY.test(code) || SIGNATURE.test(code)) && /\bif\s*\(|verify\w*\s*\(|\bassert|\bthrow\b|\breturn\b/.test(code);
+    })
+    .map((l) => ({ ...l, text: excerpt(l.text) }));
+}

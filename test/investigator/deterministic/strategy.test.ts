@@ -1,4 +1,6 @@
-import { readFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { Finding } from "../../../src/domain/finding.js";
@@ -75,7 +77,9 @@ describe("deterministic strategy when the changed code is not there", () => {
     const { pr, root } = load("003b_auth_change_logs_token");
     const report = await runInvestigation({ strategy: createDeterministicStrategy(), request: machine, pr, root, limits: { ...limits, maxToolCalls: 3 } });
     expect(report.tool_calls).toBe(2);
-    expect(report.status).toBe("resolved");
+    // What it has is not enough to clear anything: the logging setup was never read.
+    expect(report.status).toBe("inconclusive");
+    expect(report.reason).toMatch(/^no positive evidence that it is safe: no logging setup was found that redacts/);
   });
 
   it("serves two runs at once without mixing their state", async () => {
@@ -88,5 +92,76 @@ describe("deterministic strategy when the changed code is not there", () => {
     ]);
     expect(ra.concerns).toEqual([]);
     expect(rb.concerns.map((c) => c.evidence.file)).toEqual(["src/audit/audit.ts"]);
+  });
+});
+
+/** A copy of a bundled fixture in a temp fixtures folder, changed by `edit`, loaded like `load`. */
+function variant(name: string, edit: (dir: string) => void): { pr: PullRequest; root: string; cleanup: () => void } {
+  const tmp = mkdtempSync(path.join(tmpdir(), "gate-det-"));
+  cpSync(path.join(fixturesDir, name), path.join(tmp, name), { recursive: true });
+  edit(path.join(tmp, name));
+  const read = (f: string): unknown => JSON.parse(readFileSync(path.join(tmp, name, f), "utf8"));
+  return {
+    pr: parsePullRequest(read("pr.json"), read("files.json")),
+    root: sandboxRoot({ kind: "fixture", fixturesDir: tmp, name }, { dataDir: "/unused" }),
+    cleanup: () => rmSync(tmp, { recursive: true, force: true }),
+  };
+}
+
+describe("the rules clear only with positive evidence", () => {
+  it("003's clearance cites both halves: the checks kept and the logging setup's redaction", async () => {
+    const { pr, root } = load("003_auth_change");
+    const report = await runInvestigation({ strategy: createDeterministicStrategy(), request: machine, pr, root, limits });
+    expect(report.status).toBe("resolved");
+    expect(report.evidence.some((e) => /redact/.test(e.excerpt))).toBe(true);
+  });
+
+  it("a logging setup that redacts nothing is a concern, not an answer", async () => {
+    const v = variant("003_auth_change", (dir) => {
+      writeFileSync(path.join(dir, "repo/config/logging.json"), JSON.stringify({ level: "info" }, null, 2));
+      writeFileSync(
+        path.join(dir, "repo/src/logging/logger.ts"),
+        'import pino from "pino";\n\n/** The one logger of the app. */\nexport const logger = pino({ level: "info" });\n',
+      );
+    });
+    try {
+      const report = await runInvestigation({ strategy: createDeterministicStrategy(), request: machine, pr: v.pr, root: v.root, limits });
+      expect(report.concerns.map((c) => [c.policy, c.evidence.file])).toEqual(
+        expect.arrayContaining([["SEC-03", "src/logging/logger.ts"]]),
+      );
+      expect(report.concerns[0]?.message).toMatch(/redacts no token, password or secret/);
+    } finally {
+      v.cleanup();
+    }
+  });
+
+  it("no logging setup at all, with code that logs, is not proof: inconclusive", async () => {
+    const v = variant("003_auth_change", (dir) => {
+      rmSync(path.join(dir, "repo/config"), { recursive: true });
+      rmSync(path.join(dir, "repo/src/logging"), { recursive: true });
+    });
+    try {
+      const report = await runInvestigation({ strategy: createDeterministicStrategy(), request: machine, pr: v.pr, root: v.root, limits });
+      expect(report.status).toBe("inconclusive");
+      expect(report.concerns).toEqual([]);
+      expect(report.reason).toMatch(/no logging setup was found that redacts tokens, passwords or secrets, and the changed code logs/);
+    } finally {
+      v.cleanup();
+    }
+  });
+
+  it("newly added authentication code (nothing to compare against) is never cleared by rules alone", async () => {
+    const v = variant("003_auth_change", (dir) => {
+      const files = JSON.parse(readFileSync(path.join(dir, "files.json"), "utf8")) as Array<{ status: string }>;
+      for (const f of files) f.status = "added";
+      writeFileSync(path.join(dir, "files.json"), JSON.stringify(files));
+    });
+    try {
+      const report = await runInvestigation({ strategy: createDeterministicStrategy(), request: machine, pr: v.pr, root: v.root, limits });
+      expect(report.status).toBe("inconclusive");
+      expect(report.reason).toMatch(/src\/auth\/session\.ts is a new file: there is no earlier version to compare it with/);
+    } finally {
+      v.cleanup();
+    }
   });
 });
