@@ -2,6 +2,7 @@ import { detectLinearity } from "./detect-bench.js";
 import { grepFigure } from "./grep-bench.js";
 import { memoryFigure, startupFigure, storageFigures } from "./process-bench.js";
 import { largePrFigure, latencyFigures } from "./review-bench.js";
+import { serverFigures } from "./server-bench.js";
 import type { Figure } from "./stats.js";
 
 /** Every bench `npm run bench` runs, in order (`--only` picks some by name); each gives figures. */
@@ -12,6 +13,7 @@ const BENCHES: Record<string, () => Promise<Figure[]>> = {
   startup: async () => [await startupFigure()],
   memory: async () => [await memoryFigure()],
   grep: async () => [await grepFigure()],
+  server: serverFigures,
 };
 
 function fmt(v: number): string {
