@@ -1,6 +1,12 @@
+import { syntaxOfPatch, type PatchSyntax } from "../code/syntax-tree.js";
 import type { Detector } from "../detector.js";
+import type { Finding } from "../../domain/finding.js";
+import { isDocPath } from "./file-kind.js";
+import { kindOf } from "./built-string.js";
+import { injectionFlows } from "./injection-flow.js";
 import { interpolates, readsRequestData } from "./interpolation.js";
-import { lineRuleDetector, type LineRule } from "./line-rules.js";
+import { matchLineRules, type LineRule } from "./line-rules.js";
+import { securityFinding } from "./security-finding.js";
 
 const SQL_SHAPE =
   /\b(select\b.*\bfrom|insert\s+into|update\s+[\w."`]+\s+set|delete\s+from|where\s+\w+\s*(=|like|in\b|<|>)|order\s+by|values\s*\()/i;
@@ -12,6 +18,30 @@ const PY_SHELL = /\bos\.(system|popen)\s*\(|\bsubprocess\.\w+\s*\(.*\bshell\s*=\
 const LITERAL_ONLY_CALL = /^\s*(["'])[^"'`]*\1\s*\)/;
 const TEMPLATE_SINK =
   /\b(render_template_string|jinja2\.Template|Environment\(\)\.from_string|from_string|Handlebars\.compile|ejs\.render|pug\.render|nunjucks\.renderString|_\.template)\s*\(/;
+
+/** Comment and string node kinds of each grammar (a kind a grammar lacks is an error in a rule). */
+const TEXT_KINDS: Record<PatchSyntax["lang"], string[]> = {
+  javascript: ["comment", "string", "template_string"],
+  typescript: ["comment", "string", "template_string"],
+  tsx: ["comment", "string", "template_string"],
+  python: ["comment", "string"],
+  go: ["comment", "interpreted_string_literal", "raw_string_literal"],
+};
+
+/** Head lines that lie inside a comment or a multi-line string (after its first line). */
+function textRows(syntax: PatchSyntax): Set<number> {
+  const rows = new Set<number>();
+  const kinds = TEXT_KINDS[syntax.lang].map((kind) => ({ kind }));
+  for (const node of syntax.root.findAll({ rule: { any: kinds } })) {
+    const { start, end } = node.range();
+    const first = kindOf(node) === "comment" ? start.line : start.line + 1;
+    for (let row = first; row <= end.line; row++) {
+      const line = syntax.lineAt(row);
+      if (line !== undefined) rows.add(line);
+    }
+  }
+  return rows;
+}
 
 /** The argument text after the first match of `call` on the line. */
 function after(line: string, call: RegExp): string {
@@ -63,16 +93,58 @@ const RULES: readonly LineRule[] = [
   },
 ];
 
+/** The line rules for a file whose syntax tree is read: SQL only when request data is spliced in, no shell rule. */
+const TREE_FILE_RULES: readonly LineRule[] = RULES.filter((r) => r.id !== "shell-interpolation").map((r) =>
+  r.id === "sql-interpolation"
+    ? { ...r, test: (line: string, lang: Parameters<LineRule["test"]>[1], before: string) => readsRequestData(line) && r.test(line, lang, before) }
+    : r,
+);
+
+const FLOW_MESSAGE = {
+  sql:
+    "SQL text built from a non-constant value (template literal, concatenation, f-string, % or .format, " +
+    "fmt.Sprintf) reaches a query call: use a parameterised query (placeholders such as ? , $1 or %s with a values argument).",
+  shell:
+    "A shell command built from a non-constant value reaches a shell (exec/execSync, os.system, subprocess with " +
+    "shell=True, sh -c): pass the program and its arguments as an array (execFile/spawn, subprocess.run([...]), exec.Command(name, args...)).",
+} as const;
+
 /**
- * SEC-02: SQL, shell or template text built from interpolated (request) data, and eval-like calls
- * on non-literals, in added lines. Severity high, blocking. Parameterised queries are not flagged.
+ * SEC-02: injection in added code. In JavaScript, TypeScript, Python and Go the syntax tree is
+ * read: SQL or shell text built from non-constant values (template literals, `+`, f-strings, `%`,
+ * `.format`, `fmt.Sprintf`), directly or through a variable, that reaches a query or exec call.
+ * Line rules also catch SQL built from request data, shell interpolation in other languages,
+ * `eval`-like calls on non-literals and templates compiled from request data. Severity high,
+ * blocking. Parameterised queries and argument-array process calls are not flagged.
  *
  * @example await injectionDetector.detect(ctx) // [{ policy: "SEC-02", line: 14, ... }]
  */
-export const injectionDetector: Detector = lineRuleDetector({
+export const injectionDetector: Detector = {
   id: "injection",
-  policy: "SEC-02",
-  severity: "high",
-  blocking: true,
-  rules: RULES,
-});
+  policies: ["SEC-02"],
+  async detect(ctx) {
+    const findings: Finding[] = [];
+    for (const file of ctx.pr.files) {
+      if (file.status === "removed" || !file.patch || isDocPath(file.filename)) continue;
+      const found = new Map<number, string>();
+      const syntax = syntaxOfPatch(file);
+      if (syntax) {
+        for (const flow of injectionFlows(syntax)) {
+          const line = syntax.lineAt(flow.row);
+          if (line !== undefined && !found.has(line)) found.set(line, `${FLOW_MESSAGE[flow.kind]} (\`${flow.call}\`)`);
+        }
+      }
+      // With a syntax tree, SQL and shell flows are read from it; the line rules keep what it does not
+      // follow (SQL built from request data before any call, eval, templates), outside strings and comments.
+      const rules = syntax ? TREE_FILE_RULES : RULES;
+      const inText = syntax ? textRows(syntax) : new Set<number>();
+      for (const m of matchLineRules(file, rules)) if (!found.has(m.line) && !inText.has(m.line)) found.set(m.line, m.rule.message);
+      for (const [line, message] of [...found].sort((a, b) => a[0] - b[0])) {
+        findings.push(
+          securityFinding({ policy: "SEC-02", detector: "injection", severity: "high", blocking: true, file: file.filename, line, message }),
+        );
+      }
+    }
+    return findings;
+  },
+};

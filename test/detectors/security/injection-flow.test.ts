@@ -1,0 +1,140 @@
+import { describe, expect, it } from "vitest";
+import { injectionDetector } from "../../../src/detectors/security/injection.js";
+import { addedFilePatch, buildPr, detectContext } from "../pr-builder.js";
+
+/** Head lines of SEC-02 findings for one added file. */
+async function flagged(filename: string, lines: string[]): Promise<number[]> {
+  const pr = buildPr({ files: [{ filename, patch: addedFilePatch(lines) }] });
+  const findings = await injectionDetector.detect(detectContext(pr));
+  return findings.map((f) => f.line ?? 0);
+}
+
+describe("injection flows read from the syntax tree", () => {
+  it("JS/TS: SQL built in a variable over several lines reaches db.query", async () => {
+    expect(
+      await flagged("src/reports/search.ts", [
+        "export async function search(db: Pool, term: string, sort: string) {",
+        "  let sql = 'SELECT id, title FROM reports';",
+        "  sql += \" WHERE title LIKE '%\" + term + \"%'\";",
+        "  sql += ` ORDER BY ${sort}`;",
+        "  const { rows } = await db.query(",
+        "    sql,",
+        "  );",
+        "  return rows;",
+        "}",
+      ]),
+    ).toEqual([5]);
+  });
+
+  it("JS: a template-literal shell command reaches exec or execSync, not execFile with an array", async () => {
+    expect(
+      await flagged("scripts/thumbs.mjs", [
+        'import { exec, execFile } from "node:child_process";',
+        "export function thumb(src, width) {",
+        "  const cmd = `convert ${src} -resize ${width} out.png`;",
+        "  exec(cmd, (err) => { if (err) throw err; });",
+        '  execFile("convert", [src, "-resize", String(width), "out.png"]);',
+        "}",
+      ]),
+    ).toEqual([4]);
+  });
+
+  it("JS: spawn with shell: true and a built command", async () => {
+    expect(await flagged("src/run.ts", ["spawn(`git checkout ${branch}`, { shell: true });", 'spawn("git", ["checkout", branch]);'])).toEqual([1]);
+  });
+
+  it("Python: f-string, % and .format reach cursor.execute through a variable; parameters do not", async () => {
+    expect(
+      await flagged("app/repo.py", [
+        "def find(cur, name, status):",
+        '    query = f"""',
+        "        SELECT id, email",
+        "        FROM accounts",
+        "        WHERE name = '{name}'",
+        '    """',
+        "    cur.execute(query)",
+        '    q2 = "SELECT * FROM t WHERE status = \'%s\'" % status',
+        "    cur.execute(q2)",
+        '    q3 = "DELETE FROM t WHERE name = \'{}\'".format(name)',
+        "    cur.execute(q3)",
+        '    cur.execute("SELECT * FROM t WHERE name = %s AND status = %s", (name, status))',
+        '    cur.execute("SELECT * FROM t LIMIT %d" % 10)',
+        "    return cur.fetchall()",
+      ]),
+    ).toEqual([7, 9, 11]);
+  });
+
+  it("Python: os.system and subprocess with shell=True, not an argument list", async () => {
+    expect(
+      await flagged("tools/backup.py", [
+        "import os, subprocess",
+        "def backup(path, dest):",
+        '    cmd = "tar czf %s %s" % (dest, path)',
+        "    subprocess.run(cmd, shell=True, check=True)",
+        '    os.system("rm -rf " + path)',
+        '    subprocess.run(["tar", "czf", dest, path], check=True)',
+      ]),
+    ).toEqual([4, 5]);
+  });
+
+  it("Go: fmt.Sprintf and + reach db.Query/QueryContext/Exec; placeholders and numeric verbs do not", async () => {
+    expect(
+      await flagged("internal/store/users.go", [
+        "package store",
+        "",
+        "func (s *Store) Find(ctx context.Context, name string, limit int) (*sql.Rows, error) {",
+        '\tq := fmt.Sprintf("SELECT id FROM users WHERE name = \'%s\'", name)',
+        "\trows, err := s.db.QueryContext(ctx, q)",
+        '\t_, err = s.db.Exec("DELETE FROM sessions WHERE user_name = \'" + name + "\'")',
+        '\trows, err = s.db.Query("SELECT id FROM users WHERE name = $1", name)',
+        '\trows, err = s.db.Query(fmt.Sprintf("SELECT id FROM users LIMIT %d", limit))',
+        "\treturn rows, err",
+        "}",
+      ]),
+    ).toEqual([5, 6]);
+  });
+
+  it("Go: exec.Command through sh -c with built text, not a program with arguments", async () => {
+    expect(
+      await flagged("cmd/deploy/main.go", [
+        "package main",
+        "func deploy(tag string) error {",
+        '\tscript := "docker pull registry/app:" + tag',
+        '\tif err := exec.Command("sh", "-c", script).Run(); err != nil {',
+        "\t\treturn err",
+        "\t}",
+        '\treturn exec.Command("docker", "pull", "registry/app:"+tag).Run()',
+        "}",
+      ]),
+    ).toEqual([4]);
+  });
+
+  it("ignores SQL and calls inside strings and comments, and constant-only building", async () => {
+    expect(
+      await flagged("app/docs.py", [
+        '"""',
+        "Example: cursor.execute(f\"SELECT * FROM t WHERE id = {id}\")",
+        '"""',
+        "# cur.execute(\"SELECT * FROM t WHERE a = '%s'\" % a)",
+        'TABLE = "orders"',
+        'cur.execute("SELECT id FROM " + TABLE + " WHERE id = %s", (order_id,))',
+      ]),
+    ).toEqual([]);
+  });
+
+  it("reports the building line when only it is added and the query call already existed", async () => {
+    const patch = [
+      "@@ -10,3 +10,3 @@ def lookup(cur, sku):",
+      '-    sql = "SELECT * FROM items WHERE sku = %s"',
+      "-    cur.execute(sql, (sku,))",
+      '+    sql = f"SELECT * FROM items WHERE sku = \'{sku}\'"',
+      "+    cur.execute(sql)",
+      "     return cur.fetchone()",
+    ].join("\n");
+    const pr = buildPr({ files: [{ filename: "app/items.py", patch }] });
+    expect((await injectionDetector.detect(detectContext(pr))).map((f) => f.line)).toEqual([11]);
+    const onlyBuild = ["@@ -10,3 +10,3 @@", '-    sql = "SELECT * FROM items WHERE sku = %s"', '+    sql = f"SELECT * FROM items WHERE sku = \'{sku}\'"', "     cur.execute(sql)", "     return 1"].join("\n");
+    const pr2 = buildPr({ files: [{ filename: "app/items.py", patch: onlyBuild }] });
+    expect((await injectionDetector.detect(detectContext(pr2))).map((f) => f.line)).toEqual([10]);
+  });
+});
