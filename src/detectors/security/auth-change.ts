@@ -1,5 +1,8 @@
 import type { ChangedFile } from "../../domain/pull-request.js";
 import { parsePatch } from "../../domain/patch.js";
+import { callSites } from "../code/call-sites.js";
+import { syntaxLanguageOf, syntaxOfPatch } from "../code/syntax-tree.js";
+import { codeLanguage, sanitizeCode } from "../code-lines.js";
 import type { Detector } from "../detector.js";
 import type { Finding } from "../../domain/finding.js";
 import { isDocPath, isTestPath } from "./file-kind.js";
@@ -17,6 +20,56 @@ const AUTH_PATH_WORDS = new Set([
 const AUTH_LINE =
   /\bjwt\.|jsonwebtoken|\bjose\b|\bbcrypt|\bargon2|\bpassport\.|\bisAuthenticated\b|\bIsAuthenticated\b|\brequireAuth|\bensureAuth|\bauthenticate\w*\s*\(|\bauthorize\w*\s*\(|\bverify(Token|Jwt|JWT|Password|Signature|Session|IdToken)\b|\.verify\s*\(|\b(req|request)\.session\b|\bexpress-session|cookie-session|\bsession\.(regenerate|destroy|cookie)\b|\bsession_?(id|token|secret|cookie)\b|\bSESSION_(SECRET|COOKIE|TTL)|\bexpires_?in\b|\bexpiresIn\b|\bmaxAge\b.*(session|cookie)|\b(session|cookie)\b.*\bmaxAge\b|\bsession\s*\(\s*\{|\b(check|compare|hash|verify)_?[Pp]assword|\bpassword_hash\b|@login_required|@requires_auth|permission_classes|\bhasRole\b|\brequireRole\b|\bisAdmin\b|headers\.authorization|\bBearer\s|\bcsrf\b|\bhttpOnly\b|\bsameSite\b|\balgorithms\s*[:=]|ignoreExpiration|\bnoAuth\b|\bskipAuth\b/i;
 
+/**
+ * Calls (callee as written, whitespace removed) that verify a signature, HMAC or token, issue a
+ * session or cookie, or hash and check passwords, in JavaScript/TypeScript, Python and Go. Read
+ * from the syntax tree, so a mention in a comment or a string is not a call.
+ */
+const AUTH_CALL = new RegExp(
+  [
+    // Tokens and JWTs: jsonwebtoken, jose, PyJWT, python-jose, golang-jwt.
+    String.raw`(^|\.)(jwt|jsonwebtoken|jose|jws|jwe)\.(sign|verify|decode|encode|Parse\w*|New\w*|Sign\w*)$`,
+    String.raw`(^|\.)(jwtVerify|jwtDecrypt|SignJWT|verifyIdToken|verifyAccessToken|verifyToken|verifyJwt|decodeJwt|ParseWithClaims|NewWithClaims|SignedString)$`,
+    // Signatures and HMACs.
+    String.raw`(^|\.)(createHmac|createVerify|createSign|timingSafeEqual|compare_digest|ConstantTimeCompare|verifySignature|verify_signature|checkSignature)$`,
+    String.raw`(^|\.)hmac\.(new|New|Equal|digest|HMAC)$`,
+    String.raw`(^|\.)(ed25519|ecdsa|rsa)\.(Verify\w*|Sign\w*)$`,
+    String.raw`^crypto\.(verify|sign)$|^crypto\.subtle\.(verify|sign)$`,
+    // Password hashing and checking.
+    String.raw`(^|\.)(bcrypt|bcryptjs|argon2|scrypt|pbkdf2|passlib|PasswordHasher\(\))\.\w+$`,
+    String.raw`(^|\.)(hashpw|checkpw|pbkdf2_hmac|pbkdf2Sync|pbkdf2|scryptSync|scrypt|IDKey|GenerateFromPassword|CompareHashAndPassword|generate_password_hash|check_password_hash|make_password|check_password|set_password|hashPassword|hash_password|verifyPassword|verify_password|comparePassword)$`,
+    // Sessions and cookies.
+    String.raw`(^|\.)(res|resp|response|reply|ctx|c|w)\.(cookie|set_cookie|set_signed_cookie|setCookie|SetCookie|clearCookie|delete_cookie)$`,
+    String.raw`(^|\.)cookies(\(\))?\.set$|^http\.SetCookie$|(^|\.)(NewCookieStore|NewFilesystemStore|login_user|logout_user|authenticate|regenerate)$`,
+    String.raw`(^|\.)session\.(regenerate|destroy|save|Save|Values|set)$|^(express-session|session|cookieSession|expressSession)$`,
+    String.raw`(^|\.)passport\.(authenticate|use|serializeUser|deserializeUser)$|(^|\.)(URLSafeTimedSerializer|TimestampSigner|Signer)$|(^|\.)signing\.(dumps|loads)$`,
+  ].join("|"),
+);
+
+/** The same behaviour read from the added lines of files no grammar here parses (Ruby, Java, ...). */
+const AUTH_WORD_UNPARSED =
+  /(hmac|HMAC|Hmac)|OpenSSL::HMAC|set_cookie|SetCookie|cookies\.signed|pbkdf2|scrypt|secure_compare|has_secure_password|MessageDigest\.isEqual|Jwts\.|BCrypt/;
+
+/** Authentication calls that this patch adds, at their head lines. */
+function authCalls(file: ChangedFile): Array<{ line: number; call: string }> {
+  const syntax = syntaxOfPatch(file);
+  if (!syntax) {
+    return parsePatch(file.patch)
+      .filter((l) => l.kind === "add")
+      .flatMap((l) => {
+        const m = AUTH_WORD_UNPARSED.exec(l.text);
+        return m ? [{ line: l.line, call: m[0] }] : [];
+      });
+  }
+  const out: Array<{ line: number; call: string }> = [];
+  for (const call of callSites(syntax)) {
+    if (!syntax.isAdded(call.row) || !AUTH_CALL.test(call.callee)) continue;
+    const line = syntax.lineAt(call.row);
+    if (line !== undefined) out.push({ line, call: call.callee });
+  }
+  return out;
+}
+
 function pathWords(path: string): string[] {
   return path
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
@@ -31,10 +84,12 @@ function firstChangedLine(file: ChangedFile, onlyAuthLines: boolean): { line?: n
   let lastHead = 0;
   let first: number | undefined;
   const hits = new Set<string>();
+  // In a parsed language only code counts: a mention in a comment or a string is not a change of behaviour.
+  const lang = syntaxLanguageOf(file.filename) ? codeLanguage(file.filename) : undefined;
   lines.forEach((l, i) => {
     if (l.kind !== "del") lastHead = l.line;
     if (l.kind === "context") return;
-    const match = AUTH_LINE.exec(l.text);
+    const match = AUTH_LINE.exec(lang ? sanitizeCode(l.text, lang) : l.text);
     if (match) hits.add(match[0].trim());
     if (first !== undefined || (onlyAuthLines && !match)) return;
     if (l.kind === "add") first = l.line;
@@ -59,8 +114,12 @@ export const authChangeDetector: Detector = {
       if (isTestPath(file.filename) || isDocPath(file.filename)) continue;
       const paths = [file.filename, ...(file.previousFilename ? [file.previousFilename] : [])];
       const byPath = paths.some((p) => pathWords(p).some((w) => AUTH_PATH_WORDS.has(w)));
-      const { line, hits } = firstChangedLine(file, !byPath);
+      const byLine = firstChangedLine(file, !byPath);
+      const calls = authCalls(file);
+      const hits = [...new Set([...byLine.hits, ...calls.map((c) => (/^[\w.$]+$/.test(c.call) ? `${c.call}(` : c.call))])].slice(0, 4);
       if (!byPath && hits.length === 0) continue;
+      const lines = [byLine.line, ...(byPath ? [] : calls.map((c) => c.line))].filter((l): l is number => l !== undefined);
+      const line = lines.length > 0 ? Math.min(...lines) : undefined;
       const what = byPath
         ? `${file.filename} is authentication/session code`
         : `${file.filename} changes authentication/session handling (${hits.join(", ")})`;
