@@ -3,6 +3,7 @@ import { parsePatch } from "../../domain/patch.js";
 import { callSites } from "../code/call-sites.js";
 import { syntaxLanguageOf, syntaxOfPatch } from "../code/syntax-tree.js";
 import { codeLanguage, sanitizeCode } from "../code-lines.js";
+import { cryptoCalls } from "./crypto-calls.js";
 import type { Detector } from "../detector.js";
 import type { Finding } from "../../domain/finding.js";
 import { isDocPath, isTestPath } from "./file-kind.js";
@@ -67,7 +68,12 @@ function authCalls(file: ChangedFile): Array<{ line: number; call: string }> {
     const line = syntax.lineAt(call.row);
     if (line !== undefined) out.push({ line, call: call.callee });
   }
-  return out;
+  // A password hashed with a fast hash is password hashing too (and weak: SEC-05 says so).
+  for (const c of cryptoCalls(syntax)) {
+    const line = syntax.lineAt(c.row);
+    if (c.kind === "fast-hash-password" && line !== undefined) out.push({ line, call: c.call });
+  }
+  return out.sort((a, b) => a.line - b.line);
 }
 
 function pathWords(path: string): string[] {

@@ -1,5 +1,10 @@
+import { syntaxOfPatch } from "../code/syntax-tree.js";
 import type { Detector } from "../detector.js";
-import { lineRuleDetector, type LineRule } from "./line-rules.js";
+import type { Finding } from "../../domain/finding.js";
+import { cryptoCalls, type CryptoCall } from "./crypto-calls.js";
+import { isDocPath } from "./file-kind.js";
+import { matchLineRules, type LineRule } from "./line-rules.js";
+import { securityFinding } from "./security-finding.js";
 
 /** Names that say a random value must be unguessable. */
 const SECRET_PURPOSE_WORD = /token|secret|passw|nonce|otp|salt|session|invite|reset|verif|code|key|uuid|guid|csrf|api/i;
@@ -58,16 +63,48 @@ const RULES: readonly LineRule[] = [
   },
 ];
 
+const TREE_MESSAGE: Record<CryptoCall["kind"], (c: CryptoCall) => string> = {
+  "predictable-random": (c) =>
+    `${c.call} (a predictable generator) produces ${c.purpose ?? "a secret value"}: anyone who sees a few outputs can ` +
+    "predict the next. Use crypto.randomBytes / crypto.randomUUID, Python's secrets module, or Go's crypto/rand.",
+  "fast-hash-password": (c) =>
+    `A password is hashed with a fast hash (${c.call}): it is brute-forced at billions of guesses a second. ` +
+    "Use bcrypt, scrypt, argon2 or PBKDF2 with a per-user salt.",
+  "weak-hash": (c) =>
+    `${c.call}: MD5/SHA-1 are broken for security (collisions, fast brute force). For integrity or tokens use ` +
+    "SHA-256 or better; for passwords bcrypt, scrypt or argon2. Fine only for non-security checksums.",
+};
+
 /**
- * SEC-05: weak cryptography in added lines (MD5/SHA-1, ECB, fixed IV/salt, Math.random for
- * secrets, TLS verification off). Severity medium, not blocking.
+ * SEC-05: weak cryptography in added lines (MD5/SHA-1, ECB, fixed IV/salt, predictable randomness
+ * for secrets, fast hashes of passwords, TLS verification off). In JavaScript/TypeScript, Python
+ * and Go the syntax tree is read as well: `Math.random`, Python's `random` and Go's `math/rand`
+ * when the value is named as a token, id, secret or password (directly, or by the enclosing
+ * function), MD5/SHA-1/SHA-2 applied to a password, and Go's `crypto/md5` and `crypto/sha1`.
+ * Severity medium, not blocking (the policy's contract).
  *
  * @example await weakCryptoDetector.detect(ctx) // [{ policy: "SEC-05", blocking: false, ... }]
  */
-export const weakCryptoDetector: Detector = lineRuleDetector({
+export const weakCryptoDetector: Detector = {
   id: "weak-crypto",
-  policy: "SEC-05",
-  severity: "medium",
-  blocking: false,
-  rules: RULES,
-});
+  policies: ["SEC-05"],
+  async detect(ctx) {
+    const findings: Finding[] = [];
+    for (const file of ctx.pr.files) {
+      if (file.status === "removed" || !file.patch || isDocPath(file.filename)) continue;
+      const found = new Map<number, string>();
+      for (const m of matchLineRules(file, RULES)) found.set(m.line, m.rule.message);
+      const syntax = syntaxOfPatch(file);
+      for (const c of syntax ? cryptoCalls(syntax) : []) {
+        const line = syntax?.lineAt(c.row);
+        if (line !== undefined && !found.has(line)) found.set(line, TREE_MESSAGE[c.kind](c));
+      }
+      for (const [line, message] of [...found].sort((a, b) => a[0] - b[0])) {
+        findings.push(
+          securityFinding({ policy: "SEC-05", detector: "weak-crypto", severity: "medium", blocking: false, file: file.filename, line, message }),
+        );
+      }
+    }
+    return findings;
+  },
+};
