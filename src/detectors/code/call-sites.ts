@@ -53,7 +53,9 @@ export function callSites(syntax: Pick<PatchSyntax, "lang" | "root">, calleePatt
   const rule = calleePattern === undefined ? { kind } : { kind, has: { field: "function", regex: calleePattern } };
   const out: CallSite[] = [];
   for (const node of syntax.root.findAll({ rule })) {
-    const fn = node.field("function");
+    let fn = node.field("function");
+    // TypeScript parses `await pool.query<Row>(sql)` with the await inside the callee: look past it.
+    if (fn && String(fn.kind()) === "await_expression") fn = fn.children().find((c) => c.isNamed()) ?? fn;
     const argumentList = node.field("arguments");
     if (!fn || !argumentList) continue;
     const callee = compact(fn.text());

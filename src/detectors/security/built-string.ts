@@ -69,10 +69,20 @@ export class StringBuilderReader {
       .filter((c) => kindOf(c) === "string_fragment" || kindOf(c) === "string_content" || kindOf(c).endsWith("_literal_content"))
       .map((c) => c.text())
       .join(" ");
-    const dynamic = substitutions.some((s) => !isConstant(s.children().filter((c) => c.isNamed())[0]));
+    const dynamic = substitutions.some((s) => {
+      const inner = s.children().filter((c) => c.isNamed())[0];
+      return !isConstant(inner) && !(inner && this.holdsOnlyLiterals(inner));
+    });
     // A raw Go string or a plain string without content children still says something.
     const text = literal !== "" || substitutions.length > 0 ? literal : node.text().replace(/^[a-zA-Z]*["'`]+|["'`]+$/g, "");
     return { literal: text, dynamic, rows: [row] };
+  }
+
+  /** A variable whose every assignment above its use is a plain literal (`const table = "orders"`). */
+  private holdsOnlyLiterals(node: SgNode): boolean {
+    if (kindOf(node) !== "identifier") return false;
+    const values = this.assignmentsTo(node.text(), node.range().start.line);
+    return values.length > 0 && values.every((v) => isConstant(v));
   }
 
   /** `a + b` joins strings; Python's `"..." % x` formats one. */
@@ -190,4 +200,16 @@ function isConstant(node: SgNode | undefined): boolean {
  */
 export function kindOf(node: SgNode): string {
   return String(node.kind());
+}
+
+/**
+ * A call's arguments as nodes (Python keyword arguments included, as `keyword_argument` nodes; a
+ * tagged template's template as its one argument).
+ *
+ * @example callArguments(call).map((a) => a.text()) // ["sql", "[id]"]
+ */
+export function callArguments(call: { argumentList: SgNode }): SgNode[] {
+  const list = call.argumentList;
+  if (kindOf(list) === "template_string") return [list];
+  return list.children().filter((c) => c.isNamed() && kindOf(c) !== "comment");
 }

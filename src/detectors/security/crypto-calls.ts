@@ -1,7 +1,7 @@
 import type { SgNode } from "@ast-grep/napi";
 import { callSites, type CallSite } from "../code/call-sites.js";
 import type { PatchSyntax } from "../code/syntax-tree.js";
-import { kindOf } from "./built-string.js";
+import { callArguments, kindOf } from "./built-string.js";
 
 /** Words that say a value must be unguessable: tokens, secrets, passwords, codes, keys. */
 const SECRET_WORD = /token|secret|passw|pwd|nonce|otp|salt|session|invite|reset|verif|code|key|uuid|guid|csrf|api|cred/i;
@@ -76,7 +76,7 @@ function isPredictableRandom(call: CallSite, lang: PatchSyntax["lang"], goImport
 
 /** A fast hash whose input (or the `.update(...)` chained on it) names a password. */
 function hashesPassword(call: CallSite): boolean {
-  const argText = (c: CallSite | SgNode[]): string => (Array.isArray(c) ? c : c.args).map((a) => a.text()).join(" ");
+  const argText = (c: CallSite | SgNode[]): string => (Array.isArray(c) ? c : callArguments(c)).map((a) => a.text()).join(" ");
   if (FAST_HASH_CALL.test(call.callee)) return PASSWORD.test(argText(call));
   // createHash("sha256").update(password): the algorithm on the inner call, the data on this one.
   if (call.method === "update" && /createHash\(\s*["'`](md5|sha1|sha-1|sha256|sha512)["'`]\s*\)/i.test(call.receiver ?? "")) {
@@ -111,13 +111,14 @@ function purposeOf(node: SgNode): string | undefined {
       if (name) names.push(name);
       break;
     }
-    if (kind === "arrow_function") {
+    if (kind === "arrow_function" || kind === "lambda") {
+      // An arrow function held by a variable is named by it; an inline callback is part of its caller.
       const holder = n.parent();
       if (holder && kindOf(holder) === "variable_declarator") {
         const name = holder.field("name")?.text();
         if (name) names.push(name);
+        break;
       }
-      break;
     }
   }
   return names.find((name) => isSecretPurpose(name.replace(/[^\w]/g, "_")));

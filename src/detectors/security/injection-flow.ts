@@ -1,7 +1,7 @@
 import type { SgNode } from "@ast-grep/napi";
 import { callSites, type CallSite } from "../code/call-sites.js";
 import type { PatchSyntax, SyntaxLanguage } from "../code/syntax-tree.js";
-import { kindOf, StringBuilderReader, type BuiltString } from "./built-string.js";
+import { callArguments, kindOf, StringBuilderReader, type BuiltString } from "./built-string.js";
 
 /** Text that reads as a SQL statement or clause. */
 export const SQL_SHAPE =
@@ -14,6 +14,8 @@ const SQL_METHOD = new Set([
   "joinRaw", "fromRaw", "read_sql", "read_sql_query", "text", "extra", "all", "get", "run", "each",
   "Query", "QueryRow", "QueryContext", "QueryRowContext", "Exec", "ExecContext", "Prepare", "PrepareContext",
   "Raw", "Select", "Get", "MustExec", "Queryx", "QueryRowx", "Execute",
+  // asyncpg and encode/databases.
+  "fetch", "fetchrow", "fetchval", "fetch_all", "fetch_one", "fetch_val",
 ]);
 /** Receivers whose `exec` runs a shell command, not SQL (`child_process.exec`). */
 const SHELL_RECEIVER = /^(child_process|childProcess|cp|shell|shelljs)$/;
@@ -59,13 +61,13 @@ export function injectionFlows(syntax: PatchSyntax): InjectionFlow[] {
 function sinkKind(call: CallSite, lang: SyntaxLanguage): InjectionFlow["kind"] | undefined {
   if (lang === "python") {
     if (PY_SHELL_CALL.test(call.callee)) return "shell";
-    if (PY_SUBPROCESS.test(call.callee) && call.args.some((a) => isTrueKeyword(a, "shell"))) return "shell";
+    if (PY_SUBPROCESS.test(call.callee) && callArguments(call).some((a) => isTrueKeyword(a, "shell"))) return "shell";
   } else if (lang === "go") {
     if (/^exec\.Command(Context)?$/.test(call.callee) && goShellArgs(call) !== undefined) return "shell";
   } else {
     if (call.receiver === undefined && JS_SHELL_FN.test(call.method)) return "shell";
     if (call.receiver !== undefined && SHELL_RECEIVER.test(call.receiver) && /^(exec|execSync)$/.test(call.method)) return "shell";
-    if (JS_SPAWN.test(call.callee) && call.args.some((a) => kindOf(a) === "object" && /\bshell\s*:\s*true\b/.test(a.text()))) return "shell";
+    if (JS_SPAWN.test(call.callee) && callArguments(call).some((a) => kindOf(a) === "object" && /\bshell\s*:\s*true\b/.test(a.text()))) return "shell";
   }
   if (call.receiver !== undefined && SQL_METHOD.has(call.method)) return "sql";
   if (lang === "python" && /^(sqlalchemy\.)?text$/.test(call.callee)) return "sql";
@@ -74,7 +76,7 @@ function sinkKind(call: CallSite, lang: SyntaxLanguage): InjectionFlow["kind"] |
 
 /** The arguments that carry the SQL or the shell command. */
 function commandText(call: CallSite, kind: InjectionFlow["kind"], lang: SyntaxLanguage): SgNode[] {
-  const positional = call.args.filter((a) => kindOf(a) !== "keyword_argument");
+  const positional = callArguments(call).filter((a) => kindOf(a) !== "keyword_argument");
   if (lang === "go" && kind === "shell") {
     const script = goShellArgs(call);
     return script ? [script] : [];
@@ -86,7 +88,7 @@ function commandText(call: CallSite, kind: InjectionFlow["kind"], lang: SyntaxLa
 
 /** `exec.Command("sh", "-c", script)`: the script argument, when a shell is asked to run text. */
 function goShellArgs(call: CallSite): SgNode | undefined {
-  const args = call.callee.endsWith("Context") ? call.args.slice(1) : call.args;
+  const args = call.callee.endsWith("Context") ? callArguments(call).slice(1) : callArguments(call);
   const program = args[0]?.text().replace(/^["`]|["`]$/g, "");
   const flag = args[1]?.text().replace(/^["`]|["`]$/g, "");
   if (program === undefined || !SHELLS.test(program) || !/^(-c|\/c|\/C|-Command)$/.test(flag ?? "")) return undefined;

@@ -138,3 +138,31 @@ describe("injection flows read from the syntax tree", () => {
     expect((await injectionDetector.detect(detectContext(pr2))).map((f) => f.line)).toEqual([10]);
   });
 });
+
+describe("injection flows: variables that hold only literals", () => {
+  it("a table name from a local literal is not a flow; one from a parameter is", async () => {
+    expect(
+      await flagged("src/archive.ts", [
+        "export async function archive(db: Pool, id: string, tableName: string) {",
+        '  const table = "orders";',
+        "  await db.query(`UPDATE ${table} SET archived = true WHERE id = $1`, [id]);",
+        "  await db.query(`UPDATE ${tableName} SET archived = true WHERE id = $1`, [id]);",
+        "}",
+      ]),
+    ).toEqual([4]);
+  });
+});
+
+describe("injection flows: TypeScript generics on the query call", () => {
+  it("sees await pool.query<Row>(sql) as a query call", async () => {
+    expect(
+      await flagged("src/tickets/list.ts", [
+        "export async function list(pool: Pool, status: string) {",
+        "  const sql = \"SELECT id FROM tickets WHERE status = '\" + status + \"'\";",
+        "  const { rows } = await pool.query<Ticket>(sql);",
+        "  return rows;",
+        "}",
+      ]),
+    ).toEqual([3]);
+  });
+});

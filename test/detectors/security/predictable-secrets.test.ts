@@ -98,3 +98,17 @@ describe("SEC-05 from the syntax tree: predictable randomness for secrets, fast 
     expect(await weak("pkg/sign/sign.go", ["\th := sha1.New()", "\tsum := md5.Sum(data)", "\tok := sha256.Sum256(data)"])).toEqual([1, 2]);
   });
 });
+
+describe("SEC-05: a predictable value inside an inline callback is named by what receives it", () => {
+  it("Math.random in an Array.from callback assigned to a token", async () => {
+    expect(
+      await weak("src/share.ts", [
+        "export function createLink(doc: string) {",
+        "  const token = Array.from({ length: 22 }, () => Math.floor(Math.random() * 36).toString(36)).join('');",
+        "  const colour = palette[Math.floor(Math.random() * palette.length)];",
+        "  return { doc, token, colour };",
+        "}",
+      ]),
+    ).toEqual([2]);
+  });
+});

@@ -27,6 +27,13 @@ const SECURITY_FIXTURES = [
   "008_weak_crypto",
 ];
 
+/** The evaluation corpus's security fixtures (risky `sec-*` and clean `clean-sec-*`), in JS/TS, Python and Go. */
+const EVAL_SECURITY_FIXTURES = fs
+  .readdirSync(path.join(FIXTURES, "eval"))
+  .filter((d) => /^(sec|clean-sec)-/.test(d))
+  .map((d) => `eval/${d}`)
+  .sort();
+
 interface Expected {
   route: string;
   must_cite: string[];
@@ -52,7 +59,15 @@ function fixtureHead(dir: string): Record<string, string> {
 }
 
 describe("security detectors on the security fixtures", () => {
-  it.each(SECURITY_FIXTURES)("%s: cites what expected.json demands, and nothing it forbids", async (dir) => {
+  it("the evaluation corpus has risky and clean security fixtures in three languages", () => {
+    const risky = EVAL_SECURITY_FIXTURES.filter((d) => d.startsWith("eval/sec-"));
+    const clean = EVAL_SECURITY_FIXTURES.filter((d) => d.startsWith("eval/clean-sec-"));
+    expect(risky.length).toBeGreaterThanOrEqual(15);
+    expect(clean.length).toBeGreaterThanOrEqual(10);
+    for (const lang of ["-py-", "-go-", "-ts-"]) expect(risky.some((d) => d.includes(lang)) && clean.some((d) => d.includes(lang))).toBe(true);
+  });
+
+  it.each([...SECURITY_FIXTURES, ...EVAL_SECURITY_FIXTURES])("%s: cites what expected.json demands, and nothing it forbids", async (dir) => {
     const pr = parsePullRequest(readJson(dir, "pr.json"), readJson(dir, "files.json"));
     const expected = readJson(dir, "expected.json") as Expected;
     const ctx = detectContext(pr, { head: headFiles(fixtureHead(dir)) });
