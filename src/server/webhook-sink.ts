@@ -24,7 +24,7 @@ export function createWebhookSink(deps: {
       const pr = `${p.repository.full_name}#${p.pull_request.number}`;
       const headSha = p.pull_request.head.sha;
       const log = deps.log.child({ deliveryId: delivery.id, pr });
-      const registered = deps.store.db.transaction(() => {
+      const registered = deps.store.transaction(() => {
         if (!deps.store.recordDelivery(delivery.id, delivery.event)) return undefined;
         if (delivery.draft && !deps.reviewDrafts) {
           log.info("draft skipped (GATE_REVIEW_DRAFTS=false)");
@@ -55,7 +55,7 @@ export function createWebhookSink(deps: {
           ...(p.installation ? { installationId: p.installation.id } : {}),
           ...(p.pull_request.updated_at ? { eventAt: p.pull_request.updated_at } : {}),
         });
-      })();
+      });
       if (!registered) return;
       log.info({ reviewId: registered.id, action: delivery.action }, "review queued");
       // The head shows "in progress" now, not when the queue reaches it.

@@ -82,7 +82,7 @@ function toRecord(r: ReviewRow): ReviewRecord {
  */
 export class ReviewStore {
   constructor(
-    readonly db: Database.Database,
+    private readonly db: Database.Database,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
@@ -158,6 +158,27 @@ export class ReviewStore {
 
   setStatus(id: string, status: ReviewStatus): void {
     this.db.prepare(`UPDATE gate_reviews SET status = ?, updated_at = ? WHERE id = ?`).run(status, this.now(), id);
+  }
+
+  /**
+   * Sets a review's status unless a push superseded it (a superseded review stays so); false when
+   * it was superseded.
+   */
+  setStatusUnlessSuperseded(id: string, status: ReviewStatus): boolean {
+    const r = this.db
+      .prepare(`UPDATE gate_reviews SET status = ?, updated_at = ? WHERE id = ? AND status <> 'superseded'`)
+      .run(status, this.now(), id);
+    return r.changes === 1;
+  }
+
+  /**
+   * Runs `work` in one SQLite transaction: all of its writes, or none when it throws. `work` must
+   * be synchronous (better-sqlite3 transactions cannot span an await).
+   *
+   * @example store.transaction(() => store.recordDelivery(id, "pull_request") && store.register(...));
+   */
+  transaction<T>(work: () => T): T {
+    return this.db.transaction(work)();
   }
 
   /**

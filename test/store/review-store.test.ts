@@ -5,7 +5,12 @@ import { ReviewStore } from "../../src/store/review-store.js";
 import { tempDir } from "../helpers/gate.js";
 
 const at = new Date("2026-11-30T12:00:00Z");
-const store = () => new ReviewStore(openDatabase(path.join(tempDir(), "gate.db")), () => at);
+/** A store on a fresh file, and the connection under it (for what only SQLite itself can show). */
+const opened = () => {
+  const db = openDatabase(path.join(tempDir(), "gate.db"));
+  return { db, s: new ReviewStore(db, () => at) };
+};
+const store = () => opened().s;
 const reg = (s: ReviewStore, id: string, headSha = "a".repeat(40)) =>
   s.register({
     id,
@@ -18,9 +23,9 @@ const reg = (s: ReviewStore, id: string, headSha = "a".repeat(40)) =>
 
 describe("ReviewStore", () => {
   it("opens in WAL mode with a busy timeout", () => {
-    const s = store();
-    expect(s.db.pragma("journal_mode", { simple: true })).toBe("wal");
-    expect(s.db.pragma("busy_timeout", { simple: true })).toBe(5000);
+    const { db } = opened();
+    expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+    expect(db.pragma("busy_timeout", { simple: true })).toBe(5000);
   });
 
   it("registers a review as queued and finds it by id and by PR", () => {
@@ -40,6 +45,33 @@ describe("ReviewStore", () => {
     expect(s.get("r-1")?.status).toBe("running");
   });
 
+  it("settling a review's status leaves a superseded review superseded", () => {
+    const s = store();
+    reg(s, "r-1");
+    reg(s, "r-2");
+    expect(s.setStatusUnlessSuperseded("r-1", "done")).toBe(true);
+    expect(s.get("r-1")?.status).toBe("done");
+    s.supersede("r-2", "b".repeat(40));
+    expect(s.setStatusUnlessSuperseded("r-2", "waiting_for_human")).toBe(false);
+    expect(s.get("r-2")).toMatchObject({ status: "superseded", supersededBy: "b".repeat(40) });
+  });
+
+  it("runs work in one transaction: all of its writes, or none when it throws", () => {
+    const s = store();
+    const kept = s.transaction(() => s.recordDelivery("d-1", "pull_request") && reg(s, "r-1"));
+    expect(kept && kept.id).toBe("r-1");
+    expect(() =>
+      s.transaction(() => {
+        s.recordDelivery("d-2", "pull_request");
+        reg(s, "r-2");
+        throw new Error("crash before the answer");
+      }),
+    ).toThrow(/crash/);
+    expect(s.hasDelivery("d-2")).toBe(false);
+    expect(s.get("r-2")).toBeUndefined();
+    expect(s.hasDelivery("d-1")).toBe(true);
+  });
+
   it("records a delivery once; a redelivery is refused", () => {
     const s = store();
     expect(s.recordDelivery("d-1", "pull_request")).toBe(true);
@@ -49,13 +81,13 @@ describe("ReviewStore", () => {
   });
 
   it("keeps an append-only audit log: updates and deletes are refused", () => {
-    const s = store();
+    const { s, db } = opened();
     s.audit({ reviewId: "r-1", actor: "alice", action: "approve", outcome: "accepted", detail: { note: "ok" } });
     expect(s.auditFor("r-1")).toEqual([
       expect.objectContaining({ actor: "alice", action: "approve", outcome: "accepted", detail: { note: "ok" } }),
     ]);
-    expect(() => s.db.prepare("UPDATE gate_audit SET actor = 'mallory'").run()).toThrow(/append-only/);
-    expect(() => s.db.prepare("DELETE FROM gate_audit").run()).toThrow(/append-only/);
+    expect(() => db.prepare("UPDATE gate_audit SET actor = 'mallory'").run()).toThrow(/append-only/);
+    expect(() => db.prepare("DELETE FROM gate_audit").run()).toThrow(/append-only/);
     expect(s.auditFor("r-1")).toHaveLength(1);
   });
 

@@ -1,0 +1,68 @@
+import type { Logger } from "pino";
+import type { ReviewResult } from "../domain/review-result.js";
+import type { Publisher, PublishReceipt, ReviewRecord } from "../domain/review.js";
+import type { ReviewStore } from "../store/review-store.js";
+import { KeyedLock } from "./keyed-lock.js";
+
+/** The record as the store holds it once a receipt is recorded (a receipt only adds). */
+function withReceipt(review: ReviewRecord, receipt: PublishReceipt): ReviewRecord {
+  const added = Object.fromEntries(Object.entries(receipt).filter(([, v]) => v !== undefined && v !== null));
+  return { ...review, ...added };
+}
+
+export interface PublishDeps {
+  store: ReviewStore;
+  /** The publishers for a review (GitHub check run for live PRs, Slack card when configured). */
+  publishersFor(review: ReviewRecord): Publisher[];
+  log: Logger;
+}
+
+/**
+ * Shows what a review concluded everywhere it belongs, and records what it showed: each
+ * publisher's receipt (a check run id, a card's place), and the result once every publisher
+ * showed it, so a crash or a failing publisher in between is repaired by publishing again.
+ *
+ * @example await publishing.record(review.id, result);
+ */
+export class ReviewPublishing {
+  // One publish at a time per review: a push superseding a review that is still running publishes
+  // beside the run, and the later publish must see the earlier one's receipt (its check run id).
+  private readonly lock = new KeyedLock();
+
+  constructor(private readonly deps: PublishDeps) {}
+
+  /** Saves what the review concluded, then publishes it. */
+  async record(reviewId: string, result: ReviewResult): Promise<void> {
+    this.deps.store.saveResult(reviewId, result);
+    await this.publish(reviewId);
+  }
+
+  /**
+   * Publishes the review's last saved result. A failing publisher is logged, and the result
+   * stays unpublished until the next publish (`recover` on restart).
+   */
+  async publish(reviewId: string): Promise<void> {
+    await this.lock.run(reviewId, () => this.publishNow(reviewId));
+  }
+
+  private async publishNow(reviewId: string): Promise<void> {
+    // Publish what the review concluded last, whichever call got here first: a late "queued"
+    // announcement must never overwrite a verdict.
+    const result = this.deps.store.lastResult(reviewId);
+    let review = this.deps.store.get(reviewId);
+    if (!result || !review) return;
+    let allOk = true;
+    for (const publisher of this.deps.publishersFor(review)) {
+      try {
+        const receipt = await publisher.publish(review, result);
+        this.deps.store.recordReceipt(reviewId, receipt);
+        // The next publisher sees this one's receipt (the check run links to the card).
+        review = withReceipt(review, receipt);
+      } catch (error) {
+        allOk = false;
+        this.deps.log.error({ err: error, reviewId, publisher: publisher.name }, "publish failed");
+      }
+    }
+    if (allOk) this.deps.store.markPublished(reviewId, result);
+  }
+}

@@ -1,0 +1,140 @@
+import type { ApproverConfig, DecisionDoor } from "../domain/decision.js";
+import { SPECIALTIES } from "../domain/finding.js";
+import type { ReviewResult, ReviewStatus } from "../domain/review-result.js";
+import type { ResumeValue, ReviewRecord } from "../domain/review.js";
+import type { ReviewSource } from "../domain/review-source.js";
+import { budgetOf } from "../graph/budget.js";
+import type { ReviewGraph } from "../graph/build-review-graph.js";
+import type { ReviewStateValue } from "../graph/state.js";
+import type { ReviewStore } from "../store/review-store.js";
+import { buildResult } from "./build-result.js";
+import type { DecisionRequest } from "./decision-policy.js";
+
+/** What the runner reads about a review: its record and its graph's checkpointed state. */
+export interface ContextDeps {
+  graph: ReviewGraph;
+  store: ReviewStore;
+  cyclesMax: number;
+}
+
+type StateSnapshot = Awaited<ReturnType<ReviewGraph["getState"]>>;
+
+/** Whether a review's graph is paused at the human gate's interrupt. */
+function hasPendingGate(state: StateSnapshot): boolean {
+  return state.tasks.some((t) => (t.interrupts ?? []).length > 0);
+}
+
+/**
+ * One review as a run or a decision works on it: its record and its graph's state, read once
+ * and carried, written through as the work goes, and read again only where someone else may
+ * have changed it (the graph after it ran; the record when a push superseded it meanwhile).
+ *
+ * @example const ctx = await ReviewContext.load(deps, reviewId); if (ctx) ctx.result();
+ */
+export class ReviewContext {
+  private constructor(
+    private readonly deps: ContextDeps,
+    private record: ReviewRecord,
+    private state: StateSnapshot,
+  ) {}
+
+  /** Reads a review's record and its graph's state; undefined when there is no such review. */
+  static async load(deps: ContextDeps, reviewId: string): Promise<ReviewContext | undefined> {
+    const record = deps.store.get(reviewId);
+    if (!record) return undefined;
+    return new ReviewContext(deps, record, await deps.graph.getState(configOf(reviewId)));
+  }
+
+  get id(): string {
+    return this.record.id;
+  }
+
+  get review(): ReviewRecord {
+    return this.record;
+  }
+
+  /** The graph's checkpointed values (empty before the first run). */
+  get values(): Partial<ReviewStateValue> {
+    return this.state.values as Partial<ReviewStateValue>;
+  }
+
+  /** Whether the graph has run at least one step. */
+  get started(): boolean {
+    return Object.keys(this.values).length > 0;
+  }
+
+  /** Whether the graph waits at the human gate (a review that failed closed never reached it). */
+  get gatePending(): boolean {
+    return hasPendingGate(this.state);
+  }
+
+  /** Where the review's pull request comes from (read when the graph first starts). */
+  source(): ReviewSource | undefined {
+    return this.deps.store.source(this.id);
+  }
+
+  /** The graph's state again, after the graph ran. */
+  async reloadState(): Promise<void> {
+    this.state = await this.deps.graph.getState(configOf(this.id));
+  }
+
+  /** Sets the review's status. */
+  setStatus(status: ReviewStatus): void {
+    this.deps.store.setStatus(this.id, status);
+    this.record = { ...this.record, status };
+  }
+
+  /**
+   * Sets where the review stands after its graph stopped, unless a push superseded it meanwhile
+   * (its successor decides the PR); then the record is read again, to show it superseded.
+   */
+  settleStatus(status: ReviewStatus): void {
+    if (this.deps.store.setStatusUnlessSuperseded(this.id, status)) {
+      this.record = { ...this.record, status };
+      return;
+    }
+    this.record = this.deps.store.get(this.id) ?? this.record;
+  }
+
+  /** Marks the review superseded by a head. */
+  supersede(bySha: string): void {
+    this.deps.store.supersede(this.id, bySha);
+    this.record = { ...this.record, status: "superseded", supersededBy: bySha };
+  }
+
+  /** Moves waiting → running if no one else did first (the cross-process lock of a decision). */
+  claim(): boolean {
+    if (!this.deps.store.claim(this.id, "waiting_for_human", "running")) return false;
+    this.record = { ...this.record, status: "running" };
+    return true;
+  }
+
+  /** The review result as it stands. */
+  result(): ReviewResult {
+    const built = buildResult(this.record, this.values, this.record.status, this.deps.cyclesMax);
+    // A review that failed closed keeps the escalation it was given (the graph never reached the gate).
+    const saved = built.escalation === null && built.route === "human" ? this.deps.store.lastResult(this.id) : undefined;
+    return saved?.escalation ? { ...built, escalation: saved.escalation } : built;
+  }
+
+  /** What the decision policy needs to judge this person's attempt on this review now. */
+  decisionRequest(attempt: { kind: ResumeValue["kind"]; by: string }, door: DecisionDoor, approvers: ApproverConfig): DecisionRequest {
+    const values = this.values;
+    return {
+      kind: attempt.kind,
+      by: attempt.by,
+      door,
+      review: this.record,
+      ...(values.decision ? { decision: values.decision } : {}),
+      blockingSpecialties: SPECIALTIES.flatMap((s) => values.findings?.[s]?.findings ?? []).filter((f) => f.blocking).map((f) => f.specialty),
+      budget: budgetOf(values, this.deps.cyclesMax),
+      gatePending: this.gatePending,
+      approvers,
+    };
+  }
+}
+
+/** The LangGraph config of a review's thread. */
+export function configOf(reviewId: string) {
+  return { configurable: { thread_id: reviewId } };
+}
