@@ -16,7 +16,8 @@ async function gate(...args: string[]): Promise<{ stdout: string; stderr: string
 
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-describe("gate CLI, each command in its own process", () => {
+// Each test starts the CLI in new processes (several seconds each on a loaded machine): a generous limit.
+describe("gate CLI, each command in its own process", { timeout: 120_000 }, () => {
   it("review --json prints exactly one JSON object on stdout: a README typo is auto-approved with 0 model calls", async () => {
     const r = await gate("review", path.join(PACKAGE_ROOT, "fixtures/001_readme_typo"), "--json");
     expect(r.code).toBe(0);
@@ -56,7 +57,7 @@ describe("gate CLI, each command in its own process", () => {
     const again = await gate("decide", waiting.review_id, "reject", "--by", "bob");
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/Already decided: approved by alice/);
-  }, 120_000);
+  });
 
   it("decide --by the PR's author is refused by the decision policy, in any case and through the login map", async () => {
     const reviewed = await gate("review", "002_new_dependency", "--json");
@@ -74,7 +75,7 @@ describe("gate CLI, each command in its own process", () => {
     });
     expect(mapped.code).toBe(1);
     expect(mapped.stderr.trim()).toBe(`gate decide: refused: ${reason}`);
-  }, 120_000);
+  });
 
   it("a missing or malformed fixture is one clear line naming the file, and a non-zero exit", async () => {
     const bad = path.join(dir, "bad_fixture");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { refusalMessage, routeOfDecision, type ApproverConfig, type DecideRefusal, type DecisionDoor } from "../../src/domain/decision.js";
+import { refusalMessage, routeOfDecision, type ApproverConfig, type DecideRefusal, type DecisionDoor, type Refusal } from "../../src/domain/decision.js";
 import { authorSlackId, decisionRefusal, isPrAuthor, type DecisionRequest } from "../../src/review/decision-policy.js";
 
 const base: ApproverConfig = { approvers: ["U1", "SLEADS"], githubToSlack: { octocat: "UAUTHOR" } };
@@ -116,4 +116,28 @@ describe("one wording and one route per decision", () => {
     expect(routeOfDecision("approve")).toBe("human_approved");
     expect(routeOfDecision("reject")).toBe("human_rejected");
   });
+});
+
+describe("every refusal code has its wording", () => {
+  const decision = { kind: "approve" as const, by: "alice", at: "2026-03-02T09:00:00Z" };
+  const one = {
+    invalid: { code: "invalid" },
+    not_found: { code: "not_found", reviewId: "r-9" },
+    superseded: { code: "superseded", reviewId: "r-1", by: "b".repeat(40) },
+    already_decided: { code: "already_decided", reviewId: "r-1", decision },
+    not_waiting: { code: "not_waiting", reviewId: "r-1", status: "queued" },
+    busy: { code: "busy", reviewId: "r-1" },
+    budget_spent: { code: "budget_spent", spent: "2 of 2 cycles used" },
+    cannot_investigate: { code: "cannot_investigate", reviewId: "r-1" },
+    not_allowed: { code: "not_allowed", pr: "acme/web#12", why: "you are not among the configured approvers" },
+  } satisfies { [C in DecideRefusal]: Extract<Refusal, { code: C }> };
+
+  for (const [code, refusal] of Object.entries(one)) {
+    it(code, () => {
+      const text = refusalMessage(refusal);
+      // Each says what happened and what it means for the review: unchanged, or what to do instead.
+      expect(text).toMatch(/nothing was changed|approve or reject/i);
+      expect(text).not.toMatch(/undefined|\[object/);
+    });
+  }
 });
