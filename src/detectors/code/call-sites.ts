@@ -13,6 +13,8 @@ export interface CallSite {
   receiver?: string;
   /** The argument list node: `(...)` (a template string for a tagged template). */
   argumentList: SgNode;
+  /** The argument nodes (Python keyword arguments as `keyword_argument`), read from the tree on first use. */
+  readonly args: SgNode[];
   /** The parsed row (0-based) where the call starts. */
   row: number;
 }
@@ -41,6 +43,11 @@ function splitCallee(callee: string): { receiver?: string; method: string } {
   return { method: callee };
 }
 
+function argumentNodes(list: SgNode): SgNode[] {
+  if (String(list.kind()) === "template_string") return [list];
+  return list.children().filter((c) => c.isNamed() && String(c.kind()) !== "comment");
+}
+
 /**
  * The calls in a parsed tree, in source order, with the callee split into receiver and method.
  * `calleePattern` (a regular expression in ast-grep's Rust syntax) keeps only calls whose callee
@@ -60,7 +67,19 @@ export function callSites(syntax: Pick<PatchSyntax, "lang" | "root">, calleePatt
     if (!fn || !argumentList) continue;
     const callee = compact(fn.text());
     const { receiver, method } = splitCallee(callee);
-    out.push({ node, callee, method, ...(receiver !== undefined ? { receiver } : {}), argumentList, row: node.range().start.line });
+    let args: SgNode[] | undefined;
+    out.push({
+      node,
+      callee,
+      method,
+      ...(receiver !== undefined ? { receiver } : {}),
+      argumentList,
+      get args() {
+        args ??= argumentNodes(argumentList);
+        return args;
+      },
+      row: node.range().start.line,
+    });
   }
   return out;
 }

@@ -27,10 +27,12 @@ describe("callSites", () => {
     expect(ts.map((c) => c.callee)).toEqual(["console.log"]);
     expect(ts[0]?.receiver).toBe("console");
     expect(ts[0]?.argumentList.text()).toBe("(req.body)");
+    expect(ts[0]?.args.map((a) => a.text())).toEqual(["req.body"]);
 
     const py = callSites({ lang: "python", root: parseSource("python", 'logging.info("%s", request.headers)\ndoc = """\nlogging.info(user)\n"""\n') });
     expect(py.map((c) => c.callee)).toEqual(["logging.info"]);
     expect(py[0] && codeRows(py[0].argumentList, "python")).toEqual([{ row: 0, code: '("", request.headers)' }]);
+    expect(py[0]?.args.map((a) => String(a.kind()))).toEqual(["string", "attribute"]);
 
     const go = callSites({ lang: "go", root: parseSource("go", 'func f() {\n\tlog.Printf("%+v", user) // log.Println(token)\n}\n') });
     expect(go.map((c) => [c.receiver, c.method])).toEqual([["log", "Printf"]]);
