@@ -51,6 +51,13 @@ const NOT_SOURCE = /\.(?:md|markdown|rst|adoc|txt|json|ya?ml|toml|lock|csv|html?
 /** How a comment line starts in languages the parser does not read (C, Java, Rust, PHP, Ruby, shell, SQL...). */
 const COMMENT_START = /^\s*(?:\/\/|\/\*|\*|#|--|;|%|<!--|\(\*|'|REM\b|"""|''')/;
 
+/** Folders that hold third-party code: `vendor/`, `third_party/`, `external/`, ... */
+const VENDOR_DIR = /(?:^|\/)(?:vendor|vendored|third[_-]party|3rdparty|external|extern)\//;
+/** The names a licence text goes by in a vendored folder. */
+const LICENSE_NAMES = ["LICENSE", "LICENSE.txt", "LICENSE.md", "LICENCE", "COPYING", "COPYING.txt", "COPYING.LESSER"];
+/** At most this many vendored folders are looked up per review (a vendoring PR adds thousands of files). */
+const MAX_VENDOR_DIRS = 200;
+
 const COMMENT_MARKER = /^\s*(?:\/\/+|\/\*+|\*+|#+|--|;+|%+)?\s*/;
 
 function baseName(path: string): string {
@@ -193,12 +200,66 @@ function sourceNotice(file: ChangedFile, lines: PatchLine[]): Finding | undefine
   return undefined;
 }
 
+/** Reads a head file, or undefined when there is no snapshot or no such file. */
+async function readHead(ctx: DetectContext, path: string): Promise<string | undefined> {
+  try {
+    return await ctx.head.read(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * For source files the PR adds under a vendored folder, the copyleft licence text that already
+ * sits in that folder (or a parent up to the vendor root) in the head snapshot, once per folder.
+ * Licence files the PR adds itself are judged as files.
+ */
+async function vendoredLicenses(ctx: DetectContext, added: readonly ChangedFile[]): Promise<Finding[]> {
+  const inPr = new Set(ctx.pr.files.map((f) => f.filename));
+  const checked = new Set<string>();
+  const findings: Finding[] = [];
+  for (const file of added) {
+    const root = VENDOR_DIR.exec(file.filename);
+    if (!root || LICENSE_FILE.test(baseName(file.filename))) continue;
+    const rootDir = file.filename.slice(0, root.index + root[0].length - 1);
+    for (let dir = file.filename.slice(0, file.filename.lastIndexOf("/")); dir.length > rootDir.length; dir = dir.slice(0, Math.max(dir.lastIndexOf("/"), 0))) {
+      if (checked.has(dir)) break;
+      if (checked.size >= MAX_VENDOR_DIRS) return findings;
+      checked.add(dir);
+      let licensed = false;
+      for (const name of LICENSE_NAMES) {
+        const path = `${dir}/${name}`;
+        if (inPr.has(path)) {
+          licensed = true; // judged as a file of the PR
+          break;
+        }
+        const text = await readHead(ctx, path);
+        if (text === undefined) continue;
+        licensed = true;
+        const found = licenseText(path, text.split("\n").map((t, i): PatchLine => ({ kind: "add", line: i + 1, text: t })));
+        if (found) {
+          findings.push({
+            ...found,
+            file: file.filename,
+            line: 1,
+            message: `${file.filename} is added beside ${found.message.replace(/^\S+ is /, `${path}, `)}`,
+          });
+        }
+        break;
+      }
+      if (licensed) break; // the nearest licence governs the folder
+    }
+  }
+  return findings;
+}
+
 /**
  * Third-party source copied in under a copyleft licence (LIC-03): added files whose header
  * comments carry a copyleft SPDX tag, an `@license` tag, or a notice in any common form ("GNU
  * General Public License", "GNU GPL", "GPLv3", "licensed under the GPL", LGPL, AGPL, MPL, EPL,
  * EUPL, SSPL, OSL), and added COPYING/LICENSE files in a subfolder (vendor/, third_party/) whose
- * text is such a licence. In JavaScript, TypeScript, Python and Go only comments (and a Python
+ * text is such a licence, or already sits in the head snapshot of the vendored folder a new source
+ * file is added to. In JavaScript, TypeScript, Python and Go only comments (and a Python
  * module docstring or `__license__`) count, so a string that mentions the GPL is not a notice;
  * other languages are read by their comment markers. A notice that offers a permissive choice
  * ("dual licensed under the MIT or GPL") is not flagged, nor is the repository's own root licence.
@@ -222,6 +283,8 @@ export const copyleftSourceDetector: Detector = {
         : sourceNotice(file, lines);
       if (found) findings.push(found);
     }
+    const added = ctx.pr.files.filter((f) => (f.status === "added" || f.status === "copied") && !findings.some((x) => x.file === f.filename));
+    findings.push(...(await vendoredLicenses(ctx, added)));
     return findings;
   },
 };

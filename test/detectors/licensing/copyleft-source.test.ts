@@ -109,3 +109,41 @@ describe("copyleftSourceDetector", () => {
     expect(await run([{ filename, patch: addedFilePatch(lines) }])).toEqual([]);
   });
 });
+
+describe("copyleftSourceDetector: vendored folders in the head snapshot", () => {
+  const GPL_TEXT = "                    GNU GENERAL PUBLIC LICENSE\n                       Version 3, 29 June 2007\n";
+
+  it("flags source added under a vendored folder whose COPYING (not in the PR) is the GPL, once per folder", async () => {
+    const findings = await run(
+      [
+        { filename: "vendor/github.com/acme/fastcsv/reader.go", patch: addedFilePatch(["package fastcsv", "func Read() {}"]) },
+        { filename: "vendor/github.com/acme/fastcsv/writer.go", patch: addedFilePatch(["package fastcsv", "func Write() {}"]) },
+        { filename: "vendor/github.com/acme/okcsv/reader.go", patch: addedFilePatch(["package okcsv"]) },
+      ],
+      {
+        "vendor/github.com/acme/fastcsv/COPYING": GPL_TEXT,
+        "vendor/github.com/acme/okcsv/LICENSE": "MIT License\n\nCopyright (c) 2020\n",
+      },
+    );
+    expect(findings).toEqual([
+      expect.objectContaining({ policy: "LIC-03", blocking: true, file: "vendor/github.com/acme/fastcsv/reader.go", line: 1 }),
+    ]);
+    expect(findings[0]?.message).toContain("vendor/github.com/acme/fastcsv/COPYING");
+  });
+
+  it("takes the nearest licence: an MIT folder inside a GPL one is not flagged", async () => {
+    const findings = await run([{ filename: "third_party/kit/mit-part/a.c", patch: addedFilePatch(["int a;"]) }], {
+      "third_party/kit/COPYING": GPL_TEXT,
+      "third_party/kit/mit-part/LICENSE": "MIT License\n",
+    });
+    expect(findings).toEqual([]);
+  });
+
+  it("does not look outside vendored folders, nor at the repository's own licence", async () => {
+    const findings = await run(
+      [{ filename: "src/reader.go", patch: addedFilePatch(["package src"]) }],
+      { "src/COPYING": GPL_TEXT, LICENSE: GPL_TEXT },
+    );
+    expect(findings).toEqual([]);
+  });
+});
