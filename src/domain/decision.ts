@@ -26,6 +26,12 @@ export interface DecisionDoor {
   groups?: readonly string[];
   /** Slack: the person's profile names the PR author's GitHub account. */
   namesAuthor?: boolean;
+  /**
+   * Slack: whether the click (or the modal it opened) came from the card recorded for the review
+   * its button names. False for another card: a tampered button value must not decide one review
+   * and rewrite another PR's card.
+   */
+  fromReviewCard?: boolean;
 }
 
 /** Why a decision was not applied. */
@@ -38,7 +44,8 @@ export type DecideRefusal =
   | "busy"
   | "budget_spent"
   | "cannot_investigate"
-  | "not_allowed";
+  | "not_allowed"
+  | "wrong_card";
 
 /** A refused decision: its code and the facts its message is made of. Plain JSON. */
 export type Refusal =
@@ -50,7 +57,8 @@ export type Refusal =
   | { code: "busy"; reviewId: string }
   | { code: "not_allowed"; pr: string; why: string }
   | { code: "budget_spent"; spent: string }
-  | { code: "cannot_investigate"; reviewId: string };
+  | { code: "cannot_investigate"; reviewId: string }
+  | { code: "wrong_card"; reviewId: string };
 
 /** How a door shows people and dates (Slack mentions them; the terminal prints them). */
 export interface RefusalStyle {
@@ -92,6 +100,8 @@ export function refusalMessage(refusal: Refusal, style: RefusalStyle = PLAIN_STY
       return `The investigation budget of this review is spent (${refusal.spent}): approve or reject.`;
     case "cannot_investigate":
       return `Review ${refusal.reviewId} could not finish, so no question can be investigated: approve or reject.`;
+    case "wrong_card":
+      return `This card is not the card of review ${refusal.reviewId}; nothing was changed.`;
   }
 }
 

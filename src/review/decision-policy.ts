@@ -24,8 +24,8 @@ export interface DecisionRequest {
 
 /**
  * Whether a decision may be made: the one rule every door applies (the runner before it resumes
- * the graph, Slack before it opens a modal, `gate decide`). Pure. Checked in this order:
- * whether (the review waits for a person: not superseded, not decided, not running), who (never
+ * the graph, Slack before it opens a modal, `gate decide`). Pure. Checked in this order: where
+ * (a Slack click must come from the review's own card), whether (the review waits for a person: not superseded, not decided, not running), who (never
  * the PR's author; an approver, per specialty when a blocking finding's specialty has a list),
  * and with what budget (a question needs investigation cycles and money left, and a gate to
  * resume). Undefined when the decision may be made.
@@ -34,6 +34,8 @@ export interface DecisionRequest {
  */
 export function decisionRefusal(req: DecisionRequest): Refusal | undefined {
   const { review } = req;
+  // A Slack click from another card than the review's own (a tampered button value) decides nothing.
+  if (req.door.kind === "slack" && req.door.fromReviewCard === false) return { code: "wrong_card", reviewId: review.id };
   if (review.status === "superseded" || review.supersededBy !== undefined) {
     return { code: "superseded", reviewId: review.id, ...(review.supersededBy ? { by: review.supersededBy } : {}) };
   }

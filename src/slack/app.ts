@@ -10,7 +10,6 @@ import {
   checkAttempt,
   decideAndUpdate,
   ephemeral,
-  placeOf,
   requestInfo,
   type Attempt,
   type CardPlace,
@@ -31,6 +30,7 @@ import {
   parseModalMetadata,
   rejectModal,
 } from "./modals.js";
+import { GuardedReceiver } from "./guarded-receiver.js";
 import { UserGroupCache } from "./user-groups.js";
 
 export interface SlackAppOptions {
@@ -56,6 +56,8 @@ export interface SlackAppOptions {
   checkRunUrl?: (review: ReviewRecord) => string | undefined;
   /** Tests only: skips Bolt's `auth.test` token check. */
   testMode?: boolean;
+  /** The clock Slack request timestamps are checked against (ms since the epoch; tests pin it). */
+  now?: () => number;
 }
 
 /**
@@ -70,16 +72,28 @@ export function buildSlackApp(opts: SlackAppOptions): App {
     logger: boltLogger(opts.log),
     logLevel: LogLevel.INFO,
     ...(opts.slackApiUrl ? { clientOptions: { slackApiUrl: opts.slackApiUrl } } : {}),
-    ...(opts.customRoutes ? { customRoutes: opts.customRoutes } : {}),
     ...(opts.testMode ? { tokenVerificationEnabled: false } : {}),
   };
   let app: App;
   if (opts.socketMode) {
     if (!opts.appToken) throw new GateError("SLACK_CONFIG", "Socket Mode needs an app-level token (xapp-…) with connections:write");
-    app = new App({ ...common, appToken: opts.appToken, socketMode: true, ...(opts.port !== undefined ? { installerOptions: { port: opts.port } } : {}) });
+    app = new App({
+      ...common,
+      appToken: opts.appToken,
+      socketMode: true,
+      ...(opts.customRoutes ? { customRoutes: opts.customRoutes } : {}),
+      ...(opts.port !== undefined ? { installerOptions: { port: opts.port } } : {}),
+    });
   } else {
     if (!opts.signingSecret) throw new GateError("SLACK_CONFIG", "HTTP mode needs the Slack app's signing secret");
-    app = new App({ ...common, signingSecret: opts.signingSecret, ...(opts.port !== undefined ? { port: opts.port } : {}) });
+    // Our receiver verifies and sanity-checks every request before Bolt parses it.
+    const receiver = new GuardedReceiver({
+      signingSecret: opts.signingSecret,
+      log: opts.log,
+      ...(opts.customRoutes ? { customRoutes: opts.customRoutes } : {}),
+      ...(opts.now ? { now: opts.now } : {}),
+    });
+    app = new App({ ...common, receiver });
   }
   const deps: FlowDeps = {
     service: opts.service,
@@ -106,30 +120,24 @@ async function guarded(deps: FlowDeps, attempt: Attempt, work: () => Promise<voi
   }
 }
 
-function attemptFromClick(body: BlockAction<ButtonAction>, action: ButtonAction, kind: SlackAction, client: Attempt["client"], deps: FlowDeps): Attempt {
+function attemptFromClick(body: BlockAction<ButtonAction>, action: ButtonAction, kind: SlackAction, client: Attempt["client"]): Attempt {
   const reviewId = action.value ?? "";
   const channel: unknown = body.container["channel_id"] ?? body.channel?.id;
   const ts: unknown = body.container["message_ts"] ?? body.message?.ts;
-  const place: CardPlace | undefined =
-    typeof channel === "string" && typeof ts === "string" ? { channel, ts } : placeOfId(deps, reviewId);
+  const place: CardPlace | undefined = typeof channel === "string" && typeof ts === "string" ? { channel, ts } : undefined;
   return { client, reviewId, userId: body.user.id, action: kind, ...(place ? { place } : {}) };
-}
-
-function placeOfId(deps: FlowDeps, reviewId: string): CardPlace | undefined {
-  const review = deps.service.get(reviewId);
-  return review ? placeOf(review) : undefined;
 }
 
 function registerCardActions(app: App, deps: FlowDeps): void {
   app.action<BlockAction<ButtonAction>>(ACTION_APPROVE, async ({ ack, body, action, client }) => {
     await ack();
-    const attempt = attemptFromClick(body, action, "approve", client, deps);
+    const attempt = attemptFromClick(body, action, "approve", client);
     await guarded(deps, attempt, () => decideAndUpdate(deps, attempt, { kind: "approve", by: attempt.userId }));
   });
 
   app.action<BlockAction<ButtonAction>>(ACTION_REJECT, async ({ ack, body, action, client }) => {
     await ack();
-    const attempt = attemptFromClick(body, action, "reject", client, deps);
+    const attempt = attemptFromClick(body, action, "reject", client);
     await guarded(deps, attempt, async () => {
       // Check first, so a person who may not decide is told now rather than after typing a reason.
       const checked = await checkAttempt(deps, attempt);
@@ -141,7 +149,7 @@ function registerCardActions(app: App, deps: FlowDeps): void {
 
   app.action<BlockAction<ButtonAction>>(ACTION_REQUEST_INFO, async ({ ack, body, action, client }) => {
     await ack();
-    const attempt = attemptFromClick(body, action, "info", client, deps);
+    const attempt = attemptFromClick(body, action, "info", client);
     await guarded(deps, attempt, async () => {
       const checked = await checkAttempt(deps, attempt);
       if (!checked.ok) return;
@@ -184,7 +192,7 @@ function attemptFromModal(deps: FlowDeps, privateMetadata: string, userId: strin
     deps.log.warn({ userId }, "a modal came back without this app's metadata; ignored");
     return undefined;
   }
-  const place = meta.channel && meta.ts ? { channel: meta.channel, ts: meta.ts } : placeOfId(deps, meta.reviewId);
+  const place = meta.channel && meta.ts ? { channel: meta.channel, ts: meta.ts } : undefined;
   return { client, reviewId: meta.reviewId, userId, action: kind, ...(place ? { place } : {}) };
 }
 

@@ -61,14 +61,18 @@ async function doorOf(deps: FlowDeps, attempt: Attempt): Promise<DecisionDoor> {
   const members = await resolveUserGroups(attempt.client, groupIdsIn(approvers), deps.groups, (groupId, error) =>
     deps.log.warn({ groupId, err: error }, "cannot read a Slack user group; counting it as empty"),
   );
-  const author = deps.service.get(attempt.reviewId)?.author ?? "";
+  const record = deps.service.get(attempt.reviewId);
+  const author = record?.author ?? "";
+  // The card the click came from must be the one recorded for the review its button names.
+  const card = record ? placeOf(record) : undefined;
+  const fromReviewCard = card !== undefined && attempt.place !== undefined && card.channel === attempt.place.channel && card.ts === attempt.place.ts;
   const namesAuthor =
     author !== "" &&
     authorSlackId(author, approvers.githubToSlack) === undefined &&
     (await slackUserIsGitHubUser(attempt.client, attempt.userId, author, deps.profiles, (error) =>
       deps.log.warn({ err: error, userId: attempt.userId }, "cannot read a Slack profile to recognise the PR author"),
     ));
-  return { kind: "slack", groups: groupsOf(attempt.userId, members), ...(namesAuthor ? { namesAuthor } : {}) };
+  return { kind: "slack", groups: groupsOf(attempt.userId, members), fromReviewCard, ...(namesAuthor ? { namesAuthor } : {}) };
 }
 
 /**

@@ -290,6 +290,47 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     expect(s.server.gate.store.auditFor(review.id).filter((e) => e.actor !== "gate")).toEqual([]);
   });
 
+  it("answers 4xx to signed but malformed requests (payload=null, no user, a future timestamp), changes nothing, and keeps serving", async () => {
+    const { s, slack, pr, review, ts } = await waitingReview();
+    const click = buttonClick({ actionId: ACTION_APPROVE, reviewId: review.id, userId: APPROVER, channel: CHANNEL, ts, responseUrl: slack.responseUrl("x") });
+    const { user: _user, ...noUser } = record(click);
+    const nullPayload = await postToSlackApp(events(s), "payload=null", FORM, { secret: SLACK_SECRET });
+    const userless = await postToSlackApp(events(s), interactivityBody(noUser), FORM, { secret: SLACK_SECRET });
+    const ahead = Math.floor(Date.now() / 1000) + 400;
+    const future = await postToSlackApp(events(s), interactivityBody(click), FORM, { secret: SLACK_SECRET, timestamp: ahead });
+    expect([nullPayload.status, userless.status, future.status]).toEqual([400, 400, 401]);
+    // The process lives and serves: health, a signed webhook, and then a real click.
+    expect((await fetch(`${s.base}/healthz`)).status).toBe(200);
+    expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent("opened", pr)))).status).toBe(202);
+    expect(s.server.gate.store.get(review.id)?.status).toBe("waiting_for_human");
+    expect(slack.calls.map((c) => c.method).filter((m) => m !== "chat.postMessage" && m !== "auth.test")).toEqual([]);
+    expect((await postToSlackApp(events(s), interactivityBody(click), FORM, { secret: SLACK_SECRET })).status).toBe(200);
+    await waitFor("the check run to pass", () => conclusionOf(s, pr.headSha) === "success");
+  });
+
+  it("refuses a button whose value names another review than the clicked card's; no card changes", async () => {
+    const { s, slack, pr, review, ts } = await waitingReview();
+    const other = serveFixture(s, "003b_auth_change_logs_token");
+    expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent("opened", other)))).status).toBe(202);
+    await s.server.idle();
+    const second = s.server.gate.store.latestForPr(prKey(other))!;
+    expect(second.status).toBe("waiting_for_human");
+    expect(second.slackTs).toMatch(/^\d+\.\d+$/);
+    expect(second.slackTs).not.toBe(ts);
+    const updatesBefore = slack.callsTo("chat.update").length;
+
+    // A click on the first review's card whose value was changed to the second review's id.
+    expect((await click(s, ACTION_APPROVE, APPROVER, second.id, ts)).status).toBe(200);
+    const [eph] = await slack.waitFor("chat.postEphemeral");
+    expect(String(eph?.body["text"])).toContain(`not the card of review ${second.id}`);
+    expect(s.server.gate.store.get(second.id)?.status).toBe("waiting_for_human");
+    expect(s.server.gate.store.get(review.id)?.status).toBe("waiting_for_human");
+    expect(slack.callsTo("chat.update")).toHaveLength(updatesBefore);
+    expect(conclusionOf(s, pr.headSha)).toBe("action_required");
+    expect(conclusionOf(s, other.headSha)).toBe("action_required");
+    expect(s.server.gate.store.auditFor(second.id)).toContainEqual(expect.objectContaining({ actor: APPROVER, action: "approve", outcome: "refused:wrong_card" }));
+  });
+
   it("answers `/gate status` ephemerally, and says plainly when a PR has no review", async () => {
     const { s, slack, pr, review } = await waitingReview();
     const command = (text: string, id: string) =>
