@@ -19,6 +19,11 @@ export interface CheckPublisherOptions {
   detailsUrl?: (review: ReviewRecord) => string | undefined;
   /** Who a waiting review waits for, for the check's title. */
   askedWho?: (review: ReviewRecord) => string | undefined;
+  /**
+   * Attempts at one publish, and the backoff unit between them (attempt n waits n² units), on
+   * top of the client's own retries of each request. Defaults: 3 attempts, 1000 ms.
+   */
+  retry?: { attempts?: number; baseMs?: number };
 }
 
 function splitRepo(repo: string): { owner: string; repo: string } {
@@ -27,8 +32,47 @@ function splitRepo(repo: string): { owner: string; repo: string } {
   return { owner, repo: name };
 }
 
+function statusOf(error: unknown): number | undefined {
+  return typeof error === "object" && error !== null && "status" in error && typeof error.status === "number" ? error.status : undefined;
+}
+
 function isNotFound(error: unknown): boolean {
-  return typeof error === "object" && error !== null && "status" in error && error.status === 404;
+  return statusOf(error) === 404;
+}
+
+/** A failure worth another attempt: GitHub's side (5xx), too many requests, or no answer at all. */
+function isTransient(error: unknown): boolean {
+  const status = statusOf(error);
+  return status === undefined || status >= 500 || status === 429 || status === 408;
+}
+
+/** Runs a publish, again after a transient failure, up to `attempts` times with quadratic backoff. */
+async function withBackoff<T>(attempts: number, baseMs: number, log: Logger, work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await work();
+    } catch (error) {
+      if (attempt >= attempts || !isTransient(error)) throw error;
+      const waitMs = baseMs * attempt * attempt;
+      log.warn({ err: error, attempt, waitMs }, "publishing to GitHub failed; trying again");
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+    }
+  }
+}
+
+/**
+ * The gate's check run for this review on this head, if one exists: a create whose answer was
+ * lost (a 502 after GitHub did the work) must be found, not made twice.
+ */
+async function existingCheckRun(octokit: Octokit, where: { owner: string; repo: string }, payload: CheckRunPayload): Promise<number | undefined> {
+  const runs = await octokit.paginate(octokit.rest.checks.listForRef, {
+    ...where,
+    ref: payload.head_sha,
+    check_name: payload.name,
+    filter: "all",
+    per_page: 100,
+  });
+  return runs.find((r) => r.external_id === payload.external_id)?.id;
 }
 
 function annotationKey(a: {
@@ -75,7 +119,7 @@ async function publishCheckRun(
   log: Logger,
 ): Promise<number> {
   const where = splitRepo(review.repo);
-  let checkRunId = review.checkRunId;
+  let checkRunId = review.checkRunId ?? (await existingCheckRun(octokit, where, payload));
   let pending = payload.annotations;
   if (checkRunId !== undefined) {
     try {
@@ -83,13 +127,14 @@ async function publishCheckRun(
     } catch (error) {
       if (!isNotFound(error)) throw error;
       log.warn({ checkRunId }, "the recorded check run is gone; creating a new one");
-      checkRunId = undefined;
+      checkRunId = await existingCheckRun(octokit, where, payload);
     }
   }
   const [first = [], ...rest] = annotationBatches(pending);
   const output = { ...payload.output, annotations: first };
   if (checkRunId === undefined) {
-    const created = await octokit.rest.checks.create({ ...where, head_sha: payload.head_sha, ...runFields(payload), output });
+    // Never retried as is: a create whose answer is lost is looked up again before the next attempt.
+    const created = await octokit.rest.checks.create({ ...where, head_sha: payload.head_sha, ...runFields(payload), output, request: { retries: 0 } });
     checkRunId = created.data.id;
     log.info({ checkRunId, annotations: first.length }, "check run created");
   } else {
@@ -108,35 +153,43 @@ async function publishCheckRun(
 
 /**
  * Publishes a review to GitHub: a `compliance-gate` check run (App mode; created once, then
- * updated, annotations in batches of 50) or a commit status (token mode). Idempotent.
+ * updated, annotations in batches of 50) or a commit status (token mode). Idempotent: a check run
+ * is looked up (by head, name and the review id as external id) before one is created, and a
+ * publish that fails on GitHub's side is tried again with backoff within the process.
  *
  * @example runner.addPublisher(createCheckPublisher({ auth, log }));
  */
 export function createCheckPublisher(opts: CheckPublisherOptions): Publisher {
+  const attempts = opts.retry?.attempts ?? 3;
+  const baseMs = opts.retry?.baseMs ?? 1000;
   return {
     name: "github-check",
-    async publish(review: ReviewRecord, result: ReviewResult): Promise<PublishReceipt> {
+    publish(review: ReviewRecord, result: ReviewResult): Promise<PublishReceipt> {
       const log = opts.log.child({ reviewId: review.id, pr: review.pr, headSha: review.headSha });
-      const detailsUrl = opts.detailsUrl?.(review);
-      const askedWho = opts.askedWho?.(review);
-      const verdictOpts: VerdictOptions = {
-        headSha: review.headSha,
-        ...(detailsUrl ? { detailsUrl } : {}),
-        ...(askedWho ? { askedWho } : {}),
-      };
-      // A repository webhook names no installation; the App then looks its installation up.
-      const octokit =
-        opts.auth.mode === "app" && review.installationId === undefined
-          ? await opts.auth.forRepo(splitRepo(review.repo).owner, splitRepo(review.repo).repo)
-          : await opts.auth.forInstallation(review.installationId);
-      if (opts.auth.mode === "token") {
-        const status = buildCommitStatus(result, verdictOpts);
-        await octokit.rest.repos.createCommitStatus({ ...splitRepo(review.repo), ...status });
-        log.info({ state: status.state }, "commit status set");
-        return {};
-      }
-      const checkRunId = await publishCheckRun(octokit, review, buildCheckRun(result, verdictOpts), log);
-      return { checkRunId };
+      return withBackoff(attempts, baseMs, log, () => publishOnce(opts, review, result, log));
     },
   };
+}
+
+async function publishOnce(opts: CheckPublisherOptions, review: ReviewRecord, result: ReviewResult, log: Logger): Promise<PublishReceipt> {
+  const detailsUrl = opts.detailsUrl?.(review);
+  const askedWho = opts.askedWho?.(review);
+  const verdictOpts: VerdictOptions = {
+    headSha: review.headSha,
+    ...(detailsUrl ? { detailsUrl } : {}),
+    ...(askedWho ? { askedWho } : {}),
+  };
+  // A repository webhook names no installation; the App then looks its installation up.
+  const octokit =
+    opts.auth.mode === "app" && review.installationId === undefined
+      ? await opts.auth.forRepo(splitRepo(review.repo).owner, splitRepo(review.repo).repo)
+      : await opts.auth.forInstallation(review.installationId);
+  if (opts.auth.mode === "token") {
+    const status = buildCommitStatus(result, verdictOpts);
+    await octokit.rest.repos.createCommitStatus({ ...splitRepo(review.repo), ...status });
+    log.info({ state: status.state }, "commit status set");
+    return {};
+  }
+  const checkRunId = await publishCheckRun(octokit, review, buildCheckRun(result, verdictOpts), log);
+  return { checkRunId };
 }

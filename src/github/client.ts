@@ -1,5 +1,8 @@
 import { createAppAuth } from "@octokit/auth-app";
+import { retry } from "@octokit/plugin-retry";
+import { throttling } from "@octokit/plugin-throttling";
 import { Octokit } from "@octokit/rest";
+import Bottleneck from "bottleneck";
 import type { Logger } from "pino";
 import { GateError } from "../domain/errors.js";
 
@@ -15,7 +18,24 @@ export interface GitHubAuthConfig {
   privateKey?: string;
   /** Where Octokit's own warnings go (deprecations, retries); silent otherwise. */
   log?: Logger;
+  /** How failed and rate-limited requests are retried; GitHub's advice unless told. */
+  retry?: Partial<GitHubRetryConfig>;
 }
+
+/** Retries and pacing of every GitHub request (`@octokit/plugin-retry`, `@octokit/plugin-throttling`). */
+export interface GitHubRetryConfig {
+  /** Retries of a request that failed with a 5xx, a 429 or a dropped connection, and of a rate-limited one. */
+  retries: number;
+  /** The backoff unit in ms: retry n waits (n+1)² units; a rate limit's Retry-After seconds count as units. */
+  baseMs: number;
+  /** Least time between two writes (POST, PATCH, …) of this process; GitHub asks for one second. */
+  writeSpacingMs: number;
+  /** Longest rate-limit wait honoured (ms of real time); a longer one fails the request now. */
+  maxRateLimitWaitMs: number;
+}
+
+/** GitHub's own advice: 3 retries, seconds as the unit, writes a second apart. */
+export const DEFAULT_GITHUB_RETRY: GitHubRetryConfig = { retries: 3, baseMs: 1000, writeSpacingMs: 1000, maxRateLimitWaitMs: 5 * 60_000 };
 
 /** One configured way to get an authenticated Octokit, injected everywhere GitHub is called. */
 export interface GitHubAuth {
@@ -27,6 +47,30 @@ export interface GitHubAuth {
 }
 
 const USER_AGENT = "pr-compliance-gate";
+
+/** Octokit with retries of failed requests and GitHub's rate limits honoured. */
+const GateOctokit = Octokit.plugin(retry, throttling);
+
+/** The retry and throttle options of every client one auth builds (one write pacing shared by them). */
+function resilience(cfg: GitHubRetryConfig, log: Logger | undefined) {
+  // One write queue per auth: writes of all its installation clients are spaced together.
+  const write = new Bottleneck.Group({ maxConcurrent: 1, minTime: cfg.writeSpacingMs });
+  const retryRateLimit = (kind: string) => (retryAfter: number, options: { method?: string; url?: string }, _octokit: unknown, retryCount: number) => {
+    const waitMs = retryAfter * cfg.baseMs;
+    const again = retryCount < cfg.retries && waitMs <= cfg.maxRateLimitWaitMs;
+    log?.warn({ source: "octokit", method: options.method, url: options.url, retryAfter, retryCount, again }, `GitHub ${kind} rate limit`);
+    return again;
+  };
+  return {
+    retry: { retries: cfg.retries, retryAfterBaseValue: cfg.baseMs },
+    throttle: {
+      write,
+      retryAfterBaseValue: cfg.baseMs,
+      onRateLimit: retryRateLimit("primary"),
+      onSecondaryRateLimit: retryRateLimit("secondary"),
+    },
+  };
+}
 
 function octokitLog(log: Logger | undefined) {
   const quiet = () => undefined;
@@ -53,6 +97,7 @@ export function createGitHubAuth(cfg: GitHubAuthConfig): GitHubAuth {
   const common = {
     userAgent: USER_AGENT,
     log: octokitLog(cfg.log),
+    ...resilience({ ...DEFAULT_GITHUB_RETRY, ...cfg.retry }, cfg.log),
     ...(cfg.apiUrl ? { baseUrl: cfg.apiUrl.replace(/\/+$/, "") } : {}),
   };
 
@@ -68,12 +113,12 @@ export function createGitHubAuth(cfg: GitHubAuthConfig): GitHubAuth {
       }
       let octokit = byInstallation.get(installationId);
       if (!octokit) {
-        octokit = new Octokit({ ...common, authStrategy: createAppAuth, auth: { ...appAuth, installationId } });
+        octokit = new GateOctokit({ ...common, authStrategy: createAppAuth, auth: { ...appAuth, installationId } });
         byInstallation.set(installationId, octokit);
       }
       return octokit;
     };
-    const appOctokit = new Octokit({ ...common, authStrategy: createAppAuth, auth: appAuth });
+    const appOctokit = new GateOctokit({ ...common, authStrategy: createAppAuth, auth: appAuth });
     return {
       mode: "app",
       forInstallation,
@@ -92,7 +137,7 @@ export function createGitHubAuth(cfg: GitHubAuthConfig): GitHubAuth {
   }
 
   if (cfg.token) {
-    const octokit = new Octokit({ ...common, auth: cfg.token });
+    const octokit = new GateOctokit({ ...common, auth: cfg.token });
     return {
       mode: "token",
       forInstallation: async () => octokit,

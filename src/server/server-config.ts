@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { describeIssues, GateError } from "../domain/errors.js";
+import type { GitHubAuthConfig } from "../github/client.js";
 import { loadGitHubSettings } from "../github/github-settings.js";
 import { isFullRepoName } from "../domain/github-names.js";
 
@@ -32,7 +33,7 @@ const ServerEnvSchema = z.object({
 export interface ServerConfig {
   port: number;
   webhookSecret: string;
-  github: { apiUrl?: string; token?: string; appId?: string; privateKey?: string };
+  github: Omit<GitHubAuthConfig, "log">;
   reviewDrafts: boolean;
   concurrency: number;
   slack:

@@ -61,6 +61,8 @@ export async function startGateServer(env: NodeJS.ProcessEnv = process.env, opts
     check: createCheckPublisher({
       auth,
       log,
+      // Publishing backs off in the same unit as each request's retries.
+      ...(server.github.retry?.baseMs !== undefined ? { retry: { baseMs: server.github.retry.baseMs } } : {}),
       askedWho: () => (slackCfg ? `an approver in Slack (${slackCfg.channel ?? "the repository's channel"})` : "a person with `gate decide`"),
       // The check's "Details" opens the Slack card, where a person decides.
       ...(slackCfg ? { detailsUrl: (review: ReviewRecord) => cardLink(review) } : {}),

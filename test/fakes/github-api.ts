@@ -34,7 +34,21 @@ export interface FakeGitHub {
   setInstallation(owner: string, repo: string, installationId: number): void;
   /** Requests matching a method and a path pattern. */
   find(method: string, path: RegExp): RecordedRequest[];
+  /**
+   * Makes the next `times` requests matching a method and a path answer `status` (502 unless
+   * told). With `afterApplying`, the request takes effect first and only its answer is lost, as
+   * when a proxy fails after GitHub did the work.
+   */
+  failNext(method: string, path: RegExp, times: number, opts?: FailOptions): void;
   close(): Promise<void>;
+}
+
+/** How a scripted failure answers. */
+export interface FailOptions {
+  status?: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+  afterApplying?: boolean;
 }
 
 export interface FakeGitHubOptions {
@@ -108,6 +122,14 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
   const publicKey = opts.appPublicKeyPem ? createPublicKey(opts.appPublicKeyPem) : undefined;
   let nextCheckRunId = 9000;
   let base = "";
+  const failures: { method: string; path: RegExp; left: number; opts: FailOptions }[] = [];
+  /** The scripted failure a request meets, if any (and counts it). */
+  const failureFor = (method: string, path: string): FailOptions | undefined => {
+    const f = failures.find((x) => x.left > 0 && x.method === method && x.path.test(path));
+    if (!f) return undefined;
+    f.left -= 1;
+    return f.opts;
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? "/", base);
@@ -122,6 +144,21 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
       body,
     });
     const p = url.pathname;
+    const failure = failureFor(method, p);
+    const fail = () => json(res, failure?.status ?? 502, failure?.body ?? { message: "Bad Gateway" }, failure?.headers ?? {});
+    if (failure && !failure.afterApplying) return fail();
+    // With afterApplying, the handler below runs and its answer is replaced by the failure.
+    if (failure) {
+      const realEnd = res.end.bind(res);
+      const realWriteHead = res.writeHead.bind(res);
+      res.writeHead = ((..._args: unknown[]) => res) as typeof res.writeHead;
+      res.end = ((..._args: unknown[]) => {
+        res.writeHead = realWriteHead;
+        res.end = realEnd;
+        fail();
+        return res;
+      }) as typeof res.end;
+    }
     let m: RegExpExecArray | null;
 
     if (method === "POST" && (m = /^\/app\/installations\/(\d+)\/access_tokens$/.exec(p))) {
@@ -175,6 +212,14 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
       run.annotations.push(...annotations); // GitHub appends annotations on update
       return json(res, 200, { id: run.id, ...run.fields });
     }
+    if (method === "GET" && (m = /^\/repos\/([^/]+)\/([^/]+)\/commits\/([^/]+)\/check-runs$/.exec(p))) {
+      const [owner, repo, ref] = [m[1], m[2], m[3]];
+      const name = url.searchParams.get("check_name");
+      const runs = [...checkRuns.values()]
+        .filter((r) => r.owner === owner && r.repo === repo && r.fields["head_sha"] === ref && (!name || r.fields["name"] === name))
+        .map((r) => ({ id: r.id, ...r.fields }));
+      return json(res, 200, { total_count: runs.length, check_runs: runs });
+    }
     if (method === "GET" && (m = /^\/repos\/([^/]+)\/([^/]+)\/check-runs\/(\d+)\/annotations$/.exec(p))) {
       const run = checkRuns.get(Number(m[3]));
       return run ? paginate(res, base, url, run.annotations) : json(res, 404, { message: "Not Found" });
@@ -202,6 +247,7 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
     setTarball: (owner, repo, ref, gz) => void tarballs.set(`${owner}/${repo}@${ref}`, gz),
     setInstallation: (owner, repo, id) => void installations.set(`${owner}/${repo}`, id),
     find: (method, path) => requests.filter((r) => r.method === method && path.test(r.path)),
+    failNext: (method, path, times, opts = {}) => void failures.push({ method, path, left: times, opts }),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

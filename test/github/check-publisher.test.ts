@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from "node:crypto";
 import { pino } from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createCheckPublisher } from "../../src/github/check-publisher.js";
 import { createGitHubAuth } from "../../src/github/client.js";
 import type { ResultFinding, ReviewResult } from "../../src/domain/review-result.js";
@@ -8,6 +8,8 @@ import type { ReviewRecord } from "../../src/domain/review.js";
 import { startFakeGitHub, type FakeGitHub } from "../fakes/github-api.js";
 
 const HEAD = "f".repeat(40);
+/** Retries in milliseconds instead of seconds, writes unpaced: the same logic, fast. */
+const FAST = { baseMs: 1, writeSpacingMs: 0 };
 const log = pino({ level: "silent" });
 const { privateKey, publicKey } = generateKeyPairSync("rsa", {
   modulusLength: 2048,
@@ -76,7 +78,7 @@ describe("check publisher, GitHub App mode", () => {
   afterAll(() => gh.close());
 
   it("creates one check run, then updates it; 120 annotations go out 50 at a time, never twice", async () => {
-    const auth = createGitHubAuth({ apiUrl: gh.url, appId: "123", privateKey });
+    const auth = createGitHubAuth({ apiUrl: gh.url, appId: "123", privateKey, retry: FAST });
     expect(auth.mode).toBe("app");
     const publisher = createCheckPublisher({ auth, log, askedWho: () => "#security" });
 
@@ -114,16 +116,16 @@ describe("check publisher, GitHub App mode", () => {
   });
 
   it("creates a new run when the recorded one is gone", async () => {
-    const auth = createGitHubAuth({ apiUrl: gh.url, appId: "123", privateKey });
+    const auth = createGitHubAuth({ apiUrl: gh.url, appId: "123", privateKey, retry: FAST });
     const publisher = createCheckPublisher({ auth, log });
     const before = gh.checkRuns.size;
-    const receipt = await publisher.publish(record({ checkRunId: 424242 }), result({ findings: findings(2) }));
+    const receipt = await publisher.publish(record({ id: "r-gone", checkRunId: 424242 }), result({ review_id: "r-gone", findings: findings(2) }));
     expect(receipt.checkRunId).not.toBe(424242);
     expect(gh.checkRuns.size).toBe(before + 1);
   });
 
   it("refuses app mode without an installation id, and finds one per repository", async () => {
-    const auth = createGitHubAuth({ apiUrl: gh.url, appId: "123", privateKey });
+    const auth = createGitHubAuth({ apiUrl: gh.url, appId: "123", privateKey, retry: FAST });
     await expect(auth.forInstallation(undefined)).rejects.toMatchObject({ code: "CONFIG_INVALID" });
     gh.setInstallation("acme", "api", 88);
     const octokit = await auth.forRepo("acme", "api");
@@ -143,6 +145,80 @@ describe("check publisher, GitHub App mode", () => {
     const publisher = createCheckPublisher({ auth, log });
     await expect(publisher.publish(record({ installationId: 99 }), result())).rejects.toThrow();
     expect(gh.tokensIssued).not.toContain(99);
+  });
+});
+
+describe("check publisher, when GitHub fails or limits the rate", () => {
+  let gh: FakeGitHub;
+  beforeEach(async () => {
+    gh = await startFakeGitHub({ appPublicKeyPem: publicKey });
+  });
+  afterEach(() => gh.close());
+
+  const appAuth = () => createGitHubAuth({ apiUrl: gh.url, appId: "123", privateKey, retry: FAST });
+  const publisher = () => createCheckPublisher({ auth: appAuth(), log, retry: { baseMs: 1 } });
+  const creates = () => gh.find("POST", /\/repos\/acme\/web\/check-runs$/);
+
+  it("a 502 then a 201 on the create ends with one check run, within the same publish", async () => {
+    gh.failNext("POST", /\/check-runs$/, 1);
+    const receipt = await publisher().publish(record(), result({ findings: findings(3) }));
+    expect(creates()).toHaveLength(2);
+    expect(gh.checkRuns.size).toBe(1);
+    expect(receipt.checkRunId).toBe([...gh.checkRuns.keys()][0]);
+    expect(gh.checkRuns.get(receipt.checkRunId ?? -1)?.fields).toMatchObject({ head_sha: HEAD, conclusion: "action_required", external_id: "r-1" });
+  });
+
+  it("a create GitHub applied but whose answer was a 502 is found again, not made twice", async () => {
+    gh.failNext("POST", /\/check-runs$/, 1, { afterApplying: true });
+    const receipt = await publisher().publish(record(), result({ findings: findings(3) }));
+    expect(creates()).toHaveLength(1);
+    expect(gh.checkRuns.size).toBe(1);
+    expect(receipt.checkRunId).toBe([...gh.checkRuns.keys()][0]);
+    // The second attempt looked the run up by head, name and review id, and updated it.
+    expect(gh.find("GET", /\/commits\/f{40}\/check-runs$/).at(-1)?.query).toMatchObject({ check_name: "compliance-gate" });
+    expect(gh.find("PATCH", /\/check-runs\/\d+$/)).toHaveLength(1);
+    expect(gh.checkRuns.get(receipt.checkRunId ?? -1)?.annotations).toHaveLength(3);
+  });
+
+  it("updates retried by the client: two 503s then a 200 on the PATCH, one run", async () => {
+    const first = await publisher().publish(record(), result({ findings: [] }));
+    gh.failNext("PATCH", /\/check-runs\/\d+$/, 2, { status: 503 });
+    const approved = result({ route: "human_approved", status: "done", findings: [], decision: { kind: "approve", by: "alice", at: "2026-01-02T00:00:00Z" } });
+    await publisher().publish(record({ checkRunId: first.checkRunId, status: "done" }), approved);
+    expect(gh.find("PATCH", /\/check-runs\/\d+$/)).toHaveLength(3);
+    expect(gh.checkRuns.size).toBe(1);
+    expect(gh.checkRuns.get(first.checkRunId ?? -1)?.fields).toMatchObject({ conclusion: "success" });
+  });
+
+  it("waits out a primary and a secondary rate limit, then publishes", async () => {
+    const reset = String(Math.floor(Date.now() / 1000));
+    gh.failNext("POST", /\/check-runs$/, 1, { status: 403, headers: { "x-ratelimit-remaining": "0", "x-ratelimit-reset": reset }, body: { message: "API rate limit exceeded" } });
+    gh.failNext("POST", /\/check-runs$/, 1, { status: 403, headers: { "retry-after": "1" }, body: { message: "You have exceeded a secondary rate limit" } });
+    const receipt = await publisher().publish(record(), result({ findings: [] }));
+    expect(creates()).toHaveLength(3);
+    expect(gh.checkRuns.size).toBe(1);
+    expect(receipt.checkRunId).toBeTypeOf("number");
+  });
+
+  it("gives up after three attempts when GitHub keeps failing; nothing is created", async () => {
+    gh.failNext("POST", /\/check-runs$/, 10);
+    await expect(publisher().publish(record(), result({ findings: [] }))).rejects.toMatchObject({ status: 502 });
+    expect(creates()).toHaveLength(3);
+    expect(gh.checkRuns.size).toBe(0);
+  });
+
+  it("never retries a refusal (422)", async () => {
+    gh.failNext("POST", /\/check-runs$/, 1, { status: 422, body: { message: "Validation Failed" } });
+    await expect(publisher().publish(record(), result({ findings: [] }))).rejects.toMatchObject({ status: 422 });
+    expect(creates()).toHaveLength(1);
+  });
+
+  it("token mode: a commit status answered 502 then 201 is set once", async () => {
+    const auth = createGitHubAuth({ apiUrl: gh.url, token: "ghp_token", retry: FAST });
+    gh.failNext("POST", /\/statuses\/f{40}$/, 1);
+    await createCheckPublisher({ auth, log, retry: { baseMs: 1 } }).publish(record({ installationId: undefined }), result());
+    expect(gh.find("POST", /\/statuses\//)).toHaveLength(2);
+    expect(gh.statuses).toHaveLength(1);
   });
 });
 

@@ -188,6 +188,24 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     ]);
   });
 
+  it("GitHub answering 502 then 201 ends with one check run, published without a restart", async () => {
+    const s = await start();
+    const pr = serveFixture(s, "002_new_dependency");
+    // The first create fails outright; the next one (a later state of the same review) is answered 502 after GitHub did it.
+    s.gh.failNext("POST", /\/check-runs$/, 1);
+    s.gh.failNext("PATCH", /\/check-runs\/\d+$/, 1, { afterApplying: true });
+    expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent("opened", pr)))).status).toBe(202);
+    await s.server.idle();
+
+    const runs = checkRunsOn(s.gh, pr.headSha);
+    expect(runs).toHaveLength(1);
+    expect(runs[0]?.fields).toMatchObject({ status: "completed", conclusion: "action_required" });
+    expect(s.gh.find("POST", /\/check-runs$/)).toHaveLength(2);
+    const review = s.server.gate.store.latestForPr(`${pr.owner}/${pr.repo}#${pr.number}`)!;
+    expect(review.checkRunId).toBe(runs[0]?.id);
+    expect(s.server.gate.store.unpublished()).toHaveLength(0);
+  });
+
   it("finds the App's installation itself when a webhook names none (a repository webhook)", async () => {
     const s = await start();
     const pr = serveFixture(s, "001_readme_typo");

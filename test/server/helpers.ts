@@ -239,6 +239,9 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     GATE_LOG_LEVEL: process.env["GATE_E2E_LOG"] ?? "silent",
     GITHUB_WEBHOOK_SECRET: WEBHOOK_SECRET,
     GATE_GITHUB_API_URL: gh.url,
+    // Retries and write pacing in milliseconds instead of GitHub's seconds.
+    GATE_GITHUB_RETRY_BASE_MS: "1",
+    GATE_GITHUB_WRITE_SPACING_MS: "0",
     PORT: "0",
     GATE_NPM_REGISTRY_URL: registry.npmUrl,
     GATE_PYPI_URL: registry.pypiUrl,
