@@ -42,6 +42,7 @@ const rows: { name: string; req: DecisionRequest; code?: DecideRefusal; message?
   { name: "the PR author by the login map, even if listed", req: request({ by: "UAUTHOR", approvers: { ...base, approvers: ["UAUTHOR"] } }), code: "not_allowed", message: /author can never decide/ },
   { name: "the login map is case-insensitive", req: request({ by: "UAUTHOR", approvers: { approvers: ["UAUTHOR"], githubToSlack: { OctoCat: "UAUTHOR" } } }), code: "not_allowed", message: /you opened this pull request/ },
   { name: "the PR author by their Slack profile", req: request({ door: { kind: "slack", namesAuthor: true } }), code: "not_allowed", message: /author can never decide/ },
+  { name: "Slack: a click from another card than the review's own (a tampered button value)", req: request({ door: { kind: "slack", fromReviewCard: false } }), code: "wrong_card", message: /not the card of review/ },
   { name: "CLI: --by the author's login", req: request({ by: "octocat", door: CLI, approvers: { approvers: [] } }), code: "not_allowed", message: /author can never decide/ },
   { name: "CLI: --by the author's login in another case", req: request({ by: "OctoCat", door: CLI, approvers: { approvers: [] } }), code: "not_allowed" },
   { name: "CLI: --by the author's Slack id", req: request({ by: "UAUTHOR", door: CLI }), code: "not_allowed", message: /author can never decide/ },
@@ -130,6 +131,7 @@ describe("every refusal code has its wording", () => {
     budget_spent: { code: "budget_spent", spent: "2 of 2 cycles used" },
     cannot_investigate: { code: "cannot_investigate", reviewId: "r-1" },
     not_allowed: { code: "not_allowed", pr: "acme/web#12", why: "you are not among the configured approvers" },
+    wrong_card: { code: "wrong_card", reviewId: "r-1" },
   } satisfies { [C in DecideRefusal]: Extract<Refusal, { code: C }> };
 
   for (const [code, refusal] of Object.entries(one)) {
