@@ -51,7 +51,7 @@ const NO_REGISTRY: LicenseResolver = {
 };
 
 /**
- * With ANTHROPIC_API_KEY set: one configured client (DESIGN.md lesson 4), injected into the
+ * With ANTHROPIC_API_KEY set: one configured client (docs/design.md, reason 4), injected into the
  * specialists and the investigator's strategy. Without it: nothing, and the rules run.
  */
 function modelParts(config: Config, log: Logger) {

@@ -3,7 +3,7 @@ import path from "node:path";
 
 /**
  * The package's own root, found from this module's location (src/ or dist/ are one level down),
- * so packaged assets resolve wherever the package is installed (DESIGN.md lesson 8).
+ * so packaged assets resolve wherever the package is installed (docs/design.md, reason 8).
  */
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 

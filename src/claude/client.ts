@@ -17,7 +17,7 @@ export type ModelClient = Anthropic;
 /**
  * Builds the one Anthropic client, from explicit values only: the key and host are passed in, so
  * the SDK never falls back to `ANTHROPIC_API_KEY`/`ANTHROPIC_BASE_URL` from the environment
- * (DESIGN.md lesson 4). Built once by the lead and injected into the specialists and the investigator.
+ * (docs/design.md, reason 4). Built once by the lead and injected into the specialists and the investigator.
  *
  * @example const client = createModelClient({ apiKey: config.anthropicApiKey, maxRetries: 2 });
  */

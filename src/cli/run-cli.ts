@@ -12,7 +12,7 @@ import { cardText } from "./card-text.js";
 
 const USAGE = `gate: the PR compliance gate
 
-  gate review <fixture-dir> [--json]          review a fixture (FIXTURES.md)
+  gate review <fixture-dir> [--json]          review a fixture (docs/fixtures.md)
   gate review <owner/repo#n | PR URL> [--json] review a live pull request (needs GitHub credentials)
   gate decide <review-id|owner/repo#n> approve|reject [--by NAME] [--note TEXT]
   gate decide <review-id|owner/repo#n> info "<question>" [--by NAME]

@@ -35,7 +35,7 @@ export class GateError extends Error {
 const ADVICE: Partial<Record<GateErrorCode, string>> = {
   CONFIG_INVALID: "fix the setting named above (see README, Settings) and start again",
   POLICY_INVALID: "fix the policy file named above, or point GATE_POLICIES_DIR at a valid corpus",
-  FIXTURE_INVALID: "a fixture needs pr.json and files.json in GitHub's REST shapes (FIXTURES.md)",
+  FIXTURE_INVALID: "a fixture needs pr.json and files.json in GitHub's REST shapes (docs/fixtures.md)",
   FIXTURE_NAME_REFUSED: "fixture folder names are plain: letters, digits, '.', '_' and '-'",
   REVIEW_NOT_FOUND: "`gate status <owner/repo#n>` lists the reviews of a PR",
   REVIEW_NOT_WAITING: "only a review waiting for a person can be decided",

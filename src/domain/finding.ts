@@ -14,7 +14,7 @@ export type FindingSource = z.infer<typeof FindingSourceSchema>;
 
 /**
  * One finding, citing one policy. Plain JSON (it is checkpointed). The `--json` result prints
- * every field but `source` and `detector` (FIXTURES.md).
+ * every field but `source` and `detector` (docs/fixtures.md).
  */
 export const FindingSchema = z.object({
   specialty: SpecialtySchema,

@@ -2,7 +2,7 @@ import type { Finding, Severity, Specialty } from "./finding.js";
 import type { InvestigationReport } from "./investigation.js";
 import type { Risk } from "./risk.js";
 
-/** Where a review ended, or where it waits (FIXTURES.md). */
+/** Where a review ended, or where it waits (docs/fixtures.md). */
 export type Route = "auto_approved" | "approved" | "human" | "human_approved" | "human_rejected";
 
 /** A review's lifecycle state, as `gate status` reports it. */
@@ -63,7 +63,7 @@ export interface Decision {
 
 /**
  * The review result, exactly as `gate review --json` and `gate status --json` print it
- * (FIXTURES.md). `decision` and `superseded_by` are present only when they apply.
+ * (docs/fixtures.md). `decision` and `superseded_by` are present only when they apply.
  */
 export interface ReviewResult {
   pr: string;

@@ -1,5 +1,5 @@
 /**
- * Names a pull request's head snapshot by validated values only (DESIGN.md lesson 3). The sandbox
+ * Names a pull request's head snapshot by validated values only (docs/design.md, reason 3). The sandbox
  * root is derived from this in one function (`sandboxRoot`), never from a raw path.
  * Plain JSON (checkpointed).
  */

@@ -5,7 +5,7 @@ import { describeIssues, GateError } from "../domain/errors.js";
 import { FIXTURE_NAME } from "../fixture/fixture.js";
 
 /**
- * A fixture's `expected.json` (FIXTURES.md): what a correct review concludes.
+ * A fixture's `expected.json` (docs/fixtures.md): what a correct review concludes.
  *
  * @example ExpectedSchema.parse({ route: "human", must_cite: ["LIC-02"] }).must_not_cite // []
  */

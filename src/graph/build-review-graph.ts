@@ -12,7 +12,7 @@ import { verdictNode } from "./nodes/verdict.js";
 import { ReviewState, type ReviewStateValue } from "./state.js";
 
 /**
- * The review graph, as DESIGN.md draws it. This file only wires.
+ * The review graph, as docs/design.md draws it. This file only wires.
  *
  * @example const graph = buildReviewGraph(deps, { checkpointer: new SqliteSaver(db) });
  */

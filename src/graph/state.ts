@@ -24,7 +24,7 @@ export interface SpecialtyBatch {
 export type FindingsBySpecialty = Partial<Record<Specialty, SpecialtyBatch>>;
 
 /**
- * Per-specialty merge (DESIGN.md lesson 1): a specialty's new batch replaces its previous batch
+ * Per-specialty merge (docs/design.md, reason 1): a specialty's new batch replaces its previous batch
  * whole, so a stale `needs_more_context` never survives a re-run. Order-independent across
  * specialties, so parallel specialists can write in one superstep.
  *
@@ -38,7 +38,7 @@ export function mergeFindings(current: FindingsBySpecialty, update: FindingsBySp
 export type EscalationUpdate = Escalation | "clear";
 
 /**
- * First-wins (DESIGN.md lesson 2): two specialists timing out in one superstep both write, and the
+ * First-wins (docs/design.md, reason 2): two specialists timing out in one superstep both write, and the
  * first (by node name, as LangGraph applies writes in task-path order) is kept. Never throws.
  *
  * @example coalesceEscalation(null, { reason: "timeout", detail: "security" }).reason // "timeout"

@@ -1,6 +1,6 @@
 import parseSpdx from "spdx-expression-parse";
 
-/** The permissive allow-list of POLICIES.md (LIC-01). */
+/** The permissive allow-list of docs/policies.md (LIC-01). */
 export const ALLOWED_LICENSES: readonly string[] = [
   "MIT",
   "ISC",
@@ -47,7 +47,7 @@ const DEPRECATED_WITH_EXCEPTION: Readonly<Record<string, Term>> = {
   "GPL-3.0-with-GCC-exception": { license: "GPL-3.0-only", exception: "GCC-exception-3.1" },
   "GPL-3.0-with-autoconf-exception": { license: "GPL-3.0-only", exception: "Autoconf-exception-3.0" },
 };
-/** Strong and network copyleft families (POLICIES.md LIC-02); LGPL is deliberately not one. */
+/** Strong and network copyleft families (docs/policies.md LIC-02); LGPL is deliberately not one. */
 const STRONG_COPYLEFT = /^(GPL-|AGPL-|SSPL-|EUPL-|OSL-)/;
 /** Words registries use for "no licence" that are not SPDX. */
 const NO_LICENSE = new Set(["", "UNLICENSED", "NOASSERTION", "NONE", "UNKNOWN", "PROPRIETARY"]);

@@ -9,7 +9,7 @@ export const RegistryEntrySchema = z.looseObject({
 });
 
 /**
- * A fixture's `registry.json` (FIXTURES.md).
+ * A fixture's `registry.json` (docs/fixtures.md).
  *
  * @example RegistrySchema.parse({ "npm:left-pad": { license: "MIT" } })
  */

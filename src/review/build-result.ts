@@ -27,7 +27,7 @@ function uniqueEvidence(items: Evidence[]): Evidence[] {
 }
 
 /**
- * The review result (FIXTURES.md) for a review's current state. `values` is empty for a review
+ * The review result (docs/fixtures.md) for a review's current state. `values` is empty for a review
  * that has not run yet (queued).
  *
  * @example buildResult(record, state.values, "done").route // "auto_approved"

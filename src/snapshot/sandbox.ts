@@ -18,7 +18,7 @@ function plainName(value: unknown, pattern: RegExp, what: string): string {
 }
 
 /**
- * THE one function that derives a sandbox root (DESIGN.md lesson 3). It validates every part of
+ * THE one function that derives a sandbox root (docs/design.md, reason 3). It validates every part of
  * the ref and builds the root only from validated values; it never touches the disk, so a hostile
  * ref is refused before anything is read. Throws `GateError("SANDBOX_REFUSED")`.
  *

@@ -90,7 +90,7 @@ export class ReviewStore {
     return this.clock().toISOString();
   }
 
-  /** Registers a review before it runs, so `status` can say "queued" (DESIGN.md lesson 9). */
+  /** Registers a review before it runs, so `status` can say "queued" (docs/design.md, reason 9). */
   register(input: ReviewRegistration & { id: string; pr: string }): ReviewRecord {
     const now = this.now();
     this.db

@@ -13,7 +13,7 @@ function bigFile(filename: string, tag: string, n: number) {
 }
 
 /**
- * A fixture folder (FIXTURES.md) with one small code file that runs a query (so the security
+ * A fixture folder (docs/fixtures.md) with one small code file that runs a query (so the security
  * reviewer weighs SEC-02) and two large ones (about 5,000 estimated tokens each), in a temp directory.
  *
  * @example const f = writeLargeFixture(); await reviewFixture(gate, f.name, f.fixturesDir); f.remove();

@@ -46,7 +46,7 @@ describe("classifyLicense", () => {
     },
   );
 
-  it("keeps the allow-list of POLICIES.md", () => {
+  it("keeps the allow-list of docs/policies.md", () => {
     expect([...ALLOWED_LICENSES].sort()).toEqual(
       ["0BSD", "Apache-2.0", "BSD-2-Clause", "BSD-3-Clause", "BlueOak-1.0.0", "CC0-1.0", "ISC", "MIT", "Python-2.0", "Unlicense", "Zlib"].sort(),
     );

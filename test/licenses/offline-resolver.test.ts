@@ -35,7 +35,7 @@ describe("createOfflineResolver", () => {
     expect(await licenseOf(resolver.lookup("npm", "GPL-CHART-LIB"))).toBeUndefined(); // npm names are case-sensitive
   });
 
-  it("builds keys the way FIXTURES.md writes them", () => {
+  it("builds keys the way docs/fixtures.md writes them", () => {
     expect(registryKey("pypi", "Django_REST.framework")).toBe("pypi:django-rest-framework");
     expect(registryKey("npm", "@scope/pkg")).toBe("npm:@scope/pkg");
   });

@@ -50,7 +50,7 @@ export function createModelSpecialist(deps: ModelSpecialistDeps): Specialist {
       const policies = input.policies.filter((p) => p.specialty === input.specialty);
       // The detectors' findings, settled by the newest machine investigation exactly as the rules
       // reviewer settles them (else a detector's needs_more_context outlives the investigation
-      // that answered it and every review loops until the budget is spent: DESIGN.md lesson 1).
+      // that answered it and every review loops until the budget is spent: docs/design.md, reason 1).
       const standing = (await rulesReviewer.review(input)).findings;
       if (policies.length === 0) {
         // Nothing to review against: no call, the detectors' findings stand.

@@ -50,7 +50,7 @@ function rulesOnly(config: Config): Config {
  * reviews waiting for a person.
  *
  * Exit codes: 1 when no fixture was selected or a fixture could not be reviewed (a run that
- * evaluates nothing must fail); 0 otherwise, whatever the scores.
+ * evaluates nothing must fail: docs/design.md, reason 7); 0 otherwise, whatever the scores.
  *
  * @example process.exitCode = await evalCommand(ctx, { json: true });
  */

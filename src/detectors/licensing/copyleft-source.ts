@@ -6,7 +6,10 @@ import type { DetectContext, Detector } from "../detector.js";
 import type { Finding } from "../../domain/finding.js";
 import { syntaxOfPatch } from "../code/syntax-tree.js";
 
-/** `COPYING`, `LICENSE`, `LICENCE`, `COPYING.txt`, `LICENSE.md`, `LICENSE-GPL`, `COPYING.LESSER`: a licence text (not `license.go`). */
+/**
+ * A licence text's file name: `COPYING`, `LICENSE`, `LICENCE`, bare or with a suffix (`COPYING.txt`,
+ * `LICENSE-GPL`, `COPYING.LESSER`, `.md`), but not `license.go`.
+ */
 const LICENSE_FILE =
   /^(?:COPYING|LICEN[CS]E|Licen[cs]e|licen[cs]e|copying)(?:[-_.](?:txt|md|rst|markdown|[A-Z0-9][A-Za-z0-9.-]*))?$/;
 /** An SPDX tag (`SPDX-License-Identifier: GPL-2.0-only`), in whatever comment it sits. */
