@@ -13,7 +13,7 @@ import { reviewFixture } from "./review.js";
 
 /**
  * The corpus `gate eval` scores when given no folder: the package's `fixtures/` and, when it
- * exists, the evaluation corpus `fixtures/eval/`.
+ * exists, the evaluation corpus in its `eval/` subfolder.
  *
  * @example defaultEvalCorpus() // ["/…/fixtures", "/…/fixtures/eval"]
  */
@@ -41,7 +41,7 @@ function rulesOnly(config: Config): Config {
 
 /**
  * `gate eval [<dir>...] [--json] [--rules]` (`npm run eval`): reviews every fixture that has an
- * `expected.json` in the corpus folders (default: the package's `fixtures/` and `fixtures/eval/`)
+ * `expected.json` in the corpus folders (default: the package's `fixtures/` and its `eval/` subfolder)
  * and prints route accuracy, unsafe passes (a risky fixture approved), needless escalations (a
  * clean fixture sent to a person), per-policy precision and recall (scoring in
  * `src/eval/score.ts`) and the model calls and cost. Without ANTHROPIC_API_KEY, or with `--rules`,
