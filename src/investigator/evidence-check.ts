@@ -40,7 +40,7 @@ export class LinesRead {
   }
 }
 
-/** A repository-relative path as the tools write it: `./src/a.ts` and `src//a.ts` are `src/a.ts`. */
+/** A repository-relative path as the tools write it: `./lib/a.ts` and `lib//a.ts` are `lib/a.ts`. */
 function normalizePath(p: string): string {
   return path.posix.normalize(p.replace(/\\/g, "/")).replace(/^(\.\/)+/, "").replace(/^\/+/, "");
 }
