@@ -69,7 +69,8 @@ export function missingReferences(file: string, text: string): string[] {
     for (const c of comments.map(withoutExamples)) {
       for (const re of [REPO_PATH, MD_FILE]) refs.push(...[...c.matchAll(re)].map((m) => m[0]));
     }
-    for (const s of strings) {
+    // A string that is one bare name ("LICENSE.md") is data a detector matches; sentences are advice.
+    for (const s of strings.filter((text) => /\s/.test(text.trim()))) {
       for (const re of [MD_DOC_NAME, DOCS_PATH]) refs.push(...[...s.matchAll(re)].map((m) => m[0]));
     }
   }
@@ -88,6 +89,7 @@ describe("the repository explains itself: every file it names exists", () => {
     const src = [
       "/** The contract, as DESIGN.md says (see src/nowhere/gone.ts). */",
       'const advice = "read FIXTURES.md";',
+      'const names = ["LICENSE.md", "COPYING"];',
       "/**",
       " * Reads a file.",
       " *",
