@@ -148,26 +148,39 @@ export class StringBuilderReader {
 
   /** The values assigned to `name` (`=`, `:=`, `+=`, `let/const/var`) on rows above `before`. */
   private assignmentsTo(name: string, before: number): SgNode[] {
-    const out: SgNode[] = [];
+    return (this.assignments().get(name) ?? [])
+      .filter((a) => a.row < before && a.row >= before - MAX_ROWS_BACK)
+      .map((a) => a.value);
+  }
+
+  private index: Map<string, Array<{ row: number; value: SgNode }>> | undefined;
+
+  /** Every assignment of the tree by target name, read once (one native search per file). */
+  private assignments(): Map<string, Array<{ row: number; value: SgNode }>> {
+    if (this.index) return this.index;
+    const index = new Map<string, Array<{ row: number; value: SgNode }>>();
     const kinds = ASSIGNMENT_KINDS[this.lang];
     for (const a of this.root.findAll({ rule: { any: kinds.map((kind) => ({ kind })) } })) {
-      const row = a.range().start.line;
-      if (row >= before || row < before - MAX_ROWS_BACK) continue;
       const target = a.field("left") ?? a.field("name");
       const value = a.field("right") ?? a.field("value");
       if (!target || !value) continue;
-      const names = kindOf(target) === "expression_list" ? target.children().filter((c) => c.isNamed()) : [target];
-      const at = names.findIndex((n) => n.text() === name);
-      if (at < 0) continue;
-      if (kindOf(value) === "expression_list") {
-        const values = value.children().filter((c) => c.isNamed());
-        const v = values[at] ?? (values.length === 1 ? values[0] : undefined);
-        if (v) out.push(v);
-      } else out.push(value);
+      const names = LISTS.has(kindOf(target)) ? target.children().filter((c) => c.isNamed()) : [target];
+      const values = LISTS.has(kindOf(value)) ? value.children().filter((c) => c.isNamed()) : [value];
+      names.forEach((n, i) => {
+        const v = values[i] ?? (values.length === 1 ? values[0] : undefined);
+        if (!v) return;
+        const list = index.get(n.text()) ?? [];
+        list.push({ row: a.range().start.line, value: v });
+        index.set(n.text(), list);
+      });
     }
-    return out;
+    this.index = index;
+    return index;
   }
 }
+
+/** Several targets or values in one assignment: `a, b := x, y` (Go), `a, b = x, y` (Python). */
+const LISTS = new Set(["expression_list", "pattern_list"]);
 
 const ASSIGNMENT_KINDS: Record<SyntaxLanguage, string[]> = {
   javascript: ["variable_declarator", "assignment_expression", "augmented_assignment_expression"],

@@ -17,8 +17,8 @@ const SQL_METHOD = new Set([
   // asyncpg and encode/databases.
   "fetch", "fetchrow", "fetchval", "fetch_all", "fetch_one", "fetch_val",
 ]);
-/** Receivers whose `exec` runs a shell command, not SQL (`child_process.exec`). */
-const SHELL_RECEIVER = /^(child_process|childProcess|cp|shell|shelljs)$/;
+/** Receivers whose `exec` runs a shell command, not SQL (`child_process.exec`, `require("child_process").exec`). */
+const SHELL_RECEIVER = /^(child_process|childProcess|cp|shell|shelljs)$|^require\(["'`](node:)?child_process["'`]\)$/;
 /** Bare function names that run a shell command in JavaScript (imported or promisified `exec`). */
 const JS_SHELL_FN = /^(exec|execSync|execAsync|execPromise|pexec|execCommand|execaCommand|execaCommandSync)$/;
 const PY_SHELL_CALL = /^(os\.system|os\.popen|subprocess\.getoutput|subprocess\.getstatusoutput|commands\.getoutput|asyncio\.create_subprocess_shell|popen2\.\w+)$/;

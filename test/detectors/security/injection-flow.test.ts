@@ -166,3 +166,26 @@ describe("injection flows: TypeScript generics on the query call", () => {
     ).toEqual([3]);
   });
 });
+
+describe("injection flows: several targets in one assignment", () => {
+  it("follows the matching value in Go and Python multi-assignments", async () => {
+    expect(
+      await flagged("internal/q.go", [
+        "package q",
+        "func f(db *sql.DB, name string) {",
+        "\tq, limit := fmt.Sprintf(\"SELECT id FROM users WHERE name = '%s'\", name), 10",
+        "\tdb.Query(q, limit)",
+        "}",
+      ]),
+    ).toEqual([4]);
+    expect(
+      await flagged("app/q.py", [
+        "def f(cur, name):",
+        "    sql, params = f\"SELECT id FROM users WHERE name = '{name}'\", ()",
+        "    cur.execute(sql, params)",
+        "    label, query = \"x\", \"SELECT id FROM users WHERE name = %s\"",
+        "    cur.execute(query, (name,))",
+      ]),
+    ).toEqual([3]);
+  });
+});
