@@ -80,7 +80,12 @@ export interface ReviewService {
   decide(
     reviewId: string,
     resume: ResumeValue,
-    opts?: { door?: DecisionDoor; onProgress?: (p: InvestigationProgress) => void },
+    opts?: {
+      door?: DecisionDoor;
+      onProgress?: (p: InvestigationProgress) => void;
+      /** Called once the decision is stored durably, before it is applied (Slack answers here). */
+      onReceived?: () => Promise<void>;
+    },
   ): Promise<DecideOutcome>;
   /** The current result of a review by id, or of the newest review of `owner/repo#n`. */
   status(ref: string): Promise<ReviewResult | undefined>;

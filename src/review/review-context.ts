@@ -102,9 +102,12 @@ export class ReviewContext {
     this.record = { ...this.record, status: "superseded", supersededBy: bySha };
   }
 
-  /** Moves waiting → running if no one else did first (the cross-process lock of a decision). */
-  claim(): boolean {
-    if (!this.deps.store.claim(this.id, "waiting_for_human", "running")) return false;
+  /**
+   * Takes a person's decision durably (see `ReviewStore.receiveDecision`): moves waiting → running
+   * if no one else did first (the cross-process lock of a decision) and stores the decision.
+   */
+  receive(resume: ResumeValue, door: string): boolean {
+    if (!this.deps.store.receiveDecision(this.id, resume, door)) return false;
     this.record = { ...this.record, status: "running" };
     return true;
   }

@@ -134,39 +134,41 @@ export class ReviewRunner implements ReviewService {
   async decide(
     reviewId: string,
     resume: ResumeValue,
-    opts: { door?: DecisionDoor; onProgress?: (p: InvestigationProgress) => void } = {},
+    opts: { door?: DecisionDoor; onProgress?: (p: InvestigationProgress) => void; onReceived?: () => Promise<void> } = {},
   ): Promise<DecideOutcome> {
     const parsed = ResumeSchema.safeParse(resume);
     if (!parsed.success) return refused({ code: "invalid" });
     // One decision at a time per review in this process; a second waits, then sees the first's outcome.
-    return this.lock.run(reviewId, () => this.decideNow(reviewId, parsed.data, opts.door ?? { kind: "cli" }, opts.onProgress));
+    return this.lock.run(reviewId, () => this.decideNow(reviewId, parsed.data, opts.door ?? { kind: "cli" }, opts));
   }
 
   private async decideNow(
     reviewId: string,
     resume: ResumeValue,
     door: DecisionDoor,
-    onProgress: ((p: InvestigationProgress) => void) | undefined,
+    opts: { onProgress?: (p: InvestigationProgress) => void; onReceived?: () => Promise<void> },
   ): Promise<DecideOutcome> {
     const ctx = await ReviewContext.load(this.deps, reviewId);
     if (!ctx) return this.refuse(reviewId, resume, door, { code: "not_found", reviewId });
     const refusal = decisionRefusal(ctx.decisionRequest(resume, door, this.approvers));
     if (refusal) return this.refuse(reviewId, resume, door, refusal);
-    // The claim is the cross-process lock: only one process moves waiting → running.
-    if (!ctx.claim()) return this.refuse(reviewId, resume, door, { code: "busy", reviewId });
-    this.deps.store.audit({
-      reviewId,
-      actor: resume.by,
-      action: resume.kind,
-      outcome: "accepted",
-      detail: { door: door.kind, ...(resume.kind === "info" ? { question: resume.question } : { note: resume.note ?? "" }) },
-    });
-    const stop = onProgress ? this.deps.progress.listen(reviewId, onProgress) : () => undefined;
+    // Stored durably with the claim (the cross-process lock: only one process moves waiting →
+    // running), before anyone is told it was taken; a crash after this is finished by `recover`.
+    if (!ctx.receive(resume, door.kind)) return this.refuse(reviewId, resume, door, { code: "busy", reviewId });
+    await opts.onReceived?.();
+    const stop = opts.onProgress ? this.deps.progress.listen(reviewId, opts.onProgress) : () => undefined;
     try {
-      return { ok: true, result: await this.apply(ctx, resume) };
+      return { ok: true, result: await this.applyReceived(ctx, resume) };
     } finally {
       stop();
     }
+  }
+
+  /** Applies a received decision exactly once, and marks it applied (audit: "applied"). */
+  private async applyReceived(ctx: ReviewContext, resume: ResumeValue): Promise<ReviewResult> {
+    const result = await this.apply(ctx, resume);
+    this.deps.store.markDecisionApplied(ctx.id, resume, result.route ?? result.status);
+    return result;
   }
 
   /** Records a refused decision in the audit log (one shape for every door) and says why. */
@@ -236,12 +238,36 @@ export class ReviewRunner implements ReviewService {
    * After a restart: runs every review that was queued or running, and republishes every review
    * whose saved result was not published. Reviews waiting for a person keep waiting.
    */
-  async recover(): Promise<{ resumed: number; republished: number }> {
+  async recover(): Promise<{ resumed: number; republished: number; applied: number }> {
+    // Decisions taken before a crash and not applied yet: applied now, once each.
+    const decisions = this.deps.store.pendingDecisions();
+    for (const d of decisions) await this.lock.run(d.reviewId, () => this.finishDecision(d.reviewId, d.resume));
     const pending = this.deps.store.withStatus("queued", "running");
     for (const r of pending) await this.run(r.id);
     const stale = this.deps.store.unpublished();
     for (const r of stale) await this.publishing.publish(r.id);
-    return { resumed: pending.length, republished: stale.length };
+    return { resumed: pending.length, republished: stale.length, applied: decisions.length };
+  }
+
+  /**
+   * Finishes a decision that was received before a crash: resumes the gate with it if the graph
+   * still waits there, or, if the resume had already run, only records and publishes the outcome.
+   */
+  private async finishDecision(reviewId: string, resume: ResumeValue): Promise<void> {
+    const ctx = await ReviewContext.load(this.deps, reviewId);
+    if (!ctx) return;
+    if (ctx.review.status === "superseded") {
+      this.deps.store.markDecisionApplied(reviewId, resume, "superseded");
+      return;
+    }
+    try {
+      // Not applied yet if the gate still waits, or (a review that failed closed) no decision is recorded.
+      const applied = !ctx.gatePending && (resume.kind === "info" || ctx.values.decision);
+      const result = applied ? await this.settle(ctx) : await this.apply(ctx, resume);
+      this.deps.store.markDecisionApplied(reviewId, resume, result.route ?? result.status);
+    } catch (error) {
+      this.deps.log.error({ err: error, reviewId }, "could not finish a decision received before a restart");
+    }
   }
 
   /** Publishes the review's last saved result again (see `ReviewPublishing.publish`). */

@@ -128,11 +128,23 @@ function attemptFromClick(body: BlockAction<ButtonAction>, action: ButtonAction,
   return { client, reviewId, userId: body.user.id, action: kind, ...(place ? { place } : {}) };
 }
 
+/** Slack's `ack`, callable any number of times, answering once. */
+function answerOnce(ack: () => Promise<void>): () => Promise<void> {
+  let answered: Promise<void> | undefined;
+  return () => (answered ??= ack());
+}
+
 function registerCardActions(app: App, deps: FlowDeps): void {
   app.action<BlockAction<ButtonAction>>(ACTION_APPROVE, async ({ ack, body, action, client }) => {
-    await ack();
+    // Slack hears back only once the approval is stored durably (or refused): a crash after the
+    // answer loses nothing, as the restart applies it.
+    const answer = answerOnce(ack);
     const attempt = attemptFromClick(body, action, "approve", client);
-    await guarded(deps, attempt, () => decideAndUpdate(deps, attempt, { kind: "approve", by: attempt.userId }));
+    try {
+      await guarded(deps, attempt, () => decideAndUpdate(deps, attempt, { kind: "approve", by: attempt.userId }, answer));
+    } finally {
+      await answer();
+    }
   });
 
   app.action<BlockAction<ButtonAction>>(ACTION_REJECT, async ({ ack, body, action, client }) => {
@@ -167,10 +179,13 @@ function registerModals(app: App, deps: FlowDeps): void {
       await ack({ response_action: "errors", errors: { [REASON_BLOCK]: "Say why it is rejected." } });
       return;
     }
-    await ack();
+    const answer = answerOnce(ack);
     const attempt = attemptFromModal(deps, view.private_metadata, body.user.id, "reject", client);
-    if (!attempt) return;
-    await guarded(deps, attempt, () => decideAndUpdate(deps, attempt, { kind: "reject", by: attempt.userId, note: reason }));
+    try {
+      if (attempt) await guarded(deps, attempt, () => decideAndUpdate(deps, attempt, { kind: "reject", by: attempt.userId, note: reason }, answer));
+    } finally {
+      await answer();
+    }
   });
 
   app.view(INFO_MODAL, async ({ ack, body, view, client }) => {

@@ -96,10 +96,16 @@ export async function checkAttempt(deps: FlowDeps, attempt: Attempt): Promise<Ch
  *
  * @example await decideAndUpdate(deps, attempt, { kind: "approve", by: userId });
  */
-export async function decideAndUpdate(deps: FlowDeps, attempt: Attempt, resume: ResumeValue): Promise<void> {
+export async function decideAndUpdate(
+  deps: FlowDeps,
+  attempt: Attempt,
+  resume: ResumeValue,
+  /** Answers Slack: called once the decision is stored durably, before it is applied. */
+  onReceived?: () => Promise<void>,
+): Promise<void> {
   const checked = await checkAttempt(deps, attempt);
   if (!checked.ok) return;
-  const outcome = await deps.service.decide(attempt.reviewId, resume, { door: checked.door });
+  const outcome = await deps.service.decide(attempt.reviewId, resume, { door: checked.door, ...(onReceived ? { onReceived } : {}) });
   if (!outcome.ok) {
     await tellRefusal(deps, attempt, outcome);
     return;

@@ -49,6 +49,16 @@ CREATE TRIGGER IF NOT EXISTS gate_audit_no_update BEFORE UPDATE ON gate_audit
   BEGIN SELECT RAISE(ABORT, 'gate_audit is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS gate_audit_no_delete BEFORE DELETE ON gate_audit
   BEGIN SELECT RAISE(ABORT, 'gate_audit is append-only'); END;
+-- Decisions as received, before they are applied: a crash between the two is finished on restart.
+CREATE TABLE IF NOT EXISTS gate_decisions (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  review_id TEXT NOT NULL,
+  resume_json TEXT NOT NULL,
+  door TEXT NOT NULL,
+  received_at TEXT NOT NULL,
+  applied_at TEXT
+);
+CREATE INDEX IF NOT EXISTS gate_decisions_pending ON gate_decisions (applied_at);
 -- Each review's pull request, stored once (the graph's state keeps only its summary).
 CREATE TABLE IF NOT EXISTS gate_pull_requests (
   review_id TEXT PRIMARY KEY,

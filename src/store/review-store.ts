@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import type { ReviewSource } from "../domain/review-source.js";
 import type { ReviewResult, ReviewStatus } from "../domain/review-result.js";
-import type { PublishReceipt, ReviewRecord } from "../domain/review.js";
+import type { PublishReceipt, ResumeValue, ReviewRecord } from "../domain/review.js";
 
 /** What registering a review needs. */
 export interface ReviewRegistration {
@@ -256,6 +256,44 @@ export class ReviewStore {
 
   hasDelivery(id: string): boolean {
     return this.db.prepare(`SELECT 1 FROM gate_deliveries WHERE id = ?`).get(id) !== undefined;
+  }
+
+  /**
+   * Takes a person's decision for a waiting review, durably, in one transaction: the review moves
+   * waiting → running (the cross-process claim: false when another decision has it), the decision
+   * is stored as not yet applied, and the audit log says "received". After a crash, `pendingDecisions`
+   * finds it again.
+   *
+   * @example if (!store.receiveDecision("r-1", { kind: "approve", by: "alice" }, "cli")) refuse("busy");
+   */
+  receiveDecision(reviewId: string, resume: ResumeValue, door: string): boolean {
+    return this.transaction(() => {
+      if (!this.claim(reviewId, "waiting_for_human", "running")) return false;
+      this.db
+        .prepare(`INSERT INTO gate_decisions (review_id, resume_json, door, received_at) VALUES (?, ?, ?, ?)`)
+        .run(reviewId, JSON.stringify(resume), door, this.now());
+      const detail = resume.kind === "info" ? { question: resume.question } : { note: resume.note ?? "" };
+      this.audit({ reviewId, actor: resume.by, action: resume.kind, outcome: "received", detail: { door, ...detail } });
+      return true;
+    });
+  }
+
+  /** Decisions received and not yet applied, oldest first (after a crash). */
+  pendingDecisions(): Array<{ reviewId: string; resume: ResumeValue; door: string }> {
+    const rows = this.db
+      .prepare(`SELECT review_id, resume_json, door FROM gate_decisions WHERE applied_at IS NULL ORDER BY seq`)
+      .all() as Array<{ review_id: string; resume_json: string; door: string }>;
+    return rows.map((r) => ({ reviewId: r.review_id, resume: JSON.parse(r.resume_json) as ResumeValue, door: r.door }));
+  }
+
+  /** Marks a review's received decision applied, with an "applied" audit entry, once. */
+  markDecisionApplied(reviewId: string, resume: ResumeValue, outcome: string): void {
+    this.transaction(() => {
+      const r = this.db
+        .prepare(`UPDATE gate_decisions SET applied_at = ? WHERE review_id = ? AND applied_at IS NULL`)
+        .run(this.now(), reviewId);
+      if (r.changes > 0) this.audit({ reviewId, actor: resume.by, action: resume.kind, outcome: "applied", detail: { result: outcome } });
+    });
   }
 
   audit(entry: { reviewId: string; actor: string; action: string; outcome: string; detail?: Record<string, unknown> }): void {

@@ -52,7 +52,7 @@ describe("gate CLI, each command in its own process", { timeout: 120_000 }, () =
     expect(result.decision).toMatchObject({ kind: "approve", by: "alice", note: "legal signed off" });
 
     const text = await gate("status", waiting.review_id);
-    expect(text.stdout).toMatch(/alice approve: accepted/);
+    expect(text.stdout).toMatch(/alice approve: received[\s\S]*alice approve: applied/);
 
     const again = await gate("decide", waiting.review_id, "reject", "--by", "bob");
     expect(again.code).toBe(1);

@@ -86,9 +86,9 @@ describe("the review graph", () => {
     if (!outcome.ok) return;
     expect(outcome.result.route).toBe("human_rejected");
     expect(outcome.result.decision).toMatchObject({ kind: "reject", by: "alice", note: "GPL" });
-    expect(second.store.auditFor(waiting.review_id).map((a) => `${a.actor}:${a.action}:${a.outcome}`)).toContain(
-      "alice:reject:accepted",
-    );
+    const entries = second.store.auditFor(waiting.review_id).map((a) => `${a.actor}:${a.action}:${a.outcome}`);
+    expect(entries).toContain("alice:reject:received");
+    expect(entries).toContain("alice:reject:applied");
   });
 
   it("a queued review is known before it runs", async () => {
@@ -110,7 +110,7 @@ describe("the review graph", () => {
     const refused = a.ok ? b : a;
     expect(refused.ok).toBe(false);
     if (!refused.ok) expect(refused.code).toBe("already_decided");
-    const accepted = g.store.auditFor(waiting.review_id).filter((e) => e.outcome === "accepted");
+    const accepted = g.store.auditFor(waiting.review_id).filter((e) => e.outcome === "received");
     expect(accepted).toHaveLength(1);
   });
 });
@@ -159,7 +159,7 @@ describe("investigation cycles: one budget for machine investigations and human 
     expect(second).toMatchObject({ ok: false, code: "budget_spent" });
 
     const audit = g.store.auditFor(waiting.review_id).filter((a) => a.action === "info");
-    expect(audit.map((a) => `${a.actor}:${a.outcome}`)).toEqual(["alice:accepted", "bob:refused:budget_spent"]);
+    expect(audit.map((a) => `${a.actor}:${a.outcome}`)).toEqual(["alice:received", "alice:applied", "bob:refused:budget_spent"]);
     // Still waiting: a refused question changes nothing.
     expect((await g.runner.status(waiting.review_id))?.status).toBe("waiting_for_human");
   });

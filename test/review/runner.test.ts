@@ -105,7 +105,8 @@ describe("ReviewRunner.decide and check: the decision policy at the runner", () 
       ["Dev-Priya", "approve", "refused:not_allowed", "cli"],
       ["UPRIYA", "reject", "refused:not_allowed", "slack"],
       ["mallory", "approve", "refused:not_allowed", "cli"],
-      ["ULEGAL", "approve", "accepted", "slack"],
+      ["ULEGAL", "approve", "received", "slack"],
+      ["ULEGAL", "approve", "applied", undefined],
     ]);
     expect(audit[0]?.detail["message"]).toBe(
       `You may not decide on ${review.pr}: you opened this pull request, and its author can never decide on it. Nothing was changed.`,

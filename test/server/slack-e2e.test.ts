@@ -100,6 +100,8 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     expect(checkRunsOn(s.gh, pr.headSha)[0]?.fields["details_url"]).toBe(cardLink(review));
 
     expect((await click(s, ACTION_APPROVE, APPROVER, review.id, ts)).status).toBe(200);
+    // Slack is answered only once the approval is stored durably: it is on record at the answer.
+    expect(s.server.gate.store.auditFor(review.id).map((e) => e.outcome)).toContain("received");
     await waitFor("the check run to pass", () => conclusionOf(s, pr.headSha) === "success");
     const update = await waitFor("a decided card", () => slack.callsTo("chat.update").find((c) => blocksOf(c).includes("Approved")));
     expect(update.body["channel"]).toBe(CHANNEL);
@@ -109,8 +111,10 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     expect(slack.callsTo("chat.postMessage")).toHaveLength(1);
     expect(s.server.gate.store.get(review.id)?.status).toBe("done");
     expect(s.server.gate.store.auditFor(review.id)).toContainEqual(
-      expect.objectContaining({ actor: APPROVER, action: "approve", outcome: "accepted" }),
+      expect.objectContaining({ actor: APPROVER, action: "approve", outcome: "received" }),
     );
+    await s.server.idle();
+    expect(s.server.gate.store.auditFor(review.id).filter((e) => e.outcome === "applied")).toHaveLength(1);
   });
 
   it("rejects through the modal with a reason: check run failure, card updated", async () => {
@@ -172,7 +176,7 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     // review is "running, not waiting for a decision". Either way exactly one is applied.
     expect(String(eph?.body["text"])).toMatch(/already decided|not waiting for a decision/i);
     const audit = s.server.gate.store.auditFor(review.id);
-    const accepted = audit.filter((e) => e.outcome === "accepted");
+    const accepted = audit.filter((e) => e.outcome === "received");
     expect(accepted).toHaveLength(1);
     expect(accepted[0]?.actor).not.toBe(loser);
     expect(audit.filter((e) => e.actor === loser && e.outcome.startsWith("refused"))).toHaveLength(1);

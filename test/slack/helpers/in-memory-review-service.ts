@@ -66,7 +66,7 @@ export class InMemoryReviewService implements ReviewService {
     if (refusal) return this.refuse(reviewId, resume, door, refusal);
     const entry = this.reviews.get(reviewId);
     if (!entry) return this.refuse(reviewId, resume, door, { code: "not_found", reviewId });
-    this.audit.push({ reviewId, actor: resume.by, action: resume.kind, outcome: "accepted", detail: { door: door.kind } });
+    this.audit.push({ reviewId, actor: resume.by, action: resume.kind, outcome: "received", detail: { door: door.kind } });
     if (resume.kind === "info") return this.investigate(reviewId, resume.question, resume.by, opts?.onProgress);
     const { record, result } = entry;
     // Flip synchronously: a second decide sees the decision.

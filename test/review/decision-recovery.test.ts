@@ -1,0 +1,51 @@
+import fs from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { reviewFixture, testGate } from "../helpers/gate.js";
+
+let gates: Array<ReturnType<typeof testGate>> = [];
+afterEach(() => {
+  for (const g of gates) g.close();
+  for (const dir of new Set(gates.map((g) => g.dir))) fs.rmSync(dir, { recursive: true, force: true });
+  gates = [];
+});
+
+function open(dir?: string) {
+  const g = testGate({}, {}, dir);
+  gates.push(g);
+  return g;
+}
+
+describe("a decision received before a crash", () => {
+  it("is applied once on restart: the review approved, one 'received' and one 'applied' in the audit log", async () => {
+    const first = open();
+    const waiting = await reviewFixture(first, "002_new_dependency");
+    expect(waiting.status).toBe("waiting_for_human");
+    // What decide does before Slack is answered; then the process dies before applying it.
+    expect(first.store.receiveDecision(waiting.review_id, { kind: "approve", by: "alice", note: "cleared by legal" }, "slack")).toBe(true);
+    first.close();
+    gates = [];
+
+    const second = open(first.dir);
+    expect(second.store.get(waiting.review_id)?.status).toBe("running");
+    const recovered = await second.runner.recover();
+    expect(recovered.applied).toBe(1);
+    const result = await second.runner.status(waiting.review_id);
+    expect(result?.route).toBe("human_approved");
+    expect(result?.decision).toMatchObject({ kind: "approve", by: "alice", note: "cleared by legal" });
+
+    // A second restart finds nothing left to apply.
+    expect((await second.runner.recover()).applied).toBe(0);
+    const outcomes = second.store.auditFor(waiting.review_id).filter((e) => e.actor === "alice").map((e) => e.outcome);
+    expect(outcomes).toEqual(["received", "applied"]);
+  });
+
+  it("refuses a second decision while the first is received and not yet applied", async () => {
+    const g = open();
+    const waiting = await reviewFixture(g, "002_new_dependency");
+    expect(g.store.receiveDecision(waiting.review_id, { kind: "approve", by: "alice" }, "cli")).toBe(true);
+    expect(g.store.receiveDecision(waiting.review_id, { kind: "reject", by: "bob", note: "no" }, "cli")).toBe(false);
+    const outcome = await g.runner.decide(waiting.review_id, { kind: "reject", by: "bob", note: "no" });
+    expect(outcome.ok).toBe(false);
+    expect(g.store.pendingDecisions().map((d) => d.resume.by)).toEqual(["alice"]);
+  });
+});
