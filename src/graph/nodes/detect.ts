@@ -1,15 +1,28 @@
 import type { Finding } from "../../domain/finding.js";
-import type { LicenseResolver, LookupFailure } from "../../domain/license-resolver.js";
+import type { LicenseLookup, LicenseResolver, LookupFailure } from "../../domain/license-resolver.js";
 import { reviewedPullRequest, type ReviewGraphDeps } from "../deps.js";
 import type { ReviewStateUpdate, ReviewStateValue } from "../state.js";
 
-/** The review's resolver, noting every lookup that got no answer (once per package and version). */
-function recordingFailures(inner: LicenseResolver, failures: LookupFailure[]): LicenseResolver {
+/**
+ * The review's resolver, noting every lookup that got no answer (once per package and version).
+ * After a registry failed, the rest of this review's lookups in that ecosystem fail at once with
+ * the same error, so a PR with many new dependencies does not wait out every retry and timeout
+ * once per package.
+ */
+export function recordingFailures(inner: LicenseResolver, failures: LookupFailure[]): LicenseResolver {
+  const down = new Map<string, { registry: string; reason: string }>();
   return {
     async lookup(ecosystem, name, version) {
-      const answer = await inner.lookup(ecosystem, name, version);
-      if (answer.status === "failed" && !failures.some((f) => f.ecosystem === ecosystem && f.name === name && f.version === version)) {
-        failures.push({ ecosystem, name, ...(version !== undefined ? { version } : {}), registry: answer.registry, reason: answer.reason });
+      const known = down.get(ecosystem);
+      const answer: LicenseLookup = known
+        ? { status: "failed", registry: known.registry, reason: `${known.reason}; not asked again in this review` }
+        : await inner.lookup(ecosystem, name, version);
+      if (answer.status === "failed") {
+        const first = known ?? { registry: answer.registry, reason: answer.reason };
+        down.set(ecosystem, first);
+        if (!failures.some((f) => f.ecosystem === ecosystem && f.name === name && f.version === version)) {
+          failures.push({ ecosystem, name, ...(version !== undefined ? { version } : {}), ...first });
+        }
       }
       return answer;
     },
