@@ -18,6 +18,7 @@ import type { Strategy } from "./investigator/strategy.js";
 import { createFixtureResolver } from "./licenses/offline-resolver.js";
 import { createRegistryResolver } from "./licenses/registry-resolver.js";
 import { BUNDLED_POLICIES_DIR } from "./package-paths.js";
+import { checkModels } from "./claude/check-models.js";
 import { createModelClient } from "./claude/client.js";
 import { createModelStrategy } from "./claude/investigator-strategy.js";
 import { createModelSpecialist } from "./claude/specialist/index.js";
@@ -61,7 +62,15 @@ function modelParts(config: Config, log: Logger) {
     ...(config.ANTHROPIC_BASE_URL ? { baseURL: config.ANTHROPIC_BASE_URL } : {}),
   });
   const deps = { client, settings: config.model, prices: config.model.prices, log };
-  return { specialist: createModelSpecialist(deps), newStrategy: () => createModelStrategy(deps) };
+  const models = [
+    { setting: "GATE_MODEL_SPECIALIST", id: config.model.specialistModel },
+    { setting: "GATE_MODEL_INVESTIGATOR", id: config.model.investigatorModel },
+  ];
+  return {
+    specialist: createModelSpecialist(deps),
+    newStrategy: () => createModelStrategy(deps),
+    check: () => checkModels(client, models, config.model.prices, log),
+  };
 }
 
 /**
@@ -156,7 +165,20 @@ export function buildGate(config: Config, log: Logger, extras: GateExtras = {}) 
       await extras.onSettled?.(review);
     },
   });
-  return { db, store, pullRequests, graph, runner, policies, progress, close: () => db.close() };
+  return {
+    db,
+    store,
+    pullRequests,
+    graph,
+    runner,
+    policies,
+    progress,
+    /** With ANTHROPIC_API_KEY set: asks the Models API whether the configured models exist (a bad id stops the start). */
+    checkModels: async () => {
+      await model?.check();
+    },
+    close: () => db.close(),
+  };
 }
 
 export type Gate = ReturnType<typeof buildGate>;

@@ -1,4 +1,6 @@
+import { zodOutputFormat } from "@anthropic-ai/sdk/helpers/zod";
 import { z } from "zod";
+import { describeIssues } from "../domain/errors.js";
 
 const EvidenceSchema = z.object({
   file: z.string().min(1).describe("Path of the file quoted, relative to the repository root"),
@@ -27,3 +29,27 @@ export const InvestigatorReportSchema = z.object({
   reason: z.string().optional().describe("When not conclusive: why not"),
 });
 export type InvestigatorReport = z.infer<typeof InvestigatorReportSchema>;
+
+/** The report schema as `output_config.format`: the API constrains the final answer to it. */
+export const REPORT_FORMAT = zodOutputFormat(InvestigatorReportSchema);
+
+/**
+ * Reads the final answer strictly: the whole text must be the schema's JSON. Anything else (prose,
+ * a fenced block, a truncated or invalid object) is a problem, which the caller turns into an
+ * inconclusive report: it fails closed.
+ *
+ * @example readReportText('{"answers":[],"evidence":[],"concerns":[],"conclusive":false}').ok // true
+ */
+export function readReportText(text: string): { ok: true; report: InvestigatorReport } | { ok: false; problem: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { ok: false, problem: "the model's final answer is not the report's JSON" };
+  }
+  const report = InvestigatorReportSchema.safeParse(json);
+  if (!report.success) {
+    return { ok: false, problem: `the model's final answer does not match the report schema (${describeIssues(report.error, { max: 3 })})` };
+  }
+  return { ok: true, report: report.data };
+}

@@ -7,17 +7,16 @@ import type {
   ToolResultBlockParam,
 } from "@anthropic-ai/sdk/resources/messages";
 import type { Logger } from "pino";
-import { describeIssues } from "../domain/errors.js";
 import type { Strategy, StrategyAnswer, StrategyMove, ToolCall, TurnContext } from "../investigator/strategy.js";
 import type { ModelClient } from "./client.js";
-import { InvestigatorReportSchema } from "./investigator-report-schema.js";
+import { REPORT_FORMAT, readReportText } from "./investigator-report-schema.js";
 import { INVESTIGATOR_SYSTEM, firstTurn } from "./investigator-prompt.js";
 import { INVESTIGATOR_TOOLS, toToolCall } from "./investigator-tools.js";
 import { estimateTokens } from "./input-budget.js";
 import { ModelCallAborted } from "./model-output-error.js";
 import { costOf, type PriceTable } from "./pricing.js";
 import { redact } from "./redact.js";
-import { extractJson, responseText } from "./response-text.js";
+import { responseText } from "./response-text.js";
 import { usageOf } from "./response-usage.js";
 import type { ModelSettings } from "./settings.js";
 import { thinkingParam } from "./thinking-param.js";
@@ -26,7 +25,7 @@ import { ZERO_USAGE, addUsage, type Usage } from "../domain/usage.js";
 /** What the Claude investigator is built from; the same injected client as the specialists. */
 export interface ModelStrategyDeps {
   client: ModelClient;
-  settings: Pick<ModelSettings, "investigatorModel" | "thinking" | "maxTokens">;
+  settings: Pick<ModelSettings, "investigatorModel" | "thinking" | "effort" | "maxTokens">;
   prices: PriceTable;
   log: Logger;
 }
@@ -52,7 +51,7 @@ export function createModelStrategy(deps: ModelStrategyDeps): Strategy {
 
   async function ask(ctx: TurnContext, usage: Usage, repairs: number): Promise<StrategyMove> {
     const lastTurn = ctx.remaining.turns <= 0 || ctx.remaining.tool_calls <= 0;
-    const thinking = thinkingParam(deps.settings.thinking);
+    const thinking = thinkingParam(deps.settings.investigatorModel, deps.settings.thinking);
     const params: MessageCreateParamsNonStreaming = {
       model: deps.settings.investigatorModel,
       max_tokens: deps.settings.maxTokens,
@@ -61,6 +60,8 @@ export function createModelStrategy(deps: ModelStrategyDeps): Strategy {
       messages: withCacheBreakpoint(messages),
       // On the last turn a tool call could not run: make the model answer.
       ...(lastTurn ? { tool_choice: { type: "none" } } : {}),
+      // The final answer is constrained to the report's JSON schema (tool calls stay free).
+      output_config: { format: REPORT_FORMAT, ...(deps.settings.effort ? { effort: deps.settings.effort } : {}) },
       ...(thinking ? { thinking } : {}),
     };
     let message;
@@ -146,13 +147,9 @@ function inconclusive(reason: string): StrategyAnswer {
 }
 
 function readReport(message: Message): StrategyAnswer {
-  const json = extractJson(responseText(message));
-  if (json === undefined) return inconclusive("the model's final answer is not JSON");
-  const report = InvestigatorReportSchema.safeParse(json);
-  if (!report.success) {
-    return inconclusive(`the model's final answer does not match the report schema (${describeIssues(report.error, { max: 3 })})`);
-  }
-  const r = report.data;
+  const report = readReportText(responseText(message));
+  if (!report.ok) return inconclusive(report.problem);
+  const r = report.report;
   return {
     conclusive: r.conclusive,
     answers: r.answers,

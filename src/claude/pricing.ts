@@ -16,74 +16,82 @@ export type ModelPrice = z.infer<typeof ModelPriceSchema>;
 export const PriceTableSchema = z.record(z.string().min(1), ModelPriceSchema);
 export type PriceTable = z.infer<typeof PriceTableSchema>;
 
-const SONNET: ModelPrice = { input: 3, output: 15, cache_write: 3.75, cache_read: 0.3 };
-const OPUS: ModelPrice = { input: 5, output: 25, cache_write: 6.25, cache_read: 0.5 };
-const HAIKU: ModelPrice = { input: 1, output: 5, cache_write: 1.25, cache_read: 0.1 };
+const SONNET_4: ModelPrice = { input: 3, output: 15, cache_write: 3.75, cache_read: 0.3 };
+const SONNET_5: ModelPrice = { input: 2, output: 10, cache_write: 2.5, cache_read: 0.2 };
+const OPUS_4_5: ModelPrice = { input: 5, output: 25, cache_write: 6.25, cache_read: 0.5 };
+const OPUS_5_5: ModelPrice = { input: 4, output: 20, cache_write: 5, cache_read: 0.2 };
+const FABLE_5: ModelPrice = { input: 10, output: 50, cache_write: 12.5, cache_read: 1 };
+const FABLE_5_1: ModelPrice = { input: 10, output: 50, cache_write: 12.5, cache_read: 0.25 };
+const HAIKU_4_5: ModelPrice = { input: 1, output: 5, cache_write: 1.25, cache_read: 0.1 };
+// Haiku 5.5 is billed by prompt length ($0.10/$0.50 up to 100k tokens); the table charges the
+// higher band for every call, so a budget never counts too little.
+const HAIKU_5_5: ModelPrice = { input: 0.5, output: 2.5, cache_write: 0.625, cache_read: 0.05 };
 
 /**
- * Default prices, USD per million tokens. The 4.x rows are Anthropic's published list prices
- * (cache write = 1.25 × input, cache read = 0.1 × input); the 5.x rows ASSUME the same price as
- * the family's 4.x model until someone checks. Override or extend with `GATE_PRICES`.
+ * Default prices, USD per million tokens: Anthropic's published list prices (the models and
+ * pricing pages, checked 2026-11-30; cache write is the 5-minute write). Sonnet 5.5's cache read
+ * is listed at $0.20 on its model page; a later cut to $0.10 was reported, and the higher figure
+ * is kept so the budget errs on the side of stopping early. Override or extend with `GATE_PRICES`.
  *
- * @example DEFAULT_PRICES["claude-sonnet-4-5"].input // 3
+ * @example DEFAULT_PRICES["claude-sonnet-5-5"].input // 2
  */
 export const DEFAULT_PRICES: PriceTable = Object.freeze({
-  "claude-sonnet-5-5": SONNET,
-  "claude-sonnet-5": SONNET,
-  "claude-sonnet-4-6": SONNET,
-  "claude-sonnet-4-5": SONNET,
-  "claude-sonnet-4-5-20250929": SONNET,
-  "claude-opus-5-5": OPUS,
-  "claude-opus-5": OPUS,
-  "claude-opus-4-8": OPUS,
-  "claude-opus-4-7": OPUS,
-  "claude-opus-4-6": OPUS,
-  "claude-opus-4-5": OPUS,
-  "claude-opus-4-5-20251101": OPUS,
-  "claude-haiku-5-5": HAIKU,
-  "claude-haiku-4-5": HAIKU,
-  "claude-haiku-4-5-20251001": HAIKU,
+  "claude-sonnet-5-5": SONNET_5,
+  "claude-sonnet-5": SONNET_5,
+  "claude-sonnet-4-6": SONNET_4,
+  "claude-sonnet-4-5": SONNET_4,
+  "claude-sonnet-4-5-20250929": SONNET_4,
+  "claude-opus-5-5": OPUS_5_5,
+  "claude-opus-5": OPUS_4_5,
+  "claude-opus-4-8": OPUS_4_5,
+  "claude-opus-4-7": OPUS_4_5,
+  "claude-opus-4-6": OPUS_4_5,
+  "claude-opus-4-5": OPUS_4_5,
+  "claude-opus-4-5-20251101": OPUS_4_5,
+  "claude-fable-5-1": FABLE_5_1,
+  "claude-fable-5": FABLE_5,
+  "claude-haiku-5-5": HAIKU_5_5,
+  "claude-haiku-4-5": HAIKU_4_5,
+  "claude-haiku-4-5-20251001": HAIKU_4_5,
 });
 
 /** The price used for a model, and whether it was the model's own. */
 export interface PriceLookup {
   price: ModelPrice;
-  /** False when the model is not in the table and the most expensive row was used instead. */
+  /** False when the model is not in the table and the highest known prices were used instead. */
   known: boolean;
-  /** The table row used (the model itself when known). */
+  /** The table row used: the model itself, or "highest known" (each token kind at its highest price in the table). */
   basis: string;
 }
 
-function weight(p: ModelPrice): number {
-  return p.input + p.output + p.cache_write + p.cache_read;
-}
+/** What an unknown model is charged: each token kind at the highest price any row of the table asks. */
+export const HIGHEST_KNOWN = "highest known";
 
 /**
- * Finds a model's price. An unknown model is charged at the most expensive row (never 0), so a
- * budget errs on the side of stopping early; `known: false` says so. An empty table is an error.
+ * Finds a model's price. An unknown model is charged every token kind at the highest price in
+ * the table (never 0, never below a known model), so a budget errs on the side of stopping
+ * early; `known: false` says so. An empty table is an error.
  *
- * @example priceFor("claude-sonnet-4-5", DEFAULT_PRICES).known // true
+ * @example priceFor("claude-sonnet-5-5", DEFAULT_PRICES).known // true
  */
 export function priceFor(model: string, prices: PriceTable): PriceLookup {
   const own = prices[model];
   if (own) return { price: own, known: true, basis: model };
-  let basis: string | undefined;
-  let best: ModelPrice | undefined;
-  for (const [name, price] of Object.entries(prices)) {
-    if (!best || weight(price) > weight(best)) {
-      best = price;
-      basis = name;
-    }
-  }
-  if (!best || basis === undefined) throw new Error("the price table is empty (GATE_PRICES)");
-  return { price: best, known: false, basis };
+  const rows = Object.values(prices);
+  if (rows.length === 0) throw new Error("the price table is empty (GATE_PRICES)");
+  const highest = (kind: keyof ModelPrice) => Math.max(...rows.map((p) => p[kind]));
+  return {
+    price: { input: highest("input"), output: highest("output"), cache_write: highest("cache_write"), cache_read: highest("cache_read") },
+    known: false,
+    basis: HIGHEST_KNOWN,
+  };
 }
 
 /**
- * The cost in USD of one usage, at the model's price (or the most expensive listed price when
- * the model is unknown; `onUnknown` is told which row was used).
+ * The cost in USD of one usage, at the model's price (or the highest known prices when the model
+ * is unknown; `onUnknown` is told).
  *
- * @example costOf("claude-sonnet-4-5", { input_tokens: 1_000_000 }, DEFAULT_PRICES) // 3
+ * @example costOf("claude-sonnet-5-5", { input_tokens: 1_000_000 }, DEFAULT_PRICES) // 2
  */
 export function costOf(
   model: string,

@@ -18,7 +18,7 @@ export function usageOf(message: Pick<Message, "model" | "usage">, prices: Price
     cache_read_input_tokens: u.cache_read_input_tokens ?? 0,
   };
   const cost_usd = costOf(message.model, tokens, prices, (model, basis) =>
-    log?.warn({ model, basis }, "no price for this model; charging the most expensive listed price"),
+    log?.warn({ model, basis }, "no price for this model; charging the highest known prices"),
   );
   return { model_calls: 1, ...tokens, cost_usd };
 }

@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { describeIssues, GateError } from "../domain/errors.js";
 import { DEFAULT_PRICES, PriceTableSchema, type PriceTable } from "./pricing.js";
+import { EFFORTS, thinkingProblem, type ThinkingSetting } from "./thinking-param.js";
 
 /** The newest Sonnet id in @anthropic-ai/sdk 1.10's `Model` list. */
 export const DEFAULT_MODEL = "claude-sonnet-5-5";
 
-/** Thinking as the gate asks for it: off, adaptive, or a fixed budget of thinking tokens. */
-export type ThinkingSetting = { type: "off" } | { type: "adaptive" } | { type: "enabled"; budgetTokens: number };
+export type { ThinkingSetting } from "./thinking-param.js";
 
 const DEFAULT_THINKING_BUDGET = 4096;
 
@@ -63,6 +63,9 @@ export const ModelSettingsSchema = z
     GATE_MODEL_SPECIALIST: z.string().trim().min(1).default(DEFAULT_MODEL).describe("Model id of the Claude specialists"),
     GATE_MODEL_INVESTIGATOR: z.string().trim().min(1).default(DEFAULT_MODEL).describe("Model id of the Claude investigator"),
     GATE_MODEL_THINKING: ThinkingSchema.describe("off | on | on:<budget> | <budget> | adaptive"),
+    GATE_MODEL_EFFORT: z
+      .preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : typeof v === "string" ? v.trim().toLowerCase() : v), z.enum(EFFORTS).optional())
+      .describe("output_config.effort: low | medium | high | xhigh | max; unset is the model's default"),
     GATE_MODEL_MAX_TOKENS: positiveInt(8192).describe("max_tokens of one model answer"),
     GATE_MAX_INPUT_TOKENS: positiveInt(60000).describe("Estimated input tokens one specialist call may send"),
     GATE_PRICES: PricesSchema.describe("JSON price table, USD per million tokens, merged over the defaults"),
@@ -77,10 +80,19 @@ export const ModelSettingsSchema = z
       });
       return z.NEVER;
     }
+    // A setting a configured model refuses would fail every call with a 400: refuse it at start.
+    for (const [name, model] of [["GATE_MODEL_SPECIALIST", e.GATE_MODEL_SPECIALIST], ["GATE_MODEL_INVESTIGATOR", e.GATE_MODEL_INVESTIGATOR]] as const) {
+      const problem = thinkingProblem(model, thinking, e.GATE_MODEL_EFFORT);
+      if (problem) {
+        ctx.addIssue({ code: "custom", path: ["GATE_MODEL_THINKING"], message: `${problem} (${name})` });
+        return z.NEVER;
+      }
+    }
     return {
       specialistModel: e.GATE_MODEL_SPECIALIST,
       investigatorModel: e.GATE_MODEL_INVESTIGATOR,
       thinking,
+      ...(e.GATE_MODEL_EFFORT ? { effort: e.GATE_MODEL_EFFORT } : {}),
       maxTokens: e.GATE_MODEL_MAX_TOKENS,
       maxInputTokens: e.GATE_MAX_INPUT_TOKENS,
       prices: e.GATE_PRICES,

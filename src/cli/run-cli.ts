@@ -54,6 +54,8 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
   let ctx: CliContext | undefined;
   try {
     ctx = createCliContext(env);
+    // Commands that may call a model check the configured ids first (with a key set).
+    if (command === "review" || command === "decide" || command === "eval") await ctx.gate.checkModels();
     switch (command) {
       case "review":
         return await reviewCommand(ctx, rest, json);

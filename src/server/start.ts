@@ -94,6 +94,12 @@ export async function startGateServer(env: NodeJS.ProcessEnv = process.env, opts
       ...(review.source === "github" ? [publishers.check] : []),
     ],
   });
+  try {
+    await gate.checkModels();
+  } catch (error) {
+    gate.close();
+    throw error;
+  }
   const queue = new ReviewQueue(server.concurrency, log);
   const decisions = new InFlight();
   const idle = async () => {

@@ -12,6 +12,10 @@ let api: FakeAnthropic;
 
 /** The real CLI in its own process (tsx on the source), with Claude on and pointed at the fake. */
 async function gate(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+  return gateWith({}, ...args);
+}
+
+async function gateWith(extra: Record<string, string>, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     GATE_DB: path.join(dir, "gate.db"),
@@ -19,6 +23,7 @@ async function gate(...args: string[]): Promise<{ stdout: string; stderr: string
     GATE_LOG_LEVEL: "silent",
     ANTHROPIC_API_KEY: "test",
     ANTHROPIC_BASE_URL: api.url,
+    ...extra,
   };
   return runGateCli(args, { env: env, cwd: dir });
 }
@@ -56,14 +61,27 @@ describe("gate review --json with Claude on (real CLI process, real SDK, fake Me
     expect(result.budget.model_calls).toBe(sent.length);
     expect(result.budget.input_tokens).toBe(1200 * sent.length); // the fake's default usage per call
     expect(result.budget.output_tokens).toBe(150 * sent.length);
-    // docs/claude.md: 1,200 × $3 + 800 × $3.75 (cache write) + 150 × $15 per million = $0.00885 a call
-    expect(result.budget.cost_usd).toBeCloseTo(0.00885 * sent.length, 6);
+    // docs/claude.md: 1,200 × $2 + 800 × $2.50 (cache write) + 150 × $10 per million = $0.0059 a call
+    expect(result.budget.cost_usd).toBeCloseTo(0.0059 * sent.length, 6);
+
+    // The configured model was checked with the Models API before the review.
+    expect(api.modelRequests.map((q) => q.path)).toContain("/v1/models/claude-sonnet-5-5");
 
     expect(result.route).toBe("human");
     expect(result.escalation.reason).toBe("blocking_finding");
     const lic02 = result.findings.filter((f: { policy: string }) => f.policy === "LIC-02");
     expect(lic02.some((f: { blocking: boolean }) => f.blocking)).toBe(true);
     expect(lic02.some((f: { message: string }) => f.message === MODEL_LIC02)).toBe(true);
+  });
+
+  it("an unknown model id stops `gate review` at start, naming the setting, before any model call", async () => {
+    routeByCaller(api, {});
+    const before = api.requests.length;
+    const r = await gateWith({ GATE_MODEL_INVESTIGATOR: "claude-sonet-5-5" }, "review", path.join(PACKAGE_ROOT, "fixtures/002_new_dependency"), "--json");
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/GATE_MODEL_INVESTIGATOR: Anthropic has no model "claude-sonet-5-5"/);
+    expect(api.requests.length - before).toBe(0);
   });
 
   it("fixture 001: a README typo makes 0 model calls and the fake receives 0 requests", async () => {

@@ -74,7 +74,7 @@ describe("gate eval (npm run eval)", () => {
     // Every call the fake answered is counted, and priced.
     expect(report.model_calls).toBe(api.requests.length);
     expect(report.model_calls).toBeGreaterThan(0);
-    expect(report.cost_usd).toBeCloseTo(0.00885 * api.requests.length, 6);
+    expect(report.cost_usd).toBeCloseTo(0.0059 * api.requests.length, 6);
     // The detectors still find the licence problems with a model that finds nothing.
     expect(report.policies.find((p) => p.policy === "LIC-02")).toMatchObject({ recall: 1, precision: 1 });
     // Auto-approved fixtures made no call.
@@ -98,7 +98,7 @@ describe("gate eval (npm run eval)", () => {
     expect(text).toMatch(/002_new_dependency\s+human\s+human\s+ok\s+ok \(LIC-02\)/);
     expect(text).toMatch(/route accuracy: 1\/1 \(100\.0%\)/);
     expect(text).toMatch(/LIC-02\s+1\s+0\s+0\s+0\s+100\.0%\s+100\.0%/);
-    expect(text).toMatch(/model calls 1, tokens 1200 in \/ 150 out, cost \$0\.0089/);
+    expect(text).toMatch(/model calls 1, tokens 1200 in \/ 150 out, cost \$0\.0059/);
   });
 
   it("fails when it selects no fixture, and when a fixture cannot be scored", async () => {

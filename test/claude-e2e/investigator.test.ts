@@ -62,8 +62,8 @@ describe("Claude as investigator, through the whole gate", () => {
     expect(r.budget.model_calls).toBe(fake.api.requests.length);
     const investigatorInput = TURN_USAGE.reduce((n, u) => n + u.input_tokens, 0);
     expect(r.budget.input_tokens).toBe(investigatorInput + 1200 * specialists);
-    // docs/claude.md: the four turns cost $0.02802 at Sonnet prices; each specialist call $0.00885.
-    expect(r.budget.cost_usd).toBeCloseTo(0.02802 + 0.00885 * specialists, 6);
+    // docs/claude.md: the four turns cost $0.01868 at Sonnet 5.5 prices; each specialist call $0.0059.
+    expect(r.budget.cost_usd).toBeCloseTo(0.01868 + 0.0059 * specialists, 6);
     expect(specialists).toBe(4); // security and data, before and after the investigation
 
     // The tools really ran over the fixture's snapshot: the results went back to the model.

@@ -32,8 +32,8 @@ describe("Claude as specialist, through the whole gate and the real SDK", () => 
     expect(requestsOf(fake.api, "licensing")).toHaveLength(1);
     expect(r.budget.model_calls).toBe(fake.api.requests.length);
     expect(r.budget.input_tokens).toBe(1000 * fake.api.requests.length);
-    // 1000 × $3 + 200 × $15 per million (Sonnet), per call
-    expect(r.budget.cost_usd).toBeCloseTo(0.006 * fake.api.requests.length, 6);
+    // 1000 × $2 + 200 × $10 per million (Sonnet 5.5), per call
+    expect(r.budget.cost_usd).toBeCloseTo(0.004 * fake.api.requests.length, 6);
   });
 
   it("a blocking finding the model adds sends the review to a person", async () => {

@@ -150,14 +150,26 @@ describe("the Claude investigator strategy", () => {
     expect(move.kind).toBe("answer");
     if (move.kind !== "answer") return;
     expect(move.answer.conclusive).toBe(false);
-    expect(move.answer.reason).toMatch(/not JSON/);
+    expect(move.answer.reason).toMatch(/not the report's JSON/);
     expect(move.usage?.model_calls).toBe(1);
   });
 
-  it("accepts the report JSON inside a fenced block", async () => {
+  it("asks for the report's JSON schema as output_config.format, and fails closed on anything else", async () => {
+    // The API constrains the final answer to the schema; prose around it, or a fenced block, is not that answer.
     api.enqueue(textMessage("Here is the report:\n```json\n" + JSON.stringify(REPORT) + "\n```"));
-    const move = await strategy().next(ctx(1, []));
-    expect(move).toMatchObject({ kind: "answer", answer: { conclusive: true, answers: REPORT.answers } });
+    const fenced = await strategy().next(ctx(1, []));
+    expect(fenced).toMatchObject({ kind: "answer", answer: { conclusive: false, answers: [] } });
+    const format = api.requests[0]?.body?.output_config?.format;
+    expect(format?.type).toBe("json_schema");
+    expect(JSON.stringify(format?.schema)).toContain("conclusive");
+
+    api.enqueue(textMessage({ ...REPORT, conclusive: "yes" }));
+    const invalid = await strategy().next(ctx(1, []));
+    expect(invalid).toMatchObject({ kind: "answer", answer: { conclusive: false, reason: expect.stringMatching(/report schema/) } });
+
+    api.enqueue(textMessage(REPORT));
+    const valid = await strategy().next(ctx(1, []));
+    expect(valid).toMatchObject({ kind: "answer", answer: { conclusive: true, answers: REPORT.answers } });
   });
 
   it("answers a tool call with bad arguments itself and asks again within the turn", async () => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { INVESTIGATOR_TOOLS, toToolCall } from "../../src/claude/investigator-tools.js";
-import { extractJson } from "../../src/claude/response-text.js";
 
 describe("toToolCall", () => {
   it("declares exactly the three read-only tools", () => {
@@ -21,14 +20,5 @@ describe("toToolCall", () => {
     expect(toToolCall({ id: "c", name: "write_file", input: { path: "x" } })).toMatch(/unknown tool/);
     expect(toToolCall({ id: "d", name: "read_file", input: { path: 42 } })).toMatch(/invalid arguments/);
     expect(toToolCall({ id: "e", name: "list_dir", input: { path: ".", recursive: true } })).toMatch(/invalid arguments/);
-  });
-});
-
-describe("extractJson", () => {
-  it("reads plain, fenced and embedded JSON, and gives undefined otherwise", () => {
-    expect(extractJson('{"a":1}')).toEqual({ a: 1 });
-    expect(extractJson('```json\n{"a":2}\n```')).toEqual({ a: 2 });
-    expect(extractJson('Answer: {"a":3} done')).toEqual({ a: 3 });
-    expect(extractJson("no json here")).toBeUndefined();
   });
 });

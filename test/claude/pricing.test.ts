@@ -11,14 +11,28 @@ describe("costOf", () => {
     expect(usd).toBeCloseTo(3 + 1.5 + 0.75 + 0.3, 6);
   });
 
-  it("charges an unknown model at the most expensive listed price, never 0, and says so", () => {
+  it("charges an unknown model the highest known price of every token kind, never less than a known model, and says so", () => {
     const told: string[] = [];
-    const usd = costOf("claude-unknown-9", { input_tokens: 1_000_000 }, DEFAULT_PRICES, (m, basis) => told.push(`${m}->${basis}`));
-    const opus = DEFAULT_PRICES["claude-opus-4-5"]?.input ?? 0;
-    expect(usd).toBe(opus);
-    expect(usd).toBeGreaterThan(0);
-    expect(told).toHaveLength(1);
-    expect(priceFor("claude-unknown-9", DEFAULT_PRICES).known).toBe(false);
+    const usd = costOf("claude-unknown-9", { input_tokens: 1_000_000, output_tokens: 1_000_000 }, DEFAULT_PRICES, (m, basis) => told.push(`${m}->${basis}`));
+    expect(usd).toBe(10 + 50); // Fable's input and output
+    expect(told).toEqual(["claude-unknown-9->highest known"]);
+    const unknown = priceFor("claude-unknown-9", DEFAULT_PRICES);
+    expect(unknown.known).toBe(false);
+    for (const [model, price] of Object.entries(DEFAULT_PRICES)) {
+      for (const kind of ["input", "output", "cache_write", "cache_read"] as const) expect(unknown.price[kind], `${model} ${kind}`).toBeGreaterThanOrEqual(price[kind]);
+    }
+    // Not one row's price: the cache read of Fable 5 ($1) with the output of Fable 5.1 ($50), whichever is higher.
+    expect(unknown.price.cache_read).toBe(1);
+    // A table with a row cheap in one kind and dear in another takes the dear one of each.
+    const mixed = { a: { input: 9, output: 1, cache_write: 0, cache_read: 0 }, b: { input: 1, output: 9, cache_write: 0, cache_read: 0 } };
+    expect(priceFor("c", mixed).price).toMatchObject({ input: 9, output: 9 });
+  });
+
+  it("prices the 5.x models as Anthropic lists them", () => {
+    expect(DEFAULT_PRICES["claude-sonnet-5-5"]).toEqual({ input: 2, output: 10, cache_write: 2.5, cache_read: 0.2 });
+    expect(DEFAULT_PRICES["claude-opus-5-5"]).toEqual({ input: 4, output: 20, cache_write: 5, cache_read: 0.2 });
+    expect(DEFAULT_PRICES["claude-opus-5"]?.input).toBe(5);
+    expect(DEFAULT_PRICES["claude-fable-5-1"]?.output).toBe(50);
   });
 
   it("has a default price for the default model", () => {

@@ -10,14 +10,38 @@ describe("loadModelSettings", () => {
     expect(s.thinking).toEqual({ type: "off" });
     expect(s.maxInputTokens).toBe(60000);
     expect(s.maxTokens).toBe(8192);
-    expect(s.prices[DEFAULT_MODEL]?.output).toBe(15);
+    expect(s.prices[DEFAULT_MODEL]?.output).toBe(10);
+    expect(s.effort).toBeUndefined();
   });
 
   it("reads thinking as off, on, on:<budget>, <budget> or adaptive", () => {
-    expect(loadModelSettings({ GATE_MODEL_THINKING: "on" }).thinking).toEqual({ type: "enabled", budgetTokens: 4096 });
-    expect(loadModelSettings({ GATE_MODEL_THINKING: "on:2048" }).thinking).toEqual({ type: "enabled", budgetTokens: 2048 });
-    expect(loadModelSettings({ GATE_MODEL_THINKING: "3000" }).thinking).toEqual({ type: "enabled", budgetTokens: 3000 });
+    const older = { GATE_MODEL_SPECIALIST: "claude-sonnet-4-5", GATE_MODEL_INVESTIGATOR: "claude-haiku-4-5" };
+    expect(loadModelSettings({ ...older, GATE_MODEL_THINKING: "on" }).thinking).toEqual({ type: "enabled", budgetTokens: 4096 });
+    expect(loadModelSettings({ ...older, GATE_MODEL_THINKING: "on:2048" }).thinking).toEqual({ type: "enabled", budgetTokens: 2048 });
+    expect(loadModelSettings({ ...older, GATE_MODEL_THINKING: "3000" }).thinking).toEqual({ type: "enabled", budgetTokens: 3000 });
     expect(loadModelSettings({ GATE_MODEL_THINKING: "Adaptive" }).thinking).toEqual({ type: "adaptive" });
+  });
+
+  it("refuses at start what a configured model would refuse with a 400, naming the model and the setting", () => {
+    // Claude 5.x takes no thinking budget.
+    expect(() => loadModelSettings({ GATE_MODEL_THINKING: "on:2048" })).toThrow(/claude-sonnet-5-5 refuses a thinking budget.*GATE_MODEL_SPECIALIST/);
+    // Opus 5.5 cannot stop thinking, so "off" cannot be honoured.
+    expect(() => loadModelSettings({ GATE_MODEL_INVESTIGATOR: "claude-opus-5-5" })).toThrow(/claude-opus-5-5 always thinks.*GATE_MODEL_INVESTIGATOR/);
+    expect(loadModelSettings({ GATE_MODEL_INVESTIGATOR: "claude-opus-5-5", GATE_MODEL_THINKING: "adaptive", GATE_MODEL_EFFORT: "low" }).effort).toBe("low");
+    // Opus 5 turns thinking off only up to effort high.
+    const opus5 = { GATE_MODEL_SPECIALIST: "claude-opus-5", GATE_MODEL_INVESTIGATOR: "claude-opus-5" };
+    expect(() => loadModelSettings({ ...opus5, GATE_MODEL_EFFORT: "max" })).toThrow(/effort max/);
+    expect(loadModelSettings({ ...opus5, GATE_MODEL_EFFORT: "high" }).thinking).toEqual({ type: "off" });
+    // 4.5 models have no adaptive thinking.
+    expect(() => loadModelSettings({ GATE_MODEL_SPECIALIST: "claude-haiku-4-5", GATE_MODEL_THINKING: "adaptive" })).toThrow(/no adaptive thinking/);
+    // An unknown model is left to the API.
+    expect(loadModelSettings({ GATE_MODEL_SPECIALIST: "claude-future-9", GATE_MODEL_THINKING: "adaptive" }).specialistModel).toBe("claude-future-9");
+  });
+
+  it("reads GATE_MODEL_EFFORT and refuses an unknown level", () => {
+    expect(loadModelSettings({ GATE_MODEL_EFFORT: " Medium " }).effort).toBe("medium");
+    expect(loadModelSettings({ GATE_MODEL_EFFORT: "" }).effort).toBeUndefined();
+    expect(() => loadModelSettings({ GATE_MODEL_EFFORT: "extreme" })).toThrow(/GATE_MODEL_EFFORT/);
   });
 
   it("refuses a thinking budget at or above max_tokens, naming the variable", () => {

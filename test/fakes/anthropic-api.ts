@@ -44,7 +44,14 @@ export type Responder = (request: RecordedRequest) => ScriptedResponse | undefin
 export interface FakeAnthropic {
   /** `http://127.0.0.1:<port>`, for the SDK's `baseURL`. */
   url: string;
+  /** Requests to the Messages API (`POST /v1/messages`) and anything unrouted. */
   requests: RecordedRequest[];
+  /** Requests to the Models API (`GET /v1/models[/<id>]`), kept apart from the Messages API's. */
+  modelRequests: RecordedRequest[];
+  /** The model ids the Models API knows (a default list of current ids; tests may add or remove). */
+  models: Set<string>;
+  /** Answers Models API requests with `fn(request)` instead (undefined falls back to `models`). */
+  respondModels(fn: Responder | undefined): void;
   /** Appends answers to the script. */
   enqueue(...responses: ScriptedResponse[]): void;
   /** How many scripted answers are not used yet. */
@@ -57,16 +64,38 @@ export interface FakeAnthropic {
   close(): Promise<void>;
 }
 
+/** Model ids the fake Models API knows by default. */
+export const KNOWN_MODELS: readonly string[] = [
+  "claude-fable-5-1",
+  "claude-opus-5-5",
+  "claude-sonnet-5-5",
+  "claude-haiku-5-5",
+  "claude-opus-5",
+  "claude-sonnet-5",
+  "claude-opus-4-8",
+  "claude-sonnet-4-6",
+  "claude-sonnet-4-5",
+  "claude-haiku-4-5",
+];
+
+function modelInfo(id: string) {
+  return { type: "model", id, display_name: id, created_at: "2026-09-28T00:00:00Z" };
+}
+
 /**
- * A loopback fake of the Anthropic Messages API: `POST /v1/messages` replays a scripted queue and
- * records every request. With the script spent it answers 400 (not retryable), so a test that
- * makes an unexpected call fails loudly instead of hanging.
+ * A loopback fake of the Anthropic API. `POST /v1/messages` replays a scripted queue and records
+ * every request; with the script spent it answers 400 (not retryable), so a test that makes an
+ * unexpected call fails loudly instead of hanging. `GET /v1/models/<id>` and `GET /v1/models`
+ * answer from `models` (404 for an unknown id), as the Models API does.
  *
  * @example const api = await startFakeAnthropic([textMessage({ findings: [], verdicts: [] })]);
  */
 export async function startFakeAnthropic(script: ScriptedResponse[] = []): Promise<FakeAnthropic> {
   const queue = [...script];
   const requests: RecordedRequest[] = [];
+  const modelRequests: RecordedRequest[] = [];
+  const models = new Set(KNOWN_MODELS);
+  let modelResponder: Responder | undefined;
   let responder: Responder | undefined;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -80,6 +109,20 @@ export async function startFakeAnthropic(script: ScriptedResponse[] = []): Promi
         body = undefined;
       }
       const recorded: RecordedRequest = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, raw, body };
+      const modelPath = /^\/v1\/models(?:\/([^/?]+))?(?:\?.*)?$/.exec(req.url ?? "");
+      if (req.method === "GET" && modelPath) {
+        modelRequests.push(recorded);
+        const scripted = modelResponder?.(recorded);
+        if (scripted) return send(res, scripted);
+        const id = modelPath[1] ? decodeURIComponent(modelPath[1]) : undefined;
+        if (id === undefined) {
+          const data = [...models].map(modelInfo);
+          return send(res, { body: { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null } });
+        }
+        return models.has(id)
+          ? send(res, { body: modelInfo(id) })
+          : send(res, { status: 404, body: apiError("not_found_error", `model: ${id}`) });
+      }
       requests.push(recorded);
       if (req.method !== "POST" || !(req.url ?? "").startsWith("/v1/messages")) {
         return send(res, { status: 404, body: apiError("not_found_error", `no route ${req.method} ${req.url}`) });
@@ -99,6 +142,11 @@ export async function startFakeAnthropic(script: ScriptedResponse[] = []): Promi
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    modelRequests,
+    models,
+    respondModels: (fn) => {
+      modelResponder = fn;
+    },
     enqueue: (...r) => void queue.push(...r),
     pending: () => queue.length,
     respondWith: (fn) => {

@@ -23,7 +23,7 @@ import { SpecialistAnswerSchema, type SpecialistAnswer } from "./schema.js";
 /** What the Claude specialist is built from; the lead builds the client once and injects it. */
 export interface ModelSpecialistDeps {
   client: ModelClient;
-  settings: Pick<ModelSettings, "specialistModel" | "thinking" | "maxTokens" | "maxInputTokens">;
+  settings: Pick<ModelSettings, "specialistModel" | "thinking" | "effort" | "maxTokens" | "maxInputTokens">;
   prices: PriceTable;
   log: Logger;
 }
@@ -64,13 +64,13 @@ export function createModelSpecialist(deps: ModelSpecialistDeps): Specialist {
       let problem = "";
       for (let attempt = 1; attempt <= 2; attempt++) {
         const content = problem === "" ? user : `${user}\n\nYour previous answer was rejected: ${problem}. Answer again with only the JSON object.`;
-        const thinking = thinkingParam(deps.settings.thinking);
+        const thinking = thinkingParam(deps.settings.specialistModel, deps.settings.thinking);
         const params: MessageCreateParamsNonStreaming = {
           model: deps.settings.specialistModel,
           max_tokens: maxTokens,
           system,
           messages: [{ role: "user", content }],
-          output_config: { format },
+          output_config: { format, ...(deps.settings.effort ? { effort: deps.settings.effort } : {}) },
           ...(thinking ? { thinking } : {}),
         };
         let message;

@@ -69,7 +69,8 @@ describe("the Claude specialist against a fake Messages API", () => {
     expect(out.usage.input_tokens).toBe(2000);
     expect(out.usage.cache_creation_input_tokens).toBe(900);
     // 2000×3 + 100×15 + 900×3.75 per million
-    expect(out.usage.cost_usd).toBeCloseTo(0.010875, 6);
+    // 2000 × $2 + 100 × $10 + 900 × $2.50 per million (Sonnet 5.5)
+    expect(out.usage.cost_usd).toBeCloseTo(0.00725, 6);
 
     const req = api.requests[0];
     // The injected key, however this SDK version sends it (x-api-key or a bearer token).
@@ -78,7 +79,9 @@ describe("the Claude specialist against a fake Messages API", () => {
     const body = req?.body;
     expect(body?.model).toBe("claude-sonnet-5-5");
     expect(body?.output_config?.format?.type).toBe("json_schema");
-    expect(body?.thinking).toBeUndefined();
+    // Off means off: Sonnet 5.5's lowest setting is sent (leaving it out would mean adaptive thinking).
+    expect(body?.thinking).toEqual({ type: "between_tools" });
+    expect(body?.output_config).not.toHaveProperty("effort");
     const system = body?.system as Array<{ type: string; text: string; cache_control?: { type: string } }>;
     expect(system[system.length - 1]?.cache_control).toEqual({ type: "ephemeral" });
     const systemText = system.map((b) => b.text).join("\n");
@@ -261,13 +264,24 @@ describe("the Claude specialist against a fake Messages API", () => {
     expect(raw).not.toContain("filler2_399");
   });
 
-  it("asks for thinking together with structured output when thinking is on", async () => {
+  it("asks for a thinking budget together with structured output on a model that takes one", async () => {
     api.enqueue(textMessage(COMPLIANT));
-    await specialist({ GATE_MODEL_THINKING: "on:2048", GATE_MODEL_MAX_TOKENS: "8192" }).review(specialistInput());
+    await specialist({ GATE_MODEL_SPECIALIST: "claude-sonnet-4-5", GATE_MODEL_INVESTIGATOR: "claude-sonnet-4-5", GATE_MODEL_THINKING: "on:2048", GATE_MODEL_MAX_TOKENS: "8192" }).review(
+      specialistInput(),
+    );
     const body = api.requests[0]?.body;
     expect(body?.thinking).toEqual({ type: "enabled", budget_tokens: 2048 });
     expect(body?.output_config?.format?.type).toBe("json_schema");
     expect(body?.tool_choice).toBeUndefined();
+  });
+
+  it("sends adaptive thinking with the configured effort, and disabled thinking to a model that takes it", async () => {
+    api.enqueue(textMessage(COMPLIANT), textMessage(COMPLIANT));
+    await specialist({ GATE_MODEL_THINKING: "adaptive", GATE_MODEL_EFFORT: "low" }).review(specialistInput());
+    expect(api.requests[0]?.body?.thinking).toEqual({ type: "adaptive" });
+    expect(api.requests[0]?.body?.output_config).toMatchObject({ effort: "low", format: { type: "json_schema" } });
+    await specialist({ GATE_MODEL_SPECIALIST: "claude-sonnet-5", GATE_MODEL_INVESTIGATOR: "claude-sonnet-5" }).review(specialistInput());
+    expect(api.requests[1]?.body?.thinking).toEqual({ type: "disabled" });
   });
 
   it("makes no call when the specialty has no policies", async () => {
