@@ -4,7 +4,7 @@ import type { ChangedFile } from "../../domain/pull-request.js";
 import { classifyLicense } from "../../licenses/license-policy.js";
 import type { DetectContext, Detector } from "../detector.js";
 import type { Finding } from "../../domain/finding.js";
-import { syntaxOfPatch } from "../code/syntax-tree.js";
+import { parseSource, syntaxLanguageOf } from "../code/syntax-tree.js";
 
 /**
  * A licence text's file name: `COPYING`, `LICENSE`, `LICENCE`, bare or with a suffix (`COPYING.txt`,
@@ -122,10 +122,20 @@ function expressionCopyleft(expression: string): { strong: boolean } | undefined
   return undefined;
 }
 
-/** The comment text of the header, line by line: only comments (and Python module docstrings) can be notices. */
+/** The lines of a new file a notice could sit in, with room for a long header comment to close. */
+const PARSED_HEADER_LINES = 200;
+
+/**
+ * The comment text of the header, line by line: only comments (and Python module docstrings) can
+ * be notices. Parsed languages parse the top of the file on its own (row N is line N + 1): a notice
+ * sits at the top, so the rest of a large file is never read here.
+ */
 function headerComments(file: ChangedFile, lines: PatchLine[]): PatchLine[] {
-  const syntax = file.patch !== undefined ? syntaxOfPatch(file) : undefined;
-  if (syntax) {
+  const lang = syntaxLanguageOf(file.filename);
+  if (lang) {
+    const rows: string[] = [];
+    for (const l of lines) if (l.line >= 1 && l.line <= PARSED_HEADER_LINES) rows[l.line - 1] = l.text;
+    const root = parseSource(lang, Array.from(rows, (r) => r ?? "").join("\n"));
     const out: PatchLine[] = [];
     const take = (node: SgNode): void => {
       const start = node.range().start.line;
@@ -133,17 +143,17 @@ function headerComments(file: ChangedFile, lines: PatchLine[]): PatchLine[] {
         .text()
         .split("\n")
         .forEach((text, i) => {
-          const line = syntax.lineAt(start + i);
-          if (line !== undefined && line <= HEADER_LINES && syntax.isAdded(start + i)) out.push({ kind: "add", line, text });
+          const line = start + i + 1;
+          if (line <= HEADER_LINES && rows[line - 1] !== undefined) out.push({ kind: "add", line, text });
         });
     };
-    for (const node of syntax.root.findAll({ rule: { kind: "comment" } })) {
-      if (node.range().start.line > HEADER_LINES + 5) break;
+    for (const node of root.findAll({ rule: { kind: "comment" } })) {
+      if (node.range().start.line >= HEADER_LINES) break;
       take(node);
     }
-    if (syntax.lang === "python") {
+    if (lang === "python") {
       // A module docstring, and `__license__ = "GPLv3"`.
-      for (const node of syntax.root.children().slice(0, 8)) {
+      for (const node of root.children().slice(0, 8)) {
         if (node.kind() !== "expression_statement") continue;
         const inner = node.child(0);
         if (inner?.kind() === "string") take(inner);

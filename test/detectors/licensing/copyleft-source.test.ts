@@ -97,6 +97,14 @@ describe("copyleftSourceDetector", () => {
     expect(findings[0]?.message).toContain(family);
   });
 
+  it("reads the header of a long parsed file, and not a notice below it", async () => {
+    const body = Array.from({ length: 400 }, (_, i) => `export const v${i} = ${i};`);
+    const top = await run([{ filename: "src/big.ts", patch: addedFilePatch(["// Licensed under the GNU GPL v3.", ...body]) }]);
+    expect(top.map((f) => f.line)).toEqual([1]);
+    const below = await run([{ filename: "src/big2.ts", patch: addedFilePatch([...body.slice(0, 70), "// Licensed under the GNU GPL v3.", ...body]) }]);
+    expect(below).toEqual([]);
+  });
+
   it.each([
     ["a string that names the GPL (TypeScript)", "src/licenses.ts", ['export const NAMES = { "GPL-3.0-only": "GNU General Public License v3.0" };']],
     ["a string that names the GPL (Python)", "reports/names.py", ['NAMES = {"GPL-3.0-only": "GNU General Public License v3.0 only"}']],
