@@ -26,6 +26,16 @@ const PY_SUBPROCESS = /^(subprocess\.)?(run|call|check_call|check_output|Popen)$
 const JS_SPAWN = /^(child_process\.|childProcess\.|cp\.)?(spawn|spawnSync|execFile|execFileSync)$/;
 const SHELLS = /^(\/(usr\/)?bin\/)?(sh|bash|zsh|dash|ash|ksh|cmd(\.exe)?|powershell(\.exe)?|pwsh)$/;
 
+/** The last names of every call `sinkKind` can accept, for ast-grep to filter calls natively (Rust regex). */
+const SINK_NAMES = `(?:^|[^\\w$])(?:${[
+  ...SQL_METHOD,
+  ...["exec", "execSync", "execAsync", "execPromise", "pexec", "execCommand", "execaCommand", "execaCommandSync"],
+  ...["system", "popen", "getoutput", "getstatusoutput", "create_subprocess_shell", "popen2\\.\\w+"],
+  ...["run", "call", "check_call", "check_output", "Popen", "Command", "CommandContext", "spawn", "spawnSync", "execFile", "execFileSync", "text"],
+]
+  .map((n) => n.replace(/\$/g, "\\$"))
+  .join("|")})$`;
+
 /** One place where built text reaches a SQL or shell call. */
 export interface InjectionFlow {
   kind: "sql" | "shell";
@@ -46,7 +56,7 @@ export interface InjectionFlow {
 export function injectionFlows(syntax: PatchSyntax): InjectionFlow[] {
   const reader = new StringBuilderReader(syntax.root, syntax.lang);
   const out: InjectionFlow[] = [];
-  for (const call of callSites(syntax)) {
+  for (const call of callSites(syntax, SINK_NAMES)) {
     const kind = sinkKind(call, syntax.lang);
     if (!kind) continue;
     const built = commandText(call, kind, syntax.lang).map((a) => reader.read(a));
