@@ -48,10 +48,14 @@ export function blocksToText(blocks: KnownBlock[]): string {
   return out.join("\n");
 }
 
-/** The escalation card of a review, as text, or (with `--blocks`) as the Block Kit JSON Slack receives. */
-export function cardText(ctx: CliContext, result: ReviewResult, blocks: boolean): string {
+/** The escalation card of a review: the Block Kit blocks the Slack publisher sends. */
+export function cardBlocks(ctx: CliContext, result: ReviewResult): KnownBlock[] {
   const review = ctx.gate.store.get(result.review_id);
-  if (!review) return "";
-  const card = renderCard({ review, result, checkRunUrl: review.url ? `${review.url}/checks` : undefined });
-  return blocks ? JSON.stringify(card.blocks, null, 2) : blocksToText(card.blocks);
+  if (!review) return [];
+  return renderCard({ review, result, checkRunUrl: review.url ? `${review.url}/checks` : undefined }).blocks;
+}
+
+/** The escalation card of a review as a terminal reads it. */
+export function cardText(ctx: CliContext, result: ReviewResult): string {
+  return blocksToText(cardBlocks(ctx, result));
 }

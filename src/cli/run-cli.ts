@@ -8,7 +8,6 @@ import { graphCommand } from "./commands/graph.js";
 import { policiesCommand } from "./commands/policies.js";
 import { reviewCommand } from "./commands/review.js";
 import { statusCommand } from "./commands/status.js";
-import { cardText } from "./card-text.js";
 
 const USAGE = `gate: the PR compliance gate
 
@@ -17,7 +16,7 @@ const USAGE = `gate: the PR compliance gate
   gate decide <review-id|owner/repo#n> approve|reject [--by NAME] [--note TEXT]
   gate decide <review-id|owner/repo#n> info "<question>" [--by NAME]
   gate status <review-id|owner/repo#n> [--json]
-  gate demo [--json] [--blocks]               review the demo fixtures
+  gate demo [--json | --blocks]               review the demo fixtures (--blocks: the Slack cards as JSON)
   gate policies [--json]                      the policy corpus in force
   gate graph                                  the review graph as Mermaid
   gate eval [<dir>...] [--json] [--rules]     score the fixtures (default: fixtures/ and fixtures/eval/);
@@ -64,7 +63,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
       case "status":
         return await statusCommand(ctx, rest, json);
       case "demo":
-        return await demoCommand(ctx, { json, card: (r) => cardText(ctx!, r, blocks) });
+        return await demoCommand(ctx, { json, blocks });
       case "policies":
         return await policiesCommand(ctx, json);
       case "graph":

@@ -137,6 +137,14 @@ export class ReviewStore {
     return row ? toRecord(row) : undefined;
   }
 
+  /** Every review of `owner/repo#n`, newest first (a push or a re-run adds one). */
+  allForPr(pr: string): ReviewRecord[] {
+    const rows = this.db
+      .prepare(`SELECT * FROM gate_reviews WHERE pr = ? ORDER BY created_at DESC, rowid DESC`)
+      .all(pr) as ReviewRow[];
+    return rows.map(toRecord);
+  }
+
   /** Reviews of a PR that are not finished (queued, running or waiting), oldest first. */
   openForPr(pr: string): ReviewRecord[] {
     const rows = this.db

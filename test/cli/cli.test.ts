@@ -119,20 +119,13 @@ describe("gate CLI, each command in its own process", { timeout: 120_000 }, () =
   });
 });
 
-describe("gate demo", () => {
-  it("prints each waiting review's card as the Block Kit JSON the Slack publisher sends (--blocks)", async () => {
+describe("gate demo", { timeout: 120_000 }, () => {
+  it("--blocks prints only JSON on stdout: each waiting review's card as the Slack publisher sends it", async () => {
     const r = await gate("demo", "--blocks");
     expect(r.code).toBe(0);
-    const section = r.stdout.split("=== 002_new_dependency ===")[1]!.split("\n=== ")[0]!;
-    const reviewId = /\[(r-[0-9a-f]{12})\]/.exec(section)![1]!;
-    const printed = JSON.parse(
-      section
-        .split("\n")
-        .filter((l) => l.startsWith("  | "))
-        .map((l) => l.slice(4))
-        .join("\n"),
-    );
-    expect(section).toContain(`npx gate decide ${reviewId} approve`);
+    const cards = JSON.parse(r.stdout) as { fixture: string; review_id: string; blocks: { type: string }[] }[];
+    expect(cards.map((c) => c.fixture)).toEqual(["002_new_dependency", "003b_auth_change_logs_token"]);
+    expect(r.stderr).toMatch(/5 reviews in .* s, 0 model calls/);
 
     // The same card, rendered in-process from the same SQLite file by the Slack module.
     const { buildGate } = await import("../../src/build-gate.js");
@@ -141,17 +134,73 @@ describe("gate demo", () => {
     const { silentLog } = await import("../helpers/gate.js");
     const g = buildGate(loadConfig(env, dir), silentLog);
     try {
-      const review = g.store.get(reviewId)!;
-      const result = await g.runner.result(reviewId);
-      expect(printed).toEqual(renderCard({ review, result, checkRunUrl: `${review.url}/checks` }).blocks);
-      const actions = printed.find((b: { type: string }) => b.type === "actions");
-      expect(actions.elements.map((e: { action_id: string; value: string }) => [e.action_id, e.value])).toEqual([
-        ["gate_approve", reviewId],
-        ["gate_reject", reviewId],
-        ["gate_request_info", reviewId],
+      for (const card of cards) {
+        const review = g.store.get(card.review_id)!;
+        const result = await g.runner.result(card.review_id);
+        expect(result.status).toBe("waiting_for_human");
+        expect(card.blocks).toEqual(renderCard({ review, result, checkRunUrl: `${review.url}/checks` }).blocks);
+      }
+      const actions = cards[0]!.blocks.find((b) => b.type === "actions") as unknown as {
+        elements: { action_id: string; value: string }[];
+      };
+      const id = cards[0]!.review_id;
+      expect(actions.elements.map((e) => [e.action_id, e.value])).toEqual([
+        ["gate_approve", id],
+        ["gate_reject", id],
+        ["gate_request_info", id],
       ]);
     } finally {
       g.close();
     }
+  }, 60_000);
+
+  it("the text shows each waiting review's card and the exact command that resumes it", async () => {
+    const r = await gate("demo");
+    expect(r.code).toBe(0);
+    const section = r.stdout.split("=== 002_new_dependency ===")[1]!.split("\n=== ")[0]!;
+    const reviewId = /\[(r-[0-9a-f]{12})\]/.exec(section)![1]!;
+    expect(section).toMatch(/\n {2}\| .*LIC-02/);
+    expect(section).toContain(`npx gate decide ${reviewId} approve --by alice`);
+    expect(r.stdout).toMatch(/5 reviews in .* s, 0 model calls/);
+  }, 60_000);
+
+  it("refuses --json with --blocks: each prints one JSON document", async () => {
+    const r = await gate("demo", "--json", "--blocks");
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/choose one of --json .* and --blocks/);
   });
+});
+
+describe("gate status of a pull request with several reviews", () => {
+  const own = tempDir("gate-cli-status-");
+  const ownEnv = { ...env, GATE_DB: path.join(own, "gate.db"), GATE_DATA_DIR: own };
+  afterAll(() => fs.rmSync(own, { recursive: true, force: true }));
+  const run = (...args: string[]) => runGateCli(args, { env: ownEnv, cwd: own });
+
+  it("lists every review of the PR, newest first; --json prints the newest", async () => {
+    const first = JSON.parse((await run("review", "002_new_dependency", "--json")).stdout);
+    const second = JSON.parse((await run("review", "002_new_dependency", "--json")).stdout);
+    expect(first.review_id).not.toBe(second.review_id);
+    expect(first.pr).toBe(second.pr);
+    const decided = await run("decide", first.review_id, "reject", "--by", "alice", "--note", "first try");
+    expect(decided.code).toBe(0);
+
+    const text = await run("status", first.pr);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(`${first.pr}: 2 reviews, newest first`);
+    const newestAt = text.stdout.indexOf(`[${second.review_id}]`);
+    const olderAt = text.stdout.indexOf(`[${first.review_id}]`);
+    expect(newestAt).toBeGreaterThan(0);
+    expect(olderAt).toBeGreaterThan(newestAt);
+    expect(text.stdout.slice(olderAt)).toMatch(/rejected by a person[\s\S]*alice reject/);
+
+    const json = JSON.parse((await run("status", first.pr, "--json")).stdout);
+    expect(json.review_id).toBe(second.review_id);
+    expect(json.status).toBe("waiting_for_human");
+
+    const one = await run("status", first.review_id);
+    expect(one.stdout).not.toContain(second.review_id);
+    expect(one.stdout).not.toMatch(/reviews, newest first/);
+  }, 120_000);
 });

@@ -36,6 +36,22 @@ describe("ReviewStore", () => {
     expect(s.source("r-1")).toMatchObject({ kind: "github", owner: "acme" });
   });
 
+  it("lists every review of a PR, newest first, and no other PR's", () => {
+    const s = store();
+    reg(s, "r-1");
+    reg(s, "r-2", "b".repeat(40));
+    s.register({
+      id: "r-3",
+      pr: "acme/web#8",
+      repo: "acme/web",
+      number: 8,
+      headSha: "c".repeat(40),
+      source: { kind: "github", owner: "acme", repo: "web", number: 8, headSha: "c".repeat(40) },
+    });
+    expect(s.allForPr("acme/web#7").map((r) => r.id)).toEqual(["r-2", "r-1"]);
+    expect(s.allForPr("acme/web#9")).toEqual([]);
+  });
+
   it("claim lets exactly one caller move a review out of a status", () => {
     const s = store();
     reg(s, "r-1");

@@ -1,4 +1,6 @@
+import type { KnownBlock } from "@slack/types";
 import type { ReviewResult } from "../../domain/review-result.js";
+import { cardBlocks, cardText } from "../card-text.js";
 import type { CliContext } from "../context.js";
 import { formatResult } from "../format-result.js";
 import { reviewFixture } from "./review.js";
@@ -12,23 +14,41 @@ export const DEMO_FIXTURES = [
   "003b_auth_change_logs_token",
 ] as const;
 
-/** `gate demo [--json]`: reviews the demo fixtures on the embedded defaults. */
-export async function demoCommand(
-  ctx: CliContext,
-  opts: { json: boolean; card: (result: ReviewResult) => string },
-): Promise<number> {
+/** One waiting review's card, as `gate demo --blocks` prints it. */
+export interface DemoCard {
+  fixture: string;
+  review_id: string;
+  /** The Block Kit blocks Slack receives (paste `{ "blocks": ... }` into Slack's Block Kit Builder). */
+  blocks: KnownBlock[];
+}
+
+/**
+ * `gate demo [--json | --blocks]`: reviews the demo fixtures on the embedded defaults. The text
+ * shows each result, and each waiting review's card and the commands that resume it. `--json`
+ * prints the results as one JSON array; `--blocks` prints the waiting reviews' cards as one JSON
+ * array of `DemoCard`. Either way nothing but that JSON goes to stdout.
+ */
+export async function demoCommand(ctx: CliContext, opts: { json: boolean; blocks: boolean }): Promise<number> {
+  if (opts.json && opts.blocks) {
+    ctx.err("gate demo: choose one of --json (the review results) and --blocks (the Slack cards)");
+    return 2;
+  }
+  const text = !opts.json && !opts.blocks;
   const started = Date.now();
   const results: ReviewResult[] = [];
+  const cards: DemoCard[] = [];
   for (const name of DEMO_FIXTURES) {
     ctx.err(`reviewing ${name} ...`);
     const result = await reviewFixture(ctx, name);
     results.push(result);
-    if (opts.json) continue;
+    const waiting = result.status === "waiting_for_human";
+    if (opts.blocks && waiting) cards.push({ fixture: name, review_id: result.review_id, blocks: cardBlocks(ctx, result) });
+    if (!text) continue;
     ctx.out(`\n=== ${name} ===`);
     ctx.out(formatResult(result));
-    if (result.status === "waiting_for_human") {
+    if (waiting) {
       ctx.out(`\n  The escalation, as the Slack card reads:\n`);
-      ctx.out(opts.card(result).replace(/^/gm, "  | "));
+      ctx.out(cardText(ctx, result).replace(/^/gm, "  | "));
       ctx.out(`\n  To resume it:  npx gate decide ${result.review_id} approve --by alice --note "reviewed"`);
       ctx.out(`           or:  npx gate decide ${result.review_id} reject --by alice --note "<why>"`);
       if (result.budget.cycles_used < result.budget.cycles_max) {
@@ -36,10 +56,12 @@ export async function demoCommand(
       }
     }
   }
+  const models = results.reduce((n, r) => n + r.budget.model_calls, 0);
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const summary = `${results.length} reviews in ${seconds} s, ${models} model calls, database ${ctx.config.dbPath}`;
   if (opts.json) ctx.out(JSON.stringify(results, null, 2));
-  else {
-    const models = results.reduce((n, r) => n + r.budget.model_calls, 0);
-    ctx.out(`\n${results.length} reviews in ${((Date.now() - started) / 1000).toFixed(1)} s, ${models} model calls, database ${ctx.config.dbPath}`);
-  }
+  else if (opts.blocks) ctx.out(JSON.stringify(cards, null, 2));
+  if (text) ctx.out(`\n${summary}`);
+  else ctx.err(summary);
   return 0;
 }

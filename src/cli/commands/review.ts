@@ -66,7 +66,7 @@ export async function reviewCommand(ctx: CliContext, args: string[], json: boole
   const result = looksLikePrRef(arg) ? await reviewLive(ctx, arg) : await reviewFixture(ctx, arg);
   ctx.out(json ? JSON.stringify(result, null, 2) : formatResult(result));
   if (!json && result.status === "waiting_for_human") {
-    ctx.out(`\n  to decide: gate decide ${result.review_id} approve|reject --by <name> [--note <text>]`);
+    ctx.out(`\n  to decide: npx gate decide ${result.review_id} approve|reject --by <name> [--note <text>]`);
   }
   return 0;
 }
