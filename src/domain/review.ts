@@ -38,6 +38,8 @@ export interface ReviewRecord {
   installationId?: number;
   /** When the PR changed to this head, per GitHub; orders out-of-order webhook deliveries. */
   eventAt?: string;
+  /** When a Slack card was first about to be posted (set before the post, so a crash after it can find the card). */
+  slackPostStartedAt?: string;
 }
 
 /** Live progress of an investigation, for the CLI and the Slack card. */

@@ -74,6 +74,7 @@ export async function startGateServer(env: NodeJS.ProcessEnv = process.env, opts
             channelFor: parseChannelMap(slackCfg.channels, slackCfg.channel),
             checkRunUrl: checksUrl,
             log,
+            recordPostIntent: (reviewId, at) => gate.store.recordSlackPostIntent(reviewId, at),
           }),
         }
       : {}),

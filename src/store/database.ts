@@ -25,7 +25,8 @@ CREATE TABLE IF NOT EXISTS gate_reviews (
   installation_id INTEGER,
   result_json TEXT,
   published_json TEXT,
-  event_at TEXT
+  event_at TEXT,
+  slack_post_started_at TEXT
 );
 CREATE INDEX IF NOT EXISTS gate_reviews_pr ON gate_reviews (pr, created_at);
 CREATE INDEX IF NOT EXISTS gate_reviews_status ON gate_reviews (status);
@@ -75,6 +76,7 @@ CREATE TABLE IF NOT EXISTS gate_license_cache (
 function migrate(db: Database.Database): void {
   const columns = new Set((db.prepare("PRAGMA table_info(gate_reviews)").all() as Array<{ name: string }>).map((c) => c.name));
   if (!columns.has("event_at")) db.exec("ALTER TABLE gate_reviews ADD COLUMN event_at TEXT");
+  if (!columns.has("slack_post_started_at")) db.exec("ALTER TABLE gate_reviews ADD COLUMN slack_post_started_at TEXT");
 }
 
 /**

@@ -39,6 +39,7 @@ interface ReviewRow {
   result_json: string | null;
   published_json: string | null;
   event_at: string | null;
+  slack_post_started_at: string | null;
 }
 
 /** One audit entry: who did what to which review, and what came of it. Append-only. */
@@ -72,6 +73,7 @@ function toRecord(r: ReviewRow): ReviewRecord {
     ...(r.superseded_by ? { supersededBy: r.superseded_by } : {}),
     ...(r.installation_id !== null ? { installationId: r.installation_id } : {}),
     ...(r.event_at ? { eventAt: r.event_at } : {}),
+    ...(r.slack_post_started_at ? { slackPostStartedAt: r.slack_post_started_at } : {}),
   };
 }
 
@@ -236,6 +238,14 @@ export class ReviewStore {
         slackTs: receipt.slackTs ?? null,
         checkRunId: receipt.checkRunId ?? null,
       });
+  }
+
+  /**
+   * Records that a Slack card is about to be posted for this review (kept once set: the first
+   * attempt's time), so a restart looks for that card before posting another.
+   */
+  recordSlackPostIntent(id: string, at: string): void {
+    this.db.prepare(`UPDATE gate_reviews SET slack_post_started_at = COALESCE(slack_post_started_at, ?) WHERE id = ?`).run(at, id);
   }
 
   /** Records that every publisher showed this result. */

@@ -47,13 +47,30 @@ export async function startFakeSlackApi(): Promise<FakeSlackApi> {
   const profiles = new Map<string, Record<string, unknown>>();
   let tsCounter = 100;
   let viewCounter = 0;
+  // Posted messages by channel (oldest first), with their metadata, for conversations.history.
+  const history = new Map<string, Array<Record<string, unknown>>>();
 
   const defaults: Record<string, Handler> = {
     "auth.test": () => ({ ok: true, url: "https://fake.slack/", team: "Fake", user: "gate", team_id: "T1", user_id: "UBOT", bot_id: "BBOT" }),
     "chat.postMessage": (b) => {
       tsCounter += 1;
       const ts = `1700000000.${String(tsCounter).padStart(6, "0")}`;
+      const channel = String(b["channel"]);
+      const message = { type: "message", ts, text: b["text"], bot_id: "BBOT", ...(isRecord(b["metadata"]) ? { metadata: b["metadata"] } : {}) };
+      history.set(channel, [...(history.get(channel) ?? []), message]);
       return { ok: true, channel: b["channel"], ts, message: { ts, text: b["text"] } };
+    },
+    // Newest first; metadata only with include_all_metadata, as Slack answers.
+    "conversations.history": (b) => {
+      const oldest = Number(b["oldest"] ?? 0);
+      const limit = Number(b["limit"] ?? 100);
+      const withMetadata = String(b["include_all_metadata"]) === "true";
+      const messages = [...(history.get(String(b["channel"])) ?? [])]
+        .filter((m) => Number(m["ts"]) >= oldest)
+        .reverse()
+        .slice(0, limit)
+        .map((m) => (withMetadata ? m : Object.fromEntries(Object.entries(m).filter(([k]) => k !== "metadata"))));
+      return { ok: true, messages, has_more: false };
     },
     "chat.update": (b) => ({ ok: true, channel: b["channel"], ts: b["ts"], text: b["text"] }),
     "chat.postEphemeral": () => ({ ok: true, message_ts: `1700000001.${String(++tsCounter).padStart(6, "0")}` }),

@@ -24,7 +24,7 @@ describe("manifest.yml", () => {
   const manifest = ManifestSchema.parse(parse(raw));
 
   it("asks for exactly the scopes the app uses", () => {
-    expect([...manifest.oauth_config.scopes.bot].sort()).toEqual(["chat:write", "commands", "usergroups:read", "users.profile:read"]);
+    expect([...manifest.oauth_config.scopes.bot].sort()).toEqual(["channels:history", "chat:write", "commands", "groups:history", "usergroups:read", "users.profile:read"]);
   });
 
   it("declares /gate, interactivity and app_home_opened on /slack/events", () => {

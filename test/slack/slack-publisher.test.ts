@@ -1,8 +1,13 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { webApi } from "@slack/bolt";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ReviewRecord } from "../../src/domain/review.js";
 import { createSlackPublisher, parseChannelMap } from "../../src/slack/slack-publisher.js";
+import { openDatabase } from "../../src/store/database.js";
+import { ReviewStore } from "../../src/store/review-store.js";
 import { startFakeSlackApi, type FakeSlackApi } from "../fakes/slack-api.js";
 import { makeResult, makeReview } from "./helpers/builders.js";
 
@@ -78,5 +83,59 @@ describe("createSlackPublisher", () => {
   it("surfaces a Slack error so the runner can retry", async () => {
     fake.on("chat.postMessage", () => ({ ok: false, error: "not_in_channel" }));
     await expect(publisher().publish(makeReview(), makeResult())).rejects.toThrow(/not_in_channel/);
+  });
+});
+
+describe("createSlackPublisher across a crash", () => {
+  // The fake's message ts are in November 2023; the intent is stamped on the same clock.
+  const clock = () => new Date("2023-11-14T22:13:20.000Z");
+  const register = (store: ReviewStore) =>
+    store.register({ id: "r-crash", pr: "acme/web#12", source: { kind: "github", owner: "acme", repo: "web", number: 12, headSha: "a".repeat(40) }, repo: "acme/web", number: 12, headSha: "a".repeat(40) });
+  const storePublisher = (store: ReviewStore) =>
+    createSlackPublisher({
+      client,
+      channelFor: parseChannelMap("acme/web=CWEB"),
+      log: pino({ level: "silent" }),
+      now: clock,
+      recordPostIntent: (id, at) => store.recordSlackPostIntent(id, at),
+    });
+
+  it("finds the card an interrupted attempt posted instead of posting a second one", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gate-cards-"));
+    const file = path.join(dir, "gate.db");
+    const first = new ReviewStore(openDatabase(file), clock);
+    const review = register(first);
+    // The first process posts, then dies before the receipt is stored.
+    const lost = await storePublisher(first).publish(review, makeResult());
+    expect(lost.slackTs).toBeDefined();
+    const [post] = fake.callsTo("chat.postMessage");
+    expect(post?.body["metadata"]).toEqual({ event_type: "compliance_gate_card", event_payload: { review_id: "r-crash" } });
+
+    // A restart: a new store on the same file and a new publisher (nothing in memory).
+    const second = new ReviewStore(openDatabase(file), clock);
+    const reloaded = second.get("r-crash")!;
+    expect(reloaded.slackTs).toBeUndefined();
+    expect(reloaded.slackPostStartedAt).toBe("2023-11-14T22:13:20.000Z");
+    const receipt = await storePublisher(second).publish(reloaded, makeResult());
+    second.recordReceipt("r-crash", receipt);
+
+    expect(fake.callsTo("chat.postMessage")).toHaveLength(1);
+    expect(fake.callsTo("conversations.history")[0]?.body).toMatchObject({ channel: "CWEB", include_all_metadata: "true" });
+    expect(receipt).toEqual({ slackChannel: "CWEB", slackTs: lost.slackTs });
+    expect(second.get("r-crash")?.slackTs).toBe(lost.slackTs);
+    expect(fake.callsTo("chat.update")[0]?.body).toMatchObject({ channel: "CWEB", ts: lost.slackTs });
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("posts when the interrupted attempt never reached Slack, and not for another review's card", async () => {
+    const store = new ReviewStore(openDatabase(":memory:"), clock);
+    // Another review's card in the same channel.
+    await createSlackPublisher({ client, channelFor: parseChannelMap("acme/web=CWEB"), log: pino({ level: "silent" }) }).publish(makeReview({ id: "r-other" }), makeResult());
+    register(store);
+    store.recordSlackPostIntent("r-crash", clock().toISOString());
+    const receipt = await storePublisher(store).publish(store.get("r-crash")!, makeResult());
+    expect(fake.callsTo("conversations.history")).toHaveLength(1);
+    expect(fake.callsTo("chat.postMessage")).toHaveLength(2);
+    expect(receipt.slackTs).toBe("1700000000.000102");
   });
 });
