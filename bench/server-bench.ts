@@ -7,7 +7,7 @@ import { performance } from "node:perf_hooks";
 import { Webhooks } from "@octokit/webhooks";
 import { pino } from "pino";
 import { buildGate } from "../src/build-gate.js";
-import { loadConfig } from "../src/config.js";
+import { loadSettings } from "../src/settings/index.js";
 import { createCheckPublisher } from "../src/github/check-publisher.js";
 import { createGitHubAuth } from "../src/github/client.js";
 import { type FakeGitHub, rawTarball, startFakeGitHub } from "../test/fakes/github-api.js";
@@ -151,7 +151,7 @@ export async function serverFigures(): Promise<Figure[]> {
         // The same work as the server's: live intake, and the commit status published at the end.
         const check = createCheckPublisher({ auth, log });
         const inproc = buildGate(
-          loadConfig({ GATE_DB: path.join(dir, `inproc-${next}.db`), GATE_DATA_DIR: path.join(dir, "inproc-data") }, dir),
+          loadSettings({ GATE_DB: path.join(dir, `inproc-${next}.db`), GATE_DATA_DIR: path.join(dir, "inproc-data") }, dir),
           log,
           { github: auth, publishersFor: () => [check] },
         );

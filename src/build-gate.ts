@@ -1,7 +1,6 @@
 import path from "node:path";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import type { Logger } from "pino";
-import type { Config } from "./config.js";
 import type { LicenseResolver } from "./domain/license-resolver.js";
 import { ALL_DETECTORS } from "./detectors/index.js";
 import type { Specialty } from "./domain/finding.js";
@@ -17,7 +16,6 @@ import { createInvestigator } from "./investigator/investigator.js";
 import type { Strategy } from "./investigator/strategy.js";
 import { createFixtureResolver } from "./licenses/offline-resolver.js";
 import { createRegistryResolver } from "./licenses/registry-resolver.js";
-import { BUNDLED_POLICIES_DIR } from "./package-paths.js";
 import { checkModels } from "./claude/check-models.js";
 import { createModelClient } from "./claude/client.js";
 import { createModelStrategy } from "./claude/investigator-strategy.js";
@@ -26,8 +24,8 @@ import { loadPolicies } from "./policy/load-policies.js";
 import { rulesReviewer } from "./policy/rules-reviewer.js";
 import { ProgressHub } from "./review/progress-hub.js";
 import { ReviewRunner } from "./review/runner.js";
-import type { ApproverConfig } from "./domain/decision.js";
 import type { Publisher, ReviewRecord } from "./domain/review.js";
+import type { Settings } from "./settings/index.js";
 import { openDatabase } from "./store/database.js";
 import { pruneCheckpoints, SqlitePullRequestStore } from "./store/pull-request-store.js";
 import { ReviewStore } from "./store/review-store.js";
@@ -41,8 +39,6 @@ export interface GateExtras {
   newStrategy?: () => Strategy;
   publishersFor?: (review: ReviewRecord) => Publisher[];
   onSettled?: (review: ReviewRecord) => void | Promise<void>;
-  /** Who may decide, at every door (the decision policy's approver lists and login map). */
-  approvers?: ApproverConfig;
   clock?: () => Date;
 }
 
@@ -55,21 +51,21 @@ const NO_REGISTRY: LicenseResolver = {
  * With ANTHROPIC_API_KEY set: one configured client (docs/design.md, reason 4), injected into the
  * specialists and the investigator's strategy. Without it: nothing, and the rules run.
  */
-function modelParts(config: Config, log: Logger) {
-  if (!config.ANTHROPIC_API_KEY) return undefined;
+function modelParts(claude: Settings["claude"], log: Logger) {
+  if (!claude.apiKey) return undefined;
   const client = createModelClient({
-    apiKey: config.ANTHROPIC_API_KEY,
-    ...(config.ANTHROPIC_BASE_URL ? { baseURL: config.ANTHROPIC_BASE_URL } : {}),
+    apiKey: claude.apiKey,
+    ...(claude.baseURL ? { baseURL: claude.baseURL } : {}),
   });
-  const deps = { client, settings: config.model, prices: config.model.prices, log };
+  const deps = { client, settings: claude.model, prices: claude.model.prices, log };
   const models = [
-    { setting: "GATE_MODEL_SPECIALIST", id: config.model.specialistModel },
-    { setting: "GATE_MODEL_INVESTIGATOR", id: config.model.investigatorModel },
+    { setting: "GATE_MODEL_SPECIALIST", id: claude.model.specialistModel },
+    { setting: "GATE_MODEL_INVESTIGATOR", id: claude.model.investigatorModel },
   ];
   return {
     specialist: createModelSpecialist(deps),
     newStrategy: () => createModelStrategy(deps),
-    check: () => checkModels(client, models, config.model.prices, log),
+    check: () => checkModels(client, models, claude.model.prices, log),
   };
 }
 
@@ -77,43 +73,35 @@ function modelParts(config: Config, log: Logger) {
  * Builds the gate's core from settings: one SQLite file, the policy corpus, the graph with its
  * checkpointer, and the runner. Used by `main.ts` (the server) and the CLI alike.
  *
- * @example const gate = buildGate(loadConfig(), logger); await gate.runner.run(id); gate.close();
+ * @example const gate = buildGate(loadSettings(env), logger); await gate.runner.run(id); gate.close();
  */
-export function buildGate(config: Config, log: Logger, extras: GateExtras = {}) {
-  const policies = loadPolicies(config.GATE_POLICIES_DIR ?? BUNDLED_POLICIES_DIR);
-  const db = openDatabase(config.dbPath);
+export function buildGate(settings: Settings, log: Logger, extras: GateExtras = {}) {
+  const policies = loadPolicies(settings.policiesDir);
+  const db = openDatabase(settings.dbPath);
   const clock = extras.clock ?? (() => new Date());
   const store = new ReviewStore(db, clock);
   const progress = new ProgressHub();
   const liveLicenses = extras.github
     ? createRegistryResolver({
         store,
-        ...(config.GATE_NPM_REGISTRY_URL ? { npmRegistryUrl: config.GATE_NPM_REGISTRY_URL } : {}),
-        ...(config.GATE_PYPI_URL ? { pypiUrl: config.GATE_PYPI_URL } : {}),
-        ...(config.GATE_CRATES_URL ? { cratesUrl: config.GATE_CRATES_URL } : {}),
-        ...(config.GATE_GO_LICENSE_URL ? { goLicenseUrl: config.GATE_GO_LICENSE_URL } : {}),
+        ...settings.licenses,
       })
     : undefined;
-  const model = modelParts(config, log);
+  const model = modelParts(settings.claude, log);
   const investigator = createInvestigator({
     newStrategy: extras.newStrategy ?? model?.newStrategy ?? createDeterministicStrategy,
     // A model's clearance counts only if the rules, asked the same question, find no concern.
     ...(extras.newStrategy ?? model?.newStrategy ? { crossCheck: createDeterministicStrategy } : {}),
-    dataDir: config.dataDir,
-    limits: {
-      maxTurns: config.GATE_INVESTIGATOR_MAX_TURNS,
-      maxToolCalls: config.GATE_INVESTIGATOR_MAX_TOOL_CALLS,
-      maxFileChars: config.GATE_INVESTIGATOR_MAX_FILE_CHARS,
-      timeoutMs: config.GATE_INVESTIGATOR_TIMEOUT_MS,
-    },
+    dataDir: settings.dataDir,
+    limits: settings.investigator,
   });
   const loader = createLoader(
     extras.github
       ? {
           github: createGitHubLoader({
             auth: extras.github,
-            dataDir: config.dataDir,
-            snapshotMaxBytes: config.GATE_SNAPSHOT_MAX_BYTES,
+            dataDir: settings.dataDir,
+            snapshotMaxBytes: settings.snapshot.maxBytes,
             log,
           }),
         }
@@ -125,7 +113,7 @@ export function buildGate(config: Config, log: Logger, extras: GateExtras = {}) 
       loader,
       pullRequests,
       detectors: [...ALL_DETECTORS],
-      headFiles: (snapshot) => headFilesFor(snapshot, { dataDir: config.dataDir }),
+      headFiles: (snapshot) => headFilesFor(snapshot, { dataDir: settings.dataDir }),
       licenses: (source: ReviewSource) =>
         source.kind === "fixture"
           ? createFixtureResolver(path.join(source.fixturesDir, source.name, "registry.json"))
@@ -137,8 +125,8 @@ export function buildGate(config: Config, log: Logger, extras: GateExtras = {}) 
         data: extras.specialists?.data ?? model?.specialist ?? rulesReviewer,
       },
       investigator,
-      riskThreshold: config.GATE_RISK_THRESHOLD,
-      specialistTimeoutMs: config.GATE_SPECIALIST_TIMEOUT_MS,
+      riskThreshold: settings.review.riskThreshold,
+      specialistTimeoutMs: settings.review.specialistTimeoutMs,
       log,
       onProgress: (p) => progress.emit(p),
     },
@@ -149,12 +137,11 @@ export function buildGate(config: Config, log: Logger, extras: GateExtras = {}) 
     store,
     progress,
     publishersFor: extras.publishersFor ?? (() => []),
-    cyclesMax: config.GATE_MAX_CYCLES,
-    maxCostUsd: config.GATE_MAX_COST_USD,
+    cyclesMax: settings.review.maxCycles,
+    maxCostUsd: settings.review.maxCostUsd,
     log,
-    ...(extras.approvers ? { approvers: extras.approvers } : {}),
-    // A settled review frees its snapshot, its stored diff and its older checkpoints (its result,
-    // the newest state and the audit log keep what `status` shows); the edges may add more.
+    approvers: settings.approvers,
+    // A settled review frees its snapshot; the edges may add more.
     onSettled: async (review) => {
       await pullRequests.delete(review.id);
       pruneCheckpoints(db, review.id);

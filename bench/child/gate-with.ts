@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pino } from "pino";
 import { buildGate } from "../../src/build-gate.js";
-import { loadConfig } from "../../src/config.js";
+import { loadSettings } from "../../src/settings/index.js";
 
 /** A gate on the embedded defaults (SQLite file in a fresh folder, rules reviewer, no key). */
 export function benchGate(dir = mkdtempSync(path.join(tmpdir(), "gate-bench-"))) {
   const gate = buildGate(
-    loadConfig({ GATE_DB: path.join(dir, "gate.db"), GATE_DATA_DIR: dir }, dir),
+    loadSettings({ GATE_DB: path.join(dir, "gate.db"), GATE_DATA_DIR: dir }, dir),
     pino({ level: "silent" }),
   );
   return { gate, dir, dbPath: path.join(dir, "gate.db") };

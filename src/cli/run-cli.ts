@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { describeError } from "../domain/errors.js";
+import { loadSettings, type Env } from "../settings/index.js";
 import { createCliContext, type CliContext } from "./context.js";
 import { decideCommand } from "./commands/decide.js";
 import { demoCommand } from "./commands/demo.js";
@@ -24,8 +25,8 @@ const USAGE = `gate: the PR compliance gate
 
 Settings come from GATE_* environment variables (README, Settings).`;
 
-/** Runs one CLI command; returns the exit code. Errors are one clear line on stderr. */
-export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+/** Runs one CLI command with the settings in `env`; returns the exit code. Errors are one clear line on stderr. */
+export async function runCli(argv: string[], env: Env): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -52,7 +53,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
   }
   let ctx: CliContext | undefined;
   try {
-    ctx = createCliContext(env);
+    ctx = createCliContext(loadSettings(env));
     // Commands that may call a model check the configured ids first (with a key set).
     if (command === "review" || command === "decide" || command === "eval") await ctx.gate.checkModels();
     switch (command) {

@@ -3,28 +3,26 @@ import type { AddressInfo } from "node:net";
 import { webApi } from "@slack/bolt";
 import { pino, type Logger } from "pino";
 import { buildGate, type Gate } from "../build-gate.js";
-import { loadConfig, type Config } from "../config.js";
 import { createCheckPublisher } from "../github/check-publisher.js";
 import { createGitHubAuth } from "../github/client.js";
 import { createWebhookHandler } from "../github/webhook.js";
 import type { Publisher, ReviewRecord } from "../domain/review.js";
 import { buildSlackApp } from "../slack/app.js";
-import { parseApprovers, parseApproversBySpecialty, type ApproverConfig } from "../slack/approvers.js";
 import { cardLink } from "../slack/card-link.js";
-import { parseChannelMap } from "../slack/channel-map.js";
+import { channelFor } from "../slack/channel-map.js";
 import { createSlackPublisher } from "../slack/slack-publisher.js";
 import { healthRoute, routeListener, type GateRoute } from "./http-routes.js";
 import { createMetrics, type GateMetrics } from "./metrics.js";
 import { ReviewQueue } from "./review-queue.js";
-import { loadServerConfig, parseLoginMap, type ServerConfig } from "./server-config.js";
+import { loadSettings, serverSettings, type Env, type ServerSettings, type Settings } from "../settings/index.js";
 import { InFlight, trackedService } from "./in-flight.js";
 import { createWebhookSink } from "./webhook-sink.js";
 
 export interface RunningServer {
   port: number;
   gate: Gate;
-  config: Config;
-  server: ServerConfig;
+  settings: Settings;
+  server: ServerSettings;
   queue: ReviewQueue;
   metrics: GateMetrics;
   /** Resolves when every queued review has run and every decision from Slack is applied (tests, shutdown). */
@@ -40,22 +38,17 @@ const checksUrl = (review: ReviewRecord) => (review.url ? `${review.url}/checks`
  * Slack (Bolt on the same HTTP server, or Socket Mode) unless GATE_SLACK=off, and the queue that
  * runs reviews in the background. Recovers queued, running and unpublished reviews on start.
  *
- * @example const server = await startGateServer(process.env);
+ * @example const server = await startGateServer({ GITHUB_WEBHOOK_SECRET: "…", GITHUB_TOKEN: "…", GATE_SLACK: "off" });
  */
-export async function startGateServer(env: NodeJS.ProcessEnv = process.env, opts: { log?: Logger } = {}): Promise<RunningServer> {
-  const config = loadConfig(env);
-  const server = loadServerConfig(env);
-  const log = opts.log ?? pino({ level: config.GATE_LOG_LEVEL === "warn" ? "info" : config.GATE_LOG_LEVEL });
+export async function startGateServer(env: Env, opts: { log?: Logger } = {}): Promise<RunningServer> {
+  const settings = loadSettings(env);
+  const server = serverSettings(settings);
+  const log = opts.log ?? pino({ level: settings.logLevel ?? "info" });
   const auth = createGitHubAuth({ ...server.github, log });
   const slackCfg = server.slack.enabled ? server.slack : undefined;
   const slackClient = slackCfg
     ? new webApi.WebClient(slackCfg.botToken, { ...(slackCfg.apiUrl ? { slackApiUrl: slackCfg.apiUrl } : {}) })
     : undefined;
-  const approvers: ApproverConfig = {
-    approvers: parseApprovers(slackCfg?.approvers),
-    bySpecialty: parseApproversBySpecialty(slackCfg?.approversBySpecialty),
-    githubToSlack: parseLoginMap(slackCfg?.githubToSlack),
-  };
 
   const publishers: { check: Publisher; slack?: Publisher } = {
     check: createCheckPublisher({
@@ -63,7 +56,7 @@ export async function startGateServer(env: NodeJS.ProcessEnv = process.env, opts
       log,
       // Publishing backs off in the same unit as each request's retries.
       ...(server.github.retry?.baseMs !== undefined ? { retry: { baseMs: server.github.retry.baseMs } } : {}),
-      askedWho: () => (slackCfg ? `an approver in Slack (${slackCfg.channel ?? "the repository's channel"})` : "a person with `gate decide`"),
+      askedWho: () => (slackCfg ? `an approver in Slack (${slackCfg.channels.fallback ?? "the repository's channel"})` : "a person with `gate decide`"),
       // The check's "Details" opens the Slack card, where a person decides.
       ...(slackCfg ? { detailsUrl: (review: ReviewRecord) => cardLink(review) } : {}),
     }),
@@ -71,7 +64,7 @@ export async function startGateServer(env: NodeJS.ProcessEnv = process.env, opts
       ? {
           slack: createSlackPublisher({
             client: slackClient,
-            channelFor: parseChannelMap(slackCfg.channels, slackCfg.channel),
+            channelFor: channelFor(slackCfg.channels),
             checkRunUrl: checksUrl,
             log,
             recordPostIntent: (reviewId, at) => gate.store.recordSlackPostIntent(reviewId, at),
@@ -82,9 +75,8 @@ export async function startGateServer(env: NodeJS.ProcessEnv = process.env, opts
 
   // Read at scrape time, when the queue and the store exist.
   const metrics = createMetrics({ queueDepth: () => queue.size, waiting: () => gate.store.withStatus("waiting_for_human").length });
-  const gate = buildGate(config, log, {
+  const gate = buildGate(settings, log, {
     github: auth,
-    approvers,
     onSettled: async (review) => {
       const result = await gate.runner.status(review.id);
       if (result) metrics.reviewed(review, result, new Date());
@@ -155,7 +147,7 @@ export async function startGateServer(env: NodeJS.ProcessEnv = process.env, opts
   return {
     port,
     gate,
-    config,
+    settings,
     server,
     queue,
     metrics,

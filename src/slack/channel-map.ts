@@ -1,27 +1,16 @@
-import { GateError } from "../domain/errors.js";
-import { isFullRepoName } from "../domain/github-names.js";
-
-const CHANNEL = /^[CGD][A-Z0-9]+$/;
+/** Which channel each repository's cards go to: `GATE_SLACK_CHANNELS`, parsed by `loadSettings`. */
+export interface ChannelMap {
+  /** Lower-cased `owner/repo` → channel id. */
+  byRepo: Record<string, string>;
+  /** Every other repository's channel (`*=C…`, or `GATE_SLACK_CHANNEL`). */
+  fallback?: string;
+}
 
 /**
- * Parses which channel each repository's cards go to, e.g. `GATE_SLACK_CHANNELS`. `*=C0` (or the
- * `defaultChannel` argument) catches every other repository.
+ * The channel of a repository's cards, or undefined when none is configured for it.
  *
- * @example parseChannelMap("acme/web=C1,acme/api=C2", "C0")("acme/other") // "C0"
+ * @example channelFor({ byRepo: { "acme/web": "C1" }, fallback: "C0" })("acme/other") // "C0"
  */
-export function parseChannelMap(spec: string | undefined, defaultChannel?: string): (repo: string) => string | undefined {
-  const map = new Map<string, string>();
-  let fallback = defaultChannel && defaultChannel.trim() !== "" ? defaultChannel.trim() : undefined;
-  for (const part of (spec ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "")) {
-    const eq = part.indexOf("=");
-    const repo = part.slice(0, Math.max(eq, 0)).trim();
-    const channel = part.slice(eq + 1).trim();
-    if (eq <= 0 || !CHANNEL.test(channel) || (repo !== "*" && !isFullRepoName(repo))) {
-      throw new GateError("SLACK_CONFIG", `"${part}" should be owner/repo=<channel id>, e.g. acme/web=C0123ABCD (or *=C… for all others)`);
-    }
-    if (repo === "*") fallback = channel;
-    else map.set(repo.toLowerCase(), channel);
-  }
-  if (fallback !== undefined && !CHANNEL.test(fallback)) throw new GateError("SLACK_CONFIG", `"${fallback}" is not a Slack channel id (C…)`);
-  return (repo) => map.get(repo.toLowerCase()) ?? fallback;
+export function channelFor(map: ChannelMap): (repo: string) => string | undefined {
+  return (repo) => map.byRepo[repo.toLowerCase()] ?? map.fallback;
 }

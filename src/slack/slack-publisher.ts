@@ -4,8 +4,6 @@ import type { ReviewResult } from "../domain/review-result.js";
 import type { Publisher, PublishReceipt, ReviewRecord } from "../domain/review.js";
 import { renderCard } from "./card.js";
 
-export { parseChannelMap } from "./channel-map.js";
-
 export interface SlackPublisherOptions {
   client: webApi.WebClient;
   /** The channel a repository's cards go to; undefined means this repository is not posted. */

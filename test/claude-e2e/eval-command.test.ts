@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildGate } from "../../src/build-gate.js";
 import { evalCommand } from "../../src/cli/commands/eval.js";
 import type { CliContext } from "../../src/cli/context.js";
-import { loadConfig } from "../../src/config.js";
+import { loadSettings } from "../../src/settings/index.js";
 import { listEvalFixtures } from "../../src/eval/expected.js";
 import type { EvalReport, EvalRun } from "../../src/eval/score.js";
 import { BUNDLED_FIXTURES_DIR } from "../../src/package-paths.js";
@@ -34,12 +34,12 @@ afterEach(async () => {
 
 /** A CLI context as `createCliContext` builds it, with stdout and stderr captured. */
 function context(env: Record<string, string>) {
-  const config = loadConfig({ GATE_DB: path.join(dir, "gate.db"), GATE_DATA_DIR: dir, ...env }, dir);
-  const gate = buildGate(config, silentLog);
+  const settings = loadSettings({ GATE_DB: path.join(dir, "gate.db"), GATE_DATA_DIR: dir, ...env }, dir);
+  const gate = buildGate(settings, silentLog);
   closers.push(() => gate.close());
   const out: string[] = [];
   const err: string[] = [];
-  const ctx: CliContext = { config, log: silentLog, gate, out: (t) => out.push(t), err: (t) => err.push(t) };
+  const ctx: CliContext = { settings, log: silentLog, gate, out: (t) => out.push(t), err: (t) => err.push(t) };
   return { ctx, out, err };
 }
 

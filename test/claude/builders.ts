@@ -3,7 +3,8 @@ import type { Finding, Specialty } from "../../src/domain/finding.js";
 import type { SpecialistInput } from "../../src/domain/specialist.js";
 import type { ChangedFile, PullRequest } from "../../src/domain/pull-request.js";
 import { createModelClient, type ModelClient } from "../../src/claude/client.js";
-import { loadModelSettings, type ModelSettings } from "../../src/claude/settings.js";
+import type { ModelSettings } from "../../src/claude/settings.js";
+import { loadSettings } from "../../src/settings/index.js";
 import type { Policy } from "../../src/domain/policy.js";
 
 /** A secret the credential detector surely catches: an AWS access key id (AKIA + 16). */
@@ -108,5 +109,5 @@ export function fakeClient(url: string, maxRetries = 2): ModelClient {
 }
 
 export function settings(env: Record<string, string> = {}): ModelSettings {
-  return loadModelSettings(env);
+  return loadSettings(env).claude.model;
 }

@@ -129,10 +129,10 @@ describe("gate demo", { timeout: 120_000 }, () => {
 
     // The same card, rendered in-process from the same SQLite file by the Slack module.
     const { buildGate } = await import("../../src/build-gate.js");
-    const { loadConfig } = await import("../../src/config.js");
+    const { loadSettings } = await import("../../src/settings/index.js");
     const { renderCard } = await import("../../src/slack/card.js");
     const { silentLog } = await import("../helpers/gate.js");
-    const g = buildGate(loadConfig(env, dir), silentLog);
+    const g = buildGate(loadSettings(env, dir), silentLog);
     try {
       for (const card of cards) {
         const review = g.store.get(card.review_id)!;

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { pino } from "pino";
 import { buildGate, type GateExtras } from "../../src/build-gate.js";
-import { loadConfig } from "../../src/config.js";
+import { loadSettings } from "../../src/settings/index.js";
 import { loadFixturePullRequest } from "../../src/fixture/fixture.js";
 import { BUNDLED_FIXTURES_DIR } from "../../src/package-paths.js";
 
@@ -16,9 +16,9 @@ export const silentLog = pino({ level: "silent" });
 
 /** A gate on a temp SQLite file with the given settings and extras. */
 export function testGate(env: Record<string, string> = {}, extras: GateExtras = {}, dir = tempDir()) {
-  const config = loadConfig({ GATE_DB: path.join(dir, "gate.db"), GATE_DATA_DIR: dir, ...env }, dir);
-  const gate = buildGate(config, silentLog, extras);
-  return { ...gate, dir, config };
+  const settings = loadSettings({ GATE_DB: path.join(dir, "gate.db"), GATE_DATA_DIR: dir, ...env }, dir);
+  const gate = buildGate(settings, silentLog, extras);
+  return { ...gate, dir, settings };
 }
 
 /** Registers a bundled fixture's review (not yet run). */

@@ -5,7 +5,8 @@ import { webApi } from "@slack/bolt";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ReviewRecord } from "../../src/domain/review.js";
-import { createSlackPublisher, parseChannelMap } from "../../src/slack/slack-publisher.js";
+import { channelFor } from "../../src/slack/channel-map.js";
+import { createSlackPublisher } from "../../src/slack/slack-publisher.js";
 import { openDatabase } from "../../src/store/database.js";
 import { ReviewStore } from "../../src/store/review-store.js";
 import { startFakeSlackApi, type FakeSlackApi } from "../fakes/slack-api.js";
@@ -23,7 +24,7 @@ afterEach(async () => {
 });
 
 const publisher = () =>
-  createSlackPublisher({ client, channelFor: parseChannelMap("acme/web=CWEB"), checkRunUrl: (r) => `https://github.com/${r.repo}/runs/7`, log: pino({ level: "silent" }) });
+  createSlackPublisher({ client, channelFor: channelFor({ byRepo: { "acme/web": "CWEB" } }), checkRunUrl: (r) => `https://github.com/${r.repo}/runs/7`, log: pino({ level: "silent" }) });
 
 describe("createSlackPublisher", () => {
   it("posts once when a review waits for a person, then updates the same message", async () => {
@@ -94,7 +95,7 @@ describe("createSlackPublisher across a crash", () => {
   const storePublisher = (store: ReviewStore) =>
     createSlackPublisher({
       client,
-      channelFor: parseChannelMap("acme/web=CWEB"),
+      channelFor: channelFor({ byRepo: { "acme/web": "CWEB" } }),
       log: pino({ level: "silent" }),
       now: clock,
       recordPostIntent: (id, at) => store.recordSlackPostIntent(id, at),
@@ -130,7 +131,7 @@ describe("createSlackPublisher across a crash", () => {
   it("posts when the interrupted attempt never reached Slack, and not for another review's card", async () => {
     const store = new ReviewStore(openDatabase(":memory:"), clock);
     // Another review's card in the same channel.
-    await createSlackPublisher({ client, channelFor: parseChannelMap("acme/web=CWEB"), log: pino({ level: "silent" }) }).publish(makeReview({ id: "r-other" }), makeResult());
+    await createSlackPublisher({ client, channelFor: channelFor({ byRepo: { "acme/web": "CWEB" } }), log: pino({ level: "silent" }) }).publish(makeReview({ id: "r-other" }), makeResult());
     register(store);
     store.recordSlackPostIntent("r-crash", clock().toISOString());
     const receipt = await storePublisher(store).publish(store.get("r-crash")!, makeResult());

@@ -26,7 +26,7 @@ export async function decideCommand(
     return 2;
   }
   const review = findReview(ctx, ref);
-  const by = opts.by ?? process.env.USER ?? "cli";
+  const by = opts.by ?? ctx.settings.cli.user ?? "cli";
   let resume: ResumeValue;
   if (kind === "info") {
     const question = rest.join(" ").trim();

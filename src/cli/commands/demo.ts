@@ -58,7 +58,7 @@ export async function demoCommand(ctx: CliContext, opts: { json: boolean; blocks
   }
   const models = results.reduce((n, r) => n + r.budget.model_calls, 0);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  const summary = `${results.length} reviews in ${seconds} s, ${models} model calls, database ${ctx.config.dbPath}`;
+  const summary = `${results.length} reviews in ${seconds} s, ${models} model calls, database ${ctx.settings.dbPath}`;
   if (opts.json) ctx.out(JSON.stringify(results, null, 2));
   else if (opts.blocks) ctx.out(JSON.stringify(cards, null, 2));
   if (text) ctx.out(`\n${summary}`);

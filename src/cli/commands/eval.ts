@@ -2,12 +2,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { buildGate } from "../../build-gate.js";
-import type { Config } from "../../config.js";
 import { describeError } from "../../domain/errors.js";
 import { listEvalFixtures, loadExpected } from "../../eval/expected.js";
 import { formatEval } from "../../eval/format-eval.js";
 import { scoreFixture, summarize, type EvalRun, type FixtureOutcome } from "../../eval/score.js";
 import { BUNDLED_FIXTURES_DIR } from "../../package-paths.js";
+import type { Settings } from "../../settings/index.js";
 import type { CliContext } from "../context.js";
 import { reviewFixture } from "./review.js";
 
@@ -34,9 +34,9 @@ function commonParent(dirs: string[]): string {
 }
 
 /** The settings with Claude switched off: the rules reviewer and the deterministic investigator. */
-function rulesOnly(config: Config): Config {
-  const { ANTHROPIC_API_KEY: _key, ...rest } = config;
-  return rest;
+function rulesOnly(settings: Settings): Settings {
+  const { apiKey: _key, ...claude } = settings.claude;
+  return { ...settings, claude };
 }
 
 /**
@@ -73,7 +73,7 @@ export async function evalCommand(
     ctx.err(`gate eval: no fixture with an expected.json in ${dirs.join(", ")}; nothing was evaluated`);
     return 1;
   }
-  const mode = opts.rules === true || !ctx.config.ANTHROPIC_API_KEY ? "rules" : "model";
+  const mode = opts.rules === true || !ctx.settings.claude.apiKey ? "rules" : "model";
   ctx.err(
     mode === "rules"
       ? `gate eval: rules mode (no model): ${fixtures.length} fixtures`
@@ -81,9 +81,9 @@ export async function evalCommand(
   );
 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gate-eval-"));
-  const settings = { ...(mode === "rules" ? rulesOnly(ctx.config) : ctx.config), dbPath: path.join(dir, "eval.db"), dataDir: dir };
+  const settings = { ...(mode === "rules" ? rulesOnly(ctx.settings) : ctx.settings), dbPath: path.join(dir, "eval.db"), dataDir: dir };
   const gate = buildGate(settings, ctx.log);
-  const evalCtx: CliContext = { ...ctx, config: settings, gate };
+  const evalCtx: CliContext = { ...ctx, settings, gate };
   const outcomes: FixtureOutcome[] = [];
   try {
     for (const [i, { dir: fixturesDir, name, label }] of fixtures.entries()) {

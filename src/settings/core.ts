@@ -1,0 +1,89 @@
+import path from "node:path";
+import { z } from "zod";
+import type { InvestigationLimits } from "../investigator/harness.js";
+import { BUNDLED_POLICIES_DIR } from "../package-paths.js";
+import { httpUrl, integer } from "./fields.js";
+
+/** pino's levels. */
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** The review's own settings: storage, policies, cost gates, budgets, snapshots, licence lookups. */
+export interface CoreSettings {
+  /** The SQLite file (absolute), or `:memory:`. */
+  dbPath: string;
+  /** Working files (absolute): snapshots go under it. */
+  dataDir: string;
+  /** The policy corpus in force (absolute): `GATE_POLICIES_DIR` or the package's `policies/`. */
+  policiesDir: string;
+  /** Unset: each entry point picks its own default (the CLI `warn`, the server `info`). */
+  logLevel: LogLevel | undefined;
+  review: {
+    /** Risk score (0–100) at or above which specialists run. */
+    riskThreshold: number;
+    specialistTimeoutMs: number;
+    /** Investigation cycles per review, shared by machine investigations and Request info. */
+    maxCycles: number;
+    /** Model spend (USD) after which no investigation or question starts. */
+    maxCostUsd: number;
+  };
+  investigator: InvestigationLimits;
+  snapshot: { maxBytes: number };
+  /** Registries for live licence lookups; unset means the public ones. */
+  licenses: { npmRegistryUrl?: string; pypiUrl?: string; cratesUrl?: string; goLicenseUrl?: string };
+}
+
+/**
+ * The core settings, `GATE_*` by `GATE_*`, each with its default (README, Settings).
+ *
+ * @example coreSchema("/srv").parse({ GATE_MAX_CYCLES: "3" }).review.maxCycles // 3
+ */
+export function coreSchema(cwd: string) {
+  return z
+    .object({
+      GATE_DB: z.string().default(".gate/gate.db"),
+      GATE_DATA_DIR: z.string().default(".gate"),
+      GATE_POLICIES_DIR: z.string().optional(),
+      GATE_LOG_LEVEL: z.enum(LOG_LEVELS).optional(),
+      GATE_RISK_THRESHOLD: integer(0).max(100).default(30),
+      GATE_SPECIALIST_TIMEOUT_MS: integer(1).default(60_000),
+      GATE_MAX_CYCLES: integer(0).default(2),
+      GATE_MAX_COST_USD: z.coerce.number().positive().default(1),
+      GATE_INVESTIGATOR_MAX_TURNS: integer(1).default(8),
+      GATE_INVESTIGATOR_MAX_TOOL_CALLS: integer(1).default(24),
+      GATE_INVESTIGATOR_MAX_FILE_CHARS: integer(1).default(200_000),
+      GATE_INVESTIGATOR_TIMEOUT_MS: integer(1).default(120_000),
+      GATE_SNAPSHOT_MAX_BYTES: integer(1024).default(200 * 1024 * 1024),
+      GATE_NPM_REGISTRY_URL: httpUrl.optional(),
+      GATE_PYPI_URL: httpUrl.optional(),
+      GATE_CRATES_URL: httpUrl.optional(),
+      GATE_GO_LICENSE_URL: httpUrl.optional(),
+    })
+    .transform(
+      (e): CoreSettings => ({
+        dbPath: e.GATE_DB === ":memory:" ? e.GATE_DB : path.resolve(cwd, e.GATE_DB),
+        dataDir: path.resolve(cwd, e.GATE_DATA_DIR),
+        policiesDir: e.GATE_POLICIES_DIR ? path.resolve(cwd, e.GATE_POLICIES_DIR) : BUNDLED_POLICIES_DIR,
+        logLevel: e.GATE_LOG_LEVEL,
+        review: {
+          riskThreshold: e.GATE_RISK_THRESHOLD,
+          specialistTimeoutMs: e.GATE_SPECIALIST_TIMEOUT_MS,
+          maxCycles: e.GATE_MAX_CYCLES,
+          maxCostUsd: e.GATE_MAX_COST_USD,
+        },
+        investigator: {
+          maxTurns: e.GATE_INVESTIGATOR_MAX_TURNS,
+          maxToolCalls: e.GATE_INVESTIGATOR_MAX_TOOL_CALLS,
+          maxFileChars: e.GATE_INVESTIGATOR_MAX_FILE_CHARS,
+          timeoutMs: e.GATE_INVESTIGATOR_TIMEOUT_MS,
+        },
+        snapshot: { maxBytes: e.GATE_SNAPSHOT_MAX_BYTES },
+        licenses: {
+          ...(e.GATE_NPM_REGISTRY_URL ? { npmRegistryUrl: e.GATE_NPM_REGISTRY_URL } : {}),
+          ...(e.GATE_PYPI_URL ? { pypiUrl: e.GATE_PYPI_URL } : {}),
+          ...(e.GATE_CRATES_URL ? { cratesUrl: e.GATE_CRATES_URL } : {}),
+          ...(e.GATE_GO_LICENSE_URL ? { goLicenseUrl: e.GATE_GO_LICENSE_URL } : {}),
+        },
+      }),
+    );
+}

@@ -1,0 +1,76 @@
+import { z } from "zod";
+import { isFullRepoName } from "../domain/github-names.js";
+import type { ChannelMap } from "../slack/channel-map.js";
+import { httpUrl, listOf } from "./fields.js";
+
+/** Slack, as configured; `serverSettings` says what the server needs of it. */
+export interface SlackSettings {
+  /** `GATE_SLACK`: off runs with GitHub and the CLI alone. */
+  enabled: boolean;
+  botToken?: string;
+  signingSecret?: string;
+  /** An app-level token: Socket Mode. */
+  appToken?: string;
+  /** The Web API's address, with its trailing slash. */
+  apiUrl?: string;
+  /** Which channel each repository's cards go to (`GATE_SLACK_CHANNELS`, `GATE_SLACK_CHANNEL` for the rest). */
+  channels: ChannelMap;
+  /** The repository `/gate status #123` means. */
+  defaultRepo?: string;
+}
+
+type Ctx = z.RefinementCtx;
+
+const CHANNEL = /^[CGD][A-Z0-9]+$/;
+
+/** `acme/web=C1,acme/api=C2,*=C0`, with `GATE_SLACK_CHANNEL` as the fallback unless `*` names one. */
+function channelMap(spec: string | undefined, channel: string | undefined, ctx: Ctx): ChannelMap {
+  const byRepo: Record<string, string> = {};
+  let fallback = channel;
+  if (fallback !== undefined && !CHANNEL.test(fallback)) {
+    ctx.addIssue({ code: "custom", path: ["GATE_SLACK_CHANNEL"], message: `"${fallback}" is not a Slack channel id (C…)` });
+  }
+  for (const part of listOf(spec ?? "")) {
+    const eq = part.indexOf("=");
+    const repo = part.slice(0, Math.max(eq, 0)).trim();
+    const id = part.slice(eq + 1).trim();
+    if (eq <= 0 || !CHANNEL.test(id) || (repo !== "*" && !isFullRepoName(repo))) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["GATE_SLACK_CHANNELS"],
+        message: `"${part}" should be owner/repo=<channel id>, e.g. acme/web=C0123ABCD (or *=C… for all others)`,
+      });
+    } else if (repo === "*") fallback = id;
+    else byRepo[repo.toLowerCase()] = id;
+  }
+  return { byRepo, ...(fallback !== undefined ? { fallback } : {}) };
+}
+
+/**
+ * The Slack settings (README, Settings): tokens and channels, parsed into typed values; a
+ * malformed channel id or map names its variable.
+ *
+ * @example slackSchema.parse({ GATE_SLACK_CHANNELS: "acme/web=C1" }).channels.byRepo // { "acme/web": "C1" }
+ */
+export const slackSchema = z
+  .object({
+    GATE_SLACK: z.enum(["on", "off"]).default("on"),
+    SLACK_BOT_TOKEN: z.string().optional(),
+    SLACK_SIGNING_SECRET: z.string().optional(),
+    SLACK_APP_TOKEN: z.string().optional(),
+    SLACK_API_URL: httpUrl.optional(),
+    GATE_SLACK_CHANNEL: z.string().trim().optional(),
+    GATE_SLACK_CHANNELS: z.string().optional(),
+    GATE_DEFAULT_REPO: z.string().refine(isFullRepoName, "must be owner/repo").optional(),
+  })
+  .transform(
+    (e, ctx): SlackSettings => ({
+      enabled: e.GATE_SLACK === "on",
+      ...(e.SLACK_BOT_TOKEN ? { botToken: e.SLACK_BOT_TOKEN } : {}),
+      ...(e.SLACK_SIGNING_SECRET ? { signingSecret: e.SLACK_SIGNING_SECRET } : {}),
+      ...(e.SLACK_APP_TOKEN ? { appToken: e.SLACK_APP_TOKEN } : {}),
+      ...(e.SLACK_API_URL ? { apiUrl: e.SLACK_API_URL.endsWith("/") ? e.SLACK_API_URL : `${e.SLACK_API_URL}/` } : {}),
+      channels: channelMap(e.GATE_SLACK_CHANNELS, e.GATE_SLACK_CHANNEL, ctx),
+      ...(e.GATE_DEFAULT_REPO ? { defaultRepo: e.GATE_DEFAULT_REPO } : {}),
+    }),
+  );
