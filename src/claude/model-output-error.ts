@@ -1,3 +1,4 @@
+import { GateError } from "../domain/errors.js";
 import { ZERO_USAGE, type Usage } from "../domain/usage.js";
 
 /**
@@ -7,12 +8,11 @@ import { ZERO_USAGE, type Usage } from "../domain/usage.js";
  *
  * @example throw new ModelOutputError("invalid JSON twice", { usage, cause })
  */
-export class ModelOutputError extends Error {
-  readonly code = "MODEL_OUTPUT_INVALID";
+export class ModelOutputError extends GateError {
   readonly usage: Usage;
 
   constructor(message: string, options?: { usage?: Usage; cause?: unknown }) {
-    super(message, options?.cause !== undefined ? { cause: options.cause } : undefined);
+    super("MODEL_OUTPUT_INVALID", message, options);
     this.name = "ModelOutputError";
     this.usage = options?.usage ?? { ...ZERO_USAGE };
   }
@@ -25,12 +25,11 @@ export class ModelOutputError extends Error {
  *
  * @example throw new ModelCallAborted("security call aborted after 60000 ms", { usage })
  */
-export class ModelCallAborted extends Error {
-  readonly code = "MODEL_CALL_ABORTED";
+export class ModelCallAborted extends GateError {
   readonly usage: Usage;
 
   constructor(message: string, options: { usage: Usage; cause?: unknown }) {
-    super(message, options.cause !== undefined ? { cause: options.cause } : undefined);
+    super("MODEL_CALL_ABORTED", message, options);
     this.name = "ModelCallAborted";
     this.usage = options.usage;
   }

@@ -1,23 +1,30 @@
-/** Every error the gate raises on purpose carries a code; `adviceFor` turns it into what to do. */
-export type GateErrorCode =
-  | "CONFIG_INVALID"
-  | "POLICY_INVALID"
-  | "FIXTURE_INVALID"
-  | "FIXTURE_NAME_REFUSED"
-  | "SANDBOX_REFUSED"
-  | "REVIEW_NOT_FOUND"
-  | "REVIEW_NOT_WAITING"
-  | "REVIEW_BUSY"
-  | "BUDGET_SPENT"
-  | "DECISION_REFUSED"
-  | "PR_REF_INVALID"
-  | "GITHUB_SIGNATURE"
-  | "GITHUB_INTAKE"
-  | "SLACK_CONFIG"
-  | "MODEL_OUTPUT_INVALID";
+/**
+ * Every code an error the gate raises on purpose carries, with the advice a person can act on.
+ * Advice names only the README's sections or files in `docs/`.
+ */
+export const ERROR_ADVICE = {
+  CONFIG_INVALID: "fix the setting named above (README, Settings) and start again",
+  POLICY_INVALID: "fix the policy file named above, or point GATE_POLICIES_DIR at a valid corpus (README, Policies)",
+  FIXTURE_INVALID: "a fixture needs pr.json and files.json in GitHub's REST shapes (docs/fixtures.md)",
+  FIXTURE_NAME_REFUSED: "fixture folder names are plain: letters, digits, '.', '_' and '-'",
+  PULL_REQUEST_MALFORMED: "the pull request or its files are not in the REST shapes GitHub returns (docs/fixtures.md)",
+  PR_REF_INVALID: "name a pull request as owner/repo#123 or by its URL",
+  SANDBOX_REFUSED: "the investigator reads only inside the PR's head snapshot; nothing outside it was touched",
+  GITHUB_INTAKE: "check the GitHub credentials, and that the App is installed on the repository (README, Running it for real)",
+  REVIEW_NOT_FOUND: "`gate status <owner/repo#n>` lists the reviews of a PR",
+  REVIEW_FAILED: "the review could not finish and waits for a person; the log says why (GATE_LOG_LEVEL)",
+  SPECIALIST_TIMEOUT: "the specialist got no answer in time, so a person decides; GATE_SPECIALIST_TIMEOUT_MS sets the limit",
+  MODEL_OUTPUT_INVALID: "the model's answer was unusable twice; the review goes to a person",
+  MODEL_CALL_ABORTED: "the model call was cut off and its input counted in the budget; the review goes to a person",
+  INVESTIGATION_STOPPED: "the investigation reached a limit (GATE_INVESTIGATOR_* settings); its report is inconclusive and a person decides",
+} as const satisfies Record<string, string>;
+
+/** Every error the gate raises on purpose carries one of these codes; `describeError` adds its advice. */
+export type GateErrorCode = keyof typeof ERROR_ADVICE;
 
 /**
- * An error with a code and an optional cause.
+ * The gate's one error class: a code (with advice in `ERROR_ADVICE`) and an optional cause.
+ * Errors that carry more (what a cut-off model call spent) extend it.
  *
  * @example throw new GateError("REVIEW_NOT_FOUND", `no review r-123`)
  */
@@ -27,30 +34,14 @@ export class GateError extends Error {
     message: string,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(message, options?.cause !== undefined ? { cause: options.cause } : undefined);
     this.name = "GateError";
   }
 }
 
-const ADVICE: Partial<Record<GateErrorCode, string>> = {
-  CONFIG_INVALID: "fix the setting named above (see README, Settings) and start again",
-  POLICY_INVALID: "fix the policy file named above, or point GATE_POLICIES_DIR at a valid corpus",
-  FIXTURE_INVALID: "a fixture needs pr.json and files.json in GitHub's REST shapes (docs/fixtures.md)",
-  FIXTURE_NAME_REFUSED: "fixture folder names are plain: letters, digits, '.', '_' and '-'",
-  REVIEW_NOT_FOUND: "`gate status <owner/repo#n>` lists the reviews of a PR",
-  REVIEW_NOT_WAITING: "only a review waiting for a person can be decided",
-  REVIEW_BUSY: "another decision on this review is being applied; try again in a moment",
-  BUDGET_SPENT: "approve or reject: no investigation cycles are left for this review",
-  GITHUB_SIGNATURE: "the webhook secret does not match GITHUB_WEBHOOK_SECRET",
-  MODEL_OUTPUT_INVALID: "the model's answer was unusable twice; the review goes to a person",
-};
-
 /** One line a person can act on, for any error. */
 export function describeError(error: unknown): string {
-  if (error instanceof GateError) {
-    const advice = ADVICE[error.code];
-    return advice ? `${error.message} (${advice})` : error.message;
-  }
+  if (error instanceof GateError) return `${error.message} (${ERROR_ADVICE[error.code]})`;
   return error instanceof Error ? error.message : String(error);
 }
 

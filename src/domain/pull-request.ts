@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { describeIssues } from "./errors.js";
+import { describeIssues, GateError } from "./errors.js";
 import { isFullRepoName } from "./github-names.js";
 
 /** The file statuses GitHub's `pulls/{n}/files` endpoint reports. */
@@ -98,12 +98,12 @@ export function prKey(pr: Pick<PullRequest, "repo" | "number">): string {
 }
 
 /** Raised with the field path when a pull request or its files do not have GitHub's shape. */
-export class PullRequestShapeError extends Error {
+export class PullRequestShapeError extends GateError {
   constructor(
     readonly part: "pr" | "files",
     readonly issues: string,
   ) {
-    super(`${part === "pr" ? "the pull request" : "the files list"} is malformed: ${issues}`);
+    super("PULL_REQUEST_MALFORMED", `${part === "pr" ? "the pull request" : "the files list"} is malformed: ${issues}`);
     this.name = "PullRequestShapeError";
   }
 }

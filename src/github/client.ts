@@ -107,7 +107,7 @@ export function createGitHubAuth(cfg: GitHubAuthConfig): GitHubAuth {
     const forInstallation = async (installationId?: number): Promise<Octokit> => {
       if (installationId === undefined || !Number.isSafeInteger(installationId) || installationId <= 0) {
         throw new GateError(
-          "CONFIG_INVALID",
+          "GITHUB_INTAKE",
           "GitHub App mode needs the installation id of the repository (from the webhook or forRepo)",
         );
       }
@@ -147,6 +147,6 @@ export function createGitHubAuth(cfg: GitHubAuthConfig): GitHubAuth {
 
   throw new GateError(
     "CONFIG_INVALID",
-    "no GitHub credentials: set GITHUB_APP_ID and GITHUB_PRIVATE_KEY (a GitHub App) or GITHUB_TOKEN",
+    "no GitHub credentials: set GATE_GITHUB_APP_ID and GATE_GITHUB_PRIVATE_KEY (a GitHub App) or GITHUB_TOKEN",
   );
 }

@@ -1,6 +1,6 @@
 import type { Octokit } from "@octokit/rest";
 import { GateError } from "../domain/errors.js";
-import { parsePullRequest, type PullRequest } from "../domain/pull-request.js";
+import { parsePullRequest, PullRequestShapeError, type PullRequest } from "../domain/pull-request.js";
 import type { PrRef } from "./pr-ref.js";
 
 /** GitHub lists at most this many files of a pull request. */
@@ -83,6 +83,9 @@ export async function loadPullRequest(octokit: Octokit, ref: PrRef): Promise<Loa
     const incomplete = incompleteReason(pr, pull.changed_files);
     return incomplete ? { pr, incomplete } : { pr };
   } catch (error) {
+    if (error instanceof PullRequestShapeError) {
+      throw new GateError("PULL_REQUEST_MALFORMED", `cannot read pull request ${where}: ${error.message}`, { cause: error });
+    }
     if (error instanceof GateError) throw error;
     const status = httpStatus(error);
     const why =

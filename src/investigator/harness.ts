@@ -1,3 +1,4 @@
+import { GateError } from "../domain/errors.js";
 import type { PullRequest } from "../domain/pull-request.js";
 import { addUsage, ZERO_USAGE, type Usage } from "../domain/usage.js";
 import type { InvestigationReport, InvestigationRequest } from "../domain/investigation.js";
@@ -36,7 +37,12 @@ export interface RunInvestigationArgs {
 }
 
 /** Why the run stopped early; thrown inside the loop only, always turned into a report. */
-class Stop extends Error {}
+class Stop extends GateError {
+  constructor(reason: string) {
+    super("INVESTIGATION_STOPPED", reason);
+    this.name = "Stop";
+  }
+}
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -288,7 +288,7 @@ export class ReviewRunner implements ReviewService {
         outcome: "failed",
         detail: { error: (error as Error).message },
       });
-      throw new GateError("REVIEW_NOT_WAITING", `review ${reviewId} failed: ${(error as Error).message}`, { cause: error });
+      throw new GateError("REVIEW_FAILED", `review ${reviewId} failed: ${(error as Error).message}`, { cause: error });
     }
   }
 

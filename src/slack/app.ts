@@ -76,7 +76,7 @@ export function buildSlackApp(opts: SlackAppOptions): App {
   };
   let app: App;
   if (opts.socketMode) {
-    if (!opts.appToken) throw new GateError("SLACK_CONFIG", "Socket Mode needs an app-level token (xapp-…) with connections:write");
+    if (!opts.appToken) throw new GateError("CONFIG_INVALID", "Socket Mode needs an app-level token with connections:write in SLACK_APP_TOKEN (xapp-…)");
     app = new App({
       ...common,
       appToken: opts.appToken,
@@ -85,7 +85,7 @@ export function buildSlackApp(opts: SlackAppOptions): App {
       ...(opts.port !== undefined ? { installerOptions: { port: opts.port } } : {}),
     });
   } else {
-    if (!opts.signingSecret) throw new GateError("SLACK_CONFIG", "HTTP mode needs the Slack app's signing secret");
+    if (!opts.signingSecret) throw new GateError("CONFIG_INVALID", "HTTP mode needs the Slack app's signing secret in SLACK_SIGNING_SECRET");
     // Our receiver verifies and sanity-checks every request before Bolt parses it.
     const receiver = new GuardedReceiver({
       signingSecret: opts.signingSecret,

@@ -1,3 +1,4 @@
+import { GateError } from "../../domain/errors.js";
 import type { Specialty } from "../../domain/finding.js";
 import type { Usage } from "../../domain/usage.js";
 import type { Policy } from "../../domain/policy.js";
@@ -5,9 +6,15 @@ import { reviewedPullRequest, type ReviewGraphDeps } from "../deps.js";
 import type { SpecialistOutput } from "../../domain/specialist.js";
 import type { ReviewStateUpdate, ReviewStateValue } from "../state.js";
 
-class SpecialistTimeout extends Error {
+/** A specialist that gave no answer within its time limit. */
+class SpecialistTimeout extends GateError {
   /** What the cut-off work reported it had spent, if it said so within the grace period. */
   usage?: Partial<Usage>;
+
+  constructor(message: string) {
+    super("SPECIALIST_TIMEOUT", message);
+    this.name = "SpecialistTimeout";
+  }
 }
 
 /** How long an aborted specialist gets to report what it spent before the node moves on. */
