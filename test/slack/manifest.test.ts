@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { z } from "zod";
+import { SETTING_NAMES } from "../../src/settings/index.js";
 
 const ManifestSchema = z.object({
   _metadata: z.object({ major_version: z.number() }),
@@ -35,5 +36,17 @@ describe("manifest.yml", () => {
     expect(manifest.settings.event_subscriptions.bot_events).toEqual(["app_home_opened"]);
     expect(manifest.features.app_home).toMatchObject({ home_tab_enabled: true, messages_tab_enabled: false });
     expect(manifest.settings.socket_mode_enabled).toBe(false);
+  });
+
+  it("names in its comments only settings the gate reads, and the ones a Slack install needs", () => {
+    const comments = raw
+      .split("\n")
+      .filter((l) => l.trim().startsWith("#"))
+      .join("\n");
+    const named = new Set([...comments.matchAll(/\b[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]\b|\bPORT\b|\bUSER\b/g)].map((m) => m[0]));
+    for (const name of named) expect(SETTING_NAMES, name).toContain(name);
+    for (const needed of ["SLACK_BOT_TOKEN", "SLACK_SIGNING_SECRET", "SLACK_APP_TOKEN", "GATE_SLACK_CHANNEL", "GATE_APPROVERS", "PORT"]) {
+      expect(named, needed).toContain(needed);
+    }
   });
 });
