@@ -3,6 +3,7 @@ import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import type { Logger } from "pino";
 import type { LicenseResolver } from "./domain/license-resolver.js";
 import { ALL_DETECTORS } from "./detectors/index.js";
+import { systemClock, type Clock } from "./domain/clock.js";
 import type { Specialty } from "./domain/finding.js";
 import { buildReviewGraph } from "./graph/build-review-graph.js";
 import type { Specialist } from "./domain/specialist.js";
@@ -39,7 +40,7 @@ export interface GateExtras {
   newStrategy?: () => Strategy;
   publishersFor?: (review: ReviewRecord) => Publisher[];
   onSettled?: (review: ReviewRecord) => void | Promise<void>;
-  clock?: () => Date;
+  clock?: Clock;
 }
 
 /** A live review with no registry configured: every lookup fails (to a person), never unknown. */
@@ -78,7 +79,7 @@ function modelParts(claude: Settings["claude"], log: Logger) {
 export function buildGate(settings: Settings, log: Logger, extras: GateExtras = {}) {
   const policies = loadPolicies(settings.policiesDir);
   const db = openDatabase(settings.dbPath);
-  const clock = extras.clock ?? (() => new Date());
+  const clock = extras.clock ?? systemClock;
   const store = new ReviewStore(db, clock);
   const progress = new ProgressHub();
   const liveLicenses = extras.github

@@ -1,4 +1,5 @@
 import { END, START, StateGraph, type BaseCheckpointSaver } from "@langchain/langgraph";
+import type { Clock } from "../domain/clock.js";
 import type { ReviewGraphDeps } from "./deps.js";
 import { assessRiskNode, routeAfterRisk } from "./nodes/assess-risk.js";
 import { detectNode } from "./nodes/detect.js";
@@ -14,13 +15,12 @@ import { ReviewState, type ReviewStateValue } from "./state.js";
 /**
  * The review graph, as docs/design.md draws it. This file only wires.
  *
- * @example const graph = buildReviewGraph(deps, { checkpointer: new SqliteSaver(db) });
+ * @example const graph = buildReviewGraph(deps, { checkpointer: new SqliteSaver(db), clock: systemClock });
  */
 export function buildReviewGraph(
   deps: ReviewGraphDeps,
-  opts: { checkpointer: BaseCheckpointSaver; clock?: () => Date },
+  { checkpointer, clock }: { checkpointer: BaseCheckpointSaver; clock: Clock },
 ) {
-  const clock = opts.clock ?? (() => new Date());
   return (
     new StateGraph(ReviewState)
       .addNode("intake", intakeNode(deps))
@@ -58,7 +58,7 @@ export function buildReviewGraph(
       .addConditionalEdges("human_gate", routeAfterHumanGate, ["verdict", "investigate", "human_gate"])
       // The verdict is the end; publishing it is the runner's job, outside the graph.
       .addEdge("verdict", END)
-      .compile({ checkpointer: opts.checkpointer })
+      .compile({ checkpointer })
   );
 }
 

@@ -1,4 +1,5 @@
 import type { types } from "@slack/bolt";
+import { SEVERITY_RANK } from "../domain/finding.js";
 import type { ResultFinding, ResultInvestigation, ReviewResult } from "../domain/review-result.js";
 import type { InvestigationProgress, ReviewRecord } from "../domain/review.js";
 import {
@@ -142,7 +143,6 @@ function fallbackText(state: CardState, review: ReviewRecord, result: ReviewResu
   return truncateMrkdwn(escapeMrkdwn(`${review.pr} ${review.title}: ${what[state]}${risk}`), 300);
 }
 
-const SEVERITY_ORDER = { critical: 0, high: 1, medium: 2, low: 3 } as const;
 const SEVERITY_EMOJI = { critical: ":red_circle:", high: ":large_orange_circle:", medium: ":large_yellow_circle:", low: ":white_circle:" } as const;
 
 function findingBlocks(review: ReviewRecord, findings: ResultFinding[], checkRunUrl?: string): KnownBlock[] {
@@ -150,7 +150,7 @@ function findingBlocks(review: ReviewRecord, findings: ResultFinding[], checkRun
   // Blocking and severe first, so the cap never hides what matters most.
   const ordered = findings
     .map((f, i) => ({ f, i }))
-    .sort((a, b) => Number(b.f.blocking) - Number(a.f.blocking) || SEVERITY_ORDER[a.f.severity] - SEVERITY_ORDER[b.f.severity] || a.i - b.i)
+    .sort((a, b) => Number(b.f.blocking) - Number(a.f.blocking) || SEVERITY_RANK[b.f.severity] - SEVERITY_RANK[a.f.severity] || a.i - b.i)
     .map(({ f }) => f);
   const blocking = findings.filter((f) => f.blocking).length;
   const blocks: KnownBlock[] = [{ type: "divider" }, section(`*Findings (${findings.length}, ${blocking} blocking)*`)];

@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import type { Clock } from "../domain/clock.js";
 import type { ReviewSource } from "../domain/review-source.js";
 import type { ReviewResult, ReviewStatus } from "../domain/review-result.js";
 import type { PublishReceipt, ResumeValue, ReviewRecord } from "../domain/review.js";
@@ -80,12 +81,12 @@ function toRecord(r: ReviewRow): ReviewRecord {
 /**
  * The app's tables: reviews, webhook deliveries already seen, the audit log, the licence cache.
  *
- * @example const store = new ReviewStore(openDatabase(path), () => new Date());
+ * @example const store = new ReviewStore(openDatabase(path), systemClock);
  */
 export class ReviewStore {
   constructor(
     private readonly db: Database.Database,
-    private readonly clock: () => Date = () => new Date(),
+    private readonly clock: Clock,
   ) {}
 
   private now(): string {
