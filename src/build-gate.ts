@@ -161,6 +161,7 @@ export function buildGate(settings: Settings, log: Logger, extras: GateExtras = 
     runner,
     policies,
     progress,
+    clock,
     /** With ANTHROPIC_API_KEY set: asks the Models API whether the configured models exist (a bad id stops the start). */
     checkModels: async () => {
       await model?.check();

@@ -79,7 +79,7 @@ export async function startGateServer(env: Env, opts: { log?: Logger } = {}): Pr
     github: auth,
     onSettled: async (review) => {
       const result = await gate.runner.status(review.id);
-      if (result) metrics.reviewed(review, result, new Date());
+      if (result) metrics.reviewed(review, result, gate.clock());
     },
     // Slack first: the card's place, once posted, is the check run's details link.
     publishersFor: (review) => [

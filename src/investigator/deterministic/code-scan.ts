@@ -75,7 +75,7 @@ export function functionBody(lines: SourceLine[], start: number): SourceLine[] {
     const l = lines[i];
     if (!l) break;
     body.push(l);
-    for (const ch of stripStrings(l.text)) {
+    for (const ch of stripStrings(l.text, l.file)) {
       if (ch === "{") {
         depth++;
         opened = true;

@@ -28,7 +28,7 @@ export function scanSensitiveLogging(lines: SourceLine[]): SensitiveLog[] {
   const found: SensitiveLog[] = [];
   for (let i = 0; i < lines.length; i++) {
     const first = lines[i];
-    if (!first || !LOG_CALL.test(stripStrings(first.text))) continue;
+    if (!first || !LOG_CALL.test(stripStrings(first.text, first.file))) continue;
     // Join the call with its continuation lines until the parentheses balance (at most 3 lines).
     let joined = "";
     let depth = 0;
@@ -36,10 +36,10 @@ export function scanSensitiveLogging(lines: SourceLine[]): SensitiveLog[] {
       const next = lines[j];
       if (!next || next.line !== first.line + (j - i)) break;
       joined += (j > i ? " " : "") + next.text.trim();
-      for (const ch of stripStrings(next.text)) depth += ch === "(" ? 1 : ch === ")" ? -1 : 0;
+      for (const ch of stripStrings(next.text, next.file)) depth += ch === "(" ? 1 : ch === ")" ? -1 : 0;
       if (depth <= 0) break;
     }
-    const code = stripStrings(joined);
+    const code = stripStrings(joined, first.file);
     const call = LOG_CALL.exec(code);
     if (!call) continue;
     const args = code.slice(call.index + call[0].length);

@@ -20,7 +20,7 @@ export function rankQuestionHits(hits: SourceLine[], terms: QuestionTerm[], chan
   const matchers = terms.map((t) => ({ word: t.word, re: new RegExp(t.source, "i") }));
   const df = matchers.map((m) => hits.filter((h) => m.re.test(h.text)).length);
   const ranked = hits.map((hit, i) => {
-    const code = stripStrings(hit.text);
+    const code = stripStrings(hit.text, hit.file);
     const matched = matchers.map((m, k) => (m.re.test(hit.text) ? k : -1)).filter((k) => k >= 0);
     // A word met only inside a string literal ("expired") says less than one in the code.
     const weight = matched.reduce(

@@ -33,7 +33,7 @@ function conditionKeys(code: string): string[] {
 }
 
 function makesCheck(kind: CheckKind, removedCode: string, line: SourceLine): boolean {
-  const code = stripStrings(line.text);
+  const code = stripStrings(line.text, line.file);
   if (!CONDITIONAL.test(code)) return false;
   if (kind === "expiry") return EXPIRY.test(code);
   if (kind === "signature") return SIGNATURE.test(code) && (/\bif\s*\(|verify\w*\s*\(/.test(code));
@@ -53,7 +53,7 @@ export function removedChecks(file: string, patch: string | undefined, head: Sou
   const out: RemovedCheck[] = [];
   const seenKinds = new Set<string>();
   for (const del of removedLines(patch)) {
-    const code = stripStrings(del.text);
+    const code = stripStrings(del.text, file);
     const kind = kindOf(code);
     if (!kind) continue;
     const key = kind === "condition" ? `condition:${conditionKeys(code).join(",")}` : kind;

@@ -1,3 +1,5 @@
+import { codeLanguage, sanitizeCode } from "../../detectors/code-lines.js";
+
 /** One numbered line of a file, as the tools show it. */
 export interface SourceLine {
   file: string;
@@ -40,15 +42,12 @@ export function excerpt(text: string): string {
 }
 
 /**
- * The code of a line with string literals blanked (template `${…}` parts kept), so that words in
- * messages ("token expired") are not mistaken for data.
+ * The code of a line with string literals blanked (template `${…}` parts kept) and comments
+ * dropped, so that words in messages ("token expired") are not mistaken for data. The detectors'
+ * lexer (`sanitizeCode`), in the file's language (JavaScript's rules when it is unknown).
  *
  * @example stripStrings('log("token", { id })') // 'log("", { id })'
  */
-export function stripStrings(text: string): string {
-  return text
-    .replace(/`(?:[^`\\]|\\.)*`/g, (s) => "`" + [...s.matchAll(/\$\{([^}]*)\}/g)].map((m) => ` ${m[1] ?? ""} `).join("") + "`")
-    .replace(/"(?:[^"\\]|\\.)*"/g, '""')
-    .replace(/'(?:[^'\\]|\\.)*'/g, "''")
-    .replace(/\/\/.*$/, "");
+export function stripStrings(text: string, file?: string): string {
+  return sanitizeCode(text, (file !== undefined ? codeLanguage(file) : undefined) ?? "js");
 }
