@@ -126,7 +126,7 @@ describe("check publisher, GitHub App mode", () => {
 
   it("refuses app mode without an installation id, and finds one per repository", async () => {
     const auth = createGitHubAuth({ apiUrl: gh.url, appId: "123", privateKey, retry: FAST });
-    await expect(auth.forInstallation(undefined)).rejects.toMatchObject({ code: "CONFIG_INVALID" });
+    await expect(auth.forInstallation(undefined)).rejects.toMatchObject({ code: "GITHUB_INTAKE" });
     gh.setInstallation("acme", "api", 88);
     const octokit = await auth.forRepo("acme", "api");
     await octokit.rest.repos.createCommitStatus({ owner: "acme", repo: "api", sha: HEAD, state: "success" });
