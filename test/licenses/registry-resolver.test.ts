@@ -1,3 +1,4 @@
+import { systemClock } from "../../src/domain/clock.js";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -129,7 +130,7 @@ describe("Go module licence resolver (deps.dev API)", () => {
 
 describe("live licences for every ecosystem", () => {
   function live() {
-    const store = new ReviewStore(openDatabase(":memory:"));
+    const store = new ReviewStore(openDatabase(":memory:"), systemClock);
     const licenses = createRegistryResolver({ store, cratesUrl: reg.cratesUrl, goLicenseUrl: reg.goUrl, npmRegistryUrl: reg.npmUrl, pypiUrl: reg.pypiUrl, retry: FAST_RETRY, timeoutMs: 150 });
     return { store, licenses };
   }
