@@ -1,0 +1,36 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { decideCommand } from "../../src/cli/commands/decide.js";
+import type { CliContext } from "../../src/cli/context.js";
+import { registerFixture, silentLog, testGate } from "../helpers/gate.js";
+
+const gates: ReturnType<typeof testGate>[] = [];
+afterEach(() => {
+  for (const g of gates.splice(0)) g.close();
+});
+
+/** A CLI context over a test gate whose settings came from `env`, output captured. */
+function context(env: Record<string, string>) {
+  const gate = testGate(env);
+  gates.push(gate);
+  const out: string[] = [];
+  const ctx: CliContext = { settings: gate.settings, log: silentLog, gate, out: (t) => out.push(t), err: (t) => out.push(t) };
+  return { ctx, gate, out };
+}
+
+describe("gate decide without --by", () => {
+  it("records the USER the settings read as the decider", async () => {
+    const { ctx, gate } = context({ USER: "dana" });
+    const review = registerFixture(gate, "002_new_dependency");
+    await gate.runner.run(review.id);
+    expect(await decideCommand(ctx, [review.id, "reject"], { json: true })).toBe(0);
+    expect((await gate.runner.result(review.id)).decision?.by).toBe("dana");
+  });
+
+  it("records `cli` when USER is not set", async () => {
+    const { ctx, gate } = context({});
+    const review = registerFixture(gate, "002_new_dependency");
+    await gate.runner.run(review.id);
+    expect(await decideCommand(ctx, [review.id, "reject"], { json: true })).toBe(0);
+    expect((await gate.runner.result(review.id)).decision?.by).toBe("cli");
+  });
+});
