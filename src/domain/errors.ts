@@ -10,6 +10,8 @@ export const ERROR_ADVICE = {
   PULL_REQUEST_MALFORMED: "the pull request or its files are not in the REST shapes GitHub returns (docs/fixtures.md)",
   PR_REF_INVALID: "name a pull request as owner/repo#123 or by its URL",
   SANDBOX_REFUSED: "the investigator reads only inside the PR's head snapshot; nothing outside it was touched",
+  REGISTRY_UNAVAILABLE:
+    "a licence lookup got no usable answer, so a person decides; check the registry settings (GATE_NPM_REGISTRY_URL, GATE_PYPI_URL, GATE_CRATES_URL, GATE_GO_LICENSE_URL)",
   GITHUB_INTAKE: "check the GitHub credentials, and that the App is installed on the repository (README, Running it for real)",
   REVIEW_NOT_FOUND: "`gate status <owner/repo#n>` lists the reviews of a PR",
   REVIEW_FAILED: "the review could not finish and waits for a person; the log says why (GATE_LOG_LEVEL)",

@@ -1,4 +1,5 @@
 import pRetry, { AbortError } from "p-retry";
+import { GateError } from "../domain/errors.js";
 
 /** How often and how long to wait before asking a registry again. */
 export interface RetryPolicy {
@@ -24,10 +25,20 @@ export interface RegistryHttpOptions {
 export type RegistryDocument = { found: true; json: unknown } | { found: false };
 
 /** A registry gave no usable answer, after retries. `message` says what happened, e.g. "answered 503 (3 attempts)". */
-export class RegistryUnavailable extends Error {}
+export class RegistryUnavailable extends GateError {
+  constructor(message: string) {
+    super("REGISTRY_UNAVAILABLE", message);
+    this.name = "RegistryUnavailable";
+  }
+}
 
 /** A failure worth another attempt (network, timeout, 5xx, 429, a cut-off body). */
-class Transient extends Error {}
+class Transient extends GateError {
+  constructor(message: string) {
+    super("REGISTRY_UNAVAILABLE", message);
+    this.name = "Transient";
+  }
+}
 
 function messageOf(error: unknown): string {
   if (error instanceof Error) {
