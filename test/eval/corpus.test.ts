@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildGate } from "../../src/build-gate.js";
 import { evalCommand } from "../../src/cli/commands/eval.js";
 import type { CliContext } from "../../src/cli/context.js";
-import { loadConfig } from "../../src/config.js";
+import { loadSettings } from "../../src/settings/index.js";
 import type { EvalRun } from "../../src/eval/score.js";
 import { BUNDLED_FIXTURES_DIR } from "../../src/package-paths.js";
 import { silentLog, tempDir } from "../helpers/gate.js";
@@ -22,10 +22,10 @@ describe("gate eval over fixtures/eval/ in rules mode", () => {
   let code: number;
   beforeAll(async () => {
     dir = tempDir("gate-eval-corpus-");
-    const config = loadConfig({ GATE_DB: path.join(dir, "gate.db"), GATE_DATA_DIR: dir }, dir);
-    const gate = buildGate(config, silentLog);
+    const settings = loadSettings({ GATE_DB: path.join(dir, "gate.db"), GATE_DATA_DIR: dir }, dir);
+    const gate = buildGate(settings, silentLog);
     const out: string[] = [];
-    const ctx: CliContext = { config, log: silentLog, gate, out: (t) => out.push(t), err: () => undefined };
+    const ctx: CliContext = { settings, log: silentLog, gate, out: (t) => out.push(t), err: () => undefined };
     try {
       code = await evalCommand(ctx, { json: true }, CORPUS);
     } finally {
