@@ -134,6 +134,7 @@ export function buildGate(settings: Settings, log: Logger, extras: GateExtras = 
     { checkpointer: new SqliteSaver(db), clock },
   );
   const runner = new ReviewRunner({
+    clock,
     graph,
     store,
     progress,

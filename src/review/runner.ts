@@ -1,3 +1,4 @@
+import type { Clock } from "../domain/clock.js";
 import crypto from "node:crypto";
 import { Command } from "@langchain/langgraph";
 import type { Logger } from "pino";
@@ -36,6 +37,8 @@ export interface RunnerDeps {
   /** GATE_MAX_COST_USD: model spend past which no investigation starts (undefined: no cap). */
   maxCostUsd?: number;
   log: Logger;
+  /** When a decision was made. */
+  clock: Clock;
   /** Who may decide (the decision policy's approver lists and login map); none by default. */
   approvers?: ApproverConfig;
   newId?: () => string;
@@ -194,7 +197,7 @@ export class ReviewRunner implements ReviewService {
       }
     } else if (resume.kind !== "info") {
       // A review that failed before reaching the gate: record the decision as the gate would have.
-      const decision = { kind: resume.kind, by: resume.by, at: new Date().toISOString(), ...(resume.note ? { note: resume.note } : {}) };
+      const decision = { kind: resume.kind, by: resume.by, at: this.deps.clock().toISOString(), ...(resume.note ? { note: resume.note } : {}) };
       await this.deps.graph.updateState(configOf(ctx.id), { decision, route: routeOfDecision(resume.kind) }, "verdict");
     }
     return this.settle(ctx);

@@ -9,8 +9,8 @@ afterEach(() => {
 });
 
 /** A CLI context over a test gate whose settings came from `env`, output captured. */
-function context(env: Record<string, string>) {
-  const gate = testGate(env);
+function context(env: Record<string, string>, clock?: () => Date) {
+  const gate = testGate(env, clock ? { clock } : {});
   gates.push(gate);
   const out: string[] = [];
   const ctx: CliContext = { settings: gate.settings, log: silentLog, gate, out: (t) => out.push(t), err: (t) => out.push(t) };
@@ -32,5 +32,14 @@ describe("gate decide without --by", () => {
     await gate.runner.run(review.id);
     expect(await decideCommand(ctx, [review.id, "reject"], { json: true })).toBe(0);
     expect((await gate.runner.result(review.id)).decision?.by).toBe("cli");
+  });
+
+  it("stamps the decision with the gate's clock", async () => {
+    const at = new Date("2026-01-02T03:04:05.000Z");
+    const { ctx, gate } = context({ USER: "dana" }, () => at);
+    const review = registerFixture(gate, "002_new_dependency");
+    await gate.runner.run(review.id);
+    expect(await decideCommand(ctx, [review.id, "approve"], { json: true })).toBe(0);
+    expect((await gate.runner.result(review.id)).decision?.at).toBe(at.toISOString());
   });
 });

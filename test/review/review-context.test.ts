@@ -1,3 +1,4 @@
+import { systemClock } from "../../src/domain/clock.js";
 import fs from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { ReviewRunner } from "../../src/review/runner.js";
@@ -36,7 +37,7 @@ function counted() {
     },
   }) as ReviewStore;
   const publisher = { name: "recorder", publish: async () => ({}) };
-  const runner = new ReviewRunner({ graph, store, progress: g.progress, publishersFor: () => [publisher], cyclesMax: 2, log: silentLog });
+  const runner = new ReviewRunner({ graph, store, progress: g.progress, publishersFor: () => [publisher], cyclesMax: 2, log: silentLog, clock: systemClock });
   return { g, runner, reads };
 }
 

@@ -1,3 +1,4 @@
+import { systemClock } from "../../src/domain/clock.js";
 import fs from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { ReviewRunner } from "../../src/review/runner.js";
@@ -62,7 +63,7 @@ describe("ReviewRunner.decide on a review that failed closed", () => {
         throw new Error("boom");
       },
     });
-    const runner = new ReviewRunner({ graph: failing, store: g.store, progress: g.progress, publishersFor: () => [], cyclesMax: 2, log: silentLog });
+    const runner = new ReviewRunner({ graph: failing, store: g.store, progress: g.progress, publishersFor: () => [], cyclesMax: 2, log: silentLog, clock: systemClock });
     const review = registerFixture(g, "002_new_dependency");
     const failed = await runner.run(review.id);
     expect(failed.route).toBe("human");
@@ -83,7 +84,7 @@ describe("ReviewRunner.decide and check: the decision policy at the runner", () 
   it("applies the approver lists and the author bar, audits every refusal in one shape, and changes nothing until allowed", async () => {
     const g = gate();
     const approvers = { approvers: ["ULEGAL"], githubToSlack: { "dev-priya": "UPRIYA" } };
-    const runner = new ReviewRunner({ graph: g.graph, store: g.store, progress: g.progress, publishersFor: () => [], cyclesMax: 2, log: silentLog, approvers });
+    const runner = new ReviewRunner({ graph: g.graph, store: g.store, progress: g.progress, publishersFor: () => [], cyclesMax: 2, log: silentLog, clock: systemClock, approvers });
     const review = registerFixture(g, "002_new_dependency");
     expect((await runner.run(review.id)).status).toBe("waiting_for_human");
 
@@ -119,7 +120,7 @@ describe("ReviewRunner publishing", () => {
     const g = gate();
     const shown: Array<[string | null, string]> = [];
     const recorder = { name: "recorder", publish: async (_r: unknown, result: { route: string | null; status: string }) => (shown.push([result.route, result.status]), {}) };
-    const runner = new ReviewRunner({ graph: g.graph, store: g.store, progress: g.progress, publishersFor: () => [recorder], cyclesMax: 2, log: silentLog });
+    const runner = new ReviewRunner({ graph: g.graph, store: g.store, progress: g.progress, publishersFor: () => [recorder], cyclesMax: 2, log: silentLog, clock: systemClock });
     const review = registerFixture(g, "001_readme_typo");
     await runner.announce(review.id);
     expect(shown).toEqual([[null, "queued"]]);

@@ -1,3 +1,4 @@
+import type { Clock } from "../../domain/clock.js";
 import { interrupt } from "@langchain/langgraph";
 import { toResultFinding } from "../../domain/review-result.js";
 import { budgetOf, investigationRefusal } from "../budget.js";
@@ -9,7 +10,7 @@ import type { ReviewStateUpdate, ReviewStateValue } from "../state.js";
  * runs again from the top. An unknown resume value, or an info request with no cycle left, is
  * refused by asking again (the runner refuses those before resuming, too).
  */
-export function humanGateNode(clock: () => Date) {
+export function humanGateNode(clock: Clock) {
   return async (state: ReviewStateValue): Promise<ReviewStateUpdate> => {
     const payload: HumanGatePayload = {
       reviewId: state.reviewId,
