@@ -126,8 +126,14 @@ export async function serverFigures(): Promise<Figure[]> {
     children.push(gate.child, bare.child);
 
     let next = 1;
+    /** The first of `n` fresh PR numbers. */
+    const fresh = (n: number): number => {
+      const first = next;
+      next += n;
+      return first;
+    };
     const ack = await paired(
-      async () => p99(await burst(gate.port, await Promise.all(servePrs(gh, (next += CONCURRENT) - CONCURRENT, CONCURRENT).map(delivery)))),
+      async () => p99(await burst(gate.port, await Promise.all(servePrs(gh, fresh(CONCURRENT), CONCURRENT).map(delivery)))),
       async () => p99(await burst(bare.port, await Promise.all(servePrs(gh, 900_000, CONCURRENT).map(delivery)))),
       { runs: 5 },
     );
@@ -136,7 +142,7 @@ export async function serverFigures(): Promise<Figure[]> {
     const REVIEWS = 30;
     const rate = await paired(
       async () => {
-        const prs = servePrs(gh, (next += REVIEWS) - REVIEWS, REVIEWS);
+        const prs = servePrs(gh, fresh(REVIEWS), REVIEWS);
         const shas = new Set(prs.map((p) => p.sha));
         const done = () => gh.statuses.filter((s) => shas.has(s.sha) && (s.body as { state?: string }).state === "success").length;
         const started = performance.now();
@@ -145,7 +151,7 @@ export async function serverFigures(): Promise<Figure[]> {
         return REVIEWS / ((performance.now() - started) / 1000);
       },
       async () => {
-        const prs = servePrs(gh, (next += REVIEWS) - REVIEWS, REVIEWS);
+        const prs = servePrs(gh, fresh(REVIEWS), REVIEWS);
         const log = pino({ level: "silent" });
         const auth = createGitHubAuth({ token: "bench-token", apiUrl: gh.url, log });
         // The same work as the server's: live intake, and the commit status published at the end.

@@ -59,7 +59,7 @@ function commentsAndStrings(fileName: string, text: string): { comments: string[
  * The paths a file names that are not in the repository. TypeScript: comments (outside
  * `@example`) and document names in strings (error advice). Markdown: all of it, and its links.
  */
-export function missingReferences(file: string, text: string): string[] {
+function missingReferences(file: string, text: string): string[] {
   const refs: string[] = [];
   if (file.endsWith(".md")) {
     for (const re of [REPO_PATH, MD_FILE]) refs.push(...[...text.matchAll(re)].map((m) => m[0]));

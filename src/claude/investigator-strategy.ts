@@ -64,7 +64,7 @@ export function createModelStrategy(deps: ModelStrategyDeps): Strategy {
       output_config: { format: REPORT_FORMAT, ...(deps.settings.effort ? { effort: deps.settings.effort } : {}) },
       ...(thinking ? { thinking } : {}),
     };
-    let message;
+    let message: Message;
     try {
       message = await deps.client.messages.create(params, { signal: ctx.signal });
     } catch (error) {

@@ -62,7 +62,7 @@ export async function redact(text: string): Promise<Redacted> {
   }
   for (const { rule, regex } of EXTRA_PATTERNS) {
     for (const m of text.matchAll(regex)) {
-      const secret = m.groups?.["secret"];
+      const secret = m.groups?.secret;
       const start = secret !== undefined ? m.index + m[0].lastIndexOf(secret) : m.index;
       const length = secret !== undefined ? secret.length : m[0].length;
       spans.push({ start, end: start + length, rule });
@@ -72,7 +72,7 @@ export async function redact(text: string): Promise<Redacted> {
   let out = "";
   let at = 0;
   for (const s of merged) {
-    out += text.slice(at, s.start) + `[REDACTED:${s.rule}]`;
+    out += `${text.slice(at, s.start)}[REDACTED:${s.rule}]`;
     at = s.end;
   }
   return { text: out + text.slice(at), count: merged.length };

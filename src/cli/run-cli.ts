@@ -25,22 +25,27 @@ const USAGE = `gate: the PR compliance gate
 
 Settings come from GATE_* environment variables (README, Settings).`;
 
+/** The command line's words and flags (throws on an unknown flag). */
+function parseCommandLine(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      json: { type: "boolean", default: false },
+      blocks: { type: "boolean", default: false },
+      by: { type: "string" },
+      note: { type: "string" },
+      rules: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+}
+
 /** Runs one CLI command with the settings in `env`; returns the exit code. Errors are one clear line on stderr. */
 export async function runCli(argv: string[], env: Env): Promise<number> {
-  let parsed;
+  let parsed: ReturnType<typeof parseCommandLine>;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        json: { type: "boolean", default: false },
-        blocks: { type: "boolean", default: false },
-        by: { type: "string" },
-        note: { type: "string" },
-        rules: { type: "boolean", default: false },
-        help: { type: "boolean", short: "h", default: false },
-      },
-    });
+    parsed = parseCommandLine(argv);
   } catch (error) {
     process.stderr.write(`gate: ${(error as Error).message}\n`);
     return 2;

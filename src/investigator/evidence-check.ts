@@ -34,7 +34,10 @@ export class LinesRead {
 
   private add(file: string, line: number, text: string): void {
     let lines = this.byFile.get(file);
-    if (!lines) this.byFile.set(file, (lines = new Map()));
+    if (!lines) {
+      lines = new Map();
+      this.byFile.set(file, lines);
+    }
     // A longer view of the same line (read_file after a truncated grep) wins.
     if ((lines.get(line)?.length ?? -1) < text.length) lines.set(line, text);
   }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { LicenseLookup, LicenseResolver } from "../domain/license-resolver.js";
 import { classifyLicense } from "./license-policy.js";
-import { getRegistryJson, RegistryUnavailable, type RegistryHttpOptions } from "./registry-http.js";
+import { getRegistryJson, RegistryUnavailable, type RegistryDocument, type RegistryHttpOptions } from "./registry-http.js";
 
 export interface NpmResolverOptions extends RegistryHttpOptions {
   /** The registry root; a company mirror works too. */
@@ -52,7 +52,7 @@ export function createNpmResolver(opts: NpmResolverOptions = {}): LicenseResolve
 
   const lookup = async (ecosystem: string, name: string, version?: string): Promise<LicenseLookup> => {
     if (ecosystem !== "npm" || !NPM_NAME.test(name)) return { status: "unknown" };
-    let answer;
+    let answer: RegistryDocument;
     try {
       answer = await getRegistryJson(`${base}/${npmPackagePath(name)}`, opts);
     } catch (error) {

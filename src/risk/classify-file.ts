@@ -9,7 +9,7 @@ const LOCKFILE = /(^|\/)(package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm
 const CI = /(^|\/)(\.github\/workflows\/|\.github\/actions\/|\.gitlab-ci\.yml$|\.circleci\/|Jenkinsfile$|azure-pipelines\.yml$|\.buildkite\/)/;
 const TESTS = /(^|\/)(tests?|__tests__|spec|specs)\/|\.(test|spec)\.[cm]?[jt]sx?$|_test\.(go|py)$|(^|\/)test_[^/]+\.py$/;
 const DOCS = /(^|\/)(docs?)\/|\.(md|mdx|rst|adoc|txt)$|(^|\/)(CHANGELOG|AUTHORS|CONTRIBUTORS)(\.|$)/i;
-const AUTH = /(^|[\/_.-])(auth|authn|authz|session|sessions|login|logout|password|passwd|jwt|oauth|oidc|saml|passport|token|tokens|permission|permissions|acl|rbac|crypto)([\/_.-]|s?\.|$)/i;
+const AUTH = /(^|[/_.-])(auth|authn|authz|session|sessions|login|logout|password|passwd|jwt|oauth|oidc|saml|passport|token|tokens|permission|permissions|acl|rbac|crypto)([/_.-]|s?\.|$)/i;
 /** Code and build files: under a docs folder they still run, so they are not "docs". */
 const NOT_DOCS = /\.(c|cc|cpp|h|hpp|cs|go|java|kt|kts|[cm]?[jt]sx?|php|py|rb|rs|scala|swift|sh|bash|zsh|ps1|pl|lua|sql|gradle)$|(^|\/)(Dockerfile[^/]*|Makefile|CMakeLists\.txt)$/i;
 const CONFIG = /\.(ya?ml|json|toml|ini|cfg|conf|env|properties|tf|hcl)$|(^|\/)(Dockerfile|\.env[^/]*|docker-compose[^/]*)$/i;

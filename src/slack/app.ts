@@ -122,8 +122,8 @@ async function guarded(deps: FlowDeps, attempt: Attempt, work: () => Promise<voi
 
 function attemptFromClick(body: BlockAction<ButtonAction>, action: ButtonAction, kind: SlackAction, client: Attempt["client"]): Attempt {
   const reviewId = action.value ?? "";
-  const channel: unknown = body.container["channel_id"] ?? body.channel?.id;
-  const ts: unknown = body.container["message_ts"] ?? body.message?.ts;
+  const channel: unknown = body.container.channel_id ?? body.channel?.id;
+  const ts: unknown = body.container.message_ts ?? body.message?.ts;
   const place: CardPlace | undefined = typeof channel === "string" && typeof ts === "string" ? { channel, ts } : undefined;
   return { client, reviewId, userId: body.user.id, action: kind, ...(place ? { place } : {}) };
 }

@@ -2,9 +2,9 @@ import type { webApi } from "@slack/bolt";
 import type { Logger } from "pino";
 import { refusalMessage, type DecisionDoor, type RefusalStyle } from "../domain/decision.js";
 import type { ReviewResult } from "../domain/review-result.js";
-import type { InvestigationProgress, Refused, ResumeValue, ReviewRecord, ReviewService } from "../domain/review.js";
+import type { DecideOutcome, InvestigationProgress, Refused, ResumeValue, ReviewRecord, ReviewService } from "../domain/review.js";
 import { authorSlackId } from "../review/decision-policy.js";
-import { ProfileCache, slackUserIsGitHubUser } from "./author-profile.js";
+import { type ProfileCache, slackUserIsGitHubUser } from "./author-profile.js";
 import { groupIdsIn } from "./approvers.js";
 import { renderCard } from "./card.js";
 import { mentionOrName, slackDate } from "./mrkdwn.js";
@@ -135,7 +135,7 @@ export async function requestInfo(deps: FlowDeps, attempt: Attempt, question: st
     const current = await deps.service.status(review.id).catch(() => undefined);
     await updateCard(deps, attempt, deps.service.get(review.id) ?? review, current ?? result);
   };
-  let outcome;
+  let outcome: DecideOutcome;
   try {
     outcome = await deps.service.decide(review.id, { kind: "info", by: attempt.userId, question }, { door, onProgress: (p) => throttle.push(p) });
   } catch (error) {

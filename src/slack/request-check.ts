@@ -99,7 +99,7 @@ export function checkSlackRequest(input: SlackRequestInput): SlackRequestVerdict
   // Parsed as Bolt's HTTP receiver parses it: a form only for this exact content type.
   const form = contentType === FORM ? parseQuery(input.rawBody) : undefined;
   // Slack's SSL check is unsigned and carries nothing to act on (Bolt answers it the same way).
-  if (form?.["ssl_check"] === "1") return { ok: true, kind: "answer", why: "ssl_check" };
+  if (form?.ssl_check === "1") return { ok: true, kind: "answer", why: "ssl_check" };
 
   const signature = header(input.headers, "x-slack-signature");
   const stamp = header(input.headers, "x-slack-request-timestamp");
@@ -122,7 +122,7 @@ export function checkSlackRequest(input: SlackRequestInput): SlackRequestVerdict
 
   // Authentic: now check what Bolt will parse.
   if (form) {
-    const payload = form["payload"];
+    const payload = form.payload;
     if (Array.isArray(payload)) return refuse(400, "more than one payload field");
     if (payload === undefined) {
       const command = SlashCommand.safeParse(form);

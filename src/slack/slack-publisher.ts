@@ -101,7 +101,7 @@ export function createSlackPublisher(opts: SlackPublisherOptions): Publisher {
         return update(review, result, channel, review.slackTs);
       }
       const earlier = posted.get(review.id);
-      if (earlier) {
+      if (earlier !== undefined) {
         const receipt = await earlier;
         if (receipt.slackChannel && receipt.slackTs) return update(review, result, receipt.slackChannel, receipt.slackTs);
       }

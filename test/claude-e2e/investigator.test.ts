@@ -68,7 +68,7 @@ describe("Claude as investigator, through the whole gate", () => {
 
     // The tools really ran over the fixture's snapshot: the results went back to the model.
     const third = investigator[2]?.body;
-    const results = (third?.messages.at(-1)?.content as Block[]).filter((b) => b.type === "tool_result");
+    const results = ((third?.messages.at(-1)?.content ?? []) as Block[]).filter((b) => b.type === "tool_result");
     expect(results.map((b) => b.tool_use_id)).toEqual(["toolu_b", "toolu_c"]);
     expect(results.every((b) => b.is_error !== true)).toBe(true);
     expect(JSON.stringify(results[0]?.content)).toContain("verifySignature");

@@ -161,7 +161,9 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
     }
     let m: RegExpExecArray | null;
 
-    if (method === "POST" && (m = /^\/app\/installations\/(\d+)\/access_tokens$/.exec(p))) {
+    m = method === "POST" ? /^\/app\/installations\/(\d+)\/access_tokens$/.exec(p) : null;
+
+    if (m) {
       if (publicKey && !jwtIsValid(authorization, publicKey)) return json(res, 401, { message: "A JSON web token could not be decoded" });
       tokensIssued.push(Number(m[1]));
       return json(res, 201, {
@@ -171,39 +173,46 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
         repository_selection: "all",
       });
     }
-    if (method === "GET" && (m = /^\/repos\/([^/]+)\/([^/]+)\/installation$/.exec(p))) {
+    m = method === "GET" ? /^\/repos\/([^/]+)\/([^/]+)\/installation$/.exec(p) : null;
+    if (m) {
       const id = installations.get(`${m[1]}/${m[2]}`);
       return id === undefined ? json(res, 404, { message: "Not Found" }) : json(res, 200, { id });
     }
-    if (method === "GET" && (m = /^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)$/.exec(p))) {
+    m = method === "GET" ? /^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)$/.exec(p) : null;
+    if (m) {
       const pull = pulls.get(`${m[1]}/${m[2]}#${m[3]}`);
       return pull ? json(res, 200, pull.pr) : json(res, 404, { message: "Not Found" });
     }
-    if (method === "GET" && (m = /^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)\/files$/.exec(p))) {
+    m = method === "GET" ? /^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)\/files$/.exec(p) : null;
+    if (m) {
       const pull = pulls.get(`${m[1]}/${m[2]}#${m[3]}`);
       // GitHub stops listing at 3000 files.
       return pull ? paginate(res, base, url, pull.files.slice(0, 3000)) : json(res, 404, { message: "Not Found" });
     }
-    if (method === "GET" && (m = /^\/repos\/([^/]+)\/([^/]+)\/tarball\/(.+)$/.exec(p))) {
+    m = method === "GET" ? /^\/repos\/([^/]+)\/([^/]+)\/tarball\/(.+)$/.exec(p) : null;
+    if (m) {
       const key = `${m[1]}/${m[2]}@${m[3]}`;
       if (!tarballs.has(key)) return json(res, 404, { message: "Not Found" });
       res.writeHead(302, { location: `${base}/_codeload/${m[1]}/${m[2]}/legacy.tar.gz/${m[3]}` });
       return void res.end();
     }
-    if (method === "GET" && (m = /^\/_codeload\/([^/]+)\/([^/]+)\/legacy\.tar\.gz\/(.+)$/.exec(p))) {
+    m = method === "GET" ? /^\/_codeload\/([^/]+)\/([^/]+)\/legacy\.tar\.gz\/(.+)$/.exec(p) : null;
+    if (m) {
       const gz = tarballs.get(`${m[1]}/${m[2]}@${m[3]}`);
       if (!gz) return json(res, 404, { message: "Not Found" });
       res.writeHead(200, { "content-type": "application/x-gzip", "content-length": String(gz.length) });
       return void res.end(gz);
     }
-    if (method === "POST" && (m = /^\/repos\/([^/]+)\/([^/]+)\/check-runs$/.exec(p))) {
+    m = method === "POST" ? /^\/repos\/([^/]+)\/([^/]+)\/check-runs$/.exec(p) : null;
+    if (m) {
       const fields = record(body);
       const id = nextCheckRunId++;
       const annotations = annotationsOf(fields);
       checkRuns.set(id, { id, owner: m[1] ?? "", repo: m[2] ?? "", fields, annotations: [...annotations] });
       return json(res, 201, { id, ...fields });
     }
-    if (method === "PATCH" && (m = /^\/repos\/([^/]+)\/([^/]+)\/check-runs\/(\d+)$/.exec(p))) {
+    m = method === "PATCH" ? /^\/repos\/([^/]+)\/([^/]+)\/check-runs\/(\d+)$/.exec(p) : null;
+    if (m) {
       const run = checkRuns.get(Number(m[3]));
       if (!run) return json(res, 404, { message: "Not Found" });
       const fields = record(body);
@@ -212,19 +221,22 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
       run.annotations.push(...annotations); // GitHub appends annotations on update
       return json(res, 200, { id: run.id, ...run.fields });
     }
-    if (method === "GET" && (m = /^\/repos\/([^/]+)\/([^/]+)\/commits\/([^/]+)\/check-runs$/.exec(p))) {
+    m = method === "GET" ? /^\/repos\/([^/]+)\/([^/]+)\/commits\/([^/]+)\/check-runs$/.exec(p) : null;
+    if (m) {
       const [owner, repo, ref] = [m[1], m[2], m[3]];
       const name = url.searchParams.get("check_name");
       const runs = [...checkRuns.values()]
-        .filter((r) => r.owner === owner && r.repo === repo && r.fields["head_sha"] === ref && (!name || r.fields["name"] === name))
+        .filter((r) => r.owner === owner && r.repo === repo && r.fields.head_sha === ref && (!name || r.fields.name === name))
         .map((r) => ({ id: r.id, ...r.fields }));
       return json(res, 200, { total_count: runs.length, check_runs: runs });
     }
-    if (method === "GET" && (m = /^\/repos\/([^/]+)\/([^/]+)\/check-runs\/(\d+)\/annotations$/.exec(p))) {
+    m = method === "GET" ? /^\/repos\/([^/]+)\/([^/]+)\/check-runs\/(\d+)\/annotations$/.exec(p) : null;
+    if (m) {
       const run = checkRuns.get(Number(m[3]));
       return run ? paginate(res, base, url, run.annotations) : json(res, 404, { message: "Not Found" });
     }
-    if (method === "POST" && (m = /^\/repos\/([^/]+)\/([^/]+)\/statuses\/([0-9a-f]{40})$/.exec(p))) {
+    m = method === "POST" ? /^\/repos\/([^/]+)\/([^/]+)\/statuses\/([0-9a-f]{40})$/.exec(p) : null;
+    if (m) {
       statuses.push({ owner: m[1] ?? "", repo: m[2] ?? "", sha: m[3] ?? "", body });
       return json(res, 201, { id: statuses.length, ...record(body) });
     }

@@ -55,30 +55,30 @@ export async function startFakeSlackApi(): Promise<FakeSlackApi> {
     "chat.postMessage": (b) => {
       tsCounter += 1;
       const ts = `1700000000.${String(tsCounter).padStart(6, "0")}`;
-      const channel = String(b["channel"]);
-      const message = { type: "message", ts, text: b["text"], bot_id: "BBOT", ...(isRecord(b["metadata"]) ? { metadata: b["metadata"] } : {}) };
+      const channel = String(b.channel);
+      const message = { type: "message", ts, text: b.text, bot_id: "BBOT", ...(isRecord(b.metadata) ? { metadata: b.metadata } : {}) };
       history.set(channel, [...(history.get(channel) ?? []), message]);
-      return { ok: true, channel: b["channel"], ts, message: { ts, text: b["text"] } };
+      return { ok: true, channel: b.channel, ts, message: { ts, text: b.text } };
     },
     // Newest first; metadata only with include_all_metadata, as Slack answers.
     "conversations.history": (b) => {
-      const oldest = Number(b["oldest"] ?? 0);
-      const limit = Number(b["limit"] ?? 100);
-      const withMetadata = String(b["include_all_metadata"]) === "true";
-      const messages = [...(history.get(String(b["channel"])) ?? [])]
-        .filter((m) => Number(m["ts"]) >= oldest)
+      const oldest = Number(b.oldest ?? 0);
+      const limit = Number(b.limit ?? 100);
+      const withMetadata = String(b.include_all_metadata) === "true";
+      const messages = [...(history.get(String(b.channel)) ?? [])]
+        .filter((m) => Number(m.ts) >= oldest)
         .reverse()
         .slice(0, limit)
         .map((m) => (withMetadata ? m : Object.fromEntries(Object.entries(m).filter(([k]) => k !== "metadata"))));
       return { ok: true, messages, has_more: false };
     },
-    "chat.update": (b) => ({ ok: true, channel: b["channel"], ts: b["ts"], text: b["text"] }),
+    "chat.update": (b) => ({ ok: true, channel: b.channel, ts: b.ts, text: b.text }),
     "chat.postEphemeral": () => ({ ok: true, message_ts: `1700000001.${String(++tsCounter).padStart(6, "0")}` }),
-    "views.open": (b) => ({ ok: true, view: { id: `V${++viewCounter}`, ...(isRecord(b["view"]) ? b["view"] : {}) } }),
-    "views.publish": (b) => ({ ok: true, view: { id: `V${++viewCounter}`, ...(isRecord(b["view"]) ? b["view"] : {}) } }),
-    "users.profile.get": (b) => ({ ok: true, profile: profiles.get(String(b["user"])) ?? { display_name: "", real_name: "", fields: {} } }),
+    "views.open": (b) => ({ ok: true, view: { id: `V${++viewCounter}`, ...(isRecord(b.view) ? b.view : {}) } }),
+    "views.publish": (b) => ({ ok: true, view: { id: `V${++viewCounter}`, ...(isRecord(b.view) ? b.view : {}) } }),
+    "users.profile.get": (b) => ({ ok: true, profile: profiles.get(String(b.user)) ?? { display_name: "", real_name: "", fields: {} } }),
     "usergroups.users.list": (b) => {
-      const users = userGroups.get(String(b["usergroup"]));
+      const users = userGroups.get(String(b.usergroup));
       return users ? { ok: true, users } : { ok: false, error: "no_such_subteam" };
     },
   };
@@ -95,7 +95,7 @@ export async function startFakeSlackApi(): Promise<FakeSlackApi> {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const body = parseBody(raw, req.headers["content-type"]);
     const auth = req.headers.authorization;
-    const token = auth?.startsWith("Bearer ") ? auth.slice(7) : typeof body["token"] === "string" ? body["token"] : undefined;
+    const token = auth?.startsWith("Bearer ") ? auth.slice(7) : typeof body.token === "string" ? body.token : undefined;
     const response = /^\/response\/([^/]+)$/.exec(url.pathname);
     if (response) {
       calls.push({ method: "response_url", body, responseId: response[1] ?? "", ...(token ? { token } : {}) });

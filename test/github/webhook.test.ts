@@ -187,7 +187,7 @@ describe("GitHub webhook handler on a loopback server", () => {
 
   it("refuses a 10 MB body with 413 (declared length)", async () => {
     const body = JSON.stringify({ action: "opened", pad: "x".repeat(10 * 1024 * 1024) });
-    const res = await post("pull_request", body, { signature: "sha256=" + "0".repeat(64) });
+    const res = await post("pull_request", body, { signature: `sha256=${"0".repeat(64)}` });
     expect(res.status).toBe(413);
     expect(sink.accepted).toHaveLength(0);
     expect(sink.seenCalls).toBe(0);
@@ -200,7 +200,7 @@ describe("GitHub webhook handler on a loopback server", () => {
         headers: {
           "x-github-delivery": newId(),
           "x-github-event": "pull_request",
-          "x-hub-signature-256": "sha256=" + "0".repeat(64),
+          "x-hub-signature-256": `sha256=${"0".repeat(64)}`,
           "transfer-encoding": "chunked",
         },
       });

@@ -102,14 +102,14 @@ describe("ReviewRunner.decide and check: the decision policy at the runner", () 
     expect(decided.ok && decided.result.route).toBe("human_approved");
 
     const audit = g.store.auditFor(review.id).filter((e) => e.actor !== "gate");
-    expect(audit.map((e) => [e.actor, e.action, e.outcome, e.detail["door"]])).toEqual([
+    expect(audit.map((e) => [e.actor, e.action, e.outcome, e.detail.door])).toEqual([
       ["Dev-Priya", "approve", "refused:not_allowed", "cli"],
       ["UPRIYA", "reject", "refused:not_allowed", "slack"],
       ["mallory", "approve", "refused:not_allowed", "cli"],
       ["ULEGAL", "approve", "received", "slack"],
       ["ULEGAL", "approve", "applied", undefined],
     ]);
-    expect(audit[0]?.detail["message"]).toBe(
+    expect(audit[0]?.detail.message).toBe(
       `You may not decide on ${review.pr}: you opened this pull request, and its author can never decide on it. Nothing was changed.`,
     );
   });

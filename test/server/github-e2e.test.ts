@@ -33,11 +33,11 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     const runs = checkRunsOn(s.gh, pr.headSha);
     expect(runs).toHaveLength(1);
     const run = runs[0]!;
-    expect(run.fields["name"]).toBe("compliance-gate");
+    expect(run.fields.name).toBe("compliance-gate");
     const history = checkRunHistory(s.gh, run);
-    expect(history[0]?.["status"]).toBe("in_progress");
-    expect(run.fields["status"]).toBe("completed");
-    expect(run.fields["conclusion"]).toBe("success");
+    expect(history[0]?.status).toBe("in_progress");
+    expect(run.fields.status).toBe("completed");
+    expect(run.fields.conclusion).toBe("success");
     // The App authenticated as the installation named in the webhook.
     expect(s.gh.tokensIssued).toContain(INSTALLATION_ID);
 
@@ -57,9 +57,9 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
 
     const [run, ...more] = checkRunsOn(s.gh, pr.headSha);
     expect(more).toHaveLength(0);
-    expect(run?.fields["status"]).toBe("completed");
-    expect(run?.fields["conclusion"]).toBe("action_required");
-    expect(String(record(run?.fields["output"])["title"])).toMatch(/^Waiting for a person/);
+    expect(run?.fields.status).toBe("completed");
+    expect(run?.fields.conclusion).toBe("action_required");
+    expect(String(record(run?.fields.output).title)).toMatch(/^Waiting for a person/);
     expect(run?.annotations).toEqual([
       expect.objectContaining({ path: "package.json", annotation_level: "failure", title: expect.stringContaining("LIC-02") }),
     ]);
@@ -128,19 +128,19 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
 
     expect(s.server.gate.store.get(oldReview.id)?.status).toBe("superseded");
     const [oldRun] = checkRunsOn(s.gh, old.headSha);
-    expect(oldRun?.fields["conclusion"]).toBe("neutral");
-    expect(record(oldRun?.fields["output"])["title"]).toBe(`Superseded by ${NEW_HEAD.slice(0, 7)}`);
+    expect(oldRun?.fields.conclusion).toBe("neutral");
+    expect(record(oldRun?.fields.output).title).toBe(`Superseded by ${NEW_HEAD.slice(0, 7)}`);
 
     const newReview = s.server.gate.store.latestForPr(prKey)!;
     expect(newReview.id).not.toBe(oldReview.id);
     expect(newReview.headSha).toBe(NEW_HEAD);
     expect(newReview.status).toBe("waiting_for_human");
     const newRuns = checkRunsOn(s.gh, NEW_HEAD);
-    expect(newRuns.map((r) => r.fields["conclusion"])).toEqual(["action_required"]);
+    expect(newRuns.map((r) => r.fields.conclusion)).toEqual(["action_required"]);
 
     const late = await s.server.gate.runner.decide(oldReview.id, { kind: "approve", by: "late-reviewer" });
     expect(late).toMatchObject({ ok: false, code: "superseded" });
-    expect(oldRun?.fields["conclusion"]).toBe("neutral");
+    expect(oldRun?.fields.conclusion).toBe("neutral");
     expect(s.server.gate.store.get(newReview.id)?.status).toBe("waiting_for_human");
   });
 
@@ -150,7 +150,7 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     const pr = serveFixture(s, "001_readme_typo");
     await postWebhook(s.base, JSON.stringify(pullRequestEvent("opened", pr)));
     await s.server.idle();
-    expect(checkRunsOn(s.gh, pr.headSha).map((r) => r.fields["conclusion"])).toEqual(["success"]);
+    expect(checkRunsOn(s.gh, pr.headSha).map((r) => r.fields.conclusion)).toEqual(["success"]);
 
     // Retargeted from a scratch branch to main: the same head now brings a GPL dependency.
     const gplFiles = JSON.parse(fs.readFileSync(path.join(BUNDLED_FIXTURES_DIR, "002_new_dependency", "files.json"), "utf8")) as unknown[];
@@ -163,7 +163,7 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     const latest = s.server.gate.store.latestForPr(`${pr.owner}/${pr.repo}#${pr.number}`)!;
     expect(latest.headSha).toBe(pr.headSha);
     expect(latest.status).toBe("waiting_for_human");
-    expect(checkRunsOn(s.gh, pr.headSha).at(-1)?.fields["conclusion"]).toBe("action_required");
+    expect(checkRunsOn(s.gh, pr.headSha).at(-1)?.fields.conclusion).toBe("action_required");
 
     // A title edit is not a new diff: ignored.
     const retitled = { ...pullRequestEvent("opened", pr), action: "edited", changes: { title: { from: "old" } } };
@@ -179,8 +179,8 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     await s.server.idle();
 
     const oldRuns = checkRunsOn(s.gh, old.headSha);
-    expect(oldRuns.map((r) => [r.fields["status"], r.fields["conclusion"]])).toEqual([["completed", "neutral"]]);
-    expect(checkRunsOn(s.gh, NEW_HEAD).map((r) => r.fields["conclusion"])).toEqual(["action_required"]);
+    expect(oldRuns.map((r) => [r.fields.status, r.fields.conclusion])).toEqual([["completed", "neutral"]]);
+    expect(checkRunsOn(s.gh, NEW_HEAD).map((r) => r.fields.conclusion)).toEqual(["action_required"]);
     const statuses = s.server.gate.db.prepare("SELECT head_sha AS sha, status FROM gate_reviews ORDER BY created_at").all();
     expect(statuses).toEqual([
       { sha: old.headSha, status: "superseded" },
@@ -212,7 +212,7 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     const { installation: _none, ...payload } = pullRequestEvent("opened", pr);
     expect((await postWebhook(s.base, JSON.stringify(payload))).status).toBe(202);
     await s.server.idle();
-    expect(checkRunsOn(s.gh, pr.headSha).map((r) => r.fields["conclusion"])).toEqual(["success"]);
+    expect(checkRunsOn(s.gh, pr.headSha).map((r) => r.fields.conclusion)).toEqual(["success"]);
     expect(s.gh.find("GET", /\/repos\/acme\/web\/installation$/).length).toBeGreaterThan(0);
     expect(s.server.gate.store.unpublished()).toHaveLength(0);
   });
@@ -221,7 +221,7 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     const s = await start();
     const pr = serveFixture(s, "001_readme_typo");
     const draft = pullRequestEvent("opened", pr);
-    const asDraft = { ...draft, pull_request: { ...record(draft["pull_request"]), draft: true } };
+    const asDraft = { ...draft, pull_request: { ...record(draft.pull_request), draft: true } };
     expect((await postWebhook(s.base, JSON.stringify(asDraft))).status).toBe(202);
     await s.server.idle();
     expect(rows(s.server, "gate_deliveries")).toBe(1);
@@ -230,7 +230,7 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent("ready_for_review", pr)))).status).toBe(202);
     await s.server.idle();
     expect(rows(s.server, "gate_reviews")).toBe(1);
-    expect(checkRunsOn(s.gh, pr.headSha).map((r) => r.fields["conclusion"])).toEqual(["success"]);
+    expect(checkRunsOn(s.gh, pr.headSha).map((r) => r.fields.conclusion)).toEqual(["success"]);
   });
 
   it("sets commit statuses instead of check runs with a token", async () => {
@@ -277,8 +277,8 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     await second.idle();
     expect(second.gate.store.get(queued.id)?.status).toBe("done");
     expect(second.gate.store.get(running.id)?.status).toBe("waiting_for_human");
-    expect(checkRunsOn(s.gh, docs.headSha).map((r) => r.fields["conclusion"])).toEqual(["success"]);
-    expect(checkRunsOn(s.gh, dep.headSha).map((r) => r.fields["conclusion"])).toEqual(["action_required"]);
+    expect(checkRunsOn(s.gh, docs.headSha).map((r) => r.fields.conclusion)).toEqual(["success"]);
+    expect(checkRunsOn(s.gh, dep.headSha).map((r) => r.fields.conclusion)).toEqual(["action_required"]);
   });
 
   it("refuses a hostile tarball's escaping entries, writes nothing outside the data dir, and still finishes", async () => {
@@ -298,7 +298,7 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent("opened", pr)))).status).toBe(202);
     await s.server.idle();
 
-    expect(checkRunsOn(s.gh, pr.headSha).map((r) => [r.fields["status"], r.fields["conclusion"]])).toEqual([["completed", "success"]]);
+    expect(checkRunsOn(s.gh, pr.headSha).map((r) => [r.fields.status, r.fields.conclusion])).toEqual([["completed", "success"]]);
     expect(treeOf(s.dir).filter((p) => !p.startsWith("data"))).toEqual(before);
     expect(treeOf(s.dataDir).filter((p) => /escaped/.test(p))).toEqual([]);
     // The settled review's snapshot is gone.
@@ -323,8 +323,8 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     expect(s.registry.requests.filter((r) => r === "/npm/gpl-chart-lib")).toHaveLength(3);
     // The check run blocks the merge and says why.
     const [run] = checkRunsOn(s.gh, pr.headSha);
-    expect(run?.fields["conclusion"]).toBe("action_required");
-    expect(JSON.stringify(run?.fields["output"])).toMatch(/lookup_failed.*gpl-chart-lib.*answered 503/);
+    expect(run?.fields.conclusion).toBe("action_required");
+    expect(JSON.stringify(run?.fields.output)).toMatch(/lookup_failed.*gpl-chart-lib.*answered 503/);
     expect(s.server.gate.store.cachedLicense("npm:gpl-chart-lib@^2.1.0")).toBeUndefined();
 
     // A failure is not cached: once the registry answers, the next head gets the real licence.

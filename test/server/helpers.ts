@@ -178,7 +178,7 @@ export async function waitFor<T>(what: string, check: () => T | undefined | fals
 
 /** The check runs the fake holds for a head SHA. */
 export function checkRunsOn(gh: FakeGitHub, sha: string): FakeCheckRun[] {
-  return [...gh.checkRuns.values()].filter((r) => r.fields["head_sha"] === sha);
+  return [...gh.checkRuns.values()].filter((r) => r.fields.head_sha === sha);
 }
 
 /** Every create/update body sent for one check run, in order. */
@@ -186,7 +186,7 @@ export function checkRunHistory(gh: FakeGitHub, run: FakeCheckRun): Record<strin
   const bodies = gh.requests
     .filter(
       (r) =>
-        (r.method === "POST" && r.path === `/repos/${run.owner}/${run.repo}/check-runs` && record(r.body)["external_id"] === run.fields["external_id"]) ||
+        (r.method === "POST" && r.path === `/repos/${run.owner}/${run.repo}/check-runs` && record(r.body).external_id === run.fields.external_id) ||
         (r.method === "PATCH" && r.path === `/repos/${run.owner}/${run.repo}/check-runs/${run.id}`),
     )
     .map((r) => record(r.body));
@@ -236,7 +236,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const env: NodeJS.ProcessEnv = {
     GATE_DB: path.join(dataDir, "gate.db"),
     GATE_DATA_DIR: dataDir,
-    GATE_LOG_LEVEL: process.env["GATE_E2E_LOG"] ?? "silent",
+    GATE_LOG_LEVEL: process.env.GATE_E2E_LOG ?? "silent",
     GITHUB_WEBHOOK_SECRET: WEBHOOK_SECRET,
     GATE_GITHUB_API_URL: gh.url,
     // Retries and write pacing in milliseconds instead of GitHub's seconds.

@@ -66,24 +66,24 @@ function submit(s: Stack, callbackId: string, userId: string, privateMetadata: s
   return postToSlackApp(events(s), interactivityBody(viewSubmission({ callbackId, userId, privateMetadata, values: typed })), FORM, { secret: SLACK_SECRET });
 }
 
-const blocksOf = (call: SlackCall | undefined) => JSON.stringify(call?.body["blocks"] ?? null);
+const blocksOf = (call: SlackCall | undefined) => JSON.stringify(call?.body.blocks ?? null);
 const hasButtons = (call: SlackCall | undefined) => blocksOf(call).includes('"type":"button"');
 /** [action_id, value] of every button on a card. */
 function buttonValues(call: SlackCall | undefined): [unknown, unknown][] {
-  const blocks = Array.isArray(call?.body["blocks"]) ? (call.body["blocks"] as unknown[]) : [];
+  const blocks = Array.isArray(call?.body.blocks) ? (call.body.blocks as unknown[]) : [];
   return blocks
     .map(record)
-    .filter((b) => b["type"] === "actions")
-    .flatMap((b) => (Array.isArray(b["elements"]) ? (b["elements"] as unknown[]) : []))
+    .filter((b) => b.type === "actions")
+    .flatMap((b) => (Array.isArray(b.elements) ? (b.elements as unknown[]) : []))
     .map(record)
-    .map((e) => [e["action_id"], e["value"]]);
+    .map((e) => [e.action_id, e.value]);
 }
-const conclusionOf = (s: Stack, sha: string) => checkRunsOn(s.gh, sha)[0]?.fields["conclusion"];
+const conclusionOf = (s: Stack, sha: string) => checkRunsOn(s.gh, sha)[0]?.fields.conclusion;
 
 describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () => {
   it("posts the card, and an approver's Approve resumes the review: card decided, check run success, audited", async () => {
     const { s, slack, pr, review, post, ts } = await waitingReview();
-    expect(post.body["channel"]).toBe(CHANNEL);
+    expect(post.body.channel).toBe(CHANNEL);
     expect(buttonValues(post)).toEqual([
       [ACTION_APPROVE, review.id],
       [ACTION_REJECT, review.id],
@@ -91,21 +91,21 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     ]);
     // The card the fake received is exactly what renderCard draws for this review and result.
     const card = renderCard({ review, result: s.server.gate.store.lastResult(review.id)!, checkRunUrl: `${review.url}/checks` });
-    expect(post.body["blocks"]).toEqual(card.blocks);
-    expect(post.body["text"]).toBe(card.text);
+    expect(post.body.blocks).toEqual(card.blocks);
+    expect(post.body.text).toBe(card.text);
     expect(blocksOf(post)).toContain("LIC-02");
     expect(conclusionOf(s, pr.headSha)).toBe("action_required");
-    expect(String(record(checkRunsOn(s.gh, pr.headSha)[0]?.fields["output"])["title"])).toContain(CHANNEL);
+    expect(String(record(checkRunsOn(s.gh, pr.headSha)[0]?.fields.output).title)).toContain(CHANNEL);
     // The check's "Details" opens the card.
-    expect(checkRunsOn(s.gh, pr.headSha)[0]?.fields["details_url"]).toBe(cardLink(review));
+    expect(checkRunsOn(s.gh, pr.headSha)[0]?.fields.details_url).toBe(cardLink(review));
 
     expect((await click(s, ACTION_APPROVE, APPROVER, review.id, ts)).status).toBe(200);
     // Slack is answered only once the approval is stored durably: it is on record at the answer.
     expect(s.server.gate.store.auditFor(review.id).map((e) => e.outcome)).toContain("received");
     await waitFor("the check run to pass", () => conclusionOf(s, pr.headSha) === "success");
     const update = await waitFor("a decided card", () => slack.callsTo("chat.update").find((c) => blocksOf(c).includes("Approved")));
-    expect(update.body["channel"]).toBe(CHANNEL);
-    expect(update.body["ts"]).toBe(ts);
+    expect(update.body.channel).toBe(CHANNEL);
+    expect(update.body.ts).toBe(ts);
     expect(hasButtons(update)).toBe(false);
     expect(blocksOf(update)).toContain(`<@${APPROVER}>`);
     expect(slack.callsTo("chat.postMessage")).toHaveLength(1);
@@ -121,11 +121,11 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     const { s, slack, pr, review, ts } = await waitingReview();
     await click(s, ACTION_REJECT, APPROVER, review.id, ts);
     const [open] = await slack.waitFor("views.open");
-    const view = record(open?.body["view"]);
-    expect(view["callback_id"]).toBe(REJECT_MODAL);
+    const view = record(open?.body.view);
+    expect(view.callback_id).toBe(REJECT_MODAL);
     expect(s.server.gate.store.get(review.id)?.status).toBe("waiting_for_human");
 
-    const res = await submit(s, REJECT_MODAL, APPROVER, String(view["private_metadata"]), { [REASON_BLOCK]: { [REASON_INPUT]: "GPL code cannot ship in the dashboard" } });
+    const res = await submit(s, REJECT_MODAL, APPROVER, String(view.private_metadata), { [REASON_BLOCK]: { [REASON_INPUT]: "GPL code cannot ship in the dashboard" } });
     expect(res.status).toBe(200);
     await waitFor("the check run to fail", () => conclusionOf(s, pr.headSha) === "failure");
     const update = await waitFor("a rejected card", () => slack.callsTo("chat.update").find((c) => blocksOf(c).includes("Rejected")));
@@ -141,11 +141,11 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     const before = await s.server.gate.runner.result(review.id);
     await click(s, ACTION_REQUEST_INFO, APPROVER, review.id, ts);
     const [open] = await slack.waitFor("views.open");
-    const view = record(open?.body["view"]);
-    expect(view["callback_id"]).toBe(INFO_MODAL);
+    const view = record(open?.body.view);
+    expect(view.callback_id).toBe(INFO_MODAL);
     const updatesBefore = slack.callsTo("chat.update").length;
 
-    await submit(s, INFO_MODAL, APPROVER, String(view["private_metadata"]), { [QUESTION_BLOCK]: { [QUESTION_INPUT]: "Is gpl-chart-lib bundled into the shipped app?" } });
+    await submit(s, INFO_MODAL, APPROVER, String(view.private_metadata), { [QUESTION_BLOCK]: { [QUESTION_INPUT]: "Is gpl-chart-lib bundled into the shipped app?" } });
     await waitFor("the review to wait again or finish", async () => {
       const r = await s.server.gate.runner.result(review.id);
       return r.budget.cycles_used === before.budget.cycles_used + 1 && r.status !== "running" ? r : undefined;
@@ -170,17 +170,17 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     expect(answers.map((a) => a.status)).toEqual([200, 200]);
     await waitFor("the check run to pass", () => conclusionOf(s, pr.headSha) === "success");
     const [eph] = await slack.waitFor("chat.postEphemeral");
-    const loser = String(eph?.body["user"]);
+    const loser = String(eph?.body.user);
     expect([APPROVER, OTHER_APPROVER]).toContain(loser);
     // Usually "Already decided by …"; when the second click lands after the first one's claim, the
     // review is "running, not waiting for a decision". Either way exactly one is applied.
-    expect(String(eph?.body["text"])).toMatch(/already decided|not waiting for a decision/i);
+    expect(String(eph?.body.text)).toMatch(/already decided|not waiting for a decision/i);
     const audit = s.server.gate.store.auditFor(review.id);
     const accepted = audit.filter((e) => e.outcome === "received");
     expect(accepted).toHaveLength(1);
     expect(accepted[0]?.actor).not.toBe(loser);
     expect(audit.filter((e) => e.actor === loser && e.outcome.startsWith("refused"))).toHaveLength(1);
-    const completions = s.gh.find("PATCH", /check-runs\/\d+$/).filter((r) => record(r.body)["conclusion"] === "success");
+    const completions = s.gh.find("PATCH", /check-runs\/\d+$/).filter((r) => record(r.body).conclusion === "success");
     expect(completions).toHaveLength(1);
     expect(slack.callsTo("chat.postEphemeral")).toHaveLength(1);
   });
@@ -190,8 +190,8 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     await click(s, ACTION_APPROVE, AUTHOR_SLACK, review.id, ts);
     await click(s, ACTION_REJECT, "UNOBODY", review.id, ts);
     const ephs = await slack.waitFor("chat.postEphemeral", 2);
-    expect(ephs.find((e) => e.body["user"] === AUTHOR_SLACK)?.body["text"]).toMatch(/opened this pull request/);
-    expect(ephs.find((e) => e.body["user"] === "UNOBODY")?.body["text"]).toMatch(/not among the configured approvers/);
+    expect(ephs.find((e) => e.body.user === AUTHOR_SLACK)?.body.text).toMatch(/opened this pull request/);
+    expect(ephs.find((e) => e.body.user === "UNOBODY")?.body.text).toMatch(/not among the configured approvers/);
     expect(s.server.gate.store.get(review.id)?.status).toBe("waiting_for_human");
     expect(slack.callsTo("chat.update")).toHaveLength(0);
     expect(slack.callsTo("views.open")).toHaveLength(0);
@@ -200,7 +200,7 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     expect(refusals.map((e) => e.actor).sort()).toEqual([AUTHOR_SLACK, "UNOBODY"]);
 
     // `gate decide --by <the PR's author>` on the same database is refused with the same words.
-    const slackSaid = String(ephs.find((e) => e.body["user"] === AUTHOR_SLACK)?.body["text"]);
+    const slackSaid = String(ephs.find((e) => e.body.user === AUTHOR_SLACK)?.body.text);
     const cli = await runGateCli(["decide", review.id, "approve", "--by", pr.author], { env: s.env, cwd: s.dir });
     expect(cli.code).toBe(1);
     expect(cli.stderr.trim()).toBe(`gate decide: refused: ${slackSaid}`);
@@ -212,9 +212,9 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     slack.profiles.set(AUTHOR_SLACK, { display_name: "Priya", real_name: "Priya D.", fields: { Xf01: { value: "https://github.com/dev-priya", alt: "" } } });
     await click(s, ACTION_APPROVE, AUTHOR_SLACK, review.id, ts);
     const [eph] = await slack.waitFor("chat.postEphemeral");
-    expect(eph?.body["text"]).toMatch(/opened this pull request/);
+    expect(eph?.body.text).toMatch(/opened this pull request/);
     expect(s.server.gate.store.get(review.id)?.status).toBe("waiting_for_human");
-    expect(slack.callsTo("users.profile.get").map((c) => c.body["user"])).toEqual([AUTHOR_SLACK]);
+    expect(slack.callsTo("users.profile.get").map((c) => c.body.user)).toEqual([AUTHOR_SLACK]);
 
     // Another approver, whose profile names someone else, may decide.
     slack.profiles.set(APPROVER, { display_name: "alice", fields: { Xf01: { value: "github.com/alice-gh", alt: "" } } });
@@ -229,7 +229,7 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent("synchronize", moved)))).status).toBe(202);
     await s.server.idle();
     expect(s.server.gate.store.get(review.id)?.status).toBe("superseded");
-    const oldCardUpdate = slack.callsTo("chat.update").filter((c) => c.body["ts"] === ts).at(-1);
+    const oldCardUpdate = slack.callsTo("chat.update").filter((c) => c.body.ts === ts).at(-1);
     expect(blocksOf(oldCardUpdate)).toContain(newHead.slice(0, 7));
     expect(blocksOf(oldCardUpdate)).toMatch(/[Ss]uperseded/);
     expect(hasButtons(oldCardUpdate)).toBe(false);
@@ -240,7 +240,7 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
 
     await click(s, ACTION_APPROVE, APPROVER, review.id, ts);
     const [eph] = await slack.waitFor("chat.postEphemeral");
-    expect(String(eph?.body["text"])).toMatch(/superseded/i);
+    expect(String(eph?.body.text)).toMatch(/superseded/i);
     expect(s.server.gate.store.get(review.id)?.status).toBe("superseded");
     expect(conclusionOf(s, pr.headSha)).toBe("neutral");
   });
@@ -267,7 +267,7 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     expect(s.server.gate.store.unpublished().map((r) => r.id)).toEqual([id]);
     await s.server.close();
 
-    slack.on("chat.postMessage", (b) => ({ ok: true, channel: b["channel"], ts: "1700000000.000999" }));
+    slack.on("chat.postMessage", (b) => ({ ok: true, channel: b.channel, ts: "1700000000.000999" }));
     const next = await s.restart();
     await next.idle();
     const review = next.gate.store.get(id)!;
@@ -326,7 +326,7 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     // A click on the first review's card whose value was changed to the second review's id.
     expect((await click(s, ACTION_APPROVE, APPROVER, second.id, ts)).status).toBe(200);
     const [eph] = await slack.waitFor("chat.postEphemeral");
-    expect(String(eph?.body["text"])).toContain(`not the card of review ${second.id}`);
+    expect(String(eph?.body.text)).toContain(`not the card of review ${second.id}`);
     expect(s.server.gate.store.get(second.id)?.status).toBe("waiting_for_human");
     expect(s.server.gate.store.get(review.id)?.status).toBe("waiting_for_human");
     expect(slack.callsTo("chat.update")).toHaveLength(updatesBefore);
@@ -344,20 +344,20 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     const answers = await slack.waitFor("response_url", 2);
     const known = answers.find((a) => a.responseId === "known");
     const unknown = answers.find((a) => a.responseId === "unknown");
-    expect(known?.body["response_type"]).toBe("ephemeral");
-    expect(String(known?.body["text"])).toContain(review.id);
-    expect(String(known?.body["text"])).toMatch(/waiting for human/);
-    expect(String(known?.body["text"])).toContain("LIC-02");
-    expect(String(known?.body["text"])).toMatch(/cycles 0\/2/);
-    expect(unknown?.body["response_type"]).toBe("ephemeral");
-    expect(unknown?.body["text"]).toBe(`No review found for ${pr.owner}/${pr.repo}#999.`);
+    expect(known?.body.response_type).toBe("ephemeral");
+    expect(String(known?.body.text)).toContain(review.id);
+    expect(String(known?.body.text)).toMatch(/waiting for human/);
+    expect(String(known?.body.text)).toContain("LIC-02");
+    expect(String(known?.body.text)).toMatch(/cycles 0\/2/);
+    expect(unknown?.body.response_type).toBe("ephemeral");
+    expect(unknown?.body.text).toBe(`No review found for ${pr.owner}/${pr.repo}#999.`);
     expect((await fetch(`${s.base}/healthz`)).status).toBe(200);
 
     // App Home lists the review among those waiting.
     expect((await postToSlackApp(events(s), appHomeOpenedBody(APPROVER), "application/json", { secret: SLACK_SECRET })).status).toBe(200);
     const [home] = await slack.waitFor("views.publish");
-    expect(home?.body["user_id"]).toBe(APPROVER);
-    expect(JSON.stringify(home?.body["view"])).toContain(prKey(pr));
+    expect(home?.body.user_id).toBe(APPROVER);
+    expect(JSON.stringify(home?.body.view)).toContain(prKey(pr));
   });
 });
 

@@ -58,7 +58,7 @@ const command = (text: string) => postToSlackApp(url, slashCommandBody({ text, u
 
 /** The mrkdwn texts of a chat.update call's blocks. */
 function blockTexts(call: SlackCall | undefined): string {
-  const blocks = call?.body["blocks"];
+  const blocks = call?.body.blocks;
   return JSON.stringify(blocks ?? null);
 }
 const hasButtons = (call: SlackCall | undefined) => blockTexts(call).includes('"type":"button"');
@@ -100,8 +100,8 @@ describe("card buttons", () => {
     expect(applied).toHaveLength(1);
     expect(fake.callsTo("chat.update")).toHaveLength(1);
     expect(fake.callsTo("chat.postEphemeral")).toHaveLength(1);
-    expect(String(eph?.body["text"])).toMatch(/^Already decided/);
-    expect(eph?.body["user"]).not.toBe(decided?.by);
+    expect(String(eph?.body.text)).toMatch(/^Already decided/);
+    expect(eph?.body.user).not.toBe(decided?.by);
   });
 
   it("the PR author's click is refused ephemerally and audited; nothing decided", async () => {
@@ -109,7 +109,7 @@ describe("card buttons", () => {
     await click("gate_approve", "UAUTHOR");
     const [eph] = await fake.waitFor("chat.postEphemeral");
     expect(eph?.body).toMatchObject({ channel: "CREVIEWS", user: "UAUTHOR" });
-    expect(String(eph?.body["text"])).toContain("author can never decide");
+    expect(String(eph?.body.text)).toContain("author can never decide");
     expect(service.decideCalls).toHaveLength(0);
     expect(fake.callsTo("chat.update")).toHaveLength(0);
     expect(service.audit).toEqual([expect.objectContaining({ reviewId: "r-0001", actor: "UAUTHOR", action: "approve", outcome: "refused:not_allowed" })]);
@@ -119,7 +119,7 @@ describe("card buttons", () => {
     await start({ approvers: { approvers: ["UAUTHOR"], githubToSlack: { OctoCat: "UAUTHOR" } } });
     await click("gate_approve", "UAUTHOR");
     const [eph] = await fake.waitFor("chat.postEphemeral");
-    expect(String(eph?.body["text"])).toContain("author can never decide");
+    expect(String(eph?.body.text)).toContain("author can never decide");
     expect(service.decideCalls).toHaveLength(0);
   });
 
@@ -128,14 +128,14 @@ describe("card buttons", () => {
     await start();
     await click("gate_approve", "USTRANGER");
     const [eph] = await fake.waitFor("chat.postEphemeral");
-    expect(String(eph?.body["text"])).toContain("not among the configured approvers");
+    expect(String(eph?.body.text)).toContain("not among the configured approvers");
     expect(service.decideCalls).toHaveLength(0);
     expect(service.audit.map((a) => a.actor)).toEqual(["USTRANGER"]);
 
     await click("gate_approve", "UGROUPIE");
     await fake.waitFor("chat.update");
     expect(service.decideCalls.map((c) => c.resume.by)).toEqual(["UGROUPIE"]);
-    expect(fake.callsTo("usergroups.users.list").map((c) => c.body["usergroup"])).toEqual(["SLEADS"]);
+    expect(fake.callsTo("usergroups.users.list").map((c) => c.body.usergroup)).toEqual(["SLEADS"]);
   });
 
   it("a click on a decided review is refused with who decided", async () => {
@@ -148,7 +148,7 @@ describe("card buttons", () => {
     await start();
     await click("gate_approve", "UAPPROVER");
     const [eph] = await fake.waitFor("chat.postEphemeral");
-    expect(String(eph?.body["text"])).toContain("Already decided: approved by <@UFIRST>");
+    expect(String(eph?.body.text)).toContain("Already decided: approved by <@UFIRST>");
     expect(service.decideCalls).toHaveLength(0);
     expect(service.audit[0]?.outcome).toBe("refused:already_decided");
   });
@@ -157,8 +157,8 @@ describe("card buttons", () => {
     await start();
     await click("gate_reject", "UAPPROVER");
     const [open] = await fake.waitFor("views.open");
-    const view = open?.body["view"] as { callback_id: string; private_metadata: string } | undefined;
-    expect(open?.body["trigger_id"]).toBe("trigger-UAPPROVER-gate_reject");
+    const view = open?.body.view as { callback_id: string; private_metadata: string } | undefined;
+    expect(open?.body.trigger_id).toBe("trigger-UAPPROVER-gate_reject");
     expect(view?.callback_id).toBe("gate_reject_modal");
     expect(JSON.parse(view?.private_metadata ?? "{}")).toEqual({ reviewId: "r-0001", channel: "CREVIEWS", ts: "1700000000.000101" });
     expect(service.decideCalls).toHaveLength(0);
@@ -186,7 +186,7 @@ describe("card buttons", () => {
     await start();
     await click("gate_request_info", "UAPPROVER");
     const [open] = await fake.waitFor("views.open");
-    expect((open?.body["view"] as { callback_id: string }).callback_id).toBe("gate_info_modal");
+    expect((open?.body.view as { callback_id?: string } | undefined)?.callback_id).toBe("gate_info_modal");
 
     await submit("gate_info_modal", "UAPPROVER", { question: { question_input: { type: "plain_text_input", value: "Is expiry still checked?" } } });
     await waitUntil(() => service.decideCalls.length === 1 && service.reviews.get("r-0001")?.record.status === "waiting_for_human" && lastUpdateIsFinal());
@@ -215,7 +215,7 @@ describe("card buttons", () => {
     await start();
     await click("gate_request_info", "UAPPROVER");
     const [eph] = await fake.waitFor("chat.postEphemeral");
-    expect(String(eph?.body["text"])).toContain("investigation budget of this review is spent");
+    expect(String(eph?.body.text)).toContain("investigation budget of this review is spent");
     expect(fake.callsTo("views.open")).toHaveLength(0);
     expect(service.decideCalls).toHaveLength(0);
   });
@@ -225,7 +225,7 @@ describe("card buttons", () => {
     await start();
     await click("gate_request_info", "UAPPROVER");
     const [eph] = await fake.waitFor("chat.postEphemeral");
-    expect(String(eph?.body["text"])).toBe("The investigation budget of this review is spent (spent $0.0123 of its $0.01): approve or reject.");
+    expect(String(eph?.body.text)).toBe("The investigation budget of this review is spent (spent $0.0123 of its $0.01): approve or reject.");
     expect(fake.callsTo("views.open")).toHaveLength(0);
     expect(service.audit).toEqual([expect.objectContaining({ actor: "UAPPROVER", action: "info", outcome: "refused:budget_spent" })]);
   });
@@ -237,7 +237,7 @@ describe("card buttons", () => {
     await start();
     await click("gate_approve", "UAPPROVER");
     const [eph] = await fake.waitFor("chat.postEphemeral");
-    expect(String(eph?.body["text"])).toContain("the review is unchanged");
+    expect(String(eph?.body.text)).toContain("the review is unchanged");
     expect(service.decideCalls).toHaveLength(0);
   });
 
@@ -254,7 +254,7 @@ describe("card buttons", () => {
     await start();
     await submit("gate_info_modal", "UAPPROVER", { question: { question_input: { type: "plain_text_input", value: "Is expiry still checked?" } } });
     const [eph] = await fake.waitFor("chat.postEphemeral");
-    expect(String(eph?.body["text"])).toContain("the review is unchanged");
+    expect(String(eph?.body.text)).toContain("the review is unchanged");
     const last = fake.callsTo("chat.update").at(-1);
     expect(blockTexts(last)).not.toContain("Investigating…");
     expect(blockTexts(last)).toContain('"action_id":"gate_request_info"');
@@ -297,15 +297,15 @@ describe("request verification", () => {
 });
 
 describe("/gate", () => {
-  const answer = async () => String((await fake.waitFor("response_url"))[0]?.body["text"]);
+  const answer = async () => String((await fake.waitFor("response_url"))[0]?.body.text);
 
   it("status owner/repo#n shows the review", async () => {
     await start();
     expect((await command("status acme/web#12")).status).toBe(200);
     const [call] = await fake.waitFor("response_url");
-    expect(call?.body["response_type"]).toBe("ephemeral");
-    expect(String(call?.body["text"])).toContain("*acme/web#12*");
-    expect(String(call?.body["text"])).toContain("Budget: cycles 1/2");
+    expect(call?.body.response_type).toBe("ephemeral");
+    expect(String(call?.body.text)).toContain("*acme/web#12*");
+    expect(String(call?.body.text)).toContain("Budget: cycles 1/2");
   });
 
   it("status #n uses the default repository", async () => {
@@ -319,7 +319,7 @@ describe("/gate", () => {
     await command("help");
     await command("");
     const calls = await fake.waitFor("response_url", 2);
-    for (const call of calls) expect(String(call.body["text"])).toContain("/gate status owner/repo#123");
+    for (const call of calls) expect(String(call.body.text)).toContain("/gate status owner/repo#123");
   });
 
   it("an unknown subcommand says so and shows usage", async () => {
@@ -353,8 +353,8 @@ describe("App Home", () => {
     const res = await postToSlackApp(url, appHomeOpenedBody("UVIEWER"), "application/json", { secret: SECRET });
     expect(res.status).toBe(200);
     const [publish] = await fake.waitFor("views.publish");
-    expect(publish?.body["user_id"]).toBe("UVIEWER");
-    const view = JSON.stringify(publish?.body["view"]);
+    expect(publish?.body.user_id).toBe("UVIEWER");
+    const view = JSON.stringify(publish?.body.view);
     expect(view).toContain('"type":"home"');
     expect(view.indexOf("Oldest change")).toBeGreaterThan(0);
     expect(view.indexOf("Oldest change")).toBeLessThan(view.indexOf("Refactor session validation"));

@@ -193,7 +193,7 @@ describe("the clicked card must be the review's card", () => {
     // The click comes from r-0001's card but its value names r-0002.
     expect((await post(clickBody({ reviewId: "r-0002" }))).status).toBe(200);
     const [eph] = await fake.waitFor("chat.postEphemeral");
-    expect(String(eph?.body["text"])).toContain("not the card of review r-0002");
+    expect(String(eph?.body.text)).toContain("not the card of review r-0002");
     expect(eph?.body).toMatchObject({ channel: CARD.channel, user: "UAPPROVER" });
     expect(service.decideCalls).toEqual([]);
     expect(fake.callsTo("chat.update")).toEqual([]);

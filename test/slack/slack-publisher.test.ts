@@ -34,9 +34,9 @@ describe("createSlackPublisher", () => {
     expect(receipt.slackChannel).toBe("CWEB");
     expect(receipt.slackTs).toMatch(/^1700000000\.\d+$/);
     const [post] = fake.callsTo("chat.postMessage");
-    expect(post?.body["channel"]).toBe("CWEB");
+    expect(post?.body.channel).toBe("CWEB");
     expect(post?.token).toBe("xoxb-test");
-    expect(JSON.stringify(post?.body["blocks"])).toContain('"action_id":"gate_approve"');
+    expect(JSON.stringify(post?.body.blocks)).toContain('"action_id":"gate_approve"');
 
     review = { ...review, ...receipt, status: "done" };
     const decided = makeResult({ status: "done", route: "human_approved", decision: { kind: "approve", by: "U1", at: "2026-03-02T09:30:00Z" } });
@@ -45,7 +45,7 @@ describe("createSlackPublisher", () => {
     expect(fake.callsTo("chat.postMessage")).toHaveLength(1);
     const [update] = fake.callsTo("chat.update");
     expect(update?.body).toMatchObject({ channel: "CWEB", ts: receipt.slackTs });
-    expect(JSON.stringify(update?.body["blocks"])).not.toContain('"type":"button"');
+    expect(JSON.stringify(update?.body.blocks)).not.toContain('"type":"button"');
   });
 
   it("never posts twice, even when the receipt was not stored yet or publishes overlap", async () => {
@@ -77,7 +77,7 @@ describe("createSlackPublisher", () => {
     const review = makeReview({ slackChannel: "CWEB", slackTs: "1700000000.000001", status: "superseded", supersededBy: "b".repeat(40) });
     await publisher().publish(review, makeResult({ status: "superseded" }));
     const [update] = fake.callsTo("chat.update");
-    expect(JSON.stringify(update?.body["blocks"])).toContain("Superseded by");
+    expect(JSON.stringify(update?.body.blocks)).toContain("Superseded by");
     expect(fake.callsTo("chat.postMessage")).toHaveLength(0);
   });
 

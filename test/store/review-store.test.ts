@@ -75,7 +75,7 @@ describe("ReviewStore", () => {
   it("runs work in one transaction: all of its writes, or none when it throws", () => {
     const s = store();
     const kept = s.transaction(() => s.recordDelivery("d-1", "pull_request") && reg(s, "r-1"));
-    expect(kept && kept.id).toBe("r-1");
+    expect(kept).toMatchObject({ id: "r-1" });
     expect(() =>
       s.transaction(() => {
         s.recordDelivery("d-2", "pull_request");

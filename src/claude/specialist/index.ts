@@ -1,6 +1,6 @@
 import { AnthropicError } from "@anthropic-ai/sdk";
 import { zodOutputFormat } from "@anthropic-ai/sdk/helpers/zod";
-import type { MessageCreateParamsNonStreaming } from "@anthropic-ai/sdk/resources/messages";
+import type { Message, MessageCreateParamsNonStreaming } from "@anthropic-ai/sdk/resources/messages";
 import type { Logger } from "pino";
 import { SEVERITY_RANK, type Finding } from "../../domain/finding.js";
 import type { Specialist, SpecialistInput, SpecialistOutput } from "../../domain/specialist.js";
@@ -73,7 +73,7 @@ export function createModelSpecialist(deps: ModelSpecialistDeps): Specialist {
           output_config: { format, ...(deps.settings.effort ? { effort: deps.settings.effort } : {}) },
           ...(thinking ? { thinking } : {}),
         };
-        let message;
+        let message: Message;
         try {
           message = await deps.client.messages.create(params, { signal: input.signal });
         } catch (error) {

@@ -74,13 +74,13 @@ const SDK_PACKAGES: Readonly<Record<string, string>> = {
 
 const MANIFEST = /(^|\/)(package\.json|requirements[\w.-]*\.txt|pyproject\.toml|Pipfile|setup\.py|setup\.cfg)$/;
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 }
 
 /** Per SDK package: how a manifest line names it, and how code imports it. */
 const SDK_PATTERNS = Object.entries(SDK_PACKAGES).map(([pkg, vendor]) => {
-  const p = escape(pkg);
+  const p = escapeRegExp(pkg);
   const module = p.replace(/-/g, "_");
   return {
     pkg,
@@ -120,7 +120,7 @@ function sdkBindings(lines: readonly CodeLine[]): Map<string, string> {
     }
   }
   if (names.size === 0) return names;
-  const imported = [...names.keys()].map(escape).join("|");
+  const imported = [...names.keys()].map(escapeRegExp).join("|");
   const client = new RegExp(`(?<![\\w$.])([A-Za-z_$][\\w$]*)\\s*=\\s*(?:await\\s+)?(?:new\\s+)?(${imported})(?:\\s*\\.\\s*\\w+)*\\s*\\(`);
   for (const { code, added } of lines) {
     const m = added ? client.exec(code) : null;
@@ -192,7 +192,7 @@ interface OutboundCall {
 /** Calls on a name an SDK import bound: `mp.track(`, `client.capture(`. */
 function boundCallPattern(bindings: ReadonlyMap<string, string>): RegExp | undefined {
   if (bindings.size === 0) return undefined;
-  const names = [...bindings.keys()].map(escape).join("|");
+  const names = [...bindings.keys()].map(escapeRegExp).join("|");
   return new RegExp(`(?<![\\w$.])(${names})(?:\\s*\\.\\s*\\w+)+\\s*\\(`, "g");
 }
 

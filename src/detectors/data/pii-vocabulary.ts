@@ -1,4 +1,4 @@
-import { sanitizeCode } from "../code-lines.js";
+
 
 /**
  * The vocabulary the data-handling detectors (DATA-01..03) share: which identifiers name personal

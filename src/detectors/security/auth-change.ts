@@ -18,8 +18,20 @@ const AUTH_PATH_WORDS = new Set([
 ]);
 
 /** Changed lines that touch token checks, sessions, password hashing or route guards. */
-const AUTH_LINE =
-  /\bjwt\.|jsonwebtoken|\bjose\b|\bbcrypt|\bargon2|\bpassport\.|\bisAuthenticated\b|\bIsAuthenticated\b|\brequireAuth|\bensureAuth|\bauthenticate\w*\s*\(|\bauthorize\w*\s*\(|\bverify(Token|Jwt|JWT|Password|Signature|Session|IdToken)\b|\.verify\s*\(|\b(req|request)\.session\b|\bexpress-session|cookie-session|\bsession\.(regenerate|destroy|cookie)\b|\bsession_?(id|token|secret|cookie)\b|\bSESSION_(SECRET|COOKIE|TTL)|\bexpires_?in\b|\bexpiresIn\b|\bmaxAge\b.*(session|cookie)|\b(session|cookie)\b.*\bmaxAge\b|\bsession\s*\(\s*\{|\b(check|compare|hash|verify)_?[Pp]assword|\bpassword_hash\b|@login_required|@requires_auth|permission_classes|\bhasRole\b|\brequireRole\b|\bisAdmin\b|headers\.authorization|\bBearer\s|\bcsrf\b|\bhttpOnly\b|\bsameSite\b|\balgorithms\s*[:=]|ignoreExpiration|\bnoAuth\b|\bskipAuth\b/i;
+const AUTH_LINE = new RegExp(
+  [
+    String.raw`\bjwt\.|jsonwebtoken|\bjose\b|\bbcrypt|\bargon2|\bpassport\.|\bisAuthenticated\b|\bIsAuthenticated\b`,
+    String.raw`\brequireAuth|\bensureAuth|\bauthenticate\w*\s*\(|\bauthorize\w*\s*\(`,
+    String.raw`\bverify(Token|Jwt|JWT|Password|Signature|Session|IdToken)\b|\.verify\s*\(`,
+    String.raw`\b(req|request)\.session\b|\bexpress-session|cookie-session|\bsession\.(regenerate|destroy|cookie)\b`,
+    String.raw`\bsession_?(id|token|secret|cookie)\b|\bSESSION_(SECRET|COOKIE|TTL)|\bexpires_?in\b|\bexpiresIn\b`,
+    String.raw`\bmaxAge\b.*(session|cookie)|\b(session|cookie)\b.*\bmaxAge\b|\bsession\s*\(\s*\{`,
+    String.raw`\b(check|compare|hash|verify)_?[Pp]assword|\bpassword_hash\b|@login_required|@requires_auth`,
+    String.raw`permission_classes|\bhasRole\b|\brequireRole\b|\bisAdmin\b|headers\.authorization|\bBearer\s`,
+    String.raw`\bcsrf\b|\bhttpOnly\b|\bsameSite\b|\balgorithms\s*[:=]|ignoreExpiration|\bnoAuth\b|\bskipAuth\b`,
+  ].join("|"),
+  "i",
+);
 
 /**
  * Calls (callee as written, whitespace removed) that verify a signature, HMAC or token, issue a
@@ -49,7 +61,7 @@ const AUTH_CALL = new RegExp(
 
 /** The same behaviour read from the added lines of files no grammar here parses (Ruby, Java, ...). */
 const AUTH_WORD_UNPARSED =
-  /(hmac|HMAC|Hmac)|OpenSSL::HMAC|set_cookie|SetCookie|cookies\.signed|pbkdf2|scrypt|secure_compare|has_secure_password|MessageDigest\.isEqual|Jwts\.|BCrypt/;
+  /\b(hmac|HMAC|Hmac)\b|\bOpenSSL::HMAC|\bset_cookie\b|\bSetCookie\b|\bcookies\.signed\b|\bpbkdf2|\bscrypt\b|\bsecure_compare\b|\bhas_secure_password\b|\bMessageDigest\.isEqual\b|\bJwts\.|\bBCrypt/;
 
 /** Authentication calls that this patch adds, at their head lines. */
 function authCalls(file: ChangedFile): Array<{ line: number; call: string }> {

@@ -68,7 +68,7 @@ export function buildAnswer(state: RunState, request: InvestigationRequest, pr: 
     const lines = state.files.get(file);
     if (!lines) continue;
     const keys = redactionKeys(lines.map((l) => l.text).join("\n"));
-    keys.forEach((k) => redacted.add(k));
+    for (const k of keys) redacted.add(k);
     const where = lines.find((l) => /redact|censor|mask/i.test(l.text));
     const secretKeys = [...keys].filter((k) => SECRET_KEYS.test(k));
     if (where && secretKeys.length > 0) {

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readdirSync, readSync } from "node:fs";
+import { closeSync, type Dirent, fstatSync, openSync, readdirSync, readSync } from "node:fs";
 import path from "node:path";
 import picomatch from "picomatch";
 import { GateError } from "../../domain/errors.js";
@@ -95,7 +95,7 @@ export async function grepRepo(
 ): Promise<ToolOutput & { matches: number; files_scanned: number }> {
   const lineRe = compilePattern(args.pattern);
   // A whole-file prefilter: with `m`, anchors match at line ends, so a file with no match is skipped unsplit.
-  const fileRe = new RegExp(lineRe.source, lineRe.flags.includes("m") ? lineRe.flags : lineRe.flags + "m");
+  const fileRe = new RegExp(lineRe.source, lineRe.flags.includes("m") ? lineRe.flags : `${lineRe.flags}m`);
   const limit = Math.min(GREP_MAX_RESULTS, Math.max(1, Math.floor(args.max_results ?? GREP_DEFAULT_RESULTS)));
   // picomatch's `basename` option also changes how globs with a slash match, so it is set only without one.
   const isMatch = args.glob ? picomatch(args.glob, { dot: true, basename: !args.glob.includes("/") }) : undefined;
@@ -107,7 +107,7 @@ export async function grepRepo(
   const scratch = Buffer.allocUnsafe(GREP_MAX_FILE_BYTES);
   walk: while (stack.length > 0) {
     const rel = stack.pop() ?? "";
-    let entries;
+    let entries: Dirent[];
     try {
       entries = readdirSync(path.join(base, rel), { withFileTypes: true });
     } catch {

@@ -94,4 +94,22 @@ describe("authChangeDetector reads authentication by behaviour, wherever the fil
       }),
     ).toEqual([]);
   });
+  it("languages no grammar here parses (Ruby, Java): the auth words of added lines, on word boundaries", async () => {
+    expect(
+      await found({
+        "app/controllers/hooks_controller.rb": [
+          "class HooksController < ApplicationController",
+          "  def verify(body, sig)",
+          "    ActiveSupport::SecurityUtils.secure_compare(OpenSSL::HMAC.hexdigest('SHA256', KEY, body), sig)",
+          "  end",
+          "end",
+        ],
+        "src/main/java/com/acme/Tokens.java": ["boolean ok = MessageDigest.isEqual(expected, actual);"],
+        "app/models/thumbnail.rb": ["def scryptic_name; 'x'; end"],
+      }),
+    ).toEqual([
+      ["app/controllers/hooks_controller.rb", 3],
+      ["src/main/java/com/acme/Tokens.java", 1],
+    ]);
+  });
 });

@@ -43,7 +43,7 @@ function entry(text: string, strict: boolean): { name: string; version?: string 
 function addTable(out: Map<string, DependencyScope>, table: unknown, scope: DependencyScope): void {
   if (!isTomlTable(table)) return;
   for (const [key, spec] of Object.entries(table)) {
-    const renamed = isTomlTable(spec) && typeof spec["package"] === "string" ? spec["package"] : key;
+    const renamed = isTomlTable(spec) && typeof spec.package === "string" ? spec.package : key;
     addScope(out, normalizePackageName("cargo", renamed), scope);
   }
 }
@@ -94,8 +94,8 @@ export const cargoTomlParser: ManifestParser = {
     if (!doc) return undefined;
     const out = new Map<string, DependencyScope>();
     addDependencyTables(out, doc);
-    addDependencyTables(out, doc["workspace"]);
-    const targets = doc["target"];
+    addDependencyTables(out, doc.workspace);
+    const targets = doc.target;
     if (isTomlTable(targets)) for (const target of Object.values(targets)) addDependencyTables(out, target);
     return out;
   },

@@ -113,9 +113,9 @@ export const pyprojectTomlParser: ManifestParser = {
     const doc = parseTomlTable(text);
     if (!doc) return undefined;
     const out = new Map<string, DependencyScope>();
-    const project = doc["project"];
+    const project = doc.project;
     if (isTable(project)) {
-      addRequirements(out, project["dependencies"], "runtime");
+      addRequirements(out, project.dependencies, "runtime");
       const extras = project["optional-dependencies"];
       if (isTable(extras)) {
         for (const [extra, list] of Object.entries(extras)) {
@@ -125,15 +125,15 @@ export const pyprojectTomlParser: ManifestParser = {
     }
     const groups = doc["dependency-groups"];
     if (isTable(groups)) for (const list of Object.values(groups)) addRequirements(out, list, "dev");
-    const tool = doc["tool"];
-    const poetry = isTable(tool) ? tool["poetry"] : undefined;
+    const tool = doc.tool;
+    const poetry = isTable(tool) ? tool.poetry : undefined;
     if (isTable(poetry)) {
-      addKeys(out, poetry["dependencies"], "runtime");
+      addKeys(out, poetry.dependencies, "runtime");
       addKeys(out, poetry["dev-dependencies"], "dev");
-      const poetryGroups = poetry["group"];
+      const poetryGroups = poetry.group;
       if (isTable(poetryGroups)) {
         for (const [name, group] of Object.entries(poetryGroups)) {
-          if (isTable(group)) addKeys(out, group["dependencies"], name === "main" ? "runtime" : "dev");
+          if (isTable(group)) addKeys(out, group.dependencies, name === "main" ? "runtime" : "dev");
         }
       }
     }

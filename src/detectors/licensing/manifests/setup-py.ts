@@ -51,7 +51,7 @@ function next(section: string | undefined, text: string): string | undefined {
   const d = depth(text);
   const open = opens(text, section);
   if (open && d > 0) return open.label;
-  if (section !== undefined && section.startsWith("extras_require#") && d < 0) return "extras_require";
+  if (section?.startsWith("extras_require#") && d < 0) return "extras_require";
   if (section === "extras_require" && d < 0) return "(top)";
   if (section !== undefined && scopeOfLabel(section) !== undefined && d < 0) return "(top)";
   if (EXTRAS_OPEN.test(text) && d > 0) return "extras_require";
