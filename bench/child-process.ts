@@ -12,11 +12,15 @@ const TSX = path.join(ROOT, "node_modules/tsx/dist/loader.mjs");
 
 /** Runs a bench child script (TypeScript, through tsx) and parses the JSON line it prints. */
 export async function childJson<T>(script: string, args: string[], nodeFlags: string[] = []): Promise<T> {
-  const { stdout } = await run(process.execPath, [...nodeFlags, "--import", TSX, path.join(BENCH_DIR, "child", script), ...args], {
-    cwd: ROOT,
-    maxBuffer: 16 * 1024 * 1024,
-    timeout: 600_000,
-  });
+  const { stdout } = await run(
+    process.execPath,
+    [...nodeFlags, "--import", TSX, path.join(BENCH_DIR, "child", script), ...args],
+    {
+      cwd: ROOT,
+      maxBuffer: 16 * 1024 * 1024,
+      timeout: 600_000,
+    },
+  );
   return JSON.parse(stdout.trim().split("\n").pop() ?? "null") as T;
 }
 

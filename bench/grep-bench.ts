@@ -14,11 +14,28 @@ const PER_DIR = 100;
 /** Generated bundles and data files real repositories carry, each over 1 MB. */
 const LARGE_FILES = 4;
 const LARGE_BYTES = 1_500_000;
-const WORDS = ["session", "token", "user", "const", "return", "value", "config", "request", "handler", "logger", "cache", "item"];
+const WORDS = [
+  "session",
+  "token",
+  "user",
+  "const",
+  "return",
+  "value",
+  "config",
+  "request",
+  "handler",
+  "logger",
+  "cache",
+  "item",
+];
 /** Patterns an investigator asks: a literal, a regular expression, and a case-insensitive one. */
 const PATTERNS = ["auditSession", "verify[A-Z][a-z]+Token\\(", "/SESSION_?EXPIR/i"];
 /** The same patterns for `git grep -n -E` (and `-i`). */
-const GIT_ARGS: string[][] = [["-F", "auditSession"], ["-E", "verify[A-Z][a-z]+Token\\("], ["-i", "-E", "SESSION_?EXPIR"]];
+const GIT_ARGS: string[][] = [
+  ["-F", "auditSession"],
+  ["-E", "verify[A-Z][a-z]+Token\\("],
+  ["-i", "-E", "SESSION_?EXPIR"],
+];
 
 /** A small deterministic PRNG (mulberry32), so every run builds the same tree. */
 function prng(seed: number): () => number {
@@ -65,10 +82,26 @@ export async function grepFigure(): Promise<Figure> {
   try {
     buildTree(root);
     const git = (...args: string[]) =>
-      run("git", ["-c", "user.name=bench", "-c", "user.email=bench@example.invalid", "-c", "commit.gpgsign=false", "-c", "gc.auto=0", "-c", "maintenance.auto=false", ...args], {
-        cwd: root,
-        maxBuffer: 256 * 1024 * 1024,
-      });
+      run(
+        "git",
+        [
+          "-c",
+          "user.name=bench",
+          "-c",
+          "user.email=bench@example.invalid",
+          "-c",
+          "commit.gpgsign=false",
+          "-c",
+          "gc.auto=0",
+          "-c",
+          "maintenance.auto=false",
+          ...args,
+        ],
+        {
+          cwd: root,
+          maxBuffer: 256 * 1024 * 1024,
+        },
+      );
     await git("init", "-q");
     await git("add", "-A");
     await git("commit", "-q", "-m", "bench tree");
@@ -77,14 +110,17 @@ export async function grepFigure(): Promise<Figure> {
     const ours = async () => {
       const started = performance.now();
       counts.ours = [];
-      for (const pattern of PATTERNS) counts.ours.push((await grepRepo(root, { pattern, max_results: GREP_MAX_RESULTS })).matches);
+      for (const pattern of PATTERNS)
+        counts.ours.push((await grepRepo(root, { pattern, max_results: GREP_MAX_RESULTS })).matches);
       return performance.now() - started;
     };
     const theirs = async () => {
       const started = performance.now();
       counts.git = [];
       for (const args of GIT_ARGS) {
-        const { stdout } = await git("grep", "-n", "-I", ...args).catch((e: { stdout?: string }) => ({ stdout: e.stdout ?? "" }));
+        const { stdout } = await git("grep", "-n", "-I", ...args).catch((e: { stdout?: string }) => ({
+          stdout: e.stdout ?? "",
+        }));
         counts.git.push(Math.min(GREP_MAX_RESULTS, stdout.split("\n").filter((l) => l.length > 0).length));
       }
       return performance.now() - started;
@@ -98,7 +134,9 @@ export async function grepFigure(): Promise<Figure> {
       { label: "git grep -n", unit: "ms" },
       m,
       { max: 1.5 },
-      [`matches per pattern: grep_repo ${counts.ours.join("/")}, git grep ${counts.git.join("/")} (capped at ${GREP_MAX_RESULTS})${equal ? "" : ": NOT EQUAL"}`],
+      [
+        `matches per pattern: grep_repo ${counts.ours.join("/")}, git grep ${counts.git.join("/")} (capped at ${GREP_MAX_RESULTS})${equal ? "" : ": NOT EQUAL"}`,
+      ],
     );
     return equal ? figure : { ...figure, met: false };
   } finally {

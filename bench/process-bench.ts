@@ -58,7 +58,10 @@ export async function startupFigure(): Promise<Figure> {
   try {
     let n = 0;
     const m = await paired(
-      () => processCpuMs([cli, "review", path.join(ROOT, "fixtures/001_readme_typo"), "--json"], { GATE_DB: path.join(dir, `g${n++}.db`) }),
+      () =>
+        processCpuMs([cli, "review", path.join(ROOT, "fixtures/001_readme_typo"), "--json"], {
+          GATE_DB: path.join(dir, `g${n++}.db`),
+        }),
       () => processCpuMs(["-e", ""]),
       { runs: 7 },
     );

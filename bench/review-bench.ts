@@ -34,7 +34,14 @@ export async function latencyFigures(): Promise<Figure[]> {
         route = await reviewFixture(gate, BUNDLED_FIXTURES_DIR, c.fixture, pr);
         if (i > 0) times.push(performance.now() - started); // run 0 warms up
       }
-      figures.push(singleFigure(c.id, `one review of ${c.fixture} end to end (SQLite, rules) -> ${route}`, { label: "latency", unit: "ms" }, times));
+      figures.push(
+        singleFigure(
+          c.id,
+          `one review of ${c.fixture} end to end (SQLite, rules) -> ${route}`,
+          { label: "latency", unit: "ms" },
+          times,
+        ),
+      );
     }
   } finally {
     gate.close();
@@ -51,11 +58,19 @@ export async function largePrFigure(): Promise<Figure> {
   let route: string | null = null;
   try {
     writeSyntheticFixture(fixtures, "warm", { files: 5, linesPerFile: 20, number: 1 });
-    await reviewFixture(gate, fixtures, "warm", { repo: "bench/service", number: 1, headSha: `00000001${"a".repeat(32)}` });
+    await reviewFixture(gate, fixtures, "warm", {
+      repo: "bench/service",
+      number: 1,
+      headSha: `00000001${"a".repeat(32)}`,
+    });
     writeSyntheticFixture(fixtures, "large", { files: 3_000, linesPerFile: 20, number: 2 });
     for (let i = 0; i < 3; i++) {
       const before = process.cpuUsage();
-      route = await reviewFixture(gate, fixtures, "large", { repo: "bench/service", number: 2 + i, headSha: `00000002${"a".repeat(32)}` });
+      route = await reviewFixture(gate, fixtures, "large", {
+        repo: "bench/service",
+        number: 2 + i,
+        headSha: `00000002${"a".repeat(32)}`,
+      });
       const used = process.cpuUsage(before);
       runs.push((used.user + used.system) / 1e6);
     }
@@ -64,5 +79,11 @@ export async function largePrFigure(): Promise<Figure> {
     rmSync(dir, { recursive: true, force: true });
     rmSync(fixtures, { recursive: true, force: true });
   }
-  return singleFigure("cpu_3000_files", `CPU of one review of a 3,000-file PR (60,000 added lines), rules mode -> ${route}`, { label: "review", unit: "s CPU" }, runs, { max: 1 });
+  return singleFigure(
+    "cpu_3000_files",
+    `CPU of one review of a 3,000-file PR (60,000 added lines), rules mode -> ${route}`,
+    { label: "review", unit: "s CPU" },
+    runs,
+    { max: 1 },
+  );
 }

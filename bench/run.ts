@@ -58,11 +58,18 @@ async function main(argv: string[]): Promise<void> {
     }
   }
   if (json) {
-    const out = { node: process.version, platform: process.platform, cpus: (await import("node:os")).cpus().length, figures };
+    const out = {
+      node: process.version,
+      platform: process.platform,
+      cpus: (await import("node:os")).cpus().length,
+      figures,
+    };
     process.stdout.write(`${JSON.stringify(out)}\n`);
   } else {
     const missed = figures.filter((f) => f.met === false).map((f) => f.id);
-    process.stdout.write(`${figures.length} figures; goals not met: ${missed.length === 0 ? "none" : missed.join(", ")}\n`);
+    process.stdout.write(
+      `${figures.length} figures; goals not met: ${missed.length === 0 ? "none" : missed.join(", ")}\n`,
+    );
   }
 }
 

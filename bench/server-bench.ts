@@ -44,15 +44,29 @@ function servePrs(gh: FakeGitHub, first: number, count: number): Array<{ number:
   return Array.from({ length: count }, (_, i) => {
     const number = first + i;
     const { pr, files } = syntheticPrJson({ files: 2, linesPerFile: 10, number, docs: true });
-    gh.setPull(OWNER, REPO, number, { pr: { ...pr, html_url: `https://github.com/${OWNER}/${REPO}/pull/${number}`, changed_files: files.length }, files });
+    gh.setPull(OWNER, REPO, number, {
+      pr: { ...pr, html_url: `https://github.com/${OWNER}/${REPO}/pull/${number}`, changed_files: files.length },
+      files,
+    });
     const top = `${OWNER}-${REPO}-${pr.head.sha.slice(0, 7)}`;
-    gh.setTarball(OWNER, REPO, pr.head.sha, rawTarball([{ path: `${top}/`, type: "Directory" }, { path: `${top}/README.md`, type: "File", body: "# service\n" }]));
+    gh.setTarball(
+      OWNER,
+      REPO,
+      pr.head.sha,
+      rawTarball([
+        { path: `${top}/`, type: "Directory" },
+        { path: `${top}/README.md`, type: "File", body: "# service\n" },
+      ]),
+    );
     return { number, sha: pr.head.sha };
   });
 }
 
 /** A signed `pull_request.opened` delivery for one served PR. */
-async function delivery(pr: { number: number; sha: string }): Promise<{ body: string; headers: Record<string, string> }> {
+async function delivery(pr: {
+  number: number;
+  sha: string;
+}): Promise<{ body: string; headers: Record<string, string> }> {
   // GitHub's own example payload, retargeted at the served PR.
   const body = JSON.stringify(
     pullRequestEvent("opened", {
@@ -77,11 +91,18 @@ async function delivery(pr: { number: number; sha: string }): Promise<{ body: st
 }
 
 /** Sends deliveries all at once; returns each answer's latency in ms. */
-async function burst(port: number, deliveries: Array<{ body: string; headers: Record<string, string> }>): Promise<number[]> {
+async function burst(
+  port: number,
+  deliveries: Array<{ body: string; headers: Record<string, string> }>,
+): Promise<number[]> {
   return Promise.all(
     deliveries.map(async (d) => {
       const started = performance.now();
-      const res = await fetch(`http://127.0.0.1:${port}/github/webhook`, { method: "POST", headers: d.headers, body: d.body });
+      const res = await fetch(`http://127.0.0.1:${port}/github/webhook`, {
+        method: "POST",
+        headers: d.headers,
+        body: d.body,
+      });
       await res.arrayBuffer();
       if (res.status !== 202) throw new Error(`webhook answered ${res.status}`);
       return performance.now() - started;
@@ -122,7 +143,14 @@ export async function serverFigures(): Promise<Figure[]> {
       GATE_LOG_LEVEL: "info",
     };
     const gate = await startProcess([path.join(ROOT, "dist/main.js")], gateEnv);
-    const bare = await startProcess(["--import", path.join(ROOT, "node_modules/tsx/dist/loader.mjs"), path.join(BENCH_DIR, "child/bare-webhook-server.ts")], env);
+    const bare = await startProcess(
+      [
+        "--import",
+        path.join(ROOT, "node_modules/tsx/dist/loader.mjs"),
+        path.join(BENCH_DIR, "child/bare-webhook-server.ts"),
+      ],
+      env,
+    );
     children.push(gate.child, bare.child);
 
     let next = 1;
@@ -133,7 +161,8 @@ export async function serverFigures(): Promise<Figure[]> {
       return first;
     };
     const ack = await paired(
-      async () => p99(await burst(gate.port, await Promise.all(servePrs(gh, fresh(CONCURRENT), CONCURRENT).map(delivery)))),
+      async () =>
+        p99(await burst(gate.port, await Promise.all(servePrs(gh, fresh(CONCURRENT), CONCURRENT).map(delivery)))),
       async () => p99(await burst(bare.port, await Promise.all(servePrs(gh, 900_000, CONCURRENT).map(delivery)))),
       { runs: 5 },
     );
@@ -144,7 +173,8 @@ export async function serverFigures(): Promise<Figure[]> {
       async () => {
         const prs = servePrs(gh, fresh(REVIEWS), REVIEWS);
         const shas = new Set(prs.map((p) => p.sha));
-        const done = () => gh.statuses.filter((s) => shas.has(s.sha) && (s.body as { state?: string }).state === "success").length;
+        const done = () =>
+          gh.statuses.filter((s) => shas.has(s.sha) && (s.body as { state?: string }).state === "success").length;
         const started = performance.now();
         await burst(gate.port, await Promise.all(prs.map(delivery)));
         await waitUntil(() => done() >= REVIEWS, 120_000);
@@ -157,18 +187,31 @@ export async function serverFigures(): Promise<Figure[]> {
         // The same work as the server's: live intake, and the commit status published at the end.
         const check = createCheckPublisher({ auth, log });
         const inproc = buildGate(
-          loadSettings({ GATE_DB: path.join(dir, `inproc-${next}.db`), GATE_DATA_DIR: path.join(dir, "inproc-data") }, dir),
+          loadSettings(
+            { GATE_DB: path.join(dir, `inproc-${next}.db`), GATE_DATA_DIR: path.join(dir, "inproc-data") },
+            dir,
+          ),
           log,
           { github: auth, publishersFor: () => [check] },
         );
         try {
           const started = performance.now();
-          const ids = prs.map((p) => inproc.runner.register({ source: { kind: "github", owner: OWNER, repo: REPO, number: p.number, headSha: p.sha }, repo: `${OWNER}/${REPO}`, number: p.number, headSha: p.sha }).id);
+          const ids = prs.map(
+            (p) =>
+              inproc.runner.register({
+                source: { kind: "github", owner: OWNER, repo: REPO, number: p.number, headSha: p.sha },
+                repo: `${OWNER}/${REPO}`,
+                number: p.number,
+                headSha: p.sha,
+              }).id,
+          );
           // The server's default GATE_CONCURRENCY: two reviews at a time.
           const queue = [...ids];
-          await Promise.all([0, 1].map(async () => {
-            for (let id = queue.shift(); id; id = queue.shift()) await inproc.runner.run(id);
-          }));
+          await Promise.all(
+            [0, 1].map(async () => {
+              for (let id = queue.shift(); id; id = queue.shift()) await inproc.runner.run(id);
+            }),
+          );
           return REVIEWS / ((performance.now() - started) / 1000);
         } finally {
           inproc.close();

@@ -11,7 +11,7 @@ const CODE = [
   "export async function loadOrder(request, response) {",
   '  const order = await db.query("SELECT id, total FROM orders WHERE id = $1", [request.params.id]);',
   '  logger.info("order loaded", { orderId: order.id });',
-  "  const rates = await fetch(`${RATES_URL}/v2/rates`, { method: \"GET\" });",
+  '  const rates = await fetch(`${RATES_URL}/v2/rates`, { method: "GET" });',
   '  if (!rates.ok) throw new Error("rates unavailable");',
   "  // retry with got or ky when the fetch above fails; the request is idempotent",
   "  const total = order.total * (await rates.json()).eur;",
@@ -30,7 +30,10 @@ function word(i: number): string {
 
 /** A unified-diff patch adding `lines` lines of ordinary code. */
 export function addedPatch(lines: number): string {
-  const body = Array.from({ length: lines }, (_, i) => `+${(CODE[i % CODE.length] ?? "").replace(/order/g, `order_${word(i)}`)}`);
+  const body = Array.from(
+    { length: lines },
+    (_, i) => `+${(CODE[i % CODE.length] ?? "").replace(/order/g, `order_${word(i)}`)}`,
+  );
   return [`@@ -0,0 +1,${lines} @@`, ...body].join("\n");
 }
 

@@ -92,7 +92,7 @@ export function buildGate(settings: Settings, log: Logger, extras: GateExtras = 
   const investigator = createInvestigator({
     newStrategy: extras.newStrategy ?? model?.newStrategy ?? createDeterministicStrategy,
     // A model's clearance counts only if the rules, asked the same question, find no concern.
-    ...(extras.newStrategy ?? model?.newStrategy ? { crossCheck: createDeterministicStrategy } : {}),
+    ...((extras.newStrategy ?? model?.newStrategy) ? { crossCheck: createDeterministicStrategy } : {}),
     dataDir: settings.dataDir,
     limits: settings.investigator,
   });
@@ -149,7 +149,9 @@ export function buildGate(settings: Settings, log: Logger, extras: GateExtras = 
       pruneCheckpoints(db, review.id);
       const source = store.source(review.id);
       if (source) {
-        await loader.release?.(source).catch((error: unknown) => log.warn({ err: error, reviewId: review.id }, "could not free the snapshot"));
+        await loader
+          .release?.(source)
+          .catch((error: unknown) => log.warn({ err: error, reviewId: review.id }, "could not free the snapshot"));
       }
       await extras.onSettled?.(review);
     },

@@ -27,7 +27,9 @@ describe("every fixture against its expected.json (rules reviewer, no model)", (
   });
 
   it.each(names)("%s", async (name) => {
-    const expected = Expected.parse(JSON.parse(fs.readFileSync(path.join(BUNDLED_FIXTURES_DIR, name, "expected.json"), "utf8")));
+    const expected = Expected.parse(
+      JSON.parse(fs.readFileSync(path.join(BUNDLED_FIXTURES_DIR, name, "expected.json"), "utf8")),
+    );
     const result = await reviewFixture(gate, name);
     const cited = new Set(result.findings.map((f) => f.policy));
     expect(result.route, JSON.stringify(result.findings.map((f) => [f.policy, f.blocking]))).toBe(expected.route);

@@ -17,4 +17,6 @@ const server = http.createServer((req, res) => {
     );
   });
 });
-server.listen(0, "127.0.0.1", () => process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port })}\n`));
+server.listen(0, "127.0.0.1", () =>
+  process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port })}\n`),
+);

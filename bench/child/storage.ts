@@ -24,7 +24,8 @@ function compactSize(dbPath: string): number {
 const fixtures = mkdtempSync(path.join(tmpdir(), "gate-bench-fixtures-"));
 const diffBytes = writeSyntheticFixture(fixtures, "large", { files: 200, linesPerFile: 1_000, number: 1 });
 const DOCS = 20;
-for (let i = 0; i < DOCS; i++) writeSyntheticFixture(fixtures, `docs-${i}`, { files: 2, linesPerFile: 20, number: 100 + i, docs: true });
+for (let i = 0; i < DOCS; i++)
+  writeSyntheticFixture(fixtures, `docs-${i}`, { files: 2, linesPerFile: 20, number: 100 + i, docs: true });
 
 const { gate, dbPath } = benchGate();
 const repo = "bench/service";
@@ -32,14 +33,22 @@ const repo = "bench/service";
 await reviewFixture(gate, fixtures, "docs-0", { repo, number: 100, headSha: `${"00000100"}${"a".repeat(32)}` });
 
 const before = written();
-const route = await reviewFixture(gate, fixtures, "large", { repo, number: 1, headSha: `${"00000001"}${"a".repeat(32)}` });
+const route = await reviewFixture(gate, fixtures, "large", {
+  repo,
+  number: 1,
+  headSha: `${"00000001"}${"a".repeat(32)}`,
+});
 const reviewWrote = written() - before;
 
 gate.close();
 const base = compactSize(dbPath);
 const { gate: again } = benchGate(path.dirname(dbPath));
 for (let i = 1; i < DOCS; i++) {
-  await reviewFixture(again, fixtures, `docs-${i}`, { repo, number: 100 + i, headSha: `${String(100 + i).padStart(8, "0")}${"a".repeat(32)}` });
+  await reviewFixture(again, fixtures, `docs-${i}`, {
+    repo,
+    number: 100 + i,
+    headSha: `${String(100 + i).padStart(8, "0")}${"a".repeat(32)}`,
+  });
 }
 again.close();
 const perDocsReview = (compactSize(dbPath) - base) / (DOCS - 1);

@@ -17,7 +17,12 @@ export interface ConfiguredModel {
  *
  * @example await checkModels(client, [{ setting: "GATE_MODEL_SPECIALIST", id: "claude-sonnet-5-5" }], prices, log);
  */
-export async function checkModels(client: ModelClient, models: ConfiguredModel[], prices: PriceTable, log: Logger): Promise<void> {
+export async function checkModels(
+  client: ModelClient,
+  models: ConfiguredModel[],
+  prices: PriceTable,
+  log: Logger,
+): Promise<void> {
   const seen = new Set<string>();
   for (const { setting, id } of models) {
     if (seen.has(id)) continue;
@@ -26,16 +31,29 @@ export async function checkModels(client: ModelClient, models: ConfiguredModel[]
       await client.models.retrieve(id);
     } catch (error) {
       if (error instanceof APIError && error.status === 404) {
-        throw new GateError("CONFIG_INVALID", `${setting}: Anthropic has no model "${id}" (the Models API answered 404)`, { cause: error });
+        throw new GateError(
+          "CONFIG_INVALID",
+          `${setting}: Anthropic has no model "${id}" (the Models API answered 404)`,
+          { cause: error },
+        );
       }
       if (error instanceof APIError && (error.status === 401 || error.status === 403)) {
-        throw new GateError("CONFIG_INVALID", `ANTHROPIC_API_KEY was refused by the Models API (${error.status}) while checking ${setting}`, { cause: error });
+        throw new GateError(
+          "CONFIG_INVALID",
+          `ANTHROPIC_API_KEY was refused by the Models API (${error.status}) while checking ${setting}`,
+          { cause: error },
+        );
       }
       const why = error instanceof Error ? error.message.split("\n")[0] : String(error);
-      throw new GateError("CONFIG_INVALID", `${setting}: cannot check model "${id}" with the Models API: ${why}`, { cause: error });
+      throw new GateError("CONFIG_INVALID", `${setting}: cannot check model "${id}" with the Models API: ${why}`, {
+        cause: error,
+      });
     }
     if (!priceFor(id, prices).known) {
-      log.warn({ model: id, setting, basis: HIGHEST_KNOWN }, "no price for this model (GATE_PRICES); each call is charged the highest known prices");
+      log.warn(
+        { model: id, setting, basis: HIGHEST_KNOWN },
+        "no price for this model (GATE_PRICES); each call is charged the highest known prices",
+      );
     }
   }
 }

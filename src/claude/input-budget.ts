@@ -98,12 +98,17 @@ export function orderFiles(input: Pick<PackInput, "specialty" | "files" | "polic
   const policies = input.policies.filter((p) => p.specialty === input.specialty);
   const globs = policies.flatMap((p) => p.paths);
   const matchesPath = globs.length > 0 ? picomatch(globs, { dot: true }) : () => false;
-  const triggers = policies.flatMap((p) => p.triggers).map((t) => t.toLowerCase()).filter((t) => t !== "");
+  const triggers = policies
+    .flatMap((p) => p.triggers)
+    .map((t) => t.toLowerCase())
+    .filter((t) => t !== "");
   const tier = (file: ChangedFile): number => {
     if (flagged.has(file.filename)) return 0;
     if (matchesPath(file.filename)) return 1;
     if (triggers.length > 0) {
-      const added = parsePatch(file.patch).filter((l) => l.kind === "add").map((l) => l.text.toLowerCase());
+      const added = parsePatch(file.patch)
+        .filter((l) => l.kind === "add")
+        .map((l) => l.text.toLowerCase());
       if (added.some((text) => triggers.some((t) => text.includes(t)))) return 1;
     }
     return 2;
@@ -133,7 +138,9 @@ function splitHunks(patch: string): Hunk[] {
   }
   flush();
   // A patch without any hunk header is shown as one hunk of its own.
-  return hunks.length > 0 || patch.trim() === "" ? hunks : [{ header: "@@", lines: parsePatch(`@@ -1 +1 @@\n${patch}`) }];
+  return hunks.length > 0 || patch.trim() === ""
+    ? hunks
+    : [{ header: "@@", lines: parsePatch(`@@ -1 +1 @@\n${patch}`) }];
 }
 
 function fileHeader(file: ChangedFile): string {

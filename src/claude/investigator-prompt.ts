@@ -58,7 +58,8 @@ export async function firstTurn(request: InvestigationRequest, pr: PullRequest):
     packed.sections.trim() === "" ? "(none)" : packed.sections,
   ].join("\n");
   const tag = createHash("sha256").update(untrusted).digest("hex").slice(0, 16);
-  const findings = request.findings.length === 0 ? "(none)" : request.findings.map((f) => `- ${describeFinding(f)}`).join("\n");
+  const findings =
+    request.findings.length === 0 ? "(none)" : request.findings.map((f) => `- ${describeFinding(f)}`).join("\n");
   const text = [
     `Question (${request.origin === "human" ? "from a person reviewing the PR" : "from a specialist reviewer"}): ${request.question}`,
     "",

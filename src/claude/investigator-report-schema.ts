@@ -19,7 +19,10 @@ export const InvestigatorReportSchema = z.object({
   concerns: z
     .array(
       z.object({
-        policy: z.string().regex(/^[A-Z]+-\d{2,}$/).describe("The policy it bears on, e.g. SEC-03"),
+        policy: z
+          .string()
+          .regex(/^[A-Z]+-\d{2,}$/)
+          .describe("The policy it bears on, e.g. SEC-03"),
         message: z.string().describe("What is wrong"),
         evidence: EvidenceSchema.describe("The line that shows it"),
       }),
@@ -40,7 +43,9 @@ export const REPORT_FORMAT = zodOutputFormat(InvestigatorReportSchema);
  *
  * @example readReportText('{"answers":[],"evidence":[],"concerns":[],"conclusive":false}').ok // true
  */
-export function readReportText(text: string): { ok: true; report: InvestigatorReport } | { ok: false; problem: string } {
+export function readReportText(
+  text: string,
+): { ok: true; report: InvestigatorReport } | { ok: false; problem: string } {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -49,7 +54,10 @@ export function readReportText(text: string): { ok: true; report: InvestigatorRe
   }
   const report = InvestigatorReportSchema.safeParse(json);
   if (!report.success) {
-    return { ok: false, problem: `the model's final answer does not match the report schema (${describeIssues(report.error, { max: 3 })})` };
+    return {
+      ok: false,
+      problem: `the model's final answer does not match the report schema (${describeIssues(report.error, { max: 3 })})`,
+    };
   }
   return { ok: true, report: report.data };
 }

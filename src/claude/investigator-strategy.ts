@@ -71,8 +71,15 @@ export function createModelStrategy(deps: ModelStrategyDeps): Strategy {
       if (!ctx.signal.aborted) throw error;
       // Cut off by the harness after sending: count what was sent, as uncached input.
       const sent = estimateTokens(JSON.stringify(params.system ?? "") + JSON.stringify(params.messages));
-      const spent = { model_calls: 1, input_tokens: sent, cost_usd: costOf(params.model, { input_tokens: sent }, deps.prices) };
-      throw new ModelCallAborted("the investigator's model call was aborted", { usage: addUsage(usage, spent), cause: error });
+      const spent = {
+        model_calls: 1,
+        input_tokens: sent,
+        cost_usd: costOf(params.model, { input_tokens: sent }, deps.prices),
+      };
+      throw new ModelCallAborted("the investigator's model call was aborted", {
+        usage: addUsage(usage, spent),
+        cause: error,
+      });
     }
     const total = addUsage(usage, usageOf(message, deps.prices, deps.log));
     messages.push({ role: "assistant", content: toParams(message.content) });
@@ -98,7 +105,10 @@ export function createModelStrategy(deps: ModelStrategyDeps): Strategy {
     if (message.stop_reason === "end_turn" || message.stop_reason === "stop_sequence") {
       return answer(readReport(message), total);
     }
-    return answer(inconclusive(`the model stopped without an answer (${message.stop_reason ?? "no stop reason"})`), total);
+    return answer(
+      inconclusive(`the model stopped without an answer (${message.stop_reason ?? "no stop reason"})`),
+      total,
+    );
   }
 
   function resultBlocks(ctx: TurnContext): ContentBlockParam[] {
@@ -155,12 +165,21 @@ function readReport(message: Message): StrategyAnswer {
     answers: r.answers,
     evidence: r.evidence,
     concerns: r.concerns,
-    ...(r.reason !== undefined ? { reason: r.reason } : !r.conclusive ? { reason: "the model could not settle the question" } : {}),
+    ...(r.reason !== undefined
+      ? { reason: r.reason }
+      : !r.conclusive
+        ? { reason: "the model could not settle the question" }
+        : {}),
   };
 }
 
 function toolResult(id: string, output: string, isError: boolean): ToolResultBlockParam {
-  return { type: "tool_result", tool_use_id: id, content: output === "" ? "(empty)" : output, ...(isError ? { is_error: true } : {}) };
+  return {
+    type: "tool_result",
+    tool_use_id: id,
+    content: output === "" ? "(empty)" : output,
+    ...(isError ? { is_error: true } : {}),
+  };
 }
 
 async function redactResults(blocks: ContentBlockParam[]): Promise<ContentBlockParam[]> {
@@ -191,7 +210,8 @@ function toParams(content: ContentBlock[]): ContentBlockParam[] {
 function withCacheBreakpoint(messages: MessageParam[]): MessageParam[] {
   return messages.map((m, i) => {
     if (i !== messages.length - 1 || m.role !== "user") return m;
-    const blocks: ContentBlockParam[] = typeof m.content === "string" ? [{ type: "text", text: m.content }] : [...m.content];
+    const blocks: ContentBlockParam[] =
+      typeof m.content === "string" ? [{ type: "text", text: m.content }] : [...m.content];
     const last = blocks[blocks.length - 1];
     if (last && (last.type === "text" || last.type === "tool_result")) {
       blocks[blocks.length - 1] = { ...last, cache_control: { type: "ephemeral" } };

@@ -41,8 +41,7 @@ export const INVESTIGATOR_TOOLS: Tool[] = [
   },
   {
     name: "grep_repo",
-    description:
-      "Search the head commit's files for a regular expression. Returns lines as path:line:text.",
+    description: "Search the head commit's files for a regular expression. Returns lines as path:line:text.",
     input_schema: {
       type: "object",
       properties: {
@@ -56,7 +55,7 @@ export const INVESTIGATOR_TOOLS: Tool[] = [
   },
   {
     name: "list_dir",
-    description: "List a directory of the head commit (\"\" or \".\" for the repository root).",
+    description: 'List a directory of the head commit ("" or "." for the repository root).',
     input_schema: {
       type: "object",
       properties: { path: { type: "string", description: "Directory path relative to the repository root" } },

@@ -81,7 +81,12 @@ export function priceFor(model: string, prices: PriceTable): PriceLookup {
   if (rows.length === 0) throw new Error("the price table is empty (GATE_PRICES)");
   const highest = (kind: keyof ModelPrice) => Math.max(...rows.map((p) => p[kind]));
   return {
-    price: { input: highest("input"), output: highest("output"), cache_write: highest("cache_write"), cache_read: highest("cache_read") },
+    price: {
+      input: highest("input"),
+      output: highest("output"),
+      cache_write: highest("cache_write"),
+      cache_read: highest("cache_read"),
+    },
     known: false,
     basis: HIGHEST_KNOWN,
   };

@@ -26,7 +26,8 @@ const EXTRA_PATTERNS: readonly ExtraPattern[] = [
   { rule: "anthropic-key", regex: /\bsk-ant-[A-Za-z0-9_-]{20,}/g },
   {
     rule: "private-key",
-    regex: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[\s\S]*$)/g,
+    regex:
+      /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[\s\S]*$)/g,
   },
 ];
 
@@ -105,7 +106,11 @@ function onLine(text: string, value: string, line: number, rule: string): Span[]
   if (start < 0) return everywhere(text, value, rule);
   const nl = text.indexOf("\n", start);
   const end = nl < 0 ? text.length : nl;
-  return everywhere(text.slice(start, end), value, rule).map((s) => ({ ...s, start: s.start + start, end: s.end + start }));
+  return everywhere(text.slice(start, end), value, rule).map((s) => ({
+    ...s,
+    start: s.start + start,
+    end: s.end + start,
+  }));
 }
 
 /** Sorts spans and merges overlaps; the first (earliest, then longest) span names the rule. */

@@ -59,7 +59,11 @@ function rulesFor(model: string): ThinkingRules | undefined {
  *
  * @example thinkingProblem("claude-opus-5-5", { type: "off" }) // "claude-opus-5-5 always thinks: …"
  */
-export function thinkingProblem(model: string, thinking: ThinkingSetting, effort: Effort | undefined): string | undefined {
+export function thinkingProblem(
+  model: string,
+  thinking: ThinkingSetting,
+  effort: Effort | undefined,
+): string | undefined {
   const rules = rulesFor(model);
   if (!rules) return undefined;
   if (thinking.type === "off" && !rules.off) {

@@ -33,10 +33,17 @@ export function blocksToText(blocks: KnownBlock[]): string {
         for (const f of b.fields ?? []) out.push(plain(f.text));
         break;
       case "context":
-        out.push(b.elements.map((e) => ("text" in e ? plain(textOf(e.text)) : "")).filter(Boolean).join("  ·  "));
+        out.push(
+          b.elements
+            .map((e) => ("text" in e ? plain(textOf(e.text)) : ""))
+            .filter(Boolean)
+            .join("  ·  "),
+        );
         break;
       case "actions":
-        out.push(b.elements.map((e) => ("text" in e && e.text ? `[ ${textOf(e.text as TextLike["text"])} ]` : "")).join(" "));
+        out.push(
+          b.elements.map((e) => ("text" in e && e.text ? `[ ${textOf(e.text as TextLike["text"])} ]` : "")).join(" "),
+        );
         break;
       case "divider":
         out.push("────────");

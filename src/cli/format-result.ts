@@ -33,7 +33,9 @@ export function formatResult(r: ReviewResult): string {
     lines.push(`  findings:`);
     for (const f of r.findings) {
       const where = f.file ? ` ${f.file}${f.line ? `:${f.line}` : ""}` : "";
-      const flags = [f.blocking ? "BLOCKING" : "", f.needs_more_context ? "needs context" : ""].filter(Boolean).join(", ");
+      const flags = [f.blocking ? "BLOCKING" : "", f.needs_more_context ? "needs context" : ""]
+        .filter(Boolean)
+        .join(", ");
       lines.push(`    - ${f.policy} ${f.severity}${flags ? ` [${flags}]` : ""}${where}: ${f.message}`);
     }
   }
@@ -46,7 +48,9 @@ export function formatResult(r: ReviewResult): string {
     if (inv.status === "inconclusive" && inv.reason) lines.push(`    reason: ${inv.reason}`);
   }
   if (r.decision) {
-    lines.push(`  decision: ${r.decision.kind} by ${r.decision.by} at ${r.decision.at}${r.decision.note ? `: ${r.decision.note}` : ""}`);
+    lines.push(
+      `  decision: ${r.decision.kind} by ${r.decision.by} at ${r.decision.at}${r.decision.note ? `: ${r.decision.note}` : ""}`,
+    );
   }
   if (r.superseded_by) lines.push(`  superseded by ${r.superseded_by}`);
   lines.push(`  budget:   ${formatBudget(r)}`);

@@ -156,7 +156,12 @@ export type CallArguments = CodeLine[];
  *
  * @example callArguments(lines, 0, 11)[0]?.code // '"", { email }'
  */
-export function callArguments(lines: readonly CodeLine[], index: number, openCol: number, maxLines = 30): CallArguments {
+export function callArguments(
+  lines: readonly CodeLine[],
+  index: number,
+  openCol: number,
+  maxLines = 30,
+): CallArguments {
   const out: CallArguments = [];
   let depth = 1;
   for (let i = index; i < lines.length && i < index + maxLines; i++) {

@@ -12,13 +12,16 @@ export const ERROR_ADVICE = {
   SANDBOX_REFUSED: "the investigator reads only inside the PR's head snapshot; nothing outside it was touched",
   REGISTRY_UNAVAILABLE:
     "a licence lookup got no usable answer, so a person decides; check the registry settings (GATE_NPM_REGISTRY_URL, GATE_PYPI_URL, GATE_CRATES_URL, GATE_GO_LICENSE_URL)",
-  GITHUB_INTAKE: "check the GitHub credentials, and that the App is installed on the repository (README, Running it for real)",
+  GITHUB_INTAKE:
+    "check the GitHub credentials, and that the App is installed on the repository (README, Running it for real)",
   REVIEW_NOT_FOUND: "`gate status <owner/repo#n>` lists the reviews of a PR",
   REVIEW_FAILED: "the review could not finish and waits for a person; the log says why (GATE_LOG_LEVEL)",
-  SPECIALIST_TIMEOUT: "the specialist got no answer in time, so a person decides; GATE_SPECIALIST_TIMEOUT_MS sets the limit",
+  SPECIALIST_TIMEOUT:
+    "the specialist got no answer in time, so a person decides; GATE_SPECIALIST_TIMEOUT_MS sets the limit",
   MODEL_OUTPUT_INVALID: "the model's answer was unusable twice; the review goes to a person",
   MODEL_CALL_ABORTED: "the model call was cut off and its input counted in the budget; the review goes to a person",
-  INVESTIGATION_STOPPED: "the investigation reached a limit (GATE_INVESTIGATOR_* settings); its report is inconclusive and a person decides",
+  INVESTIGATION_STOPPED:
+    "the investigation reached a limit (GATE_INVESTIGATOR_* settings); its report is inconclusive and a person decides",
 } as const satisfies Record<string, string>;
 
 /** Every error the gate raises on purpose carries one of these codes; `describeError` adds its advice. */
@@ -52,7 +55,10 @@ export function describeError(error: unknown): string {
  *
  * @example describeIssues(schema.safeParse(x).error!, { root: "(root)" }) // "base.sha: expected string"
  */
-export function describeIssues(error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> }, opts: { max?: number; root?: string } = {}): string {
+export function describeIssues(
+  error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> },
+  opts: { max?: number; root?: string } = {},
+): string {
   return error.issues
     .slice(0, opts.max ?? error.issues.length)
     .map((i) => `${i.path.map(String).join(".") || (opts.root ?? "(root)")}: ${i.message}`)

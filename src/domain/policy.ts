@@ -18,14 +18,8 @@ export const PolicyMetaSchema = z
     severity: SeveritySchema.describe("Severity of a violation by default"),
     blocking: z.boolean().describe("Whether a violation stops the PR until a person decides"),
     version: z.number().int().positive().describe("Bumped when the meaning changes"),
-    paths: z
-      .array(z.string())
-      .default([])
-      .describe("Globs of files the policy is about (empty: any file)"),
-    triggers: z
-      .array(z.string())
-      .default([])
-      .describe("Words in an added line that make the policy relevant"),
+    paths: z.array(z.string()).default([]).describe("Globs of files the policy is about (empty: any file)"),
+    triggers: z.array(z.string()).default([]).describe("Words in an added line that make the policy relevant"),
     detectors: z.array(z.string()).default([]).describe("Detector ids that raise it"),
   })
   .strict();

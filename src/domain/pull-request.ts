@@ -3,15 +3,7 @@ import { describeIssues, GateError } from "./errors.js";
 import { isFullRepoName } from "./github-names.js";
 
 /** The file statuses GitHub's `pulls/{n}/files` endpoint reports. */
-export const FileStatusSchema = z.enum([
-  "added",
-  "removed",
-  "modified",
-  "renamed",
-  "copied",
-  "changed",
-  "unchanged",
-]);
+export const FileStatusSchema = z.enum(["added", "removed", "modified", "renamed", "copied", "changed", "unchanged"]);
 export type FileStatus = z.infer<typeof FileStatusSchema>;
 
 /** One changed file of a pull request, as GitHub reports it (a subset of fields). */
@@ -107,7 +99,6 @@ export class PullRequestShapeError extends GateError {
     this.name = "PullRequestShapeError";
   }
 }
-
 
 /**
  * Builds the gate's `PullRequest` from GitHub's REST shapes (a live response or a fixture's files).

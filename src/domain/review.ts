@@ -74,7 +74,11 @@ export interface ReviewService {
    * Whether this person may make this decision now (the one decision policy), without applying
    * it: lets a door refuse before asking for a reason or a question. A refusal is audited.
    */
-  check(reviewId: string, attempt: { kind: ResumeValue["kind"]; by: string }, door: DecisionDoor): Promise<CheckOutcome>;
+  check(
+    reviewId: string,
+    attempt: { kind: ResumeValue["kind"]; by: string },
+    door: DecisionDoor,
+  ): Promise<CheckOutcome>;
   /**
    * Applies a decision or an info request if the decision policy allows it (the door defaults to
    * the CLI's); serialised per review, exactly one resume wins. Every outcome is audited.

@@ -16,7 +16,10 @@ function missLine(what: string, m: RouteMisses, pool: string): string {
 export function formatEval(report: EvalReport | EvalRun): string {
   const lines: string[] = [];
   if ("mode" in report) {
-    lines.push(`mode: ${report.mode === "rules" ? "rules (no model)" : "model (Claude)"}; corpus: ${report.corpus.join(", ")}`, "");
+    lines.push(
+      `mode: ${report.mode === "rules" ? "rules (no model)" : "model (Claude)"}; corpus: ${report.corpus.join(", ")}`,
+      "",
+    );
   }
   const width = Math.max(8, ...report.per_fixture.map((s) => s.fixture.length));
   lines.push(`${"fixture".padEnd(width)}  ${"expected".padEnd(13)}  ${"got".padEnd(13)}  route  citations`);
@@ -35,7 +38,9 @@ export function formatEval(report: EvalReport | EvalRun): string {
   lines.push("", `route accuracy: ${ra.correct}/${ra.total} (${pct(ra.rate)})`);
   lines.push(missLine("unsafe passes", report.unsafe_passes, "risky fixtures"));
   lines.push(missLine("needless escalations", report.needless_escalations, "clean fixtures"), "");
-  lines.push(`${"policy".padEnd(8)}  ${"TP".padStart(3)} ${"FP".padStart(3)} ${"FN".padStart(3)} ${"TN".padStart(3)}  precision  recall`);
+  lines.push(
+    `${"policy".padEnd(8)}  ${"TP".padStart(3)} ${"FP".padStart(3)} ${"FN".padStart(3)} ${"TN".padStart(3)}  precision  recall`,
+  );
   const row = (name: string, p: EvalReport["overall"]) =>
     `${name.padEnd(8)}  ${String(p.tp).padStart(3)} ${String(p.fp).padStart(3)} ${String(p.fn).padStart(3)} ${String(p.tn).padStart(3)}  ${pct(p.precision).padStart(9)}  ${pct(p.recall).padStart(6)}`;
   for (const p of report.policies) lines.push(row(p.policy, p));

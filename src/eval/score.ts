@@ -108,10 +108,19 @@ export function isNeedlessEscalation(s: Pick<FixtureScore, "expected_route" | "r
   return s.expected_route !== "human" && s.route === "human";
 }
 
-function misses(scores: readonly FixtureScore[], eligible: (s: FixtureScore) => boolean, missed: (s: FixtureScore) => boolean): RouteMisses {
+function misses(
+  scores: readonly FixtureScore[],
+  eligible: (s: FixtureScore) => boolean,
+  missed: (s: FixtureScore) => boolean,
+): RouteMisses {
   const pool = scores.filter(eligible);
   const fixtures = pool.filter(missed).map((s) => s.fixture);
-  return { count: fixtures.length, of: pool.length, rate: pool.length === 0 ? null : fixtures.length / pool.length, fixtures };
+  return {
+    count: fixtures.length,
+    of: pool.length,
+    rate: pool.length === 0 ? null : fixtures.length / pool.length,
+    fixtures,
+  };
 }
 
 /**

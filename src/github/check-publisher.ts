@@ -33,7 +33,9 @@ function splitRepo(repo: string): { owner: string; repo: string } {
 }
 
 function statusOf(error: unknown): number | undefined {
-  return typeof error === "object" && error !== null && "status" in error && typeof error.status === "number" ? error.status : undefined;
+  return typeof error === "object" && error !== null && "status" in error && typeof error.status === "number"
+    ? error.status
+    : undefined;
 }
 
 function isNotFound(error: unknown): boolean {
@@ -64,7 +66,11 @@ async function withBackoff<T>(attempts: number, baseMs: number, log: Logger, wor
  * The gate's check run for this review on this head, if one exists: a create whose answer was
  * lost (a 502 after GitHub did the work) must be found, not made twice.
  */
-async function existingCheckRun(octokit: Octokit, where: { owner: string; repo: string }, payload: CheckRunPayload): Promise<number | undefined> {
+async function existingCheckRun(
+  octokit: Octokit,
+  where: { owner: string; repo: string },
+  payload: CheckRunPayload,
+): Promise<number | undefined> {
   const runs = await octokit.paginate(octokit.rest.checks.listForRef, {
     ...where,
     ref: payload.head_sha,
@@ -134,7 +140,13 @@ async function publishCheckRun(
   const output = { ...payload.output, annotations: first };
   if (checkRunId === undefined) {
     // Never retried as is: a create whose answer is lost is looked up again before the next attempt.
-    const created = await octokit.rest.checks.create({ ...where, head_sha: payload.head_sha, ...runFields(payload), output, request: { retries: 0 } });
+    const created = await octokit.rest.checks.create({
+      ...where,
+      head_sha: payload.head_sha,
+      ...runFields(payload),
+      output,
+      request: { retries: 0 },
+    });
     checkRunId = created.data.id;
     log.info({ checkRunId, annotations: first.length }, "check run created");
   } else {
@@ -171,7 +183,12 @@ export function createCheckPublisher(opts: CheckPublisherOptions): Publisher {
   };
 }
 
-async function publishOnce(opts: CheckPublisherOptions, review: ReviewRecord, result: ReviewResult, log: Logger): Promise<PublishReceipt> {
+async function publishOnce(
+  opts: CheckPublisherOptions,
+  review: ReviewRecord,
+  result: ReviewResult,
+  log: Logger,
+): Promise<PublishReceipt> {
   const detailsUrl = opts.detailsUrl?.(review);
   const askedWho = opts.askedWho?.(review);
   const verdictOpts: VerdictOptions = {

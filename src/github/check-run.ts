@@ -148,7 +148,12 @@ function summary(result: ReviewResult, title: string): string {
   if (result.decision) {
     const d = result.decision;
     const note = d.note ? `: ${d.note}` : "";
-    lines.push("", "### Decision", "", `${d.kind === "approve" ? "Approved" : "Rejected"} by ${d.by} at ${d.at}${note}`);
+    lines.push(
+      "",
+      "### Decision",
+      "",
+      `${d.kind === "approve" ? "Approved" : "Rejected"} by ${d.by} at ${d.at}${note}`,
+    );
   }
   const text = lines.join("\n");
   if (text.length <= SUMMARY_LIMIT) return text;

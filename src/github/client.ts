@@ -35,7 +35,12 @@ export interface GitHubRetryConfig {
 }
 
 /** GitHub's own advice: 3 retries, seconds as the unit, writes a second apart. */
-export const DEFAULT_GITHUB_RETRY: GitHubRetryConfig = { retries: 3, baseMs: 1000, writeSpacingMs: 1000, maxRateLimitWaitMs: 5 * 60_000 };
+export const DEFAULT_GITHUB_RETRY: GitHubRetryConfig = {
+  retries: 3,
+  baseMs: 1000,
+  writeSpacingMs: 1000,
+  maxRateLimitWaitMs: 5 * 60_000,
+};
 
 /** One configured way to get an authenticated Octokit, injected everywhere GitHub is called. */
 export interface GitHubAuth {
@@ -55,12 +60,17 @@ const GateOctokit = Octokit.plugin(retry, throttling);
 function resilience(cfg: GitHubRetryConfig, log: Logger | undefined) {
   // One write queue per auth: writes of all its installation clients are spaced together.
   const write = new Bottleneck.Group({ maxConcurrent: 1, minTime: cfg.writeSpacingMs });
-  const retryRateLimit = (kind: string) => (retryAfter: number, options: { method?: string; url?: string }, _octokit: unknown, retryCount: number) => {
-    const waitMs = retryAfter * cfg.baseMs;
-    const again = retryCount < cfg.retries && waitMs <= cfg.maxRateLimitWaitMs;
-    log?.warn({ source: "octokit", method: options.method, url: options.url, retryAfter, retryCount, again }, `GitHub ${kind} rate limit`);
-    return again;
-  };
+  const retryRateLimit =
+    (kind: string) =>
+    (retryAfter: number, options: { method?: string; url?: string }, _octokit: unknown, retryCount: number) => {
+      const waitMs = retryAfter * cfg.baseMs;
+      const again = retryCount < cfg.retries && waitMs <= cfg.maxRateLimitWaitMs;
+      log?.warn(
+        { source: "octokit", method: options.method, url: options.url, retryAfter, retryCount, again },
+        `GitHub ${kind} rate limit`,
+      );
+      return again;
+    };
   return {
     retry: { retries: cfg.retries, retryAfterBaseValue: cfg.baseMs },
     throttle: {

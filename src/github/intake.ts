@@ -8,13 +8,66 @@ export const GITHUB_FILE_CAP = 3000;
 
 /** Extensions GitHub shows no patch for because the file is binary, not because it is large. */
 const BINARY_EXTENSIONS = new Set([
-  "png", "jpg", "jpeg", "gif", "bmp", "ico", "webp", "tif", "tiff", "psd", "heic",
-  "pdf", "zip", "gz", "tgz", "bz2", "xz", "7z", "rar", "tar", "zst",
-  "woff", "woff2", "ttf", "otf", "eot",
-  "jar", "war", "ear", "class", "dll", "exe", "so", "dylib", "a", "o", "bin", "wasm", "pyc", "node",
-  "mp3", "mp4", "mov", "avi", "wav", "ogg", "webm", "flac",
-  "sqlite", "db", "dat", "pkl", "npy", "onnx", "pt",
-  "keystore", "jks", "p12", "pfx", "der",
+  "png",
+  "jpg",
+  "jpeg",
+  "gif",
+  "bmp",
+  "ico",
+  "webp",
+  "tif",
+  "tiff",
+  "psd",
+  "heic",
+  "pdf",
+  "zip",
+  "gz",
+  "tgz",
+  "bz2",
+  "xz",
+  "7z",
+  "rar",
+  "tar",
+  "zst",
+  "woff",
+  "woff2",
+  "ttf",
+  "otf",
+  "eot",
+  "jar",
+  "war",
+  "ear",
+  "class",
+  "dll",
+  "exe",
+  "so",
+  "dylib",
+  "a",
+  "o",
+  "bin",
+  "wasm",
+  "pyc",
+  "node",
+  "mp3",
+  "mp4",
+  "mov",
+  "avi",
+  "wav",
+  "ogg",
+  "webm",
+  "flac",
+  "sqlite",
+  "db",
+  "dat",
+  "pkl",
+  "npy",
+  "onnx",
+  "pt",
+  "keystore",
+  "jks",
+  "p12",
+  "pfx",
+  "der",
 ]);
 
 /** Does the file name look binary (so a missing patch is expected)? */
@@ -41,9 +94,7 @@ export function incompleteReason(pr: PullRequest, changedFiles: number | undefin
   const reasons: string[] = [];
   const total = Math.max(changedFiles ?? 0, pr.files.length);
   if (pr.files.length >= GITHUB_FILE_CAP || total > pr.files.length) {
-    reasons.push(
-      `GitHub lists ${pr.files.length} of the ${total} changed files (it stops at ${GITHUB_FILE_CAP})`,
-    );
+    reasons.push(`GitHub lists ${pr.files.length} of the ${total} changed files (it stops at ${GITHUB_FILE_CAP})`);
   }
   const withoutPatch = pr.files
     .filter(
@@ -84,7 +135,9 @@ export async function loadPullRequest(octokit: Octokit, ref: PrRef): Promise<Loa
     return incomplete ? { pr, incomplete } : { pr };
   } catch (error) {
     if (error instanceof PullRequestShapeError) {
-      throw new GateError("PULL_REQUEST_MALFORMED", `cannot read pull request ${where}: ${error.message}`, { cause: error });
+      throw new GateError("PULL_REQUEST_MALFORMED", `cannot read pull request ${where}: ${error.message}`, {
+        cause: error,
+      });
     }
     if (error instanceof GateError) throw error;
     const status = httpStatus(error);

@@ -36,21 +36,33 @@ export function createGitHubLoader(opts: {
       const problems = incomplete ? [incomplete] : [];
       if (pr.headSha !== source.headSha) {
         // The PR moved on; its new head gets its own review. This one reviews what GitHub now serves.
-        problems.push(`the PR's head moved from ${source.headSha.slice(0, 7)} to ${pr.headSha.slice(0, 7)} during intake`);
+        problems.push(
+          `the PR's head moved from ${source.headSha.slice(0, 7)} to ${pr.headSha.slice(0, 7)} during intake`,
+        );
       }
       // The snapshot is of the commit this review is for (the webhook's head), never a moving ref.
       let snapshot: SnapshotRef = { kind: "github", owner: source.owner, repo: source.repo, sha: source.headSha };
       try {
         const root = sandboxRoot(snapshot, { dataDir: opts.dataDir });
-        const stats = await fetchSnapshot(octokit, { owner: source.owner, repo: source.repo, sha: source.headSha }, {
-          root,
-          maxBytes: opts.snapshotMaxBytes,
-        });
+        const stats = await fetchSnapshot(
+          octokit,
+          { owner: source.owner, repo: source.repo, sha: source.headSha },
+          {
+            root,
+            maxBytes: opts.snapshotMaxBytes,
+          },
+        );
         if (stats.refused.length > 0) {
-          opts.log.warn({ pr: `${pr.repo}#${pr.number}`, refused: stats.refused.slice(0, 20) }, "snapshot entries refused");
+          opts.log.warn(
+            { pr: `${pr.repo}#${pr.number}`, refused: stats.refused.slice(0, 20) },
+            "snapshot entries refused",
+          );
         }
       } catch (error) {
-        opts.log.warn({ err: error, pr: `${pr.repo}#${pr.number}` }, "no snapshot: the investigator will have nothing to read");
+        opts.log.warn(
+          { err: error, pr: `${pr.repo}#${pr.number}` },
+          "no snapshot: the investigator will have nothing to read",
+        );
         snapshot = { kind: "none" };
       }
       return { pr, snapshot, ...(problems.length > 0 ? { incomplete: problems.join("; ") } : {}) };

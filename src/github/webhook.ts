@@ -26,7 +26,10 @@ export const PullRequestEventSchema = z.object({
   }),
   installation: z.object({ id: z.number().int().positive() }).optional(),
   /** On `edited`: what changed. A new `base` means a new diff for the same head. */
-  changes: z.object({ base: z.object({}).passthrough().optional() }).passthrough().optional(),
+  changes: z
+    .object({ base: z.object({}).passthrough().optional() })
+    .passthrough()
+    .optional(),
   sender: z.object({ login: z.string() }).optional(),
 });
 /** A verified `pull_request` delivery, reduced to what the gate reads. */
@@ -134,7 +137,9 @@ export function baseChanged(json: unknown): boolean {
  *
  * @example server.on("request", (req, res) => void createWebhookHandler({ secret, sink, log })(req, res));
  */
-export function createWebhookHandler(opts: WebhookHandlerOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+export function createWebhookHandler(
+  opts: WebhookHandlerOptions,
+): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const webhooks = new Webhooks({ secret: opts.secret });
   const max = opts.maxBodyBytes ?? DEFAULT_MAX_BODY;
 
@@ -195,7 +200,8 @@ export function createWebhookHandler(opts: WebhookHandlerOptions): (req: Incomin
         typeof json === "object" && json !== null && "action" in json && typeof json.action === "string"
           ? json.action
           : undefined;
-      const reviewed = action !== undefined && (REVIEWED_ACTIONS.has(action) || (action === "edited" && baseChanged(json)));
+      const reviewed =
+        action !== undefined && (REVIEWED_ACTIONS.has(action) || (action === "edited" && baseChanged(json)));
       if (event !== "pull_request" || action === undefined || !reviewed) {
         log.debug({ action }, "webhook ignored");
         send(res, 200, "ignored");
@@ -209,13 +215,19 @@ export function createWebhookHandler(opts: WebhookHandlerOptions): (req: Incomin
       const payload = PullRequestEventSchema.safeParse(json);
       if (!payload.success) {
         const issue = payload.error.issues[0];
-        log.warn({ issue: issue?.message, path: issue?.path.join(".") }, "pull_request payload lacks fields the gate reads");
+        log.warn(
+          { issue: issue?.message, path: issue?.path.join(".") },
+          "pull_request payload lacks fields the gate reads",
+        );
         send(res, 400, "pull_request payload is missing fields");
         return;
       }
       const draft = payload.data.pull_request.draft ?? false;
       await opts.sink.accept({ id, event, action, draft, payload: payload.data });
-      log.info({ action, draft, pr: `${payload.data.repository.full_name}#${payload.data.number}` }, "webhook accepted");
+      log.info(
+        { action, draft, pr: `${payload.data.repository.full_name}#${payload.data.number}` },
+        "webhook accepted",
+      );
       send(res, 202, "accepted");
     } catch (error) {
       log.error({ err: error }, "webhook handling failed");

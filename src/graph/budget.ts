@@ -22,12 +22,15 @@ export function investigationRefusal(b: BudgetState): string | undefined {
 }
 
 /** The budget of a review's graph state (fields absent in older checkpoints mean no cap). */
-export function budgetOf(state: {
-  investigations?: readonly unknown[];
-  cyclesMax?: number;
-  usage?: { cost_usd: number };
-  maxCostUsd?: number | null;
-}, cyclesMaxDefault: number): BudgetState {
+export function budgetOf(
+  state: {
+    investigations?: readonly unknown[];
+    cyclesMax?: number;
+    usage?: { cost_usd: number };
+    maxCostUsd?: number | null;
+  },
+  cyclesMaxDefault: number,
+): BudgetState {
   return {
     cyclesUsed: state.investigations?.length ?? 0,
     cyclesMax: state.cyclesMax ?? cyclesMaxDefault,

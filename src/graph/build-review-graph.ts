@@ -37,7 +37,10 @@ export function buildReviewGraph(
       // Every review starts by building its PullRequest.
       .addEdge(START, "intake")
       // No PR at all (intake failed): only a person can say what happens now.
-      .addConditionalEdges("intake", (s: ReviewStateValue) => (s.pr ? "detect" : "human_gate"), ["detect", "human_gate"])
+      .addConditionalEdges("intake", (s: ReviewStateValue) => (s.pr ? "detect" : "human_gate"), [
+        "detect",
+        "human_gate",
+      ])
       // Detectors are free, so every PR gets them before any judgement of risk.
       .addEdge("detect", "assess_risk")
       // Cost gate one: low risk with nothing detected ends here with zero model calls.

@@ -45,14 +45,19 @@ export class LinesRead {
 
 /** A repository-relative path as the tools write it: `./lib/a.ts` and `lib//a.ts` are `lib/a.ts`. */
 function normalizePath(p: string): string {
-  return path.posix.normalize(p.replace(/\\/g, "/")).replace(/^(\.\/)+/, "").replace(/^\/+/, "");
+  return path.posix
+    .normalize(p.replace(/\\/g, "/"))
+    .replace(/^(\.\/)+/, "")
+    .replace(/^\/+/, "");
 }
 
 const squash = (s: string): string => s.replace(/\s+/g, " ").trim();
 
 /** Does the quoted excerpt say what the line says (allowing for trimming and `...` shortening)? */
 function quotes(excerpt: string, line: string): boolean {
-  const e = squash(excerpt).replace(/(\.\.\.|…)$/, "").trim();
+  const e = squash(excerpt)
+    .replace(/(\.\.\.|…)$/, "")
+    .trim();
   const t = squash(line);
   if (e === "" || t === "") return false;
   return t.includes(e) || (t.length >= 12 && e.includes(t)) || (e.length >= 40 && t.includes(e.slice(0, 40)));
@@ -75,7 +80,8 @@ export function unverifiedEvidence(evidence: readonly Evidence[], lines: LinesRe
     }
     const text = lines.text(e.file, e.line);
     if (text === undefined) problems.push(`${where} was not read by a tool in this investigation`);
-    else if (!quotes(String(e.excerpt ?? ""), text)) problems.push(`${where} does not say \`${squash(String(e.excerpt ?? "")).slice(0, 80)}\``);
+    else if (!quotes(String(e.excerpt ?? ""), text))
+      problems.push(`${where} does not say \`${squash(String(e.excerpt ?? "")).slice(0, 80)}\``);
   }
   return problems;
 }

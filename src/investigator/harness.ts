@@ -123,7 +123,12 @@ export async function runInvestigation(args: RunInvestigationArgs): Promise<Inve
   };
   const progress = (): void => {
     try {
-      args.onProgress?.({ turn: counts.turns, tool_calls: counts.tool_calls, chars_read: counts.chars_read, cost_usd: usage.cost_usd });
+      args.onProgress?.({
+        turn: counts.turns,
+        tool_calls: counts.tool_calls,
+        chars_read: counts.chars_read,
+        cost_usd: usage.cost_usd,
+      });
     } catch {
       // a broken progress listener must not stop the investigation
     }
@@ -162,7 +167,10 @@ export async function runInvestigation(args: RunInvestigationArgs): Promise<Inve
       usage = addUsage(usage, move?.usage ?? {});
       if (move?.kind === "answer") {
         const answer = move.answer;
-        const reason = answer?.conclusive === true ? clearanceProblem(answer) : (answer?.reason ?? "the strategy could not reach a conclusion");
+        const reason =
+          answer?.conclusive === true
+            ? clearanceProblem(answer)
+            : (answer?.reason ?? "the strategy could not reach a conclusion");
         return report(answer, reason);
       }
       if (move?.kind !== "tools" || !Array.isArray(move.calls)) {
@@ -213,7 +221,9 @@ export async function runInvestigation(args: RunInvestigationArgs): Promise<Inve
     const id = typeof call?.id === "string" ? call.id : String(counts.tool_calls);
     const tool = call?.tool;
     try {
-      const out = await race(() => tools(root as string, call, { maxChars: remainingChars, signal: controller.signal }));
+      const out = await race(() =>
+        tools(root as string, call, { maxChars: remainingChars, signal: controller.signal }),
+      );
       let { output, chars } = out;
       if (chars > remainingChars) {
         // A read past the budget is cut to what is left, and the budget is then spent.

@@ -1,7 +1,12 @@
 import { z } from "zod";
 import type { LicenseLookup, LicenseResolver } from "../domain/license-resolver.js";
 import { classifyLicense } from "./license-policy.js";
-import { getRegistryJson, RegistryUnavailable, type RegistryDocument, type RegistryHttpOptions } from "./registry-http.js";
+import {
+  getRegistryJson,
+  RegistryUnavailable,
+  type RegistryDocument,
+  type RegistryHttpOptions,
+} from "./registry-http.js";
 
 export interface CratesResolverOptions extends RegistryHttpOptions {
   /** The crates.io root (API at `/api/v1/crates/…`); a mirror with the same API works too. */
@@ -50,7 +55,8 @@ export function createCratesResolver(opts: CratesResolverOptions = {}): LicenseR
         answer = await getRegistryJson(`${crate}/${encodeURIComponent(exact)}`, opts);
         if (answer.found) {
           const doc = VersionDocSchema.safeParse(answer.json);
-          if (!doc.success) return { status: "failed", registry, reason: "sent something that is not a crate version document" };
+          if (!doc.success)
+            return { status: "failed", registry, reason: "sent something that is not a crate version document" };
           return found(doc.data.version.license);
         }
       }

@@ -1,7 +1,12 @@
 import { z } from "zod";
 import type { LicenseLookup, LicenseResolver } from "../domain/license-resolver.js";
 import { classifyLicense } from "./license-policy.js";
-import { getRegistryJson, RegistryUnavailable, type RegistryDocument, type RegistryHttpOptions } from "./registry-http.js";
+import {
+  getRegistryJson,
+  RegistryUnavailable,
+  type RegistryDocument,
+  type RegistryHttpOptions,
+} from "./registry-http.js";
 
 export interface GoResolverOptions extends RegistryHttpOptions {
   /** The root of a deps.dev-compatible API (`/v3/systems/go/packages/…`). */
@@ -15,7 +20,9 @@ const GO_VERSION = /^v\d+\.\d+\.\d+[0-9A-Za-z.+-]*$/;
 
 const VersionSchema = z.looseObject({ licenses: z.array(z.string()).optional() });
 const PackageSchema = z.looseObject({
-  versions: z.array(z.looseObject({ versionKey: z.looseObject({ version: z.string() }), isDefault: z.boolean().optional() })).optional(),
+  versions: z
+    .array(z.looseObject({ versionKey: z.looseObject({ version: z.string() }), isDefault: z.boolean().optional() }))
+    .optional(),
 });
 
 /**
@@ -51,12 +58,16 @@ export function createGoResolver(opts: GoResolverOptions = {}): LicenseResolver 
     const wanted = version !== undefined && GO_VERSION.test(version.trim()) ? version.trim() : undefined;
     let answer: RegistryDocument;
     try {
-      answer = wanted !== undefined ? await getRegistryJson(`${pkg}/versions/${encodeURIComponent(wanted)}`, opts) : { found: false };
+      answer =
+        wanted !== undefined
+          ? await getRegistryJson(`${pkg}/versions/${encodeURIComponent(wanted)}`, opts)
+          : { found: false };
       if (!answer.found) {
         const listing = await getRegistryJson(pkg, opts);
         if (!listing.found) return { status: "unknown" };
         const doc = PackageSchema.safeParse(listing.json);
-        if (!doc.success) return { status: "failed", registry, reason: "sent something that is not a package document" };
+        if (!doc.success)
+          return { status: "failed", registry, reason: "sent something that is not a package document" };
         const versions = doc.data.versions ?? [];
         const fallback = (versions.find((v) => v.isDefault === true) ?? versions.at(-1))?.versionKey.version;
         if (fallback === undefined) return { status: "unknown" };

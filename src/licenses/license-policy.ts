@@ -113,8 +113,7 @@ export function classifyLicense(expression: string | undefined): LicenseClass {
   const text = (expression ?? "").trim();
   const unknown = { parsed: false, allowed: false, copyleft: false, normalized: text };
   if (NO_LICENSE.has(text.toUpperCase())) return unknown;
-  const node =
-    tryParse(text) ?? (text.includes("/") ? tryParse(text.split(/\s*\/\s*/).join(" OR ")) : undefined);
+  const node = tryParse(text) ?? (text.includes("/") ? tryParse(text.split(/\s*\/\s*/).join(" OR ")) : undefined);
   if (!node) return unknown;
   const options = choices(node);
   return {

@@ -1,7 +1,12 @@
 import { z } from "zod";
 import type { LicenseLookup, LicenseResolver } from "../domain/license-resolver.js";
 import { classifyLicense } from "./license-policy.js";
-import { getRegistryJson, RegistryUnavailable, type RegistryDocument, type RegistryHttpOptions } from "./registry-http.js";
+import {
+  getRegistryJson,
+  RegistryUnavailable,
+  type RegistryDocument,
+  type RegistryHttpOptions,
+} from "./registry-http.js";
 
 export interface NpmResolverOptions extends RegistryHttpOptions {
   /** The registry root; a company mirror works too. */

@@ -114,7 +114,11 @@ export function createFixtureResolver(registryFile: string): LicenseResolver {
       try {
         return await (await loaded).lookup(ecosystem, name, version);
       } catch (error) {
-        return { status: "failed", registry: "the fixture's registry.json", reason: error instanceof Error ? error.message : String(error) };
+        return {
+          status: "failed",
+          registry: "the fixture's registry.json",
+          reason: error instanceof Error ? error.message : String(error),
+        };
       }
     },
   };

@@ -1,7 +1,12 @@
 import { z } from "zod";
 import type { LicenseLookup, LicenseResolver } from "../domain/license-resolver.js";
 import { classifyLicense } from "./license-policy.js";
-import { getRegistryJson, RegistryUnavailable, type RegistryDocument, type RegistryHttpOptions } from "./registry-http.js";
+import {
+  getRegistryJson,
+  RegistryUnavailable,
+  type RegistryDocument,
+  type RegistryHttpOptions,
+} from "./registry-http.js";
 
 export interface PypiResolverOptions extends RegistryHttpOptions {
   /** The PyPI root (JSON API at `/pypi/<name>/json`); a mirror works too. */
@@ -92,7 +97,10 @@ export function createPypiResolver(opts: PypiResolverOptions = {}): LicenseResol
     let answer: RegistryDocument;
     try {
       const pinned = version !== undefined && PYPI_VERSION.test(version);
-      answer = await getRegistryJson(`${base}${pinned ? `/pypi/${project}/${encodeURIComponent(version)}/json` : `/pypi/${project}/json`}`, opts);
+      answer = await getRegistryJson(
+        `${base}${pinned ? `/pypi/${project}/${encodeURIComponent(version)}/json` : `/pypi/${project}/json`}`,
+        opts,
+      );
       if (pinned && !answer.found) answer = await getRegistryJson(`${base}/pypi/${project}/json`, opts);
     } catch (error) {
       if (error instanceof RegistryUnavailable) return { status: "failed", registry, reason: error.message };
@@ -100,7 +108,8 @@ export function createPypiResolver(opts: PypiResolverOptions = {}): LicenseResol
     }
     if (!answer.found) return { status: "unknown" };
     const doc = ProjectSchema.safeParse(answer.json);
-    if (!doc.success) return { status: "failed", registry, reason: "sent something that is not a PyPI project document" };
+    if (!doc.success)
+      return { status: "failed", registry, reason: "sent something that is not a PyPI project document" };
     const info = doc.data.info;
     const license =
       spdxOrUndefined(info.license_expression) ??

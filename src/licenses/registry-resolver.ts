@@ -22,7 +22,9 @@ export interface RegistryUrls {
  *
  * @example createRegistryResolver({ store, npmRegistryUrl: "https://npm.internal" })
  */
-export function createRegistryResolver(opts: RegistryUrls & RegistryHttpOptions & { store: ReviewStore }): LicenseResolver {
+export function createRegistryResolver(
+  opts: RegistryUrls & RegistryHttpOptions & { store: ReviewStore },
+): LicenseResolver {
   const http: RegistryHttpOptions = {
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
     ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),

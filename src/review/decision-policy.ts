@@ -35,7 +35,8 @@ export interface DecisionRequest {
 export function decisionRefusal(req: DecisionRequest): Refusal | undefined {
   const { review } = req;
   // A Slack click from another card than the review's own (a tampered button value) decides nothing.
-  if (req.door.kind === "slack" && req.door.fromReviewCard === false) return { code: "wrong_card", reviewId: review.id };
+  if (req.door.kind === "slack" && req.door.fromReviewCard === false)
+    return { code: "wrong_card", reviewId: review.id };
   if (review.status === "superseded" || review.supersededBy !== undefined) {
     return { code: "superseded", reviewId: review.id, ...(review.supersededBy ? { by: review.supersededBy } : {}) };
   }
@@ -69,7 +70,12 @@ export function authorSlackId(login: string, loginMap: Record<string, string> | 
  * case), the login map gives the author their Slack id, or the door recognised them (a Slack
  * profile naming the author's GitHub account).
  */
-export function isPrAuthor(by: string, door: DecisionDoor, author: string, loginMap: Record<string, string> | undefined): boolean {
+export function isPrAuthor(
+  by: string,
+  door: DecisionDoor,
+  author: string,
+  loginMap: Record<string, string> | undefined,
+): boolean {
   if (door.namesAuthor) return true;
   if (author === "") return false;
   return by.toLowerCase() === author.toLowerCase() || authorSlackId(author, loginMap) === by;

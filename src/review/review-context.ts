@@ -116,12 +116,17 @@ export class ReviewContext {
   result(): ReviewResult {
     const built = buildResult(this.record, this.values, this.record.status, this.deps.cyclesMax);
     // A review that failed closed keeps the escalation it was given (the graph never reached the gate).
-    const saved = built.escalation === null && built.route === "human" ? this.deps.store.lastResult(this.id) : undefined;
+    const saved =
+      built.escalation === null && built.route === "human" ? this.deps.store.lastResult(this.id) : undefined;
     return saved?.escalation ? { ...built, escalation: saved.escalation } : built;
   }
 
   /** What the decision policy needs to judge this person's attempt on this review now. */
-  decisionRequest(attempt: { kind: ResumeValue["kind"]; by: string }, door: DecisionDoor, approvers: ApproverConfig): DecisionRequest {
+  decisionRequest(
+    attempt: { kind: ResumeValue["kind"]; by: string },
+    door: DecisionDoor,
+    approvers: ApproverConfig,
+  ): DecisionRequest {
     const values = this.values;
     return {
       kind: attempt.kind,
@@ -129,7 +134,9 @@ export class ReviewContext {
       door,
       review: this.record,
       ...(values.decision ? { decision: values.decision } : {}),
-      blockingSpecialties: SPECIALTIES.flatMap((s) => values.findings?.[s]?.findings ?? []).filter((f) => f.blocking).map((f) => f.specialty),
+      blockingSpecialties: SPECIALTIES.flatMap((s) => values.findings?.[s]?.findings ?? [])
+        .filter((f) => f.blocking)
+        .map((f) => f.specialty),
       budget: budgetOf(values, this.deps.cyclesMax),
       gatePending: this.gatePending,
       approvers,

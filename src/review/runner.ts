@@ -2,7 +2,13 @@ import type { Clock } from "../domain/clock.js";
 import crypto from "node:crypto";
 import { Command } from "@langchain/langgraph";
 import type { Logger } from "pino";
-import { refusalMessage, routeOfDecision, type ApproverConfig, type DecisionDoor, type Refusal } from "../domain/decision.js";
+import {
+  refusalMessage,
+  routeOfDecision,
+  type ApproverConfig,
+  type DecisionDoor,
+  type Refusal,
+} from "../domain/decision.js";
 import { GateError } from "../domain/errors.js";
 import { ResumeSchema } from "../domain/human-gate.js";
 import type { ReviewResult } from "../domain/review-result.js";
@@ -78,7 +84,13 @@ export class ReviewRunner implements ReviewService {
   register(input: ReviewRegistration): ReviewRecord {
     const id = (this.deps.newId ?? newReviewId)();
     const review = this.deps.store.register({ id, pr: `${input.repo}#${input.number}`, ...input });
-    this.deps.store.audit({ reviewId: id, actor: "gate", action: "register", outcome: "queued", detail: { headSha: input.headSha } });
+    this.deps.store.audit({
+      reviewId: id,
+      actor: "gate",
+      action: "register",
+      outcome: "queued",
+      detail: { headSha: input.headSha },
+    });
     return review;
   }
 
@@ -137,7 +149,11 @@ export class ReviewRunner implements ReviewService {
   async decide(
     reviewId: string,
     resume: ResumeValue,
-    opts: { door?: DecisionDoor; onProgress?: (p: InvestigationProgress) => void; onReceived?: () => Promise<void> } = {},
+    opts: {
+      door?: DecisionDoor;
+      onProgress?: (p: InvestigationProgress) => void;
+      onReceived?: () => Promise<void>;
+    } = {},
   ): Promise<DecideOutcome> {
     const parsed = ResumeSchema.safeParse(resume);
     if (!parsed.success) return refused({ code: "invalid" });
@@ -197,7 +213,12 @@ export class ReviewRunner implements ReviewService {
       }
     } else if (resume.kind !== "info") {
       // A review that failed before reaching the gate: record the decision as the gate would have.
-      const decision = { kind: resume.kind, by: resume.by, at: this.deps.clock().toISOString(), ...(resume.note ? { note: resume.note } : {}) };
+      const decision = {
+        kind: resume.kind,
+        by: resume.by,
+        at: this.deps.clock().toISOString(),
+        ...(resume.note ? { note: resume.note } : {}),
+      };
       await this.deps.graph.updateState(configOf(ctx.id), { decision, route: routeOfDecision(resume.kind) }, "verdict");
     }
     return this.settle(ctx);
@@ -231,7 +252,13 @@ export class ReviewRunner implements ReviewService {
   private async supersede(reviewId: string, bySha: string): Promise<ReviewRecord> {
     const ctx = await this.context(reviewId);
     ctx.supersede(bySha);
-    this.deps.store.audit({ reviewId, actor: "gate", action: "supersede", outcome: "superseded", detail: { by: bySha } });
+    this.deps.store.audit({
+      reviewId,
+      actor: "gate",
+      action: "supersede",
+      outcome: "superseded",
+      detail: { by: bySha },
+    });
     await this.publishing.record(reviewId, ctx.result());
     await this.deps.onSettled?.(ctx.review);
     return ctx.review;

@@ -24,9 +24,14 @@ export interface SupersedeStep {
  *
  * @example supersedePlan([{ id: "a", headSha: "1" }, { id: "b", headSha: "2" }], "2", "b") // [{ id: "a", bySha: "2" }]
  */
-export function supersedePlan(open: readonly SupersedeCandidate[], newHeadSha: string, newId?: string): SupersedeStep[] {
+export function supersedePlan(
+  open: readonly SupersedeCandidate[],
+  newHeadSha: string,
+  newId?: string,
+): SupersedeStep[] {
   const self = newId === undefined ? undefined : open.find((r) => r.id === newId);
-  if (!self) return open.filter((r) => r.headSha !== newHeadSha && r.id !== newId).map((r) => ({ id: r.id, bySha: newHeadSha }));
+  if (!self)
+    return open.filter((r) => r.headSha !== newHeadSha && r.id !== newId).map((r) => ({ id: r.id, bySha: newHeadSha }));
   const rank = (r: SupersedeCandidate) => open.indexOf(r);
   const later = (a: SupersedeCandidate, b: SupersedeCandidate): boolean => {
     const ta = a.eventAt ? Date.parse(a.eventAt) : NaN;

@@ -4,23 +4,36 @@ import { addedLines, removedLines } from "../domain/patch.js";
 /** What kind of change a file is, for the risk gate. */
 export type ChangeKind = "docs" | "tests" | "deps" | "deps_version" | "ci" | "auth" | "config" | "code" | "rename";
 
-const MANIFEST = /(^|\/)(package\.json|requirements[^/]*\.txt|pyproject\.toml|go\.mod|Cargo\.toml|Gemfile|pom\.xml|build\.gradle(\.kts)?|composer\.json)$/;
-const LOCKFILE = /(^|\/)(package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|poetry\.lock|Pipfile\.lock|go\.sum|Cargo\.lock|Gemfile\.lock|composer\.lock)$/;
-const CI = /(^|\/)(\.github\/workflows\/|\.github\/actions\/|\.gitlab-ci\.yml$|\.circleci\/|Jenkinsfile$|azure-pipelines\.yml$|\.buildkite\/)/;
-const TESTS = /(^|\/)(tests?|__tests__|spec|specs)\/|\.(test|spec)\.[cm]?[jt]sx?$|_test\.(go|py)$|(^|\/)test_[^/]+\.py$/;
+const MANIFEST =
+  /(^|\/)(package\.json|requirements[^/]*\.txt|pyproject\.toml|go\.mod|Cargo\.toml|Gemfile|pom\.xml|build\.gradle(\.kts)?|composer\.json)$/;
+const LOCKFILE =
+  /(^|\/)(package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|poetry\.lock|Pipfile\.lock|go\.sum|Cargo\.lock|Gemfile\.lock|composer\.lock)$/;
+const CI =
+  /(^|\/)(\.github\/workflows\/|\.github\/actions\/|\.gitlab-ci\.yml$|\.circleci\/|Jenkinsfile$|azure-pipelines\.yml$|\.buildkite\/)/;
+const TESTS =
+  /(^|\/)(tests?|__tests__|spec|specs)\/|\.(test|spec)\.[cm]?[jt]sx?$|_test\.(go|py)$|(^|\/)test_[^/]+\.py$/;
 const DOCS = /(^|\/)(docs?)\/|\.(md|mdx|rst|adoc|txt)$|(^|\/)(CHANGELOG|AUTHORS|CONTRIBUTORS)(\.|$)/i;
-const AUTH = /(^|[/_.-])(auth|authn|authz|session|sessions|login|logout|password|passwd|jwt|oauth|oidc|saml|passport|token|tokens|permission|permissions|acl|rbac|crypto)([/_.-]|s?\.|$)/i;
+const AUTH =
+  /(^|[/_.-])(auth|authn|authz|session|sessions|login|logout|password|passwd|jwt|oauth|oidc|saml|passport|token|tokens|permission|permissions|acl|rbac|crypto)([/_.-]|s?\.|$)/i;
 /** Code and build files: under a docs folder they still run, so they are not "docs". */
-const NOT_DOCS = /\.(c|cc|cpp|h|hpp|cs|go|java|kt|kts|[cm]?[jt]sx?|php|py|rb|rs|scala|swift|sh|bash|zsh|ps1|pl|lua|sql|gradle)$|(^|\/)(Dockerfile[^/]*|Makefile|CMakeLists\.txt)$/i;
-const CONFIG = /\.(ya?ml|json|toml|ini|cfg|conf|env|properties|tf|hcl)$|(^|\/)(Dockerfile|\.env[^/]*|docker-compose[^/]*)$/i;
+const NOT_DOCS =
+  /\.(c|cc|cpp|h|hpp|cs|go|java|kt|kts|[cm]?[jt]sx?|php|py|rb|rs|scala|swift|sh|bash|zsh|ps1|pl|lua|sql|gradle)$|(^|\/)(Dockerfile[^/]*|Makefile|CMakeLists\.txt)$/i;
+const CONFIG =
+  /\.(ya?ml|json|toml|ini|cfg|conf|env|properties|tf|hcl)$|(^|\/)(Dockerfile|\.env[^/]*|docker-compose[^/]*)$/i;
 
 /** Content hashes that change with every version: npm/yarn integrity, go.sum h1:, hex digests. */
 const HASHES = /\b(sha\d+|md5)[-:][A-Za-z0-9+/]+=*|\bh1:[A-Za-z0-9+/]+=*|\b[0-9a-f]{32,}\b/g;
 
 /** A manifest or lockfile edit where every added line is an existing entry with another version. */
 function versionOnly(file: ChangedFile): boolean {
-  const strip = (t: string) => t.replace(HASHES, "").replace(/[\s"',]/g, "").replace(/[=:@^~<>!]*v?\d[\w.+*-]*/g, "");
-  const added = addedLines(file.patch).map((l) => strip(l.text)).filter((t) => t.length > 0);
+  const strip = (t: string) =>
+    t
+      .replace(HASHES, "")
+      .replace(/[\s"',]/g, "")
+      .replace(/[=:@^~<>!]*v?\d[\w.+*-]*/g, "");
+  const added = addedLines(file.patch)
+    .map((l) => strip(l.text))
+    .filter((t) => t.length > 0);
   const removed = new Set(removedLines(file.patch).map((l) => strip(l.text)));
   return added.length > 0 && added.every((t) => removed.has(t));
 }

@@ -58,7 +58,11 @@ export function createMetrics(sources: MetricsSources) {
     help: "Model spend of settled reviews, in US dollars",
     registers: [registry],
   });
-  const modelCalls = new Counter({ name: "gate_model_calls_total", help: "Model calls of settled reviews", registers: [registry] });
+  const modelCalls = new Counter({
+    name: "gate_model_calls_total",
+    help: "Model calls of settled reviews",
+    registers: [registry],
+  });
   new Gauge({
     name: "gate_queue_depth",
     help: "Reviews queued or running in this process",
@@ -98,7 +102,8 @@ export function createMetrics(sources: MetricsSources) {
         const end = ackSeconds.startTimer();
         res.once("finish", () => {
           end({ status: String(res.statusCode) });
-          if (res.statusCode >= 400 && res.statusCode < 500) rejected.inc({ source: "github", status: String(res.statusCode) });
+          if (res.statusCode >= 400 && res.statusCode < 500)
+            rejected.inc({ source: "github", status: String(res.statusCode) });
         });
         handler(req, res);
       };

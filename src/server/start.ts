@@ -56,7 +56,10 @@ export async function startGateServer(env: Env, opts: { log?: Logger } = {}): Pr
       log,
       // Publishing backs off in the same unit as each request's retries.
       ...(server.github.retry?.baseMs !== undefined ? { retry: { baseMs: server.github.retry.baseMs } } : {}),
-      askedWho: () => (slackCfg ? `an approver in Slack (${slackCfg.channels.fallback ?? "the repository's channel"})` : "a person with `gate decide`"),
+      askedWho: () =>
+        slackCfg
+          ? `an approver in Slack (${slackCfg.channels.fallback ?? "the repository's channel"})`
+          : "a person with `gate decide`",
       // The check's "Details" opens the Slack card, where a person decides.
       ...(slackCfg ? { detailsUrl: (review: ReviewRecord) => cardLink(review) } : {}),
     }),
@@ -74,7 +77,10 @@ export async function startGateServer(env: Env, opts: { log?: Logger } = {}): Pr
   };
 
   // Read at scrape time, when the queue and the store exist.
-  const metrics = createMetrics({ queueDepth: () => queue.size, waiting: () => gate.store.withStatus("waiting_for_human").length });
+  const metrics = createMetrics({
+    queueDepth: () => queue.size,
+    waiting: () => gate.store.withStatus("waiting_for_human").length,
+  });
   const gate = buildGate(settings, log, {
     github: auth,
     onSettled: async (review) => {
@@ -142,7 +148,10 @@ export async function startGateServer(env: Env, opts: { log?: Logger } = {}): Pr
   const pending = gate.store.withStatus("queued", "running").length;
   queue.push(() => gate.runner.recover());
   ready = true;
-  log.info({ port, slack: slackCfg ? (slackCfg.socketMode ? "socket" : "http") : "off", github: auth.mode, resumed: pending }, "gate listening");
+  log.info(
+    { port, slack: slackCfg ? (slackCfg.socketMode ? "socket" : "http") : "off", github: auth.mode, resumed: pending },
+    "gate listening",
+  );
 
   return {
     port,

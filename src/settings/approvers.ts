@@ -12,7 +12,11 @@ const SLACK_USER = /^[UW][A-Z0-9]+$/;
 function slackIds(value: string, ctx: Ctx, where: string): string[] {
   const ids = listOf(value);
   for (const id of ids.filter((i) => !SLACK_ID.test(i))) {
-    ctx.addIssue({ code: "custom", path: [where], message: `"${id}" is not a Slack user id (U…/W…) or user-group id (S…)` });
+    ctx.addIssue({
+      code: "custom",
+      path: [where],
+      message: `"${id}" is not a Slack user id (U…/W…) or user-group id (S…)`,
+    });
   }
   return ids;
 }
@@ -25,10 +29,16 @@ function bySpecialty(value: string, ctx: Ctx): Partial<Record<Specialty, string[
     const name = eq > 0 ? part.slice(0, eq).trim() : "";
     const specialty = SPECIALTIES.find((s) => s === name);
     if (!specialty) {
-      ctx.addIssue({ code: "custom", path: ["GATE_APPROVERS_BY_SPECIALTY"], message: `"${part}" should be <security|licensing|data>=<ids>, e.g. security=U1,S2` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["GATE_APPROVERS_BY_SPECIALTY"],
+        message: `"${part}" should be <security|licensing|data>=<ids>, e.g. security=U1,S2`,
+      });
       continue;
     }
-    out[specialty] = [...new Set([...(out[specialty] ?? []), ...slackIds(part.slice(eq + 1), ctx, "GATE_APPROVERS_BY_SPECIALTY")])];
+    out[specialty] = [
+      ...new Set([...(out[specialty] ?? []), ...slackIds(part.slice(eq + 1), ctx, "GATE_APPROVERS_BY_SPECIALTY")]),
+    ];
   }
   return out;
 }

@@ -46,7 +46,11 @@ const prices = z
     try {
       json = JSON.parse(raw);
     } catch {
-      ctx.addIssue({ code: "custom", message: 'is not JSON; expected {"<model>": {"input": 3, "output": 15, "cache_write": 3.75, "cache_read": 0.3}}' });
+      ctx.addIssue({
+        code: "custom",
+        message:
+          'is not JSON; expected {"<model>": {"input": 3, "output": 15, "cache_write": 3.75, "cache_read": 0.3}}',
+      });
       return z.NEVER;
     }
     const table = PriceTableSchema.safeParse(json);
@@ -86,7 +90,10 @@ export const claudeSchema = z
       return z.NEVER;
     }
     // A setting a configured model refuses would fail every call with a 400: refuse it at start.
-    for (const [name, model] of [["GATE_MODEL_SPECIALIST", e.GATE_MODEL_SPECIALIST], ["GATE_MODEL_INVESTIGATOR", e.GATE_MODEL_INVESTIGATOR]] as const) {
+    for (const [name, model] of [
+      ["GATE_MODEL_SPECIALIST", e.GATE_MODEL_SPECIALIST],
+      ["GATE_MODEL_INVESTIGATOR", e.GATE_MODEL_INVESTIGATOR],
+    ] as const) {
       const problem = thinkingProblem(model, t, e.GATE_MODEL_EFFORT);
       if (problem) {
         ctx.addIssue({ code: "custom", path: ["GATE_MODEL_THINKING"], message: `${problem} (${name})` });

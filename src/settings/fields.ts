@@ -34,5 +34,12 @@ export const httpUrl = z.string().regex(/^https?:\/\/\S+$/, "must be an http(s) 
  * @example listOf("U1, U2,,U1") // ["U1", "U2"]
  */
 export function listOf(value: string, separator = ","): string[] {
-  return [...new Set(value.split(separator).map((s) => s.trim()).filter((s) => s !== ""))];
+  return [
+    ...new Set(
+      value
+        .split(separator)
+        .map((s) => s.trim())
+        .filter((s) => s !== ""),
+    ),
+  ];
 }

@@ -38,7 +38,12 @@ export const githubSchema = z
   })
   .transform((e, ctx): GitHubSettings => {
     const problem = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
-    const { GATE_GITHUB_APP_ID: appId, GATE_GITHUB_PRIVATE_KEY: keyText, GATE_GITHUB_PRIVATE_KEY_PATH: keyPath, GITHUB_TOKEN: token } = e;
+    const {
+      GATE_GITHUB_APP_ID: appId,
+      GATE_GITHUB_PRIVATE_KEY: keyText,
+      GATE_GITHUB_PRIVATE_KEY_PATH: keyPath,
+      GITHUB_TOKEN: token,
+    } = e;
     if (keyText && keyPath) problem("GATE_GITHUB_PRIVATE_KEY_PATH", "GATE_GITHUB_PRIVATE_KEY is set too: keep one");
     let privateKey = keyText;
     if (keyPath) {
@@ -50,7 +55,10 @@ export const githubSchema = z
     }
     const app = Boolean(appId || keyText || keyPath);
     if (app && !(appId && (keyText || keyPath))) {
-      problem(appId ? "GATE_GITHUB_PRIVATE_KEY" : "GATE_GITHUB_APP_ID", "a GitHub App needs both GATE_GITHUB_APP_ID and GATE_GITHUB_PRIVATE_KEY (or _PATH)");
+      problem(
+        appId ? "GATE_GITHUB_PRIVATE_KEY" : "GATE_GITHUB_APP_ID",
+        "a GitHub App needs both GATE_GITHUB_APP_ID and GATE_GITHUB_PRIVATE_KEY (or _PATH)",
+      );
     }
     if (app && token) problem("GITHUB_TOKEN", "a GitHub App is set too (GATE_GITHUB_APP_ID): keep one");
     const retry = {
@@ -58,8 +66,12 @@ export const githubSchema = z
       ...(e.GATE_GITHUB_RETRY_BASE_MS !== undefined ? { baseMs: e.GATE_GITHUB_RETRY_BASE_MS } : {}),
       ...(e.GATE_GITHUB_WRITE_SPACING_MS !== undefined ? { writeSpacingMs: e.GATE_GITHUB_WRITE_SPACING_MS } : {}),
     };
-    const common = { ...(e.GATE_GITHUB_API_URL ? { apiUrl: e.GATE_GITHUB_API_URL } : {}), ...(Object.keys(retry).length > 0 ? { retry } : {}) };
-    const auth = app && appId && privateKey ? { ...common, appId, privateKey } : token ? { ...common, token } : undefined;
+    const common = {
+      ...(e.GATE_GITHUB_API_URL ? { apiUrl: e.GATE_GITHUB_API_URL } : {}),
+      ...(Object.keys(retry).length > 0 ? { retry } : {}),
+    };
+    const auth =
+      app && appId && privateKey ? { ...common, appId, privateKey } : token ? { ...common, token } : undefined;
     return {
       ...(auth ? { auth } : {}),
       ...(e.GITHUB_WEBHOOK_SECRET ? { webhookSecret: e.GITHUB_WEBHOOK_SECRET } : {}),

@@ -61,8 +61,24 @@ export function loadSettings(env: Env, cwd = process.cwd()): Settings {
   const approvers = s.approvers.safeParse(present);
   const server = s.server.safeParse(present);
   const cli = s.cli.safeParse(present);
-  if (core.success && claude.success && github.success && slack.success && approvers.success && server.success && cli.success) {
-    return { ...core.data, claude: claude.data, github: github.data, slack: slack.data, approvers: approvers.data, server: server.data, cli: cli.data };
+  if (
+    core.success &&
+    claude.success &&
+    github.success &&
+    slack.success &&
+    approvers.success &&
+    server.success &&
+    cli.success
+  ) {
+    return {
+      ...core.data,
+      claude: claude.data,
+      github: github.data,
+      slack: slack.data,
+      approvers: approvers.data,
+      server: server.data,
+      cli: cli.data,
+    };
   }
   const issues = [core, claude, github, slack, approvers, server, cli].flatMap((r) => r.error?.issues ?? []);
   throw new GateError("CONFIG_INVALID", `invalid setting ${describeIssues({ issues })}`);

@@ -21,7 +21,9 @@ export const serverSchema = z
   .transform((e): ServerPortSettings => ({ port: e.PORT, concurrency: e.GATE_CONCURRENCY }));
 
 /** Slack as the server runs it: off, or on with everything it needs. */
-export type ServerSlack = { enabled: false } | (Omit<SlackSettings, "enabled" | "botToken"> & { enabled: true; botToken: string; socketMode: boolean });
+export type ServerSlack =
+  | { enabled: false }
+  | (Omit<SlackSettings, "enabled" | "botToken"> & { enabled: true; botToken: string; socketMode: boolean });
 
 /** What `npm start` needs on top of the settings every entry point reads. */
 export interface ServerSettings extends ServerPortSettings {
@@ -41,8 +43,10 @@ export interface ServerSettings extends ServerPortSettings {
 export function serverSettings(settings: Settings): ServerSettings {
   const { github, slack } = settings;
   const problems: string[] = [];
-  if (!github.webhookSecret) problems.push("GITHUB_WEBHOOK_SECRET (the secret of the GitHub App's or repository's webhook)");
-  if (!github.auth) problems.push("GitHub credentials: GATE_GITHUB_APP_ID with GATE_GITHUB_PRIVATE_KEY, or GITHUB_TOKEN");
+  if (!github.webhookSecret)
+    problems.push("GITHUB_WEBHOOK_SECRET (the secret of the GitHub App's or repository's webhook)");
+  if (!github.auth)
+    problems.push("GitHub credentials: GATE_GITHUB_APP_ID with GATE_GITHUB_PRIVATE_KEY, or GITHUB_TOKEN");
 
   let serverSlack: ServerSlack = { enabled: false };
   if (slack.enabled) {

@@ -28,7 +28,11 @@ function channelMap(spec: string | undefined, channel: string | undefined, ctx: 
   const byRepo: Record<string, string> = {};
   let fallback = channel;
   if (fallback !== undefined && !CHANNEL.test(fallback)) {
-    ctx.addIssue({ code: "custom", path: ["GATE_SLACK_CHANNEL"], message: `"${fallback}" is not a Slack channel id (C…)` });
+    ctx.addIssue({
+      code: "custom",
+      path: ["GATE_SLACK_CHANNEL"],
+      message: `"${fallback}" is not a Slack channel id (C…)`,
+    });
   }
   for (const part of listOf(spec ?? "")) {
     const eq = part.indexOf("=");

@@ -76,7 +76,11 @@ export function buildSlackApp(opts: SlackAppOptions): App {
   };
   let app: App;
   if (opts.socketMode) {
-    if (!opts.appToken) throw new GateError("CONFIG_INVALID", "Socket Mode needs an app-level token with connections:write in SLACK_APP_TOKEN (xapp-…)");
+    if (!opts.appToken)
+      throw new GateError(
+        "CONFIG_INVALID",
+        "Socket Mode needs an app-level token with connections:write in SLACK_APP_TOKEN (xapp-…)",
+      );
     app = new App({
       ...common,
       appToken: opts.appToken,
@@ -85,7 +89,8 @@ export function buildSlackApp(opts: SlackAppOptions): App {
       ...(opts.port !== undefined ? { installerOptions: { port: opts.port } } : {}),
     });
   } else {
-    if (!opts.signingSecret) throw new GateError("CONFIG_INVALID", "HTTP mode needs the Slack app's signing secret in SLACK_SIGNING_SECRET");
+    if (!opts.signingSecret)
+      throw new GateError("CONFIG_INVALID", "HTTP mode needs the Slack app's signing secret in SLACK_SIGNING_SECRET");
     // Our receiver verifies and sanity-checks every request before Bolt parses it.
     const receiver = new GuardedReceiver({
       signingSecret: opts.signingSecret,
@@ -115,16 +120,25 @@ async function guarded(deps: FlowDeps, attempt: Attempt, work: () => Promise<voi
   try {
     await work();
   } catch (error) {
-    deps.log.error({ err: error, reviewId: attempt.reviewId, userId: attempt.userId, action: attempt.action }, "slack handler failed");
+    deps.log.error(
+      { err: error, reviewId: attempt.reviewId, userId: attempt.userId, action: attempt.action },
+      "slack handler failed",
+    );
     await ephemeral(deps, attempt, SOMETHING_WENT_WRONG);
   }
 }
 
-function attemptFromClick(body: BlockAction<ButtonAction>, action: ButtonAction, kind: SlackAction, client: Attempt["client"]): Attempt {
+function attemptFromClick(
+  body: BlockAction<ButtonAction>,
+  action: ButtonAction,
+  kind: SlackAction,
+  client: Attempt["client"],
+): Attempt {
   const reviewId = action.value ?? "";
   const channel: unknown = body.container.channel_id ?? body.channel?.id;
   const ts: unknown = body.container.message_ts ?? body.message?.ts;
-  const place: CardPlace | undefined = typeof channel === "string" && typeof ts === "string" ? { channel, ts } : undefined;
+  const place: CardPlace | undefined =
+    typeof channel === "string" && typeof ts === "string" ? { channel, ts } : undefined;
   return { client, reviewId, userId: body.user.id, action: kind, ...(place ? { place } : {}) };
 }
 
@@ -141,7 +155,9 @@ function registerCardActions(app: App, deps: FlowDeps): void {
     const answer = answerOnce(ack);
     const attempt = attemptFromClick(body, action, "approve", client);
     try {
-      await guarded(deps, attempt, () => decideAndUpdate(deps, attempt, { kind: "approve", by: attempt.userId }, answer));
+      await guarded(deps, attempt, () =>
+        decideAndUpdate(deps, attempt, { kind: "approve", by: attempt.userId }, answer),
+      );
     } finally {
       await answer();
     }
@@ -182,7 +198,10 @@ function registerModals(app: App, deps: FlowDeps): void {
     const answer = answerOnce(ack);
     const attempt = attemptFromModal(deps, view.private_metadata, body.user.id, "reject", client);
     try {
-      if (attempt) await guarded(deps, attempt, () => decideAndUpdate(deps, attempt, { kind: "reject", by: attempt.userId, note: reason }, answer));
+      if (attempt)
+        await guarded(deps, attempt, () =>
+          decideAndUpdate(deps, attempt, { kind: "reject", by: attempt.userId, note: reason }, answer),
+        );
     } finally {
       await answer();
     }
@@ -201,7 +220,13 @@ function registerModals(app: App, deps: FlowDeps): void {
   });
 }
 
-function attemptFromModal(deps: FlowDeps, privateMetadata: string, userId: string, kind: SlackAction, client: Attempt["client"]): Attempt | undefined {
+function attemptFromModal(
+  deps: FlowDeps,
+  privateMetadata: string,
+  userId: string,
+  kind: SlackAction,
+  client: Attempt["client"],
+): Attempt | undefined {
   const meta = parseModalMetadata(privateMetadata);
   if (!meta) {
     deps.log.warn({ userId }, "a modal came back without this app's metadata; ignored");

@@ -25,7 +25,11 @@ export class ProfileCache {
 function namesLogin(text: string, login: string): boolean {
   const t = text.trim().toLowerCase();
   const l = login.toLowerCase();
-  return t === l || t === `@${l}` || new RegExp(`^(https?://)?(www\\.)?github\\.com/${l.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/?$`).test(t);
+  return (
+    t === l ||
+    t === `@${l}` ||
+    new RegExp(`^(https?://)?(www\\.)?github\\.com/${l.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/?$`).test(t)
+  );
 }
 
 /**

@@ -70,7 +70,10 @@ export function renderCard(input: CardInput): Card {
   const state = cardState(input);
   const blocks: KnownBlock[] = [];
 
-  blocks.push({ type: "header", text: { type: "plain_text", text: truncatePlain(headerText(state, result), HEADER_TEXT_MAX) } });
+  blocks.push({
+    type: "header",
+    text: { type: "plain_text", text: truncatePlain(headerText(state, result), HEADER_TEXT_MAX) },
+  });
   blocks.push(section(`*${mrkdwnLink(review.url, truncatePlain(review.title || review.pr, 250))}*`));
   blocks.push(
     context(
@@ -79,7 +82,9 @@ export function renderCard(input: CardInput): Card {
   );
   if (result.risk) {
     const reasons = result.risk.reasons.length > 0 ? `: ${escapeMrkdwn(result.risk.reasons.join("; "))}` : "";
-    blocks.push(section(truncateMrkdwn(`*Risk* ${result.risk.score}/100 (${escapeMrkdwn(result.risk.class)})${reasons}`, 800)));
+    blocks.push(
+      section(truncateMrkdwn(`*Risk* ${result.risk.score}/100 (${escapeMrkdwn(result.risk.class)})${reasons}`, 800)),
+    );
   }
   if (result.escalation) {
     blocks.push(
@@ -121,7 +126,9 @@ function headerText(state: CardState, result: ReviewResult): string {
     case "superseded":
       return "Compliance gate: superseded by a newer push";
     case "decided":
-      return decisionKind(result) === "approve" ? "Compliance gate: approved by a person" : "Compliance gate: rejected by a person";
+      return decisionKind(result) === "approve"
+        ? "Compliance gate: approved by a person"
+        : "Compliance gate: rejected by a person";
     case "investigating":
       return "Compliance gate: investigating";
     case "waiting":
@@ -143,21 +150,33 @@ function fallbackText(state: CardState, review: ReviewRecord, result: ReviewResu
   return truncateMrkdwn(escapeMrkdwn(`${review.pr} ${review.title}: ${what[state]}${risk}`), 300);
 }
 
-const SEVERITY_EMOJI = { critical: ":red_circle:", high: ":large_orange_circle:", medium: ":large_yellow_circle:", low: ":white_circle:" } as const;
+const SEVERITY_EMOJI = {
+  critical: ":red_circle:",
+  high: ":large_orange_circle:",
+  medium: ":large_yellow_circle:",
+  low: ":white_circle:",
+} as const;
 
 function findingBlocks(review: ReviewRecord, findings: ResultFinding[], checkRunUrl?: string): KnownBlock[] {
   if (findings.length === 0) return [section("*Findings:* none")];
   // Blocking and severe first, so the cap never hides what matters most.
   const ordered = findings
     .map((f, i) => ({ f, i }))
-    .sort((a, b) => Number(b.f.blocking) - Number(a.f.blocking) || SEVERITY_RANK[b.f.severity] - SEVERITY_RANK[a.f.severity] || a.i - b.i)
+    .sort(
+      (a, b) =>
+        Number(b.f.blocking) - Number(a.f.blocking) ||
+        SEVERITY_RANK[b.f.severity] - SEVERITY_RANK[a.f.severity] ||
+        a.i - b.i,
+    )
     .map(({ f }) => f);
   const blocking = findings.filter((f) => f.blocking).length;
   const blocks: KnownBlock[] = [{ type: "divider" }, section(`*Findings (${findings.length}, ${blocking} blocking)*`)];
   for (const f of ordered.slice(0, MAX_FINDINGS_SHOWN)) blocks.push(section(findingText(review, f)));
   const hidden = findings.length - MAX_FINDINGS_SHOWN;
   if (hidden > 0) {
-    const where = checkRunUrl ? mrkdwnLink(checkRunUrl, "see all in the check run") : mrkdwnLink(review.url, "see the pull request");
+    const where = checkRunUrl
+      ? mrkdwnLink(checkRunUrl, "see all in the check run")
+      : mrkdwnLink(review.url, "see the pull request");
     blocks.push(context(`+${hidden} more findings: ${where}`));
   }
   return blocks;
@@ -213,7 +232,10 @@ function stateBlocks(state: CardState, input: CardInput): KnownBlock[] {
   switch (state) {
     case "superseded": {
       const by = result.superseded_by ?? review.supersededBy;
-      const what = by && /^[0-9a-f]{7,40}$/i.test(by) ? mrkdwnLink(commitUrl(review.repo, by), shortSha(by)) : escapeMrkdwn(by ?? "a newer push");
+      const what =
+        by && /^[0-9a-f]{7,40}$/i.test(by)
+          ? mrkdwnLink(commitUrl(review.repo, by), shortSha(by))
+          : escapeMrkdwn(by ?? "a newer push");
       return [section(`:fast_forward: Superseded by ${what}; this review no longer gates the PR.`)];
     }
     case "decided": {
@@ -221,11 +243,15 @@ function stateBlocks(state: CardState, input: CardInput): KnownBlock[] {
       const verb = decisionKind(result) === "approve" ? ":white_check_mark: *Approved*" : ":x: *Rejected*";
       if (!d) return [section(`${verb} by a person.`)];
       const note = d.note ? `: ${escapeMrkdwn(d.note)}` : "";
-      return [section(truncateMrkdwn(`${verb} by ${mentionOrName(d.by)} at ${slackDate(d.at)}${note}`, SECTION_TEXT_MAX))];
+      return [
+        section(truncateMrkdwn(`${verb} by ${mentionOrName(d.by)} at ${slackDate(d.at)}${note}`, SECTION_TEXT_MAX)),
+      ];
     }
     case "investigating": {
       const p = progress;
-      const line = p ? `:mag: Investigating… ${p.tool_calls} tool calls, ${p.chars_read} chars read, ${formatUsd(p.cost_usd)}` : ":mag: Investigating…";
+      const line = p
+        ? `:mag: Investigating… ${p.tool_calls} tool calls, ${p.chars_read} chars read, ${formatUsd(p.cost_usd)}`
+        : ":mag: Investigating…";
       return [context(line)];
     }
     case "waiting":
@@ -246,19 +272,40 @@ function waitingBlocks(review: ReviewRecord, result: ReviewResult): KnownBlock[]
       value: review.id,
       confirm: {
         title: { type: "plain_text", text: "Approve this PR?" },
-        text: { type: "mrkdwn", text: truncateMrkdwn(`The gate will pass ${escapeMrkdwn(review.pr)} at ${shortSha(review.headSha)} despite its findings.`, 300) },
+        text: {
+          type: "mrkdwn",
+          text: truncateMrkdwn(
+            `The gate will pass ${escapeMrkdwn(review.pr)} at ${shortSha(review.headSha)} despite its findings.`,
+            300,
+          ),
+        },
         confirm: { type: "plain_text", text: "Approve" },
         deny: { type: "plain_text", text: "Cancel" },
       },
     },
-    { type: "button", action_id: ACTION_REJECT, style: "danger", text: { type: "plain_text", text: "Reject" }, value: review.id },
+    {
+      type: "button",
+      action_id: ACTION_REJECT,
+      style: "danger",
+      text: { type: "plain_text", text: "Reject" },
+      value: review.id,
+    },
   ];
   if (!budgetSpent) {
-    elements.push({ type: "button", action_id: ACTION_REQUEST_INFO, text: { type: "plain_text", text: "Request info" }, value: review.id });
+    elements.push({
+      type: "button",
+      action_id: ACTION_REQUEST_INFO,
+      text: { type: "plain_text", text: "Request info" },
+      value: review.id,
+    });
   }
   const blocks: KnownBlock[] = [{ type: "actions", block_id: "gate_actions", elements }];
   if (budgetSpent) {
-    blocks.push(context(`The investigation budget is spent (${result.budget.cycles_used} of ${result.budget.cycles_max} cycles): approve or reject.`));
+    blocks.push(
+      context(
+        `The investigation budget is spent (${result.budget.cycles_used} of ${result.budget.cycles_max} cycles): approve or reject.`,
+      ),
+    );
   }
   return blocks;
 }

@@ -2,7 +2,14 @@ import type { webApi } from "@slack/bolt";
 import type { Logger } from "pino";
 import { refusalMessage, type DecisionDoor, type RefusalStyle } from "../domain/decision.js";
 import type { ReviewResult } from "../domain/review-result.js";
-import type { DecideOutcome, InvestigationProgress, Refused, ResumeValue, ReviewRecord, ReviewService } from "../domain/review.js";
+import type {
+  DecideOutcome,
+  InvestigationProgress,
+  Refused,
+  ResumeValue,
+  ReviewRecord,
+  ReviewService,
+} from "../domain/review.js";
 import { authorSlackId } from "../review/decision-policy.js";
 import { type ProfileCache, slackUserIsGitHubUser } from "./author-profile.js";
 import { groupIdsIn } from "./approvers.js";
@@ -65,14 +72,23 @@ async function doorOf(deps: FlowDeps, attempt: Attempt): Promise<DecisionDoor> {
   const author = record?.author ?? "";
   // The card the click came from must be the one recorded for the review its button names.
   const card = record ? placeOf(record) : undefined;
-  const fromReviewCard = card !== undefined && attempt.place !== undefined && card.channel === attempt.place.channel && card.ts === attempt.place.ts;
+  const fromReviewCard =
+    card !== undefined &&
+    attempt.place !== undefined &&
+    card.channel === attempt.place.channel &&
+    card.ts === attempt.place.ts;
   const namesAuthor =
     author !== "" &&
     authorSlackId(author, approvers.githubToSlack) === undefined &&
     (await slackUserIsGitHubUser(attempt.client, attempt.userId, author, deps.profiles, (error) =>
       deps.log.warn({ err: error, userId: attempt.userId }, "cannot read a Slack profile to recognise the PR author"),
     ));
-  return { kind: "slack", groups: groupsOf(attempt.userId, members), fromReviewCard, ...(namesAuthor ? { namesAuthor } : {}) };
+  return {
+    kind: "slack",
+    groups: groupsOf(attempt.userId, members),
+    fromReviewCard,
+    ...(namesAuthor ? { namesAuthor } : {}),
+  };
 }
 
 /**
@@ -105,7 +121,10 @@ export async function decideAndUpdate(
 ): Promise<void> {
   const checked = await checkAttempt(deps, attempt);
   if (!checked.ok) return;
-  const outcome = await deps.service.decide(attempt.reviewId, resume, { door: checked.door, ...(onReceived ? { onReceived } : {}) });
+  const outcome = await deps.service.decide(attempt.reviewId, resume, {
+    door: checked.door,
+    ...(onReceived ? { onReceived } : {}),
+  });
   if (!outcome.ok) {
     await tellRefusal(deps, attempt, outcome);
     return;
@@ -137,7 +156,11 @@ export async function requestInfo(deps: FlowDeps, attempt: Attempt, question: st
   };
   let outcome: DecideOutcome;
   try {
-    outcome = await deps.service.decide(review.id, { kind: "info", by: attempt.userId, question }, { door, onProgress: (p) => throttle.push(p) });
+    outcome = await deps.service.decide(
+      review.id,
+      { kind: "info", by: attempt.userId, question },
+      { door, onProgress: (p) => throttle.push(p) },
+    );
   } catch (error) {
     await throttle.finish();
     await restoreCard();
@@ -173,12 +196,21 @@ export async function updateCard(
     await attempt.client.chat.update({ channel: place.channel, ts: place.ts, text: card.text, blocks: card.blocks });
   } catch (error) {
     deps.log.error({ err: error, reviewId: review.id }, "chat.update of the card failed");
-    if (!extra.progress) await ephemeral(deps, attempt, "The review was updated, but its card could not be refreshed; `/gate status` shows where it stands.");
+    if (!extra.progress)
+      await ephemeral(
+        deps,
+        attempt,
+        "The review was updated, but its card could not be refreshed; `/gate status` shows where it stands.",
+      );
   }
 }
 
 /** Says something only the acting person sees, in the card's channel. Never throws. */
-export async function ephemeral(deps: Pick<FlowDeps, "log">, attempt: Pick<Attempt, "client" | "userId" | "place" | "reviewId">, text: string): Promise<void> {
+export async function ephemeral(
+  deps: Pick<FlowDeps, "log">,
+  attempt: Pick<Attempt, "client" | "userId" | "place" | "reviewId">,
+  text: string,
+): Promise<void> {
   const channel = attempt.place?.channel;
   if (!channel) {
     deps.log.warn({ reviewId: attempt.reviewId, userId: attempt.userId, text }, "no channel to answer in");
@@ -198,6 +230,9 @@ export function placeOf(review: ReviewRecord): CardPlace | undefined {
 
 /** Tells the person why their attempt was refused, in the policy's words. */
 async function tellRefusal(deps: FlowDeps, attempt: Attempt, refused: Refused): Promise<void> {
-  deps.log.info({ reviewId: attempt.reviewId, userId: attempt.userId, action: attempt.action, code: refused.code }, "slack attempt refused");
+  deps.log.info(
+    { reviewId: attempt.reviewId, userId: attempt.userId, action: attempt.action, code: refused.code },
+    "slack attempt refused",
+  );
   await ephemeral(deps, attempt, refusalMessage(refused.refusal, SLACK_STYLE));
 }

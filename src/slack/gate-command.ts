@@ -16,8 +16,14 @@ export const GATE_USAGE = [
  *
  * @example await answerGateCommand("status acme/web#12", { service, defaultRepo: "acme/web" })
  */
-export async function answerGateCommand(text: string, deps: { service: ReviewService; defaultRepo?: string }): Promise<string> {
-  const [sub = "", ...rest] = text.trim().split(/\s+/).filter((s) => s !== "");
+export async function answerGateCommand(
+  text: string,
+  deps: { service: ReviewService; defaultRepo?: string },
+): Promise<string> {
+  const [sub = "", ...rest] = text
+    .trim()
+    .split(/\s+/)
+    .filter((s) => s !== "");
   const verb = sub.toLowerCase();
   if (verb === "" || verb === "help") return GATE_USAGE;
   if (verb !== "status") return `Unknown command \`${escapeMrkdwn(truncate(sub))}\`.\n${GATE_USAGE}`;

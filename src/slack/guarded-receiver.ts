@@ -1,6 +1,13 @@
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { ListenOptions } from "node:net";
-import { HTTPModuleFunctions, HTTPReceiver, HTTPReceiverDeferredRequestError, type App, type CustomRoute, type Receiver } from "@slack/bolt";
+import {
+  HTTPModuleFunctions,
+  HTTPReceiver,
+  HTTPReceiverDeferredRequestError,
+  type App,
+  type CustomRoute,
+  type Receiver,
+} from "@slack/bolt";
 import type { Logger } from "pino";
 import { boltLogger } from "./bolt-logger.js";
 import { checkSlackRequest } from "./request-check.js";
@@ -94,10 +101,19 @@ export class GuardedReceiver implements Receiver {
       rawBody = (await HTTPModuleFunctions.bufferIncomingMessage(req, this.bodyLimit)).rawBody.toString();
     } catch (error) {
       const tooLarge = HTTPModuleFunctions.isRawBodyError(error) && error.statusCode === 413;
-      this.refused(res, tooLarge ? 413 : 400, tooLarge ? `the body is over ${this.bodyLimit} bytes` : "the body could not be read");
+      this.refused(
+        res,
+        tooLarge ? 413 : 400,
+        tooLarge ? `the body is over ${this.bodyLimit} bytes` : "the body could not be read",
+      );
       return;
     }
-    const verdict = checkSlackRequest({ signingSecret: this.opts.signingSecret, headers: req.headers, rawBody, nowMs: this.now() });
+    const verdict = checkSlackRequest({
+      signingSecret: this.opts.signingSecret,
+      headers: req.headers,
+      rawBody,
+      nowMs: this.now(),
+    });
     if (!verdict.ok) {
       this.refused(res, verdict.status, verdict.why);
       return;

@@ -19,7 +19,10 @@ export function renderHome(waiting: ReviewRecord[]): types.HomeView {
       type: "section",
       text: {
         type: "mrkdwn",
-        text: ordered.length === 0 ? "Nothing is waiting for a decision." : `*${ordered.length} review(s) waiting for a decision*, oldest first:`,
+        text:
+          ordered.length === 0
+            ? "Nothing is waiting for a decision."
+            : `*${ordered.length} review(s) waiting for a decision*, oldest first:`,
       },
     },
   ];
@@ -39,7 +42,10 @@ export function renderHome(waiting: ReviewRecord[]): types.HomeView {
     });
   }
   if (ordered.length > MAX_HOME_REVIEWS) {
-    blocks.push({ type: "context", elements: [{ type: "mrkdwn", text: `+${ordered.length - MAX_HOME_REVIEWS} more waiting` }] });
+    blocks.push({
+      type: "context",
+      elements: [{ type: "mrkdwn", text: `+${ordered.length - MAX_HOME_REVIEWS} more waiting` }],
+    });
   }
   return { type: "home", blocks };
 }

@@ -35,7 +35,13 @@ export function rejectModal(review: Pick<ReviewRecord, "pr" | "title">, meta: Mo
     submit: { type: "plain_text", text: "Reject" },
     close: { type: "plain_text", text: "Cancel" },
     blocks: [
-      { type: "section", text: { type: "mrkdwn", text: truncateMrkdwn(`*${escapeMrkdwn(review.pr)}* ${escapeMrkdwn(review.title)}`, 3000) } },
+      {
+        type: "section",
+        text: {
+          type: "mrkdwn",
+          text: truncateMrkdwn(`*${escapeMrkdwn(review.pr)}* ${escapeMrkdwn(review.title)}`, 3000),
+        },
+      },
       {
         type: "input",
         block_id: REASON_BLOCK,
@@ -59,7 +65,11 @@ export function rejectModal(review: Pick<ReviewRecord, "pr" | "title">, meta: Mo
  *
  * @example await client.views.open({ trigger_id, view: infoModal(review, { reviewId, channel, ts }, 1) });
  */
-export function infoModal(review: Pick<ReviewRecord, "pr" | "title">, meta: ModalMetadata, cyclesLeft: number): types.ModalView {
+export function infoModal(
+  review: Pick<ReviewRecord, "pr" | "title">,
+  meta: ModalMetadata,
+  cyclesLeft: number,
+): types.ModalView {
   return {
     type: "modal",
     callback_id: INFO_MODAL,
@@ -68,7 +78,13 @@ export function infoModal(review: Pick<ReviewRecord, "pr" | "title">, meta: Moda
     submit: { type: "plain_text", text: "Ask" },
     close: { type: "plain_text", text: "Cancel" },
     blocks: [
-      { type: "section", text: { type: "mrkdwn", text: truncateMrkdwn(`*${escapeMrkdwn(review.pr)}* ${escapeMrkdwn(review.title)}`, 3000) } },
+      {
+        type: "section",
+        text: {
+          type: "mrkdwn",
+          text: truncateMrkdwn(`*${escapeMrkdwn(review.pr)}* ${escapeMrkdwn(review.title)}`, 3000),
+        },
+      },
       {
         type: "input",
         block_id: QUESTION_BLOCK,
@@ -85,7 +101,12 @@ export function infoModal(review: Pick<ReviewRecord, "pr" | "title">, meta: Moda
       },
       {
         type: "context",
-        elements: [{ type: "mrkdwn", text: `This spends one investigation cycle (${cyclesLeft} left). The card shows progress, then the answer.` }],
+        elements: [
+          {
+            type: "mrkdwn",
+            text: `This spends one investigation cycle (${cyclesLeft} left). The card shows progress, then the answer.`,
+          },
+        ],
       },
     ],
   };

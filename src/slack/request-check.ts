@@ -65,7 +65,10 @@ const EventCallback = z.looseObject({
   event_id: z.string().optional(),
   event: z
     .looseObject({ type: NonEmpty, user: z.unknown(), tab: z.unknown() })
-    .refine((e) => e.type !== "app_home_opened" || (typeof e.user === "string" && e.user !== "" && typeof e.tab === "string"), "app_home_opened needs user and tab"),
+    .refine(
+      (e) => e.type !== "app_home_opened" || (typeof e.user === "string" && e.user !== "" && typeof e.tab === "string"),
+      "app_home_opened needs user and tab",
+    ),
 });
 const RateLimited = z.looseObject({ type: z.literal("app_rate_limited") });
 const EventsApi = z.discriminatedUnion("type", [UrlVerification, EventCallback, RateLimited]);
@@ -107,7 +110,10 @@ export function checkSlackRequest(input: SlackRequestInput): SlackRequestVerdict
   if (!/^\d{1,12}$/.test(stamp)) return refuse(401, "x-slack-request-timestamp is not a number of seconds");
   const skew = Number(stamp) - Math.floor(input.nowMs / 1000);
   if (Math.abs(skew) > SLACK_WINDOW_SECONDS) {
-    return refuse(401, `x-slack-request-timestamp is ${Math.abs(skew)} s in the ${skew > 0 ? "future" : "past"} (the window is ${SLACK_WINDOW_SECONDS} s)`);
+    return refuse(
+      401,
+      `x-slack-request-timestamp is ${Math.abs(skew)} s in the ${skew > 0 ? "future" : "past"} (the window is ${SLACK_WINDOW_SECONDS} s)`,
+    );
   }
   try {
     verifySlackRequest({
@@ -126,17 +132,23 @@ export function checkSlackRequest(input: SlackRequestInput): SlackRequestVerdict
     if (Array.isArray(payload)) return refuse(400, "more than one payload field");
     if (payload === undefined) {
       const command = SlashCommand.safeParse(form);
-      return command.success ? { ok: true, kind: "forward" } : refuse(400, `not a slash command: ${describeIssues(command.error)}`);
+      return command.success
+        ? { ok: true, kind: "forward" }
+        : refuse(400, `not a slash command: ${describeIssues(command.error)}`);
     }
     const parsed = parseJson(payload);
     if (!parsed.ok) return refuse(400, "payload is not JSON");
-    if (typeof parsed.value !== "object" || parsed.value === null || Array.isArray(parsed.value)) return refuse(400, "payload is not an object");
+    if (typeof parsed.value !== "object" || parsed.value === null || Array.isArray(parsed.value))
+      return refuse(400, "payload is not an object");
     const checked = Interactivity.safeParse(parsed.value);
-    return checked.success ? { ok: true, kind: "forward" } : refuse(400, `not an interaction this app handles: ${describeIssues(checked.error)}`);
+    return checked.success
+      ? { ok: true, kind: "forward" }
+      : refuse(400, `not an interaction this app handles: ${describeIssues(checked.error)}`);
   }
   const parsed = parseJson(input.rawBody);
   if (!parsed.ok) return refuse(400, "body is not JSON");
-  if (typeof parsed.value !== "object" || parsed.value === null || Array.isArray(parsed.value)) return refuse(400, "body is not an object");
+  if (typeof parsed.value !== "object" || parsed.value === null || Array.isArray(parsed.value))
+    return refuse(400, "body is not an object");
   const checked = EventsApi.safeParse(parsed.value);
   if (!checked.success) return refuse(400, `not an event this app handles: ${describeIssues(checked.error)}`);
   if (checked.data.type === "app_rate_limited") return { ok: true, kind: "answer", why: "app_rate_limited" };

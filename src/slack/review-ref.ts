@@ -22,7 +22,11 @@ export function parseReviewRef(input: string, defaultRepo?: string): ReviewRef {
   if (pr) return { ok: true, ref: `${pr[1]}#${Number(pr[2])}` };
   const short = SHORT.exec(text);
   if (short) {
-    if (!defaultRepo) return { ok: false, why: `\`${text}\` needs a repository: no default repository is set, so write owner/repo#${short[1]}` };
+    if (!defaultRepo)
+      return {
+        ok: false,
+        why: `\`${text}\` needs a repository: no default repository is set, so write owner/repo#${short[1]}`,
+      };
     return { ok: true, ref: `${defaultRepo}#${Number(short[1])}` };
   }
   if (REVIEW_ID.test(text)) return { ok: true, ref: text };

@@ -47,7 +47,12 @@ export function createSlackPublisher(opts: SlackPublisherOptions): Publisher {
     return renderCard({ review, result, ...(checkRunUrl ? { checkRunUrl } : {}) });
   };
 
-  const update = async (review: ReviewRecord, result: ReviewResult, channel: string, ts: string): Promise<PublishReceipt> => {
+  const update = async (
+    review: ReviewRecord,
+    result: ReviewResult,
+    channel: string,
+    ts: string,
+  ): Promise<PublishReceipt> => {
     const card = render(review, result);
     await opts.client.chat.update({ channel, ts, text: card.text, blocks: card.blocks });
     return { slackChannel: channel, slackTs: ts };
@@ -58,9 +63,16 @@ export function createSlackPublisher(opts: SlackPublisherOptions): Publisher {
     const started = Date.parse(startedAt);
     if (Number.isNaN(started)) return undefined;
     const oldest = String(Math.max(0, Math.floor(started / 1000) - LOOKUP_MARGIN_SECONDS));
-    const res = await opts.client.conversations.history({ channel, oldest, limit: LOOKUP_LIMIT, include_all_metadata: true });
+    const res = await opts.client.conversations.history({
+      channel,
+      oldest,
+      limit: LOOKUP_LIMIT,
+      include_all_metadata: true,
+    });
     const found = (res.messages ?? []).find(
-      (m) => m.metadata?.event_type === CARD_EVENT_TYPE && (m.metadata.event_payload as Record<string, unknown> | undefined)?.["review_id"] === review.id,
+      (m) =>
+        m.metadata?.event_type === CARD_EVENT_TYPE &&
+        (m.metadata.event_payload as Record<string, unknown> | undefined)?.["review_id"] === review.id,
     );
     return found?.ts;
   };
@@ -103,14 +115,19 @@ export function createSlackPublisher(opts: SlackPublisherOptions): Publisher {
       const earlier = posted.get(review.id);
       if (earlier !== undefined) {
         const receipt = await earlier;
-        if (receipt.slackChannel && receipt.slackTs) return update(review, result, receipt.slackChannel, receipt.slackTs);
+        if (receipt.slackChannel && receipt.slackTs)
+          return update(review, result, receipt.slackChannel, receipt.slackTs);
       }
       const reachedAPerson = result.route !== null && REACHED_A_PERSON.has(result.route);
-      const waitingOrDecided = result.status === "waiting_for_human" || result.decision !== undefined || result.route !== "human";
+      const waitingOrDecided =
+        result.status === "waiting_for_human" || result.decision !== undefined || result.route !== "human";
       if (!reachedAPerson || !waitingOrDecided) return {};
       const channel = opts.channelFor(review.repo);
       if (!channel) {
-        opts.log.warn({ reviewId: review.id, repo: review.repo }, "no Slack channel for this repository; card not posted");
+        opts.log.warn(
+          { reviewId: review.id, repo: review.repo },
+          "no Slack channel for this repository; card not posted",
+        );
         return {};
       }
       const pending = post(review, result, channel);

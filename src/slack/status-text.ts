@@ -19,21 +19,29 @@ export function renderStatusText(result: ReviewResult, review?: ReviewRecord): s
   const lines = [`*${escapeMrkdwn(result.pr)}*${title} · \`${escapeMrkdwn(result.review_id)}\``];
   lines.push(`Status: ${result.status.replace(/_/g, " ")}${result.route ? ` · route: ${result.route}` : ""}`);
   if (result.risk) lines.push(`Risk: ${result.risk.score}/100 (${escapeMrkdwn(result.risk.class)})`);
-  if (result.escalation) lines.push(`Escalation: ${result.escalation.reason} (${escapeMrkdwn(truncateMrkdwn(result.escalation.detail, 200))})`);
+  if (result.escalation)
+    lines.push(
+      `Escalation: ${result.escalation.reason} (${escapeMrkdwn(truncateMrkdwn(result.escalation.detail, 200))})`,
+    );
   const blocking = result.findings.filter((f) => f.blocking).length;
   lines.push(`Findings: ${result.findings.length} (${blocking} blocking)`);
   for (const f of result.findings.slice(0, MAX_STATUS_FINDINGS)) {
     const where = f.file ? ` \`${escapeMrkdwn(f.file)}${f.line !== undefined ? `:${f.line}` : ""}\`` : "";
-    lines.push(`• ${escapeMrkdwn(f.policy)} ${f.severity}${f.blocking ? " blocking" : ""}${where}: ${truncateMrkdwn(escapeMrkdwn(f.message), 160)}`);
+    lines.push(
+      `• ${escapeMrkdwn(f.policy)} ${f.severity}${f.blocking ? " blocking" : ""}${where}: ${truncateMrkdwn(escapeMrkdwn(f.message), 160)}`,
+    );
   }
-  if (result.findings.length > MAX_STATUS_FINDINGS) lines.push(`• +${result.findings.length - MAX_STATUS_FINDINGS} more`);
+  if (result.findings.length > MAX_STATUS_FINDINGS)
+    lines.push(`• +${result.findings.length - MAX_STATUS_FINDINGS} more`);
   const b = result.budget;
   lines.push(
     `Budget: cycles ${b.cycles_used}/${b.cycles_max} · ${b.tool_calls} tool calls · ${b.model_calls} model calls · ${b.input_tokens} in / ${b.output_tokens} out tokens · ${formatUsd(b.cost_usd)}`,
   );
   if (result.decision) {
     const d = result.decision;
-    lines.push(`${d.kind === "approve" ? "Approved" : "Rejected"} by ${mentionOrName(d.by)} at ${slackDate(d.at)}${d.note ? `: ${escapeMrkdwn(d.note)}` : ""}`);
+    lines.push(
+      `${d.kind === "approve" ? "Approved" : "Rejected"} by ${mentionOrName(d.by)} at ${slackDate(d.at)}${d.note ? `: ${escapeMrkdwn(d.note)}` : ""}`,
+    );
   }
   if (result.superseded_by) lines.push(`Superseded by ${escapeMrkdwn(result.superseded_by)}`);
   const link = review ? cardLink(review) : undefined;

@@ -5,7 +5,6 @@ import { GITHUB_OWNER, GITHUB_REPO, GITHUB_SHA } from "../domain/github-names.js
 import { FIXTURE_NAME } from "../fixture/fixture.js";
 import type { SnapshotRef } from "../domain/snapshot-ref.js";
 
-
 function refuse(message: string): never {
   throw new GateError("SANDBOX_REFUSED", message);
 }
@@ -65,11 +64,15 @@ const DRIVE_OR_UNC = /^(?:[A-Za-z]:|\\\\|\/\/)/;
 export function checkRelativePath(relPath: string): string[] {
   if (typeof relPath !== "string") refuse("the path must be a string");
   if (relPath.includes("\0")) refuse("the path contains a NUL byte");
-  if (ENCODED_TRICK.test(relPath)) refuse(`the path ${JSON.stringify(relPath)} contains percent-encoded dots or slashes`);
+  if (ENCODED_TRICK.test(relPath))
+    refuse(`the path ${JSON.stringify(relPath)} contains percent-encoded dots or slashes`);
   if (relPath.startsWith("/") || relPath.startsWith("\\") || DRIVE_OR_UNC.test(relPath)) {
     refuse(`the path ${JSON.stringify(relPath)} is absolute; paths are relative to the repository`);
   }
-  const segments = relPath.replace(/\\/g, "/").split("/").filter((s) => s !== "" && s !== ".");
+  const segments = relPath
+    .replace(/\\/g, "/")
+    .split("/")
+    .filter((s) => s !== "" && s !== ".");
   for (const s of segments) {
     // `..` climbs out; `...`/`....` are the leftovers of naive `../` stripping and are never legitimate here.
     if (/^\.{2,}$/.test(s)) refuse(`the path ${JSON.stringify(relPath)} climbs out of the repository`);

@@ -29,7 +29,11 @@ function isAbsoluteish(p: string): boolean {
 
 /** The entry's path without the archive's top-level folder (`owner-repo-<sha>/`). */
 function strippedPath(raw: string): string {
-  return raw.split("/").slice(1).filter((s) => s !== "" && s !== ".").join("/");
+  return raw
+    .split("/")
+    .slice(1)
+    .filter((s) => s !== "" && s !== ".")
+    .join("/");
 }
 
 /** Why an entry must not be written, or undefined when it may. */
@@ -148,7 +152,11 @@ export async function extractTarball(tarball: Buffer, opts: SnapshotOptions): Pr
     });
   } catch (error) {
     await rm(root, { recursive: true, force: true });
-    throw new GateError("SANDBOX_REFUSED", `cannot extract the snapshot: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new GateError(
+      "SANDBOX_REFUSED",
+      `cannot extract the snapshot: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   }
   if (overflow) {
     await rm(root, { recursive: true, force: true });
@@ -173,7 +181,9 @@ export async function fetchSnapshot(
   try {
     ({ data } = await octokit.rest.repos.downloadTarballArchive({ owner: ref.owner, repo: ref.repo, ref: ref.sha }));
   } catch (error) {
-    throw new GateError("GITHUB_INTAKE", `cannot download ${ref.owner}/${ref.repo}@${ref.sha.slice(0, 7)}`, { cause: error });
+    throw new GateError("GITHUB_INTAKE", `cannot download ${ref.owner}/${ref.repo}@${ref.sha.slice(0, 7)}`, {
+      cause: error,
+    });
   }
   const tarball = toBuffer(data);
   if (tarball.length > opts.maxBytes) {

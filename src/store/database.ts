@@ -74,7 +74,9 @@ CREATE TABLE IF NOT EXISTS gate_license_cache (
 
 /** Columns added after the first release, for files created before them. */
 function migrate(db: Database.Database): void {
-  const columns = new Set((db.prepare("PRAGMA table_info(gate_reviews)").all() as Array<{ name: string }>).map((c) => c.name));
+  const columns = new Set(
+    (db.prepare("PRAGMA table_info(gate_reviews)").all() as Array<{ name: string }>).map((c) => c.name),
+  );
   if (!columns.has("event_at")) db.exec("ALTER TABLE gate_reviews ADD COLUMN event_at TEXT");
   if (!columns.has("slack_post_started_at")) db.exec("ALTER TABLE gate_reviews ADD COLUMN slack_post_started_at TEXT");
 }

@@ -20,7 +20,9 @@ export class SqlitePullRequestStore implements PullRequestStore {
 
   async put(reviewId: string, pr: PullRequest): Promise<void> {
     this.db
-      .prepare(`INSERT INTO gate_pull_requests (review_id, json_gz) VALUES (?, ?) ON CONFLICT (review_id) DO UPDATE SET json_gz = excluded.json_gz`)
+      .prepare(
+        `INSERT INTO gate_pull_requests (review_id, json_gz) VALUES (?, ?) ON CONFLICT (review_id) DO UPDATE SET json_gz = excluded.json_gz`,
+      )
       .run(reviewId, gzipSync(JSON.stringify(pr), { level: 1 }));
     this.remember(reviewId, pr);
   }
@@ -31,7 +33,9 @@ export class SqlitePullRequestStore implements PullRequestStore {
       this.remember(reviewId, cached);
       return cached;
     }
-    const row = this.db.prepare(`SELECT json_gz FROM gate_pull_requests WHERE review_id = ?`).get(reviewId) as { json_gz: Buffer } | undefined;
+    const row = this.db.prepare(`SELECT json_gz FROM gate_pull_requests WHERE review_id = ?`).get(reviewId) as
+      | { json_gz: Buffer }
+      | undefined;
     if (!row) return undefined;
     const pr = JSON.parse(gunzipSync(row.json_gz).toString("utf8")) as PullRequest;
     this.remember(reviewId, pr);
@@ -58,13 +62,21 @@ export class SqlitePullRequestStore implements PullRequestStore {
  * @example pruneCheckpoints(db, "r-1") // 14 (rows removed)
  */
 export function pruneCheckpoints(db: Database.Database, threadId: string): number {
-  const hasTables = db.prepare(`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name IN ('checkpoints', 'writes')`).get() as { n: number };
+  const hasTables = db
+    .prepare(`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name IN ('checkpoints', 'writes')`)
+    .get() as { n: number };
   if (hasTables.n < 2) return 0;
   const prune = db.transaction((id: string) => {
-    const latest = db.prepare(`SELECT max(checkpoint_id) AS id FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ''`).get(id) as { id: string | null };
+    const latest = db
+      .prepare(`SELECT max(checkpoint_id) AS id FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ''`)
+      .get(id) as { id: string | null };
     if (!latest.id) return 0;
-    const writes = db.prepare(`DELETE FROM writes WHERE thread_id = ? AND checkpoint_id <> ?`).run(id, latest.id).changes;
-    const checkpoints = db.prepare(`DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_id <> ?`).run(id, latest.id).changes;
+    const writes = db
+      .prepare(`DELETE FROM writes WHERE thread_id = ? AND checkpoint_id <> ?`)
+      .run(id, latest.id).changes;
+    const checkpoints = db
+      .prepare(`DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_id <> ?`)
+      .run(id, latest.id).changes;
     return writes + checkpoints;
   });
   return prune(threadId);

@@ -246,7 +246,9 @@ export class ReviewStore {
    * attempt's time), so a restart looks for that card before posting another.
    */
   recordSlackPostIntent(id: string, at: string): void {
-    this.db.prepare(`UPDATE gate_reviews SET slack_post_started_at = COALESCE(slack_post_started_at, ?) WHERE id = ?`).run(at, id);
+    this.db
+      .prepare(`UPDATE gate_reviews SET slack_post_started_at = COALESCE(slack_post_started_at, ?) WHERE id = ?`)
+      .run(at, id);
   }
 
   /** Records that every publisher showed this result. */
@@ -311,11 +313,24 @@ export class ReviewStore {
       const r = this.db
         .prepare(`UPDATE gate_decisions SET applied_at = ? WHERE review_id = ? AND applied_at IS NULL`)
         .run(this.now(), reviewId);
-      if (r.changes > 0) this.audit({ reviewId, actor: resume.by, action: resume.kind, outcome: "applied", detail: { result: outcome } });
+      if (r.changes > 0)
+        this.audit({
+          reviewId,
+          actor: resume.by,
+          action: resume.kind,
+          outcome: "applied",
+          detail: { result: outcome },
+        });
     });
   }
 
-  audit(entry: { reviewId: string; actor: string; action: string; outcome: string; detail?: Record<string, unknown> }): void {
+  audit(entry: {
+    reviewId: string;
+    actor: string;
+    action: string;
+    outcome: string;
+    detail?: Record<string, unknown>;
+  }): void {
     this.db
       .prepare(`INSERT INTO gate_audit (review_id, at, actor, action, outcome, detail) VALUES (?, ?, ?, ?, ?, ?)`)
       .run(entry.reviewId, this.now(), entry.actor, entry.action, entry.outcome, JSON.stringify(entry.detail ?? {}));

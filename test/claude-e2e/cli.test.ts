@@ -15,7 +15,10 @@ async function gate(...args: string[]): Promise<{ stdout: string; stderr: string
   return gateWith({}, ...args);
 }
 
-async function gateWith(extra: Record<string, string>, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+async function gateWith(
+  extra: Record<string, string>,
+  ...args: string[]
+): Promise<{ stdout: string; stderr: string; code: number }> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     GATE_DB: path.join(dir, "gate.db"),
@@ -44,7 +47,14 @@ describe("gate review --json with Claude on (real CLI process, real SDK, fake Me
       licensing: [
         textMessage({
           findings: [
-            { policy: "LIC-02", severity: "high", blocking: true, needs_more_context: false, file: "package.json", message: MODEL_LIC02 },
+            {
+              policy: "LIC-02",
+              severity: "high",
+              blocking: true,
+              needs_more_context: false,
+              file: "package.json",
+              message: MODEL_LIC02,
+            },
           ],
           verdicts: [{ policy: "LIC-02", verdict: "violated", reason: "GPL-3.0 runtime dependency" }],
         }),
@@ -77,7 +87,12 @@ describe("gate review --json with Claude on (real CLI process, real SDK, fake Me
   it("an unknown model id stops `gate review` at start, naming the setting, before any model call", async () => {
     routeByCaller(api, {});
     const before = api.requests.length;
-    const r = await gateWith({ GATE_MODEL_INVESTIGATOR: "claude-sonet-5-5" }, "review", path.join(PACKAGE_ROOT, "fixtures/002_new_dependency"), "--json");
+    const r = await gateWith(
+      { GATE_MODEL_INVESTIGATOR: "claude-sonet-5-5" },
+      "review",
+      path.join(PACKAGE_ROOT, "fixtures/002_new_dependency"),
+      "--json",
+    );
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(/GATE_MODEL_INVESTIGATOR: Anthropic has no model "claude-sonet-5-5"/);

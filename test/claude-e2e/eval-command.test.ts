@@ -47,7 +47,9 @@ describe("gate eval (npm run eval)", () => {
   it("with a key and --rules makes no model call (rules mode)", async () => {
     const fixtures = tempDir("gate-eval-rules-");
     closers.push(() => fs.rmSync(fixtures, { recursive: true, force: true }));
-    fs.cpSync(path.join(BUNDLED_FIXTURES_DIR, "003_auth_change"), path.join(fixtures, "003_auth_change"), { recursive: true });
+    fs.cpSync(path.join(BUNDLED_FIXTURES_DIR, "003_auth_change"), path.join(fixtures, "003_auth_change"), {
+      recursive: true,
+    });
     const { ctx, out } = context({ ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: api.url });
     expect(await evalCommand(ctx, { json: true, rules: true }, fixtures)).toBe(0);
     const report = JSON.parse(out[0] ?? "") as EvalRun;
@@ -90,7 +92,9 @@ describe("gate eval (npm run eval)", () => {
     routeByCaller(api, {}, (caller) => textMessage(caller === "investigator" ? RESOLVED : EMPTY_ANSWER));
     const fixtures = tempDir("gate-eval-fx-");
     closers.push(() => fs.rmSync(fixtures, { recursive: true, force: true }));
-    fs.cpSync(path.join(BUNDLED_FIXTURES_DIR, "002_new_dependency"), path.join(fixtures, "002_new_dependency"), { recursive: true });
+    fs.cpSync(path.join(BUNDLED_FIXTURES_DIR, "002_new_dependency"), path.join(fixtures, "002_new_dependency"), {
+      recursive: true,
+    });
     const { ctx, out } = context({ ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: api.url });
     const code = await evalCommand(ctx, { json: false }, fixtures);
     expect(code).toBe(0);

@@ -4,7 +4,13 @@ import type { Specialty } from "../../src/domain/finding.js";
 import type { GateExtras } from "../../src/build-gate.js";
 import { BUNDLED_FIXTURES_DIR } from "../../src/package-paths.js";
 import { afterEach, beforeEach } from "vitest";
-import { startFakeAnthropic, textMessage, type FakeAnthropic, type RecordedRequest, type ScriptedResponse } from "../fakes/anthropic-api.js";
+import {
+  startFakeAnthropic,
+  textMessage,
+  type FakeAnthropic,
+  type RecordedRequest,
+  type ScriptedResponse,
+} from "../fakes/anthropic-api.js";
 import { testGate } from "../helpers/gate.js";
 
 /** Who sent a Messages API request: one of the three specialists, or the investigator. */
@@ -16,7 +22,9 @@ export function systemText(request: RecordedRequest): string {
   if (typeof system === "string") return system;
   if (!Array.isArray(system)) return "";
   return system
-    .map((b: unknown) => (typeof b === "object" && b !== null && "text" in b && typeof b.text === "string" ? b.text : ""))
+    .map((b: unknown) =>
+      typeof b === "object" && b !== null && "text" in b && typeof b.text === "string" ? b.text : "",
+    )
     .join("\n");
 }
 
@@ -66,7 +74,9 @@ export function modelGate(api: FakeAnthropic, env: Record<string, string> = {}, 
 
 /** The string values of a bundled fixture's patches, to look for secrets in what was sent. */
 export function fixturePatches(name: string): string {
-  const files = JSON.parse(fs.readFileSync(path.join(BUNDLED_FIXTURES_DIR, name, "files.json"), "utf8")) as Array<{ patch?: string }>;
+  const files = JSON.parse(fs.readFileSync(path.join(BUNDLED_FIXTURES_DIR, name, "files.json"), "utf8")) as Array<{
+    patch?: string;
+  }>;
   return files.map((f) => f.patch ?? "").join("\n");
 }
 

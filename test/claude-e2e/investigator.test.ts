@@ -6,7 +6,11 @@ import { modelGate, requestsOf, routeByCaller, useFakeAnthropic } from "./helper
 const REPORT = {
   answers: ["validateSession still checks expiry, then the signature; the log line carries only the refusal reason."],
   evidence: [
-    { file: "src/auth/session.ts", line: 22, excerpt: 'if (session.expiresAt < now) return { ok: false, reason: "expired" };' },
+    {
+      file: "src/auth/session.ts",
+      line: 22,
+      excerpt: 'if (session.expiresAt < now) return { ok: false, reason: "expired" };',
+    },
   ],
   concerns: [],
   conclusive: true,
@@ -52,7 +56,9 @@ describe("Claude as investigator, through the whole gate", () => {
     expect(r.investigations[0]).toMatchObject({ status: "resolved", answers: REPORT.answers, tool_calls: 4 });
     expect(r.investigations[0]?.chars_read).toBeGreaterThan(0);
     // The detector's SEC-03 is settled by the investigation: cited, but no longer blocking or asking.
-    expect(r.findings).toContainEqual(expect.objectContaining({ policy: "SEC-03", blocking: false, needs_more_context: false }));
+    expect(r.findings).toContainEqual(
+      expect.objectContaining({ policy: "SEC-03", blocking: false, needs_more_context: false }),
+    );
 
     const investigator = requestsOf(fake.api, "investigator");
     expect(investigator).toHaveLength(4);

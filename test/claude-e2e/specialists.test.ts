@@ -23,7 +23,11 @@ function gate(env: Record<string, string> = {}) {
 
 describe("Claude as specialist, through the whole gate and the real SDK", () => {
   it("a clean answer gives a clean review: approved, with the call's tokens and cost in the budget", async () => {
-    routeByCaller(fake.api, { licensing: [textMessage(LICENSING_COMPLIANT, { input_tokens: 1000, output_tokens: 200, cache_creation_input_tokens: 0 })] });
+    routeByCaller(fake.api, {
+      licensing: [
+        textMessage(LICENSING_COMPLIANT, { input_tokens: 1000, output_tokens: 200, cache_creation_input_tokens: 0 }),
+      ],
+    });
     const r = await reviewFixture(gate(), "010_mit_or_gpl_dependency");
 
     expect(r.route).toBe("approved");
@@ -62,7 +66,13 @@ describe("Claude as specialist, through the whole gate and the real SDK", () => 
     expect(r.escalation).toMatchObject({ reason: "blocking_finding" });
     expect(r.escalation?.detail).toContain("SEC-02");
     expect(r.findings).toContainEqual(
-      expect.objectContaining({ policy: "SEC-02", blocking: true, file: "src/util/id.ts", line: 3, specialty: "security" }),
+      expect.objectContaining({
+        policy: "SEC-02",
+        blocking: true,
+        file: "src/util/id.ts",
+        line: 3,
+        specialty: "security",
+      }),
     );
     // The detector's own finding stands beside the model's.
     expect(r.findings.some((f) => f.policy === "SEC-05")).toBe(true);
@@ -83,7 +93,9 @@ describe("Claude as specialist, through the whole gate and the real SDK", () => 
     expect(r.route).toBe("human");
     expect(r.escalation?.reason).toBe("disagreement");
     expect(r.escalation?.detail).toContain("SEC-01");
-    expect(r.findings).toContainEqual(expect.objectContaining({ policy: "SEC-01", blocking: true, severity: "critical" }));
+    expect(r.findings).toContainEqual(
+      expect.objectContaining({ policy: "SEC-01", blocking: true, severity: "critical" }),
+    );
   });
 
   it("malformed JSON twice is a specialist_error escalation, never a pass, and both calls are counted", async () => {

@@ -25,14 +25,27 @@ describe("checkModels, through the real SDK against the fake Models API", () => 
   });
 
   it("stops with the setting's name when the Models API does not know an id", async () => {
-    const failure = await checkModels(fakeClient(api.url, 0), configured("claude-sonnet-5-5", "claude-sonet-5-5"), DEFAULT_PRICES, silentLog).catch((e: unknown) => e);
+    const failure = await checkModels(
+      fakeClient(api.url, 0),
+      configured("claude-sonnet-5-5", "claude-sonet-5-5"),
+      DEFAULT_PRICES,
+      silentLog,
+    ).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(GateError);
-    expect(failure).toMatchObject({ code: "CONFIG_INVALID", message: expect.stringMatching(/GATE_MODEL_INVESTIGATOR: Anthropic has no model "claude-sonet-5-5"/) });
+    expect(failure).toMatchObject({
+      code: "CONFIG_INVALID",
+      message: expect.stringMatching(/GATE_MODEL_INVESTIGATOR: Anthropic has no model "claude-sonet-5-5"/),
+    });
   });
 
   it("says the key was refused when the Models API answers 401", async () => {
-    api.respondModels(() => ({ status: 401, body: { type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } } }));
-    await expect(checkModels(fakeClient(api.url, 0), configured("claude-sonnet-5-5"), DEFAULT_PRICES, silentLog)).rejects.toThrow(/ANTHROPIC_API_KEY was refused/);
+    api.respondModels(() => ({
+      status: 401,
+      body: { type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } },
+    }));
+    await expect(
+      checkModels(fakeClient(api.url, 0), configured("claude-sonnet-5-5"), DEFAULT_PRICES, silentLog),
+    ).rejects.toThrow(/ANTHROPIC_API_KEY was refused/);
   });
 
   it("allows a model it has no price for, warning that it is charged the highest known prices", async () => {

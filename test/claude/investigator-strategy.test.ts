@@ -42,7 +42,9 @@ const REQUEST: InvestigationRequest = {
   ],
 };
 
-const PR = pr([file("src/auth/session.ts", addedPatch(["export function verifySession(s) {", "  return check(s);", "}"]))]);
+const PR = pr([
+  file("src/auth/session.ts", addedPatch(["export function verifySession(s) {", "  return check(s);", "}"])),
+]);
 const LIMITS: InvestigationLimits = { maxTurns: 6, maxToolCalls: 10, maxFileChars: 50_000, timeoutMs: 10_000 };
 
 let api: FakeAnthropic;
@@ -69,7 +71,12 @@ afterEach(async () => {
 });
 
 function strategy(env: Record<string, string> = {}) {
-  return createModelStrategy({ client: fakeClient(api.url), settings: settings(env), prices: DEFAULT_PRICES, log: silentLog });
+  return createModelStrategy({
+    client: fakeClient(api.url),
+    settings: settings(env),
+    prices: DEFAULT_PRICES,
+    log: silentLog,
+  });
 }
 
 type Block = { type: string; tool_use_id?: string; content?: unknown; is_error?: boolean; cache_control?: unknown };
@@ -86,7 +93,10 @@ function ctx(turn: number, results: ToolResult[], signal = new AbortController()
 describe("the Claude investigator strategy", () => {
   it("runs a 3-turn tool loop under the real harness and answers with evidence", async () => {
     api.enqueue(
-      toolUseMessage([{ id: "toolu_1", name: "list_dir", input: { path: "src/auth" } }], { input_tokens: 900, output_tokens: 40 }),
+      toolUseMessage([{ id: "toolu_1", name: "list_dir", input: { path: "src/auth" } }], {
+        input_tokens: 900,
+        output_tokens: 40,
+      }),
       toolUseMessage(
         [
           { id: "toolu_2", name: "read_file", input: { path: "src/auth/session.ts" } },
@@ -123,7 +133,9 @@ describe("the Claude investigator strategy", () => {
     expect(results.every((b) => b.is_error !== true)).toBe(true);
     expect(JSON.stringify(results[0]?.content)).toContain("expiresAt");
     // One moving cache breakpoint on the newest user turn only.
-    const breakpoints = (third?.messages ?? []).flatMap((m) => (Array.isArray(m.content) ? (m.content as Block[]) : [])).filter((b) => b.cache_control);
+    const breakpoints = (third?.messages ?? [])
+      .flatMap((m) => (Array.isArray(m.content) ? (m.content as Block[]) : []))
+      .filter((b) => b.cache_control);
     expect(breakpoints).toHaveLength(1);
 
     // The key read from the snapshot never went back to the model.
@@ -165,7 +177,10 @@ describe("the Claude investigator strategy", () => {
 
     api.enqueue(textMessage({ ...REPORT, conclusive: "yes" }));
     const invalid = await strategy().next(ctx(1, []));
-    expect(invalid).toMatchObject({ kind: "answer", answer: { conclusive: false, reason: expect.stringMatching(/report schema/) } });
+    expect(invalid).toMatchObject({
+      kind: "answer",
+      answer: { conclusive: false, reason: expect.stringMatching(/report schema/) },
+    });
 
     api.enqueue(textMessage(REPORT));
     const valid = await strategy().next(ctx(1, []));

@@ -19,6 +19,8 @@ describe("toToolCall", () => {
     });
     expect(toToolCall({ id: "c", name: "write_file", input: { path: "x" } })).toMatch(/unknown tool/);
     expect(toToolCall({ id: "d", name: "read_file", input: { path: 42 } })).toMatch(/invalid arguments/);
-    expect(toToolCall({ id: "e", name: "list_dir", input: { path: ".", recursive: true } })).toMatch(/invalid arguments/);
+    expect(toToolCall({ id: "e", name: "list_dir", input: { path: ".", recursive: true } })).toMatch(
+      /invalid arguments/,
+    );
   });
 });

@@ -5,7 +5,12 @@ describe("costOf", () => {
   it("prices every token kind per million", () => {
     const usd = costOf(
       "claude-sonnet-4-5",
-      { input_tokens: 1_000_000, output_tokens: 100_000, cache_creation_input_tokens: 200_000, cache_read_input_tokens: 1_000_000 },
+      {
+        input_tokens: 1_000_000,
+        output_tokens: 100_000,
+        cache_creation_input_tokens: 200_000,
+        cache_read_input_tokens: 1_000_000,
+      },
       DEFAULT_PRICES,
     );
     expect(usd).toBeCloseTo(3 + 1.5 + 0.75 + 0.3, 6);
@@ -13,18 +18,27 @@ describe("costOf", () => {
 
   it("charges an unknown model the highest known price of every token kind, never less than a known model, and says so", () => {
     const told: string[] = [];
-    const usd = costOf("claude-unknown-9", { input_tokens: 1_000_000, output_tokens: 1_000_000 }, DEFAULT_PRICES, (m, basis) => told.push(`${m}->${basis}`));
+    const usd = costOf(
+      "claude-unknown-9",
+      { input_tokens: 1_000_000, output_tokens: 1_000_000 },
+      DEFAULT_PRICES,
+      (m, basis) => told.push(`${m}->${basis}`),
+    );
     expect(usd).toBe(10 + 50); // Fable's input and output
     expect(told).toEqual(["claude-unknown-9->highest known"]);
     const unknown = priceFor("claude-unknown-9", DEFAULT_PRICES);
     expect(unknown.known).toBe(false);
     for (const [model, price] of Object.entries(DEFAULT_PRICES)) {
-      for (const kind of ["input", "output", "cache_write", "cache_read"] as const) expect(unknown.price[kind], `${model} ${kind}`).toBeGreaterThanOrEqual(price[kind]);
+      for (const kind of ["input", "output", "cache_write", "cache_read"] as const)
+        expect(unknown.price[kind], `${model} ${kind}`).toBeGreaterThanOrEqual(price[kind]);
     }
     // Not one row's price: the cache read of Fable 5 ($1) with the output of Fable 5.1 ($50), whichever is higher.
     expect(unknown.price.cache_read).toBe(1);
     // A table with a row cheap in one kind and dear in another takes the dear one of each.
-    const mixed = { a: { input: 9, output: 1, cache_write: 0, cache_read: 0 }, b: { input: 1, output: 9, cache_write: 0, cache_read: 0 } };
+    const mixed = {
+      a: { input: 9, output: 1, cache_write: 0, cache_read: 0 },
+      b: { input: 1, output: 9, cache_write: 0, cache_read: 0 },
+    };
     expect(priceFor("c", mixed).price).toMatchObject({ input: 9, output: 9 });
   });
 

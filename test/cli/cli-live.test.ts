@@ -15,17 +15,32 @@ function fixtureJson(name: string, file: string): unknown {
 }
 
 async function gate(env: Record<string, string>, ...args: string[]) {
-  return runGateCli(args, { env: { PATH: process.env.PATH ?? "", GATE_DB: path.join(dir, "gate.db"), GATE_DATA_DIR: dir, GATE_LOG_LEVEL: "silent", ...env }, cwd: dir });
+  return runGateCli(args, {
+    env: {
+      PATH: process.env.PATH ?? "",
+      GATE_DB: path.join(dir, "gate.db"),
+      GATE_DATA_DIR: dir,
+      GATE_LOG_LEVEL: "silent",
+      ...env,
+    },
+    cwd: dir,
+  });
 }
 
 beforeAll(async () => {
   github = await startFakeGitHub();
   const pr = fixtureJson("003_auth_change", "pr.json") as { head: { sha: string }; number: number };
-  github.setPull("acme", "accounts", pr.number, { pr, files: fixtureJson("003_auth_change", "files.json") as unknown[] });
+  github.setPull("acme", "accounts", pr.number, {
+    pr,
+    files: fixtureJson("003_auth_change", "files.json") as unknown[],
+  });
   // The head snapshot: the fixture's repo/ folder, as GitHub's tarball (one top-level folder).
   const repoDir = path.join(PACKAGE_ROOT, "fixtures/003_auth_change/repo");
   const chunks: Buffer[] = [];
-  const stream = createTar({ gzip: true, cwd: repoDir, prefix: `acme-accounts-${pr.head.sha.slice(0, 7)}/` }, fs.readdirSync(repoDir));
+  const stream = createTar(
+    { gzip: true, cwd: repoDir, prefix: `acme-accounts-${pr.head.sha.slice(0, 7)}/` },
+    fs.readdirSync(repoDir),
+  );
   for await (const c of stream as AsyncIterable<Buffer>) chunks.push(Buffer.from(c));
   github.setTarball("acme", "accounts", pr.head.sha, Buffer.concat(chunks));
 });

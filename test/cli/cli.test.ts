@@ -40,7 +40,9 @@ describe("gate CLI, each command in its own process", { timeout: 120_000 }, () =
     const waiting = JSON.parse(reviewed.stdout);
     expect(waiting.route).toBe("human");
     expect(waiting.status).toBe("waiting_for_human");
-    expect(waiting.findings.some((f: { policy: string; blocking: boolean }) => f.policy === "LIC-02" && f.blocking)).toBe(true);
+    expect(
+      waiting.findings.some((f: { policy: string; blocking: boolean }) => f.policy === "LIC-02" && f.blocking),
+    ).toBe(true);
 
     const decided = await gate("decide", waiting.review_id, "approve", "--by", "alice", "--note", "legal signed off");
     expect(decided.code).toBe(0);
@@ -87,7 +89,16 @@ describe("gate CLI, each command in its own process", { timeout: 120_000 }, () =
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
     expect(r.stderr).toMatch(/pr\.json: not valid JSON/);
 
-    fs.writeFileSync(path.join(bad, "pr.json"), JSON.stringify({ number: 1, title: "x", base: { ref: "main", sha: "a" }, head: { ref: "b", sha: "b" }, repo: "acme/x" }));
+    fs.writeFileSync(
+      path.join(bad, "pr.json"),
+      JSON.stringify({
+        number: 1,
+        title: "x",
+        base: { ref: "main", sha: "a" },
+        head: { ref: "b", sha: "b" },
+        repo: "acme/x",
+      }),
+    );
     const noFiles = await gate("review", bad);
     expect(noFiles.stderr).toMatch(/files\.json: missing/);
   });
@@ -107,7 +118,18 @@ describe("gate CLI, each command in its own process", { timeout: 120_000 }, () =
   it("graph prints the Mermaid diagram drawn from the compiled graph", async () => {
     const r = await gate("graph");
     expect(r.stdout).toMatch(/^(%%\{init|graph TD|flowchart)/m);
-    for (const node of ["intake", "detect", "assess_risk", "security", "licensing", "data", "reconcile", "investigate", "human_gate", "verdict"]) {
+    for (const node of [
+      "intake",
+      "detect",
+      "assess_risk",
+      "security",
+      "licensing",
+      "data",
+      "reconcile",
+      "investigate",
+      "human_gate",
+      "verdict",
+    ]) {
       expect(r.stdout).toContain(node);
     }
   });
@@ -115,7 +137,19 @@ describe("gate CLI, each command in its own process", { timeout: 120_000 }, () =
   it("policies lists all eleven policies of the catalogue", async () => {
     const r = await gate("policies", "--json");
     const ids = JSON.parse(r.stdout).map((p: { id: string }) => p.id);
-    expect(ids).toEqual(["DATA-01", "DATA-02", "DATA-03", "LIC-01", "LIC-02", "LIC-03", "SEC-01", "SEC-02", "SEC-03", "SEC-04", "SEC-05"]);
+    expect(ids).toEqual([
+      "DATA-01",
+      "DATA-02",
+      "DATA-03",
+      "LIC-01",
+      "LIC-02",
+      "LIC-03",
+      "SEC-01",
+      "SEC-02",
+      "SEC-03",
+      "SEC-04",
+      "SEC-05",
+    ]);
   });
 });
 

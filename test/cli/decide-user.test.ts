@@ -13,7 +13,13 @@ function context(env: Record<string, string>, clock?: () => Date) {
   const gate = testGate(env, clock ? { clock } : {});
   gates.push(gate);
   const out: string[] = [];
-  const ctx: CliContext = { settings: gate.settings, log: silentLog, gate, out: (t) => out.push(t), err: (t) => out.push(t) };
+  const ctx: CliContext = {
+    settings: gate.settings,
+    log: silentLog,
+    gate,
+    out: (t) => out.push(t),
+    err: (t) => out.push(t),
+  };
   return { ctx, gate, out };
 }
 

@@ -17,9 +17,7 @@ export interface FileSpec {
  *
  * @example buildPr({ files: [{ filename: "a.ts", patch: "@@ -0,0 +1 @@\n+x" }], title: "Add a" })
  */
-export function buildPr(
-  spec: { files?: FileSpec[] } & Partial<Omit<PullRequest, "files">> = {},
-): PullRequest {
+export function buildPr(spec: { files?: FileSpec[] } & Partial<Omit<PullRequest, "files">> = {}): PullRequest {
   const { files = [], ...overrides } = spec;
   const repo = overrides.repo ?? "acme/payments-api";
   const number = overrides.number ?? 1;

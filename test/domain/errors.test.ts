@@ -37,7 +37,9 @@ describe("describeError", () => {
   it("shows the code's advice for the errors that carry more than a message", () => {
     const usage = { ...ZERO_USAGE };
     expect(new ModelOutputError("no usable answer", { usage })).toBeInstanceOf(GateError);
-    expect(describeError(new ModelOutputError("no usable answer", { usage }))).toContain(ERROR_ADVICE.MODEL_OUTPUT_INVALID);
+    expect(describeError(new ModelOutputError("no usable answer", { usage }))).toContain(
+      ERROR_ADVICE.MODEL_OUTPUT_INVALID,
+    );
     expect(describeError(new ModelCallAborted("aborted", { usage }))).toContain(ERROR_ADVICE.MODEL_CALL_ABORTED);
     let shape: unknown;
     try {

@@ -44,11 +44,17 @@ describe("gate eval in rules mode (no key)", () => {
   it("reviews every fixture of the folders with no model call and reports routes, unsafe passes and needless escalations", async () => {
     const main = corpus("corpus", { "001_readme_typo": undefined, "002_new_dependency": undefined });
     // A second folder inside the first, as fixtures/eval/ is: names are relative to the common parent.
-    fs.cpSync(path.join(BUNDLED_FIXTURES_DIR, "003b_auth_change_logs_token"), path.join(main, "eval", "003b_auth_change_logs_token"), {
+    fs.cpSync(
+      path.join(BUNDLED_FIXTURES_DIR, "003b_auth_change_logs_token"),
+      path.join(main, "eval", "003b_auth_change_logs_token"),
+      {
+        recursive: true,
+      },
+    );
+    // A deliberately wrong expectation: a clean typo fix that "should" go to a person cannot be an unsafe pass...
+    fs.cpSync(path.join(BUNDLED_FIXTURES_DIR, "016_tests_only"), path.join(main, "eval", "016_tests_only"), {
       recursive: true,
     });
-    // A deliberately wrong expectation: a clean typo fix that "should" go to a person cannot be an unsafe pass...
-    fs.cpSync(path.join(BUNDLED_FIXTURES_DIR, "016_tests_only"), path.join(main, "eval", "016_tests_only"), { recursive: true });
     fs.writeFileSync(path.join(main, "eval", "016_tests_only", "expected.json"), JSON.stringify({ route: "human" }));
     const { ctx, out, err } = context();
 
@@ -74,7 +80,10 @@ describe("gate eval in rules mode (no key)", () => {
   });
 
   it("prints the unsafe passes and needless escalations in the table", async () => {
-    const main = corpus("table", { "001_readme_typo": { route: "human" }, "002_new_dependency": { route: "approved" } });
+    const main = corpus("table", {
+      "001_readme_typo": { route: "human" },
+      "002_new_dependency": { route: "approved" },
+    });
     const { ctx, out } = context();
     expect(await evalCommand(ctx, { json: false }, main)).toBe(0);
     const text = out.join("\n");

@@ -17,7 +17,10 @@ describe("expected.json", () => {
     expect(names).toEqual([...names].sort());
     expect(names).toContain("002_new_dependency");
     for (const n of names) expect(() => loadExpected(BUNDLED_FIXTURES_DIR, n)).not.toThrow();
-    expect(loadExpected(BUNDLED_FIXTURES_DIR, "002_new_dependency")).toMatchObject({ route: "human", must_cite: ["LIC-02"] });
+    expect(loadExpected(BUNDLED_FIXTURES_DIR, "002_new_dependency")).toMatchObject({
+      route: "human",
+      must_cite: ["LIC-02"],
+    });
     // must_not_cite may be absent (003b): it defaults to none.
     expect(loadExpected(BUNDLED_FIXTURES_DIR, "003b_auth_change_logs_token").must_not_cite).toEqual([]);
   });

@@ -12,7 +12,15 @@ import {
 import type { ResultFinding, Route } from "../../src/domain/review-result.js";
 
 function finding(policy: string, extra: Partial<ResultFinding> = {}): ResultFinding {
-  return { specialty: "security", policy, severity: "high", blocking: true, needs_more_context: false, message: "m", ...extra };
+  return {
+    specialty: "security",
+    policy,
+    severity: "high",
+    blocking: true,
+    needs_more_context: false,
+    message: "m",
+    ...extra,
+  };
 }
 
 function outcome(
@@ -68,7 +76,14 @@ describe("scoreFixture", () => {
       expected: { route: "human", must_cite: ["LIC-02"], must_not_cite: ["LIC-01"] },
       error: "boom",
     });
-    expect(failed).toMatchObject({ route: null, route_ok: false, fn: ["LIC-02"], tn: ["LIC-01"], error: "boom", model_calls: 0 });
+    expect(failed).toMatchObject({
+      route: null,
+      route_ok: false,
+      fn: ["LIC-02"],
+      tn: ["LIC-01"],
+      error: "boom",
+      model_calls: 0,
+    });
   });
 });
 
@@ -127,7 +142,11 @@ describe("summarize", () => {
   });
 
   it("a review that failed is neither a pass nor an escalation", () => {
-    const failed = scoreFixture({ fixture: "f", expected: { route: "human", must_cite: [], must_not_cite: [] }, error: "boom" });
+    const failed = scoreFixture({
+      fixture: "f",
+      expected: { route: "human", must_cite: [], must_not_cite: [] },
+      error: "boom",
+    });
     expect(isUnsafePass(failed)).toBe(false);
     expect(isNeedlessEscalation({ expected_route: "approved", route: null })).toBe(false);
     expect(isUnsafePass({ expected_route: "human", route: "human_approved" })).toBe(false);

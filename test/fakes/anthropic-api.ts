@@ -108,7 +108,13 @@ export async function startFakeAnthropic(script: ScriptedResponse[] = []): Promi
       } catch {
         body = undefined;
       }
-      const recorded: RecordedRequest = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, raw, body };
+      const recorded: RecordedRequest = {
+        method: req.method ?? "",
+        path: req.url ?? "",
+        headers: req.headers,
+        raw,
+        body,
+      };
       const modelPath = /^\/v1\/models(?:\/([^/?]+))?(?:\?.*)?$/.exec(req.url ?? "");
       if (req.method === "GET" && modelPath) {
         modelRequests.push(recorded);
@@ -117,7 +123,9 @@ export async function startFakeAnthropic(script: ScriptedResponse[] = []): Promi
         const id = modelPath[1] ? decodeURIComponent(modelPath[1]) : undefined;
         if (id === undefined) {
           const data = [...models].map(modelInfo);
-          return send(res, { body: { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null } });
+          return send(res, {
+            body: { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null },
+          });
         }
         return models.has(id)
           ? send(res, { body: modelInfo(id) })
@@ -127,10 +135,11 @@ export async function startFakeAnthropic(script: ScriptedResponse[] = []): Promi
       if (req.method !== "POST" || !(req.url ?? "").startsWith("/v1/messages")) {
         return send(res, { status: 404, body: apiError("not_found_error", `no route ${req.method} ${req.url}`) });
       }
-      const next = responder?.(recorded) ?? queue.shift() ?? {
-        status: 400,
-        body: apiError("invalid_request_error", "fake Anthropic API: no scripted response left"),
-      };
+      const next = responder?.(recorded) ??
+        queue.shift() ?? {
+          status: 400,
+          body: apiError("invalid_request_error", "fake Anthropic API: no scripted response left"),
+        };
       if (next.delayMs && next.delayMs > 0) {
         const timer = setTimeout(() => send(res, next), next.delayMs);
         res.on("close", () => clearTimeout(timer));
@@ -248,7 +257,12 @@ export function toolUseMessage(
 
 /** A message cut off at max_tokens: its text is the start of a JSON object. */
 export function maxTokensTruncated(usage: FakeUsage = {}, model = "claude-sonnet-5-5"): ScriptedResponse {
-  return message([{ type: "text", text: '{"findings":[{"policy":"SEC-0', citations: null }], "max_tokens", usage, model);
+  return message(
+    [{ type: "text", text: '{"findings":[{"policy":"SEC-0', citations: null }],
+    "max_tokens",
+    usage,
+    model,
+  );
 }
 
 function apiError(type: string, msg: string): unknown {

@@ -98,12 +98,7 @@ function jwtIsValid(authorization: string | undefined, key: KeyObject): boolean 
   const token = /^bearer (.+)$/i.exec(authorization ?? "")?.[1];
   const [header, payload, signature] = token?.split(".") ?? [];
   if (!header || !payload || !signature) return false;
-  return verifySignature(
-    "RSA-SHA256",
-    Buffer.from(`${header}.${payload}`),
-    key,
-    Buffer.from(signature, "base64url"),
-  );
+  return verifySignature("RSA-SHA256", Buffer.from(`${header}.${payload}`), key, Buffer.from(signature, "base64url"));
 }
 
 /**
@@ -145,7 +140,8 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
     });
     const p = url.pathname;
     const failure = failureFor(method, p);
-    const fail = () => json(res, failure?.status ?? 502, failure?.body ?? { message: "Bad Gateway" }, failure?.headers ?? {});
+    const fail = () =>
+      json(res, failure?.status ?? 502, failure?.body ?? { message: "Bad Gateway" }, failure?.headers ?? {});
     if (failure && !failure.afterApplying) return fail();
     // With afterApplying, the handler below runs and its answer is replaced by the failure.
     if (failure) {
@@ -164,7 +160,8 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
     m = method === "POST" ? /^\/app\/installations\/(\d+)\/access_tokens$/.exec(p) : null;
 
     if (m) {
-      if (publicKey && !jwtIsValid(authorization, publicKey)) return json(res, 401, { message: "A JSON web token could not be decoded" });
+      if (publicKey && !jwtIsValid(authorization, publicKey))
+        return json(res, 401, { message: "A JSON web token could not be decoded" });
       tokensIssued.push(Number(m[1]));
       return json(res, 201, {
         token: `ghs_fake_installation_${m[1]}`,
@@ -226,7 +223,9 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
       const [owner, repo, ref] = [m[1], m[2], m[3]];
       const name = url.searchParams.get("check_name");
       const runs = [...checkRuns.values()]
-        .filter((r) => r.owner === owner && r.repo === repo && r.fields.head_sha === ref && (!name || r.fields.name === name))
+        .filter(
+          (r) => r.owner === owner && r.repo === repo && r.fields.head_sha === ref && (!name || r.fields.name === name),
+        )
         .map((r) => ({ id: r.id, ...r.fields }));
       return json(res, 200, { total_count: runs.length, check_runs: runs });
     }

@@ -51,12 +51,26 @@ export async function startFakeSlackApi(): Promise<FakeSlackApi> {
   const history = new Map<string, Array<Record<string, unknown>>>();
 
   const defaults: Record<string, Handler> = {
-    "auth.test": () => ({ ok: true, url: "https://fake.slack/", team: "Fake", user: "gate", team_id: "T1", user_id: "UBOT", bot_id: "BBOT" }),
+    "auth.test": () => ({
+      ok: true,
+      url: "https://fake.slack/",
+      team: "Fake",
+      user: "gate",
+      team_id: "T1",
+      user_id: "UBOT",
+      bot_id: "BBOT",
+    }),
     "chat.postMessage": (b) => {
       tsCounter += 1;
       const ts = `1700000000.${String(tsCounter).padStart(6, "0")}`;
       const channel = String(b.channel);
-      const message = { type: "message", ts, text: b.text, bot_id: "BBOT", ...(isRecord(b.metadata) ? { metadata: b.metadata } : {}) };
+      const message = {
+        type: "message",
+        ts,
+        text: b.text,
+        bot_id: "BBOT",
+        ...(isRecord(b.metadata) ? { metadata: b.metadata } : {}),
+      };
       history.set(channel, [...(history.get(channel) ?? []), message]);
       return { ok: true, channel: b.channel, ts, message: { ts, text: b.text } };
     },
@@ -76,7 +90,10 @@ export async function startFakeSlackApi(): Promise<FakeSlackApi> {
     "chat.postEphemeral": () => ({ ok: true, message_ts: `1700000001.${String(++tsCounter).padStart(6, "0")}` }),
     "views.open": (b) => ({ ok: true, view: { id: `V${++viewCounter}`, ...(isRecord(b.view) ? b.view : {}) } }),
     "views.publish": (b) => ({ ok: true, view: { id: `V${++viewCounter}`, ...(isRecord(b.view) ? b.view : {}) } }),
-    "users.profile.get": (b) => ({ ok: true, profile: profiles.get(String(b.user)) ?? { display_name: "", real_name: "", fields: {} } }),
+    "users.profile.get": (b) => ({
+      ok: true,
+      profile: profiles.get(String(b.user)) ?? { display_name: "", real_name: "", fields: {} },
+    }),
     "usergroups.users.list": (b) => {
       const users = userGroups.get(String(b.usergroup));
       return users ? { ok: true, users } : { ok: false, error: "no_such_subteam" };
@@ -129,7 +146,10 @@ export async function startFakeSlackApi(): Promise<FakeSlackApi> {
     async waitFor(method, count = 1, timeoutMs = 3000) {
       const deadline = Date.now() + timeoutMs;
       while (callsTo(method).length < count) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${count} ${method} call(s); got ${callsTo(method).length}: ${calls.map((c) => c.method).join(", ")}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `timed out waiting for ${count} ${method} call(s); got ${callsTo(method).length}: ${calls.map((c) => c.method).join(", ")}`,
+          );
         await new Promise((r) => setTimeout(r, 10));
       }
       return callsTo(method);

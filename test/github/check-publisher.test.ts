@@ -57,7 +57,15 @@ function result(over: Partial<ReviewResult> = {}): ReviewResult {
     risk: { score: 80, class: "code", reasons: [] },
     findings: findings(120),
     escalation: { reason: "blocking_finding", detail: "SEC-02" },
-    budget: { cycles_used: 0, cycles_max: 2, tool_calls: 0, model_calls: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0 },
+    budget: {
+      cycles_used: 0,
+      cycles_max: 2,
+      tool_calls: 0,
+      model_calls: 0,
+      input_tokens: 0,
+      output_tokens: 0,
+      cost_usd: 0,
+    },
     investigations: [],
     review_id: "r-1",
     ...over,
@@ -66,7 +74,8 @@ function result(over: Partial<ReviewResult> = {}): ReviewResult {
 
 function annotationCount(body: unknown): number {
   const output = typeof body === "object" && body !== null && "output" in body ? body.output : undefined;
-  const list = typeof output === "object" && output !== null && "annotations" in output ? output.annotations : undefined;
+  const list =
+    typeof output === "object" && output !== null && "annotations" in output ? output.annotations : undefined;
   return Array.isArray(list) ? list.length : 0;
 }
 
@@ -119,7 +128,10 @@ describe("check publisher, GitHub App mode", () => {
     const auth = createGitHubAuth({ apiUrl: gh.url, appId: "123", privateKey, retry: FAST });
     const publisher = createCheckPublisher({ auth, log });
     const before = gh.checkRuns.size;
-    const receipt = await publisher.publish(record({ id: "r-gone", checkRunId: 424242 }), result({ review_id: "r-gone", findings: findings(2) }));
+    const receipt = await publisher.publish(
+      record({ id: "r-gone", checkRunId: 424242 }),
+      result({ review_id: "r-gone", findings: findings(2) }),
+    );
     expect(receipt.checkRunId).not.toBe(424242);
     expect(gh.checkRuns.size).toBe(before + 1);
   });
@@ -165,7 +177,11 @@ describe("check publisher, when GitHub fails or limits the rate", () => {
     expect(creates()).toHaveLength(2);
     expect(gh.checkRuns.size).toBe(1);
     expect(receipt.checkRunId).toBe([...gh.checkRuns.keys()][0]);
-    expect(gh.checkRuns.get(receipt.checkRunId ?? -1)?.fields).toMatchObject({ head_sha: HEAD, conclusion: "action_required", external_id: "r-1" });
+    expect(gh.checkRuns.get(receipt.checkRunId ?? -1)?.fields).toMatchObject({
+      head_sha: HEAD,
+      conclusion: "action_required",
+      external_id: "r-1",
+    });
   });
 
   it("a create GitHub applied but whose answer was a 502 is found again, not made twice", async () => {
@@ -175,7 +191,9 @@ describe("check publisher, when GitHub fails or limits the rate", () => {
     expect(gh.checkRuns.size).toBe(1);
     expect(receipt.checkRunId).toBe([...gh.checkRuns.keys()][0]);
     // The second attempt looked the run up by head, name and review id, and updated it.
-    expect(gh.find("GET", /\/commits\/f{40}\/check-runs$/).at(-1)?.query).toMatchObject({ check_name: "compliance-gate" });
+    expect(gh.find("GET", /\/commits\/f{40}\/check-runs$/).at(-1)?.query).toMatchObject({
+      check_name: "compliance-gate",
+    });
     expect(gh.find("PATCH", /\/check-runs\/\d+$/)).toHaveLength(1);
     expect(gh.checkRuns.get(receipt.checkRunId ?? -1)?.annotations).toHaveLength(3);
   });
@@ -183,7 +201,12 @@ describe("check publisher, when GitHub fails or limits the rate", () => {
   it("updates retried by the client: two 503s then a 200 on the PATCH, one run", async () => {
     const first = await publisher().publish(record(), result({ findings: [] }));
     gh.failNext("PATCH", /\/check-runs\/\d+$/, 2, { status: 503 });
-    const approved = result({ route: "human_approved", status: "done", findings: [], decision: { kind: "approve", by: "alice", at: "2026-01-02T00:00:00Z" } });
+    const approved = result({
+      route: "human_approved",
+      status: "done",
+      findings: [],
+      decision: { kind: "approve", by: "alice", at: "2026-01-02T00:00:00Z" },
+    });
     await publisher().publish(record({ checkRunId: first.checkRunId, status: "done" }), approved);
     expect(gh.find("PATCH", /\/check-runs\/\d+$/)).toHaveLength(3);
     expect(gh.checkRuns.size).toBe(1);
@@ -192,8 +215,16 @@ describe("check publisher, when GitHub fails or limits the rate", () => {
 
   it("waits out a primary and a secondary rate limit, then publishes", async () => {
     const reset = String(Math.floor(Date.now() / 1000));
-    gh.failNext("POST", /\/check-runs$/, 1, { status: 403, headers: { "x-ratelimit-remaining": "0", "x-ratelimit-reset": reset }, body: { message: "API rate limit exceeded" } });
-    gh.failNext("POST", /\/check-runs$/, 1, { status: 403, headers: { "retry-after": "1" }, body: { message: "You have exceeded a secondary rate limit" } });
+    gh.failNext("POST", /\/check-runs$/, 1, {
+      status: 403,
+      headers: { "x-ratelimit-remaining": "0", "x-ratelimit-reset": reset },
+      body: { message: "API rate limit exceeded" },
+    });
+    gh.failNext("POST", /\/check-runs$/, 1, {
+      status: 403,
+      headers: { "retry-after": "1" },
+      body: { message: "You have exceeded a secondary rate limit" },
+    });
     const receipt = await publisher().publish(record(), result({ findings: [] }));
     expect(creates()).toHaveLength(3);
     expect(gh.checkRuns.size).toBe(1);
@@ -216,7 +247,10 @@ describe("check publisher, when GitHub fails or limits the rate", () => {
   it("token mode: a commit status answered 502 then 201 is set once", async () => {
     const auth = createGitHubAuth({ apiUrl: gh.url, token: "ghp_token", retry: FAST });
     gh.failNext("POST", /\/statuses\/f{40}$/, 1);
-    await createCheckPublisher({ auth, log, retry: { baseMs: 1 } }).publish(record({ installationId: undefined }), result());
+    await createCheckPublisher({ auth, log, retry: { baseMs: 1 } }).publish(
+      record({ installationId: undefined }),
+      result(),
+    );
     expect(gh.find("POST", /\/statuses\//)).toHaveLength(2);
     expect(gh.statuses).toHaveLength(1);
   });

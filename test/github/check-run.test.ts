@@ -33,7 +33,15 @@ function result(route: Route | null, status: ReviewStatus, over: Partial<ReviewR
     risk: { score: 72, class: "code", reasons: ["touches auth code"] },
     findings: [],
     escalation: null,
-    budget: { cycles_used: 1, cycles_max: 2, tool_calls: 3, model_calls: 4, input_tokens: 500, output_tokens: 60, cost_usd: 0.0123 },
+    budget: {
+      cycles_used: 1,
+      cycles_max: 2,
+      tool_calls: 3,
+      model_calls: 4,
+      input_tokens: 500,
+      output_tokens: 60,
+      cost_usd: 0.0123,
+    },
     investigations: [],
     review_id: "r-abc",
     ...over,
@@ -44,7 +52,14 @@ describe("buildCheckRun / buildCommitStatus", () => {
   it.each<[string, ReviewResult, string, string | undefined, string, RegExp]>([
     ["queued", result(null, "queued"), "in_progress", undefined, "pending", /queued/],
     ["running", result(null, "running"), "in_progress", undefined, "pending", /running/],
-    ["waiting", result("human", "waiting_for_human"), "completed", "action_required", "pending", /^Waiting for a person: #sec-review$/],
+    [
+      "waiting",
+      result("human", "waiting_for_human"),
+      "completed",
+      "action_required",
+      "pending",
+      /^Waiting for a person: #sec-review$/,
+    ],
     ["auto approved", result("auto_approved", "done"), "completed", "success", "success", /Low risk/],
     ["approved", result("approved", "done"), "completed", "success", "success", /Approved/],
     [
@@ -57,13 +72,22 @@ describe("buildCheckRun / buildCommitStatus", () => {
     ],
     [
       "human rejected",
-      result("human_rejected", "done", { decision: { kind: "reject", by: "bob", at: "2026-01-01T00:00:00Z", note: "no" } }),
+      result("human_rejected", "done", {
+        decision: { kind: "reject", by: "bob", at: "2026-01-01T00:00:00Z", note: "no" },
+      }),
       "completed",
       "failure",
       "failure",
       /Rejected by bob/,
     ],
-    ["superseded", result("human", "superseded", { superseded_by: "e".repeat(40) }), "completed", "neutral", "error", /^Superseded by eeeeeee$/],
+    [
+      "superseded",
+      result("human", "superseded", { superseded_by: "e".repeat(40) }),
+      "completed",
+      "neutral",
+      "error",
+      /^Superseded by eeeeeee$/,
+    ],
     ["done without a route", result(null, "done"), "completed", "failure", "failure", /without a verdict/],
   ])("%s", (_name, r, status, conclusion, state, title) => {
     const run = buildCheckRun(r, { headSha: HEAD, askedWho: "#sec-review", detailsUrl: "https://slack.example/x" });
@@ -80,12 +104,24 @@ describe("buildCheckRun / buildCommitStatus", () => {
   });
 
   it("says who a waiting review waits for, with a default", () => {
-    expect(buildCheckRun(result("human", "waiting_for_human"), { headSha: HEAD }).output.title).toBe("Waiting for a person: a reviewer");
+    expect(buildCheckRun(result("human", "waiting_for_human"), { headSha: HEAD }).output.title).toBe(
+      "Waiting for a person: a reviewer",
+    );
   });
 
   it("writes a Markdown summary with route, risk, findings table, escalation, budget and decision", () => {
     const r = result("human_rejected", "done", {
-      findings: [finding(), finding({ policy: "LIC-01", severity: "low", blocking: false, file: "package.json", line: 4, message: "licence | unknown\nsecond line" })],
+      findings: [
+        finding(),
+        finding({
+          policy: "LIC-01",
+          severity: "low",
+          blocking: false,
+          file: "package.json",
+          line: 4,
+          message: "licence | unknown\nsecond line",
+        }),
+      ],
       escalation: { reason: "blocking_finding", detail: "SEC-01 in src/config.ts" },
       decision: { kind: "reject", by: "bob", at: "2026-01-01T00:00:00Z", note: "rotate the key" },
     });
@@ -115,8 +151,22 @@ describe("buildCheckRun / buildCommitStatus", () => {
       finding({ line: undefined }),
     ]);
     expect(annotations).toEqual([
-      { path: "src/config.ts", start_line: 12, end_line: 12, annotation_level: "failure", title: "SEC-01 (critical, blocking)", message: "AWS access key in code" },
-      { path: "src/config.ts", start_line: 12, end_line: 12, annotation_level: "warning", title: "SEC-05 (medium)", message: "AWS access key in code" },
+      {
+        path: "src/config.ts",
+        start_line: 12,
+        end_line: 12,
+        annotation_level: "failure",
+        title: "SEC-01 (critical, blocking)",
+        message: "AWS access key in code",
+      },
+      {
+        path: "src/config.ts",
+        start_line: 12,
+        end_line: 12,
+        annotation_level: "warning",
+        title: "SEC-05 (medium)",
+        message: "AWS access key in code",
+      },
     ]);
   });
 
@@ -128,7 +178,10 @@ describe("buildCheckRun / buildCommitStatus", () => {
 
   it("keeps the commit status description within 140 characters", () => {
     const findings = Array.from({ length: 3 }, () => finding());
-    const commit = buildCommitStatus(result("human", "waiting_for_human", { findings }), { headSha: HEAD, askedWho: "x".repeat(300) });
+    const commit = buildCommitStatus(result("human", "waiting_for_human", { findings }), {
+      headSha: HEAD,
+      askedWho: "x".repeat(300),
+    });
     expect(commit.description.length).toBeLessThanOrEqual(140);
     expect(commit.description.startsWith("Waiting for a person: xxx")).toBe(true);
   });

@@ -23,7 +23,14 @@ function pullJson(number: number, changedFiles: number) {
 }
 
 function textFile(i: number) {
-  return { filename: `src/file-${i}.ts`, status: "modified", additions: 1, deletions: 0, changes: 1, patch: `@@ -1,0 +1,1 @@\n+line ${i}` };
+  return {
+    filename: `src/file-${i}.ts`,
+    status: "modified",
+    additions: 1,
+    deletions: 0,
+    changes: 1,
+    patch: `@@ -1,0 +1,1 @@\n+line ${i}`,
+  };
 }
 
 describe("loadPullRequest against a fake GitHub", () => {
@@ -42,7 +49,15 @@ describe("loadPullRequest against a fake GitHub", () => {
     expect(incomplete).toBeUndefined();
     expect(pr.files).toHaveLength(250);
     expect(pr.files[249]?.filename).toBe("src/file-249.ts");
-    expect(pr).toMatchObject({ repo: "acme/web", number: 1, headSha: HEAD, baseSha: BASE, author: "dev", labels: ["deps"], body: "" });
+    expect(pr).toMatchObject({
+      repo: "acme/web",
+      number: 1,
+      headSha: HEAD,
+      baseSha: BASE,
+      author: "dev",
+      labels: ["deps"],
+      body: "",
+    });
     const pages = gh.find("GET", /\/pulls\/1\/files$/);
     expect(pages.map((r) => r.query.page ?? "1")).toEqual(["1", "2", "3"]);
     expect(pages.every((r) => r.query.per_page === "100")).toBe(true);
@@ -64,7 +79,14 @@ describe("loadPullRequest against a fake GitHub", () => {
       { filename: "assets/logo.PNG", status: "added", additions: 0, deletions: 0, changes: 0 },
       { filename: "assets/font.woff2", status: "modified", additions: 3, deletions: 1, changes: 4 },
       { filename: "old.ts", status: "removed", additions: 0, deletions: 40, changes: 40 },
-      { filename: "new-name.ts", previous_filename: "old-name.ts", status: "renamed", additions: 0, deletions: 0, changes: 0 },
+      {
+        filename: "new-name.ts",
+        previous_filename: "old-name.ts",
+        status: "renamed",
+        additions: 0,
+        deletions: 0,
+        changes: 0,
+      },
     ];
     gh.setPull("acme", "web", 3, { pr: pullJson(3, files.length), files });
     const { pr, incomplete } = await loadPullRequest(octokit, { owner: "acme", repo: "web", number: 3 });

@@ -8,7 +8,11 @@ describe("parsePrRef", () => {
     ["  acme-co/web.app_2#7  ", undefined, { owner: "acme-co", repo: "web.app_2", number: 7 }],
     ["https://github.com/acme/web/pull/123", undefined, { owner: "acme", repo: "web", number: 123 }],
     ["https://github.com/acme/web/pull/123/files", undefined, { owner: "acme", repo: "web", number: 123 }],
-    ["https://github.com/acme/web/pull/5/commits/abc?diff=split#r1", undefined, { owner: "acme", repo: "web", number: 5 }],
+    [
+      "https://github.com/acme/web/pull/5/commits/abc?diff=split#r1",
+      undefined,
+      { owner: "acme", repo: "web", number: 5 },
+    ],
     ["https://ghe.corp.example/acme/web/pull/9", undefined, { owner: "acme", repo: "web", number: 9 }],
     ["<https://github.com/acme/web/pull/8|acme/web#8>", undefined, { owner: "acme", repo: "web", number: 8 }],
     ["#42", "acme/web", { owner: "acme", repo: "web", number: 42 }],
@@ -50,6 +54,10 @@ describe("parsePrRef", () => {
   });
 
   it("round-trips through formatPrRef", () => {
-    expect(parsePrRef(formatPrRef({ owner: "acme", repo: "web", number: 3 }))).toEqual({ owner: "acme", repo: "web", number: 3 });
+    expect(parsePrRef(formatPrRef({ owner: "acme", repo: "web", number: 3 }))).toEqual({
+      owner: "acme",
+      repo: "web",
+      number: 3,
+    });
   });
 });

@@ -106,14 +106,18 @@ describe("GitHub webhook handler on a loopback server", () => {
   }
 
   it("accepts every real opened/synchronize/reopened/ready_for_review example (202)", async () => {
-    const reviewed = examplesOf("pull_request").filter((e) => typeof e.action === "string" && REVIEWED_ACTIONS.has(e.action));
+    const reviewed = examplesOf("pull_request").filter(
+      (e) => typeof e.action === "string" && REVIEWED_ACTIONS.has(e.action),
+    );
     expect(reviewed.length).toBeGreaterThanOrEqual(8);
     for (const payload of reviewed) {
       const res = await post("pull_request", JSON.stringify(payload));
       expect(res.status, String(payload.action)).toBe(202);
     }
     expect(sink.accepted).toHaveLength(reviewed.length);
-    expect(new Set(sink.accepted.map((d) => d.action))).toEqual(new Set(["opened", "synchronize", "reopened", "ready_for_review"]));
+    expect(new Set(sink.accepted.map((d) => d.action))).toEqual(
+      new Set(["opened", "synchronize", "reopened", "ready_for_review"]),
+    );
   });
 
   it("hands an opened PR to the sink once, with the fields the gate reads", async () => {
@@ -131,7 +135,10 @@ describe("GitHub webhook handler on a loopback server", () => {
 
   it("passes drafts through with the flag set", async () => {
     const payload = example("pull_request", "opened");
-    const draft = { ...payload, pull_request: { ...z.record(z.string(), z.unknown()).parse(payload.pull_request), draft: true } };
+    const draft = {
+      ...payload,
+      pull_request: { ...z.record(z.string(), z.unknown()).parse(payload.pull_request), draft: true },
+    };
     expect((await post("pull_request", JSON.stringify(draft))).status).toBe(202);
     expect(sink.accepted[0]?.draft).toBe(true);
   });
@@ -181,7 +188,10 @@ describe("GitHub webhook handler on a loopback server", () => {
   it("answers a ping with pong, and ignores other events and actions", async () => {
     expect(await post("ping", JSON.stringify(example("ping")))).toEqual({ status: 200, text: "pong" });
     expect(await post("issues", JSON.stringify(example("issues", "opened")))).toEqual({ status: 200, text: "ignored" });
-    expect(await post("pull_request", JSON.stringify(example("pull_request", "closed")))).toEqual({ status: 200, text: "ignored" });
+    expect(await post("pull_request", JSON.stringify(example("pull_request", "closed")))).toEqual({
+      status: 200,
+      text: "ignored",
+    });
     expect(sink.accepted).toHaveLength(0);
   });
 

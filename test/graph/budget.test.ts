@@ -12,6 +12,11 @@ describe("investigationRefusal: the one budget rule for machine and human invest
   });
 
   it("reads a checkpoint from before the money cap as uncapped", () => {
-    expect(budgetOf({ investigations: [{}], usage: { cost_usd: 5 } }, 2)).toEqual({ cyclesUsed: 1, cyclesMax: 2, costUsd: 5, maxCostUsd: null });
+    expect(budgetOf({ investigations: [{}], usage: { cost_usd: 5 } }, 2)).toEqual({
+      cyclesUsed: 1,
+      cyclesMax: 2,
+      costUsd: 5,
+      maxCostUsd: null,
+    });
   });
 });

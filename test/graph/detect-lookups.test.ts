@@ -10,7 +10,11 @@ describe("the detect node's licence lookups", () => {
       lookup: async (ecosystem, name) => {
         asked.push(`${ecosystem}:${name}`);
         return ecosystem === "npm"
-          ? { status: "failed", registry: "npm registry http://npm.test", reason: "timed out after 5000 ms (3 attempts)" }
+          ? {
+              status: "failed",
+              registry: "npm registry http://npm.test",
+              reason: "timed out after 5000 ms (3 attempts)",
+            }
           : { status: "found", license: "MIT" };
       },
     };
@@ -26,8 +30,19 @@ describe("the detect node's licence lookups", () => {
     expect(await licenses.lookup("cargo", "serde")).toEqual({ status: "found", license: "MIT" });
     expect(asked).toEqual(["npm:a", "cargo:serde"]);
     expect(failures).toEqual([
-      { ecosystem: "npm", name: "a", version: "1.0.0", registry: "npm registry http://npm.test", reason: "timed out after 5000 ms (3 attempts)" },
-      { ecosystem: "npm", name: "b", registry: "npm registry http://npm.test", reason: "timed out after 5000 ms (3 attempts)" },
+      {
+        ecosystem: "npm",
+        name: "a",
+        version: "1.0.0",
+        registry: "npm registry http://npm.test",
+        reason: "timed out after 5000 ms (3 attempts)",
+      },
+      {
+        ecosystem: "npm",
+        name: "b",
+        registry: "npm registry http://npm.test",
+        reason: "timed out after 5000 ms (3 attempts)",
+      },
     ]);
   });
 });

@@ -43,8 +43,20 @@ const input = (over: Partial<ReconcileInput>): ReconcileInput => ({
   lookupFailures: [],
   ...over,
 });
-const gplDown = { ecosystem: "npm" as const, name: "gpl-chart-lib", version: "2.1.0", registry: "npm registry http://127.0.0.1:1", reason: "answered 503 (3 attempts)" };
-const batch = (findings: Finding[], extra: object = {}) => ({ findings, verdicts: [], notReviewed: [], round: 0, ...extra });
+const gplDown = {
+  ecosystem: "npm" as const,
+  name: "gpl-chart-lib",
+  version: "2.1.0",
+  registry: "npm registry http://127.0.0.1:1",
+  reason: "answered 503 (3 attempts)",
+};
+const batch = (findings: Finding[], extra: object = {}) => ({
+  findings,
+  verdicts: [],
+  notReviewed: [],
+  round: 0,
+  ...extra,
+});
 
 // One row per rung of the ladder, in order; each row's input would also match the later rungs
 // where it can, so the row proves the rung's precedence.
@@ -91,14 +103,20 @@ const rows: Array<{ rung: string; input: ReconcileInput; next: string; reason?: 
     rung: "3b a specialist calls a flagged policy compliant",
     input: input({
       detections: [f()],
-      findings: { security: batch([f()], { verdicts: [{ policy: "SEC-01", verdict: "compliant", reason: "test key" }] }) },
+      findings: {
+        security: batch([f()], { verdicts: [{ policy: "SEC-01", verdict: "compliant", reason: "test key" }] }),
+      },
     }),
     next: "human_gate",
     reason: "disagreement",
   },
   {
     rung: "4 the latest investigation was inconclusive",
-    input: input({ detections: [sec03], findings: { security: batch([{ ...sec03, needs_more_context: false }]) }, investigations: [report("inconclusive")] }),
+    input: input({
+      detections: [sec03],
+      findings: { security: batch([{ ...sec03, needs_more_context: false }]) },
+      investigations: [report("inconclusive")],
+    }),
     next: "human_gate",
     reason: "inconclusive",
   },
@@ -115,7 +133,11 @@ const rows: Array<{ rung: string; input: ReconcileInput; next: string; reason?: 
   },
   {
     rung: "6b needs more context with no cycle left",
-    input: input({ detections: [sec03], findings: { security: batch([sec03]) }, investigations: [report("resolved"), report("resolved")] }),
+    input: input({
+      detections: [sec03],
+      findings: { security: batch([sec03]) },
+      investigations: [report("resolved"), report("resolved")],
+    }),
     next: "human_gate",
     reason: "budget_exhausted",
   },
@@ -156,7 +178,8 @@ describe("reconcile: one row per rung", () => {
     const out = reconcile(input({ lookupFailures: [gplDown] }));
     expect(out.escalation).toEqual({
       reason: "lookup_failed",
-      detail: "licence lookup failed, so the licence is not known: gpl-chart-lib@2.1.0 (npm): npm registry http://127.0.0.1:1 answered 503 (3 attempts)",
+      detail:
+        "licence lookup failed, so the licence is not known: gpl-chart-lib@2.1.0 (npm): npm registry http://127.0.0.1:1 answered 503 (3 attempts)",
     });
   });
 

@@ -155,11 +155,19 @@ describe("investigation cycles: one budget for machine investigations and human 
     expect(answer?.answers.join(" ")).toMatch(/expir/i);
     expect(seen.length).toBeGreaterThan(0);
 
-    const second = await g.runner.decide(waiting.review_id, { kind: "info", by: "bob", question: "and the signature?" });
+    const second = await g.runner.decide(waiting.review_id, {
+      kind: "info",
+      by: "bob",
+      question: "and the signature?",
+    });
     expect(second).toMatchObject({ ok: false, code: "budget_spent" });
 
     const audit = g.store.auditFor(waiting.review_id).filter((a) => a.action === "info");
-    expect(audit.map((a) => `${a.actor}:${a.outcome}`)).toEqual(["alice:received", "alice:applied", "bob:refused:budget_spent"]);
+    expect(audit.map((a) => `${a.actor}:${a.outcome}`)).toEqual([
+      "alice:received",
+      "alice:applied",
+      "bob:refused:budget_spent",
+    ]);
     // Still waiting: a refused question changes nothing.
     expect((await g.runner.status(waiting.review_id))?.status).toBe("waiting_for_human");
   });

@@ -19,7 +19,9 @@ const batch = (findings: Finding[], round = 0): SpecialtyBatch => ({ findings, v
 describe("mergeFindings", () => {
   it("replaces a specialty's batch whole, so a stale needs_more_context does not survive a re-run", () => {
     const round0 = mergeFindings({}, { security: batch([finding()]) });
-    const round1 = mergeFindings(round0, { security: batch([finding({ needs_more_context: false, blocking: false })], 1) });
+    const round1 = mergeFindings(round0, {
+      security: batch([finding({ needs_more_context: false, blocking: false })], 1),
+    });
     expect(round1.security?.findings).toHaveLength(1);
     expect(round1.security?.findings.some((f) => f.needs_more_context)).toBe(false);
     expect(round1.security?.round).toBe(1);
@@ -35,7 +37,10 @@ describe("mergeFindings", () => {
   });
 
   it("an empty batch clears the specialty's findings", () => {
-    const next = mergeFindings({ data: batch([finding({ specialty: "data", policy: "DATA-01" })]) }, { data: batch([]) });
+    const next = mergeFindings(
+      { data: batch([finding({ specialty: "data", policy: "DATA-01" })]) },
+      { data: batch([]) },
+    );
     expect(next.data?.findings).toEqual([]);
   });
 });

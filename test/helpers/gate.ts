@@ -36,7 +36,11 @@ export function registerFixture(gate: ReturnType<typeof testGate>, name: string,
 }
 
 /** Registers and runs a bundled fixture's review. */
-export async function reviewFixture(gate: ReturnType<typeof testGate>, name: string, fixturesDir = BUNDLED_FIXTURES_DIR) {
+export async function reviewFixture(
+  gate: ReturnType<typeof testGate>,
+  name: string,
+  fixturesDir = BUNDLED_FIXTURES_DIR,
+) {
   const review = registerFixture(gate, name, fixturesDir);
   return gate.runner.run(review.id);
 }

@@ -21,11 +21,15 @@ export interface CliRun {
 export async function runGateCli(args: string[], opts: { env: NodeJS.ProcessEnv; cwd: string }): Promise<CliRun> {
   const loader = pathToFileURL(path.join(PACKAGE_ROOT, "node_modules/tsx/dist/loader.mjs")).href;
   try {
-    const { stdout, stderr } = await run(process.execPath, ["--import", loader, path.join(PACKAGE_ROOT, "src/cli/main.ts"), ...args], {
-      env: opts.env,
-      cwd: opts.cwd,
-      timeout: 60_000,
-    });
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ["--import", loader, path.join(PACKAGE_ROOT, "src/cli/main.ts"), ...args],
+      {
+        env: opts.env,
+        cwd: opts.cwd,
+        timeout: 60_000,
+      },
+    );
     return { stdout, stderr, code: 0 };
   } catch (error) {
     const e = error as { stdout: string; stderr: string; code: number };

@@ -8,8 +8,19 @@ import type { InvestigationRequest } from "../../src/domain/investigation.js";
 import type { Strategy, StrategyMove, ToolCall, TurnContext } from "../../src/investigator/strategy.js";
 
 const pr: PullRequest = {
-  repo: "acme/accounts", number: 1, title: "t", body: "", author: "a", draft: false, labels: [],
-  baseRef: "main", baseSha: "b".repeat(40), headRef: "x", headSha: "a".repeat(40), url: "u", files: [],
+  repo: "acme/accounts",
+  number: 1,
+  title: "t",
+  body: "",
+  author: "a",
+  draft: false,
+  labels: [],
+  baseRef: "main",
+  baseSha: "b".repeat(40),
+  headRef: "x",
+  headSha: "a".repeat(40),
+  url: "u",
+  files: [],
 };
 const request: InvestigationRequest = { question: "Is it safe?", origin: "machine", findings: [] };
 const limits: InvestigationLimits = { maxTurns: 5, maxToolCalls: 10, maxFileChars: 10_000, timeoutMs: 5_000 };
@@ -22,21 +33,30 @@ beforeAll(() => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** A strategy that plays a fixed list of moves and records what it saw. */
-function scripted(moves: Array<StrategyMove | ((ctx: TurnContext) => Promise<StrategyMove>)>): Strategy & { seen: TurnContext[] } {
+function scripted(
+  moves: Array<StrategyMove | ((ctx: TurnContext) => Promise<StrategyMove>)>,
+): Strategy & { seen: TurnContext[] } {
   const seen: TurnContext[] = [];
   return {
     name: "scripted",
     seen,
     async next(ctx) {
       seen.push(ctx);
-      const move = moves[ctx.turn - 1] ?? { kind: "answer", answer: { conclusive: true, answers: ["done"], evidence: [], concerns: [] } };
+      const move = moves[ctx.turn - 1] ?? {
+        kind: "answer",
+        answer: { conclusive: true, answers: ["done"], evidence: [], concerns: [] },
+      };
       return typeof move === "function" ? move(ctx) : move;
     },
   };
 }
 
 const list = (id: string): ToolCall => ({ id, tool: "list_dir", args: { path: "" } });
-const readA = (id: string, max?: number): ToolCall => ({ id, tool: "read_file", args: { path: "a.txt", ...(max ? { max_chars: max } : {}) } });
+const readA = (id: string, max?: number): ToolCall => ({
+  id,
+  tool: "read_file",
+  args: { path: "a.txt", ...(max ? { max_chars: max } : {}) },
+});
 /** a.txt's first line, as the tools show it. */
 const LINE_1 = { file: "a.txt", line: 1, excerpt: "0123456789" };
 const answer = (conclusive: boolean, evidence = [LINE_1]): StrategyMove => ({
@@ -48,18 +68,32 @@ describe("runInvestigation", () => {
   it("resolves with the strategy's answer, counting calls, chars and summed usage", async () => {
     const progress: HarnessProgress[] = [];
     const strategy = scripted([
-      { kind: "tools", calls: [list("1"), readA("2", 22)], usage: { model_calls: 1, input_tokens: 100, cost_usd: 0.001 } },
+      {
+        kind: "tools",
+        calls: [list("1"), readA("2", 22)],
+        usage: { model_calls: 1, input_tokens: 100, cost_usd: 0.001 },
+      },
       { ...answer(true), usage: { model_calls: 1, output_tokens: 40, cost_usd: 0.002 } },
     ]);
     const report = await runInvestigation({ strategy, request, pr, root, limits, onProgress: (p) => progress.push(p) });
     expect(report).toMatchObject({ status: "resolved", answers: ["x"], turns: 2, tool_calls: 2, chars_read: 22 });
     expect(report.reason).toBeUndefined();
-    expect(report.usage).toEqual({ model_calls: 2, input_tokens: 100, output_tokens: 40, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, cost_usd: 0.003 });
+    expect(report.usage).toEqual({
+      model_calls: 2,
+      input_tokens: 100,
+      output_tokens: 40,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+      cost_usd: 0.003,
+    });
     expect(progress).toEqual([
       { turn: 1, tool_calls: 1, chars_read: 0, cost_usd: 0.001 },
       { turn: 1, tool_calls: 2, chars_read: 22, cost_usd: 0.001 },
     ]);
-    expect(strategy.seen[1]?.results.map((r) => [r.id, r.ok, r.chars])).toEqual([["1", true, 0], ["2", true, 22]]);
+    expect(strategy.seen[1]?.results.map((r) => [r.id, r.ok, r.chars])).toEqual([
+      ["1", true, 0],
+      ["2", true, 22],
+    ]);
     expect(strategy.seen[1]?.remaining).toEqual({ turns: 3, tool_calls: 8, chars: 9_978 });
   });
 
@@ -71,25 +105,52 @@ describe("runInvestigation", () => {
   it("stops at max tool calls without running the call over the budget", async () => {
     const strategy = scripted([{ kind: "tools", calls: [list("1"), list("2"), list("3"), list("4")] }]);
     const report = await runInvestigation({ strategy, request, pr, root, limits: { ...limits, maxToolCalls: 3 } });
-    expect(report).toMatchObject({ status: "inconclusive", tool_calls: 3, reason: "budget: max tool calls (3) reached" });
+    expect(report).toMatchObject({
+      status: "inconclusive",
+      tool_calls: 3,
+      reason: "budget: max tool calls (3) reached",
+    });
     expect(strategy.seen).toHaveLength(1);
   });
 
   it("runs no call at all when the tool budget is zero", async () => {
-    const report = await runInvestigation({ strategy: scripted([{ kind: "tools", calls: [list("1")] }]), request, pr, root, limits: { ...limits, maxToolCalls: 0 } });
-    expect(report).toMatchObject({ status: "inconclusive", tool_calls: 0, reason: "budget: max tool calls (0) reached" });
+    const report = await runInvestigation({
+      strategy: scripted([{ kind: "tools", calls: [list("1")] }]),
+      request,
+      pr,
+      root,
+      limits: { ...limits, maxToolCalls: 0 },
+    });
+    expect(report).toMatchObject({
+      status: "inconclusive",
+      tool_calls: 0,
+      reason: "budget: max tool calls (0) reached",
+    });
   });
 
   it("stops at max turns", async () => {
-    const forever: Strategy = { name: "forever", next: async (ctx) => ({ kind: "tools", calls: [list(String(ctx.turn))] }) };
+    const forever: Strategy = {
+      name: "forever",
+      next: async (ctx) => ({ kind: "tools", calls: [list(String(ctx.turn))] }),
+    };
     const report = await runInvestigation({ strategy: forever, request, pr, root, limits: { ...limits, maxTurns: 3 } });
-    expect(report).toMatchObject({ status: "inconclusive", turns: 3, tool_calls: 2, reason: "budget: max turns (3) reached" });
+    expect(report).toMatchObject({
+      status: "inconclusive",
+      turns: 3,
+      tool_calls: 2,
+      reason: "budget: max turns (3) reached",
+    });
   });
 
   it("truncates a read to the chars left, then stops with the budget spent", async () => {
     const strategy = scripted([{ kind: "tools", calls: [readA("1", 30), readA("2", 500), list("3")] }]);
     const report = await runInvestigation({ strategy, request, pr, root, limits: { ...limits, maxFileChars: 100 } });
-    expect(report).toMatchObject({ status: "inconclusive", chars_read: 100, tool_calls: 2, reason: "budget: max file chars (100) reached" });
+    expect(report).toMatchObject({
+      status: "inconclusive",
+      chars_read: 100,
+      tool_calls: 2,
+      reason: "budget: max file chars (100) reached",
+    });
   });
 
   it("cuts a grep whose output is over the chars left", async () => {
@@ -102,14 +163,25 @@ describe("runInvestigation", () => {
       },
     ]);
     const report = await runInvestigation({ strategy, request, pr, root, limits: { ...limits, maxFileChars: 50 } });
-    expect(report).toMatchObject({ status: "inconclusive", chars_read: 50, reason: "budget: max file chars (50) reached" });
+    expect(report).toMatchObject({
+      status: "inconclusive",
+      chars_read: 50,
+      reason: "budget: max file chars (50) reached",
+    });
     expect(seenOutput).toBe("");
     expect(strategy.seen).toHaveLength(1);
   });
 
   it("returns tool errors to the strategy as ok: false", async () => {
     const strategy = scripted([
-      { kind: "tools", calls: [{ id: "1", tool: "read_file", args: { path: "../etc/passwd" } }, { id: "2", tool: "read_file", args: { path: "missing.ts" } }, readA("3")] },
+      {
+        kind: "tools",
+        calls: [
+          { id: "1", tool: "read_file", args: { path: "../etc/passwd" } },
+          { id: "2", tool: "read_file", args: { path: "missing.ts" } },
+          readA("3"),
+        ],
+      },
       answer(true),
     ]);
     const report = await runInvestigation({ strategy, request, pr, root, limits });
@@ -123,24 +195,41 @@ describe("runInvestigation", () => {
   it("catches a tool that throws unexpectedly", async () => {
     const strategy = scripted([{ kind: "tools", calls: [list("1")] }, answer(true)]);
     const report = await runInvestigation({
-      strategy, request, pr, root, limits,
+      strategy,
+      request,
+      pr,
+      root,
+      limits,
       tools: async () => {
         throw new TypeError("tool exploded");
       },
     });
     // Nothing was read, so the answer's evidence cannot be verified.
-    expect(report).toMatchObject({ status: "inconclusive", reason: "unverified evidence: a.txt:1 was not read by a tool in this investigation" });
+    expect(report).toMatchObject({
+      status: "inconclusive",
+      reason: "unverified evidence: a.txt:1 was not read by a tool in this investigation",
+    });
     expect(strategy.seen[1]?.results[0]).toMatchObject({ ok: false, output: "error: tool exploded", chars: 0 });
   });
 
   it("a throwing strategy gives an inconclusive report", async () => {
-    const boom: Strategy = { name: "boom", next: async () => { throw new Error("model said no"); } };
+    const boom: Strategy = {
+      name: "boom",
+      next: async () => {
+        throw new Error("model said no");
+      },
+    };
     const report = await runInvestigation({ strategy: boom, request, pr, root, limits });
     expect(report).toMatchObject({ status: "inconclusive", reason: "strategy boom failed: model said no", turns: 1 });
   });
 
   it("a strategy that throws synchronously or returns junk gives an inconclusive report", async () => {
-    const sync: Strategy = { name: "sync", next: () => { throw new Error("sync throw"); } };
+    const sync: Strategy = {
+      name: "sync",
+      next: () => {
+        throw new Error("sync throw");
+      },
+    };
     expect((await runInvestigation({ strategy: sync, request, pr, root, limits })).reason).toMatch(/sync throw/);
     const junk = { name: "junk", next: async () => ({ kind: "dance" }) } as unknown as Strategy;
     expect((await runInvestigation({ strategy: junk, request, pr, root, limits })).reason).toMatch(/unknown move/);
@@ -168,11 +257,19 @@ describe("runInvestigation", () => {
       next: (ctx) =>
         new Promise<StrategyMove>((_, reject) =>
           ctx.signal.addEventListener("abort", () =>
-            reject(Object.assign(new Error("aborted"), { usage: { model_calls: 1, input_tokens: 4000, cost_usd: 0.012 } })),
+            reject(
+              Object.assign(new Error("aborted"), { usage: { model_calls: 1, input_tokens: 4000, cost_usd: 0.012 } }),
+            ),
           ),
         ),
     };
-    const report = await runInvestigation({ strategy: billed, request, pr, root, limits: { ...limits, timeoutMs: 50 } });
+    const report = await runInvestigation({
+      strategy: billed,
+      request,
+      pr,
+      root,
+      limits: { ...limits, timeoutMs: 50 },
+    });
     expect(report).toMatchObject({ status: "inconclusive", reason: "timeout after 50 ms" });
     expect(report.usage).toMatchObject({ model_calls: 1, input_tokens: 4000, cost_usd: 0.012 });
   });
@@ -199,7 +296,11 @@ describe("runInvestigation", () => {
       },
     ]);
     const report = await runInvestigation({ strategy, request, pr, root, limits, signal: outer.signal });
-    expect(report).toMatchObject({ status: "inconclusive", tool_calls: 1, reason: "aborted before the investigation finished" });
+    expect(report).toMatchObject({
+      status: "inconclusive",
+      tool_calls: 1,
+      reason: "aborted before the investigation finished",
+    });
   });
 
   it("does not start when the outer signal is already aborted", async () => {
@@ -212,29 +313,60 @@ describe("runInvestigation", () => {
 
   it("reports a missing root as inconclusive without calling the strategy", async () => {
     const strategy = scripted([answer(true)]);
-    expect(await runInvestigation({ strategy, request, pr, root: undefined, limits })).toMatchObject({ status: "inconclusive", reason: "no snapshot of the repository to read", turns: 0 });
-    expect(await runInvestigation({ strategy, request, pr, root: path.join(root, "nope"), limits })).toMatchObject({ status: "inconclusive", reason: "the repository snapshot does not exist" });
+    expect(await runInvestigation({ strategy, request, pr, root: undefined, limits })).toMatchObject({
+      status: "inconclusive",
+      reason: "no snapshot of the repository to read",
+      turns: 0,
+    });
+    expect(await runInvestigation({ strategy, request, pr, root: path.join(root, "nope"), limits })).toMatchObject({
+      status: "inconclusive",
+      reason: "the repository snapshot does not exist",
+    });
     expect(strategy.seen).toHaveLength(0);
   });
 
   it("survives a progress listener that throws", async () => {
     const strategy = scripted([{ kind: "tools", calls: [readA("1")] }, answer(true)]);
-    const report = await runInvestigation({ strategy, request, pr, root, limits, onProgress: () => { throw new Error("ui down"); } });
+    const report = await runInvestigation({
+      strategy,
+      request,
+      pr,
+      root,
+      limits,
+      onProgress: () => {
+        throw new Error("ui down");
+      },
+    });
     expect(report.status).toBe("resolved");
   });
 });
 
 describe("a clearance counts only with evidence the harness verified", () => {
   it("a line shown by grep_repo or read_file, quoted as it reads, is verified", async () => {
-    const viaGrep = scripted([{ kind: "tools", calls: [{ id: "g", tool: "grep_repo", args: { pattern: "0123", max_results: 3 } }] }, answer(true, [{ ...LINE_1, line: 3, file: "./a.txt" }])]);
+    const viaGrep = scripted([
+      { kind: "tools", calls: [{ id: "g", tool: "grep_repo", args: { pattern: "0123", max_results: 3 } }] },
+      answer(true, [{ ...LINE_1, line: 3, file: "./a.txt" }]),
+    ]);
     expect((await runInvestigation({ strategy: viaGrep, request, pr, root, limits })).status).toBe("resolved");
-    const viaRead = scripted([{ kind: "tools", calls: [readA("r")] }, answer(true, [{ file: "a.txt", line: 50, excerpt: "  0123456789  " }])]);
+    const viaRead = scripted([
+      { kind: "tools", calls: [readA("r")] },
+      answer(true, [{ file: "a.txt", line: 50, excerpt: "  0123456789  " }]),
+    ]);
     expect((await runInvestigation({ strategy: viaRead, request, pr, root, limits })).status).toBe("resolved");
   });
 
   it("a clearance that cites nothing is not one", async () => {
-    const report = await runInvestigation({ strategy: scripted([{ kind: "tools", calls: [readA("1")] }, answer(true, [])]), request, pr, root, limits });
-    expect(report).toMatchObject({ status: "inconclusive", reason: "unverified: the answer clears the question but cites no line that shows it" });
+    const report = await runInvestigation({
+      strategy: scripted([{ kind: "tools", calls: [readA("1")] }, answer(true, [])]),
+      request,
+      pr,
+      root,
+      limits,
+    });
+    expect(report).toMatchObject({
+      status: "inconclusive",
+      reason: "unverified: the answer clears the question but cites no line that shows it",
+    });
   });
 
   it("a line no tool showed, a line of a file never read, or an excerpt the line does not say is refused, naming each", async () => {
@@ -244,7 +376,13 @@ describe("a clearance counts only with evidence the harness verified", () => {
       { file: "a.txt", line: 1, excerpt: "verifySignature(token)" },
     ];
     // Only the first 2 lines of a.txt are shown (22 characters).
-    const report = await runInvestigation({ strategy: scripted([{ kind: "tools", calls: [readA("1", 22)] }, answer(true, cited)]), request, pr, root, limits });
+    const report = await runInvestigation({
+      strategy: scripted([{ kind: "tools", calls: [readA("1", 22)] }, answer(true, cited)]),
+      request,
+      pr,
+      root,
+      limits,
+    });
     expect(report.status).toBe("inconclusive");
     expect(report.reason).toBe(
       "unverified evidence: a.txt:40 was not read by a tool in this investigation; src/auth/session.ts:3 was not read by a tool in this investigation; a.txt:1 does not say `verifySignature(token)`",
@@ -254,8 +392,17 @@ describe("a clearance counts only with evidence the harness verified", () => {
   });
 
   it("an answer that raises a concern needs no verified clearance: the concern goes to a person anyway", async () => {
-    const concern = { policy: "SEC-03", message: "logs the token", evidence: { file: "b.ts", line: 9, excerpt: "log(token)" } };
-    const strategy = scripted([{ kind: "answer", answer: { conclusive: true, answers: [], evidence: [], concerns: [concern] } }]);
-    expect(await runInvestigation({ strategy, request, pr, root, limits })).toMatchObject({ status: "resolved", concerns: [concern] });
+    const concern = {
+      policy: "SEC-03",
+      message: "logs the token",
+      evidence: { file: "b.ts", line: 9, excerpt: "log(token)" },
+    };
+    const strategy = scripted([
+      { kind: "answer", answer: { conclusive: true, answers: [], evidence: [], concerns: [concern] } },
+    ]);
+    expect(await runInvestigation({ strategy, request, pr, root, limits })).toMatchObject({
+      status: "resolved",
+      concerns: [concern],
+    });
   });
 });

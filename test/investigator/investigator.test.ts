@@ -8,9 +8,15 @@ import type { InvestigationRequest } from "../../src/domain/investigation.js";
 import type { SnapshotRef } from "../../src/domain/snapshot-ref.js";
 
 const fixturesDir = fileURLToPath(new URL("../../fixtures", import.meta.url));
-const read = (f: string): unknown => JSON.parse(readFileSync(`${fixturesDir}/003b_auth_change_logs_token/${f}`, "utf8"));
+const read = (f: string): unknown =>
+  JSON.parse(readFileSync(`${fixturesDir}/003b_auth_change_logs_token/${f}`, "utf8"));
 const pr = parsePullRequest(read("pr.json"), read("files.json"));
-const request: InvestigationRequest = { question: "Does the change log the session token?", origin: "human", askedBy: "cli", findings: [] };
+const request: InvestigationRequest = {
+  question: "Does the change log the session token?",
+  origin: "human",
+  askedBy: "cli",
+  findings: [],
+};
 const investigator = createInvestigator({
   newStrategy: createDeterministicStrategy,
   dataDir: "/nonexistent-gate-data",
@@ -35,7 +41,11 @@ describe("createInvestigator", () => {
     ["a hostile fixture name", { kind: "fixture", fixturesDir, name: "../../etc" }, /not a plain name/],
     ["a bad sha", { kind: "github", owner: "acme", repo: "accounts", sha: "HEAD" }, /40-hex/],
     ["no snapshot", { kind: "none" }, /no snapshot/],
-    ["a snapshot not on disk", { kind: "github", owner: "acme", repo: "accounts", sha: "a".repeat(40) }, /does not exist/],
+    [
+      "a snapshot not on disk",
+      { kind: "github", owner: "acme", repo: "accounts", sha: "a".repeat(40) },
+      /does not exist/,
+    ],
   ])("turns %s into an inconclusive report, never a throw", async (_name, snapshot, reason) => {
     const report = await investigator.investigate(request, { pr, snapshot });
     expect(report).toMatchObject({ status: "inconclusive", question: request.question, tool_calls: 0, askedBy: "cli" });

@@ -7,16 +7,28 @@ import { modelGate, requestsOf, routeByCaller, useFakeAnthropic, type Caller } f
 const approve = (caller: Caller | undefined) =>
   textMessage(
     caller === "security"
-      ? { findings: [], verdicts: [{ policy: "SEC-03", verdict: "compliant", reason: "approve: the refactor keeps every check" }] }
+      ? {
+          findings: [],
+          verdicts: [{ policy: "SEC-03", verdict: "compliant", reason: "approve: the refactor keeps every check" }],
+        }
       : { findings: [], verdicts: [] },
   );
 
 /** An investigator answer that clears the question, citing the given line. */
 function resolved(evidence: Array<{ file: string; line: number; excerpt: string }>) {
-  return { answers: ["Resolved: nothing was weakened and no token is logged. Approve."], evidence, concerns: [], conclusive: true };
+  return {
+    answers: ["Resolved: nothing was weakened and no token is logged. Approve."],
+    evidence,
+    concerns: [],
+    conclusive: true,
+  };
 }
 
-const EXPIRY_LINE = { file: "src/auth/session.ts", line: 22, excerpt: 'if (session.expiresAt < now) return { ok: false, reason: "expired" };' };
+const EXPIRY_LINE = {
+  file: "src/auth/session.ts",
+  line: 22,
+  excerpt: 'if (session.expiresAt < now) return { ok: false, reason: "expired" };',
+};
 
 const fake = useFakeAnthropic();
 
@@ -43,9 +55,15 @@ describe("a model's clearance of a context finding counts only with verified evi
     expect(r.investigations).toHaveLength(1);
     const [inv] = r.investigations;
     expect(inv?.status).toBe("inconclusive");
-    expect(inv?.reason).toMatch(/the deterministic investigation of the same question found a concern: .*auditSession in src\/audit\/audit\.ts/);
+    expect(inv?.reason).toMatch(
+      /the deterministic investigation of the same question found a concern: .*auditSession in src\/audit\/audit\.ts/,
+    );
     // The line that shows it is on the card as evidence.
-    expect(inv?.evidence).toContainEqual({ file: "src/audit/audit.ts", line: 6, excerpt: 'logger.info("session refreshed", { token: session.token });' });
+    expect(inv?.evidence).toContainEqual({
+      file: "src/audit/audit.ts",
+      line: 6,
+      excerpt: 'logger.info("session refreshed", { token: session.token });',
+    });
     // The detector's SEC-03 still blocks.
     expect(r.findings.some((f) => f.policy === "SEC-03" && f.blocking)).toBe(true);
   });
@@ -68,7 +86,9 @@ describe("a model's clearance of a context finding counts only with verified evi
 
     expect(r.route).toBe("human");
     expect(r.investigations[0]).toMatchObject({ status: "inconclusive" });
-    expect(r.investigations[0]?.reason).toBe("unverified evidence: src/auth/session.ts:22 was not read by a tool in this investigation");
+    expect(r.investigations[0]?.reason).toBe(
+      "unverified evidence: src/auth/session.ts:22 was not read by a tool in this investigation",
+    );
   });
 
   it("003: a cited line that was read but does not say what the model quotes does not clear it either", async () => {
@@ -77,7 +97,11 @@ describe("a model's clearance of a context finding counts only with verified evi
       {
         investigator: [
           toolUseMessage([{ id: "toolu_1", name: "read_file", input: { path: "src/auth/session.ts" } }]),
-          textMessage(resolved([{ ...EXPIRY_LINE, excerpt: "if (!verifySignature(session.token, session.signature)) return null;" }])),
+          textMessage(
+            resolved([
+              { ...EXPIRY_LINE, excerpt: "if (!verifySignature(session.token, session.signature)) return null;" },
+            ]),
+          ),
         ],
       },
       approve,
@@ -86,7 +110,9 @@ describe("a model's clearance of a context finding counts only with verified evi
     fake.gates.push(gate);
     const r = await reviewFixture(gate, "003_auth_change");
     expect(r.route).toBe("human");
-    expect(r.investigations[0]?.reason).toMatch(/^unverified evidence: src\/auth\/session\.ts:22 does not say `if \(!verifySignature/);
+    expect(r.investigations[0]?.reason).toMatch(
+      /^unverified evidence: src\/auth\/session\.ts:22 does not say `if \(!verifySignature/,
+    );
   });
 
   it("003: the same answer with its evidence read and the rules agreeing clears it: approved", async () => {

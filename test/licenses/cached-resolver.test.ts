@@ -41,7 +41,10 @@ describe("cached licence resolver", () => {
 
   it("never caches a failure: the next call asks again and can succeed", async () => {
     const cache = mapCache();
-    const licenses = createCachedResolver(createNpmResolver({ registryUrl: reg.npmUrl, timeoutMs: 200, retry: FAST_RETRY }), cache);
+    const licenses = createCachedResolver(
+      createNpmResolver({ registryUrl: reg.npmUrl, timeoutMs: 200, retry: FAST_RETRY }),
+      cache,
+    );
     reg.mode = "fail";
     expect(await licenses.lookup("npm", "left-pad")).toMatchObject({ status: "failed" });
     expect(cache.map.size).toBe(0);

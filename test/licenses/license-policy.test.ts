@@ -36,19 +36,42 @@ describe("classifyLicense", () => {
   });
 
   it("reads the old crates.io slash form as OR", () => {
-    expect(classifyLicense("MIT/Apache-2.0")).toMatchObject({ parsed: true, allowed: true, normalized: "MIT OR Apache-2.0" });
+    expect(classifyLicense("MIT/Apache-2.0")).toMatchObject({
+      parsed: true,
+      allowed: true,
+      normalized: "MIT OR Apache-2.0",
+    });
   });
 
-  it.each([undefined, "", "  ", "UNLICENSED", "NOASSERTION", "SEE LICENSE IN LICENSE.txt", "MIT License", "GPL v3", "(MIT"])(
-    "treats %j as unknown: not parsed, not allowed, not copyleft",
-    (expression) => {
-      expect(classifyLicense(expression)).toMatchObject({ parsed: false, allowed: false, copyleft: false });
-    },
-  );
+  it.each([
+    undefined,
+    "",
+    "  ",
+    "UNLICENSED",
+    "NOASSERTION",
+    "SEE LICENSE IN LICENSE.txt",
+    "MIT License",
+    "GPL v3",
+    "(MIT",
+  ])("treats %j as unknown: not parsed, not allowed, not copyleft", (expression) => {
+    expect(classifyLicense(expression)).toMatchObject({ parsed: false, allowed: false, copyleft: false });
+  });
 
   it("keeps the allow-list of docs/policies.md", () => {
     expect([...ALLOWED_LICENSES].sort()).toEqual(
-      ["0BSD", "Apache-2.0", "BSD-2-Clause", "BSD-3-Clause", "BlueOak-1.0.0", "CC0-1.0", "ISC", "MIT", "Python-2.0", "Unlicense", "Zlib"].sort(),
+      [
+        "0BSD",
+        "Apache-2.0",
+        "BSD-2-Clause",
+        "BSD-3-Clause",
+        "BlueOak-1.0.0",
+        "CC0-1.0",
+        "ISC",
+        "MIT",
+        "Python-2.0",
+        "Unlicense",
+        "Zlib",
+      ].sort(),
     );
   });
 });

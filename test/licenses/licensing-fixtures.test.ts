@@ -49,11 +49,16 @@ describe("the licensing fixtures", () => {
     const dir = path.join(FIXTURES, name);
     const pr = parsePullRequest(await json(path.join(dir, "pr.json")), await json(path.join(dir, "files.json")));
     const expected = ExpectedSchema.parse(await json(path.join(dir, "expected.json")));
-    const ctx = { pr, head: repoFiles(dir), licenses: createOfflineResolver(await loadRegistryFile(path.join(dir, "registry.json"))) };
+    const ctx = {
+      pr,
+      head: repoFiles(dir),
+      licenses: createOfflineResolver(await loadRegistryFile(path.join(dir, "registry.json"))),
+    };
     const findings = [...(await dependencyLicensesDetector.detect(ctx)), ...(await copyleftSourceDetector.detect(ctx))];
     const cited = new Set(findings.map((f) => f.policy));
 
-    for (const id of expected.must_cite.filter((p) => p.startsWith("LIC-"))) expect(cited, `${name} must cite ${id}`).toContain(id);
+    for (const id of expected.must_cite.filter((p) => p.startsWith("LIC-")))
+      expect(cited, `${name} must cite ${id}`).toContain(id);
     for (const id of expected.must_not_cite) expect(cited.has(id), `${name} must not cite ${id}`).toBe(false);
     expect(findings.some((f) => f.blocking)).toBe(blocking);
     expect(expected.route === "human").toBe(blocking);
@@ -66,7 +71,11 @@ describe("the licensing fixtures", () => {
   it("cite the vendored C file and its COPYING once each in 012", async () => {
     const dir = path.join(FIXTURES, "012_vendored_gpl_source");
     const pr = parsePullRequest(await json(path.join(dir, "pr.json")), await json(path.join(dir, "files.json")));
-    const findings = await copyleftSourceDetector.detect({ pr, head: repoFiles(dir), licenses: createOfflineResolver({}) });
+    const findings = await copyleftSourceDetector.detect({
+      pr,
+      head: repoFiles(dir),
+      licenses: createOfflineResolver({}),
+    });
     expect(findings.map((f) => [f.file, f.line])).toEqual([
       ["vendor/fastjson/COPYING", 1],
       ["vendor/fastjson/parse.c", 6],

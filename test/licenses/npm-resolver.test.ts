@@ -11,9 +11,18 @@ describe("npm licence resolver against a fake registry", () => {
       "dist-tags": { latest: "1.3.0" },
       versions: { "1.1.0": { license: "WTFPL" }, "1.3.0": { license: "MIT" } },
     });
-    reg.npm.set("@acme/copyleft", { "dist-tags": { latest: "2.0.0" }, versions: { "2.0.0": { license: { type: "GPL-3.0-only" } } } });
-    reg.npm.set("old-style", { "dist-tags": { latest: "0.1.0" }, versions: { "0.1.0": { licenses: [{ type: "MIT" }, { type: "Apache-2.0" }] } } });
-    reg.npm.set("see-file", { "dist-tags": { latest: "1.0.0" }, versions: { "1.0.0": { license: "SEE LICENSE IN LICENSE.md" } } });
+    reg.npm.set("@acme/copyleft", {
+      "dist-tags": { latest: "2.0.0" },
+      versions: { "2.0.0": { license: { type: "GPL-3.0-only" } } },
+    });
+    reg.npm.set("old-style", {
+      "dist-tags": { latest: "0.1.0" },
+      versions: { "0.1.0": { licenses: [{ type: "MIT" }, { type: "Apache-2.0" }] } },
+    });
+    reg.npm.set("see-file", {
+      "dist-tags": { latest: "1.0.0" },
+      versions: { "1.0.0": { license: "SEE LICENSE IN LICENSE.md" } },
+    });
     reg.npm.set("no-license", { "dist-tags": { latest: "1.0.0" }, versions: { "1.0.0": {} } });
   });
   afterAll(() => reg.close());
@@ -37,7 +46,9 @@ describe("npm licence resolver against a fake registry", () => {
   });
 
   it("joins the old licenses array with OR", async () => {
-    expect(await licenseOf(createNpmResolver({ registryUrl: reg.npmUrl }).lookup("npm", "old-style"))).toBe("(MIT OR Apache-2.0)");
+    expect(await licenseOf(createNpmResolver({ registryUrl: reg.npmUrl }).lookup("npm", "old-style"))).toBe(
+      "(MIT OR Apache-2.0)",
+    );
   });
 
   it("treats non-SPDX text, a missing licence and an unknown package as unknown", async () => {
@@ -59,14 +70,26 @@ describe("npm licence resolver against a fake registry", () => {
     const npm = createNpmResolver({ registryUrl: reg.npmUrl, timeoutMs: 200, retry: FAST_RETRY });
     const registry = `npm registry ${reg.npmUrl}`;
     reg.mode = "fail";
-    expect(await npm.lookup("npm", "left-pad")).toEqual({ status: "failed", registry, reason: "answered 503 (3 attempts)" });
+    expect(await npm.lookup("npm", "left-pad")).toEqual({
+      status: "failed",
+      registry,
+      reason: "answered 503 (3 attempts)",
+    });
     expect(reg.requests).toEqual(["/npm/left-pad", "/npm/left-pad", "/npm/left-pad"]);
     reg.mode = "hang";
     const started = Date.now();
-    expect(await npm.lookup("npm", "left-pad")).toEqual({ status: "failed", registry, reason: "timed out after 200 ms (3 attempts)" });
+    expect(await npm.lookup("npm", "left-pad")).toEqual({
+      status: "failed",
+      registry,
+      reason: "timed out after 200 ms (3 attempts)",
+    });
     expect(Date.now() - started).toBeLessThan(3000);
     reg.mode = "garbage";
-    expect(await npm.lookup("npm", "left-pad")).toEqual({ status: "failed", registry, reason: "sent a document that is not JSON (3 attempts)" });
+    expect(await npm.lookup("npm", "left-pad")).toEqual({
+      status: "failed",
+      registry,
+      reason: "sent a document that is not JSON (3 attempts)",
+    });
   });
 
   it("a registry that cannot be reached at all is a failed lookup", async () => {
@@ -83,7 +106,9 @@ describe("npm licence resolver against a fake registry", () => {
     expect(reg.requests).toHaveLength(3);
     // Without retries the first 503 is final.
     reg.failNext = 1;
-    expect((await createNpmResolver({ registryUrl: reg.npmUrl, retry: { retries: 0 } }).lookup("npm", "left-pad")).status).toBe("failed");
+    expect(
+      (await createNpmResolver({ registryUrl: reg.npmUrl, retry: { retries: 0 } }).lookup("npm", "left-pad")).status,
+    ).toBe("failed");
   });
 
   it("does not retry an answer that will not change (403), and says which", async () => {

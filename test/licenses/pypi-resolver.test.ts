@@ -14,9 +14,27 @@ describe("PyPI licence resolver against a fake JSON API", () => {
     reg.pypi.set("modern/json", project({ license_expression: "MIT OR Apache-2.0", license: "whatever" }));
     reg.pypi.set("requests/json", project({ license: "Apache-2.0" }));
     reg.pypi.set("requests/2.0.0/json", project({ license: "ISC" }));
-    reg.pypi.set("gpl-thing/json", project({ license: "GNU GPL", classifiers: ["License :: OSI Approved :: GNU General Public License v3 (GPLv3)"] }));
-    reg.pypi.set("dual/json", project({ classifiers: ["License :: OSI Approved :: Apache Software License", "License :: OSI Approved :: BSD License", "Programming Language :: Python"] }));
-    reg.pypi.set("full-text/json", project({ license: "MIT License\n\nCopyright (c) ...\nPermission is hereby granted" }));
+    reg.pypi.set(
+      "gpl-thing/json",
+      project({
+        license: "GNU GPL",
+        classifiers: ["License :: OSI Approved :: GNU General Public License v3 (GPLv3)"],
+      }),
+    );
+    reg.pypi.set(
+      "dual/json",
+      project({
+        classifiers: [
+          "License :: OSI Approved :: Apache Software License",
+          "License :: OSI Approved :: BSD License",
+          "Programming Language :: Python",
+        ],
+      }),
+    );
+    reg.pypi.set(
+      "full-text/json",
+      project({ license: "MIT License\n\nCopyright (c) ...\nPermission is hereby granted" }),
+    );
     reg.pypi.set("nothing/json", project({}));
     reg.pypi.set("django-rest-framework/json", project({ license: "BSD-3-Clause" }));
   });
@@ -55,9 +73,16 @@ describe("PyPI licence resolver against a fake JSON API", () => {
     expect(await licenseOf(pypi.lookup("npm", "requests"))).toBeUndefined();
     expect(await licenseOf(pypi.lookup("pypi", "../x"))).toBeUndefined();
     reg.mode = "fail";
-    expect(await pypi.lookup("pypi", "requests")).toEqual({ status: "failed", registry: `PyPI ${reg.pypiUrl}`, reason: "answered 503 (3 attempts)" });
+    expect(await pypi.lookup("pypi", "requests")).toEqual({
+      status: "failed",
+      registry: `PyPI ${reg.pypiUrl}`,
+      reason: "answered 503 (3 attempts)",
+    });
     reg.mode = "hang";
-    expect(await pypi.lookup("pypi", "requests")).toMatchObject({ status: "failed", reason: "timed out after 200 ms (3 attempts)" });
+    expect(await pypi.lookup("pypi", "requests")).toMatchObject({
+      status: "failed",
+      reason: "timed out after 200 ms (3 attempts)",
+    });
   });
 });
 

@@ -13,14 +13,18 @@ import { FAST_RETRY, startFakeRegistry, type FakeRegistry } from "../fakes/regis
 import { reviewFixture, tempDir, testGate } from "../helpers/gate.js";
 import { BUNDLED_FIXTURES_DIR } from "../../src/package-paths.js";
 
-const GO_MOD = "@@ -3,4 +3,5 @@ go 1.22\n require (\n \tgithub.com/pkg/errors v0.9.1\n+\tgithub.com/acme/gplkit v1.4.0\n )";
+const GO_MOD =
+  "@@ -3,4 +3,5 @@ go 1.22\n require (\n \tgithub.com/pkg/errors v0.9.1\n+\tgithub.com/acme/gplkit v1.4.0\n )";
 const CARGO = '@@ -5,2 +5,3 @@\n [dependencies]\n+copyleft-core = "2.0.1"\n serde = "1.0"';
 
 let reg: FakeRegistry;
 beforeAll(async () => {
   reg = await startFakeRegistry();
   reg.crates.set("copyleft-core/2.0.1", { version: { num: "2.0.1", license: "GPL-3.0-or-later" } });
-  reg.crates.set("copyleft-core", { crate: { max_stable_version: "2.0.1" }, versions: [{ num: "2.0.1", license: "GPL-3.0-or-later" }] });
+  reg.crates.set("copyleft-core", {
+    crate: { max_stable_version: "2.0.1" },
+    versions: [{ num: "2.0.1", license: "GPL-3.0-or-later" }],
+  });
   reg.crates.set("serde", {
     crate: { max_stable_version: "1.0.197", newest_version: "1.1.0-beta.1" },
     versions: [
@@ -31,10 +35,7 @@ beforeAll(async () => {
   reg.crates.set("no-licence", { crate: { max_stable_version: "0.1.0" }, versions: [{ num: "0.1.0", license: null }] });
   reg.go.set("github.com/acme/gplkit/versions/v1.4.0", { licenses: ["AGPL-3.0-only"] });
   reg.go.set("github.com/pkg/errors", {
-    versions: [
-      { versionKey: { version: "v0.8.0" } },
-      { versionKey: { version: "v0.9.1" }, isDefault: true },
-    ],
+    versions: [{ versionKey: { version: "v0.8.0" } }, { versionKey: { version: "v0.9.1" }, isDefault: true }],
   });
   reg.go.set("github.com/pkg/errors/versions/v0.9.1", { licenses: ["BSD-2-Clause"] });
   reg.go.set("github.com/acme/mixed/versions/v1.0.0", { licenses: ["MIT", "non-standard", "GPL-2.0-only"] });
@@ -51,9 +52,15 @@ beforeEach(() => {
 describe("crates.io licence resolver", () => {
   it("asks for the exact version a manifest pins, else the newest stable version", async () => {
     const crates = createCratesResolver({ baseUrl: reg.cratesUrl, retry: FAST_RETRY });
-    expect(await crates.lookup("cargo", "copyleft-core", "2.0.1")).toEqual({ status: "found", license: "GPL-3.0-or-later" });
+    expect(await crates.lookup("cargo", "copyleft-core", "2.0.1")).toEqual({
+      status: "found",
+      license: "GPL-3.0-or-later",
+    });
     expect(await crates.lookup("cargo", "serde", "1.0")).toEqual({ status: "found", license: "MIT OR Apache-2.0" });
-    expect(await crates.lookup("cargo", "serde", "=1.0.300")).toEqual({ status: "found", license: "MIT OR Apache-2.0" });
+    expect(await crates.lookup("cargo", "serde", "=1.0.300")).toEqual({
+      status: "found",
+      license: "MIT OR Apache-2.0",
+    });
     expect(reg.requests).toEqual([
       "/api/v1/crates/copyleft-core/2.0.1",
       "/api/v1/crates/serde",
@@ -77,27 +84,45 @@ describe("crates.io licence resolver", () => {
     const crates = createCratesResolver({ baseUrl: reg.cratesUrl, timeoutMs: 150, retry: FAST_RETRY });
     const registry = `crates.io ${reg.cratesUrl}`;
     reg.mode = "fail";
-    expect(await crates.lookup("cargo", "copyleft-core", "2.0.1")).toEqual({ status: "failed", registry, reason: "answered 503 (3 attempts)" });
+    expect(await crates.lookup("cargo", "copyleft-core", "2.0.1")).toEqual({
+      status: "failed",
+      registry,
+      reason: "answered 503 (3 attempts)",
+    });
     reg.mode = "hang";
-    expect(await crates.lookup("cargo", "copyleft-core")).toEqual({ status: "failed", registry, reason: "timed out after 150 ms (3 attempts)" });
+    expect(await crates.lookup("cargo", "copyleft-core")).toEqual({
+      status: "failed",
+      registry,
+      reason: "timed out after 150 ms (3 attempts)",
+    });
     reg.mode = "garbage";
     expect((await crates.lookup("cargo", "copyleft-core")).status).toBe("failed");
     reg.mode = "ok";
     reg.crates.set("odd", { unexpected: true });
-    expect(await crates.lookup("cargo", "odd")).toEqual({ status: "failed", registry, reason: "sent something that is not a crate document" });
+    expect(await crates.lookup("cargo", "odd")).toEqual({
+      status: "failed",
+      registry,
+      reason: "sent something that is not a crate document",
+    });
   });
 });
 
 describe("Go module licence resolver (deps.dev API)", () => {
   it("asks for the version go.mod names, with the module path encoded as one segment", async () => {
     const go = createGoResolver({ baseUrl: reg.goUrl, retry: FAST_RETRY });
-    expect(await go.lookup("go", "github.com/acme/gplkit", "v1.4.0")).toEqual({ status: "found", license: "AGPL-3.0-only" });
+    expect(await go.lookup("go", "github.com/acme/gplkit", "v1.4.0")).toEqual({
+      status: "found",
+      license: "AGPL-3.0-only",
+    });
     expect(reg.requests).toEqual(["/v3/systems/go/packages/github.com%2Facme%2Fgplkit/versions/v1.4.0"]);
   });
 
   it("falls back to the module's default version when the version is unknown or not given", async () => {
     const go = createGoResolver({ baseUrl: reg.goUrl, retry: FAST_RETRY });
-    expect(await go.lookup("go", "github.com/pkg/errors", "v0.9.2")).toEqual({ status: "found", license: "BSD-2-Clause" });
+    expect(await go.lookup("go", "github.com/pkg/errors", "v0.9.2")).toEqual({
+      status: "found",
+      license: "BSD-2-Clause",
+    });
     expect(await go.lookup("go", "github.com/pkg/errors")).toEqual({ status: "found", license: "BSD-2-Clause" });
     expect(reg.requests.filter((r) => r.endsWith("/versions/v0.9.1"))).toHaveLength(2);
   });
@@ -124,14 +149,25 @@ describe("Go module licence resolver (deps.dev API)", () => {
       reason: "answered 503 (3 attempts)",
     });
     reg.mode = "hang";
-    expect(await go.lookup("go", "github.com/acme/gplkit", "v1.4.0")).toMatchObject({ status: "failed", reason: "timed out after 150 ms (3 attempts)" });
+    expect(await go.lookup("go", "github.com/acme/gplkit", "v1.4.0")).toMatchObject({
+      status: "failed",
+      reason: "timed out after 150 ms (3 attempts)",
+    });
   });
 });
 
 describe("live licences for every ecosystem", () => {
   function live() {
     const store = new ReviewStore(openDatabase(":memory:"), systemClock);
-    const licenses = createRegistryResolver({ store, cratesUrl: reg.cratesUrl, goLicenseUrl: reg.goUrl, npmRegistryUrl: reg.npmUrl, pypiUrl: reg.pypiUrl, retry: FAST_RETRY, timeoutMs: 150 });
+    const licenses = createRegistryResolver({
+      store,
+      cratesUrl: reg.cratesUrl,
+      goLicenseUrl: reg.goUrl,
+      npmRegistryUrl: reg.npmUrl,
+      pypiUrl: reg.pypiUrl,
+      retry: FAST_RETRY,
+      timeoutMs: 150,
+    });
     return { store, licenses };
   }
   const pr = () =>
@@ -149,7 +185,9 @@ describe("live licences for every ecosystem", () => {
       ["go.mod", "LIC-02", 5, true],
       ["Cargo.toml", "LIC-02", 6, true],
     ]);
-    expect(findings[0]?.message).toMatch(/github\.com\/acme\/gplkit@v1\.4\.0 \(go, runtime dependency, added\) is licensed AGPL-3\.0-only/);
+    expect(findings[0]?.message).toMatch(
+      /github\.com\/acme\/gplkit@v1\.4\.0 \(go, runtime dependency, added\) is licensed AGPL-3\.0-only/,
+    );
     expect(store.cachedLicense("cargo:copyleft-core@2.0.1")).toBe("GPL-3.0-or-later");
   });
 
@@ -172,12 +210,16 @@ describe("a fixture whose registry cannot be read", () => {
     const gate = testGate({}, {}, dir);
     try {
       const fixtures = path.join(dir, "fixtures");
-      fs.cpSync(path.join(BUNDLED_FIXTURES_DIR, "002_new_dependency"), path.join(fixtures, "002_new_dependency"), { recursive: true });
+      fs.cpSync(path.join(BUNDLED_FIXTURES_DIR, "002_new_dependency"), path.join(fixtures, "002_new_dependency"), {
+        recursive: true,
+      });
       fs.writeFileSync(path.join(fixtures, "002_new_dependency", "registry.json"), "{ not json");
       const r = await reviewFixture(gate, "002_new_dependency", fixtures);
       expect(r.route).toBe("human");
       expect(r.escalation?.reason).toBe("lookup_failed");
-      expect(r.escalation?.detail).toMatch(/gpl-chart-lib@\^2\.1\.0 \(npm\): the fixture's registry\.json .*registry\.json is not JSON/);
+      expect(r.escalation?.detail).toMatch(
+        /gpl-chart-lib@\^2\.1\.0 \(npm\): the fixture's registry\.json .*registry\.json is not JSON/,
+      );
       expect(r.findings.filter((f) => f.policy.startsWith("LIC-"))).toEqual([]);
     } finally {
       gate.close();

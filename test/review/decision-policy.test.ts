@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { refusalMessage, routeOfDecision, type ApproverConfig, type DecideRefusal, type DecisionDoor, type Refusal } from "../../src/domain/decision.js";
+import {
+  refusalMessage,
+  routeOfDecision,
+  type ApproverConfig,
+  type DecideRefusal,
+  type DecisionDoor,
+  type Refusal,
+} from "../../src/domain/decision.js";
 import { authorSlackId, decisionRefusal, isPrAuthor, type DecisionRequest } from "../../src/review/decision-policy.js";
 
 const base: ApproverConfig = { approvers: ["U1", "SLEADS"], githubToSlack: { octocat: "UAUTHOR" } };
@@ -27,61 +34,210 @@ const review = (o: Partial<DecisionRequest["review"]>) => ({ ...request().review
 const rows: { name: string; req: DecisionRequest; code?: DecideRefusal; message?: RegExp }[] = [
   // whether
   { name: "a waiting review, an approver: allowed", req: request() },
-  { name: "superseded", req: request({ review: review({ status: "superseded", supersededBy: "b".repeat(40) }) }), code: "superseded", message: /superseded by bbbb/ },
-  { name: "superseded without the newer head's sha", req: request({ review: review({ status: "superseded" }) }), code: "superseded", message: /a newer push/ },
+  {
+    name: "superseded",
+    req: request({ review: review({ status: "superseded", supersededBy: "b".repeat(40) }) }),
+    code: "superseded",
+    message: /superseded by bbbb/,
+  },
+  {
+    name: "superseded without the newer head's sha",
+    req: request({ review: review({ status: "superseded" }) }),
+    code: "superseded",
+    message: /a newer push/,
+  },
   {
     name: "already decided, with who and when",
-    req: request({ review: review({ status: "done" }), decision: { kind: "approve", by: "alice", at: "2026-03-02T09:00:00Z" } }),
+    req: request({
+      review: review({ status: "done" }),
+      decision: { kind: "approve", by: "alice", at: "2026-03-02T09:00:00Z" },
+    }),
     code: "already_decided",
     message: /^Already decided: approved by alice at 2026-03-02T09:00:00Z/,
   },
-  { name: "done without a decision (it passed by itself)", req: request({ review: review({ status: "done" }) }), code: "already_decided", message: /already done/ },
-  { name: "running (another decision is being applied)", req: request({ review: review({ status: "running" }) }), code: "not_waiting", message: /running.*not waiting for a decision/ },
-  { name: "queued", req: request({ review: review({ status: "queued" }) }), code: "not_waiting", message: /queued, not waiting/ },
+  {
+    name: "done without a decision (it passed by itself)",
+    req: request({ review: review({ status: "done" }) }),
+    code: "already_decided",
+    message: /already done/,
+  },
+  {
+    name: "running (another decision is being applied)",
+    req: request({ review: review({ status: "running" }) }),
+    code: "not_waiting",
+    message: /running.*not waiting for a decision/,
+  },
+  {
+    name: "queued",
+    req: request({ review: review({ status: "queued" }) }),
+    code: "not_waiting",
+    message: /queued, not waiting/,
+  },
   // who
-  { name: "the PR author by the login map, even if listed", req: request({ by: "UAUTHOR", approvers: { ...base, approvers: ["UAUTHOR"] } }), code: "not_allowed", message: /author can never decide/ },
-  { name: "the login map is case-insensitive", req: request({ by: "UAUTHOR", approvers: { approvers: ["UAUTHOR"], githubToSlack: { OctoCat: "UAUTHOR" } } }), code: "not_allowed", message: /you opened this pull request/ },
-  { name: "the PR author by their Slack profile", req: request({ door: { kind: "slack", namesAuthor: true } }), code: "not_allowed", message: /author can never decide/ },
-  { name: "Slack: a click from another card than the review's own (a tampered button value)", req: request({ door: { kind: "slack", fromReviewCard: false } }), code: "wrong_card", message: /not the card of review/ },
-  { name: "CLI: --by the author's login", req: request({ by: "octocat", door: CLI, approvers: { approvers: [] } }), code: "not_allowed", message: /author can never decide/ },
-  { name: "CLI: --by the author's login in another case", req: request({ by: "OctoCat", door: CLI, approvers: { approvers: [] } }), code: "not_allowed" },
-  { name: "CLI: --by the author's Slack id", req: request({ by: "UAUTHOR", door: CLI }), code: "not_allowed", message: /author can never decide/ },
-  { name: "CLI: no approver configured, anyone else named decides", req: request({ by: "alice", door: CLI, approvers: { approvers: [] } }) },
-  { name: "CLI: approver lists configured, --by must be on them", req: request({ by: "alice", door: CLI }), code: "not_allowed", message: /not among the configured approvers/ },
+  {
+    name: "the PR author by the login map, even if listed",
+    req: request({ by: "UAUTHOR", approvers: { ...base, approvers: ["UAUTHOR"] } }),
+    code: "not_allowed",
+    message: /author can never decide/,
+  },
+  {
+    name: "the login map is case-insensitive",
+    req: request({ by: "UAUTHOR", approvers: { approvers: ["UAUTHOR"], githubToSlack: { OctoCat: "UAUTHOR" } } }),
+    code: "not_allowed",
+    message: /you opened this pull request/,
+  },
+  {
+    name: "the PR author by their Slack profile",
+    req: request({ door: { kind: "slack", namesAuthor: true } }),
+    code: "not_allowed",
+    message: /author can never decide/,
+  },
+  {
+    name: "Slack: a click from another card than the review's own (a tampered button value)",
+    req: request({ door: { kind: "slack", fromReviewCard: false } }),
+    code: "wrong_card",
+    message: /not the card of review/,
+  },
+  {
+    name: "CLI: --by the author's login",
+    req: request({ by: "octocat", door: CLI, approvers: { approvers: [] } }),
+    code: "not_allowed",
+    message: /author can never decide/,
+  },
+  {
+    name: "CLI: --by the author's login in another case",
+    req: request({ by: "OctoCat", door: CLI, approvers: { approvers: [] } }),
+    code: "not_allowed",
+  },
+  {
+    name: "CLI: --by the author's Slack id",
+    req: request({ by: "UAUTHOR", door: CLI }),
+    code: "not_allowed",
+    message: /author can never decide/,
+  },
+  {
+    name: "CLI: no approver configured, anyone else named decides",
+    req: request({ by: "alice", door: CLI, approvers: { approvers: [] } }),
+  },
+  {
+    name: "CLI: approver lists configured, --by must be on them",
+    req: request({ by: "alice", door: CLI }),
+    code: "not_allowed",
+    message: /not among the configured approvers/,
+  },
   { name: "CLI: an approver's id", req: request({ by: "U1", door: CLI }) },
   { name: "a member of a listed group", req: request({ by: "U7", door: { kind: "slack", groups: ["SLEADS"] } }) },
-  { name: "not listed", req: request({ by: "U9" }), code: "not_allowed", message: /not among the configured approvers/ },
-  { name: "Slack with no approvers configured fails closed", req: request({ approvers: { approvers: [] } }), code: "not_allowed", message: /no approvers are configured.*nobody may decide/ },
-  { name: "security list applies to a blocking security finding", req: request({ by: "USEC", blockingSpecialties: ["security"], approvers: withSecurity }) },
-  { name: "general approver refused when the security list applies", req: request({ blockingSpecialties: ["security"], approvers: withSecurity }), code: "not_allowed", message: /not among the security approvers/ },
-  { name: "member of the security group", req: request({ by: "U5", door: { kind: "slack", groups: ["SSEC"] }, blockingSpecialties: ["security"], approvers: withSecurity }) },
-  { name: "security list ignored without a blocking security finding", req: request({ blockingSpecialties: ["data"], approvers: withSecurity }) },
-  { name: "security list ignored for a non-approver without blocking", req: request({ by: "USEC", approvers: withSecurity }), code: "not_allowed" },
-  { name: "two specialties: must be in both lists", req: request({ by: "USEC", blockingSpecialties: ["security", "licensing"], approvers: withTwo }), code: "not_allowed", message: /licensing/ },
-  { name: "two specialties: in both lists", req: request({ by: "UBOTH", blockingSpecialties: ["security", "licensing"], approvers: withTwo }) },
+  {
+    name: "not listed",
+    req: request({ by: "U9" }),
+    code: "not_allowed",
+    message: /not among the configured approvers/,
+  },
+  {
+    name: "Slack with no approvers configured fails closed",
+    req: request({ approvers: { approvers: [] } }),
+    code: "not_allowed",
+    message: /no approvers are configured.*nobody may decide/,
+  },
+  {
+    name: "security list applies to a blocking security finding",
+    req: request({ by: "USEC", blockingSpecialties: ["security"], approvers: withSecurity }),
+  },
+  {
+    name: "general approver refused when the security list applies",
+    req: request({ blockingSpecialties: ["security"], approvers: withSecurity }),
+    code: "not_allowed",
+    message: /not among the security approvers/,
+  },
+  {
+    name: "member of the security group",
+    req: request({
+      by: "U5",
+      door: { kind: "slack", groups: ["SSEC"] },
+      blockingSpecialties: ["security"],
+      approvers: withSecurity,
+    }),
+  },
+  {
+    name: "security list ignored without a blocking security finding",
+    req: request({ blockingSpecialties: ["data"], approvers: withSecurity }),
+  },
+  {
+    name: "security list ignored for a non-approver without blocking",
+    req: request({ by: "USEC", approvers: withSecurity }),
+    code: "not_allowed",
+  },
+  {
+    name: "two specialties: must be in both lists",
+    req: request({ by: "USEC", blockingSpecialties: ["security", "licensing"], approvers: withTwo }),
+    code: "not_allowed",
+    message: /licensing/,
+  },
+  {
+    name: "two specialties: in both lists",
+    req: request({ by: "UBOTH", blockingSpecialties: ["security", "licensing"], approvers: withTwo }),
+  },
   {
     name: "specialty lists only, no general list, not applicable",
-    req: request({ by: "USEC", blockingSpecialties: ["data"], approvers: { approvers: [], bySpecialty: { security: ["USEC"] } } }),
+    req: request({
+      by: "USEC",
+      blockingSpecialties: ["data"],
+      approvers: { approvers: [], bySpecialty: { security: ["USEC"] } },
+    }),
     code: "not_allowed",
     message: /nobody may decide/,
   },
   {
     name: "CLI: specialty lists only count as configured",
-    req: request({ by: "alice", door: CLI, blockingSpecialties: ["security"], approvers: { approvers: [], bySpecialty: { security: ["USEC"] } } }),
+    req: request({
+      by: "alice",
+      door: CLI,
+      blockingSpecialties: ["security"],
+      approvers: { approvers: [], bySpecialty: { security: ["USEC"] } },
+    }),
     code: "not_allowed",
     message: /security approvers/,
   },
   // budget
   { name: "info with cycles and money left", req: request({ kind: "info" }) },
-  { name: "info with the cycles spent", req: request({ kind: "info", budget: { cyclesUsed: 2, cyclesMax: 2, costUsd: 0, maxCostUsd: 1 } }), code: "budget_spent", message: /budget of this review is spent \(2 of 2 cycles used\)/ },
-  { name: "info with the money spent (cycles left)", req: request({ kind: "info", budget: { cyclesUsed: 0, cyclesMax: 2, costUsd: 1.2, maxCostUsd: 1 } }), code: "budget_spent", message: /spent \$1\.2000 of its \$1\.00/ },
-  { name: "approve with the budget spent: still allowed", req: request({ budget: { cyclesUsed: 2, cyclesMax: 2, costUsd: 5, maxCostUsd: 1 } }) },
-  { name: "no money cap", req: request({ kind: "info", budget: { cyclesUsed: 0, cyclesMax: 2, costUsd: 99, maxCostUsd: null } }) },
-  { name: "info on a review that failed closed (no gate to resume)", req: request({ kind: "info", gatePending: false }), code: "cannot_investigate", message: /could not finish/ },
+  {
+    name: "info with the cycles spent",
+    req: request({ kind: "info", budget: { cyclesUsed: 2, cyclesMax: 2, costUsd: 0, maxCostUsd: 1 } }),
+    code: "budget_spent",
+    message: /budget of this review is spent \(2 of 2 cycles used\)/,
+  },
+  {
+    name: "info with the money spent (cycles left)",
+    req: request({ kind: "info", budget: { cyclesUsed: 0, cyclesMax: 2, costUsd: 1.2, maxCostUsd: 1 } }),
+    code: "budget_spent",
+    message: /spent \$1\.2000 of its \$1\.00/,
+  },
+  {
+    name: "approve with the budget spent: still allowed",
+    req: request({ budget: { cyclesUsed: 2, cyclesMax: 2, costUsd: 5, maxCostUsd: 1 } }),
+  },
+  {
+    name: "no money cap",
+    req: request({ kind: "info", budget: { cyclesUsed: 0, cyclesMax: 2, costUsd: 99, maxCostUsd: null } }),
+  },
+  {
+    name: "info on a review that failed closed (no gate to resume)",
+    req: request({ kind: "info", gatePending: false }),
+    code: "cannot_investigate",
+    message: /could not finish/,
+  },
   { name: "reject on a review that failed closed", req: request({ kind: "reject", gatePending: false }) },
   // order: whether before who, who before budget
-  { name: "the author on a superseded review hears it is superseded", req: request({ by: "UAUTHOR", review: review({ status: "superseded" }) }), code: "superseded" },
-  { name: "a non-approver asking with the budget spent hears they may not decide", req: request({ kind: "info", by: "U9", budget: { cyclesUsed: 2, cyclesMax: 2, costUsd: 0, maxCostUsd: 1 } }), code: "not_allowed" },
+  {
+    name: "the author on a superseded review hears it is superseded",
+    req: request({ by: "UAUTHOR", review: review({ status: "superseded" }) }),
+    code: "superseded",
+  },
+  {
+    name: "a non-approver asking with the budget spent hears they may not decide",
+    req: request({ kind: "info", by: "U9", budget: { cyclesUsed: 2, cyclesMax: 2, costUsd: 0, maxCostUsd: 1 } }),
+    code: "not_allowed",
+  },
 ];
 
 describe("decisionRefusal: the one rule for every door", () => {
@@ -108,9 +264,17 @@ describe("the author check", () => {
 
 describe("one wording and one route per decision", () => {
   it("renders people and dates in the door's style, with the same words", () => {
-    const refusal = { code: "already_decided" as const, reviewId: "r-1", decision: { kind: "reject" as const, by: "U1", at: "2026-03-02T09:00:00Z" } };
-    expect(refusalMessage(refusal)).toBe("Already decided: rejected by U1 at 2026-03-02T09:00:00Z; nothing was changed.");
-    expect(refusalMessage(refusal, { person: (id) => `<@${id}>`, date: () => "today" })).toBe("Already decided: rejected by <@U1> at today; nothing was changed.");
+    const refusal = {
+      code: "already_decided" as const,
+      reviewId: "r-1",
+      decision: { kind: "reject" as const, by: "U1", at: "2026-03-02T09:00:00Z" },
+    };
+    expect(refusalMessage(refusal)).toBe(
+      "Already decided: rejected by U1 at 2026-03-02T09:00:00Z; nothing was changed.",
+    );
+    expect(refusalMessage(refusal, { person: (id) => `<@${id}>`, date: () => "today" })).toBe(
+      "Already decided: rejected by <@U1> at today; nothing was changed.",
+    );
   });
 
   it("maps approve and reject to their routes", () => {

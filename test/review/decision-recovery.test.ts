@@ -21,7 +21,13 @@ describe("a decision received before a crash", () => {
     const waiting = await reviewFixture(first, "002_new_dependency");
     expect(waiting.status).toBe("waiting_for_human");
     // What decide does before Slack is answered; then the process dies before applying it.
-    expect(first.store.receiveDecision(waiting.review_id, { kind: "approve", by: "alice", note: "cleared by legal" }, "slack")).toBe(true);
+    expect(
+      first.store.receiveDecision(
+        waiting.review_id,
+        { kind: "approve", by: "alice", note: "cleared by legal" },
+        "slack",
+      ),
+    ).toBe(true);
     first.close();
     gates = [];
 
@@ -35,7 +41,10 @@ describe("a decision received before a crash", () => {
 
     // A second restart finds nothing left to apply.
     expect((await second.runner.recover()).applied).toBe(0);
-    const outcomes = second.store.auditFor(waiting.review_id).filter((e) => e.actor === "alice").map((e) => e.outcome);
+    const outcomes = second.store
+      .auditFor(waiting.review_id)
+      .filter((e) => e.actor === "alice")
+      .map((e) => e.outcome);
     expect(outcomes).toEqual(["received", "applied"]);
   });
 

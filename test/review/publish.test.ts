@@ -19,11 +19,17 @@ describe("ReviewPublishing", () => {
     const review = registerFixture(g, "002_new_dependency");
     const seen: Array<Pick<ReviewRecord, "slackTs" | "checkRunId">> = [];
     let checkFails = true;
-    const card: Publisher = { name: "card", publish: async () => ({ slackChannel: "C1", slackTs: "1700000000.000100" }) };
+    const card: Publisher = {
+      name: "card",
+      publish: async () => ({ slackChannel: "C1", slackTs: "1700000000.000100" }),
+    };
     const check: Publisher = {
       name: "check",
       publish: async (r) => {
-        seen.push({ ...(r.slackTs ? { slackTs: r.slackTs } : {}), ...(r.checkRunId ? { checkRunId: r.checkRunId } : {}) });
+        seen.push({
+          ...(r.slackTs ? { slackTs: r.slackTs } : {}),
+          ...(r.checkRunId ? { checkRunId: r.checkRunId } : {}),
+        });
         if (checkFails) throw new Error("GitHub answered 502");
         return { checkRunId: 77 };
       },

@@ -37,7 +37,15 @@ function counted() {
     },
   }) as ReviewStore;
   const publisher = { name: "recorder", publish: async () => ({}) };
-  const runner = new ReviewRunner({ graph, store, progress: g.progress, publishersFor: () => [publisher], cyclesMax: 2, log: silentLog, clock: systemClock });
+  const runner = new ReviewRunner({
+    graph,
+    store,
+    progress: g.progress,
+    publishersFor: () => [publisher],
+    cyclesMax: 2,
+    log: silentLog,
+    clock: systemClock,
+  });
   return { g, runner, reads };
 }
 

@@ -41,7 +41,11 @@ describe("ReviewRunner.supersedeOlder", () => {
 
   it("orders out-of-order deliveries by GitHub's clock: a late-arriving older push never supersedes the newer head", async () => {
     const g = gate();
-    const base = { source: { kind: "fixture" as const, fixturesDir: BUNDLED_FIXTURES_DIR, name: "002_new_dependency" }, repo: "acme/web", number: 9 };
+    const base = {
+      source: { kind: "fixture" as const, fixturesDir: BUNDLED_FIXTURES_DIR, name: "002_new_dependency" },
+      repo: "acme/web",
+      number: 9,
+    };
     // Push B (later) is delivered first; push A (earlier) arrives after it.
     const b = g.runner.register({ ...base, headSha: "b".repeat(40), eventAt: "2026-11-30T10:00:05Z" });
     await g.runner.supersedeOlder(b.pr, b.headSha, b.id);
@@ -63,7 +67,15 @@ describe("ReviewRunner.decide on a review that failed closed", () => {
         throw new Error("boom");
       },
     });
-    const runner = new ReviewRunner({ graph: failing, store: g.store, progress: g.progress, publishersFor: () => [], cyclesMax: 2, log: silentLog, clock: systemClock });
+    const runner = new ReviewRunner({
+      graph: failing,
+      store: g.store,
+      progress: g.progress,
+      publishersFor: () => [],
+      cyclesMax: 2,
+      log: silentLog,
+      clock: systemClock,
+    });
     const review = registerFixture(g, "002_new_dependency");
     const failed = await runner.run(review.id);
     expect(failed.route).toBe("human");
@@ -84,13 +96,26 @@ describe("ReviewRunner.decide and check: the decision policy at the runner", () 
   it("applies the approver lists and the author bar, audits every refusal in one shape, and changes nothing until allowed", async () => {
     const g = gate();
     const approvers = { approvers: ["ULEGAL"], githubToSlack: { "dev-priya": "UPRIYA" } };
-    const runner = new ReviewRunner({ graph: g.graph, store: g.store, progress: g.progress, publishersFor: () => [], cyclesMax: 2, log: silentLog, clock: systemClock, approvers });
+    const runner = new ReviewRunner({
+      graph: g.graph,
+      store: g.store,
+      progress: g.progress,
+      publishersFor: () => [],
+      cyclesMax: 2,
+      log: silentLog,
+      clock: systemClock,
+      approvers,
+    });
     const review = registerFixture(g, "002_new_dependency");
     expect((await runner.run(review.id)).status).toBe("waiting_for_human");
 
     const byAuthor = await runner.decide(review.id, { kind: "approve", by: "Dev-Priya" });
     expect(byAuthor).toMatchObject({ ok: false, code: "not_allowed" });
-    const mappedFromSlack = await runner.check(review.id, { kind: "reject", by: "UPRIYA" }, { kind: "slack", groups: [] });
+    const mappedFromSlack = await runner.check(
+      review.id,
+      { kind: "reject", by: "UPRIYA" },
+      { kind: "slack", groups: [] },
+    );
     expect(mappedFromSlack).toMatchObject({ ok: false, code: "not_allowed" });
     const stranger = await runner.decide(review.id, { kind: "approve", by: "mallory" }, { door: { kind: "cli" } });
     expect(stranger.ok === false && stranger.message).toMatch(/not among the configured approvers/);
@@ -119,8 +144,21 @@ describe("ReviewRunner publishing", () => {
   it("announces a registered review at once, and a late announcement never overwrites the verdict", async () => {
     const g = gate();
     const shown: Array<[string | null, string]> = [];
-    const recorder = { name: "recorder", publish: async (_r: unknown, result: { route: string | null; status: string }) => (shown.push([result.route, result.status]), {}) };
-    const runner = new ReviewRunner({ graph: g.graph, store: g.store, progress: g.progress, publishersFor: () => [recorder], cyclesMax: 2, log: silentLog, clock: systemClock });
+    const recorder = {
+      name: "recorder",
+      publish: async (_r: unknown, result: { route: string | null; status: string }) => (
+        shown.push([result.route, result.status]), {}
+      ),
+    };
+    const runner = new ReviewRunner({
+      graph: g.graph,
+      store: g.store,
+      progress: g.progress,
+      publishersFor: () => [recorder],
+      cyclesMax: 2,
+      log: silentLog,
+      clock: systemClock,
+    });
     const review = registerFixture(g, "001_readme_typo");
     await runner.announce(review.id);
     expect(shown).toEqual([[null, "queued"]]);

@@ -42,10 +42,19 @@ describe("assessRisk (cost gate one)", () => {
   it.each([
     ["docs only", [file("README.md"), file("docs/setup.md")], "docs"],
     ["tests only", [file("test/user.test.ts"), file("src/__tests__/a.spec.js")], "tests"],
-    ["pure renames", [file("src/a.ts", undefined, { status: "renamed", changes: 0, additions: 0, deletions: 0 })], "rename"],
+    [
+      "pure renames",
+      [file("src/a.ts", undefined, { status: "renamed", changes: 0, additions: 0, deletions: 0 })],
+      "rename",
+    ],
     [
       "a version-only manifest edit",
-      [file("package.json", '@@ -10,3 +10,3 @@\n   "dependencies": {\n-    "left-pad": "^1.2.0",\n+    "left-pad": "^1.3.0",')],
+      [
+        file(
+          "package.json",
+          '@@ -10,3 +10,3 @@\n   "dependencies": {\n-    "left-pad": "^1.2.0",\n+    "left-pad": "^1.3.0",',
+        ),
+      ],
       "deps",
     ],
   ])("scores %s below the threshold", (_name, files, cls) => {
@@ -55,7 +64,16 @@ describe("assessRisk (cost gate one)", () => {
   });
 
   it.each([
-    ["a new dependency", [file("package.json", '@@ -10,2 +10,3 @@\n   "dependencies": {\n+    "gpl-lib": "^2.0.0",\n     "left-pad": "^1.3.0"')], "deps"],
+    [
+      "a new dependency",
+      [
+        file(
+          "package.json",
+          '@@ -10,2 +10,3 @@\n   "dependencies": {\n+    "gpl-lib": "^2.0.0",\n     "left-pad": "^1.3.0"',
+        ),
+      ],
+      "deps",
+    ],
     ["a CI workflow", [file(".github/workflows/ci.yml")], "ci"],
     ["auth code", [file("src/auth/session.ts")], "auth"],
     ["application code", [file("src/orders/service.ts")], "code"],
@@ -82,10 +100,21 @@ describe("assessRisk (cost gate one)", () => {
   });
 
   it.each([
-    ["a pure rename into .github/workflows (it activates the workflow)", ".github/workflows-disabled/deploy.yml", ".github/workflows/deploy.yml", "ci"],
+    [
+      "a pure rename into .github/workflows (it activates the workflow)",
+      ".github/workflows-disabled/deploy.yml",
+      ".github/workflows/deploy.yml",
+      "ci",
+    ],
     ["a pure rename onto a dependency manifest", "package.json.bak", "package.json", "deps"],
   ])("scores %s at or above the threshold", (_name, from, to, cls) => {
-    const moved = file(to, undefined, { status: "renamed", previousFilename: from, changes: 0, additions: 0, deletions: 0 });
+    const moved = file(to, undefined, {
+      status: "renamed",
+      previousFilename: from,
+      changes: 0,
+      additions: 0,
+      deletions: 0,
+    });
     const r = assessRisk(pr([moved]), []);
     expect(r.score).toBeGreaterThanOrEqual(THRESHOLD);
     expect(r.class).toBe(cls);

@@ -3,7 +3,20 @@ import fs from "node:fs";
 import path from "node:path";
 import { BUNDLED_FIXTURES_DIR } from "../../src/package-paths.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { INSTALLATION_ID, checkRunHistory, checkRunsOn, postWebhook, pullRequestEvent, record, rows, serveFixture, signBody, startStack, treeOf, type Stack } from "./helpers.js";
+import {
+  INSTALLATION_ID,
+  checkRunHistory,
+  checkRunsOn,
+  postWebhook,
+  pullRequestEvent,
+  record,
+  rows,
+  serveFixture,
+  signBody,
+  startStack,
+  treeOf,
+  type Stack,
+} from "./helpers.js";
 
 let stack: Stack | undefined;
 afterEach(async () => {
@@ -61,7 +74,11 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     expect(run?.fields.conclusion).toBe("action_required");
     expect(String(record(run?.fields.output).title)).toMatch(/^Waiting for a person/);
     expect(run?.annotations).toEqual([
-      expect.objectContaining({ path: "package.json", annotation_level: "failure", title: expect.stringContaining("LIC-02") }),
+      expect.objectContaining({
+        path: "package.json",
+        annotation_level: "failure",
+        title: expect.stringContaining("LIC-02"),
+      }),
     ]);
     expect(s.registry.requests).toContain("/npm/gpl-chart-lib");
     const review = s.server.gate.store.latestForPr(`${pr.owner}/${pr.repo}#${pr.number}`)!;
@@ -75,12 +92,16 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
 
     const badSignature = await postWebhook(s.base, body, { signature: `sha256=${"0".repeat(64)}` });
     const wrongSecret = await postWebhook(s.base, body, { signature: await signBody(body, "another-secret") });
-    const otherBody = await postWebhook(s.base, body.replace('"opened"', '"reopened"'), { signature: await signBody(body) });
+    const otherBody = await postWebhook(s.base, body.replace('"opened"', '"reopened"'), {
+      signature: await signBody(body),
+    });
     const noSignature = await postWebhook(s.base, body, { signature: null });
     const noDelivery = await postWebhook(s.base, body, { id: null });
     const noEvent = await postWebhook(s.base, body, { event: "" });
     const notJson = await postWebhook(s.base, "{ not json");
-    const huge = await postWebhook(s.base, Buffer.alloc(10 * 1024 * 1024, 0x20), { signature: `sha256=${"1".repeat(64)}` });
+    const huge = await postWebhook(s.base, Buffer.alloc(10 * 1024 * 1024, 0x20), {
+      signature: `sha256=${"1".repeat(64)}`,
+    });
 
     expect(badSignature.status).toBe(401);
     expect(wrongSecret.status).toBe(401);
@@ -103,7 +124,11 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     const pr = serveFixture(s, "001_readme_typo");
     const body = JSON.stringify(pullRequestEvent("opened", pr));
     const id = randomUUID();
-    const answers = await Promise.all([postWebhook(s.base, body, { id }), postWebhook(s.base, body, { id }), postWebhook(s.base, body, { id })]);
+    const answers = await Promise.all([
+      postWebhook(s.base, body, { id }),
+      postWebhook(s.base, body, { id }),
+      postWebhook(s.base, body, { id }),
+    ]);
     expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 202]);
     await s.server.idle();
     expect((await postWebhook(s.base, body, { id })).text).toBe("duplicate");
@@ -153,10 +178,18 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     expect(checkRunsOn(s.gh, pr.headSha).map((r) => r.fields.conclusion)).toEqual(["success"]);
 
     // Retargeted from a scratch branch to main: the same head now brings a GPL dependency.
-    const gplFiles = JSON.parse(fs.readFileSync(path.join(BUNDLED_FIXTURES_DIR, "002_new_dependency", "files.json"), "utf8")) as unknown[];
-    const pull = JSON.parse(fs.readFileSync(path.join(BUNDLED_FIXTURES_DIR, "001_readme_typo", "pr.json"), "utf8")) as Record<string, unknown>;
+    const gplFiles = JSON.parse(
+      fs.readFileSync(path.join(BUNDLED_FIXTURES_DIR, "002_new_dependency", "files.json"), "utf8"),
+    ) as unknown[];
+    const pull = JSON.parse(
+      fs.readFileSync(path.join(BUNDLED_FIXTURES_DIR, "001_readme_typo", "pr.json"), "utf8"),
+    ) as Record<string, unknown>;
     s.gh.setPull(pr.owner, pr.repo, pr.number, { pr: { ...pull, changed_files: gplFiles.length }, files: gplFiles });
-    const edited = { ...pullRequestEvent("opened", pr), action: "edited", changes: { base: { ref: { from: "scratch" }, sha: { from: "c".repeat(40) } } } };
+    const edited = {
+      ...pullRequestEvent("opened", pr),
+      action: "edited",
+      changes: { base: { ref: { from: "scratch" }, sha: { from: "c".repeat(40) } } },
+    };
     expect((await postWebhook(s.base, JSON.stringify(edited))).status).toBe(202);
     await s.server.idle();
 
@@ -181,7 +214,9 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     const oldRuns = checkRunsOn(s.gh, old.headSha);
     expect(oldRuns.map((r) => [r.fields.status, r.fields.conclusion])).toEqual([["completed", "neutral"]]);
     expect(checkRunsOn(s.gh, NEW_HEAD).map((r) => r.fields.conclusion)).toEqual(["action_required"]);
-    const statuses = s.server.gate.db.prepare("SELECT head_sha AS sha, status FROM gate_reviews ORDER BY created_at").all();
+    const statuses = s.server.gate.db
+      .prepare("SELECT head_sha AS sha, status FROM gate_reviews ORDER BY created_at")
+      .all();
     expect(statuses).toEqual([
       { sha: old.headSha, status: "superseded" },
       { sha: NEW_HEAD, status: "waiting_for_human" },
@@ -257,7 +292,14 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     // before the queue ran one, and mid-run for the other.
     const register = (pr: typeof docs) =>
       first.gate.runner.register({
-        source: { kind: "github", owner: pr.owner, repo: pr.repo, number: pr.number, headSha: pr.headSha, installationId: INSTALLATION_ID },
+        source: {
+          kind: "github",
+          owner: pr.owner,
+          repo: pr.repo,
+          number: pr.number,
+          headSha: pr.headSha,
+          installationId: INSTALLATION_ID,
+        },
         repo: `${pr.owner}/${pr.repo}`,
         number: pr.number,
         headSha: pr.headSha,
@@ -298,7 +340,9 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent("opened", pr)))).status).toBe(202);
     await s.server.idle();
 
-    expect(checkRunsOn(s.gh, pr.headSha).map((r) => [r.fields.status, r.fields.conclusion])).toEqual([["completed", "success"]]);
+    expect(checkRunsOn(s.gh, pr.headSha).map((r) => [r.fields.status, r.fields.conclusion])).toEqual([
+      ["completed", "success"],
+    ]);
     expect(treeOf(s.dir).filter((p) => !p.startsWith("data"))).toEqual(before);
     expect(treeOf(s.dataDir).filter((p) => /escaped/.test(p))).toEqual([]);
     // The settled review's snapshot is gone.
@@ -316,7 +360,9 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     const result = await s.server.gate.runner.result(review.id);
     expect(result.route).toBe("human");
     expect(result.escalation?.reason).toBe("lookup_failed");
-    expect(result.escalation?.detail).toContain(`gpl-chart-lib@^2.1.0 (npm): npm registry ${s.registry.npmUrl} answered 503 (3 attempts)`);
+    expect(result.escalation?.detail).toContain(
+      `gpl-chart-lib@^2.1.0 (npm): npm registry ${s.registry.npmUrl} answered 503 (3 attempts)`,
+    );
     // A failed lookup is not an unknown licence: no "the registry gives none".
     expect(result.findings.filter((f) => f.policy.startsWith("LIC-"))).toEqual([]);
     // Retried before giving up.
@@ -332,7 +378,9 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     const moved = serveFixture(s, "002_new_dependency", { headSha: NEW_HEAD });
     await postWebhook(s.base, JSON.stringify(pullRequestEvent("synchronize", moved)));
     await s.server.idle();
-    const next = await s.server.gate.runner.result(s.server.gate.store.latestForPr(`${pr.owner}/${pr.repo}#${pr.number}`)!.id);
+    const next = await s.server.gate.runner.result(
+      s.server.gate.store.latestForPr(`${pr.owner}/${pr.repo}#${pr.number}`)!.id,
+    );
     expect(next.findings.map((f) => f.policy)).toContain("LIC-02");
     expect(s.server.gate.store.cachedLicense("npm:gpl-chart-lib@^2.1.0")).toBe("GPL-3.0-only");
   });

@@ -61,7 +61,9 @@ function filesUnder(dir: string, prefix = ""): { rel: string; body: Buffer }[] {
   if (!fs.existsSync(dir)) return [];
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
     const rel = prefix ? `${prefix}/${d.name}` : d.name;
-    return d.isDirectory() ? filesUnder(path.join(dir, d.name), rel) : [{ rel, body: fs.readFileSync(path.join(dir, d.name)) }];
+    return d.isDirectory()
+      ? filesUnder(path.join(dir, d.name), rel)
+      : [{ rel, body: fs.readFileSync(path.join(dir, d.name)) }];
   });
 }
 
@@ -80,13 +82,18 @@ export function serveFixture(
   const files = z.array(z.unknown()).parse(readJson(path.join(dir, "files.json")));
   const headSha = opts.headSha ?? pull.head.sha;
   const [owner = "", repo = ""] = pull.base.repo.full_name.split("/");
-  stack.gh.setPull(owner, repo, pull.number, { pr: { ...pull, head: { ...pull.head, sha: headSha }, changed_files: files.length }, files });
+  stack.gh.setPull(owner, repo, pull.number, {
+    pr: { ...pull, head: { ...pull.head, sha: headSha }, changed_files: files.length },
+    files,
+  });
   stack.gh.setInstallation(owner, repo, INSTALLATION_ID);
   const top = `${owner}-${repo}-${headSha.slice(0, 7)}`;
   const entries: RawEntry[] = [
     { path: `${top}/`, type: "Directory" },
     { path: `${top}/README.md`, type: "File", body: `# ${repo}\n` },
-    ...filesUnder(path.join(dir, "repo")).map((f): RawEntry => ({ path: `${top}/${f.rel}`, type: "File", body: f.body })),
+    ...filesUnder(path.join(dir, "repo")).map(
+      (f): RawEntry => ({ path: `${top}/${f.rel}`, type: "File", body: f.body }),
+    ),
     ...(opts.extraEntries?.(top) ?? []),
   ];
   stack.gh.setTarball(owner, repo, headSha, rawTarball(entries));
@@ -94,9 +101,15 @@ export function serveFixture(
   if (fs.existsSync(registryFile)) {
     for (const [key, { license }] of Object.entries(RegistryFileSchema.parse(readJson(registryFile)))) {
       const [ecosystem, pkg] = [key.slice(0, key.indexOf(":")), key.slice(key.indexOf(":") + 1)];
-      if (ecosystem === "npm") stack.registry.npm.set(pkg, { "dist-tags": { latest: "9.9.9" }, versions: { "9.9.9": { license } } });
-      if (ecosystem === "pypi") stack.registry.pypi.set(`${pkg}/json`, { info: { name: pkg, version: "9.9.9", license } });
-      if (ecosystem === "cargo") stack.registry.crates.set(pkg, { crate: { max_stable_version: "9.9.9" }, versions: [{ num: "9.9.9", license }] });
+      if (ecosystem === "npm")
+        stack.registry.npm.set(pkg, { "dist-tags": { latest: "9.9.9" }, versions: { "9.9.9": { license } } });
+      if (ecosystem === "pypi")
+        stack.registry.pypi.set(`${pkg}/json`, { info: { name: pkg, version: "9.9.9", license } });
+      if (ecosystem === "cargo")
+        stack.registry.crates.set(pkg, {
+          crate: { max_stable_version: "9.9.9" },
+          versions: [{ num: "9.9.9", license }],
+        });
       if (ecosystem === "go") {
         stack.registry.go.set(pkg, { versions: [{ versionKey: { version: "v9.9.9" }, isDefault: true }] });
         stack.registry.go.set(`${pkg}/versions/v9.9.9`, { licenses: [license] });
@@ -161,12 +174,20 @@ export async function postWebhook(
   const signature = opts.signature === undefined ? await signer.sign(body.toString()) : opts.signature;
   if (signature !== null) headers["x-hub-signature-256"] = signature;
   const started = Date.now();
-  const res = await fetch(`${base}/github/webhook`, { method: "POST", headers, body: typeof body === "string" ? body : new Uint8Array(body) });
+  const res = await fetch(`${base}/github/webhook`, {
+    method: "POST",
+    headers,
+    body: typeof body === "string" ? body : new Uint8Array(body),
+  });
   return { status: res.status, text: await res.text(), ms: Date.now() - started };
 }
 
 /** Polls until `check` returns a value (not undefined/false), or fails after `timeoutMs`. */
-export async function waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 15_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -186,7 +207,9 @@ export function checkRunHistory(gh: FakeGitHub, run: FakeCheckRun): Record<strin
   const bodies = gh.requests
     .filter(
       (r) =>
-        (r.method === "POST" && r.path === `/repos/${run.owner}/${run.repo}/check-runs` && record(r.body).external_id === run.fields.external_id) ||
+        (r.method === "POST" &&
+          r.path === `/repos/${run.owner}/${run.repo}/check-runs` &&
+          record(r.body).external_id === run.fields.external_id) ||
         (r.method === "PATCH" && r.path === `/repos/${run.owner}/${run.repo}/check-runs/${run.id}`),
     )
     .map((r) => record(r.body));
@@ -247,7 +270,9 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     GATE_PYPI_URL: registry.pypiUrl,
     GATE_CRATES_URL: registry.cratesUrl,
     GATE_GO_LICENSE_URL: registry.goUrl,
-    ...(mode === "app" ? { GATE_GITHUB_APP_ID: "1234", GATE_GITHUB_PRIVATE_KEY: appKeys().privateKey } : { GITHUB_TOKEN: "ghp_e2e_token" }),
+    ...(mode === "app"
+      ? { GATE_GITHUB_APP_ID: "1234", GATE_GITHUB_PRIVATE_KEY: appKeys().privateKey }
+      : { GITHUB_TOKEN: "ghp_e2e_token" }),
     ...(slack
       ? {
           SLACK_BOT_TOKEN: "xoxb-e2e",

@@ -1,11 +1,26 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { cardLink } from "../../src/slack/card-link.js";
 import { ACTION_APPROVE, ACTION_REJECT, ACTION_REQUEST_INFO, renderCard } from "../../src/slack/card.js";
-import { INFO_MODAL, QUESTION_BLOCK, QUESTION_INPUT, REASON_BLOCK, REASON_INPUT, REJECT_MODAL } from "../../src/slack/modals.js";
+import {
+  INFO_MODAL,
+  QUESTION_BLOCK,
+  QUESTION_INPUT,
+  REASON_BLOCK,
+  REASON_INPUT,
+  REJECT_MODAL,
+} from "../../src/slack/modals.js";
 import { startGateServer } from "../../src/server/start.js";
 import type { SlackCall } from "../fakes/slack-api.js";
 import { runGateCli } from "../helpers/run-cli.js";
-import { appHomeOpenedBody, buttonClick, interactivityBody, postToSlackApp, sign, slashCommandBody, viewSubmission } from "../slack/helpers/slack-requests.js";
+import {
+  appHomeOpenedBody,
+  buttonClick,
+  interactivityBody,
+  postToSlackApp,
+  sign,
+  slashCommandBody,
+  viewSubmission,
+} from "../slack/helpers/slack-requests.js";
 import {
   APPROVER,
   AUTHOR_SLACK,
@@ -52,18 +67,38 @@ const prKey = (pr: ServedPr) => `${pr.owner}/${pr.repo}#${pr.number}`;
 const events = (s: Stack) => `${s.base}/slack/events`;
 
 function click(s: Stack, actionId: string, userId: string, reviewId: string, ts: string) {
-  const payload = buttonClick({ actionId, reviewId, userId, channel: CHANNEL, ts, responseUrl: s.slack!.responseUrl(`click-${userId}`) });
+  const payload = buttonClick({
+    actionId,
+    reviewId,
+    userId,
+    channel: CHANNEL,
+    ts,
+    responseUrl: s.slack!.responseUrl(`click-${userId}`),
+  });
   return postToSlackApp(events(s), interactivityBody(payload), FORM, { secret: SLACK_SECRET });
 }
 
-function submit(s: Stack, callbackId: string, userId: string, privateMetadata: string, values: Record<string, Record<string, string>>) {
+function submit(
+  s: Stack,
+  callbackId: string,
+  userId: string,
+  privateMetadata: string,
+  values: Record<string, Record<string, string>>,
+) {
   const typed = Object.fromEntries(
     Object.entries(values).map(([block, inputs]) => [
       block,
-      Object.fromEntries(Object.entries(inputs).map(([id, value]) => [id, { type: "plain_text_input" as const, value }])),
+      Object.fromEntries(
+        Object.entries(inputs).map(([id, value]) => [id, { type: "plain_text_input" as const, value }]),
+      ),
     ]),
   );
-  return postToSlackApp(events(s), interactivityBody(viewSubmission({ callbackId, userId, privateMetadata, values: typed })), FORM, { secret: SLACK_SECRET });
+  return postToSlackApp(
+    events(s),
+    interactivityBody(viewSubmission({ callbackId, userId, privateMetadata, values: typed })),
+    FORM,
+    { secret: SLACK_SECRET },
+  );
 }
 
 const blocksOf = (call: SlackCall | undefined) => JSON.stringify(call?.body.blocks ?? null);
@@ -90,7 +125,11 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
       [ACTION_REQUEST_INFO, review.id],
     ]);
     // The card the fake received is exactly what renderCard draws for this review and result.
-    const card = renderCard({ review, result: s.server.gate.store.lastResult(review.id)!, checkRunUrl: `${review.url}/checks` });
+    const card = renderCard({
+      review,
+      result: s.server.gate.store.lastResult(review.id)!,
+      checkRunUrl: `${review.url}/checks`,
+    });
     expect(post.body.blocks).toEqual(card.blocks);
     expect(post.body.text).toBe(card.text);
     expect(blocksOf(post)).toContain("LIC-02");
@@ -103,7 +142,9 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     // Slack is answered only once the approval is stored durably: it is on record at the answer.
     expect(s.server.gate.store.auditFor(review.id).map((e) => e.outcome)).toContain("received");
     await waitFor("the check run to pass", () => conclusionOf(s, pr.headSha) === "success");
-    const update = await waitFor("a decided card", () => slack.callsTo("chat.update").find((c) => blocksOf(c).includes("Approved")));
+    const update = await waitFor("a decided card", () =>
+      slack.callsTo("chat.update").find((c) => blocksOf(c).includes("Approved")),
+    );
     expect(update.body.channel).toBe(CHANNEL);
     expect(update.body.ts).toBe(ts);
     expect(hasButtons(update)).toBe(false);
@@ -125,15 +166,23 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     expect(view.callback_id).toBe(REJECT_MODAL);
     expect(s.server.gate.store.get(review.id)?.status).toBe("waiting_for_human");
 
-    const res = await submit(s, REJECT_MODAL, APPROVER, String(view.private_metadata), { [REASON_BLOCK]: { [REASON_INPUT]: "GPL code cannot ship in the dashboard" } });
+    const res = await submit(s, REJECT_MODAL, APPROVER, String(view.private_metadata), {
+      [REASON_BLOCK]: { [REASON_INPUT]: "GPL code cannot ship in the dashboard" },
+    });
     expect(res.status).toBe(200);
     await waitFor("the check run to fail", () => conclusionOf(s, pr.headSha) === "failure");
-    const update = await waitFor("a rejected card", () => slack.callsTo("chat.update").find((c) => blocksOf(c).includes("Rejected")));
+    const update = await waitFor("a rejected card", () =>
+      slack.callsTo("chat.update").find((c) => blocksOf(c).includes("Rejected")),
+    );
     expect(blocksOf(update)).toContain("GPL code cannot ship in the dashboard");
     expect(hasButtons(update)).toBe(false);
     const result = await s.server.gate.runner.result(review.id);
     expect(result.route).toBe("human_rejected");
-    expect(result.decision).toMatchObject({ kind: "reject", by: APPROVER, note: "GPL code cannot ship in the dashboard" });
+    expect(result.decision).toMatchObject({
+      kind: "reject",
+      by: APPROVER,
+      note: "GPL code cannot ship in the dashboard",
+    });
   });
 
   it("answers Request info: progress on the card, then the answer; one cycle spent", async () => {
@@ -145,7 +194,9 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     expect(view.callback_id).toBe(INFO_MODAL);
     const updatesBefore = slack.callsTo("chat.update").length;
 
-    await submit(s, INFO_MODAL, APPROVER, String(view.private_metadata), { [QUESTION_BLOCK]: { [QUESTION_INPUT]: "Is gpl-chart-lib bundled into the shipped app?" } });
+    await submit(s, INFO_MODAL, APPROVER, String(view.private_metadata), {
+      [QUESTION_BLOCK]: { [QUESTION_INPUT]: "Is gpl-chart-lib bundled into the shipped app?" },
+    });
     await waitFor("the review to wait again or finish", async () => {
       const r = await s.server.gate.runner.result(review.id);
       return r.budget.cycles_used === before.budget.cycles_used + 1 && r.status !== "running" ? r : undefined;
@@ -166,7 +217,10 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
 
   it("applies one of two simultaneous Approve clicks; the other is told it was already decided", async () => {
     const { s, slack, pr, review, ts } = await waitingReview();
-    const answers = await Promise.all([click(s, ACTION_APPROVE, APPROVER, review.id, ts), click(s, ACTION_APPROVE, OTHER_APPROVER, review.id, ts)]);
+    const answers = await Promise.all([
+      click(s, ACTION_APPROVE, APPROVER, review.id, ts),
+      click(s, ACTION_APPROVE, OTHER_APPROVER, review.id, ts),
+    ]);
     expect(answers.map((a) => a.status)).toEqual([200, 200]);
     await waitFor("the check run to pass", () => conclusionOf(s, pr.headSha) === "success");
     const [eph] = await slack.waitFor("chat.postEphemeral");
@@ -208,8 +262,15 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
   }, 90_000);
 
   it("recognises the PR author by their Slack profile's GitHub field when no mapping names them", async () => {
-    const { s, slack, review, ts } = await waitingReview({ GATE_GITHUB_TO_SLACK: "", GATE_APPROVERS: `${APPROVER},${AUTHOR_SLACK}` });
-    slack.profiles.set(AUTHOR_SLACK, { display_name: "Priya", real_name: "Priya D.", fields: { Xf01: { value: "https://github.com/dev-priya", alt: "" } } });
+    const { s, slack, review, ts } = await waitingReview({
+      GATE_GITHUB_TO_SLACK: "",
+      GATE_APPROVERS: `${APPROVER},${AUTHOR_SLACK}`,
+    });
+    slack.profiles.set(AUTHOR_SLACK, {
+      display_name: "Priya",
+      real_name: "Priya D.",
+      fields: { Xf01: { value: "https://github.com/dev-priya", alt: "" } },
+    });
     await click(s, ACTION_APPROVE, AUTHOR_SLACK, review.id, ts);
     const [eph] = await slack.waitFor("chat.postEphemeral");
     expect(eph?.body.text).toMatch(/opened this pull request/);
@@ -217,7 +278,10 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     expect(slack.callsTo("users.profile.get").map((c) => c.body.user)).toEqual([AUTHOR_SLACK]);
 
     // Another approver, whose profile names someone else, may decide.
-    slack.profiles.set(APPROVER, { display_name: "alice", fields: { Xf01: { value: "github.com/alice-gh", alt: "" } } });
+    slack.profiles.set(APPROVER, {
+      display_name: "alice",
+      fields: { Xf01: { value: "github.com/alice-gh", alt: "" } },
+    });
     await click(s, ACTION_APPROVE, APPROVER, review.id, ts);
     await waitFor("the review to be approved", () => s.server.gate.store.get(review.id)?.status === "done");
   });
@@ -229,7 +293,10 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent("synchronize", moved)))).status).toBe(202);
     await s.server.idle();
     expect(s.server.gate.store.get(review.id)?.status).toBe("superseded");
-    const oldCardUpdate = slack.callsTo("chat.update").filter((c) => c.body.ts === ts).at(-1);
+    const oldCardUpdate = slack
+      .callsTo("chat.update")
+      .filter((c) => c.body.ts === ts)
+      .at(-1);
     expect(blocksOf(oldCardUpdate)).toContain(newHead.slice(0, 7));
     expect(blocksOf(oldCardUpdate)).toMatch(/[Ss]uperseded/);
     expect(hasButtons(oldCardUpdate)).toBe(false);
@@ -282,10 +349,23 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
 
   it("answers 401 to a bad Slack signature and to a stale timestamp, and changes nothing", async () => {
     const { s, slack, review, ts } = await waitingReview();
-    const body = interactivityBody(buttonClick({ actionId: ACTION_APPROVE, reviewId: review.id, userId: APPROVER, channel: CHANNEL, ts, responseUrl: slack.responseUrl("x") }));
+    const body = interactivityBody(
+      buttonClick({
+        actionId: ACTION_APPROVE,
+        reviewId: review.id,
+        userId: APPROVER,
+        channel: CHANNEL,
+        ts,
+        responseUrl: slack.responseUrl("x"),
+      }),
+    );
     const forged = await postToSlackApp(events(s), body, FORM, { secret: "not-the-secret" });
     const stale = Math.floor(Date.now() / 1000) - 6 * 60;
-    const old = await postToSlackApp(events(s), body, FORM, { secret: SLACK_SECRET, timestamp: stale, signature: sign(SLACK_SECRET, stale, body) });
+    const old = await postToSlackApp(events(s), body, FORM, {
+      secret: SLACK_SECRET,
+      timestamp: stale,
+      signature: sign(SLACK_SECRET, stale, body),
+    });
     expect(forged.status).toBe(401);
     expect(old.status).toBe(401);
     expect(s.server.gate.store.get(review.id)?.status).toBe("waiting_for_human");
@@ -296,19 +376,31 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
 
   it("answers 4xx to signed but malformed requests (payload=null, no user, a future timestamp), changes nothing, and keeps serving", async () => {
     const { s, slack, pr, review, ts } = await waitingReview();
-    const click = buttonClick({ actionId: ACTION_APPROVE, reviewId: review.id, userId: APPROVER, channel: CHANNEL, ts, responseUrl: slack.responseUrl("x") });
+    const click = buttonClick({
+      actionId: ACTION_APPROVE,
+      reviewId: review.id,
+      userId: APPROVER,
+      channel: CHANNEL,
+      ts,
+      responseUrl: slack.responseUrl("x"),
+    });
     const { user: _user, ...noUser } = record(click);
     const nullPayload = await postToSlackApp(events(s), "payload=null", FORM, { secret: SLACK_SECRET });
     const userless = await postToSlackApp(events(s), interactivityBody(noUser), FORM, { secret: SLACK_SECRET });
     const ahead = Math.floor(Date.now() / 1000) + 400;
-    const future = await postToSlackApp(events(s), interactivityBody(click), FORM, { secret: SLACK_SECRET, timestamp: ahead });
+    const future = await postToSlackApp(events(s), interactivityBody(click), FORM, {
+      secret: SLACK_SECRET,
+      timestamp: ahead,
+    });
     expect([nullPayload.status, userless.status, future.status]).toEqual([400, 400, 401]);
     // The process lives and serves: health, a signed webhook, and then a real click.
     expect((await fetch(`${s.base}/healthz`)).status).toBe(200);
     expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent("opened", pr)))).status).toBe(202);
     expect(s.server.gate.store.get(review.id)?.status).toBe("waiting_for_human");
     expect(slack.calls.map((c) => c.method).filter((m) => m !== "chat.postMessage" && m !== "auth.test")).toEqual([]);
-    expect((await postToSlackApp(events(s), interactivityBody(click), FORM, { secret: SLACK_SECRET })).status).toBe(200);
+    expect((await postToSlackApp(events(s), interactivityBody(click), FORM, { secret: SLACK_SECRET })).status).toBe(
+      200,
+    );
     await waitFor("the check run to pass", () => conclusionOf(s, pr.headSha) === "success");
   });
 
@@ -332,13 +424,17 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     expect(slack.callsTo("chat.update")).toHaveLength(updatesBefore);
     expect(conclusionOf(s, pr.headSha)).toBe("action_required");
     expect(conclusionOf(s, other.headSha)).toBe("action_required");
-    expect(s.server.gate.store.auditFor(second.id)).toContainEqual(expect.objectContaining({ actor: APPROVER, action: "approve", outcome: "refused:wrong_card" }));
+    expect(s.server.gate.store.auditFor(second.id)).toContainEqual(
+      expect.objectContaining({ actor: APPROVER, action: "approve", outcome: "refused:wrong_card" }),
+    );
   });
 
   it("answers `/gate status` ephemerally, and says plainly when a PR has no review", async () => {
     const { s, slack, pr, review } = await waitingReview();
     const command = (text: string, id: string) =>
-      postToSlackApp(events(s), slashCommandBody({ text, userId: "UANY", responseUrl: slack.responseUrl(id) }), FORM, { secret: SLACK_SECRET });
+      postToSlackApp(events(s), slashCommandBody({ text, userId: "UANY", responseUrl: slack.responseUrl(id) }), FORM, {
+        secret: SLACK_SECRET,
+      });
     expect((await command(`status ${prKey(pr)}`, "known")).status).toBe(200);
     expect((await command(`status ${pr.owner}/${pr.repo}#999`, "unknown")).status).toBe(200);
     const answers = await slack.waitFor("response_url", 2);
@@ -354,7 +450,10 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     expect((await fetch(`${s.base}/healthz`)).status).toBe(200);
 
     // App Home lists the review among those waiting.
-    expect((await postToSlackApp(events(s), appHomeOpenedBody(APPROVER), "application/json", { secret: SLACK_SECRET })).status).toBe(200);
+    expect(
+      (await postToSlackApp(events(s), appHomeOpenedBody(APPROVER), "application/json", { secret: SLACK_SECRET }))
+        .status,
+    ).toBe(200);
     const [home] = await slack.waitFor("views.publish");
     expect(home?.body.user_id).toBe(APPROVER);
     expect(JSON.stringify(home?.body.view)).toContain(prKey(pr));
@@ -363,14 +462,27 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
 
 describe("startGateServer without Slack settings", () => {
   it("names the missing variables and mentions `npm run demo` and GATE_SLACK=off", async () => {
-    const env = { GITHUB_WEBHOOK_SECRET: "x", GITHUB_TOKEN: "ghp_x", PORT: "0", GATE_DB: ":memory:", GATE_LOG_LEVEL: "silent" };
+    const env = {
+      GITHUB_WEBHOOK_SECRET: "x",
+      GITHUB_TOKEN: "ghp_x",
+      PORT: "0",
+      GATE_DB: ":memory:",
+      GATE_LOG_LEVEL: "silent",
+    };
     const failure = await startGateServer(env).then(
       () => undefined,
       (error: unknown) => error,
     );
     expect(failure).toBeInstanceOf(Error);
     const message = failure instanceof Error ? failure.message : "";
-    for (const name of ["SLACK_BOT_TOKEN", "SLACK_SIGNING_SECRET", "GATE_SLACK_CHANNEL", "GATE_APPROVERS", "GATE_SLACK=off", "npm run demo"]) {
+    for (const name of [
+      "SLACK_BOT_TOKEN",
+      "SLACK_SIGNING_SECRET",
+      "GATE_SLACK_CHANNEL",
+      "GATE_APPROVERS",
+      "GATE_SLACK=off",
+      "npm run demo",
+    ]) {
       expect(message).toContain(name);
     }
   });

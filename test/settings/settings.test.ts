@@ -8,7 +8,10 @@ import { loadSettings, serverSettings, SETTING_NAMES } from "../../src/settings/
 import { tempDir } from "../helpers/gate.js";
 
 /** The message `loadSettings` fails with, or "" when it does not. */
-const failure = (env: Record<string, string>, load: (env: Record<string, string>) => unknown = (e) => loadSettings(e)) => {
+const failure = (
+  env: Record<string, string>,
+  load: (env: Record<string, string>) => unknown = (e) => loadSettings(e),
+) => {
   try {
     load(env);
   } catch (error) {
@@ -75,8 +78,15 @@ describe("loadSettings", () => {
   });
 
   it("names every bad variable in one error", () => {
-    const message = failure({ GATE_RISK_THRESHOLD: "101", GATE_MAX_COST_USD: "free", PORT: "99999", GATE_LOG_LEVEL: "loud", GATE_PYPI_URL: "pypi.org" });
-    for (const name of ["GATE_RISK_THRESHOLD", "GATE_MAX_COST_USD", "PORT", "GATE_LOG_LEVEL", "GATE_PYPI_URL"]) expect(message).toContain(name);
+    const message = failure({
+      GATE_RISK_THRESHOLD: "101",
+      GATE_MAX_COST_USD: "free",
+      PORT: "99999",
+      GATE_LOG_LEVEL: "loud",
+      GATE_PYPI_URL: "pypi.org",
+    });
+    for (const name of ["GATE_RISK_THRESHOLD", "GATE_MAX_COST_USD", "PORT", "GATE_LOG_LEVEL", "GATE_PYPI_URL"])
+      expect(message).toContain(name);
   });
 
   it("lists every variable its schemas read", () => {
@@ -100,7 +110,9 @@ describe("Claude settings", () => {
   });
 
   it("read the key and the gateway", () => {
-    expect(loadSettings({ ANTHROPIC_API_KEY: "sk-ant-x", ANTHROPIC_BASE_URL: "http://127.0.0.1:9" }).claude).toMatchObject({ apiKey: "sk-ant-x", baseURL: "http://127.0.0.1:9" });
+    expect(
+      loadSettings({ ANTHROPIC_API_KEY: "sk-ant-x", ANTHROPIC_BASE_URL: "http://127.0.0.1:9" }).claude,
+    ).toMatchObject({ apiKey: "sk-ant-x", baseURL: "http://127.0.0.1:9" });
   });
 
   it("read thinking as off, on, on:<budget>, <budget> or adaptive", () => {
@@ -116,18 +128,29 @@ describe("Claude settings", () => {
   it("refuse at start what a configured model would refuse with a 400, naming the model and the setting", () => {
     const model = (env: Record<string, string>) => loadSettings(env).claude.model;
     // Claude 5.x takes no thinking budget.
-    expect(failure({ GATE_MODEL_THINKING: "on:2048" })).toMatch(/claude-sonnet-5-5 refuses a thinking budget.*GATE_MODEL_SPECIALIST/);
+    expect(failure({ GATE_MODEL_THINKING: "on:2048" })).toMatch(
+      /claude-sonnet-5-5 refuses a thinking budget.*GATE_MODEL_SPECIALIST/,
+    );
     // Opus 5.5 cannot stop thinking, so "off" cannot be honoured.
-    expect(failure({ GATE_MODEL_INVESTIGATOR: "claude-opus-5-5" })).toMatch(/claude-opus-5-5 always thinks.*GATE_MODEL_INVESTIGATOR/);
-    expect(model({ GATE_MODEL_INVESTIGATOR: "claude-opus-5-5", GATE_MODEL_THINKING: "adaptive", GATE_MODEL_EFFORT: "low" }).effort).toBe("low");
+    expect(failure({ GATE_MODEL_INVESTIGATOR: "claude-opus-5-5" })).toMatch(
+      /claude-opus-5-5 always thinks.*GATE_MODEL_INVESTIGATOR/,
+    );
+    expect(
+      model({ GATE_MODEL_INVESTIGATOR: "claude-opus-5-5", GATE_MODEL_THINKING: "adaptive", GATE_MODEL_EFFORT: "low" })
+        .effort,
+    ).toBe("low");
     // Opus 5 turns thinking off only up to effort high.
     const opus5 = { GATE_MODEL_SPECIALIST: "claude-opus-5", GATE_MODEL_INVESTIGATOR: "claude-opus-5" };
     expect(failure({ ...opus5, GATE_MODEL_EFFORT: "max" })).toMatch(/effort max/);
     expect(model({ ...opus5, GATE_MODEL_EFFORT: "high" }).thinking).toEqual({ type: "off" });
     // 4.5 models have no adaptive thinking.
-    expect(failure({ GATE_MODEL_SPECIALIST: "claude-haiku-4-5", GATE_MODEL_THINKING: "adaptive" })).toMatch(/no adaptive thinking/);
+    expect(failure({ GATE_MODEL_SPECIALIST: "claude-haiku-4-5", GATE_MODEL_THINKING: "adaptive" })).toMatch(
+      /no adaptive thinking/,
+    );
     // An unknown model is left to the API.
-    expect(model({ GATE_MODEL_SPECIALIST: "claude-future-9", GATE_MODEL_THINKING: "adaptive" }).specialistModel).toBe("claude-future-9");
+    expect(model({ GATE_MODEL_SPECIALIST: "claude-future-9", GATE_MODEL_THINKING: "adaptive" }).specialistModel).toBe(
+      "claude-future-9",
+    );
   });
 
   it("read GATE_MODEL_EFFORT and refuse an unknown level", () => {
@@ -137,16 +160,27 @@ describe("Claude settings", () => {
   });
 
   it("refuse a thinking budget at or above max_tokens, or a made-up value, naming the variable", () => {
-    expect(failure({ GATE_MODEL_SPECIALIST: "claude-sonnet-4-5", GATE_MODEL_INVESTIGATOR: "claude-sonnet-4-5", GATE_MODEL_THINKING: "on:9000", GATE_MODEL_MAX_TOKENS: "8192" })).toMatch(/GATE_MODEL_THINKING: the thinking budget \(9000\)/);
+    expect(
+      failure({
+        GATE_MODEL_SPECIALIST: "claude-sonnet-4-5",
+        GATE_MODEL_INVESTIGATOR: "claude-sonnet-4-5",
+        GATE_MODEL_THINKING: "on:9000",
+        GATE_MODEL_MAX_TOKENS: "8192",
+      }),
+    ).toMatch(/GATE_MODEL_THINKING: the thinking budget \(9000\)/);
     expect(failure({ GATE_MODEL_THINKING: "lots" })).toMatch(/GATE_MODEL_THINKING/);
   });
 
   it("merge GATE_PRICES over the defaults and reject a bad table", () => {
-    const m = loadSettings({ GATE_PRICES: '{"my-model": {"input": 1, "output": 2, "cache_write": 1.25, "cache_read": 0.1}}' }).claude.model;
+    const m = loadSettings({
+      GATE_PRICES: '{"my-model": {"input": 1, "output": 2, "cache_write": 1.25, "cache_read": 0.1}}',
+    }).claude.model;
     expect(m.prices["my-model"]?.output).toBe(2);
     expect(m.prices[DEFAULT_MODEL]).toBeDefined();
     expect(failure({ GATE_PRICES: "{not json" })).toMatch(/GATE_PRICES: is not JSON/);
-    expect(failure({ GATE_PRICES: '{"m": {"input": -1, "output": 2, "cache_write": 0, "cache_read": 0}}' })).toMatch(/GATE_PRICES/);
+    expect(failure({ GATE_PRICES: '{"m": {"input": -1, "output": 2, "cache_write": 0, "cache_read": 0}}' })).toMatch(
+      /GATE_PRICES/,
+    );
   });
 
   it("reject a non-numeric token limit", () => {
@@ -159,18 +193,38 @@ describe("GitHub settings", () => {
     expect(loadSettings({ GITHUB_TOKEN: "ghp_x" }).github.auth).toEqual({ token: "ghp_x" });
     const file = path.join(tempDir(), "app.pem");
     fs.writeFileSync(file, "-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----\n");
-    const auth = loadSettings({ GATE_GITHUB_APP_ID: "42", GATE_GITHUB_PRIVATE_KEY_PATH: file, GATE_GITHUB_API_URL: "https://ghe.acme.test/api/v3" }).github.auth;
+    const auth = loadSettings({
+      GATE_GITHUB_APP_ID: "42",
+      GATE_GITHUB_PRIVATE_KEY_PATH: file,
+      GATE_GITHUB_API_URL: "https://ghe.acme.test/api/v3",
+    }).github.auth;
     expect(auth).toMatchObject({ appId: "42", apiUrl: "https://ghe.acme.test/api/v3" });
     expect(auth?.privateKey).toContain("BEGIN PRIVATE KEY");
   });
 
   it.each([
-    ["a token and an App", { GITHUB_TOKEN: "t", GATE_GITHUB_APP_ID: "1", GATE_GITHUB_PRIVATE_KEY: "k" }, /GITHUB_TOKEN: a GitHub App is set too/],
+    [
+      "a token and an App",
+      { GITHUB_TOKEN: "t", GATE_GITHUB_APP_ID: "1", GATE_GITHUB_PRIVATE_KEY: "k" },
+      /GITHUB_TOKEN: a GitHub App is set too/,
+    ],
     ["half an App", { GATE_GITHUB_APP_ID: "1" }, /needs both GATE_GITHUB_APP_ID and GATE_GITHUB_PRIVATE_KEY/],
     ["a key without an id", { GATE_GITHUB_PRIVATE_KEY: "k" }, /GATE_GITHUB_APP_ID: a GitHub App needs both/],
-    ["a non-numeric App id", { GATE_GITHUB_APP_ID: "abc", GATE_GITHUB_PRIVATE_KEY: "k" }, /GATE_GITHUB_APP_ID: must be the App's numeric id/],
-    ["both a key and a key file", { GATE_GITHUB_APP_ID: "1", GATE_GITHUB_PRIVATE_KEY: "k", GATE_GITHUB_PRIVATE_KEY_PATH: "/nonexistent" }, /GATE_GITHUB_PRIVATE_KEY is set too/],
-    ["an unreadable key file", { GATE_GITHUB_APP_ID: "1", GATE_GITHUB_PRIVATE_KEY_PATH: "/nonexistent/app.pem" }, /GATE_GITHUB_PRIVATE_KEY_PATH: cannot read/],
+    [
+      "a non-numeric App id",
+      { GATE_GITHUB_APP_ID: "abc", GATE_GITHUB_PRIVATE_KEY: "k" },
+      /GATE_GITHUB_APP_ID: must be the App's numeric id/,
+    ],
+    [
+      "both a key and a key file",
+      { GATE_GITHUB_APP_ID: "1", GATE_GITHUB_PRIVATE_KEY: "k", GATE_GITHUB_PRIVATE_KEY_PATH: "/nonexistent" },
+      /GATE_GITHUB_PRIVATE_KEY is set too/,
+    ],
+    [
+      "an unreadable key file",
+      { GATE_GITHUB_APP_ID: "1", GATE_GITHUB_PRIVATE_KEY_PATH: "/nonexistent/app.pem" },
+      /GATE_GITHUB_PRIVATE_KEY_PATH: cannot read/,
+    ],
     ["a non-URL API root", { GATE_GITHUB_API_URL: "ghe.acme.test" }, /GATE_GITHUB_API_URL: must be an http\(s\) URL/],
   ])("fail on %s, naming the variable", (_name, env, pattern) => {
     expect(failure(env)).toMatch(pattern);
@@ -199,14 +253,26 @@ describe("Slack settings", () => {
   it.each([
     ["a name in the approvers", { GATE_APPROVERS: "U1,@alice" }, /GATE_APPROVERS: "@alice" is not a Slack user id/],
     ["a channel among the approvers", { GATE_APPROVERS: "C123" }, /GATE_APPROVERS: "C123" is not a Slack user id/],
-    ["an unknown specialty", { GATE_APPROVERS_BY_SPECIALTY: "legal=U1" }, /GATE_APPROVERS_BY_SPECIALTY: "legal=U1" should be <security\|licensing\|data>=<ids>/],
+    [
+      "an unknown specialty",
+      { GATE_APPROVERS_BY_SPECIALTY: "legal=U1" },
+      /GATE_APPROVERS_BY_SPECIALTY: "legal=U1" should be <security\|licensing\|data>=<ids>/,
+    ],
     ["a specialty without ids", { GATE_APPROVERS_BY_SPECIALTY: "security" }, /GATE_APPROVERS_BY_SPECIALTY/],
     ["a login without an id", { GATE_GITHUB_TO_SLACK: "octocat" }, /GATE_GITHUB_TO_SLACK: "octocat" is not login=U…/],
     ["a group as an author", { GATE_GITHUB_TO_SLACK: "octocat=S1" }, /GATE_GITHUB_TO_SLACK/],
-    ["a channel map entry without a channel", { GATE_SLACK_CHANNELS: "acme/web" }, /GATE_SLACK_CHANNELS: "acme\/web" should be owner\/repo=<channel id>/],
+    [
+      "a channel map entry without a channel",
+      { GATE_SLACK_CHANNELS: "acme/web" },
+      /GATE_SLACK_CHANNELS: "acme\/web" should be owner\/repo=<channel id>/,
+    ],
     ["a channel map entry without an owner", { GATE_SLACK_CHANNELS: "acme=C1" }, /GATE_SLACK_CHANNELS/],
     ["a channel name instead of an id", { GATE_SLACK_CHANNELS: "acme/web=#general" }, /GATE_SLACK_CHANNELS/],
-    ["a default channel name", { GATE_SLACK_CHANNEL: "general" }, /GATE_SLACK_CHANNEL: "general" is not a Slack channel id/],
+    [
+      "a default channel name",
+      { GATE_SLACK_CHANNEL: "general" },
+      /GATE_SLACK_CHANNEL: "general" is not a Slack channel id/,
+    ],
     ["a default repo that is not owner/repo", { GATE_DEFAULT_REPO: "nope" }, /GATE_DEFAULT_REPO/],
     ["GATE_SLACK neither on nor off", { GATE_SLACK: "maybe" }, /GATE_SLACK/],
   ])("refuse %s, naming the variable", (_name, env, pattern) => {
@@ -229,7 +295,12 @@ describe("serverSettings", () => {
     const c = server(base);
     expect(c.github).toEqual({ token: "ghp_x" });
     expect(c.webhookSecret).toBe("s3cret");
-    expect(c.slack).toMatchObject({ enabled: true, socketMode: false, botToken: "xoxb-1", channels: { fallback: "C123" } });
+    expect(c.slack).toMatchObject({
+      enabled: true,
+      socketMode: false,
+      botToken: "xoxb-1",
+      channels: { fallback: "C123" },
+    });
     expect(c.port).toBe(3000);
     expect(c.concurrency).toBe(2);
   });
@@ -243,15 +314,28 @@ describe("serverSettings", () => {
 
   it("lists every missing Slack setting and points at the demo and GATE_SLACK=off", () => {
     const message = failure({ GITHUB_WEBHOOK_SECRET: "s", GITHUB_TOKEN: "t" }, server);
-    for (const v of ["SLACK_BOT_TOKEN", "SLACK_SIGNING_SECRET", "GATE_SLACK_CHANNEL", "GATE_APPROVERS", "GATE_SLACK=off", "npm run demo"]) {
+    for (const v of [
+      "SLACK_BOT_TOKEN",
+      "SLACK_SIGNING_SECRET",
+      "GATE_SLACK_CHANNEL",
+      "GATE_APPROVERS",
+      "GATE_SLACK=off",
+      "npm run demo",
+    ]) {
       expect(message).toContain(v);
     }
   });
 
   it("runs without Slack when GATE_SLACK=off, and in Socket Mode with an app token", () => {
-    expect(server({ GITHUB_WEBHOOK_SECRET: "s", GITHUB_TOKEN: "t", GATE_SLACK: "off" }).slack).toEqual({ enabled: false });
+    expect(server({ GITHUB_WEBHOOK_SECRET: "s", GITHUB_TOKEN: "t", GATE_SLACK: "off" }).slack).toEqual({
+      enabled: false,
+    });
     const { SLACK_SIGNING_SECRET: _s, ...noSecret } = base;
-    expect(server({ ...noSecret, SLACK_APP_TOKEN: "xapp-1" }).slack).toMatchObject({ enabled: true, socketMode: true, appToken: "xapp-1" });
+    expect(server({ ...noSecret, SLACK_APP_TOKEN: "xapp-1" }).slack).toMatchObject({
+      enabled: true,
+      socketMode: true,
+      appToken: "xapp-1",
+    });
   });
 
   it("accepts per-repository channels and per-specialty approvers instead of the single ones", () => {

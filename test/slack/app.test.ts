@@ -19,7 +19,10 @@ import {
 
 const SECRET = "test-signing-secret";
 const FORM = "application/x-www-form-urlencoded";
-const APPROVERS: ApproverConfig = { approvers: ["UAPPROVER", "UOTHER", "SLEADS"], githubToSlack: { octocat: "UAUTHOR" } };
+const APPROVERS: ApproverConfig = {
+  approvers: ["UAPPROVER", "UOTHER", "SLEADS"],
+  githubToSlack: { octocat: "UAUTHOR" },
+};
 
 let fake: FakeSlackApi;
 let service: InMemoryReviewService;
@@ -44,17 +47,36 @@ async function start(opts: { defaultRepo?: string; approvers?: ApproverConfig } 
 }
 
 const click = (actionId: string, userId: string, reviewId = "r-0001") =>
-  postToSlackApp(url, interactivityBody(buttonClick({ actionId, reviewId, userId, responseUrl: fake.responseUrl("click") })), FORM, { secret: SECRET });
-
-const submit = (callbackId: string, userId: string, values: Record<string, Record<string, { type: "plain_text_input"; value: string | null }>>) =>
   postToSlackApp(
     url,
-    interactivityBody(viewSubmission({ callbackId, userId, privateMetadata: JSON.stringify({ reviewId: "r-0001", channel: "CREVIEWS", ts: "1700000000.000101" }), values })),
+    interactivityBody(buttonClick({ actionId, reviewId, userId, responseUrl: fake.responseUrl("click") })),
     FORM,
     { secret: SECRET },
   );
 
-const command = (text: string) => postToSlackApp(url, slashCommandBody({ text, userId: "UANY", responseUrl: fake.responseUrl("cmd") }), FORM, { secret: SECRET });
+const submit = (
+  callbackId: string,
+  userId: string,
+  values: Record<string, Record<string, { type: "plain_text_input"; value: string | null }>>,
+) =>
+  postToSlackApp(
+    url,
+    interactivityBody(
+      viewSubmission({
+        callbackId,
+        userId,
+        privateMetadata: JSON.stringify({ reviewId: "r-0001", channel: "CREVIEWS", ts: "1700000000.000101" }),
+        values,
+      }),
+    ),
+    FORM,
+    { secret: SECRET },
+  );
+
+const command = (text: string) =>
+  postToSlackApp(url, slashCommandBody({ text, userId: "UANY", responseUrl: fake.responseUrl("cmd") }), FORM, {
+    secret: SECRET,
+  });
 
 /** The mrkdwn texts of a chat.update call's blocks. */
 function blockTexts(call: SlackCall | undefined): string {
@@ -66,7 +88,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeEach(async () => {
   fake = await startFakeSlackApi();
-  service = new InMemoryReviewService().add(makeReview({ slackChannel: "CREVIEWS", slackTs: "1700000000.000101" }), makeResult());
+  service = new InMemoryReviewService().add(
+    makeReview({ slackChannel: "CREVIEWS", slackTs: "1700000000.000101" }),
+    makeResult(),
+  );
 });
 
 afterEach(async () => {
@@ -112,7 +137,14 @@ describe("card buttons", () => {
     expect(String(eph?.body.text)).toContain("author can never decide");
     expect(service.decideCalls).toHaveLength(0);
     expect(fake.callsTo("chat.update")).toHaveLength(0);
-    expect(service.audit).toEqual([expect.objectContaining({ reviewId: "r-0001", actor: "UAUTHOR", action: "approve", outcome: "refused:not_allowed" })]);
+    expect(service.audit).toEqual([
+      expect.objectContaining({
+        reviewId: "r-0001",
+        actor: "UAUTHOR",
+        action: "approve",
+        outcome: "refused:not_allowed",
+      }),
+    ]);
   });
 
   it("the author is recognised whatever the case of the login in GATE_GITHUB_TO_SLACK (GitHub logins are case-insensitive)", async () => {
@@ -160,13 +192,21 @@ describe("card buttons", () => {
     const view = open?.body.view as { callback_id: string; private_metadata: string } | undefined;
     expect(open?.body.trigger_id).toBe("trigger-UAPPROVER-gate_reject");
     expect(view?.callback_id).toBe("gate_reject_modal");
-    expect(JSON.parse(view?.private_metadata ?? "{}")).toEqual({ reviewId: "r-0001", channel: "CREVIEWS", ts: "1700000000.000101" });
+    expect(JSON.parse(view?.private_metadata ?? "{}")).toEqual({
+      reviewId: "r-0001",
+      channel: "CREVIEWS",
+      ts: "1700000000.000101",
+    });
     expect(service.decideCalls).toHaveLength(0);
 
-    const res = await submit("gate_reject_modal", "UAPPROVER", { reason: { reason_input: { type: "plain_text_input", value: "adds GPL code" } } });
+    const res = await submit("gate_reject_modal", "UAPPROVER", {
+      reason: { reason_input: { type: "plain_text_input", value: "adds GPL code" } },
+    });
     expect(res.status).toBe(200);
     const [update] = await fake.waitFor("chat.update");
-    expect(service.decideCalls).toEqual([{ reviewId: "r-0001", resume: { kind: "reject", by: "UAPPROVER", note: "adds GPL code" } }]);
+    expect(service.decideCalls).toEqual([
+      { reviewId: "r-0001", resume: { kind: "reject", by: "UAPPROVER", note: "adds GPL code" } },
+    ]);
     expect(hasButtons(update)).toBe(false);
     expect(blockTexts(update)).toContain("*Rejected* by <@UAPPROVER>");
     expect(blockTexts(update)).toContain(": adds GPL code");
@@ -174,22 +214,37 @@ describe("card buttons", () => {
 
   it("a reject submission without a reason is answered with a field error", async () => {
     await start();
-    const res = await submit("gate_reject_modal", "UAPPROVER", { reason: { reason_input: { type: "plain_text_input", value: "  " } } });
+    const res = await submit("gate_reject_modal", "UAPPROVER", {
+      reason: { reason_input: { type: "plain_text_input", value: "  " } },
+    });
     expect(JSON.parse(res.text)).toMatchObject({ response_action: "errors", errors: { reason: expect.any(String) } });
     await sleep(30);
     expect(service.decideCalls).toHaveLength(0);
   });
 
   it("request info: modal, progress updates without buttons, then the answer with buttons", async () => {
-    service.progressScript = Array.from({ length: 20 }, (_, i) => ({ reviewId: "r-0001", turn: i + 1, tool_calls: i + 1, chars_read: (i + 1) * 100, cost_usd: (i + 1) / 1000 }));
+    service.progressScript = Array.from({ length: 20 }, (_, i) => ({
+      reviewId: "r-0001",
+      turn: i + 1,
+      tool_calls: i + 1,
+      chars_read: (i + 1) * 100,
+      cost_usd: (i + 1) / 1000,
+    }));
     service.progressGapMs = 4;
     await start();
     await click("gate_request_info", "UAPPROVER");
     const [open] = await fake.waitFor("views.open");
     expect((open?.body.view as { callback_id?: string } | undefined)?.callback_id).toBe("gate_info_modal");
 
-    await submit("gate_info_modal", "UAPPROVER", { question: { question_input: { type: "plain_text_input", value: "Is expiry still checked?" } } });
-    await waitUntil(() => service.decideCalls.length === 1 && service.reviews.get("r-0001")?.record.status === "waiting_for_human" && lastUpdateIsFinal());
+    await submit("gate_info_modal", "UAPPROVER", {
+      question: { question_input: { type: "plain_text_input", value: "Is expiry still checked?" } },
+    });
+    await waitUntil(
+      () =>
+        service.decideCalls.length === 1 &&
+        service.reviews.get("r-0001")?.record.status === "waiting_for_human" &&
+        lastUpdateIsFinal(),
+    );
     const updates = fake.callsTo("chat.update");
     const progress = updates.slice(0, -1);
     const final = updates.at(-1);
@@ -200,7 +255,11 @@ describe("card buttons", () => {
       expect(blockTexts(p)).toContain("Investigating…");
       expect(hasButtons(p)).toBe(false);
     }
-    expect(service.decideCalls[0]?.resume).toEqual({ kind: "info", by: "UAPPROVER", question: "Is expiry still checked?" });
+    expect(service.decideCalls[0]?.resume).toEqual({
+      kind: "info",
+      by: "UAPPROVER",
+      question: "Is expiry still checked?",
+    });
     expect(blockTexts(final)).not.toContain("Investigating…");
     expect(blockTexts(final)).toContain("the expiry check moved to middleware/session.ts");
     expect(blockTexts(final)).toContain('"action_id":"gate_approve"');
@@ -225,9 +284,13 @@ describe("card buttons", () => {
     await start();
     await click("gate_request_info", "UAPPROVER");
     const [eph] = await fake.waitFor("chat.postEphemeral");
-    expect(String(eph?.body.text)).toBe("The investigation budget of this review is spent (spent $0.0123 of its $0.01): approve or reject.");
+    expect(String(eph?.body.text)).toBe(
+      "The investigation budget of this review is spent (spent $0.0123 of its $0.01): approve or reject.",
+    );
     expect(fake.callsTo("views.open")).toHaveLength(0);
-    expect(service.audit).toEqual([expect.objectContaining({ actor: "UAPPROVER", action: "info", outcome: "refused:budget_spent" })]);
+    expect(service.audit).toEqual([
+      expect.objectContaining({ actor: "UAPPROVER", action: "info", outcome: "refused:budget_spent" }),
+    ]);
   });
 
   it("a failing service is caught: ephemeral apology, no crash", async () => {
@@ -252,7 +315,9 @@ describe("card buttons", () => {
       return realDecide(id, resume, opts);
     };
     await start();
-    await submit("gate_info_modal", "UAPPROVER", { question: { question_input: { type: "plain_text_input", value: "Is expiry still checked?" } } });
+    await submit("gate_info_modal", "UAPPROVER", {
+      question: { question_input: { type: "plain_text_input", value: "Is expiry still checked?" } },
+    });
     const [eph] = await fake.waitFor("chat.postEphemeral");
     expect(String(eph?.body.text)).toContain("the review is unchanged");
     const last = fake.callsTo("chat.update").at(-1);
@@ -277,8 +342,18 @@ describe("configuration", () => {
 describe("request verification", () => {
   it("a bad signature gets 401 and nothing is called", async () => {
     await start();
-    const body = interactivityBody(buttonClick({ actionId: "gate_approve", reviewId: "r-0001", userId: "UAPPROVER", responseUrl: fake.responseUrl("x") }));
-    const res = await postToSlackApp(url, body, FORM, { secret: SECRET, signature: sign("wrong-secret", Math.floor(Date.now() / 1000), body) });
+    const body = interactivityBody(
+      buttonClick({
+        actionId: "gate_approve",
+        reviewId: "r-0001",
+        userId: "UAPPROVER",
+        responseUrl: fake.responseUrl("x"),
+      }),
+    );
+    const res = await postToSlackApp(url, body, FORM, {
+      secret: SECRET,
+      signature: sign("wrong-secret", Math.floor(Date.now() / 1000), body),
+    });
     expect(res.status).toBe(401);
     await sleep(50);
     expect(service.decideCalls).toHaveLength(0);
@@ -287,8 +362,18 @@ describe("request verification", () => {
 
   it("a correctly signed but 6-minute-old request gets 401 and nothing is called", async () => {
     await start();
-    const body = interactivityBody(buttonClick({ actionId: "gate_approve", reviewId: "r-0001", userId: "UAPPROVER", responseUrl: fake.responseUrl("x") }));
-    const res = await postToSlackApp(url, body, FORM, { secret: SECRET, timestamp: Math.floor(Date.now() / 1000) - 6 * 60 });
+    const body = interactivityBody(
+      buttonClick({
+        actionId: "gate_approve",
+        reviewId: "r-0001",
+        userId: "UAPPROVER",
+        responseUrl: fake.responseUrl("x"),
+      }),
+    );
+    const res = await postToSlackApp(url, body, FORM, {
+      secret: SECRET,
+      timestamp: Math.floor(Date.now() / 1000) - 6 * 60,
+    });
     expect(res.status).toBe(401);
     await sleep(50);
     expect(service.decideCalls).toHaveLength(0);
@@ -347,8 +432,14 @@ describe("/gate", () => {
 
 describe("App Home", () => {
   it("publishes the waiting reviews, oldest first", async () => {
-    service.add(makeReview({ id: "r-old", pr: "acme/api#1", title: "Oldest change", createdAt: "2026-02-01T00:00:00Z" }), makeResult({ review_id: "r-old" }));
-    service.add(makeReview({ id: "r-done", title: "Finished", status: "done" }), makeResult({ review_id: "r-done", status: "done", findings: [makeFinding()] }));
+    service.add(
+      makeReview({ id: "r-old", pr: "acme/api#1", title: "Oldest change", createdAt: "2026-02-01T00:00:00Z" }),
+      makeResult({ review_id: "r-old" }),
+    );
+    service.add(
+      makeReview({ id: "r-done", title: "Finished", status: "done" }),
+      makeResult({ review_id: "r-done", status: "done", findings: [makeFinding()] }),
+    );
     await start();
     const res = await postToSlackApp(url, appHomeOpenedBody("UVIEWER"), "application/json", { secret: SECRET });
     expect(res.status).toBe(200);

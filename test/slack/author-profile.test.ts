@@ -38,7 +38,9 @@ describe("slackUserIsGitHubUser", () => {
   it("a failed lookup answers false and reports the error", async () => {
     slack.on("users.profile.get", () => ({ ok: false, error: "missing_scope" }));
     const errors: unknown[] = [];
-    expect(await slackUserIsGitHubUser(client, "UERR", "octocat", new ProfileCache(), (e) => errors.push(e))).toBe(false);
+    expect(await slackUserIsGitHubUser(client, "UERR", "octocat", new ProfileCache(), (e) => errors.push(e))).toBe(
+      false,
+    );
     expect(errors).toHaveLength(1);
   });
 });

@@ -11,33 +11,54 @@ function texts(blocks: KnownBlock[]): { kind: string; text: string }[] {
   for (const b of blocks) {
     if (b.type === "section" && b.text) out.push({ kind: "section", text: b.text.text });
     if (b.type === "header") out.push({ kind: "header", text: b.text.text });
-    if (b.type === "context") for (const e of b.elements) if ("text" in e && typeof e.text === "string") out.push({ kind: "context", text: e.text });
+    if (b.type === "context")
+      for (const e of b.elements)
+        if ("text" in e && typeof e.text === "string") out.push({ kind: "context", text: e.text });
   }
   return out;
 }
 
 function buttons(blocks: KnownBlock[]): types.Button[] {
-  return blocks.flatMap((b) => (b.type === "actions" ? b.elements.filter((e): e is types.Button => e.type === "button") : []));
+  return blocks.flatMap((b) =>
+    b.type === "actions" ? b.elements.filter((e): e is types.Button => e.type === "button") : [],
+  );
 }
 
-const all = (blocks: KnownBlock[]) => texts(blocks).map((t) => t.text).join("\n");
+const all = (blocks: KnownBlock[]) =>
+  texts(blocks)
+    .map((t) => t.text)
+    .join("\n");
 
 describe("renderCard", () => {
   it("stays within Block Kit limits with 200 long findings and long investigations", () => {
     const findings = Array.from({ length: 200 }, (_, i) =>
-      makeFinding({ policy: `SEC-0${(i % 5) + 1}`, blocking: i % 3 === 0, message: `problem ${i} `.repeat(400), file: `src/${"deep/".repeat(80)}f${i}.ts`, line: i + 1 }),
+      makeFinding({
+        policy: `SEC-0${(i % 5) + 1}`,
+        blocking: i % 3 === 0,
+        message: `problem ${i} `.repeat(400),
+        file: `src/${"deep/".repeat(80)}f${i}.ts`,
+        line: i + 1,
+      }),
     );
     const investigations = Array.from({ length: 6 }, (_, i) => ({
       status: "inconclusive" as const,
       question: "q".repeat(5000),
       answers: Array.from({ length: 20 }, () => "a <b> & ".repeat(500)),
-      evidence: Array.from({ length: 20 }, (_, j) => ({ file: `src/x${j}.ts`, line: j + 1, excerpt: "`code` ".repeat(300) })),
+      evidence: Array.from({ length: 20 }, (_, j) => ({
+        file: `src/x${j}.ts`,
+        line: j + 1,
+        excerpt: "`code` ".repeat(300),
+      })),
       tool_calls: 12,
       chars_read: 99999,
       reason: "r".repeat(4000),
     }));
     const review = makeReview({ title: "T".repeat(5000) });
-    const { text, blocks } = renderCard({ review, result: makeResult({ findings, investigations }), checkRunUrl: "https://github.com/acme/web/runs/9" });
+    const { text, blocks } = renderCard({
+      review,
+      result: makeResult({ findings, investigations }),
+      checkRunUrl: "https://github.com/acme/web/runs/9",
+    });
     expect(blocks.length).toBeLessThanOrEqual(50);
     for (const t of texts(blocks)) {
       expect(t.text.length).toBeLessThanOrEqual(t.kind === "header" ? 150 : 3000);
@@ -57,7 +78,9 @@ describe("renderCard", () => {
     const body = all(blocks);
     expect(body).toContain("*<https://github.com/acme/web/pull/12|Refactor session validation>*");
     expect(body).toContain(`<https://github.com/acme/web/commit/${HEAD_SHA}|3f9a1c2>`);
-    expect(body).toContain(`<https://github.com/acme/web/blob/${HEAD_SHA}/src/auth/session.ts#L42|src/auth/session.ts:42>`);
+    expect(body).toContain(
+      `<https://github.com/acme/web/blob/${HEAD_SHA}/src/auth/session.ts#L42|src/auth/session.ts:42>`,
+    );
     expect(body).toContain("*SEC-03* · high · :no_entry: *blocking*");
     expect(body).toContain("*Risk* 72/100 (auth): touches auth code; changes session handling");
     expect(body).toContain("blocking finding");
@@ -91,16 +114,25 @@ describe("renderCard", () => {
   });
 
   it("shows who decided, when and why, and no buttons", () => {
-    const result = makeResult({ status: "done", route: "human_rejected", decision: { kind: "reject", by: "U42", at: "2026-03-02T09:30:00.000Z", note: "GPL <code>" } });
+    const result = makeResult({
+      status: "done",
+      route: "human_rejected",
+      decision: { kind: "reject", by: "U42", at: "2026-03-02T09:30:00.000Z", note: "GPL <code>" },
+    });
     const { blocks, text } = renderCard({ review: makeReview({ status: "done" }), result });
     expect(buttons(blocks)).toHaveLength(0);
-    expect(all(blocks)).toContain(":x: *Rejected* by <@U42> at <!date^1772443800^{date_short_pretty} at {time}|2026-03-02T09:30:00.000Z>: GPL &lt;code&gt;");
+    expect(all(blocks)).toContain(
+      ":x: *Rejected* by <@U42> at <!date^1772443800^{date_short_pretty} at {time}|2026-03-02T09:30:00.000Z>: GPL &lt;code&gt;",
+    );
     expect(text).toContain("rejected");
   });
 
   it("shows superseded with the new commit and no buttons", () => {
     const newSha = "a".repeat(40);
-    const { blocks } = renderCard({ review: makeReview({ status: "superseded", supersededBy: newSha }), result: makeResult({ status: "superseded" }) });
+    const { blocks } = renderCard({
+      review: makeReview({ status: "superseded", supersededBy: newSha }),
+      result: makeResult({ status: "superseded" }),
+    });
     expect(buttons(blocks)).toHaveLength(0);
     expect(all(blocks)).toContain(`Superseded by <https://github.com/acme/web/commit/${newSha}|aaaaaaa>`);
   });
@@ -118,13 +150,23 @@ describe("renderCard", () => {
   it("shows investigations' answers and evidence with file:line links", () => {
     const result = makeResult({
       investigations: [
-        { status: "resolved", question: "Is expiry still checked?", answers: ["Yes, in middleware"], evidence: [{ file: "src/mw.ts", line: 17, excerpt: "if (exp < now)" }], tool_calls: 3, chars_read: 900, reason: "" },
+        {
+          status: "resolved",
+          question: "Is expiry still checked?",
+          answers: ["Yes, in middleware"],
+          evidence: [{ file: "src/mw.ts", line: 17, excerpt: "if (exp < now)" }],
+          tool_calls: 3,
+          chars_read: 900,
+          reason: "",
+        },
       ],
     });
     const body = all(renderCard({ review: makeReview(), result }).blocks);
     expect(body).toContain("*Investigation* (resolved): Is expiry still checked?");
     expect(body).toContain("• Yes, in middleware");
-    expect(body).toContain(`<https://github.com/acme/web/blob/${HEAD_SHA}/src/mw.ts#L17|src/mw.ts:17> \`if (exp &lt; now)\``);
+    expect(body).toContain(
+      `<https://github.com/acme/web/blob/${HEAD_SHA}/src/mw.ts#L17|src/mw.ts:17> \`if (exp &lt; now)\``,
+    );
   });
 });
 
@@ -142,7 +184,14 @@ describe("renderStatusText", () => {
 
 describe("renderHome", () => {
   it("lists waiting reviews oldest first with links to their cards", () => {
-    const newer = makeReview({ id: "r-new", pr: "acme/api#3", title: "Newer", createdAt: "2026-03-03T00:00:00Z", slackChannel: "C2", slackTs: "2.3" });
+    const newer = makeReview({
+      id: "r-new",
+      pr: "acme/api#3",
+      title: "Newer",
+      createdAt: "2026-03-03T00:00:00Z",
+      slackChannel: "C2",
+      slackTs: "2.3",
+    });
     const older = makeReview({ id: "r-old", title: "Older", createdAt: "2026-03-01T00:00:00Z" });
     const view = renderHome([newer, older]);
     expect(view.type).toBe("home");
@@ -152,7 +201,9 @@ describe("renderHome", () => {
   });
 
   it("stays within 100 blocks with many reviews, and says when nothing waits", () => {
-    const many = Array.from({ length: 300 }, (_, i) => makeReview({ id: `r-${i}`, createdAt: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString() }));
+    const many = Array.from({ length: 300 }, (_, i) =>
+      makeReview({ id: `r-${i}`, createdAt: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString() }),
+    );
     const view = renderHome(many);
     expect(view.blocks.length).toBeLessThanOrEqual(100);
     expect(all(view.blocks as KnownBlock[])).toContain("+255 more waiting");

@@ -7,7 +7,14 @@ import { checkSlackRequest } from "../../src/slack/request-check.js";
 import { startFakeSlackApi, type FakeSlackApi } from "../fakes/slack-api.js";
 import { makeResult, makeReview } from "./helpers/builders.js";
 import { InMemoryReviewService } from "./helpers/in-memory-review-service.js";
-import { appHomeOpenedBody, buttonClick, interactivityBody, postToSlackApp, sign, slashCommandBody } from "./helpers/slack-requests.js";
+import {
+  appHomeOpenedBody,
+  buttonClick,
+  interactivityBody,
+  postToSlackApp,
+  sign,
+  slashCommandBody,
+} from "./helpers/slack-requests.js";
 
 const SECRET = "test-signing-secret";
 const FORM = "application/x-www-form-urlencoded";
@@ -45,7 +52,8 @@ async function start(opts: { now?: () => number } = {}): Promise<void> {
 }
 
 const events = () => `${base}/slack/events`;
-const post = (body: string, contentType = FORM, opts: { timestamp?: number } = {}) => postToSlackApp(events(), body, contentType, { secret: SECRET, ...opts });
+const post = (body: string, contentType = FORM, opts: { timestamp?: number } = {}) =>
+  postToSlackApp(events(), body, contentType, { secret: SECRET, ...opts });
 const now = () => Math.floor(Date.now() / 1000);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const clickBody = (overrides: { reviewId?: string; userId?: string; channel?: string; ts?: string } = {}) =>
@@ -84,7 +92,13 @@ afterEach(async () => {
 describe("signed but malformed Slack requests get a 4xx and a log line; the app keeps serving", () => {
   it("payload=null, a payload that is not an object and a payload that is not JSON: 400", async () => {
     await start();
-    for (const body of ["payload=null", "payload=%5B%5D", "payload=42", "payload=%7Bnot-json", `payload=${encodeURIComponent('"text"')}`]) {
+    for (const body of [
+      "payload=null",
+      "payload=%5B%5D",
+      "payload=42",
+      "payload=%7Bnot-json",
+      `payload=${encodeURIComponent('"text"')}`,
+    ]) {
       expect((await post(body)).status, body).toBe(400);
     }
     expect(warnings.filter((w) => w.startsWith("slack request refused"))).toHaveLength(5);
@@ -109,7 +123,8 @@ describe("signed but malformed Slack requests get a 4xx and a log line; the app 
       { ...click, type: undefined },
       { type: "view_submission", user: { id: "UAPPROVER" }, view: { id: "V1", callback_id: "gate_reject" } },
     ];
-    for (const payload of cases) expect((await post(interactivityBody(payload))).status, JSON.stringify(payload).slice(0, 80)).toBe(400);
+    for (const payload of cases)
+      expect((await post(interactivityBody(payload))).status, JSON.stringify(payload).slice(0, 80)).toBe(400);
     expect(warnings.join("\n")).toMatch(/user/);
     await sleep(30);
     expect(service.decideCalls).toEqual([]);
@@ -119,7 +134,9 @@ describe("signed but malformed Slack requests get a 4xx and a log line; the app 
 
   it("two payload fields, a command without a user, JSON bodies that are null or lack their event: 400", async () => {
     await start();
-    const command = new URLSearchParams(slashCommandBody({ text: "help", userId: "UANY", responseUrl: fake.responseUrl("cmd") }));
+    const command = new URLSearchParams(
+      slashCommandBody({ text: "help", userId: "UANY", responseUrl: fake.responseUrl("cmd") }),
+    );
     command.delete("user_id");
     expect((await post(`${clickBody()}&${clickBody()}`)).status).toBe(400);
     expect((await post(command.toString())).status).toBe(400);
@@ -128,7 +145,9 @@ describe("signed but malformed Slack requests get a 4xx and a log line; the app 
     expect((await post("{oops", "application/json")).status).toBe(400);
     expect((await post(JSON.stringify({ type: "event_callback" }), "application/json")).status).toBe(400);
     const home = JSON.parse(appHomeOpenedBody("UAPPROVER")) as { event: Record<string, unknown> };
-    expect((await post(JSON.stringify({ ...home, event: { ...home.event, user: undefined } }), "application/json")).status).toBe(400);
+    expect(
+      (await post(JSON.stringify({ ...home, event: { ...home.event, user: undefined } }), "application/json")).status,
+    ).toBe(400);
     // A form body with a charset is not a form to Bolt (it parses it as JSON), so it is refused too.
     expect((await post(clickBody(), `${FORM}; charset=utf-8`)).status).toBe(400);
     await sleep(30);
@@ -140,7 +159,11 @@ describe("signed but malformed Slack requests get a 4xx and a log line; the app 
     await start();
     const huge = `payload=${"a".repeat(4 * 1024 * 1024 + 10)}`;
     expect((await post(huge)).status).toBe(413);
-    const ssl = await fetch(events(), { method: "POST", headers: { "content-type": FORM }, body: "ssl_check=1&token=x&payload=%7B%7D" });
+    const ssl = await fetch(events(), {
+      method: "POST",
+      headers: { "content-type": FORM },
+      body: "ssl_check=1&token=x&payload=%7B%7D",
+    });
     expect(ssl.status).toBe(200);
     await sleep(30);
     expect(slackCalls()).toEqual([]);
@@ -188,7 +211,10 @@ describe("the timestamp window, five minutes either way", () => {
 
 describe("the clicked card must be the review's card", () => {
   it("a button value naming another review is refused, audited, and no card changes", async () => {
-    service.add(makeReview({ id: "r-0002", pr: "acme/api#7", slackChannel: "COTHER", slackTs: "1700000000.000202" }), makeResult({ review_id: "r-0002", pr: "acme/api#7" }));
+    service.add(
+      makeReview({ id: "r-0002", pr: "acme/api#7", slackChannel: "COTHER", slackTs: "1700000000.000202" }),
+      makeResult({ review_id: "r-0002", pr: "acme/api#7" }),
+    );
     await start();
     // The click comes from r-0001's card but its value names r-0002.
     expect((await post(clickBody({ reviewId: "r-0002" }))).status).toBe(200);
@@ -197,7 +223,9 @@ describe("the clicked card must be the review's card", () => {
     expect(eph?.body).toMatchObject({ channel: CARD.channel, user: "UAPPROVER" });
     expect(service.decideCalls).toEqual([]);
     expect(fake.callsTo("chat.update")).toEqual([]);
-    expect(service.audit).toEqual([expect.objectContaining({ reviewId: "r-0002", actor: "UAPPROVER", outcome: "refused:wrong_card" })]);
+    expect(service.audit).toEqual([
+      expect.objectContaining({ reviewId: "r-0002", actor: "UAPPROVER", outcome: "refused:wrong_card" }),
+    ]);
     // Same channel, another message: refused too.
     expect((await post(clickBody({ ts: "1700000000.000999" }))).status).toBe(200);
     await fake.waitFor("chat.postEphemeral", 2);
@@ -218,18 +246,36 @@ describe("the clicked card must be the review's card", () => {
 describe("checkSlackRequest", () => {
   const body = "payload=%7B%7D";
   const at = 1_800_000_000;
-  const headers = (ts: number, sig = sign(SECRET, ts, body)) => ({ "content-type": FORM, "x-slack-request-timestamp": String(ts), "x-slack-signature": sig });
+  const headers = (ts: number, sig = sign(SECRET, ts, body)) => ({
+    "content-type": FORM,
+    "x-slack-request-timestamp": String(ts),
+    "x-slack-signature": sig,
+  });
 
   it("verifies the signature before it parses anything", () => {
-    const verdict = checkSlackRequest({ signingSecret: SECRET, headers: headers(at, "v0=00"), rawBody: "payload=null", nowMs: at * 1000 });
+    const verdict = checkSlackRequest({
+      signingSecret: SECRET,
+      headers: headers(at, "v0=00"),
+      rawBody: "payload=null",
+      nowMs: at * 1000,
+    });
     expect(verdict).toMatchObject({ ok: false, status: 401 });
   });
 
   it("accepts exactly 300 s either way and refuses 301 s", () => {
-    const verdict = (ts: number) => checkSlackRequest({ signingSecret: SECRET, headers: headers(ts), rawBody: body, nowMs: at * 1000 });
+    const verdict = (ts: number) =>
+      checkSlackRequest({ signingSecret: SECRET, headers: headers(ts), rawBody: body, nowMs: at * 1000 });
     expect(verdict(at + 300)).toMatchObject({ ok: false, status: 400 }); // signed and in the window; "{}" is no interaction
     expect(verdict(at - 300)).toMatchObject({ ok: false, status: 400 });
-    expect(verdict(at + 301)).toMatchObject({ ok: false, status: 401, why: expect.stringMatching(/301 s in the future/) });
-    expect(verdict(at - 301)).toMatchObject({ ok: false, status: 401, why: expect.stringMatching(/301 s in the past/) });
+    expect(verdict(at + 301)).toMatchObject({
+      ok: false,
+      status: 401,
+      why: expect.stringMatching(/301 s in the future/),
+    });
+    expect(verdict(at - 301)).toMatchObject({
+      ok: false,
+      status: 401,
+      why: expect.stringMatching(/301 s in the past/),
+    });
   });
 });

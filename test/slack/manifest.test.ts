@@ -10,7 +10,9 @@ const ManifestSchema = z.object({
   features: z.object({
     app_home: z.object({ home_tab_enabled: z.boolean(), messages_tab_enabled: z.boolean() }),
     bot_user: z.object({ display_name: z.string().min(1) }),
-    slash_commands: z.array(z.object({ command: z.string(), url: z.string(), description: z.string(), usage_hint: z.string() })),
+    slash_commands: z.array(
+      z.object({ command: z.string(), url: z.string(), description: z.string(), usage_hint: z.string() }),
+    ),
   }),
   oauth_config: z.object({ scopes: z.object({ bot: z.array(z.string()) }) }),
   settings: z.object({
@@ -25,14 +27,24 @@ describe("manifest.yml", () => {
   const manifest = ManifestSchema.parse(parse(raw));
 
   it("asks for exactly the scopes the app uses", () => {
-    expect([...manifest.oauth_config.scopes.bot].sort()).toEqual(["channels:history", "chat:write", "commands", "groups:history", "usergroups:read", "users.profile:read"]);
+    expect([...manifest.oauth_config.scopes.bot].sort()).toEqual([
+      "channels:history",
+      "chat:write",
+      "commands",
+      "groups:history",
+      "usergroups:read",
+      "users.profile:read",
+    ]);
   });
 
   it("declares /gate, interactivity and app_home_opened on /slack/events", () => {
     const gate = manifest.features.slash_commands.find((c) => c.command === "/gate");
     expect(gate?.url).toBe("https://YOUR-HOST/slack/events");
     expect(gate?.usage_hint).toContain("status");
-    expect(manifest.settings.interactivity).toEqual({ is_enabled: true, request_url: "https://YOUR-HOST/slack/events" });
+    expect(manifest.settings.interactivity).toEqual({
+      is_enabled: true,
+      request_url: "https://YOUR-HOST/slack/events",
+    });
     expect(manifest.settings.event_subscriptions.bot_events).toEqual(["app_home_opened"]);
     expect(manifest.features.app_home).toMatchObject({ home_tab_enabled: true, messages_tab_enabled: false });
     expect(manifest.settings.socket_mode_enabled).toBe(false);
@@ -43,9 +55,18 @@ describe("manifest.yml", () => {
       .split("\n")
       .filter((l) => l.trim().startsWith("#"))
       .join("\n");
-    const named = new Set([...comments.matchAll(/\b[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]\b|\bPORT\b|\bUSER\b/g)].map((m) => m[0]));
+    const named = new Set(
+      [...comments.matchAll(/\b[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]\b|\bPORT\b|\bUSER\b/g)].map((m) => m[0]),
+    );
     for (const name of named) expect(SETTING_NAMES, name).toContain(name);
-    for (const needed of ["SLACK_BOT_TOKEN", "SLACK_SIGNING_SECRET", "SLACK_APP_TOKEN", "GATE_SLACK_CHANNEL", "GATE_APPROVERS", "PORT"]) {
+    for (const needed of [
+      "SLACK_BOT_TOKEN",
+      "SLACK_SIGNING_SECRET",
+      "SLACK_APP_TOKEN",
+      "GATE_SLACK_CHANNEL",
+      "GATE_APPROVERS",
+      "PORT",
+    ]) {
       expect(named, needed).toContain(needed);
     }
   });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { INFO_MODAL, REJECT_MODAL, infoModal, inputValue, parseModalMetadata, rejectModal } from "../../src/slack/modals.js";
+import {
+  INFO_MODAL,
+  REJECT_MODAL,
+  infoModal,
+  inputValue,
+  parseModalMetadata,
+  rejectModal,
+} from "../../src/slack/modals.js";
 
 const meta = { reviewId: "r-1", channel: "C1", ts: "1.2" };
 
@@ -8,7 +15,11 @@ describe("modals", () => {
     const view = rejectModal({ pr: "acme/web#12", title: "t" }, meta);
     expect(view.callback_id).toBe(REJECT_MODAL);
     const input = view.blocks.find((b) => b.type === "input");
-    expect(input).toMatchObject({ block_id: "reason", optional: false, element: { type: "plain_text_input", action_id: "reason_input" } });
+    expect(input).toMatchObject({
+      block_id: "reason",
+      optional: false,
+      element: { type: "plain_text_input", action_id: "reason_input" },
+    });
     expect(parseModalMetadata(view.private_metadata)).toEqual(meta);
     expect(view.title.text.length).toBeLessThanOrEqual(24);
   });
@@ -22,7 +33,7 @@ describe("modals", () => {
 
   it("refuses metadata this app did not write", () => {
     expect(parseModalMetadata("not json")).toBeUndefined();
-    expect(parseModalMetadata(JSON.stringify({ reviewId: "" , channel: "C", ts: "1" }))).toBeUndefined();
+    expect(parseModalMetadata(JSON.stringify({ reviewId: "", channel: "C", ts: "1" }))).toBeUndefined();
     expect(parseModalMetadata(undefined)).toBeUndefined();
   });
 

@@ -7,7 +7,10 @@ describe("throttleProgress", () => {
   it("sends the first value at once, then at most one per interval, the latest", async () => {
     const sent: { v: number; at: number }[] = [];
     const start = Date.now();
-    const t = throttleProgress<number>({ intervalMs: 60, send: async (v) => void sent.push({ v, at: Date.now() - start }) });
+    const t = throttleProgress<number>({
+      intervalMs: 60,
+      send: async (v) => void sent.push({ v, at: Date.now() - start }),
+    });
     t.push(1);
     t.push(2);
     t.push(3);
@@ -43,7 +46,11 @@ describe("throttleProgress", () => {
 
   it("reports a failed send and keeps going", async () => {
     const errors: unknown[] = [];
-    const t = throttleProgress<number>({ intervalMs: 0, send: async () => Promise.reject(new Error("rate_limited")), onError: (e) => errors.push(e) });
+    const t = throttleProgress<number>({
+      intervalMs: 0,
+      send: async () => Promise.reject(new Error("rate_limited")),
+      onError: (e) => errors.push(e),
+    });
     t.push(1);
     await t.finish();
     expect(errors).toHaveLength(1);

@@ -20,7 +20,15 @@ describe("parseReviewRef", () => {
     if (!r.ok) expect(r.why).toContain("no default repository");
   });
 
-  for (const bad of ["nonsense", "acme#1", "https://evil.example/acme/web/pull/1", "acme/web#", "../x#1", "acme/..#1", "<!channel>"]) {
+  for (const bad of [
+    "nonsense",
+    "acme#1",
+    "https://evil.example/acme/web/pull/1",
+    "acme/web#",
+    "../x#1",
+    "acme/..#1",
+    "<!channel>",
+  ]) {
     it(`refuses ${bad}`, () => {
       const r = parseReviewRef(bad, "acme/web");
       expect(r.ok).toBe(false);

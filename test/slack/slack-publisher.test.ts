@@ -24,7 +24,12 @@ afterEach(async () => {
 });
 
 const publisher = () =>
-  createSlackPublisher({ client, channelFor: channelFor({ byRepo: { "acme/web": "CWEB" } }), checkRunUrl: (r) => `https://github.com/${r.repo}/runs/7`, log: pino({ level: "silent" }) });
+  createSlackPublisher({
+    client,
+    channelFor: channelFor({ byRepo: { "acme/web": "CWEB" } }),
+    checkRunUrl: (r) => `https://github.com/${r.repo}/runs/7`,
+    log: pino({ level: "silent" }),
+  });
 
 describe("createSlackPublisher", () => {
   it("posts once when a review waits for a person, then updates the same message", async () => {
@@ -39,7 +44,11 @@ describe("createSlackPublisher", () => {
     expect(JSON.stringify(post?.body.blocks)).toContain('"action_id":"gate_approve"');
 
     review = { ...review, ...receipt, status: "done" };
-    const decided = makeResult({ status: "done", route: "human_approved", decision: { kind: "approve", by: "U1", at: "2026-03-02T09:30:00Z" } });
+    const decided = makeResult({
+      status: "done",
+      route: "human_approved",
+      decision: { kind: "approve", by: "U1", at: "2026-03-02T09:30:00Z" },
+    });
     const again = await pub.publish(review, decided);
     expect(again).toEqual(receipt);
     expect(fake.callsTo("chat.postMessage")).toHaveLength(1);
@@ -60,9 +69,18 @@ describe("createSlackPublisher", () => {
 
   it("does not post reviews that never reached a person", async () => {
     const pub = publisher();
-    const auto = await pub.publish(makeReview({ status: "done" }), makeResult({ route: "auto_approved", status: "done", findings: [] }));
-    const approved = await pub.publish(makeReview({ status: "done" }), makeResult({ route: "approved", status: "done" }));
-    const running = await pub.publish(makeReview({ status: "running" }), makeResult({ route: null, status: "running" }));
+    const auto = await pub.publish(
+      makeReview({ status: "done" }),
+      makeResult({ route: "auto_approved", status: "done", findings: [] }),
+    );
+    const approved = await pub.publish(
+      makeReview({ status: "done" }),
+      makeResult({ route: "approved", status: "done" }),
+    );
+    const running = await pub.publish(
+      makeReview({ status: "running" }),
+      makeResult({ route: null, status: "running" }),
+    );
     expect([auto, approved, running]).toEqual([{}, {}, {}]);
     expect(fake.calls).toHaveLength(0);
   });
@@ -74,7 +92,12 @@ describe("createSlackPublisher", () => {
   });
 
   it("updates a superseded review's card to say so", async () => {
-    const review = makeReview({ slackChannel: "CWEB", slackTs: "1700000000.000001", status: "superseded", supersededBy: "b".repeat(40) });
+    const review = makeReview({
+      slackChannel: "CWEB",
+      slackTs: "1700000000.000001",
+      status: "superseded",
+      supersededBy: "b".repeat(40),
+    });
     await publisher().publish(review, makeResult({ status: "superseded" }));
     const [update] = fake.callsTo("chat.update");
     expect(JSON.stringify(update?.body.blocks)).toContain("Superseded by");
@@ -91,7 +114,14 @@ describe("createSlackPublisher across a crash", () => {
   // The fake's message ts are in November 2023; the intent is stamped on the same clock.
   const clock = () => new Date("2023-11-14T22:13:20.000Z");
   const register = (store: ReviewStore) =>
-    store.register({ id: "r-crash", pr: "acme/web#12", source: { kind: "github", owner: "acme", repo: "web", number: 12, headSha: "a".repeat(40) }, repo: "acme/web", number: 12, headSha: "a".repeat(40) });
+    store.register({
+      id: "r-crash",
+      pr: "acme/web#12",
+      source: { kind: "github", owner: "acme", repo: "web", number: 12, headSha: "a".repeat(40) },
+      repo: "acme/web",
+      number: 12,
+      headSha: "a".repeat(40),
+    });
   const storePublisher = (store: ReviewStore) =>
     createSlackPublisher({
       client,
@@ -110,7 +140,10 @@ describe("createSlackPublisher across a crash", () => {
     const lost = await storePublisher(first).publish(review, makeResult());
     expect(lost.slackTs).toBeDefined();
     const [post] = fake.callsTo("chat.postMessage");
-    expect(post?.body["metadata"]).toEqual({ event_type: "compliance_gate_card", event_payload: { review_id: "r-crash" } });
+    expect(post?.body["metadata"]).toEqual({
+      event_type: "compliance_gate_card",
+      event_payload: { review_id: "r-crash" },
+    });
 
     // A restart: a new store on the same file and a new publisher (nothing in memory).
     const second = new ReviewStore(openDatabase(file), clock);
@@ -121,7 +154,10 @@ describe("createSlackPublisher across a crash", () => {
     second.recordReceipt("r-crash", receipt);
 
     expect(fake.callsTo("chat.postMessage")).toHaveLength(1);
-    expect(fake.callsTo("conversations.history")[0]?.body).toMatchObject({ channel: "CWEB", include_all_metadata: "true" });
+    expect(fake.callsTo("conversations.history")[0]?.body).toMatchObject({
+      channel: "CWEB",
+      include_all_metadata: "true",
+    });
     expect(receipt).toEqual({ slackChannel: "CWEB", slackTs: lost.slackTs });
     expect(second.get("r-crash")?.slackTs).toBe(lost.slackTs);
     expect(fake.callsTo("chat.update")[0]?.body).toMatchObject({ channel: "CWEB", ts: lost.slackTs });
@@ -131,7 +167,11 @@ describe("createSlackPublisher across a crash", () => {
   it("posts when the interrupted attempt never reached Slack, and not for another review's card", async () => {
     const store = new ReviewStore(openDatabase(":memory:"), clock);
     // Another review's card in the same channel.
-    await createSlackPublisher({ client, channelFor: channelFor({ byRepo: { "acme/web": "CWEB" } }), log: pino({ level: "silent" }) }).publish(makeReview({ id: "r-other" }), makeResult());
+    await createSlackPublisher({
+      client,
+      channelFor: channelFor({ byRepo: { "acme/web": "CWEB" } }),
+      log: pino({ level: "silent" }),
+    }).publish(makeReview({ id: "r-other" }), makeResult());
     register(store);
     store.recordSlackPostIntent("r-crash", clock().toISOString());
     const receipt = await storePublisher(store).publish(store.get("r-crash")!, makeResult());

@@ -76,7 +76,10 @@ describe("resolveInSandbox refuses the hostile corpus", () => {
     expect((error as GateError).code).toBe("SANDBOX_REFUSED");
     // The tools refuse it as well, and no content from outside ever comes back.
     for (const run of [() => readFile(root, { path: rel }), () => listDir(root, { path: rel })]) {
-      const outcome = await run().then((r) => r.output, (e: unknown) => e);
+      const outcome = await run().then(
+        (r) => r.output,
+        (e: unknown) => e,
+      );
       expect(outcome).toBeInstanceOf(GateError);
       expect(String(outcome)).not.toContain(MARKER);
       expect(String(outcome)).not.toContain("root:x:");
@@ -154,11 +157,14 @@ describe("sandboxRoot derives the root only from validated values", () => {
   });
 
   it("derives roots without touching the disk (the folders need not exist)", () => {
-    expect(sandboxRoot({ kind: "fixture", fixturesDir: "/nonexistent/fixtures", name: "003_auth_change" }, { dataDir: "/x" })).toBe(
-      "/nonexistent/fixtures/003_auth_change/repo",
-    );
-    expect(sandboxRoot({ kind: "github", owner: "acme-co", repo: "web.app", sha }, { dataDir: "/nonexistent/data" })).toBe(
-      `/nonexistent/data/snapshots/acme-co/web.app/${sha}`,
-    );
+    expect(
+      sandboxRoot(
+        { kind: "fixture", fixturesDir: "/nonexistent/fixtures", name: "003_auth_change" },
+        { dataDir: "/x" },
+      ),
+    ).toBe("/nonexistent/fixtures/003_auth_change/repo");
+    expect(
+      sandboxRoot({ kind: "github", owner: "acme-co", repo: "web.app", sha }, { dataDir: "/nonexistent/data" }),
+    ).toBe(`/nonexistent/data/snapshots/acme-co/web.app/${sha}`);
   });
 });

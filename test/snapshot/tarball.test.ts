@@ -95,7 +95,19 @@ describe("snapshot extraction", () => {
     const stats = await fetchSnapshot(octokit, { owner: "acme", repo: "web", sha: SHA }, { root, maxBytes: 1_000_000 });
 
     const refusedText = stats.refused.join("\n");
-    for (const needle of ["../evil.txt", "../evil2.txt", "absolute path", "/etc", "up: symlink leaves", "hard:", "hard-abs", "fifo", "tty", "sneaky", "sneaky/through-link.txt"]) {
+    for (const needle of [
+      "../evil.txt",
+      "../evil2.txt",
+      "absolute path",
+      "/etc",
+      "up: symlink leaves",
+      "hard:",
+      "hard-abs",
+      "fifo",
+      "tty",
+      "sneaky",
+      "sneaky/through-link.txt",
+    ]) {
       expect(refusedText).toContain(needle);
     }
     expect(await readFile(path.join(root, "ok.txt"), "utf8")).toBe("fine");
@@ -109,9 +121,9 @@ describe("snapshot extraction", () => {
     // Nothing outside the root: the sibling stays empty, and the root's parents hold only the root.
     expect(await readdir(sibling)).toEqual([]);
     expect(await tree(base)).toEqual(
-      ["sibling", "snapshots", "snapshots/acme", "snapshots/acme/web", `snapshots/acme/web/${SHA}`].concat(
-        (await tree(root)).map((p) => `snapshots/acme/web/${SHA}/${p}`),
-      ).sort(),
+      ["sibling", "snapshots", "snapshots/acme", "snapshots/acme/web", `snapshots/acme/web/${SHA}`]
+        .concat((await tree(root)).map((p) => `snapshots/acme/web/${SHA}/${p}`))
+        .sort(),
     );
     expect(existsSync("/tmp/gate-absolute-evil.txt")).toBe(false);
     expect(existsSync(path.join(root, "tmp/gate-absolute-evil.txt"))).toBe(false);
@@ -132,13 +144,17 @@ describe("snapshot extraction", () => {
   it("fails cleanly on a truncated or non-tar download", async () => {
     const good = rawTarball([{ path: `${TOP}/a.txt`, type: "File", body: "x".repeat(5000) }]);
     for (const input of [good.subarray(0, good.length - 30), Buffer.from("<html>rate limited</html>")]) {
-      await expect(extractTarball(input, { root, maxBytes: 100_000 })).rejects.toMatchObject({ code: "SANDBOX_REFUSED" });
+      await expect(extractTarball(input, { root, maxBytes: 100_000 })).rejects.toMatchObject({
+        code: "SANDBOX_REFUSED",
+      });
       expect(existsSync(root)).toBe(false);
     }
   });
 
   it("refuses a relative root and a non-SHA ref before touching the disk", async () => {
-    await expect(extractTarball(Buffer.alloc(0), { root: "snapshots/x", maxBytes: 10 })).rejects.toMatchObject({ code: "SANDBOX_REFUSED" });
+    await expect(extractTarball(Buffer.alloc(0), { root: "snapshots/x", maxBytes: 10 })).rejects.toMatchObject({
+      code: "SANDBOX_REFUSED",
+    });
     await expect(
       fetchSnapshot(octokit, { owner: "acme", repo: "web", sha: "../../etc" }, { root, maxBytes: 10 }),
     ).rejects.toMatchObject({ code: "SANDBOX_REFUSED" });

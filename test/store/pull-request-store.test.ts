@@ -23,8 +23,16 @@ function checkpointRows(g: ReturnType<typeof testGate>, threadId: string, text: 
   return {
     checkpoints: count(`SELECT count(*) AS n FROM checkpoints WHERE thread_id = ?`, threadId),
     holding:
-      count(`SELECT count(*) AS n FROM checkpoints WHERE thread_id = ? AND instr(CAST(checkpoint AS TEXT), ?) > 0`, threadId, text) +
-      count(`SELECT count(*) AS n FROM writes WHERE thread_id = ? AND instr(CAST(value AS TEXT), ?) > 0`, threadId, text),
+      count(
+        `SELECT count(*) AS n FROM checkpoints WHERE thread_id = ? AND instr(CAST(checkpoint AS TEXT), ?) > 0`,
+        threadId,
+        text,
+      ) +
+      count(
+        `SELECT count(*) AS n FROM writes WHERE thread_id = ? AND instr(CAST(value AS TEXT), ?) > 0`,
+        threadId,
+        text,
+      ),
   };
 }
 
@@ -49,7 +57,9 @@ describe("the pull request is stored once per review", () => {
     const result = await reviewFixture(g, "003_auth_change");
     expect(result.route).toBe("approved");
     expect(checkpointRows(g, result.review_id, "x").checkpoints).toBe(1);
-    expect(g.db.prepare(`SELECT count(*) AS n FROM gate_pull_requests WHERE review_id = ?`).get(result.review_id)).toEqual({ n: 0 });
+    expect(
+      g.db.prepare(`SELECT count(*) AS n FROM gate_pull_requests WHERE review_id = ?`).get(result.review_id),
+    ).toEqual({ n: 0 });
     const status = await g.runner.status(result.review_id);
     expect(status?.route).toBe("approved");
     expect(status?.findings).toEqual(result.findings);

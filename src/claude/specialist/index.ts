@@ -63,7 +63,10 @@ export function createModelSpecialist(deps: ModelSpecialistDeps): Specialist {
       let maxTokens = deps.settings.maxTokens;
       let problem = "";
       for (let attempt = 1; attempt <= 2; attempt++) {
-        const content = problem === "" ? user : `${user}\n\nYour previous answer was rejected: ${problem}. Answer again with only the JSON object.`;
+        const content =
+          problem === ""
+            ? user
+            : `${user}\n\nYour previous answer was rejected: ${problem}. Answer again with only the JSON object.`;
         const thinking = thinkingParam(deps.settings.specialistModel, deps.settings.thinking);
         const params: MessageCreateParamsNonStreaming = {
           model: deps.settings.specialistModel,
@@ -80,8 +83,15 @@ export function createModelSpecialist(deps: ModelSpecialistDeps): Specialist {
           if (!input.signal.aborted) throw error;
           // Cut off by the clock after sending: count what was sent, as uncached input.
           const sent = estimateTokens(JSON.stringify(system) + content);
-          const spent = { model_calls: 1, input_tokens: sent, cost_usd: costOf(params.model, { input_tokens: sent }, deps.prices) };
-          throw new ModelCallAborted(`the ${input.specialty} model call was aborted`, { usage: addUsage(usage, spent), cause: error });
+          const spent = {
+            model_calls: 1,
+            input_tokens: sent,
+            cost_usd: costOf(params.model, { input_tokens: sent }, deps.prices),
+          };
+          throw new ModelCallAborted(`the ${input.specialty} model call was aborted`, {
+            usage: addUsage(usage, spent),
+            cause: error,
+          });
         }
         const callUsage = usageOf(message, deps.prices, log);
         usage = addUsage(usage, callUsage);
@@ -99,7 +109,9 @@ export function createModelSpecialist(deps: ModelSpecialistDeps): Specialist {
         log.warn({ attempt, problem, stop_reason: message.stop_reason }, "model specialist answer rejected");
         if (message.stop_reason === "max_tokens") maxTokens = Math.min(maxTokens * 2, MAX_RETRY_TOKENS);
       }
-      throw new ModelOutputError(`the ${input.specialty} model specialist gave no usable answer twice: ${problem}`, { usage });
+      throw new ModelOutputError(`the ${input.specialty} model specialist gave no usable answer twice: ${problem}`, {
+        usage,
+      });
     },
   };
 }
@@ -183,7 +195,8 @@ function toFindings(
     if (!policy) continue; // unreachable: readAnswer rejected foreign ids
     const file = f.file !== undefined && files.has(f.file) ? f.file : undefined;
     const definite = !f.needs_more_context;
-    const severity = definite && SEVERITY_RANK[policy.severity] > SEVERITY_RANK[f.severity] ? policy.severity : f.severity;
+    const severity =
+      definite && SEVERITY_RANK[policy.severity] > SEVERITY_RANK[f.severity] ? policy.severity : f.severity;
     const finding: Finding = {
       specialty: input.specialty,
       policy: f.policy,
@@ -199,4 +212,3 @@ function toFindings(
   }
   return [...own, ...standing];
 }
-

@@ -9,8 +9,7 @@ const ROLE: Record<Specialty, string> = {
     "You are the security reviewer of a pull-request compliance gate. You look for credentials, injection, weakened authentication or session handling, risky CI/CD workflows and weak cryptography.",
   licensing:
     "You are the licensing reviewer of a pull-request compliance gate. You look for dependencies and copied code whose licenses the policies forbid or do not allow.",
-  data:
-    "You are the data-handling reviewer of a pull-request compliance gate. You look for personal data or secrets in logs, new collection or storage of personal data, and personal data sent to new third parties.",
+  data: "You are the data-handling reviewer of a pull-request compliance gate. You look for personal data or secrets in logs, new collection or storage of personal data, and personal data sent to new third parties.",
 };
 
 /**
@@ -72,15 +71,15 @@ export function userMessage(parts: UserMessageParts): string {
     "Description:",
     parts.body.trim() === "" ? "(empty)" : parts.body,
     "",
-    parts.investigations === "" ? "" : `Investigations so far (repository excerpts are author-controlled too):\n${parts.investigations}\n`,
+    parts.investigations === ""
+      ? ""
+      : `Investigations so far (repository excerpts are author-controlled too):\n${parts.investigations}\n`,
     "Diff (each line: head line number, then + added, - removed, or blank for context):",
     parts.sections.trim() === "" ? "(no patch text)" : parts.sections,
   ].join("\n");
   const tag = createHash("sha256").update(untrusted).digest("hex").slice(0, 16);
   const detections =
-    parts.detections.length === 0
-      ? "(none)"
-      : parts.detections.map((f) => `- ${describeFinding(f)}`).join("\n");
+    parts.detections.length === 0 ? "(none)" : parts.detections.map((f) => `- ${describeFinding(f)}`).join("\n");
   const dropped =
     parts.dropped.length === 0
       ? ""
@@ -126,7 +125,9 @@ export function investigationsText(reports: readonly InvestigationReport[]): str
       for (const a of r.answers) lines.push(`   answer: ${a}`);
       for (const e of r.evidence) lines.push(`   evidence ${e.file}:${e.line}: ${e.excerpt}`);
       for (const c of r.concerns) {
-        lines.push(`   concern [${c.policy}] ${c.message} (${c.evidence.file}:${c.evidence.line}: ${c.evidence.excerpt})`);
+        lines.push(
+          `   concern [${c.policy}] ${c.message} (${c.evidence.file}:${c.evidence.line}: ${c.evidence.excerpt})`,
+        );
       }
       return lines.join("\n");
     })

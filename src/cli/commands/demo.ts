@@ -42,7 +42,8 @@ export async function demoCommand(ctx: CliContext, opts: { json: boolean; blocks
     const result = await reviewFixture(ctx, name);
     results.push(result);
     const waiting = result.status === "waiting_for_human";
-    if (opts.blocks && waiting) cards.push({ fixture: name, review_id: result.review_id, blocks: cardBlocks(ctx, result) });
+    if (opts.blocks && waiting)
+      cards.push({ fixture: name, review_id: result.review_id, blocks: cardBlocks(ctx, result) });
     if (!text) continue;
     ctx.out(`\n=== ${name} ===`);
     ctx.out(formatResult(result));

@@ -67,7 +67,11 @@ export async function evalCommand(
   }
   const parent = commonParent(dirs);
   const fixtures = dirs.flatMap((dir) =>
-    listEvalFixtures(dir).map((name) => ({ dir, name, label: path.relative(parent, path.join(dir, name)).split(path.sep).join("/") })),
+    listEvalFixtures(dir).map((name) => ({
+      dir,
+      name,
+      label: path.relative(parent, path.join(dir, name)).split(path.sep).join("/"),
+    })),
   );
   if (fixtures.length === 0) {
     ctx.err(`gate eval: no fixture with an expected.json in ${dirs.join(", ")}; nothing was evaluated`);
@@ -81,7 +85,11 @@ export async function evalCommand(
   );
 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gate-eval-"));
-  const settings = { ...(mode === "rules" ? rulesOnly(ctx.settings) : ctx.settings), dbPath: path.join(dir, "eval.db"), dataDir: dir };
+  const settings = {
+    ...(mode === "rules" ? rulesOnly(ctx.settings) : ctx.settings),
+    dbPath: path.join(dir, "eval.db"),
+    dataDir: dir,
+  };
   const gate = buildGate(settings, ctx.log);
   const evalCtx: CliContext = { ...ctx, settings, gate };
   const outcomes: FixtureOutcome[] = [];
@@ -98,10 +106,16 @@ export async function evalCommand(
         }
       } catch (error) {
         // A bad expected.json: scored as a failed fixture that expects nothing.
-        outcome = { fixture: label, expected: { route: "human", must_cite: [], must_not_cite: [] }, error: describeError(error) };
+        outcome = {
+          fixture: label,
+          expected: { route: "human", must_cite: [], must_not_cite: [] },
+          error: describeError(error),
+        };
       }
       outcomes.push(outcome);
-      const got = outcome.result ? `${outcome.result.route ?? "-"}, ${outcome.result.budget.model_calls} model calls` : `error: ${outcome.error}`;
+      const got = outcome.result
+        ? `${outcome.result.route ?? "-"}, ${outcome.result.budget.model_calls} model calls`
+        : `error: ${outcome.error}`;
       ctx.err(`eval ${i + 1}/${fixtures.length} ${label}: ${got}`);
     }
   } finally {

@@ -53,7 +53,11 @@ export async function reviewLive(ctx: CliContext, arg: string): Promise<ReviewRe
   }
   const octokit = await ctx.github.forRepo(ref.owner, ref.repo);
   const { pr } = await loadPullRequest(octokit, ref);
-  return registerAndRun(ctx, { kind: "github", owner: ref.owner, repo: ref.repo, number: ref.number, headSha: pr.headSha }, pr);
+  return registerAndRun(
+    ctx,
+    { kind: "github", owner: ref.owner, repo: ref.repo, number: ref.number, headSha: pr.headSha },
+    pr,
+  );
 }
 
 /** `gate review <fixture-dir | owner/repo#n | PR URL> [--json]`. */

@@ -23,12 +23,12 @@ const CALLEES = [
 ];
 const LOG_CALL = new RegExp(`(?:${CALLEES.join("|")})\\s*\\(`, "g");
 
-
 /** Methods that write a log record, or attach fields to the records a logger writes (zap, logrus, structlog, pino). */
 const LOG_METHOD =
   /^(?:log|info|warn|warning|error|debug|trace|fatal|critical|exception|verbose|silly|notice|msg|dir|Print|Printf|Println|Info|Infof|Infow|Infoln|Warn|Warnf|Warnw|Warning|Warningf|Error|Errorf|Errorw|Debug|Debugf|Debugw|Fatal|Fatalf|Fatalw|Panic|Panicf|Panicw|Log|LogAttrs|InfoContext|WarnContext|ErrorContext|DebugContext|With|WithField|WithFields|bind|new|child)$/;
 /** A receiver segment that names a logger: `logger`, `this.logger`, `auditLog`, `log`, `logging`, `zap.L()`, `logrus`, `slog`. */
-const LOGGER_NAME = /^(?:[\w$]*[lL]ogger|log|LOG|Log|logging|[\w$]*Log|logrus|zap|slog|structlog|console|sugar|zerolog|glog|klog)$/;
+const LOGGER_NAME =
+  /^(?:[\w$]*[lL]ogger|log|LOG|Log|logging|[\w$]*Log|logrus|zap|slog|structlog|console|sugar|zerolog|glog|klog)$/;
 /** Error reporters and printers, by whole callee. */
 const REPORT_CALLEE =
   /^(?:Sentry\.(?:captureMessage|captureException|captureEvent|setUser|setContext|setExtra|setExtras|setTag|setTags|addBreadcrumb)|sentry_sdk\.(?:capture_message|capture_exception|set_user|set_context|set_extra|set_tag)|captureMessage|captureException|capture_message|capture_exception|set_user|scope\.(?:setExtra|setExtras|setUser|setContext|setTag|set_user|set_extra|set_context|set_tag)|sentry\.(?:CaptureMessage|CaptureException)|fmt\.(?:Print|Println|Printf|Fprint|Fprintf|Fprintln))$/;
@@ -44,7 +44,9 @@ function isLoggingCall(call: CallSite, pythonPrint: boolean): boolean {
   if (REPORT_CALLEE.test(call.callee)) return true;
   if (pythonPrint && call.callee === "print") return true;
   if (call.receiver === undefined || !LOG_METHOD.test(call.method)) return false;
-  return bareReceiver(call.receiver).split(".").some((s) => LOGGER_NAME.test(s));
+  return bareReceiver(call.receiver)
+    .split(".")
+    .some((s) => LOGGER_NAME.test(s));
 }
 
 /** A cheap native pre-filter on callee text; `isLoggingCall` decides. */
@@ -52,7 +54,10 @@ const LOGGING_CALLEE = "(?:[lL]og|LOG|console|print|Print|[sS]entry|capture|scop
 
 /** Python scripts and tools print to a terminal, not to server logs. */
 function isScriptPath(path: string): boolean {
-  return /(^|\/)(scripts?|bin|tools|examples?|notebooks|docs)\//i.test(path) || /(^|\/)(manage|setup|conftest)\.py$/.test(path);
+  return (
+    /(^|\/)(scripts?|bin|tools|examples?|notebooks|docs)\//i.test(path) ||
+    /(^|\/)(manage|setup|conftest)\.py$/.test(path)
+  );
 }
 
 function finding(file: string, line: number, callee: string, mentions: readonly DataMention[]): Finding {
@@ -112,7 +117,8 @@ function fromLines(file: ChangedFile, patch: string): Finding[] {
         if (found.length > 0 && at === undefined) at = arg.line;
         mentions.push(...found);
       }
-      if (at !== undefined) findings.push(finding(file.filename, at, call[0].replace(/\s+/g, "").replace(/\($/, ""), mentions));
+      if (at !== undefined)
+        findings.push(finding(file.filename, at, call[0].replace(/\s+/g, "").replace(/\($/, ""), mentions));
     }
   });
   return findings;

@@ -25,9 +25,18 @@ const HTTP_CALL = new RegExp(
 
 /** Analytics and CRM SDK calls that need no import in the browser (globals), by vendor. */
 const SDK_CALLS: ReadonlyArray<{ vendor: string; re: RegExp }> = [
-  { vendor: "Segment", re: /\b(?:analytics|segment|rudderanalytics)\s*\.\s*(?:track|identify|page|group|alias|screen)\s*\(/g },
-  { vendor: "Mixpanel", re: /\bmixpanel(?:\s*\.\s*people)?\s*\.\s*(?:track|identify|alias|register|set|set_once)\s*\(/gi },
-  { vendor: "Amplitude", re: /\bamplitude(?:\s*\.\s*getInstance\s*\(\s*\))?\s*\.\s*(?:track|logEvent|identify|setUserId|setUserProperties)\s*\(/gi },
+  {
+    vendor: "Segment",
+    re: /\b(?:analytics|segment|rudderanalytics)\s*\.\s*(?:track|identify|page|group|alias|screen)\s*\(/g,
+  },
+  {
+    vendor: "Mixpanel",
+    re: /\bmixpanel(?:\s*\.\s*people)?\s*\.\s*(?:track|identify|alias|register|set|set_once)\s*\(/gi,
+  },
+  {
+    vendor: "Amplitude",
+    re: /\bamplitude(?:\s*\.\s*getInstance\s*\(\s*\))?\s*\.\s*(?:track|logEvent|identify|setUserId|setUserProperties)\s*\(/gi,
+  },
   { vendor: "PostHog", re: /\bposthog(?:\s*\.\s*people)?\s*\.\s*(?:capture|identify|alias|group|set)\s*\(/gi },
   { vendor: "Heap", re: /\bheap\s*\.\s*(?:track|identify|addUserProperties)\s*\(/g },
   { vendor: "Intercom", re: /(?<![\w$.])Intercom\s*\(|\bintercom(?:\s*\.\s*\w+)+\s*\(/g },
@@ -38,9 +47,15 @@ const SDK_CALLS: ReadonlyArray<{ vendor: string; re: RegExp }> = [
   { vendor: "Customer.io", re: /\b(?:_?cio|customerio)\s*\.\s*(?:identify|track)\s*\(/g },
   { vendor: "HubSpot", re: /\bhubspot\w*(?:\s*\.\s*\w+)+\s*\(/gi },
   // Go SDKs queue messages built as struct literals: client.Enqueue(analytics.Identify{...}).
-  { vendor: "Segment", re: /\.\s*Enqueue\s*\((?=\s*&?\s*analytics\s*\.\s*(?:Identify|Track|Page|Group|Alias|Screen)\b)/g },
+  {
+    vendor: "Segment",
+    re: /\.\s*Enqueue\s*\((?=\s*&?\s*analytics\s*\.\s*(?:Identify|Track|Page|Group|Alias|Screen)\b)/g,
+  },
   { vendor: "PostHog", re: /\.\s*Enqueue\s*\((?=\s*&?\s*posthog\s*\.\s*(?:Capture|Identify|Alias|GroupIdentify)\b)/g },
-  { vendor: "Sentry", re: /\bsentry_sdk\s*\.\s*set_user\s*\(|\bSentry\s*\.\s*setUser\s*\(|\bscope\s*\.\s*SetUser\s*\(/g },
+  {
+    vendor: "Sentry",
+    re: /\bsentry_sdk\s*\.\s*set_user\s*\(|\bSentry\s*\.\s*setUser\s*\(|\bscope\s*\.\s*SetUser\s*\(/g,
+  },
 ];
 
 /** Analytics/CRM SDK packages (npm and PyPI) and who receives what they send. */
@@ -86,7 +101,9 @@ const SDK_PATTERNS = Object.entries(SDK_PACKAGES).map(([pkg, vendor]) => {
     pkg,
     vendor,
     manifest: new RegExp(`(^|["'\\s])${p}(["'\\s=<>~!\\[;]|$)`),
-    js: new RegExp(`import\\s+(.+?)\\s+from\\s+["']${p}["']|(?:const|let|var)\\s+(.+?)\\s*=\\s*require\\(\\s*["']${p}["']`),
+    js: new RegExp(
+      `import\\s+(.+?)\\s+from\\s+["']${p}["']|(?:const|let|var)\\s+(.+?)\\s*=\\s*require\\(\\s*["']${p}["']`,
+    ),
     py: new RegExp(`^\\s*(?:from\\s+${module}\\s+import\\s+(.+)|import\\s+(${module})\\b)`),
   };
 });
@@ -121,7 +138,9 @@ function sdkBindings(lines: readonly CodeLine[]): Map<string, string> {
   }
   if (names.size === 0) return names;
   const imported = [...names.keys()].map(escapeRegExp).join("|");
-  const client = new RegExp(`(?<![\\w$.])([A-Za-z_$][\\w$]*)\\s*=\\s*(?:await\\s+)?(?:new\\s+)?(${imported})(?:\\s*\\.\\s*\\w+)*\\s*\\(`);
+  const client = new RegExp(
+    `(?<![\\w$.])([A-Za-z_$][\\w$]*)\\s*=\\s*(?:await\\s+)?(?:new\\s+)?(${imported})(?:\\s*\\.\\s*\\w+)*\\s*\\(`,
+  );
   for (const { code, added } of lines) {
     const m = added ? client.exec(code) : null;
     if (m?.[1] && m[2]) names.set(m[1], names.get(m[2]) ?? "an analytics SDK");
@@ -144,7 +163,8 @@ export function isInternalHost(host: string, owner?: string): boolean {
 const URL_LITERAL = /(["'`])(https?:\/\/[^"'`\s]*)/;
 const HOST = /^https?:\/\/(?:[^@/]*@)?(\[[^\]]+\]|[^/:?#$]+)/;
 /** `name = "https://..."`, `name: string = '...'`, Go's `name := "..."`, a key `name: "..."`. */
-const URL_ASSIGNMENT = /(?<![\w$])([A-Za-z_$][\w$]*)\s*(?::\s*[\w.]+\s*)?(?::=|=|:)\s*[fFrR]?(["'`])(https?:\/\/[^"'`\s]*)/g;
+const URL_ASSIGNMENT =
+  /(?<![\w$])([A-Za-z_$][\w$]*)\s*(?::\s*[\w.]+\s*)?(?::=|=|:)\s*[fFrR]?(["'`])(https?:\/\/[^"'`\s]*)/g;
 const IDENTIFIER = /[A-Za-z_$][\w$]*/g;
 
 function hostOf(url: string): string | undefined {
@@ -265,7 +285,9 @@ export const piiThirdPartyDetector: Detector = {
           const before = linesBefore(lines, index, 6).flatMap((l, k, all) =>
             l.added ? mentionsOf(l, index - all.length + k) : [],
           );
-          const inCall = args.flatMap((a, k) => (!a.added ? [] : k === 0 ? findDataMentions(a.code) : mentionsOf(a, index + k)));
+          const inCall = args.flatMap((a, k) =>
+            !a.added ? [] : k === 0 ? findDataMentions(a.code) : mentionsOf(a, index + k),
+          );
           const mentions = [...before, ...inCall].filter(
             (m) => isPersonalKind(m.kind) || m.kind === "request body" || m.kind === "user record",
           );

@@ -1,5 +1,3 @@
-
-
 /**
  * The vocabulary the data-handling detectors (DATA-01..03) share: which identifiers name personal
  * data or secrets, and how to read code lines so that only code (not prose in string literals or
@@ -8,7 +6,6 @@
  *
  * @example classifyIdentifier("dateOfBirth") // "date of birth"
  */
-
 
 /** Personal data about a person (GDPR-style personal data). */
 export type PersonalKind =
@@ -71,7 +68,10 @@ const RULES: readonly Rule[] = [
     ends: words(`ssn socialsecuritynumber socialsecurityno nationalid nationalidnumber nationalinsurancenumber
       passport passportnumber passportno driverlicense driverslicense driverlicence driverslicence`),
   },
-  { kind: "payment card", ends: words("cardnumber creditcard creditcardnumber ccnumber cvv cvc iban bankaccountnumber") },
+  {
+    kind: "payment card",
+    ends: words("cardnumber creditcard creditcardnumber ccnumber cvv cvc iban bankaccountnumber"),
+  },
   {
     kind: "name",
     ends: words("firstname lastname fullname surname forename givenname familyname middlename legalname maidenname"),
@@ -328,7 +328,8 @@ export function findDataMentions(code: string, options: MentionOptions = {}): Da
         named = true;
       }
     }
-    if (!named && !isKey && !called && isPersonRecord(segments)) out.push({ kind: "user record", text: segments.join(".") });
+    if (!named && !isKey && !called && isPersonRecord(segments))
+      out.push({ kind: "user record", text: segments.join(".") });
   }
   return out;
 }

@@ -20,7 +20,11 @@ const LICENSE_TAG = /@licen[cs]e\s+([A-Za-z0-9.+() -]+?)\s*(?:\*\/)?\s*$/;
 /** Copyleft licence families, as notices name them. Order matters: AGPL and LGPL before GPL. */
 const NOTICES: ReadonlyArray<{ family: string; strong: boolean; re: RegExp }> = [
   { family: "AGPL", strong: true, re: /GNU\s+Affero\s+General\s+Public\s+Licen[cs]e|\bAGPL[-\s]?v?[123]?\b/i },
-  { family: "LGPL", strong: false, re: /GNU\s+(?:Lesser|Library)\s+(?:General\s+)?Public\s+Licen[cs]e|\bLGPL(?:[-\s]?v?[23](?:\.[01])?)?\b/i },
+  {
+    family: "LGPL",
+    strong: false,
+    re: /GNU\s+(?:Lesser|Library)\s+(?:General\s+)?Public\s+Licen[cs]e|\bLGPL(?:[-\s]?v?[23](?:\.[01])?)?\b/i,
+  },
   {
     family: "GPL",
     strong: true,
@@ -33,7 +37,8 @@ const NOTICES: ReadonlyArray<{ family: string; strong: boolean; re: RegExp }> = 
   { family: "OSL", strong: true, re: /Open\s+Software\s+Licen[cs]e\s+(?:v(?:ersion)?\s*)?[123]/i },
 ];
 /** A notice that offers a permissive choice: "dual licensed under the MIT or GPL". */
-const DUAL = /\bdual[-\s]licen[cs]ed\b|\b(?:MIT|BSD|Apache|ISC)\b[^.\n]{0,40}\bor\b[^.\n]{0,20}\bL?GPL|L?GPL[^.\n]{0,40}\bor\b[^.\n]{0,30}\b(?:MIT|BSD|Apache|ISC)\b/i;
+const DUAL =
+  /\bdual[-\s]licen[cs]ed\b|\b(?:MIT|BSD|Apache|ISC)\b[^.\n]{0,40}\bor\b[^.\n]{0,20}\bL?GPL|L?GPL[^.\n]{0,40}\bor\b[^.\n]{0,30}\b(?:MIT|BSD|Apache|ISC)\b/i;
 /** Titles of licence texts: the first one near the top of a COPYING/LICENSE file names it. */
 const TITLES: ReadonlyArray<{ family: string; strong: boolean; re: RegExp }> = [
   { family: "AGPL", strong: true, re: /GNU\s+AFFERO\s+GENERAL\s+PUBLIC\s+LICEN[CS]E/i },
@@ -200,7 +205,9 @@ function sourceNotice(file: ChangedFile, lines: PatchLine[]): Finding | undefine
     const wrapped = following?.line === l.line + 1 ? `${l.text} ${following.text.replace(COMMENT_MARKER, "")}` : l.text;
     const notice =
       NOTICES.find((n) => n.re.test(l.text)) ??
-      (following && !NOTICES.some((n) => n.re.test(following.text)) ? NOTICES.find((n) => n.re.test(wrapped)) : undefined);
+      (following && !NOTICES.some((n) => n.re.test(following.text))
+        ? NOTICES.find((n) => n.re.test(wrapped))
+        : undefined);
     if (notice) {
       return finding(
         path,
@@ -235,7 +242,11 @@ async function vendoredLicenses(ctx: DetectContext, added: readonly ChangedFile[
     const root = VENDOR_DIR.exec(file.filename);
     if (!root || LICENSE_FILE.test(baseName(file.filename))) continue;
     const rootDir = file.filename.slice(0, root.index + root[0].length - 1);
-    for (let dir = file.filename.slice(0, file.filename.lastIndexOf("/")); dir.length > rootDir.length; dir = dir.slice(0, Math.max(dir.lastIndexOf("/"), 0))) {
+    for (
+      let dir = file.filename.slice(0, file.filename.lastIndexOf("/"));
+      dir.length > rootDir.length;
+      dir = dir.slice(0, Math.max(dir.lastIndexOf("/"), 0))
+    ) {
       if (checked.has(dir)) break;
       if (checked.size >= MAX_VENDOR_DIRS) return findings;
       checked.add(dir);
@@ -249,7 +260,10 @@ async function vendoredLicenses(ctx: DetectContext, added: readonly ChangedFile[
         const text = await readHead(ctx, path);
         if (text === undefined) continue;
         licensed = true;
-        const found = licenseText(path, text.split("\n").map((t, i): PatchLine => ({ kind: "add", line: i + 1, text: t })));
+        const found = licenseText(
+          path,
+          text.split("\n").map((t, i): PatchLine => ({ kind: "add", line: i + 1, text: t })),
+        );
         if (found) {
           findings.push({
             ...found,
@@ -296,7 +310,9 @@ export const copyleftSourceDetector: Detector = {
         : sourceNotice(file, lines);
       if (found) findings.push(found);
     }
-    const added = ctx.pr.files.filter((f) => (f.status === "added" || f.status === "copied") && !findings.some((x) => x.file === f.filename));
+    const added = ctx.pr.files.filter(
+      (f) => (f.status === "added" || f.status === "copied") && !findings.some((x) => x.file === f.filename),
+    );
     findings.push(...(await vendoredLicenses(ctx, added)));
     return findings;
   },

@@ -9,7 +9,11 @@ async function lookup(ctx: DetectContext, change: DependencyChange, version?: st
   try {
     return await ctx.licenses.lookup(change.ecosystem, change.name, version);
   } catch (error) {
-    return { status: "failed", registry: `the ${change.ecosystem} registry`, reason: error instanceof Error ? error.message : String(error) };
+    return {
+      status: "failed",
+      registry: `the ${change.ecosystem} registry`,
+      reason: error instanceof Error ? error.message : String(error),
+    };
   }
 }
 
@@ -62,7 +66,10 @@ async function judge(ctx: DetectContext, change: DependencyChange): Promise<Find
   if (cls.copyleft && change.scope === "runtime") {
     // A bump of a dependency that already shipped under copyleft adds no new obligation: LIC-01 only.
     // Only a registry's answer can say it did: a failed lookup of the old version leaves the block.
-    const before = change.kind === "version_changed" && change.previousScope === "runtime" ? await lookup(ctx, change, change.previousVersion) : undefined;
+    const before =
+      change.kind === "version_changed" && change.previousScope === "runtime"
+        ? await lookup(ctx, change, change.previousVersion)
+        : undefined;
     const wasCopyleftRuntime = before?.status === "found" && classifyLicense(before.license).copyleft;
     if (!wasCopyleftRuntime) {
       return finding(

@@ -11,10 +11,37 @@ import { securityFinding } from "./security-finding.js";
 
 /** Path words (split on `/ . _ -` and camelCase) that name authentication or session code. */
 const AUTH_PATH_WORDS = new Set([
-  "auth", "authn", "authz", "authentication", "authorization", "authorize", "authenticate",
-  "session", "sessions", "login", "logout", "signin", "passport", "jwt", "oauth", "oauth2",
-  "oidc", "saml", "sso", "password", "passwords", "credential", "credentials", "permission",
-  "permissions", "rbac", "acl", "csrf", "mfa", "totp", "2fa",
+  "auth",
+  "authn",
+  "authz",
+  "authentication",
+  "authorization",
+  "authorize",
+  "authenticate",
+  "session",
+  "sessions",
+  "login",
+  "logout",
+  "signin",
+  "passport",
+  "jwt",
+  "oauth",
+  "oauth2",
+  "oidc",
+  "saml",
+  "sso",
+  "password",
+  "passwords",
+  "credential",
+  "credentials",
+  "permission",
+  "permissions",
+  "rbac",
+  "acl",
+  "csrf",
+  "mfa",
+  "totp",
+  "2fa",
 ]);
 
 /** Changed lines that touch token checks, sessions, password hashing or route guards. */
@@ -134,9 +161,13 @@ export const authChangeDetector: Detector = {
       const byPath = paths.some((p) => pathWords(p).some((w) => AUTH_PATH_WORDS.has(w)));
       const byLine = firstChangedLine(file, !byPath);
       const calls = authCalls(file);
-      const hits = [...new Set([...byLine.hits, ...calls.map((c) => (/^[\w.$]+$/.test(c.call) ? `${c.call}(` : c.call))])].slice(0, 4);
+      const hits = [
+        ...new Set([...byLine.hits, ...calls.map((c) => (/^[\w.$]+$/.test(c.call) ? `${c.call}(` : c.call))]),
+      ].slice(0, 4);
       if (!byPath && hits.length === 0) continue;
-      const lines = [byLine.line, ...(byPath ? [] : calls.map((c) => c.line))].filter((l): l is number => l !== undefined);
+      const lines = [byLine.line, ...(byPath ? [] : calls.map((c) => c.line))].filter(
+        (l): l is number => l !== undefined,
+      );
       const line = lines.length > 0 ? Math.min(...lines) : undefined;
       const what = byPath
         ? `${file.filename} is authentication/session code`

@@ -24,9 +24,25 @@ const MAX_DEPTH = 4;
 /** How far above a use a variable's assignments are looked for (about one function). */
 const MAX_ROWS_BACK = 80;
 
-const STRING_KINDS = new Set(["string", "template_string", "interpreted_string_literal", "raw_string_literal", "concatenated_string"]);
+const STRING_KINDS = new Set([
+  "string",
+  "template_string",
+  "interpreted_string_literal",
+  "raw_string_literal",
+  "concatenated_string",
+]);
 const LITERAL_KINDS = new Set([
-  "number", "integer", "float", "int_literal", "float_literal", "true", "false", "null", "none", "nil", "undefined",
+  "number",
+  "integer",
+  "float",
+  "int_literal",
+  "float_literal",
+  "true",
+  "false",
+  "null",
+  "none",
+  "nil",
+  "undefined",
 ]);
 
 /** Reads one language's syntax for string building, following variables within one tree. */
@@ -60,13 +76,21 @@ export class StringBuilderReader {
   private literalString(node: SgNode): BuiltString {
     const row = node.range().start.line;
     if (kindOf(node) === "concatenated_string") {
-      const parts = node.children().filter((c) => c.isNamed()).map((c) => this.literalString(c));
+      const parts = node
+        .children()
+        .filter((c) => c.isNamed())
+        .map((c) => this.literalString(c));
       return { literal: parts.map((p) => p.literal).join(""), dynamic: parts.some((p) => p.dynamic), rows: [row] };
     }
-    const substitutions = node.children().filter((c) => kindOf(c) === "template_substitution" || kindOf(c) === "interpolation");
+    const substitutions = node
+      .children()
+      .filter((c) => kindOf(c) === "template_substitution" || kindOf(c) === "interpolation");
     const literal = node
       .children()
-      .filter((c) => kindOf(c) === "string_fragment" || kindOf(c) === "string_content" || kindOf(c).endsWith("_literal_content"))
+      .filter(
+        (c) =>
+          kindOf(c) === "string_fragment" || kindOf(c) === "string_content" || kindOf(c).endsWith("_literal_content"),
+      )
       .map((c) => c.text())
       .join(" ");
     const dynamic = substitutions.some((s) => {
@@ -74,7 +98,8 @@ export class StringBuilderReader {
       return !isConstant(inner) && !(inner && this.holdsOnlyLiterals(inner));
     });
     // A raw Go string or a plain string without content children still says something.
-    const text = literal !== "" || substitutions.length > 0 ? literal : node.text().replace(/^[a-zA-Z]*["'`]+|["'`]+$/g, "");
+    const text =
+      literal !== "" || substitutions.length > 0 ? literal : node.text().replace(/^[a-zA-Z]*["'`]+|["'`]+$/g, "");
     return { literal: text, dynamic, rows: [row] };
   }
 
@@ -140,7 +165,10 @@ export class StringBuilderReader {
     const parts = this.assignmentsTo(name, row).map((value) => this.read(value, depth + 1, next));
     if (parts.length === 0) return { ...NONE, rows: [row] };
     return {
-      literal: parts.map((p) => p.literal).filter((t) => t !== "").join(" "),
+      literal: parts
+        .map((p) => p.literal)
+        .filter((t) => t !== "")
+        .join(" "),
       dynamic: parts.some((p) => p.dynamic),
       rows: [row, ...parts.flatMap((p) => p.rows)],
     };

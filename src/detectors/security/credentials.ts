@@ -29,11 +29,14 @@ export async function findSecrets(text: string): Promise<FoundSecret[]> {
   const found: FoundSecret[] = known.map((h) => ({ ...h }));
   for (const a of findSecretAssignments(text)) {
     // A value a provider rule already recognised (or part of it) is not reported twice.
-    const overlaps = known.some(
-      (h) => h.line === a.line && (h.value.includes(a.value) || a.value.includes(h.value)),
-    );
+    const overlaps = known.some((h) => h.line === a.line && (h.value.includes(a.value) || a.value.includes(h.value)));
     if (!overlaps) {
-      found.push({ value: a.value, line: a.line, rule: "secret-assignment", label: `secret-like value assigned to ${a.name}` });
+      found.push({
+        value: a.value,
+        line: a.line,
+        rule: "secret-assignment",
+        label: `secret-like value assigned to ${a.name}`,
+      });
     }
   }
   const seen = new Set<string>();

@@ -4,7 +4,8 @@ import type { PatchSyntax } from "../code/syntax-tree.js";
 import { callArguments, kindOf } from "./built-string.js";
 
 /** Words that say a value must be unguessable: tokens, secrets, passwords, codes, keys. */
-const SECRET_WORD = /token|secret|passw|pwd|nonce|otp|salt|session|invite|reset|verif|code|key|uuid|guid|csrf|api|cred/i;
+const SECRET_WORD =
+  /token|secret|passw|pwd|nonce|otp|salt|session|invite|reset|verif|code|key|uuid|guid|csrf|api|cred/i;
 /** Case matters for ids: `userId`, `user_id`, `sid`, `ID`, but not `valid` or `paid`. */
 const ID_WORD = /\b(id|ID|sid|ids)\b|[a-z0-9]Id\b|[a-z0-9]Ids\b|_(id|ID|ids)\b|^id_/;
 const isSecretPurpose = (name: string): boolean => SECRET_WORD.test(name) || ID_WORD.test(name);
@@ -25,7 +26,8 @@ export interface CryptoCall {
 const PY_RANDOM = /^random\.(random|randint|randrange|choice|choices|getrandbits|sample|uniform|shuffle|randbytes)$/;
 const PY_RANDOM_BARE = /^(randint|randrange|choice|choices|getrandbits|randbytes)$/;
 /** math/rand functions that crypto/rand does not have: seeing one is enough. */
-const GO_MATH_RAND_ONLY = /^rand\.(Intn|IntN|Int31|Int31n|Int63|Int63n|Int64|Int64N|Int32|Int32N|Uint32|Uint64|Uint|UintN|Float32|Float64|Perm|Shuffle|N|NewSource|New|Seed|ExpFloat64|NormFloat64)$/;
+const GO_MATH_RAND_ONLY =
+  /^rand\.(Intn|IntN|Int31|Int31n|Int63|Int63n|Int64|Int64N|Int32|Int32N|Uint32|Uint64|Uint|UintN|Float32|Float64|Perm|Shuffle|N|NewSource|New|Seed|ExpFloat64|NormFloat64)$/;
 const GO_AMBIGUOUS_RAND = /^rand\.(Read|Int)$/;
 const FAST_HASH_CALL =
   /^(hashlib\.(md5|sha1|sha224|sha256|sha384|sha512|new)|md5\.Sum|sha1\.Sum|sha256\.Sum256|sha512\.Sum512|md5|sha1|sha256|CryptoJS\.(MD5|SHA1|SHA256|SHA512))$/;
@@ -54,7 +56,8 @@ export function cryptoCalls(syntax: PatchSyntax): CryptoCall[] {
       out.push({ kind: "fast-hash-password", row: call.row, call: call.callee });
       continue;
     }
-    if (syntax.lang === "go" && GO_WEAK_HASH.test(call.callee)) out.push({ kind: "weak-hash", row: call.row, call: call.callee });
+    if (syntax.lang === "go" && GO_WEAK_HASH.test(call.callee))
+      out.push({ kind: "weak-hash", row: call.row, call: call.callee });
   }
   return out;
 }
@@ -65,7 +68,12 @@ function goRandImport(text: string): "math" | "crypto" | undefined {
   return undefined;
 }
 
-function isPredictableRandom(call: CallSite, lang: PatchSyntax["lang"], goImport: "math" | "crypto" | undefined, pyBare: boolean): boolean {
+function isPredictableRandom(
+  call: CallSite,
+  lang: PatchSyntax["lang"],
+  goImport: "math" | "crypto" | undefined,
+  pyBare: boolean,
+): boolean {
   if (lang === "python") return PY_RANDOM.test(call.callee) || (pyBare && PY_RANDOM_BARE.test(call.callee));
   if (lang === "go") {
     if (goImport === "crypto") return false;
@@ -76,21 +84,39 @@ function isPredictableRandom(call: CallSite, lang: PatchSyntax["lang"], goImport
 
 /** A fast hash whose input (or the `.update(...)` chained on it) names a password. */
 function hashesPassword(call: CallSite): boolean {
-  const argText = (c: CallSite | SgNode[]): string => (Array.isArray(c) ? c : callArguments(c)).map((a) => a.text()).join(" ");
+  const argText = (c: CallSite | SgNode[]): string =>
+    (Array.isArray(c) ? c : callArguments(c)).map((a) => a.text()).join(" ");
   if (FAST_HASH_CALL.test(call.callee)) return PASSWORD.test(argText(call));
   // createHash("sha256").update(password): the algorithm on the inner call, the data on this one.
-  if (call.method === "update" && /createHash\(\s*["'`](md5|sha1|sha-1|sha256|sha512)["'`]\s*\)/i.test(call.receiver ?? "")) {
+  if (
+    call.method === "update" &&
+    /createHash\(\s*["'`](md5|sha1|sha-1|sha256|sha512)["'`]\s*\)/i.test(call.receiver ?? "")
+  ) {
     return PASSWORD.test(argText(call));
   }
   return false;
 }
 
 const NAMED_KINDS = new Set([
-  "variable_declarator", "assignment_expression", "assignment", "augmented_assignment", "short_var_declaration",
-  "assignment_statement", "var_spec", "pair", "keyword_argument", "keyed_element", "public_field_definition", "field_definition",
+  "variable_declarator",
+  "assignment_expression",
+  "assignment",
+  "augmented_assignment",
+  "short_var_declaration",
+  "assignment_statement",
+  "var_spec",
+  "pair",
+  "keyword_argument",
+  "keyed_element",
+  "public_field_definition",
+  "field_definition",
 ]);
 const FUNCTION_KINDS = new Set([
-  "function_declaration", "method_definition", "function_definition", "method_declaration", "function_expression",
+  "function_declaration",
+  "method_definition",
+  "function_definition",
+  "method_declaration",
+  "function_expression",
 ]);
 
 /**

@@ -9,19 +9,61 @@ export const SQL_SHAPE =
 
 /** Methods that run SQL text: drivers, ORMs' raw escapes, query builders' `*Raw`. */
 const SQL_METHOD = new Set([
-  "query", "execute", "executemany", "executescript", "raw", "unsafe", "$queryRawUnsafe", "$executeRawUnsafe",
-  "queryRawUnsafe", "executeRawUnsafe", "exec", "exec_driver_sql", "prepare", "whereRaw", "orderByRaw", "havingRaw",
-  "joinRaw", "fromRaw", "read_sql", "read_sql_query", "text", "extra", "all", "get", "run", "each",
-  "Query", "QueryRow", "QueryContext", "QueryRowContext", "Exec", "ExecContext", "Prepare", "PrepareContext",
-  "Raw", "Select", "Get", "MustExec", "Queryx", "QueryRowx", "Execute",
+  "query",
+  "execute",
+  "executemany",
+  "executescript",
+  "raw",
+  "unsafe",
+  "$queryRawUnsafe",
+  "$executeRawUnsafe",
+  "queryRawUnsafe",
+  "executeRawUnsafe",
+  "exec",
+  "exec_driver_sql",
+  "prepare",
+  "whereRaw",
+  "orderByRaw",
+  "havingRaw",
+  "joinRaw",
+  "fromRaw",
+  "read_sql",
+  "read_sql_query",
+  "text",
+  "extra",
+  "all",
+  "get",
+  "run",
+  "each",
+  "Query",
+  "QueryRow",
+  "QueryContext",
+  "QueryRowContext",
+  "Exec",
+  "ExecContext",
+  "Prepare",
+  "PrepareContext",
+  "Raw",
+  "Select",
+  "Get",
+  "MustExec",
+  "Queryx",
+  "QueryRowx",
+  "Execute",
   // asyncpg and encode/databases.
-  "fetch", "fetchrow", "fetchval", "fetch_all", "fetch_one", "fetch_val",
+  "fetch",
+  "fetchrow",
+  "fetchval",
+  "fetch_all",
+  "fetch_one",
+  "fetch_val",
 ]);
 /** Receivers whose `exec` runs a shell command, not SQL (`child_process.exec`, `require("child_process").exec`). */
 const SHELL_RECEIVER = /^(child_process|childProcess|cp|shell|shelljs)$|^require\(["'`](node:)?child_process["'`]\)$/;
 /** Bare function names that run a shell command in JavaScript (imported or promisified `exec`). */
 const JS_SHELL_FN = /^(exec|execSync|execAsync|execPromise|pexec|execCommand|execaCommand|execaCommandSync)$/;
-const PY_SHELL_CALL = /^(os\.system|os\.popen|subprocess\.getoutput|subprocess\.getstatusoutput|commands\.getoutput|asyncio\.create_subprocess_shell|popen2\.\w+)$/;
+const PY_SHELL_CALL =
+  /^(os\.system|os\.popen|subprocess\.getoutput|subprocess\.getstatusoutput|commands\.getoutput|asyncio\.create_subprocess_shell|popen2\.\w+)$/;
 const PY_SUBPROCESS = /^(subprocess\.)?(run|call|check_call|check_output|Popen)$/;
 const JS_SPAWN = /^(child_process\.|childProcess\.|cp\.)?(spawn|spawnSync|execFile|execFileSync)$/;
 const SHELLS = /^(\/(usr\/)?bin\/)?(sh|bash|zsh|dash|ash|ksh|cmd(\.exe)?|powershell(\.exe)?|pwsh)$/;
@@ -31,7 +73,20 @@ const SINK_NAMES = `(?:^|[^\\w$])(?:${[
   ...SQL_METHOD,
   ...["exec", "execSync", "execAsync", "execPromise", "pexec", "execCommand", "execaCommand", "execaCommandSync"],
   ...["system", "popen", "getoutput", "getstatusoutput", "create_subprocess_shell", "popen2\\.\\w+"],
-  ...["run", "call", "check_call", "check_output", "Popen", "Command", "CommandContext", "spawn", "spawnSync", "execFile", "execFileSync", "text"],
+  ...[
+    "run",
+    "call",
+    "check_call",
+    "check_output",
+    "Popen",
+    "Command",
+    "CommandContext",
+    "spawn",
+    "spawnSync",
+    "execFile",
+    "execFileSync",
+    "text",
+  ],
 ]
   .map((n) => n.replace(/\$/g, "\\$"))
   .join("|")})$`;
@@ -76,8 +131,13 @@ function sinkKind(call: CallSite, lang: SyntaxLanguage): InjectionFlow["kind"] |
     if (/^exec\.Command(Context)?$/.test(call.callee) && goShellArgs(call) !== undefined) return "shell";
   } else {
     if (call.receiver === undefined && JS_SHELL_FN.test(call.method)) return "shell";
-    if (call.receiver !== undefined && SHELL_RECEIVER.test(call.receiver) && /^(exec|execSync)$/.test(call.method)) return "shell";
-    if (JS_SPAWN.test(call.callee) && callArguments(call).some((a) => kindOf(a) === "object" && /\bshell\s*:\s*true\b/.test(a.text()))) return "shell";
+    if (call.receiver !== undefined && SHELL_RECEIVER.test(call.receiver) && /^(exec|execSync)$/.test(call.method))
+      return "shell";
+    if (
+      JS_SPAWN.test(call.callee) &&
+      callArguments(call).some((a) => kindOf(a) === "object" && /\bshell\s*:\s*true\b/.test(a.text()))
+    )
+      return "shell";
   }
   if (call.receiver !== undefined && SQL_METHOD.has(call.method)) return "sql";
   if (lang === "python" && /^(sqlalchemy\.)?text$/.test(call.callee)) return "sql";
@@ -106,7 +166,9 @@ function goShellArgs(call: CallSite): SgNode | undefined {
 }
 
 function isTrueKeyword(node: SgNode, name: string): boolean {
-  return kindOf(node) === "keyword_argument" && node.field("name")?.text() === name && node.field("value")?.text() === "True";
+  return (
+    kindOf(node) === "keyword_argument" && node.field("name")?.text() === name && node.field("value")?.text() === "True"
+  );
 }
 
 /** The call's row when the PR adds it; else the newest added row that built the text. */

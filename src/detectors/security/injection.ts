@@ -96,7 +96,11 @@ const RULES: readonly LineRule[] = [
 /** The line rules for a file whose syntax tree is read: SQL only when request data is spliced in, no shell rule. */
 const TREE_FILE_RULES: readonly LineRule[] = RULES.filter((r) => r.id !== "shell-interpolation").map((r) =>
   r.id === "sql-interpolation"
-    ? { ...r, test: (line: string, lang: Parameters<LineRule["test"]>[1], before: string) => readsRequestData(line) && r.test(line, lang, before) }
+    ? {
+        ...r,
+        test: (line: string, lang: Parameters<LineRule["test"]>[1], before: string) =>
+          readsRequestData(line) && r.test(line, lang, before),
+      }
     : r,
 );
 
@@ -138,10 +142,19 @@ export const injectionDetector: Detector = {
       // follow (SQL built from request data before any call, eval, templates), outside strings and comments.
       const rules = syntax ? TREE_FILE_RULES : RULES;
       const inText = syntax ? textRows(syntax) : new Set<number>();
-      for (const m of matchLineRules(file, rules)) if (!found.has(m.line) && !inText.has(m.line)) found.set(m.line, m.rule.message);
+      for (const m of matchLineRules(file, rules))
+        if (!found.has(m.line) && !inText.has(m.line)) found.set(m.line, m.rule.message);
       for (const [line, message] of [...found].sort((a, b) => a[0] - b[0])) {
         findings.push(
-          securityFinding({ policy: "SEC-02", detector: "injection", severity: "high", blocking: true, file: file.filename, line, message }),
+          securityFinding({
+            policy: "SEC-02",
+            detector: "injection",
+            severity: "high",
+            blocking: true,
+            file: file.filename,
+            line,
+            message,
+          }),
         );
       }
     }

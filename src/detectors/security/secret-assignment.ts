@@ -13,9 +13,11 @@ const SECRET_WORD =
 
 /** Names that contain a secret word but hold something else (a URL, a header name, a length). */
 const NOT_A_SECRET_LAST_WORD = new Set(
-  ("url uri path file dir name type header field length len ttl expiry expires in prefix id ids count " +
+  (
+    "url uri path file dir name type header field length len ttl expiry expires in prefix id ids count " +
     "limit policy label placeholder pattern regex endpoint env var min max mode format version kind error " +
-    "message text hint").split(" "),
+    "message text hint"
+  ).split(" "),
 );
 
 /** The last word of `tokenUrl`, `TOKEN_URL`, `token-url`: "url". */

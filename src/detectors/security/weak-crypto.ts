@@ -28,20 +28,27 @@ const RULES: readonly LineRule[] = [
   },
   {
     id: "ecb-mode",
-    test: (line) => /\b(aes|des|bf|blowfish)-\d*-?ecb\b|\bMODE_ECB\b|\/ECB\/|\bmode\s*:\s*CryptoJS\.mode\.ECB|\bECB\b\s*\(/i.test(line),
-    message: "ECB cipher mode: identical plaintext blocks give identical ciphertext. Use an AEAD mode (AES-GCM) with a random IV.",
+    test: (line) =>
+      /\b(aes|des|bf|blowfish)-\d*-?ecb\b|\bMODE_ECB\b|\/ECB\/|\bmode\s*:\s*CryptoJS\.mode\.ECB|\bECB\b\s*\(/i.test(
+        line,
+      ),
+    message:
+      "ECB cipher mode: identical plaintext blocks give identical ciphertext. Use an AEAD mode (AES-GCM) with a random IV.",
   },
   {
     id: "fixed-iv-or-salt",
     test: (line) =>
-      /(?:\b(?:\w+_)?(?:iv|IV|nonce|NONCE|salt|SALT)|\b[a-z]\w*(?:Iv|IV|Nonce|Salt))\s*[:=]\s*(Buffer\.(from|alloc)\s*\(\s*(["'`]|\d)|b?["'`][^"'`$]{4,}["'`]|bytes\(|\[\s*0x)/.test(line) ||
-      /createCipheriv\s*\([^,]+,[^,]+,\s*(["'`]|Buffer\.(from|alloc)\s*\(\s*(["'`]|\d))/.test(line),
-    message: "Hard-coded IV, nonce or salt: it must be random per encryption/hash (crypto.randomBytes, os.urandom) and stored alongside the result.",
+      /(?:\b(?:\w+_)?(?:iv|IV|nonce|NONCE|salt|SALT)|\b[a-z]\w*(?:Iv|IV|Nonce|Salt))\s*[:=]\s*(Buffer\.(from|alloc)\s*\(\s*(["'`]|\d)|b?["'`][^"'`$]{4,}["'`]|bytes\(|\[\s*0x)/.test(
+        line,
+      ) || /createCipheriv\s*\([^,]+,[^,]+,\s*(["'`]|Buffer\.(from|alloc)\s*\(\s*(["'`]|\d))/.test(line),
+    message:
+      "Hard-coded IV, nonce or salt: it must be random per encryption/hash (crypto.randomBytes, os.urandom) and stored alongside the result.",
   },
   {
     id: "insecure-random",
     test: (line, _language, before) => {
-      if (!/\bMath\.random\s*\(|\brandom\.(random|randint|choice|choices|getrandbits|sample)\s*\(/.test(line)) return false;
+      if (!/\bMath\.random\s*\(|\brandom\.(random|randint|choice|choices|getrandbits|sample)\s*\(/.test(line))
+        return false;
       if (SECRET_PURPOSE.test(line.replace(/\bMath\.random\b|\brandom\.\w+/g, ""))) return true;
       // `return Math.random()...` inside a function whose name says what the value is for.
       const enclosing = /(?:function|def|const|let|var)\s+(\w+)[^\n]*$/.exec(before)?.[1];
@@ -101,7 +108,15 @@ export const weakCryptoDetector: Detector = {
       }
       for (const [line, message] of [...found].sort((a, b) => a[0] - b[0])) {
         findings.push(
-          securityFinding({ policy: "SEC-05", detector: "weak-crypto", severity: "medium", blocking: false, file: file.filename, line, message }),
+          securityFinding({
+            policy: "SEC-05",
+            detector: "weak-crypto",
+            severity: "medium",
+            blocking: false,
+            file: file.filename,
+            line,
+            message,
+          }),
         );
       }
     }

@@ -13,7 +13,13 @@ function linesMatching(text: string, pattern: RegExp): number[] {
 /** The privileged triggers a parsed `on:` declares (string, list or map form). */
 function privilegedTriggers(on: unknown): string[] {
   const names =
-    typeof on === "string" ? [on] : Array.isArray(on) ? on.map(String) : on && typeof on === "object" ? Object.keys(on) : [];
+    typeof on === "string"
+      ? [on]
+      : Array.isArray(on)
+        ? on.map(String)
+        : on && typeof on === "object"
+          ? Object.keys(on)
+          : [];
   return names.filter((n) => n === "pull_request_target" || n === "workflow_run");
 }
 
@@ -61,7 +67,10 @@ function jobRisks(text: string, jobs: YAMLMap, lc: LineCounter): JobRisk[] {
       }
     }
     if (checkoutLine === undefined) continue;
-    const jobText = text.split("\n").slice(from - 1, to).join("\n");
+    const jobText = text
+      .split("\n")
+      .slice(from - 1, to)
+      .join("\n");
     const secrets = [...new Set([...jobText.matchAll(/secrets\.([A-Za-z0-9_]+)/g)].map((m) => m[1] ?? ""))];
     const secretsLine = linesMatching(jobText, /secrets\.[A-Za-z0-9_]+/)[0];
     out.push({
@@ -110,7 +119,10 @@ export function workflowStructureIssues(text: string): WorkflowIssue[] | undefin
         involved,
         severity: "high",
         message:
-          `Secrets (${job.secrets.slice(0, 5).map((s) => `secrets.${s}`).join(", ")}) are exposed to a job ` +
+          `Secrets (${job.secrets
+            .slice(0, 5)
+            .map((s) => `secrets.${s}`)
+            .join(", ")}) are exposed to a job ` +
           `that runs the pull request's code under ${triggers.join(" and ")}: a fork can read them. Move ` +
           "the step that needs them to a workflow that does not run untrusted code.",
       });

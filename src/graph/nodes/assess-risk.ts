@@ -15,7 +15,10 @@ export function assessRiskNode(deps: Pick<ReviewGraphDeps, "pullRequests">) {
 export function routeAfterRisk(deps: Pick<ReviewGraphDeps, "riskThreshold">) {
   return (state: ReviewStateValue): "verdict" | "retrieve_policies" => {
     const clean =
-      state.detections.length === 0 && state.detectorErrors.length === 0 && state.lookupFailures.length === 0 && !state.intakeProblem;
+      state.detections.length === 0 &&
+      state.detectorErrors.length === 0 &&
+      state.lookupFailures.length === 0 &&
+      !state.intakeProblem;
     return clean && state.risk !== null && state.risk.score < deps.riskThreshold ? "verdict" : "retrieve_policies";
   };
 }

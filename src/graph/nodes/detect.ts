@@ -60,9 +60,7 @@ export function detectNode(deps: ReviewGraphDeps) {
     // Stable order, whatever order the detectors finished in.
     detections.sort(
       (a, b) =>
-        a.policy.localeCompare(b.policy) ||
-        (a.file ?? "").localeCompare(b.file ?? "") ||
-        (a.line ?? 0) - (b.line ?? 0),
+        a.policy.localeCompare(b.policy) || (a.file ?? "").localeCompare(b.file ?? "") || (a.line ?? 0) - (b.line ?? 0),
     );
     lookupFailures.sort((a, b) => `${a.ecosystem}:${a.name}`.localeCompare(`${b.ecosystem}:${b.name}`));
     return { detections, detectorErrors: detectorErrors.sort(), lookupFailures };

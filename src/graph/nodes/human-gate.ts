@@ -17,7 +17,9 @@ export function humanGateNode(clock: Clock) {
       pr: state.pr ? `${state.pr.repo}#${state.pr.number}` : "",
       title: state.pr?.title ?? "",
       risk: state.risk,
-      findings: Object.values(state.findings).flatMap((b) => b?.findings ?? []).map(toResultFinding),
+      findings: Object.values(state.findings)
+        .flatMap((b) => b?.findings ?? [])
+        .map(toResultFinding),
       escalation: state.escalation,
       budget: { cycles_used: state.investigations.length, cycles_max: state.cyclesMax },
     };

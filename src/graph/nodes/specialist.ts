@@ -35,7 +35,10 @@ async function withTimeout<T>(ms: number, work: (signal: AbortSignal) => Promise
     // Stop the work, and give it a moment to say what its cut-off calls cost.
     controller.abort(error);
     const settled = await Promise.race([
-      running.then(() => undefined, (e: unknown) => e),
+      running.then(
+        () => undefined,
+        (e: unknown) => e,
+      ),
       new Promise((resolve) => setTimeout(resolve, ABORT_GRACE_MS).unref()),
     ]);
     const usage = (settled as { usage?: Partial<Usage> } | undefined)?.usage;
@@ -77,7 +80,12 @@ export function specialistNode(deps: ReviewGraphDeps, specialty: Specialty) {
       );
       return {
         findings: {
-          [specialty]: { findings: out.findings, verdicts: out.verdicts, notReviewed: out.notReviewed, round: state.round },
+          [specialty]: {
+            findings: out.findings,
+            verdicts: out.verdicts,
+            notReviewed: out.notReviewed,
+            round: state.round,
+          },
         },
         usage: out.usage,
       };
@@ -88,7 +96,9 @@ export function specialistNode(deps: ReviewGraphDeps, specialty: Specialty) {
       // A model that answered badly still cost money: count what its failed attempts used.
       const spent = (error as { usage?: Partial<Usage> }).usage;
       return {
-        findings: { [specialty]: { findings: detections, verdicts: [], notReviewed: [], round: state.round, failed: detail } },
+        findings: {
+          [specialty]: { findings: detections, verdicts: [], notReviewed: [], round: state.round, failed: detail },
+        },
         escalation: { reason: timedOut ? "timeout" : "specialist_error", detail },
         ...(spent ? { usage: spent } : {}),
       };

@@ -48,7 +48,9 @@ export function buildAnswer(state: RunState, request: InvestigationRequest, pr: 
   };
   const read = state.targets.filter((t) => state.files.has(t));
   const questionHits =
-    request.origin === "human" ? rankQuestionHits(state.questionHits, questionTerms(request.question), state.targets) : [];
+    request.origin === "human"
+      ? rankQuestionHits(state.questionHits, questionTerms(request.question), state.targets)
+      : [];
   if (read.length === 0 && questionHits.length === 0) {
     const why = [...state.unreadable.entries()].map(([f, e]) => `${f}: ${e}`).join("; ");
     return {
@@ -56,10 +58,14 @@ export function buildAnswer(state: RunState, request: InvestigationRequest, pr: 
       answers: [],
       evidence: [],
       concerns: [],
-      reason: state.targets.length === 0 ? "the pull request has no changed code to examine" : `could not read the changed code (${why})`,
+      reason:
+        state.targets.length === 0
+          ? "the pull request has no changed code to examine"
+          : `could not read the changed code (${why})`,
     };
   }
-  const logPolicy = request.findings.some((f) => f.policy === "SEC-03") || read.some((t) => AUTH_PATH.test(t)) ? "SEC-03" : "DATA-01";
+  const logPolicy =
+    request.findings.some((f) => f.policy === "SEC-03") || read.some((t) => AUTH_PATH.test(t)) ? "SEC-03" : "DATA-01";
 
   // The logging setup: which keys it redacts. One that redacts no secret is a concern, not an answer.
   const redacted = new Set<string>();
@@ -102,14 +108,18 @@ export function buildAnswer(state: RunState, request: InvestigationRequest, pr: 
     const changed = pr.files.find((f) => f.filename === target);
     const patch = changed?.patch;
     if (changed?.status === "added") {
-      unproven.push(`${target} is a new file: there is no earlier version to compare it with, so rules alone cannot clear it`);
+      unproven.push(
+        `${target} is a new file: there is no earlier version to compare it with, so rules alone cannot clear it`,
+      );
     }
 
     const removed = removedChecks(target, patch, [...head, ...allHelperLines]);
     if (removed.length === 0 && changed?.status !== "added") {
       const made = checksMadeIn([...head, ...allHelperLines]).slice(0, 2);
       if (made.length > 0) {
-        answers.push(`The change to ${target} removes no check, and the code still checks: ${made.map(cite).join("; ")}.`);
+        answers.push(
+          `The change to ${target} removes no check, and the code still checks: ${made.map(cite).join("; ")}.`,
+        );
         made.forEach(addEvidence);
       } else {
         unproven.push(`no check could be shown in ${target} or the helpers it calls`);
@@ -130,11 +140,17 @@ export function buildAnswer(state: RunState, request: InvestigationRequest, pr: 
       }
     }
 
-    logCalls += countLogCalls(head) + [...helperBodies.entries()].filter(([n]) => head.some((l) => l.text.includes(`${n}(`))).reduce((n, [, body]) => n + countLogCalls(body), 0);
+    logCalls +=
+      countLogCalls(head) +
+      [...helperBodies.entries()]
+        .filter(([n]) => head.some((l) => l.text.includes(`${n}(`)))
+        .reduce((n, [, body]) => n + countLogCalls(body), 0);
     const direct = scanSensitiveLogging(head);
     const viaHelpers: Array<{ name: string; callLine?: SourceLine; log: SensitiveLog }> = [];
     for (const [name, body] of helperBodies) {
-      const callLine = head.find((l) => new RegExp(`(^|[^\\w$.])${name}\\s*\\(`).test(l.text) && definitionName(l.text) !== name);
+      const callLine = head.find(
+        (l) => new RegExp(`(^|[^\\w$.])${name}\\s*\\(`).test(l.text) && definitionName(l.text) !== name,
+      );
       if (!callLine) continue;
       for (const log of scanSensitiveLogging(body)) viaHelpers.push({ name, callLine, log });
     }
@@ -145,14 +161,20 @@ export function buildAnswer(state: RunState, request: InvestigationRequest, pr: 
     }
     if (direct.length === 0 && viaHelpers.length === 0) {
       const names = [...helperBodies.keys()].filter((n) => head.some((l) => l.text.includes(`${n}(`)));
-      const helpers = names.length > 0 ? ` or in the helpers it calls (${names.map((n) => `${n} in ${state.helpers.get(n)?.file}`).join(", ")})` : "";
+      const helpers =
+        names.length > 0
+          ? ` or in the helpers it calls (${names.map((n) => `${n} in ${state.helpers.get(n)?.file}`).join(", ")})`
+          : "";
       answers.push(`No token, password, secret or session id is logged in ${target}${helpers}.`);
     }
   }
 
   // Who calls the changed functions.
   const callers = state.symbolHits.filter(
-    (h) => !state.targets.includes(h.file) && !/^\s*(import|export\s*\{)/.test(h.text) && definitionName(h.text) === undefined &&
+    (h) =>
+      !state.targets.includes(h.file) &&
+      !/^\s*(import|export\s*\{)/.test(h.text) &&
+      definitionName(h.text) === undefined &&
       state.changedFunctions.some((fn) => new RegExp(`\\b${fn}\\s*\\(`).test(h.text)),
   );
   for (const c of callers.slice(0, 3)) {
@@ -172,11 +194,18 @@ export function buildAnswer(state: RunState, request: InvestigationRequest, pr: 
 
   // A machine question is cleared only with positive evidence for its logging half too.
   if (!redactsSecrets) {
-    if (logCalls > 0) unproven.push("no logging setup was found that redacts tokens, passwords or secrets, and the changed code logs");
+    if (logCalls > 0)
+      unproven.push("no logging setup was found that redacts tokens, passwords or secrets, and the changed code logs");
     else answers.push(`The changed code (${read.join(", ")}) and the helpers it calls make no logging call.`);
   }
   if (unproven.length > 0) {
-    return { conclusive: false, answers, evidence, concerns, reason: `no positive evidence that it is safe: ${unproven.join("; ")}` };
+    return {
+      conclusive: false,
+      answers,
+      evidence,
+      concerns,
+      reason: `no positive evidence that it is safe: ${unproven.join("; ")}`,
+    };
   }
   return { conclusive: true, answers, evidence, concerns };
 

@@ -61,7 +61,9 @@ export function scanSensitiveLogging(lines: SourceLine[]): SensitiveLog[] {
  */
 export function redactionKeys(text: string): Set<string> {
   const keys = new Set<string>();
-  for (const m of text.matchAll(/(?:redact|censor|mask)\w*["']?\s*[:=]\s*(?:\{[^}[]*?paths["']?\s*:\s*)?\[([^\]]*)\]/gi)) {
+  for (const m of text.matchAll(
+    /(?:redact|censor|mask)\w*["']?\s*[:=]\s*(?:\{[^}[]*?paths["']?\s*:\s*)?\[([^\]]*)\]/gi,
+  )) {
     for (const s of (m[1] ?? "").matchAll(/["']([^"']+)["']/g)) {
       const last = (s[1] ?? "").split(".").pop() ?? "";
       if (last && last !== "*") keys.add(last.replace(/[[\]"']/g, "").toLowerCase());

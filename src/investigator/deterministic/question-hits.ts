@@ -28,7 +28,10 @@ export function rankQuestionHits(hits: SourceLine[], terms: QuestionTerm[], chan
       0,
     );
     const score =
-      weight * 2 + (changed.includes(hit.file) ? 1 : 0) + (CONDITIONAL.test(hit.text) ? 1 : 0) - (/^\s*(\/\/|\*|#)/.test(hit.text) ? 5 : 0);
+      weight * 2 +
+      (changed.includes(hit.file) ? 1 : 0) +
+      (CONDITIONAL.test(hit.text) ? 1 : 0) -
+      (/^\s*(\/\/|\*|#)/.test(hit.text) ? 5 : 0);
     return { hit, i, score, words: matched.map((k) => matchers[k]?.word ?? "") };
   });
   return ranked.sort((a, b) => b.score - a.score || a.i - b.i).map(({ hit, words }) => ({ hit, words }));

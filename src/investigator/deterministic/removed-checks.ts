@@ -6,7 +6,19 @@ type CheckKind = "expiry" | "signature" | "condition";
 const EXPIRY = /\bexp\b|expir|\bttl\b|maxAge|notBefore|\bnbf\b/i;
 const SIGNATURE = /verify\w*\s*\(|signature|\bhmac\b|timingSafeEqual/i;
 const CONDITIONAL = /\bif\s*\(|\breturn\b|\bthrow\b|\?|&&|\|\||[<>]=?|verify\w*\s*\(|\bassert\w*\s*\(/;
-const STOP = new Set(["null", "undefined", "true", "false", "typeof", "instanceof", "return", "this", "new", "length", "if"]);
+const STOP = new Set([
+  "null",
+  "undefined",
+  "true",
+  "false",
+  "typeof",
+  "instanceof",
+  "return",
+  "this",
+  "new",
+  "length",
+  "if",
+]);
 
 /** A check the PR removed, and where (if anywhere) the new code still makes it. */
 export interface RemovedCheck {
@@ -36,10 +48,12 @@ function makesCheck(kind: CheckKind, removedCode: string, line: SourceLine): boo
   const code = stripStrings(line.text, line.file);
   if (!CONDITIONAL.test(code)) return false;
   if (kind === "expiry") return EXPIRY.test(code);
-  if (kind === "signature") return SIGNATURE.test(code) && (/\bif\s*\(|verify\w*\s*\(/.test(code));
+  if (kind === "signature") return SIGNATURE.test(code) && /\bif\s*\(|verify\w*\s*\(/.test(code);
   if (!/\bif\s*\(|\?|&&|\|\||\bassert\w*\s*\(/.test(code)) return false;
   const keys = conditionKeys(removedCode);
-  return keys.length > 0 && keys.every((k) => new RegExp(`(^|[^\\w$])${k.replace(/\$/g, "\\$")}([^\\w$]|$)`).test(code));
+  return (
+    keys.length > 0 && keys.every((k) => new RegExp(`(^|[^\\w$])${k.replace(/\$/g, "\\$")}([^\\w$]|$)`).test(code))
+  );
 }
 
 /**
@@ -80,7 +94,11 @@ export function checksMadeIn(lines: SourceLine[]): SourceLine[] {
   return lines
     .filter((l) => {
       const code = stripStrings(l.text);
-      return CONDITIONAL.test(code) && (EXPIRY.test(code) || SIGNATURE.test(code)) && /\bif\s*\(|verify\w*\s*\(|\bassert|\bthrow\b|\breturn\b/.test(code);
+      return (
+        CONDITIONAL.test(code) &&
+        (EXPIRY.test(code) || SIGNATURE.test(code)) &&
+        /\bif\s*\(|verify\w*\s*\(|\bassert|\bthrow\b|\breturn\b/.test(code)
+      );
     })
     .map((l) => ({ ...l, text: excerpt(l.text) }));
 }

@@ -60,12 +60,29 @@ function plan(state: RunState, ctx: TurnContext): ToolCall[] {
     case "start": {
       state.targets = investigationTargets(ctx.request, ctx.pr);
       for (const file of state.targets) {
-        add({ id: id(), tool: "read_file", args: { path: file, max_chars: perRead(20_000, state.targets.length) } }, { purpose: "target", file });
+        add(
+          { id: id(), tool: "read_file", args: { path: file, max_chars: perRead(20_000, state.targets.length) } },
+          { purpose: "target", file },
+        );
       }
-      add({ id: id(), tool: "grep_repo", args: { pattern: "/redact|censor|level|transport/i", glob: LOGGING_GLOB, max_results: 40 } }, { purpose: "logging-grep" });
+      add(
+        {
+          id: id(),
+          tool: "grep_repo",
+          args: { pattern: "/redact|censor|level|transport/i", glob: LOGGING_GLOB, max_results: 40 },
+        },
+        { purpose: "logging-grep" },
+      );
       const question = ctx.request.origin === "human" ? questionPattern(ctx.request.question) : undefined;
       if (question) {
-        add({ id: id(), tool: "grep_repo", args: { pattern: question, glob: "**/*.{ts,tsx,js,jsx,mjs,cjs,py,json,yaml,yml}", max_results: 60 } }, { purpose: "question" });
+        add(
+          {
+            id: id(),
+            tool: "grep_repo",
+            args: { pattern: question, glob: "**/*.{ts,tsx,js,jsx,mjs,cjs,py,json,yaml,yml}", max_results: 60 },
+          },
+          { purpose: "question" },
+        );
       }
       state.phase = "follow";
       return calls;
@@ -77,12 +94,19 @@ function plan(state: RunState, ctx: TurnContext): ToolCall[] {
         return [];
       }
       for (const file of state.loggingFiles.slice(0, MAX_LOGGING_FILES)) {
-        if (!state.files.has(file)) add({ id: id(), tool: "read_file", args: { path: file, max_chars: perRead(8_000, 3) } }, { purpose: "logging-file", file });
+        if (!state.files.has(file))
+          add(
+            { id: id(), tool: "read_file", args: { path: file, max_chars: perRead(8_000, 3) } },
+            { purpose: "logging-file", file },
+          );
       }
       const symbols = symbolsToFollow(state, ctx);
       if (symbols.length > 0) {
         const pattern = `\\b(?:${symbols.join("|")})\\b`;
-        add({ id: id(), tool: "grep_repo", args: { pattern, glob: CODE_GLOB, max_results: 200 } }, { purpose: "symbols" });
+        add(
+          { id: id(), tool: "grep_repo", args: { pattern, glob: CODE_GLOB, max_results: 200 } },
+          { purpose: "symbols" },
+        );
       }
       return calls;
     }
@@ -94,7 +118,10 @@ function plan(state: RunState, ctx: TurnContext): ToolCall[] {
         if (!state.files.has(def.file)) helperFiles.add(def.file);
       }
       for (const file of [...helperFiles].slice(0, MAX_HELPER_FILES)) {
-        add({ id: id(), tool: "read_file", args: { path: file, max_chars: perRead(12_000, helperFiles.size) } }, { purpose: "helper", file });
+        add(
+          { id: id(), tool: "read_file", args: { path: file, max_chars: perRead(12_000, helperFiles.size) } },
+          { purpose: "helper", file },
+        );
       }
       return calls;
     }

@@ -46,7 +46,10 @@ export function compilePattern(pattern: string): RegExp {
   try {
     return new RegExp(source, flags);
   } catch (error) {
-    throw new GateError("SANDBOX_REFUSED", `grep_repo pattern is not a valid regular expression: ${(error as Error).message}`);
+    throw new GateError(
+      "SANDBOX_REFUSED",
+      `grep_repo pattern is not a valid regular expression: ${(error as Error).message}`,
+    );
   }
 }
 

@@ -23,7 +23,8 @@ export async function listDir(root: string, args: { path: string }): Promise<Too
   const names: string[] = [];
   for (const entry of entries) {
     if (entry.isDirectory()) names.push(`${entry.name}/`);
-    else if (entry.isSymbolicLink()) names.push((await linkIsInnerDir(base, path.join(dir, entry.name))) ? `${entry.name}/` : entry.name);
+    else if (entry.isSymbolicLink())
+      names.push((await linkIsInnerDir(base, path.join(dir, entry.name))) ? `${entry.name}/` : entry.name);
     else names.push(entry.name);
   }
   names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));

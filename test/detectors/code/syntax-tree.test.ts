@@ -23,25 +23,37 @@ describe("syntaxLanguageOf", () => {
 
 describe("callSites", () => {
   it("finds calls in code, never in strings or comments, in each language", () => {
-    const ts = callSites({ lang: "typescript", root: parseSource("typescript", "console.log(req.body); const s = 'console.log(user)'; // log.info(x)\n") });
+    const ts = callSites({
+      lang: "typescript",
+      root: parseSource("typescript", "console.log(req.body); const s = 'console.log(user)'; // log.info(x)\n"),
+    });
     expect(ts.map((c) => c.callee)).toEqual(["console.log"]);
     expect(ts[0]?.receiver).toBe("console");
     expect(ts[0]?.argumentList.text()).toBe("(req.body)");
     expect(ts[0]?.args.map((a) => a.text())).toEqual(["req.body"]);
 
-    const py = callSites({ lang: "python", root: parseSource("python", 'logging.info("%s", request.headers)\ndoc = """\nlogging.info(user)\n"""\n') });
+    const py = callSites({
+      lang: "python",
+      root: parseSource("python", 'logging.info("%s", request.headers)\ndoc = """\nlogging.info(user)\n"""\n'),
+    });
     expect(py.map((c) => c.callee)).toEqual(["logging.info"]);
     expect(py[0] && codeRows(py[0].argumentList, "python")).toEqual([{ row: 0, code: '("", request.headers)' }]);
     expect(py[0]?.args.map((a) => String(a.kind()))).toEqual(["string", "attribute"]);
 
-    const go = callSites({ lang: "go", root: parseSource("go", 'func f() {\n\tlog.Printf("%+v", user) // log.Println(token)\n}\n') });
+    const go = callSites({
+      lang: "go",
+      root: parseSource("go", 'func f() {\n\tlog.Printf("%+v", user) // log.Println(token)\n}\n'),
+    });
     expect(go.map((c) => [c.receiver, c.method])).toEqual([["log", "Printf"]]);
   });
 });
 
 describe("callSites with a callee filter", () => {
   it("keeps only calls whose callee matches, and splits receiver and method at the last top-level dot", () => {
-    const root = parseSource("go", 'func f() {\n\tlog.WithFields(logrus.Fields{"a": b}).Info("x")\n\tstrings.Join(parts, ",")\n}\n');
+    const root = parseSource(
+      "go",
+      'func f() {\n\tlog.WithFields(logrus.Fields{"a": b}).Info("x")\n\tstrings.Join(parts, ",")\n}\n',
+    );
     const calls = callSites({ lang: "go", root }, "[lL]og");
     expect(calls.map((c) => [c.receiver, c.method])).toEqual([
       ['log.WithFields(logrus.Fields{"a":b})', "Info"],
@@ -54,7 +66,7 @@ describe("syntaxOfPatch", () => {
   it("maps parsed rows back to head lines and tells added lines, across hunks", () => {
     const f = file(
       "svc/user.go",
-      "@@ -10,2 +10,3 @@ func a() {\n \tx := 1\n+\tlog.Printf(\"%+v\", user)\n }\n@@ -40,1 +41,2 @@\n func b() {\n+\tfmt.Println(token)\n",
+      '@@ -10,2 +10,3 @@ func a() {\n \tx := 1\n+\tlog.Printf("%+v", user)\n }\n@@ -40,1 +41,2 @@\n func b() {\n+\tfmt.Println(token)\n',
     );
     const syntax = syntaxOfPatch(f);
     expect(syntax?.lang).toBe("go");

@@ -8,7 +8,9 @@ const clean = evalFixtures(["clean-"]);
 describe("the data detectors on the evaluation corpus (fixtures/eval)", () => {
   it("has risky fixtures for DATA-01 and DATA-03 in three languages, and clean look-alikes", () => {
     for (const policy of ["DATA-01", "DATA-03"]) {
-      const langs = new Set(risky.filter((n) => n.startsWith(policy === "DATA-01" ? "data-log" : "data-")).map((n) => n.split("-").pop()));
+      const langs = new Set(
+        risky.filter((n) => n.startsWith(policy === "DATA-01" ? "data-log" : "data-")).map((n) => n.split("-").pop()),
+      );
       expect(langs.size, policy).toBeGreaterThanOrEqual(2);
     }
     expect(clean.length).toBeGreaterThanOrEqual(8);
@@ -18,7 +20,11 @@ describe("the data detectors on the evaluation corpus (fixtures/eval)", () => {
     const { findings, expected } = await detectFixture(name);
     const wanted = expected.must_cite.filter((p) => DATA.test(p));
     expect(wanted.length).toBeGreaterThan(0);
-    for (const id of wanted) expect(findings.some((f) => f.policy === id && f.blocking), id).toBe(true);
+    for (const id of wanted)
+      expect(
+        findings.some((f) => f.policy === id && f.blocking),
+        id,
+      ).toBe(true);
   });
 
   it.each(clean)("%s: raises none of the data policies it must not cite", async (name) => {

@@ -51,8 +51,13 @@ function snapshot(dir: string, prefix = ""): Record<string, string> {
 export async function detectFixture(name: string): Promise<{ findings: Finding[]; expected: Expectation }> {
   const pr = parsePullRequest(readJson(name, "pr.json"), readJson(name, "files.json"));
   const registryPath = path.join(EVAL_DIR, name, "registry.json");
-  const registry = existsSync(registryPath) ? (readJson(name, "registry.json") as Record<string, { license?: string }>) : {};
-  const ctx = detectContext(pr, { head: headFiles(snapshot(path.join(EVAL_DIR, name, "repo"))), licenses: offlineLicenses(registry) });
+  const registry = existsSync(registryPath)
+    ? (readJson(name, "registry.json") as Record<string, { license?: string }>)
+    : {};
+  const ctx = detectContext(pr, {
+    head: headFiles(snapshot(path.join(EVAL_DIR, name, "repo"))),
+    licenses: offlineLicenses(registry),
+  });
   const findings = (await Promise.all(ALL_DETECTORS.map((d) => d.detect(ctx)))).flat();
   return { findings, expected: readJson(name, "expected.json") as Expectation };
 }

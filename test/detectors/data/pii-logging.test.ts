@@ -49,7 +49,7 @@ describe("piiLoggingDetector: violations", () => {
 
   it("follows a call over several lines and reports the line naming the data", async () => {
     const findings = await detectLines("src/orders.ts", [
-      "logger.info(\"order placed\", {",
+      'logger.info("order placed", {',
       "  orderId: order.id,",
       "  shippingAddress: order.shippingAddress,",
       "});",
@@ -184,10 +184,14 @@ describe("piiLoggingDetector: whole requests, user objects and logger fields (pa
     ["a logging call inside a template string", "src/a.ts", "const help = `call console.log(req.body) to debug`;"],
     ["a logging call in a block comment's middle line", "src/a.ts", "/*\n  logger.info(user)\n*/"],
     ["a keyword argument holding an id", "app/a.py", 'log.info("login", user=user.id)'],
-    ["a docstring that shows a logging call", "app/a.py", 'def f():\n    """Example:\n    logging.info(request.headers)\n    """'],
+    [
+      "a docstring that shows a logging call",
+      "app/a.py",
+      'def f():\n    """Example:\n    logging.info(request.headers)\n    """',
+    ],
     ["a string that mentions the request", "app/a.py", 'logger.info("request.body was empty")'],
     ["an id in Go", "svc/a.go", 'log.Printf("user %d logged in", user.ID)'],
-    ["a Go raw string", "svc/a.go", "const usage = `log.Printf(\"%+v\", user)`"],
+    ["a Go raw string", "svc/a.go", 'const usage = `log.Printf("%+v", user)`'],
     ["zap fields with ids only", "svc/a.go", 'logger.Info("login", zap.String("user_id", user.ID))'],
   ])("%s", async (_label, filename, text) => {
     expect(await detectLines(filename, text.split("\n"))).toEqual([]);

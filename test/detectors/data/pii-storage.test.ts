@@ -45,11 +45,15 @@ describe("piiStorageDetector: new personal-data fields without a retention path"
     ["prisma/schema.prisma", ["model User {", "  id    Int    @id", "  email String @unique", "}"], "email@3"],
     ["app/models.py", ["class Patient(models.Model):", "    date_of_birth = models.DateField()"], "date_of_birth@2"],
     ["app/db.py", ["    ssn: Mapped[str] = mapped_column(String(11))"], "ssn@1"],
-    ["alembic/versions/1_add.py", ['    op.add_column("users", sa.Column("mobile_number", sa.String()))'], "mobile_number@1"],
+    [
+      "alembic/versions/1_add.py",
+      ['    op.add_column("users", sa.Column("mobile_number", sa.String()))'],
+      "mobile_number@1",
+    ],
     ["db/knex/003.js", ['  table.string("lastName");'], "lastName@1"],
     ["db/migrate/004_add.rb", ["    add_column :users, :phone, :string"], "phone@1"],
     ["src/models/user.ts", ["  @Column()", "  firstName!: string;"], "firstName@2"],
-    ["src/models/user.ts", ['  @Column({ nullable: true }) passportNumber?: string;'], "passportNumber@1"],
+    ["src/models/user.ts", ["  @Column({ nullable: true }) passportNumber?: string;"], "passportNumber@1"],
     ["src/models/lead.js", ["  email: { type: DataTypes.STRING, allowNull: false },"], "email@1"],
     ["src/api/signup-schema.ts", ["  phoneNumber: z.string().min(7),"], "phoneNumber@1"],
     ["src/web/Form.tsx", ['<input name="postcode" />'], "postcode@1"],
@@ -60,8 +64,17 @@ describe("piiStorageDetector: new personal-data fields without a retention path"
 
 describe("piiStorageDetector: no finding", () => {
   it.each([
-    ["db/001.sql", ["ALTER TABLE orders ADD COLUMN total_cents BIGINT;", "ALTER TABLE orders ADD CONSTRAINT fk FOREIGN KEY (customer_id) REFERENCES customers(id);"]],
-    ["db/002.sql", ["CREATE TABLE sessions_log (", "  user_id BIGINT,", "  email_verified BOOLEAN,", "  ip_address INET", ");"]],
+    [
+      "db/001.sql",
+      [
+        "ALTER TABLE orders ADD COLUMN total_cents BIGINT;",
+        "ALTER TABLE orders ADD CONSTRAINT fk FOREIGN KEY (customer_id) REFERENCES customers(id);",
+      ],
+    ],
+    [
+      "db/002.sql",
+      ["CREATE TABLE sessions_log (", "  user_id BIGINT,", "  email_verified BOOLEAN,", "  ip_address INET", ");"],
+    ],
     ["src/types.ts", ["export interface User {", "  email: string;", "}"]],
     ["src/send.ts", ["await mailer.send({ to: user.email });"]],
   ])("%s without personal-data storage", async (filename, lines) => {

@@ -46,7 +46,7 @@ describe("piiThirdPartyDetector: personal data to a third party", () => {
       [
         "client.Enqueue(analytics.Identify{",
         "\tUserId: u.ID,",
-        '\tTraits: analytics.NewTraits().SetEmail(u.Email),',
+        "\tTraits: analytics.NewTraits().SetEmail(u.Email),",
         "})",
       ],
       "Segment",
@@ -54,7 +54,9 @@ describe("piiThirdPartyDetector: personal data to a third party", () => {
     [
       "Python posting a whole user record with requests",
       "app/hooks.py",
-      ['requests.post("https://api.newsletter-tool.com/subscribe", json={"user": user.to_dict(), "email": user.email})'],
+      [
+        'requests.post("https://api.newsletter-tool.com/subscribe", json={"user": user.to_dict(), "email": user.email})',
+      ],
       "api.newsletter-tool.com",
     ],
     [
@@ -131,7 +133,13 @@ describe("piiThirdPartyDetector: personal data to a third party", () => {
   it("flags analytics SDK calls with personal data, and names a newly added SDK dependency", async () => {
     const pkg: FileSpec = {
       filename: "package.json",
-      patch: ["@@ -5,3 +5,4 @@", '   "dependencies": {', '+    "mixpanel": "^0.18.0",', '     "zod": "^4.0.0"', "   }"].join("\n"),
+      patch: [
+        "@@ -5,3 +5,4 @@",
+        '   "dependencies": {',
+        '+    "mixpanel": "^0.18.0",',
+        '     "zod": "^4.0.0"',
+        "   }",
+      ].join("\n"),
     };
     const code = file("src/track.ts", [
       'import Mixpanel from "mixpanel";',
@@ -167,10 +175,19 @@ describe("piiThirdPartyDetector: no finding", () => {
     ["an internal host", ['await fetch("http://billing.internal/charge", { body: JSON.stringify({ email }) });']],
     ["localhost", ['await axios.post("http://localhost:4000/users", { email: user.email });']],
     ["a single-label service name", ['await fetch("http://users-api/v1", { body: JSON.stringify({ email }) });']],
-    ["the organisation's own domain", ['await fetch("https://api.acme.com/v1/users", { body: JSON.stringify({ email }) });']],
+    [
+      "the organisation's own domain",
+      ['await fetch("https://api.acme.com/v1/users", { body: JSON.stringify({ email }) });'],
+    ],
     ["a relative URL", ['await fetch("/api/profile", { body: JSON.stringify({ email: user.email }) });']],
-    ["no personal data", ['await fetch("https://api.example-analytics.io/track", { body: JSON.stringify({ userId: u.id }) });']],
-    ["only an API key header", ['await fetch("https://api.vendor.io/x", { headers: { authorization: apiKey }, body: "{}" });']],
+    [
+      "no personal data",
+      ['await fetch("https://api.example-analytics.io/track", { body: JSON.stringify({ userId: u.id }) });'],
+    ],
+    [
+      "only an API key header",
+      ['await fetch("https://api.vendor.io/x", { headers: { authorization: apiKey }, body: "{}" });'],
+    ],
     ["a host that is not a literal", ["await fetch(process.env.TRACK_URL, { body: JSON.stringify({ email }) });"]],
     ["an analytics call with an id", ['analytics.track({ userId: user.id, event: "plan_upgraded" });']],
   ])("%s", async (_label, lines) => {

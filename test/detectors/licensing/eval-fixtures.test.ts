@@ -9,7 +9,10 @@ describe("the licensing detectors on the evaluation corpus (fixtures/eval)", () 
   it("covers copied copyleft source and every manifest kind", () => {
     expect(risky.filter((n) => /header|spdx|tag|copying|comment/.test(n)).length).toBeGreaterThanOrEqual(4);
     for (const kind of ["setup-py", "setup-cfg", "pipfile", "poetry", "gomod", "cargo"]) {
-      expect(risky.some((n) => n.includes(kind)), kind).toBe(true);
+      expect(
+        risky.some((n) => n.includes(kind)),
+        kind,
+      ).toBe(true);
     }
   });
 
@@ -17,7 +20,11 @@ describe("the licensing detectors on the evaluation corpus (fixtures/eval)", () 
     const { findings, expected } = await detectFixture(name);
     const wanted = expected.must_cite.filter((p) => LIC.test(p));
     expect(wanted.length).toBeGreaterThan(0);
-    for (const id of wanted) expect(findings.some((f) => f.policy === id && f.blocking), id).toBe(true);
+    for (const id of wanted)
+      expect(
+        findings.some((f) => f.policy === id && f.blocking),
+        id,
+      ).toBe(true);
   });
 
   it.each(clean)("%s: raises no licensing policy it must not cite, and nothing blocking of its own", async (name) => {

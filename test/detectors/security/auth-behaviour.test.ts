@@ -4,7 +4,9 @@ import { addedFilePatch, buildPr, detectContext } from "../pr-builder.js";
 
 /** SEC-03 findings (file, line) for added files outside any auth-named folder. */
 async function found(files: Record<string, string[]>): Promise<Array<[string | undefined, number | undefined]>> {
-  const pr = buildPr({ files: Object.entries(files).map(([filename, lines]) => ({ filename, patch: addedFilePatch(lines) })) });
+  const pr = buildPr({
+    files: Object.entries(files).map(([filename, lines]) => ({ filename, patch: addedFilePatch(lines) })),
+  });
   const findings = await authChangeDetector.detect(detectContext(pr));
   for (const f of findings) expect(f).toMatchObject({ policy: "SEC-03", blocking: true, needs_more_context: true });
   return findings.map((f) => [f.file, f.line]);
@@ -82,7 +84,10 @@ describe("authChangeDetector reads authentication by behaviour, wherever the fil
   it("clean look-alikes: content hashes, database sessions, tokenizers, mentions in comments and strings", async () => {
     expect(
       await found({
-        "src/cache/etag.ts": ['const etag = createHash("sha256").update(body).digest("base64url");', "// later: jwt.verify(token) here"],
+        "src/cache/etag.ts": [
+          'const etag = createHash("sha256").update(body).digest("base64url");',
+          "// later: jwt.verify(token) here",
+        ],
         "app/catalog/importer.py": [
           "def save(rows):",
           "    db.session.add_all(rows)",

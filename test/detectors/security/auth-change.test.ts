@@ -35,7 +35,12 @@ describe("authChangeDetector", () => {
       files: [
         { filename: "src/services/sessionStore.ts", patch: addedFilePatch(["export const ttl = 3600;"]) },
         { filename: "app/users/login_view.py", patch: addedFilePatch(["x = 1"]) },
-        { filename: "src/new-name.ts", previousFilename: "src/passport-config.ts", status: "renamed", patch: addedFilePatch(["y"]) },
+        {
+          filename: "src/new-name.ts",
+          previousFilename: "src/passport-config.ts",
+          status: "renamed",
+          patch: addedFilePatch(["y"]),
+        },
         { filename: "src/authors/list.ts", patch: addedFilePatch(["export const authors = [];"]) },
       ],
     });
@@ -56,8 +61,17 @@ describe("authChangeDetector", () => {
             " export default router;",
           ].join("\n"),
         },
-        { filename: "src/app.ts", patch: addedFilePatch(["app.use(express.json());", "app.use(session({ secret: cfg.secret, cookie: { maxAge: 86400000 } }));"]) },
-        { filename: "src/server.ts", patch: addedFilePatch(["app.listen(port, () => log.info({ port }, 'listening'));"]) },
+        {
+          filename: "src/app.ts",
+          patch: addedFilePatch([
+            "app.use(express.json());",
+            "app.use(session({ secret: cfg.secret, cookie: { maxAge: 86400000 } }));",
+          ]),
+        },
+        {
+          filename: "src/server.ts",
+          patch: addedFilePatch(["app.listen(port, () => log.info({ port }, 'listening'));"]),
+        },
         { filename: "src/users.py", patch: addedFilePatch(["hashed = bcrypt.hashpw(pw, bcrypt.gensalt())"]) },
       ],
     });

@@ -26,7 +26,8 @@ describe("findSecrets", () => {
   });
 
   it("finds GitHub and Slack tokens and a private key block", async () => {
-    const key = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgHcTz6sE2I2yPB\naNg5Zc0VnM4rTPn0xuRGcDZp8ZkYZBWZ8c/HPFzR3KqHCGAKDbUdr+5pCY8hZt6k\n-----END RSA PRIVATE KEY-----";
+    const key =
+      "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgHcTz6sE2I2yPB\naNg5Zc0VnM4rTPn0xuRGcDZp8ZkYZBWZ8c/HPFzR3KqHCGAKDbUdr+5pCY8hZt6k\n-----END RSA PRIVATE KEY-----";
     const secrets = await findSecrets(`token ${GITHUB_TOKEN}\nslack ${SLACK_TOKEN}\n${key}`);
     const values = secrets.map((s) => s.value);
     expect(values).toContain(GITHUB_TOKEN);
@@ -102,10 +103,7 @@ describe("credentialsDetector", () => {
   });
 
   it("is not silenced by a secretlint-disable comment in the change", async () => {
-    const findings = await detect("src/slack.ts", [
-      "// secretlint-disable",
-      `const token = "${SLACK_TOKEN}";`,
-    ]);
+    const findings = await detect("src/slack.ts", ["// secretlint-disable", `const token = "${SLACK_TOKEN}";`]);
     expect(findings.map((f) => f.line)).toEqual([2]);
   });
 

@@ -15,7 +15,7 @@ describe("injection flows read from the syntax tree", () => {
       await flagged("src/reports/search.ts", [
         "export async function search(db: Pool, term: string, sort: string) {",
         "  let sql = 'SELECT id, title FROM reports';",
-        "  sql += \" WHERE title LIKE '%\" + term + \"%'\";",
+        '  sql += " WHERE title LIKE \'%" + term + "%\'";',
         "  sql += ` ORDER BY ${sort}`;",
         "  const { rows } = await db.query(",
         "    sql,",
@@ -40,7 +40,12 @@ describe("injection flows read from the syntax tree", () => {
   });
 
   it("JS: spawn with shell: true and a built command", async () => {
-    expect(await flagged("src/run.ts", ["spawn(`git checkout ${branch}`, { shell: true });", 'spawn("git", ["checkout", branch]);'])).toEqual([1]);
+    expect(
+      await flagged("src/run.ts", [
+        "spawn(`git checkout ${branch}`, { shell: true });",
+        'spawn("git", ["checkout", branch]);',
+      ]),
+    ).toEqual([1]);
   });
 
   it("Python: f-string, % and .format reach cursor.execute through a variable; parameters do not", async () => {
@@ -53,9 +58,9 @@ describe("injection flows read from the syntax tree", () => {
         "        WHERE name = '{name}'",
         '    """',
         "    cur.execute(query)",
-        '    q2 = "SELECT * FROM t WHERE status = \'%s\'" % status',
+        "    q2 = \"SELECT * FROM t WHERE status = '%s'\" % status",
         "    cur.execute(q2)",
-        '    q3 = "DELETE FROM t WHERE name = \'{}\'".format(name)',
+        "    q3 = \"DELETE FROM t WHERE name = '{}'\".format(name)",
         "    cur.execute(q3)",
         '    cur.execute("SELECT * FROM t WHERE name = %s AND status = %s", (name, status))',
         '    cur.execute("SELECT * FROM t LIMIT %d" % 10)',
@@ -83,7 +88,7 @@ describe("injection flows read from the syntax tree", () => {
         "package store",
         "",
         "func (s *Store) Find(ctx context.Context, name string, limit int) (*sql.Rows, error) {",
-        '\tq := fmt.Sprintf("SELECT id FROM users WHERE name = \'%s\'", name)',
+        "\tq := fmt.Sprintf(\"SELECT id FROM users WHERE name = '%s'\", name)",
         "\trows, err := s.db.QueryContext(ctx, q)",
         '\t_, err = s.db.Exec("DELETE FROM sessions WHERE user_name = \'" + name + "\'")',
         '\trows, err = s.db.Query("SELECT id FROM users WHERE name = $1", name)',
@@ -113,7 +118,7 @@ describe("injection flows read from the syntax tree", () => {
     expect(
       await flagged("app/docs.py", [
         '"""',
-        "Example: cursor.execute(f\"SELECT * FROM t WHERE id = {id}\")",
+        'Example: cursor.execute(f"SELECT * FROM t WHERE id = {id}")',
         '"""',
         "# cur.execute(\"SELECT * FROM t WHERE a = '%s'\" % a)",
         'TABLE = "orders"',
@@ -127,13 +132,19 @@ describe("injection flows read from the syntax tree", () => {
       "@@ -10,3 +10,3 @@ def lookup(cur, sku):",
       '-    sql = "SELECT * FROM items WHERE sku = %s"',
       "-    cur.execute(sql, (sku,))",
-      '+    sql = f"SELECT * FROM items WHERE sku = \'{sku}\'"',
+      "+    sql = f\"SELECT * FROM items WHERE sku = '{sku}'\"",
       "+    cur.execute(sql)",
       "     return cur.fetchone()",
     ].join("\n");
     const pr = buildPr({ files: [{ filename: "app/items.py", patch }] });
     expect((await injectionDetector.detect(detectContext(pr))).map((f) => f.line)).toEqual([11]);
-    const onlyBuild = ["@@ -10,3 +10,3 @@", '-    sql = "SELECT * FROM items WHERE sku = %s"', '+    sql = f"SELECT * FROM items WHERE sku = \'{sku}\'"', "     cur.execute(sql)", "     return 1"].join("\n");
+    const onlyBuild = [
+      "@@ -10,3 +10,3 @@",
+      '-    sql = "SELECT * FROM items WHERE sku = %s"',
+      "+    sql = f\"SELECT * FROM items WHERE sku = '{sku}'\"",
+      "     cur.execute(sql)",
+      "     return 1",
+    ].join("\n");
     const pr2 = buildPr({ files: [{ filename: "app/items.py", patch: onlyBuild }] });
     expect((await injectionDetector.detect(detectContext(pr2))).map((f) => f.line)).toEqual([10]);
   });
@@ -158,7 +169,7 @@ describe("injection flows: TypeScript generics on the query call", () => {
     expect(
       await flagged("src/tickets/list.ts", [
         "export async function list(pool: Pool, status: string) {",
-        "  const sql = \"SELECT id FROM tickets WHERE status = '\" + status + \"'\";",
+        '  const sql = "SELECT id FROM tickets WHERE status = \'" + status + "\'";',
         "  const { rows } = await pool.query<Ticket>(sql);",
         "  return rows;",
         "}",
@@ -183,7 +194,7 @@ describe("injection flows: several targets in one assignment", () => {
         "def f(cur, name):",
         "    sql, params = f\"SELECT id FROM users WHERE name = '{name}'\", ()",
         "    cur.execute(sql, params)",
-        "    label, query = \"x\", \"SELECT id FROM users WHERE name = %s\"",
+        '    label, query = "x", "SELECT id FROM users WHERE name = %s"',
         "    cur.execute(query, (name,))",
       ]),
     ).toEqual([3]);

@@ -6,7 +6,13 @@ async function flaggedLines(filename: string, lines: string[]): Promise<number[]
   const pr = buildPr({ files: [{ filename, patch: addedFilePatch(lines) }] });
   const findings = await injectionDetector.detect(detectContext(pr));
   for (const f of findings) {
-    expect(f).toMatchObject({ policy: "SEC-02", severity: "high", blocking: true, detector: "injection", file: filename });
+    expect(f).toMatchObject({
+      policy: "SEC-02",
+      severity: "high",
+      blocking: true,
+      detector: "injection",
+      file: filename,
+    });
   }
   return findings.map((f) => f.line ?? 0);
 }
@@ -16,7 +22,7 @@ describe("injectionDetector", () => {
     expect(
       await flaggedLines("src/routes/orders.ts", [
         "const sql = `SELECT * FROM orders WHERE id = ${req.query.id}`;",
-        "const q2 = \"SELECT * FROM users WHERE name = '\" + req.body.name + \"'\";",
+        'const q2 = "SELECT * FROM users WHERE name = \'" + req.body.name + "\'";',
         "await db.query(`DELETE FROM carts WHERE owner = ${ownerId}`);",
       ]),
     ).toEqual([1, 2, 3]);
@@ -26,8 +32,8 @@ describe("injectionDetector", () => {
     expect(
       await flaggedLines("app/db.py", [
         'cursor.execute(f"SELECT * FROM users WHERE id = {user_id}")',
-        'cursor.execute("SELECT * FROM users WHERE email = \'%s\'" % email)',
-        'cursor.execute("UPDATE users SET name = \'{}\' WHERE id = 1".format(name))',
+        "cursor.execute(\"SELECT * FROM users WHERE email = '%s'\" % email)",
+        "cursor.execute(\"UPDATE users SET name = '{}' WHERE id = 1\".format(name))",
       ]),
     ).toEqual([1, 2, 3]);
   });
@@ -75,14 +81,16 @@ describe("injectionDetector", () => {
   });
 
   it("flags templates compiled from request data", async () => {
-    expect(
-      await flaggedLines("app/views.py", ["return render_template_string(request.args.get('tpl'))"]),
-    ).toEqual([1]);
+    expect(await flaggedLines("app/views.py", ["return render_template_string(request.args.get('tpl'))"])).toEqual([1]);
   });
 
   it("skips comments, docs, removed lines and files without a patch", async () => {
-    expect(await flaggedLines("src/a.ts", ["// const sql = `SELECT * FROM t WHERE id = ${req.query.id}`;"])).toEqual([]);
-    expect(await flaggedLines("docs/security.md", ["const sql = `SELECT * FROM t WHERE id = ${req.query.id}`;"])).toEqual([]);
+    expect(await flaggedLines("src/a.ts", ["// const sql = `SELECT * FROM t WHERE id = ${req.query.id}`;"])).toEqual(
+      [],
+    );
+    expect(
+      await flaggedLines("docs/security.md", ["const sql = `SELECT * FROM t WHERE id = ${req.query.id}`;"]),
+    ).toEqual([]);
     const pr = buildPr({
       files: [
         { filename: "src/a.ts", patch: "@@ -1,1 +1,0 @@\n-const sql = `SELECT * FROM t WHERE id = ${req.query.id}`;" },

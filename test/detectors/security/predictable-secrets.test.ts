@@ -36,7 +36,7 @@ describe("SEC-05 from the syntax tree: predictable randomness for secrets, fast 
         "    chars = string.ascii_letters + string.digits",
         '    return "".join(random.choice(chars) for _ in range(40))',
         "def temp_password():",
-        '    pin = random.randint(100000, 999999)',
+        "    pin = random.randint(100000, 999999)",
         "    return str(pin)",
         "def safe_key():",
         "    return secrets.token_hex(32)",
@@ -78,14 +78,22 @@ describe("SEC-05 from the syntax tree: predictable randomness for secrets, fast 
 
   it("fast hashes of passwords in three languages are SEC-05 and SEC-03 (password hashing); a content hash is neither", async () => {
     const files = {
-      "src/members/register.ts": ['const stored = createHash("sha256").update(password).digest("hex");', 'const etag = createHash("sha256").update(body).digest("hex");'],
-      "app/members/register.py": ["    stored = hashlib.sha256(password.encode()).hexdigest()", "    digest = hashlib.sha256(payload).hexdigest()"],
+      "src/members/register.ts": [
+        'const stored = createHash("sha256").update(password).digest("hex");',
+        'const etag = createHash("sha256").update(body).digest("hex");',
+      ],
+      "app/members/register.py": [
+        "    stored = hashlib.sha256(password.encode()).hexdigest()",
+        "    digest = hashlib.sha256(payload).hexdigest()",
+      ],
       "internal/members/register.go": ["\tsum := sha256.Sum256([]byte(password))", "\tetag := sha256.Sum256(body)"],
     };
     expect(await weak("src/members/register.ts", files["src/members/register.ts"])).toEqual([1]);
     expect(await weak("app/members/register.py", files["app/members/register.py"])).toEqual([1]);
     expect(await weak("internal/members/register.go", files["internal/members/register.go"])).toEqual([1]);
-    const pr = buildPr({ files: Object.entries(files).map(([filename, lines]) => ({ filename, patch: addedFilePatch(lines) })) });
+    const pr = buildPr({
+      files: Object.entries(files).map(([filename, lines]) => ({ filename, patch: addedFilePatch(lines) })),
+    });
     const auth = await authChangeDetector.detect(detectContext(pr));
     expect(auth.map((f) => [f.file, f.line])).toEqual([
       ["src/members/register.ts", 1],
@@ -95,7 +103,9 @@ describe("SEC-05 from the syntax tree: predictable randomness for secrets, fast 
   });
 
   it("Go: crypto/md5 and crypto/sha1 are weak hashes", async () => {
-    expect(await weak("pkg/sign/sign.go", ["\th := sha1.New()", "\tsum := md5.Sum(data)", "\tok := sha256.Sum256(data)"])).toEqual([1, 2]);
+    expect(
+      await weak("pkg/sign/sign.go", ["\th := sha1.New()", "\tsum := md5.Sum(data)", "\tok := sha256.Sum256(data)"]),
+    ).toEqual([1, 2]);
   });
 });
 

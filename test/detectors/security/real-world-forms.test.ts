@@ -6,18 +6,18 @@ import { addedFilePatch, buildPr, detectContext } from "../pr-builder.js";
 
 /** Forms seen in real projects, each one line that must give exactly one finding. */
 const cases: Array<[string, string[]]> = [
-  ["a.py", ['users = User.objects.raw("SELECT * FROM auth_user WHERE username = \'%s\'" % username)']],
+  ["a.py", ["users = User.objects.raw(\"SELECT * FROM auth_user WHERE username = '%s'\" % username)"]],
   ["b.py", ['cursor.execute("SELECT * FROM t WHERE id = " + str(item_id))']],
   ["c.js", ["connection.query('SELECT * FROM users WHERE id = ' + req.params.id, cb);"]],
   ["d.ts", ["const rows = await prisma.$queryRawUnsafe(`SELECT * FROM users WHERE email = '${email}'`);"]],
-  ["e.go", ['\tdb.Raw(fmt.Sprintf("SELECT * FROM users WHERE name = \'%s\'", name)).Scan(&u)']],
-  ["f.go", ['\terr := db.Select(&users, fmt.Sprintf("SELECT * FROM users WHERE team = \'%s\'", team))']],
+  ["e.go", ["\tdb.Raw(fmt.Sprintf(\"SELECT * FROM users WHERE name = '%s'\", name)).Scan(&u)"]],
+  ["f.go", ["\terr := db.Select(&users, fmt.Sprintf(\"SELECT * FROM users WHERE team = '%s'\", team))"]],
   ["g.js", ["require('child_process').execSync(`git checkout ${branch}`);"]],
   ["h.py", ['out = subprocess.check_output("git log %s" % ref, shell=True)']],
   ["i.go", ['\tout, err := exec.Command("bash", "-c", fmt.Sprintf("tar xzf %s -C %s", archive, dest)).Output()']],
-  ["j.py", ['    await conn.execute(f"UPDATE accounts SET plan = \'{plan}\' WHERE id = {account_id}")']],
+  ["j.py", ["    await conn.execute(f\"UPDATE accounts SET plan = '{plan}' WHERE id = {account_id}\")"]],
   ["k.ts", ["  const result = await this.dataSource.query(`DELETE FROM sessions WHERE user_id = ${userId}`);"]],
-  ["l.py", ['    df = pd.read_sql(f"SELECT * FROM events WHERE kind = \'{kind}\'", engine)']],
+  ["l.py", ["    df = pd.read_sql(f\"SELECT * FROM events WHERE kind = '{kind}'\", engine)"]],
 ];
 describe("SEC-02 in forms real projects use (ORMs, drivers, promisified exec)", () => {
   it.each(cases)("%s", async (f, lines) => {
@@ -33,7 +33,7 @@ const auth: Array<[string, string[]]> = [
   ["p.py", ["    ok = bcrypt.checkpw(pw.encode(), row.hash)"]],
   ["q.ts", ["  const ok = await argon2.verify(user.hash, password);"]],
   ["r.py", ["    login_user(user, remember=True)"]],
-  ["s.go", ["\tsession, _ := store.Get(r, \"app\")", "\tsession.Values[\"uid\"] = u.ID", "\tsession.Save(r, w)"]],
+  ["s.go", ['\tsession, _ := store.Get(r, "app")', '\tsession.Values["uid"] = u.ID', "\tsession.Save(r, w)"]],
 ];
 describe("SEC-03 in forms real projects use (JWT, password and session libraries)", () => {
   it.each(auth)("%s", async (f, lines) => {
@@ -68,7 +68,9 @@ describe("their clean counterparts give no SEC-02, SEC-03 or SEC-05 finding", ()
   it.each(clean)("%s", async (f, lines) => {
     const pr = buildPr({ files: [{ filename: f, patch: addedFilePatch(lines) }] });
     const ctx = detectContext(pr);
-    const findings = (await Promise.all([injectionDetector, authChangeDetector, weakCryptoDetector].map((d) => d.detect(ctx)))).flat();
+    const findings = (
+      await Promise.all([injectionDetector, authChangeDetector, weakCryptoDetector].map((d) => d.detect(ctx)))
+    ).flat();
     expect(findings).toEqual([]);
   });
 });

@@ -64,27 +64,31 @@ describe("security detectors on the security fixtures", () => {
     const clean = EVAL_SECURITY_FIXTURES.filter((d) => d.startsWith("eval/clean-sec-"));
     expect(risky.length).toBeGreaterThanOrEqual(15);
     expect(clean.length).toBeGreaterThanOrEqual(10);
-    for (const lang of ["-py-", "-go-", "-ts-"]) expect(risky.some((d) => d.includes(lang)) && clean.some((d) => d.includes(lang))).toBe(true);
+    for (const lang of ["-py-", "-go-", "-ts-"])
+      expect(risky.some((d) => d.includes(lang)) && clean.some((d) => d.includes(lang))).toBe(true);
   });
 
-  it.each([...SECURITY_FIXTURES, ...EVAL_SECURITY_FIXTURES])("%s: cites what expected.json demands, and nothing it forbids", async (dir) => {
-    const pr = parsePullRequest(readJson(dir, "pr.json"), readJson(dir, "files.json"));
-    const expected = readJson(dir, "expected.json") as Expected;
-    const ctx = detectContext(pr, { head: headFiles(fixtureHead(dir)) });
-    const findings = (await Promise.all(SECURITY_DETECTORS.map((d) => d.detect(ctx)))).flat();
-    const cited = new Set(findings.map((f) => f.policy));
+  it.each([...SECURITY_FIXTURES, ...EVAL_SECURITY_FIXTURES])(
+    "%s: cites what expected.json demands, and nothing it forbids",
+    async (dir) => {
+      const pr = parsePullRequest(readJson(dir, "pr.json"), readJson(dir, "files.json"));
+      const expected = readJson(dir, "expected.json") as Expected;
+      const ctx = detectContext(pr, { head: headFiles(fixtureHead(dir)) });
+      const findings = (await Promise.all(SECURITY_DETECTORS.map((d) => d.detect(ctx)))).flat();
+      const cited = new Set(findings.map((f) => f.policy));
 
-    for (const id of expected.must_cite.filter((p) => p.startsWith("SEC-"))) expect(cited).toContain(id);
-    for (const id of expected.must_not_cite) expect(cited).not.toContain(id);
-    // A blocking detector finding sends the PR to a person; non-blocking ones alone do not.
-    const blocking = findings.some((f) => f.blocking);
-    expect(blocking).toBe(expected.route === "human");
-    expect(expected.max_model_calls).toBe(0);
-    for (const f of findings) {
-      expect(f.source).toBe("detector");
-      expect(f.line).toBeGreaterThan(0);
-    }
-  });
+      for (const id of expected.must_cite.filter((p) => p.startsWith("SEC-"))) expect(cited).toContain(id);
+      for (const id of expected.must_not_cite) expect(cited).not.toContain(id);
+      // A blocking detector finding sends the PR to a person; non-blocking ones alone do not.
+      const blocking = findings.some((f) => f.blocking);
+      expect(blocking).toBe(expected.route === "human");
+      expect(expected.max_model_calls).toBe(0);
+      for (const f of findings) {
+        expect(f.source).toBe("detector");
+        expect(f.line).toBeGreaterThan(0);
+      }
+    },
+  );
 
   it("never puts a fixture's secret in a message", async () => {
     for (const dir of ["004_hardcoded_aws_key", "005_readme_typo_with_secret"]) {
@@ -92,7 +96,9 @@ describe("security detectors on the security fixtures", () => {
       const findings = await credentialsDetector.detect(detectContext(pr));
       expect(findings.length).toBeGreaterThan(0);
       for (const f of findings) {
-        expect(f.message).not.toMatch(/AKIAFAKEFIXTURE00001|wJalrXUtnFEMI\/K7MDENG|ghp_FAKE0docs0fixture0token0not0real0005/);
+        expect(f.message).not.toMatch(
+          /AKIAFAKEFIXTURE00001|wJalrXUtnFEMI\/K7MDENG|ghp_FAKE0docs0fixture0token0not0real0005/,
+        );
         expect(f.message).toContain("masked");
       }
     }

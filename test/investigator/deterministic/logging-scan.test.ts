@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { isRedacted, redactionKeys, scanSensitiveLogging } from "../../../src/investigator/deterministic/logging-scan.js";
+import {
+  isRedacted,
+  redactionKeys,
+  scanSensitiveLogging,
+} from "../../../src/investigator/deterministic/logging-scan.js";
 
 const at = (text: string, line = 1) => ({ file: "a.ts", line, text });
 
@@ -19,7 +23,12 @@ describe("scanSensitiveLogging", () => {
   });
 
   it("follows a call over continuation lines", () => {
-    const found = scanSensitiveLogging([at("logger.info(", 4), at('  "refreshed",', 5), at("  { token: s.token },", 6), at(");", 7)]);
+    const found = scanSensitiveLogging([
+      at("logger.info(", 4),
+      at('  "refreshed",', 5),
+      at("  { token: s.token },", 6),
+      at(");", 7),
+    ]);
     expect(found).toHaveLength(1);
     expect(found[0]).toMatchObject({ line: 4, keys: ["token"] });
   });
@@ -27,7 +36,11 @@ describe("scanSensitiveLogging", () => {
 
 describe("redaction", () => {
   it("reads pino-style and JSON redaction lists", () => {
-    expect([...redactionKeys('const REDACT_PATHS = ["token", "*.password", "req.headers.authorization"];')]).toEqual(["token", "password", "authorization"]);
+    expect([...redactionKeys('const REDACT_PATHS = ["token", "*.password", "req.headers.authorization"];')]).toEqual([
+      "token",
+      "password",
+      "authorization",
+    ]);
     expect([...redactionKeys('{ "level": "info", "redact": ["cookie"] }')]).toEqual(["cookie"]);
     expect([...redactionKeys('pino({ redact: { paths: ["secret"], censor: "x" } })')]).toEqual(["secret"]);
   });

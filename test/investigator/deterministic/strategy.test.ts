@@ -15,26 +15,62 @@ const limits = { maxTurns: 6, maxToolCalls: 12, maxFileChars: 60_000, timeoutMs:
 
 function load(name: string): { pr: PullRequest; root: string } {
   const read = (f: string): unknown => JSON.parse(readFileSync(`${fixturesDir}/${name}/${f}`, "utf8"));
-  return { pr: parsePullRequest(read("pr.json"), read("files.json")), root: sandboxRoot({ kind: "fixture", fixturesDir, name }, { dataDir: "/unused" }) };
+  return {
+    pr: parsePullRequest(read("pr.json"), read("files.json")),
+    root: sandboxRoot({ kind: "fixture", fixturesDir, name }, { dataDir: "/unused" }),
+  };
 }
 
 const sec03: Finding = {
-  specialty: "security", policy: "SEC-03", severity: "high", blocking: true, needs_more_context: true,
-  file: "src/auth/session.ts", message: "session validation changed", source: "detector", detector: "auth-paths",
+  specialty: "security",
+  policy: "SEC-03",
+  severity: "high",
+  blocking: true,
+  needs_more_context: true,
+  file: "src/auth/session.ts",
+  message: "session validation changed",
+  source: "detector",
+  detector: "auth-paths",
 };
-const machine: InvestigationRequest = { question: "Is the session change safe in context?", origin: "machine", findings: [sec03] };
+const machine: InvestigationRequest = {
+  question: "Is the session change safe in context?",
+  origin: "machine",
+  findings: [sec03],
+};
 
 describe("deterministic strategy on 003_auth_change", () => {
   it("resolves with evidence that expiry and signature are still checked, and no concerns", async () => {
     const { pr, root } = load("003_auth_change");
-    const report = await runInvestigation({ strategy: createDeterministicStrategy(), request: machine, pr, root, limits });
+    const report = await runInvestigation({
+      strategy: createDeterministicStrategy(),
+      request: machine,
+      pr,
+      root,
+      limits,
+    });
     expect(report.status).toBe("resolved");
     expect(report.concerns).toEqual([]);
     expect(report.usage.model_calls).toBe(0);
-    expect(report.evidence).toContainEqual({ file: "src/auth/session.ts", line: 22, excerpt: 'if (session.expiresAt < now) return { ok: false, reason: "expired" };' });
-    expect(report.evidence.some((e) => e.file === "src/auth/session.ts" && e.excerpt.includes("verifySignature"))).toBe(true);
-    expect(report.answers.some((a) => a.startsWith("The change to src/auth/session.ts still checks expiry: src/auth/session.ts:22"))).toBe(true);
-    expect(report.answers.some((a) => a.includes("No token, password, secret or session id is logged in src/auth/session.ts") && a.includes("verifySignature in src/auth/tokens.ts"))).toBe(true);
+    expect(report.evidence).toContainEqual({
+      file: "src/auth/session.ts",
+      line: 22,
+      excerpt: 'if (session.expiresAt < now) return { ok: false, reason: "expired" };',
+    });
+    expect(report.evidence.some((e) => e.file === "src/auth/session.ts" && e.excerpt.includes("verifySignature"))).toBe(
+      true,
+    );
+    expect(
+      report.answers.some((a) =>
+        a.startsWith("The change to src/auth/session.ts still checks expiry: src/auth/session.ts:22"),
+      ),
+    ).toBe(true);
+    expect(
+      report.answers.some(
+        (a) =>
+          a.includes("No token, password, secret or session id is logged in src/auth/session.ts") &&
+          a.includes("verifySignature in src/auth/tokens.ts"),
+      ),
+    ).toBe(true);
     expect(report.answers.some((a) => a.includes("redacts token"))).toBe(true);
     expect(report.answers.some((a) => a.includes("src/middleware/require-auth.ts:7"))).toBe(true);
     expect(report.tool_calls).toBeLessThanOrEqual(8);
@@ -42,7 +78,12 @@ describe("deterministic strategy on 003_auth_change", () => {
 
   it("answers a person's question about expiry with the expiry check first", async () => {
     const { pr, root } = load("003_auth_change");
-    const request: InvestigationRequest = { question: "Does the refactored session check still verify expiry?", origin: "human", askedBy: "U123", findings: [] };
+    const request: InvestigationRequest = {
+      question: "Does the refactored session check still verify expiry?",
+      origin: "human",
+      askedBy: "U123",
+      findings: [],
+    };
     const report = await runInvestigation({ strategy: createDeterministicStrategy(), request, pr, root, limits });
     expect(report).toMatchObject({ status: "resolved", origin: "human", askedBy: "U123", concerns: [] });
     expect(report.answers[0]).toMatch(/expiry: src\/auth\/session\.ts:22 `if \(session\.expiresAt < now\)/);
@@ -53,14 +94,24 @@ describe("deterministic strategy on 003b_auth_change_logs_token", () => {
   it("finds the token logged by the helper the change calls, outside the diff", async () => {
     const { pr, root } = load("003b_auth_change_logs_token");
     expect(pr.files.map((f) => f.patch ?? "").join("\n")).not.toContain("session refreshed");
-    const report = await runInvestigation({ strategy: createDeterministicStrategy(), request: machine, pr, root, limits });
+    const report = await runInvestigation({
+      strategy: createDeterministicStrategy(),
+      request: machine,
+      pr,
+      root,
+      limits,
+    });
     expect(report.status).toBe("resolved");
     expect(report.concerns).toHaveLength(1);
     const [concern] = report.concerns;
     expect(concern?.policy).toBe("SEC-03");
     expect(concern?.message).toContain("src/audit/audit.ts");
     expect(concern?.message).toContain("auditSession");
-    expect(concern?.evidence).toEqual({ file: "src/audit/audit.ts", line: 6, excerpt: 'logger.info("session refreshed", { token: session.token });' });
+    expect(concern?.evidence).toEqual({
+      file: "src/audit/audit.ts",
+      line: 6,
+      excerpt: 'logger.info("session refreshed", { token: session.token });',
+    });
   });
 });
 
@@ -75,7 +126,13 @@ describe("deterministic strategy when the changed code is not there", () => {
 
   it("answers with what it has instead of spending the last tool call", async () => {
     const { pr, root } = load("003b_auth_change_logs_token");
-    const report = await runInvestigation({ strategy: createDeterministicStrategy(), request: machine, pr, root, limits: { ...limits, maxToolCalls: 3 } });
+    const report = await runInvestigation({
+      strategy: createDeterministicStrategy(),
+      request: machine,
+      pr,
+      root,
+      limits: { ...limits, maxToolCalls: 3 },
+    });
     expect(report.tool_calls).toBe(2);
     // What it has is not enough to clear anything: the logging setup was never read.
     expect(report.status).toBe("inconclusive");
@@ -111,7 +168,13 @@ function variant(name: string, edit: (dir: string) => void): { pr: PullRequest; 
 describe("the rules clear only with positive evidence", () => {
   it("003's clearance cites both halves: the checks kept and the logging setup's redaction", async () => {
     const { pr, root } = load("003_auth_change");
-    const report = await runInvestigation({ strategy: createDeterministicStrategy(), request: machine, pr, root, limits });
+    const report = await runInvestigation({
+      strategy: createDeterministicStrategy(),
+      request: machine,
+      pr,
+      root,
+      limits,
+    });
     expect(report.status).toBe("resolved");
     expect(report.evidence.some((e) => /redact/.test(e.excerpt))).toBe(true);
   });
@@ -125,7 +188,13 @@ describe("the rules clear only with positive evidence", () => {
       );
     });
     try {
-      const report = await runInvestigation({ strategy: createDeterministicStrategy(), request: machine, pr: v.pr, root: v.root, limits });
+      const report = await runInvestigation({
+        strategy: createDeterministicStrategy(),
+        request: machine,
+        pr: v.pr,
+        root: v.root,
+        limits,
+      });
       expect(report.concerns.map((c) => [c.policy, c.evidence.file])).toEqual(
         expect.arrayContaining([["SEC-03", "src/logging/logger.ts"]]),
       );
@@ -141,10 +210,18 @@ describe("the rules clear only with positive evidence", () => {
       rmSync(path.join(dir, "repo/src/logging"), { recursive: true });
     });
     try {
-      const report = await runInvestigation({ strategy: createDeterministicStrategy(), request: machine, pr: v.pr, root: v.root, limits });
+      const report = await runInvestigation({
+        strategy: createDeterministicStrategy(),
+        request: machine,
+        pr: v.pr,
+        root: v.root,
+        limits,
+      });
       expect(report.status).toBe("inconclusive");
       expect(report.concerns).toEqual([]);
-      expect(report.reason).toMatch(/no logging setup was found that redacts tokens, passwords or secrets, and the changed code logs/);
+      expect(report.reason).toMatch(
+        /no logging setup was found that redacts tokens, passwords or secrets, and the changed code logs/,
+      );
     } finally {
       v.cleanup();
     }
@@ -157,9 +234,17 @@ describe("the rules clear only with positive evidence", () => {
       writeFileSync(path.join(dir, "files.json"), JSON.stringify(files));
     });
     try {
-      const report = await runInvestigation({ strategy: createDeterministicStrategy(), request: machine, pr: v.pr, root: v.root, limits });
+      const report = await runInvestigation({
+        strategy: createDeterministicStrategy(),
+        request: machine,
+        pr: v.pr,
+        root: v.root,
+        limits,
+      });
       expect(report.status).toBe("inconclusive");
-      expect(report.reason).toMatch(/src\/auth\/session\.ts is a new file: there is no earlier version to compare it with/);
+      expect(report.reason).toMatch(
+        /src\/auth\/session\.ts is a new file: there is no earlier version to compare it with/,
+      );
     } finally {
       v.cleanup();
     }

@@ -16,7 +16,10 @@ beforeAll(() => {
     mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
     writeFileSync(path.join(root, rel), text);
   };
-  put("src/auth/session.ts", "export function check(token) {\n  if (isExpired(token)) return false;\n  return verify(token);\n}\n");
+  put(
+    "src/auth/session.ts",
+    "export function check(token) {\n  if (isExpired(token)) return false;\n  return verify(token);\n}\n",
+  );
   put("src/b.js", "const Token = 1;\n");
   put("README.md", "token docs\n");
   put("node_modules/lib/index.js", "const token = 'dep';\n");

@@ -9,7 +9,10 @@ let root: string;
 beforeAll(() => {
   root = mkdtempSync(path.join(tmpdir(), "gate-read-"));
   mkdirSync(path.join(root, "src"));
-  writeFileSync(path.join(root, "src", "a.ts"), `${["const a = 1;", "const b = 2;", "const c = 3;", "const d = 4;"].join("\n")}\n`);
+  writeFileSync(
+    path.join(root, "src", "a.ts"),
+    `${["const a = 1;", "const b = 2;", "const c = 3;", "const d = 4;"].join("\n")}\n`,
+  );
   writeFileSync(path.join(root, "logo.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01, 0x02]));
 });
 

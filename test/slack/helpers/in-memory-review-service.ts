@@ -1,5 +1,11 @@
 import type { ReviewResult } from "../../../src/domain/review-result.js";
-import { refusalMessage, routeOfDecision, type ApproverConfig, type DecisionDoor, type Refusal } from "../../../src/domain/decision.js";
+import {
+  refusalMessage,
+  routeOfDecision,
+  type ApproverConfig,
+  type DecisionDoor,
+  type Refusal,
+} from "../../../src/domain/decision.js";
 import { decisionRefusal } from "../../../src/review/decision-policy.js";
 import type {
   CheckOutcome,
@@ -50,7 +56,11 @@ export class InMemoryReviewService implements ReviewService {
     return this;
   }
 
-  async check(reviewId: string, attempt: { kind: ResumeValue["kind"]; by: string }, door: DecisionDoor): Promise<CheckOutcome> {
+  async check(
+    reviewId: string,
+    attempt: { kind: ResumeValue["kind"]; by: string },
+    door: DecisionDoor,
+  ): Promise<CheckOutcome> {
     const result = await this.status(reviewId);
     const refusal = this.refusalFor(reviewId, attempt, door);
     if (refusal) return this.refuse(reviewId, attempt, door, refusal);
@@ -59,14 +69,24 @@ export class InMemoryReviewService implements ReviewService {
     return { ok: true, review: record, result };
   }
 
-  async decide(reviewId: string, resume: ResumeValue, opts?: { door?: DecisionDoor; onProgress?: (p: InvestigationProgress) => void }): Promise<DecideOutcome> {
+  async decide(
+    reviewId: string,
+    resume: ResumeValue,
+    opts?: { door?: DecisionDoor; onProgress?: (p: InvestigationProgress) => void },
+  ): Promise<DecideOutcome> {
     this.decideCalls.push({ reviewId, resume });
     const door = opts?.door ?? { kind: "cli" };
     const refusal = this.refusalFor(reviewId, resume, door);
     if (refusal) return this.refuse(reviewId, resume, door, refusal);
     const entry = this.reviews.get(reviewId);
     if (!entry) return this.refuse(reviewId, resume, door, { code: "not_found", reviewId });
-    this.audit.push({ reviewId, actor: resume.by, action: resume.kind, outcome: "received", detail: { door: door.kind } });
+    this.audit.push({
+      reviewId,
+      actor: resume.by,
+      action: resume.kind,
+      outcome: "received",
+      detail: { door: door.kind },
+    });
     if (resume.kind === "info") return this.investigate(reviewId, resume.question, resume.by, opts?.onProgress);
     const { record, result } = entry;
     // Flip synchronously: a second decide sees the decision.
@@ -81,7 +101,11 @@ export class InMemoryReviewService implements ReviewService {
   }
 
   /** The real decision policy, on this double's record and result. */
-  private refusalFor(reviewId: string, attempt: { kind: ResumeValue["kind"]; by: string }, door: DecisionDoor): Refusal | undefined {
+  private refusalFor(
+    reviewId: string,
+    attempt: { kind: ResumeValue["kind"]; by: string },
+    door: DecisionDoor,
+  ): Refusal | undefined {
     const entry = this.reviews.get(reviewId);
     if (!entry) return { code: "not_found", reviewId };
     const { record, result } = entry;
@@ -92,19 +116,40 @@ export class InMemoryReviewService implements ReviewService {
       review: record,
       ...(result.decision ? { decision: result.decision } : {}),
       blockingSpecialties: result.findings.filter((f) => f.blocking).map((f) => f.specialty),
-      budget: { cyclesUsed: result.budget.cycles_used, cyclesMax: result.budget.cycles_max, costUsd: result.budget.cost_usd, maxCostUsd: this.maxCostUsd },
+      budget: {
+        cyclesUsed: result.budget.cycles_used,
+        cyclesMax: result.budget.cycles_max,
+        costUsd: result.budget.cost_usd,
+        maxCostUsd: this.maxCostUsd,
+      },
       gatePending: true,
       approvers: this.approvers,
     });
   }
 
-  private refuse(reviewId: string, attempt: { kind: ResumeValue["kind"]; by: string }, door: DecisionDoor, refusal: Refusal): Refused {
+  private refuse(
+    reviewId: string,
+    attempt: { kind: ResumeValue["kind"]; by: string },
+    door: DecisionDoor,
+    refusal: Refusal,
+  ): Refused {
     const message = refusalMessage(refusal);
-    this.audit.push({ reviewId, actor: attempt.by, action: attempt.kind, outcome: `refused:${refusal.code}`, detail: { door: door.kind, message } });
+    this.audit.push({
+      reviewId,
+      actor: attempt.by,
+      action: attempt.kind,
+      outcome: `refused:${refusal.code}`,
+      detail: { door: door.kind, message },
+    });
     return { ok: false, code: refusal.code, message, refusal };
   }
 
-  private async investigate(reviewId: string, question: string, by: string, onProgress?: (p: InvestigationProgress) => void): Promise<DecideOutcome> {
+  private async investigate(
+    reviewId: string,
+    question: string,
+    by: string,
+    onProgress?: (p: InvestigationProgress) => void,
+  ): Promise<DecideOutcome> {
     const entry = this.reviews.get(reviewId);
     if (!entry) throw new Error(`no review ${reviewId}`);
     const { record, result } = entry;
@@ -120,7 +165,9 @@ export class InMemoryReviewService implements ReviewService {
       status: "resolved",
       question,
       answers: [`Answer for ${by}: the expiry check moved to middleware/session.ts`],
-      evidence: [{ file: "src/middleware/session.ts", line: 17, excerpt: "if (session.expiresAt < now) throw new Expired()" }],
+      evidence: [
+        { file: "src/middleware/session.ts", line: 17, excerpt: "if (session.expiresAt < now) throw new Expired()" },
+      ],
       tool_calls: 4,
       chars_read: 2048,
       reason: "",
@@ -133,7 +180,9 @@ export class InMemoryReviewService implements ReviewService {
   async status(ref: string): Promise<ReviewResult | undefined> {
     const byId = this.reviews.get(ref);
     if (byId) return structuredClone(byId.result);
-    const newest = [...this.reviews.values()].filter((e) => e.record.pr === ref).sort((a, b) => b.record.createdAt.localeCompare(a.record.createdAt))[0];
+    const newest = [...this.reviews.values()]
+      .filter((e) => e.record.pr === ref)
+      .sort((a, b) => b.record.createdAt.localeCompare(a.record.createdAt))[0];
     return newest ? structuredClone(newest.result) : undefined;
   }
 

@@ -31,7 +31,14 @@ export function interactivityBody(payload: unknown): string {
 }
 
 /** A block_actions payload for a click on a card button. */
-export function buttonClick(opts: { actionId: string; reviewId: string; userId: string; channel?: string; ts?: string; responseUrl: string }): unknown {
+export function buttonClick(opts: {
+  actionId: string;
+  reviewId: string;
+  userId: string;
+  channel?: string;
+  ts?: string;
+  responseUrl: string;
+}): unknown {
   const channel = opts.channel ?? "CREVIEWS";
   const ts = opts.ts ?? "1700000000.000101";
   return {
@@ -124,6 +131,8 @@ export function appHomeOpenedBody(userId: string): string {
     event_id: `Ev-${userId}`,
     event_time: 1700000000,
     event: { type: "app_home_opened", user: userId, channel: "D1", tab: "home", event_ts: "1700000000.000001" },
-    authorizations: [{ team_id: "T1", user_id: "UBOT", is_bot: true, enterprise_id: null, is_enterprise_install: false }],
+    authorizations: [
+      { team_id: "T1", user_id: "UBOT", is_bot: true, enterprise_id: null, is_enterprise_install: false },
+    ],
   });
 }

@@ -8,13 +8,14 @@ import {
   stringValue,
   tableHeader,
   tableOf,
-  parseTomlTable
+  parseTomlTable,
 } from "./toml-sections.js";
 
 /** `[dependencies]`, `[dev-dependencies]`, `[build-dependencies]`, their `target.<cfg>.` forms, `[workspace.dependencies]`. */
 const DEPENDENCY_TABLE = /^(?:target\..+\.|workspace\.)?(dependencies|dev[-_]dependencies|build[-_]dependencies)$/;
 /** `[dependencies.serde]`: one dependency as a table of its own. */
-const DEPENDENCY_SUBTABLE = /^(?:target\..+\.|workspace\.)?(dependencies|dev[-_]dependencies|build[-_]dependencies)\.([^.]+)$/;
+const DEPENDENCY_SUBTABLE =
+  /^(?:target\..+\.|workspace\.)?(dependencies|dev[-_]dependencies|build[-_]dependencies)\.([^.]+)$/;
 /** `[package]` keys that look like versions but are not dependencies. */
 const NOT_DEPENDENCY_KEYS = new Set(["version", "edition", "rust-version", "name", "resolver"]);
 const VERSION_LIKE = /^[\^~=<>*\d]/;

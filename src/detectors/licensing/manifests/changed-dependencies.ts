@@ -61,7 +61,10 @@ function wholeFile(text: string): { oldStart: number; newStart: number; lines: P
 }
 
 /** Walks the hunks, tracking the base and head sections, and reads every added and removed dependency. */
-function collect(parser: ManifestParser, parts: ReturnType<typeof hunks>): { added: SeenDependency[]; removed: SeenDependency[] } {
+function collect(
+  parser: ManifestParser,
+  parts: ReturnType<typeof hunks>,
+): { added: SeenDependency[]; removed: SeenDependency[] } {
   const added: SeenDependency[] = [];
   const removed: SeenDependency[] = [];
   for (const hunk of parts) {
@@ -132,7 +135,8 @@ export function changedDependencies(parser: ManifestParser, file: ChangedFile, h
     const earlier = byKey.get(dep.key);
     // Cargo's `[dependencies.serde]` header and its `version =` line name one dependency.
     if (!earlier) byKey.set(dep.key, change);
-    else if (earlier.version === undefined && change.version !== undefined) byKey.set(dep.key, { ...earlier, version: change.version });
+    else if (earlier.version === undefined && change.version !== undefined)
+      byKey.set(dep.key, { ...earlier, version: change.version });
   }
   return [...byKey.values()];
 }

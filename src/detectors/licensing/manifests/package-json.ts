@@ -10,13 +10,27 @@ const DEPENDENCY_SECTIONS: Readonly<Record<string, DependencyScope>> = {
 
 /** Top-level and `engines` keys that look like `"key": "1.2.3"` but are not dependencies. */
 const NOT_DEPENDENCIES = new Set([
-  "name", "version", "description", "license", "main", "module", "types", "typings", "type",
-  "private", "packageManager", "homepage", "node", "npm", "pnpm", "yarn", "bun",
+  "name",
+  "version",
+  "description",
+  "license",
+  "main",
+  "module",
+  "types",
+  "typings",
+  "type",
+  "private",
+  "packageManager",
+  "homepage",
+  "node",
+  "npm",
+  "pnpm",
+  "yarn",
+  "bun",
 ]);
 
 /** A value that reads as an npm version, range, tag, alias or source; not a script or a path. */
-const VERSION_LIKE =
-  /^(?:[~^<>=]|v?\d|\*$|x$|latest$|next$|npm:|git\+|git:|github:|https?:)/;
+const VERSION_LIKE = /^(?:[~^<>=]|v?\d|\*$|x$|latest$|next$|npm:|git\+|git:|github:|https?:)/;
 
 /** References to packages inside this repository (workspaces, paths). */
 const LOCAL = /^(?:workspace:|file:|link:|portal:)/;

@@ -1,6 +1,15 @@
 import { normalizePackageName } from "../../../licenses/offline-resolver.js";
 import { addScope, baseName, type DependencyScope, type ManifestParser } from "./manifest-parser.js";
-import { inlineField, isTomlTable, keyValue, nextTomlSection, parseTomlTable, stringValue, tableHeader, tableOf } from "./toml-sections.js";
+import {
+  inlineField,
+  isTomlTable,
+  keyValue,
+  nextTomlSection,
+  parseTomlTable,
+  stringValue,
+  tableHeader,
+  tableOf,
+} from "./toml-sections.js";
 
 /** Pipenv's dependency tables and whether each ships. */
 const TABLES: Readonly<Record<string, DependencyScope>> = { packages: "runtime", "dev-packages": "dev" };
@@ -13,7 +22,8 @@ function entry(text: string): { name: string; version?: string }[] {
   const version = plain ?? (kv.value.startsWith("{") ? inlineField(kv.value, "version") : undefined);
   if (plain === undefined && !kv.value.startsWith("{")) return [];
   if (plain === undefined && /(?:^|[{,\s])(?:path|file)\s*=/.test(kv.value)) return [];
-  const exact = version === undefined || version === "*" ? undefined : (/^==\s*([^,\s]+)$/.exec(version)?.[1] ?? version);
+  const exact =
+    version === undefined || version === "*" ? undefined : (/^==\s*([^,\s]+)$/.exec(version)?.[1] ?? version);
   return [exact === undefined ? { name: kv.key } : { name: kv.key, version: exact }];
 }
 
@@ -45,7 +55,8 @@ export const pipfileParser: ManifestParser = {
     const out = new Map<string, DependencyScope>();
     for (const [table, scope] of Object.entries(TABLES)) {
       const deps = doc[table];
-      if (isTomlTable(deps)) for (const name of Object.keys(deps)) addScope(out, normalizePackageName("pypi", name), scope);
+      if (isTomlTable(deps))
+        for (const name of Object.keys(deps)) addScope(out, normalizePackageName("pypi", name), scope);
     }
     return out;
   },

@@ -10,15 +10,29 @@ import {
   stringValue,
   tableHeader,
   tableOf,
-  parseTomlTable
+  parseTomlTable,
 } from "./toml-sections.js";
 
 /** Extras and groups whose names say "for developers": their dependencies do not ship. */
-const DEV_GROUP = /^(?:dev|develop|development|test|tests|testing|lint|linting|docs?|typing|types|mypy|ci|style|format|coverage)$/i;
+const DEV_GROUP =
+  /^(?:dev|develop|development|test|tests|testing|lint|linting|docs?|typing|types|mypy|ci|style|format|coverage)$/i;
 /** Array keys of pyproject.toml that hold strings but never dependencies. */
 const NOT_DEPENDENCY_ARRAYS = new Set([
-  "requires", "classifiers", "keywords", "authors", "maintainers", "dynamic", "packages",
-  "include", "exclude", "license-files", "select", "ignore", "extend-select", "testpaths", "addopts",
+  "requires",
+  "classifiers",
+  "keywords",
+  "authors",
+  "maintainers",
+  "dynamic",
+  "packages",
+  "include",
+  "exclude",
+  "license-files",
+  "select",
+  "ignore",
+  "extend-select",
+  "testpaths",
+  "addopts",
 ]);
 /** `key = "value"` keys of metadata tables that look like a version but are not dependencies. */
 const NOT_DEPENDENCY_KEYS = new Set(["python", "version", "requires-python", "name", "target-version", "minversion"]);

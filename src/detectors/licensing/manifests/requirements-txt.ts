@@ -26,7 +26,10 @@ export const requirementsTxtParser: ManifestParser = {
   sectionAtStart: () => "(file)",
   nextSection: (section) => section,
   parseLine(text) {
-    const line = text.replace(/(?:^|\s)#.*$/, "").replace(/\\$/, "").trim();
+    const line = text
+      .replace(/(?:^|\s)#.*$/, "")
+      .replace(/\\$/, "")
+      .trim();
     if (line === "" || line.startsWith("-")) return []; // options: -r, -c, -e, --index-url, --hash
     const dep = parseRequirement(line.replace(/\s--hash=\S+/g, ""));
     return dep ? [dep] : [];

@@ -3,7 +3,8 @@ import { addScope, baseName, type DependencyScope, type ManifestParser } from ".
 import { parseRequirement } from "./pep508.js";
 
 /** Extras whose names say "for developers": their dependencies do not ship. */
-const DEV_EXTRA = /^(?:dev|develop|development|test|tests|testing|lint|linting|docs?|typing|types|mypy|ci|style|format|coverage)$/i;
+const DEV_EXTRA =
+  /^(?:dev|develop|development|test|tests|testing|lint|linting|docs?|typing|types|mypy|ci|style|format|coverage)$/i;
 const HEADER = /^\s*\[([^\]]+)\]\s*$/;
 /** `key =` or `key = value` at the start of a line (not a continuation). */
 const KEY = /^([A-Za-z0-9_.-]+)\s*[=:]\s*(.*)$/;

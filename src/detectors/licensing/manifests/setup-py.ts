@@ -3,7 +3,8 @@ import { addScope, baseName, type DependencyScope, type ManifestParser } from ".
 import { quotedRequirements } from "./pep508.js";
 
 /** Extras and list names that say "for developers". */
-const DEV_NAME = /(?:^|[_-])(?:dev|develop|development|test|tests|testing|lint|linting|docs?|typing|mypy|ci|style|coverage)(?:$|[_-])/i;
+const DEV_NAME =
+  /(?:^|[_-])(?:dev|develop|development|test|tests|testing|lint|linting|docs?|typing|mypy|ci|style|coverage)(?:$|[_-])/i;
 /** `install_requires=[`, `tests_require = [`, `setup_requires=[`: a keyword argument opening a list. */
 const KEYWORD_LIST = /\b(install_requires|tests_require|setup_requires)\s*=\s*\[/;
 const EXTRAS_OPEN = /\bextras_require\s*=\s*\{/;
@@ -31,10 +32,12 @@ function opens(text: string, section: string | undefined): { label: string; rest
   if (kw?.[1] !== undefined) return { label: kw[1], rest: text.slice((kw.index ?? 0) + kw[0].length) };
   if (section === "extras_require") {
     const extra = EXTRA_OPEN.exec(text);
-    if (extra?.[1] !== undefined) return { label: `extras_require#${extra[1]}`, rest: text.slice((extra.index ?? 0) + extra[0].length) };
+    if (extra?.[1] !== undefined)
+      return { label: `extras_require#${extra[1]}`, rest: text.slice((extra.index ?? 0) + extra[0].length) };
   }
   const named = NAMED_LIST.exec(text);
-  if (named?.[1] !== undefined && LIST_NAME.test(named[1])) return { label: `list#${named[1]}`, rest: text.slice(named[0].length) };
+  if (named?.[1] !== undefined && LIST_NAME.test(named[1]))
+    return { label: `list#${named[1]}`, rest: text.slice(named[0].length) };
   return undefined;
 }
 
@@ -43,7 +46,8 @@ function scopeOfLabel(section: string | undefined): DependencyScope | undefined 
   if (section === "install_requires") return "runtime";
   if (section === "tests_require" || section === "setup_requires") return "dev";
   const [kind, name] = section.split("#");
-  if ((kind === "extras_require" || kind === "list") && name !== undefined) return DEV_NAME.test(name) ? "dev" : "runtime";
+  if ((kind === "extras_require" || kind === "list") && name !== undefined)
+    return DEV_NAME.test(name) ? "dev" : "runtime";
   return undefined;
 }
 

@@ -80,7 +80,9 @@ describe("cargoTomlParser", () => {
 
   it("treats an entry in an unseen table as runtime, but not package metadata", () => {
     const patch = ["@@ -40,2 +40,4 @@", ' a = "1"', '+copyleft-core = "2.0"', '+edition = "2021"'].join("\n");
-    expect(changedDependencies(cargoTomlParser, file(patch)).map((c) => [c.name, c.scope])).toEqual([["copyleft-core", "runtime"]]);
+    expect(changedDependencies(cargoTomlParser, file(patch)).map((c) => [c.name, c.scope])).toEqual([
+      ["copyleft-core", "runtime"],
+    ]);
   });
 
   it("reads a target-specific table", () => {

@@ -66,19 +66,40 @@ describe("packageJsonParser", () => {
   });
 
   it("infers dependencies (runtime) from the hunk's context", () => {
-    const patch = ["@@ -8,6 +8,7 @@", '   "dependencies": {', '+    "left-pad": "^1.3.0",', '     "express": "^4.19.2"'].join("\n");
-    expect(changedDependencies(packageJsonParser, file(patch))[0]).toMatchObject({ name: "left-pad", scope: "runtime" });
+    const patch = [
+      "@@ -8,6 +8,7 @@",
+      '   "dependencies": {',
+      '+    "left-pad": "^1.3.0",',
+      '     "express": "^4.19.2"',
+    ].join("\n");
+    expect(changedDependencies(packageJsonParser, file(patch))[0]).toMatchObject({
+      name: "left-pad",
+      scope: "runtime",
+    });
   });
 
   it("treats an entry whose section cannot be told as runtime (fail closed)", () => {
-    const patch = ["@@ -30,3 +30,4 @@", '     "a": "^1.0.0",', '+    "gpl-lint": "1.0.0",', '     "b": "^2.0.0"'].join("\n");
-    expect(changedDependencies(packageJsonParser, file(patch))[0]).toMatchObject({ name: "gpl-lint", scope: "runtime" });
+    const patch = ["@@ -30,3 +30,4 @@", '     "a": "^1.0.0",', '+    "gpl-lint": "1.0.0",', '     "b": "^2.0.0"'].join(
+      "\n",
+    );
+    expect(changedDependencies(packageJsonParser, file(patch))[0]).toMatchObject({
+      name: "gpl-lint",
+      scope: "runtime",
+    });
   });
 
   it("ignores scripts and metadata, in a visible section or not", () => {
-    const visible = ["@@ -4,3 +4,4 @@", '   "scripts": {', '+    "lint": "eslint .",', '     "build": "tsc"'].join("\n");
+    const visible = ["@@ -4,3 +4,4 @@", '   "scripts": {', '+    "lint": "eslint .",', '     "build": "tsc"'].join(
+      "\n",
+    );
     expect(changedDependencies(packageJsonParser, file(visible))).toEqual([]);
-    const hidden = ["@@ -9,3 +9,3 @@", '     "x": "y",', '-  "version": "1.3.0",', '+  "version": "1.4.0",', '+    "test": "vitest run",'].join("\n");
+    const hidden = [
+      "@@ -9,3 +9,3 @@",
+      '     "x": "y",',
+      '-  "version": "1.3.0",',
+      '+  "version": "1.4.0",',
+      '+    "test": "vitest run",',
+    ].join("\n");
     expect(changedDependencies(packageJsonParser, file(hidden))).toEqual([]);
   });
 
@@ -88,11 +109,27 @@ describe("packageJsonParser", () => {
   });
 
   it("reports a version change with the previous version, and skips a reformatted line", () => {
-    const bump = ["@@ -9,3 +9,3 @@", '   "dependencies": {', '-    "express": "^4.18.0",', '+    "express": "^4.19.2",'].join("\n");
+    const bump = [
+      "@@ -9,3 +9,3 @@",
+      '   "dependencies": {',
+      '-    "express": "^4.18.0",',
+      '+    "express": "^4.19.2",',
+    ].join("\n");
     expect(changedDependencies(packageJsonParser, file(bump), HEAD)).toEqual([
-      expect.objectContaining({ name: "express", kind: "version_changed", previousVersion: "^4.18.0", version: "^4.19.2" }),
+      expect.objectContaining({
+        name: "express",
+        kind: "version_changed",
+        previousVersion: "^4.18.0",
+        version: "^4.19.2",
+      }),
     ]);
-    const comma = ["@@ -9,3 +9,4 @@", '   "dependencies": {', '-    "express": "^4.19.2"', '+    "express": "^4.19.2",', '+    "gpl-chart-lib": "^2.1.0"'].join("\n");
+    const comma = [
+      "@@ -9,3 +9,4 @@",
+      '   "dependencies": {',
+      '-    "express": "^4.19.2"',
+      '+    "express": "^4.19.2",',
+      '+    "gpl-chart-lib": "^2.1.0"',
+    ].join("\n");
     expect(changedDependencies(packageJsonParser, file(comma), HEAD).map((c) => c.name)).toEqual(["gpl-chart-lib"]);
   });
 
@@ -118,7 +155,14 @@ describe("packageJsonParser", () => {
   });
 
   it("reads every dependency of an added package.json, and nothing of a removed one", () => {
-    const patch = ["@@ -0,0 +1,5 @@", "+{", '+  "name": "new-app",', '+  "dependencies": {', '+    "left-pad": "1.3.0"', "+  }"].join("\n");
+    const patch = [
+      "@@ -0,0 +1,5 @@",
+      "+{",
+      '+  "name": "new-app",',
+      '+  "dependencies": {',
+      '+    "left-pad": "1.3.0"',
+      "+  }",
+    ].join("\n");
     expect(changedDependencies(packageJsonParser, file(patch))).toEqual([
       expect.objectContaining({ name: "left-pad", kind: "added", line: 4, scope: "runtime" }),
     ]);
@@ -130,7 +174,9 @@ describe("packageJsonParser", () => {
     expect(packageJsonParser.parseLine(`    "charts": "npm:gpl-chart-lib@^2.1.0",`, "dependencies")).toEqual([
       { name: "gpl-chart-lib", version: "^2.1.0" },
     ]);
-    expect(packageJsonParser.parseLine(`    "ui": "npm:@acme/ui@1.0.0",`, "dependencies")).toEqual([{ name: "@acme/ui", version: "1.0.0" }]);
+    expect(packageJsonParser.parseLine(`    "ui": "npm:@acme/ui@1.0.0",`, "dependencies")).toEqual([
+      { name: "@acme/ui", version: "1.0.0" },
+    ]);
     const head = JSON.stringify({ devDependencies: { charts: "npm:gpl-chart-lib@^2.1.0" } });
     expect(packageJsonParser.readHead(head, "package.json")?.get("gpl-chart-lib")).toBe("dev");
   });

@@ -60,7 +60,15 @@ describe("pyprojectTomlParser", () => {
   });
 
   it("finds a dependency added to a multi-line [project] array from the hunk alone", () => {
-    const patch = ["@@ -1,6 +1,7 @@", " [project]", ' name = "svc"', ' dependencies = [', '   "httpx>=0.27",', '+  "gpl_thing==1.0",', " ]"].join("\n");
+    const patch = [
+      "@@ -1,6 +1,7 @@",
+      " [project]",
+      ' name = "svc"',
+      " dependencies = [",
+      '   "httpx>=0.27",',
+      '+  "gpl_thing==1.0",',
+      " ]",
+    ].join("\n");
     expect(changedDependencies(pyprojectTomlParser, file(patch))).toEqual([
       expect.objectContaining({ name: "gpl_thing", version: "1.0", scope: "runtime", line: 5 }),
     ]);
@@ -114,14 +122,25 @@ describe("pyprojectTomlParser", () => {
   });
 
   it("uses the head file's scope when the hunk starts inside an unseen table", () => {
-    const patch = ["@@ -10,2 +10,2 @@", '-dev = ["pytest>=8"]', '+dev = ["pytest>=8", "Copyleft-Lint==2.0"]'].join("\n");
-    expect(changedDependencies(pyprojectTomlParser, file(patch), PEP621)[0]).toMatchObject({ name: "Copyleft-Lint", scope: "dev" });
+    const patch = ["@@ -10,2 +10,2 @@", '-dev = ["pytest>=8"]', '+dev = ["pytest>=8", "Copyleft-Lint==2.0"]'].join(
+      "\n",
+    );
+    expect(changedDependencies(pyprojectTomlParser, file(patch), PEP621)[0]).toMatchObject({
+      name: "Copyleft-Lint",
+      scope: "dev",
+    });
     // Without the head file the same line cannot be placed: runtime.
-    expect(changedDependencies(pyprojectTomlParser, file(patch))[0]).toMatchObject({ name: "Copyleft-Lint", scope: "runtime" });
+    expect(changedDependencies(pyprojectTomlParser, file(patch))[0]).toMatchObject({
+      name: "Copyleft-Lint",
+      scope: "runtime",
+    });
   });
 
   it("treats a quoted requirement in an unseen array as runtime", () => {
     const patch = ["@@ -20,2 +20,3 @@", '   "httpx>=0.27",', '+  "gpl_thing==1.0",'].join("\n");
-    expect(changedDependencies(pyprojectTomlParser, file(patch))[0]).toMatchObject({ name: "gpl_thing", scope: "runtime" });
+    expect(changedDependencies(pyprojectTomlParser, file(patch))[0]).toMatchObject({
+      name: "gpl_thing",
+      scope: "runtime",
+    });
   });
 });

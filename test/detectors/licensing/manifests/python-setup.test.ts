@@ -105,14 +105,21 @@ describe("setupPyParser", () => {
       ' TEST_REQUIREMENTS = ["pytest>=8"]',
     ].join("\n");
     expect(changedDependencies(setupPyParser, file("setup.py", patch))).toEqual([
-      expect.objectContaining({ ecosystem: "pypi", name: "gpl-thing", version: "1.0", kind: "added", scope: "runtime", line: 5 }),
+      expect.objectContaining({
+        ecosystem: "pypi",
+        name: "gpl-thing",
+        version: "1.0",
+        kind: "added",
+        scope: "runtime",
+        line: 5,
+      }),
     ]);
   });
 
   it("tells a dev extra from a runtime one in a new file, and ignores setup()'s own fields", () => {
     const deps = changedDependencies(setupPyParser, file("setup.py", addedFilePatch(SETUP_PY.split("\n"))));
     const byName = Object.fromEntries(deps.map((d) => [d.name, d.scope]));
-    expect(byName).toMatchObject({ "gpl-thing": "runtime", "Copyleft-Lint": "dev", "psycopg": "runtime", pytest: "dev" });
+    expect(byName).toMatchObject({ "gpl-thing": "runtime", "Copyleft-Lint": "dev", psycopg: "runtime", pytest: "dev" });
     expect(Object.keys(byName)).not.toContain("svc");
   });
 });
