@@ -1,8 +1,8 @@
 import { z } from "zod";
+import type { ApproverConfig } from "../domain/decision.js";
 import { GateError } from "../domain/errors.js";
 import { integer } from "./fields.js";
-import type { GitHubCredentials } from "./github.js";
-import type { Settings } from "./index.js";
+import type { GitHubCredentials, GitHubSettings } from "./github.js";
 import type { SlackSettings } from "./slack.js";
 
 /** The HTTP server's own settings. */
@@ -40,7 +40,12 @@ export interface ServerSettings extends ServerPortSettings {
  *
  * @example const server = serverSettings(loadSettings(env));
  */
-export function serverSettings(settings: Settings): ServerSettings {
+export function serverSettings(settings: {
+  github: GitHubSettings;
+  slack: SlackSettings;
+  approvers: Required<ApproverConfig>;
+  server: ServerPortSettings;
+}): ServerSettings {
   const { github, slack } = settings;
   const problems: string[] = [];
   if (!github.webhookSecret)
