@@ -24,12 +24,90 @@ const EXTRA_PATTERNS: readonly ExtraPattern[] = [
   { rule: "slack-webhook", regex: /https:\/\/hooks\.slack\.com\/(?:services|workflows)\/[A-Za-z0-9_/-]+/g },
   { rule: "stripe-key", regex: /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}\b/g },
   { rule: "anthropic-key", regex: /\bsk-ant-[A-Za-z0-9_-]{20,}/g },
+  // Three base64url parts, the first two JSON objects (`{"` encodes as `eyJ`); unsigned ones too.
+  { rule: "jwt", regex: /\beyJ[A-Za-z0-9_-]{4,4096}\.eyJ[A-Za-z0-9_-]{4,16384}\.[A-Za-z0-9_-]{0,4096}/g },
+  // scheme://user:password@host: only the password.
+  {
+    rule: "connection-string-password",
+    regex: /\b[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/[^\s/:@'"`]{0,200}:(?<secret>[^\s/@'"`]{1,300})@/g,
+  },
+  { rule: "authorization-header", regex: /\b(?:Bearer|Basic|token)\s+(?<secret>[A-Za-z0-9._~+/-]{8,4096}=*)/g },
   {
     rule: "private-key",
     regex:
       /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[\s\S]*$)/g,
   },
 ];
+
+/** Names that say their value is a secret: `password`, `DB_PASSWORD`, `dbPassword`, `api_key`, `client-secret`, `dsn`. */
+const SECRET_NAME =
+  /(?:pass(?:word|wd|phrase)|pwd|secret|token|api_?key|apikey|access_?key|private_?key|credentials?|dsn|auth)$|(?:pass(?:word|wd|phrase)|pwd|secret|token|api_?key|access_?key|private_?key)_/i;
+
+/** Cheap first look: a line without any of these words holds no secret assignment. */
+const SECRET_WORD =
+  /pass(?:word|wd|phrase)|pwd|secret|token|api_?key|apikey|access_?key|private_?key|credential|dsn|auth/i;
+
+/** An unquoted value that names something rather than being one: a type, a reference, a placeholder marker. */
+const NOT_A_VALUE =
+  /^(?:string|number|boolean|bigint|any|unknown|undefined|null|true|false|object|never|void|none|None|nil|\$.*|\{.*|%.*|<.*|\[REDACTED.*|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+)$/;
+
+/** A name and an assignment or comparison operator. The lookbehind pins the name to its first character, so each name is tried once. */
+const NAME_AND_OPERATOR =
+  /(?<![\w$.-])["']?([A-Za-z_$][\w$.-]{0,79})["']?[ \t]{0,8}(?:===|!==|==|!=|:=|=>|[:=])[ \t]{0,8}/g;
+
+/** Characters an unquoted value may hold. */
+const BARE_CHAR = /[^\s"'`#;,(){}<>[\]]/;
+const MAX_VALUE = 300;
+const QUOTES = new Set(['"', "'", "`"]);
+
+/**
+ * `name = value` and `name: value` where the name says the value is a secret: masked whatever the
+ * value's entropy (`PASSWORD=hunter2` in a `.env` file, `password = "changeme1"` in code). A quoted
+ * value is masked anywhere; an unquoted one only when it ends the line (env files, YAML, INI), so
+ * code such as `password = req.body.password;` keeps its meaning. Written as a scan rather than
+ * one regular expression so that hostile text (`x:x:x:…`) costs linear time.
+ *
+ * @example assignmentSpans("PASSWORD=hunter2") // [{ start: 9, end: 16, rule: "secret-assignment" }]
+ */
+function assignmentSpans(text: string): Span[] {
+  const out: Span[] = [];
+  for (let lineStart = 0; lineStart <= text.length; ) {
+    const newline = text.indexOf("\n", lineStart);
+    const lineEnd = newline < 0 ? text.length : newline;
+    const line = text.slice(lineStart, lineEnd);
+    if (SECRET_WORD.test(line))
+      out.push(...lineSpans(line).map((sp) => ({ ...sp, start: sp.start + lineStart, end: sp.end + lineStart })));
+    if (newline < 0) break;
+    lineStart = newline + 1;
+  }
+  return out;
+}
+
+function lineSpans(line: string): Span[] {
+  // Where an unquoted value ending the line (before a `# comment`) may start: computed once per line.
+  const hash = line.indexOf("#");
+  const coreEnd = (hash < 0 ? line : line.slice(0, hash)).trimEnd().length;
+  let bareFrom = coreEnd;
+  while (bareFrom > 0 && BARE_CHAR.test(line[bareFrom - 1] ?? "")) bareFrom--;
+  const out: Span[] = [];
+  for (const m of line.matchAll(NAME_AND_OPERATOR)) {
+    const name = (m[1] ?? "").replace(/[-.]/g, "_");
+    if (!SECRET_NAME.test(name)) continue;
+    const at = m.index + m[0].length;
+    const first = line[at] ?? "";
+    if (QUOTES.has(first)) {
+      const close = line.slice(at + 1, at + 2 + MAX_VALUE).indexOf(first);
+      const value = close > 0 ? line.slice(at + 1, at + 1 + close) : "";
+      if (value.trim() === "" || /["'`\\]/.test(value) || value.startsWith("[REDACTED")) continue;
+      out.push({ start: at + 1, end: at + 1 + value.length, rule: "secret-assignment" });
+    } else if (at >= bareFrom && at < coreEnd && coreEnd - at <= MAX_VALUE) {
+      const value = line.slice(at, coreEnd);
+      if (NOT_A_VALUE.test(value)) continue;
+      out.push({ start: at, end: coreEnd, rule: "secret-assignment" });
+    }
+  }
+  return out;
+}
 
 /** A detector value shorter than this is masked only on the line it was found on. */
 const SHORT_VALUE = 8;
@@ -48,8 +126,10 @@ export interface Redacted {
 
 /**
  * Masks secrets before any text reaches a model: every value the credential detector
- * (`findSecrets`) reports, everywhere it occurs, plus a few provider formats (AWS, GitHub, Slack,
- * Stripe, Anthropic keys, PEM private key blocks). Each becomes `[REDACTED:<rule>]`.
+ * (`findSecrets`) reports, everywhere it occurs; values assigned to a secret-sounding name whatever
+ * their entropy (`PASSWORD=hunter2`, `password = "changeme1"`); JWTs; the password of a connection
+ * string (`postgres://app:pw@db`); `Bearer`/`Basic` credentials; and provider formats (AWS,
+ * GitHub, Slack, Stripe, Anthropic keys, PEM private key blocks). Each becomes `[REDACTED:<rule>]`.
  *
  * @example (await redact("key = AKIAABCDEFGHIJKLMNOP")).text // "key = [REDACTED:aws:AWSAccessKeyID]"
  */
@@ -61,6 +141,7 @@ export async function redact(text: string): Promise<Redacted> {
     if (secret.value.length < SHORT_VALUE) spans.push(...onLine(text, secret.value, secret.line, secret.rule));
     else spans.push(...everywhere(text, secret.value, secret.rule));
   }
+  spans.push(...assignmentSpans(text));
   for (const { rule, regex } of EXTRA_PATTERNS) {
     for (const m of text.matchAll(regex)) {
       const secret = m.groups?.secret;

@@ -49,4 +49,60 @@ describe("redact", () => {
     expect(out.texts[1]).toBe("clean");
     expect(out.texts.join()).not.toContain(AWS_KEY_ID);
   });
+
+  it.each([
+    ["a .env password", "PASSWORD=hunter2", "PASSWORD=[REDACTED:secret-assignment]"],
+    ["an exported .env token in a diff", "+export API_TOKEN=abc123", "+export API_TOKEN=[REDACTED:secret-assignment]"],
+    [
+      "a .env line in read_file output",
+      "3\tDB_PASSWORD=tiger # local only",
+      "3\tDB_PASSWORD=[REDACTED:secret-assignment] # local only",
+    ],
+    [
+      "a low-entropy password in code",
+      'const password = "changeme1";',
+      'const password = "[REDACTED:secret-assignment]";',
+    ],
+    ["a quoted JSON key", '{ "client_secret": "abc" }', '{ "client_secret": "[REDACTED:secret-assignment]" }'],
+    ["a YAML password", "  password: hunter2", "  password: [REDACTED:secret-assignment]"],
+    ["a comparison with a literal", 'if (pwd === "letmein") {', 'if (pwd === "[REDACTED:secret-assignment]") {'],
+    [
+      "a bearer credential",
+      "Authorization: Bearer abcdefgh12345",
+      "Authorization: Bearer [REDACTED:authorization-header]",
+    ],
+  ])("masks %s whatever its entropy", async (_name, text, expected) => {
+    expect((await redact(text)).text).toBe(expected);
+  });
+
+  it("masks a JWT anywhere, and the password of a connection string", async () => {
+    const jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";
+    const out = await redact(`fix login (token ${jwt})\nurl: amqp://guest:guestpw@rabbit:5672/`);
+    expect(out.text).not.toContain(jwt.split(".")[2]);
+    expect(out.text).toContain("fix login (token [REDACTED:jwt])");
+    expect(out.text).not.toContain("guestpw");
+  });
+
+  it.each([
+    ["a reference", "const password = req.body.password;"],
+    ["a type", "  password: string;"],
+    ["an environment lookup", "PASSWORD=${DB_PASSWORD}"],
+    ["a name that only contains a word", 'max_tokens = "100"'],
+    ["an empty value", 'secret_key = ""'],
+  ])("keeps %s", async (_name, text) => {
+    expect(await redact(text)).toEqual({ text, count: 0 });
+  });
+
+  it("finishes on hostile text built to make a pattern backtrack", async () => {
+    for (const text of [
+      "x:".repeat(100_000),
+      `password${"=x".repeat(50_000)}`,
+      "eyJ".repeat(60_000),
+      `a='${"b".repeat(100_000)}`,
+      "a://".repeat(40_000),
+    ]) {
+      const out = await redact(text);
+      expect(out.text.length).toBeGreaterThan(0);
+    }
+  });
 });
