@@ -97,7 +97,7 @@ export function orderFiles(input: Pick<PackInput, "specialty" | "files" | "polic
   );
   const policies = input.policies.filter((p) => p.specialty === input.specialty);
   const globs = policies.flatMap((p) => p.paths);
-  const matchesPath = globs.length > 0 ? picomatch(globs, { dot: true }) : () => false;
+  const matchesPath = globs.length > 0 ? picomatch(globs, { dot: true, noextglob: true }) : () => false;
   const triggers = policies
     .flatMap((p) => p.triggers)
     .map((t) => t.toLowerCase())
