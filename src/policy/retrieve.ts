@@ -22,7 +22,8 @@ export function retrievePolicies(
   const out = policies.filter((p) => {
     if (p.specialty !== specialty) return false;
     if (cited.has(p.id)) return true;
-    const pathOk = p.paths.length === 0 || pr.files.some((f) => picomatch(p.paths, { dot: true, noextglob: true })(f.filename));
+    const pathOk =
+      p.paths.length === 0 || pr.files.some((f) => picomatch(p.paths, { dot: true, noextglob: true })(f.filename));
     const triggerOk = p.triggers.length === 0 || p.triggers.some((t) => added.some((l) => l.includes(t.toLowerCase())));
     return pathOk && triggerOk;
   });

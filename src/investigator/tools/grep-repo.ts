@@ -101,7 +101,9 @@ export async function grepRepo(
   const fileRe = new RegExp(lineRe.source, lineRe.flags.includes("m") ? lineRe.flags : `${lineRe.flags}m`);
   const limit = Math.min(GREP_MAX_RESULTS, Math.max(1, Math.floor(args.max_results ?? GREP_DEFAULT_RESULTS)));
   // picomatch's `basename` option also changes how globs with a slash match, so it is set only without one.
-  const isMatch = args.glob ? picomatch(args.glob, { dot: true, noextglob: true, basename: !args.glob.includes("/") }) : undefined;
+  const isMatch = args.glob
+    ? picomatch(args.glob, { dot: true, noextglob: true, basename: !args.glob.includes("/") })
+    : undefined;
   const base = await realRoot(root);
   const out: string[] = [];
   let filesScanned = 0;
