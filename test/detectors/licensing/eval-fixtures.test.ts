@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { detectFixture, evalFixtures } from "../data/eval-fixtures.js";
+import { corpusChecks, evalFixtures } from "../eval-corpus.js";
 
-const LIC = /^LIC-/;
 const risky = evalFixtures(["lic-"]);
 const clean = evalFixtures(["clean-"]);
 
@@ -16,21 +15,12 @@ describe("the licensing detectors on the evaluation corpus (fixtures/eval)", () 
     }
   });
 
-  it.each(risky)("%s: cites its licensing policy with a blocking finding", async (name) => {
-    const { findings, expected } = await detectFixture(name);
-    const wanted = expected.must_cite.filter((p) => LIC.test(p));
-    expect(wanted.length).toBeGreaterThan(0);
-    for (const id of wanted)
-      expect(
-        findings.some((f) => f.policy === id && f.blocking),
-        id,
-      ).toBe(true);
-  });
-
-  it.each(clean)("%s: raises no licensing policy it must not cite, and nothing blocking of its own", async (name) => {
-    const { findings, expected } = await detectFixture(name);
-    const cited = new Set(findings.map((f) => f.policy));
-    for (const id of expected.must_not_cite.filter((p) => LIC.test(p))) expect(cited, id).not.toContain(id);
-    expect(findings.filter((f) => f.specialty === "licensing" && f.blocking)).toEqual([]);
+  corpusChecks({
+    family: "licensing",
+    policies: /^LIC-/,
+    risky,
+    clean,
+    // A clean fixture raises nothing blocking of its own in licensing either.
+    alsoClean: (findings) => expect(findings.filter((f) => f.specialty === "licensing" && f.blocking)).toEqual([]),
   });
 });

@@ -1,10 +1,11 @@
+import { expect, it } from "vitest";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { ALL_DETECTORS } from "../../../src/detectors/index.js";
-import type { Finding } from "../../../src/domain/finding.js";
-import { parsePullRequest } from "../../../src/domain/pull-request.js";
-import { PACKAGE_ROOT } from "../../../src/package-paths.js";
-import { detectContext, headFiles, offlineLicenses } from "../pr-builder.js";
+import { ALL_DETECTORS } from "../../src/detectors/index.js";
+import type { Finding } from "../../src/domain/finding.js";
+import { parsePullRequest } from "../../src/domain/pull-request.js";
+import { PACKAGE_ROOT } from "../../src/package-paths.js";
+import { detectContext, headFiles, offlineLicenses } from "./pr-builder.js";
 
 /** The evaluation corpus the detector tests read. */
 export const EVAL_DIR = path.join(PACKAGE_ROOT, "fixtures", "eval");
@@ -60,4 +61,37 @@ export async function detectFixture(name: string): Promise<{ findings: Finding[]
   });
   const findings = (await Promise.all(ALL_DETECTORS.map((d) => d.detect(ctx)))).flat();
   return { findings, expected: readJson(name, "expected.json") as Expectation };
+}
+
+/**
+ * The two checks every family of detectors owes the corpus: each risky fixture cites the family's
+ * policies it must cite, blocking; each clean look-alike cites none it must not.
+ *
+ * @example corpusChecks({ family: "data", policies: /^DATA-/, risky, clean });
+ */
+export function corpusChecks(opts: {
+  family: string;
+  policies: RegExp;
+  risky: string[];
+  clean: string[];
+  /** What else a clean fixture's findings must hold, beyond citing none of the forbidden policies. */
+  alsoClean?: (findings: Finding[]) => void;
+}): void {
+  it.each(opts.risky)(`%s: cites its ${opts.family} policy with a blocking finding`, async (name) => {
+    const { findings, expected } = await detectFixture(name);
+    const wanted = expected.must_cite.filter((p) => opts.policies.test(p));
+    expect(wanted.length).toBeGreaterThan(0);
+    for (const id of wanted)
+      expect(
+        findings.some((f) => f.policy === id && f.blocking),
+        id,
+      ).toBe(true);
+  });
+
+  it.each(opts.clean)(`%s: raises none of the ${opts.family} policies it must not cite`, async (name) => {
+    const { findings, expected } = await detectFixture(name);
+    const cited = new Set(findings.map((f) => f.policy));
+    for (const id of expected.must_not_cite.filter((p) => opts.policies.test(p))) expect(cited, id).not.toContain(id);
+    opts.alsoClean?.(findings);
+  });
 }
