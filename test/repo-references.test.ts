@@ -63,7 +63,7 @@ function missingReferences(file: string, text: string): string[] {
   const refs: string[] = [];
   if (file.endsWith(".md")) {
     for (const re of [REPO_PATH, MD_FILE]) refs.push(...[...text.matchAll(re)].map((m) => m[0]));
-    refs.push(...[...text.matchAll(MD_LINK)].map((m) => m[1]!));
+    refs.push(...[...text.matchAll(MD_LINK)].map((m) => m[1] ?? ""));
   } else {
     const { comments, strings } = commentsAndStrings(file, text);
     for (const c of comments.map(withoutExamples)) {

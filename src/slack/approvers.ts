@@ -1,5 +1,4 @@
 import type { ApproverConfig } from "../domain/decision.js";
-import type { Specialty } from "../domain/finding.js";
 
 export type { ApproverConfig } from "../domain/decision.js";
 

@@ -67,9 +67,8 @@ function fixtureWithSecrets(opts: { inDiff: boolean }): { fixturesDir: string; n
   const dir = path.join(fixturesDir, name);
   fs.cpSync(path.join(BUNDLED_FIXTURES_DIR, "003_auth_change"), dir, { recursive: true });
   const pr = JSON.parse(fs.readFileSync(path.join(dir, "pr.json"), "utf8")) as Record<string, unknown>;
-  pr["title"] = `Extract validateSession (tested with ${JWT})`;
-  pr["body"] =
-    `${String(pr["body"])}\n\nTo try it locally put this in .env:\n\n    PASSWORD=${ENV_PASSWORD}\n    SESSION=${JWT}\n`;
+  pr.title = `Extract validateSession (tested with ${JWT})`;
+  pr.body = `${String(pr.body)}\n\nTo try it locally put this in .env:\n\n    PASSWORD=${ENV_PASSWORD}\n    SESSION=${JWT}\n`;
   fs.writeFileSync(path.join(dir, "pr.json"), JSON.stringify(pr));
   const files = JSON.parse(fs.readFileSync(path.join(dir, "files.json"), "utf8")) as Array<Record<string, unknown>>;
   if (opts.inDiff)

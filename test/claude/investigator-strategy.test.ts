@@ -168,7 +168,7 @@ describe("the Claude investigator strategy", () => {
 
   it("asks for the report's JSON schema as output_config.format, and fails closed on anything else", async () => {
     // The API constrains the final answer to the schema; prose around it, or a fenced block, is not that answer.
-    api.enqueue(textMessage("Here is the report:\n```json\n" + JSON.stringify(REPORT) + "\n```"));
+    api.enqueue(textMessage(`Here is the report:\n\`\`\`json\n${JSON.stringify(REPORT)}\n\`\`\``));
     const fenced = await strategy().next(ctx(1, []));
     expect(fenced).toMatchObject({ kind: "answer", answer: { conclusive: false, answers: [] } });
     const format = api.requests[0]?.body?.output_config?.format;

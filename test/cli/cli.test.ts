@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/package-paths.js";
 import { tempDir } from "../helpers/gate.js";
 import { runGateCli } from "../helpers/run-cli.js";
+import { defined } from "../helpers/defined.js";
 
 const dir = tempDir("gate-cli-");
 const env = { ...process.env, GATE_DB: path.join(dir, "gate.db"), GATE_DATA_DIR: dir, GATE_LOG_LEVEL: "silent" };
@@ -169,15 +170,16 @@ describe("gate demo", { timeout: 120_000 }, () => {
     const g = buildGate(loadSettings(env, dir), silentLog);
     try {
       for (const card of cards) {
-        const review = g.store.get(card.review_id)!;
+        const review = defined(g.store.get(card.review_id), card.review_id);
         const result = await g.runner.result(card.review_id);
         expect(result.status).toBe("waiting_for_human");
         expect(card.blocks).toEqual(renderCard({ review, result, checkRunUrl: `${review.url}/checks` }).blocks);
       }
-      const actions = cards[0]!.blocks.find((b) => b.type === "actions") as unknown as {
+      const first = defined(cards[0], "a card");
+      const actions = first.blocks.find((b) => b.type === "actions") as unknown as {
         elements: { action_id: string; value: string }[];
       };
-      const id = cards[0]!.review_id;
+      const id = first.review_id;
       expect(actions.elements.map((e) => [e.action_id, e.value])).toEqual([
         ["gate_approve", id],
         ["gate_reject", id],
@@ -191,8 +193,9 @@ describe("gate demo", { timeout: 120_000 }, () => {
   it("the text shows each waiting review's card and the exact command that resumes it", async () => {
     const r = await gate("demo");
     expect(r.code).toBe(0);
-    const section = r.stdout.split("=== 002_new_dependency ===")[1]!.split("\n=== ")[0]!;
-    const reviewId = /\[(r-[0-9a-f]{12})\]/.exec(section)![1]!;
+    const section =
+      defined(r.stdout.split("=== 002_new_dependency ===")[1], "the 002 section").split("\n=== ")[0] ?? "";
+    const reviewId = defined(/\[(r-[0-9a-f]{12})\]/.exec(section)?.[1], "a review id");
     expect(section).toMatch(/\n {2}\| .*LIC-02/);
     expect(section).toContain(`npx gate decide ${reviewId} approve --by alice`);
     expect(r.stdout).toMatch(/5 reviews in .* s, 0 model calls/);

@@ -7,6 +7,7 @@ import { describeError, describeIssues, ERROR_ADVICE, GateError, type GateErrorC
 import { parsePullRequest } from "../../src/domain/pull-request.js";
 import { ZERO_USAGE } from "../../src/domain/usage.js";
 import { PACKAGE_ROOT } from "../../src/package-paths.js";
+import { defined } from "../helpers/defined.js";
 
 const CODES = Object.keys(ERROR_ADVICE) as GateErrorCode[];
 const readme = fs.readFileSync(path.join(PACKAGE_ROOT, "README.md"), "utf8");
@@ -18,10 +19,13 @@ const sources = fs
 
 describe("describeIssues", () => {
   it("names each field path with its message, capped", () => {
-    const err = z.object({ a: z.string(), b: z.object({ c: z.number() }) }).safeParse({ a: 1, b: { c: "x" } }).error!;
+    const err = z.object({ a: z.string(), b: z.object({ c: z.number() }) }).safeParse({ a: 1, b: { c: "x" } }).error;
+    if (!err) throw new Error("the schema accepted bad input");
     expect(describeIssues(err)).toMatch(/^a: .+; b\.c: .+$/);
     expect(describeIssues(err, { max: 1 })).toMatch(/^a: [^;]+$/);
-    expect(describeIssues(z.string().safeParse(1).error!, { root: "(input)" })).toMatch(/^\(input\): /);
+    expect(describeIssues(defined(z.string().safeParse(1).error, "an error"), { root: "(input)" })).toMatch(
+      /^\(input\): /,
+    );
   });
 });
 

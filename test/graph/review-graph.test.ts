@@ -11,7 +11,7 @@ const open = (...args: Parameters<typeof testGate>) => {
   return g;
 };
 afterEach(() => {
-  while (gates.length) gates.pop()!.close();
+  while (gates.length) gates.pop()?.close();
 });
 
 /** A specialist that never answers in time: the port's test double, not a mock of our code. */

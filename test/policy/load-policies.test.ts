@@ -50,7 +50,7 @@ describe("the policy corpus", () => {
     ["a missing field", good.replace("blocking: true\n", ""), /field 'blocking'/],
     ["an unknown field", good.replace("version: 1", "version: 1\nowner: bob"), /front matter|owner/],
     ["a bad id", good.replace("id: ACME-01", "id: acme"), /field 'id'/],
-    ["no prose", good.split("# ACME")[0]!, /no prose/],
+    ["no prose", good.split("# ACME")[0] ?? "", /no prose/],
     ["broken YAML", good.replace("title: No FTP", "title: [unclosed"), /not YAML/],
   ])("refuses %s, naming the file and the field", (_name, text, pattern) => {
     const error = (() => {
