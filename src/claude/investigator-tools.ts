@@ -45,7 +45,11 @@ export const INVESTIGATOR_TOOLS: Tool[] = [
     input_schema: {
       type: "object",
       properties: {
-        pattern: { type: "string", description: "A regular expression (JavaScript syntax), e.g. verifySession\\(" },
+        pattern: {
+          type: "string",
+          description:
+            "A regular expression in JavaScript syntax, matched per line by RE2 (no backreferences or lookaround), e.g. verifySession\\( or /expir/i",
+        },
         glob: { type: "string", description: "Only files matching this glob, e.g. src/**/*.ts" },
         max_results: { type: "integer", minimum: 1, description: "At most this many matching lines" },
       },

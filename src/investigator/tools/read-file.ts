@@ -1,14 +1,15 @@
-import { open } from "node:fs/promises";
 import { GateError } from "../../domain/errors.js";
 import { resolveInSandbox } from "../../snapshot/sandbox.js";
+import { openRegularFile } from "./regular-file.js";
 
 /** Files larger than this are refused by read_file (the snapshot is source code, not data). */
 export const READ_FILE_MAX_BYTES = 4 * 1024 * 1024;
 /** What one read returns when the caller does not say. */
 export const READ_FILE_DEFAULT_CHARS = 20_000;
-const BINARY_PROBE = 8192;
+/** How much of a file's start is probed for a NUL byte: git's own FIRST_FEW_BYTES. */
+export const BINARY_PROBE = 8000;
 
-/** True when the first 8 KB hold a NUL byte (git's own test for binary content). */
+/** True when the first 8,000 bytes hold a NUL byte (git's own test for binary content). */
 export function looksBinary(buf: Buffer): boolean {
   return buf.subarray(0, BINARY_PROBE).includes(0);
 }
@@ -32,12 +33,11 @@ export async function readFile(
   args: { path: string; offset?: number; max_chars?: number },
 ): Promise<ToolOutput> {
   const real = await resolveInSandbox(root, args.path);
-  const handle = await open(real, "r");
+  // Only a regular file is opened, and never in a way that blocks (a FIFO would wait for a writer).
+  const handle = await openRegularFile(real, args.path);
   let buf: Buffer;
   try {
     const info = await handle.stat();
-    if (info.isDirectory()) throw new GateError("SANDBOX_REFUSED", `${args.path} is a directory; use list_dir`);
-    if (!info.isFile()) throw new GateError("SANDBOX_REFUSED", `${args.path} is not a regular file`);
     if (info.size > READ_FILE_MAX_BYTES) {
       throw new GateError("SANDBOX_REFUSED", `${args.path} is too large to read (${info.size} bytes)`);
     }

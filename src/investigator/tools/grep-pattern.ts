@@ -1,0 +1,166 @@
+import { RE2JS } from "re2js";
+import { GateError } from "../../domain/errors.js";
+
+/** Longest pattern grep_repo accepts. */
+export const GREP_MAX_PATTERN = 300;
+/**
+ * Largest compiled program grep_repo runs (RE2 instructions). Matching costs at most time
+ * proportional to the text's length times this, so it bounds the slowest search; only counted
+ * repetition such as `(.{0,90}a){20}` comes near it.
+ */
+export const GREP_MAX_PROGRAM = 1000;
+
+/**
+ * Literals a text must hold to match, tested on raw bytes before any decoding: one literal, all
+ * of some, or any of some.
+ */
+export type Need = Buffer | { all: Need[] } | { any: Need[] };
+
+/** A compiled grep pattern. */
+export interface GrepPattern {
+  /** Matches one line (no newline in it). */
+  line: RE2JS;
+  /** The same with `^` and `$` at line ends: tests a run of whole lines at once. */
+  lines: RE2JS;
+  /** The program's size: a bound on the work per byte when matching cannot take a fast path. */
+  cost: number;
+  /** What a matching text must contain, or undefined when the pattern needs no literal. */
+  need: Need | undefined;
+  /** Literals of which every matching line holds one: only lines holding one are tested. */
+  anchors: Buffer[] | undefined;
+}
+
+const LOOKAROUND: Record<string, string> = {
+  "(?=": "lookahead (?=…)",
+  "(?!": "negative lookahead (?!…)",
+  "(?<=": "lookbehind (?<=…)",
+  "(?<!": "negative lookbehind (?<!…)",
+};
+
+/** The first construct of `source` that RE2 cannot express (it needs backtracking), if any. */
+function unsupported(source: string): string | undefined {
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === "\\") {
+      const next = source[i + 1] ?? "";
+      if (!inClass && next >= "1" && next <= "9") return `backreference \\${next}`;
+      if (!inClass && next === "k" && source[i + 2] === "<") return "named backreference \\k<…>";
+      i++;
+    } else if (inClass) {
+      if (c === "]") inClass = false;
+    } else if (c === "[") {
+      inClass = true;
+      if (source[i + 1] === "^") i++;
+      if (source[i + 1] === "]") i++; // a `]` first in a class is a literal
+    } else if (c === "(") {
+      for (const [open, what] of Object.entries(LOOKAROUND)) if (source.startsWith(open, i)) return what;
+    }
+  }
+  return undefined;
+}
+
+function refuse(message: string): never {
+  throw new GateError("SANDBOX_REFUSED", message);
+}
+
+/**
+ * Compiles a grep pattern for RE2's linear-time engine (re2js): a regular expression in JavaScript
+ * syntax, written bare (`verify\w*\(`) or as a literal with flags (`/expir/i`, flags from `ims`).
+ * Whatever the pattern, matching takes time linear in the text. Refused (GateError SANDBOX_REFUSED,
+ * with a message for the model): empty or over-long patterns, invalid syntax, backreferences and
+ * lookaround (RE2 cannot express them), and programs over GREP_MAX_PROGRAM instructions.
+ *
+ * @example compilePattern("/token|secret/i").line.test("a Secret") // true
+ */
+export function compilePattern(pattern: string): GrepPattern {
+  if (typeof pattern !== "string" || pattern.length === 0) refuse("grep_repo needs a non-empty pattern");
+  if (pattern.length > GREP_MAX_PATTERN) refuse(`grep_repo pattern is longer than ${GREP_MAX_PATTERN} characters`);
+  const literal = /^\/(.+)\/([ims]*)$/s.exec(pattern);
+  const source = literal?.[1] ?? pattern;
+  const flags = literal?.[2] ?? "";
+  const missing = unsupported(source);
+  if (missing !== undefined) {
+    refuse(
+      `grep_repo matches with RE2 (linear time), which has no ${missing}; rewrite the pattern without it (search for the plain part, then read the lines)`,
+    );
+  }
+  // `m` changes nothing: every line is matched on its own, so `^` and `$` are always line ends.
+  const base = (flags.includes("i") ? RE2JS.CASE_INSENSITIVE : 0) | (flags.includes("s") ? RE2JS.DOTALL : 0);
+  let line: RE2JS;
+  let lines: RE2JS;
+  try {
+    const translated = RE2JS.translateRegExp(source);
+    line = RE2JS.compile(translated, base);
+    lines = RE2JS.compile(translated, base | RE2JS.MULTILINE);
+  } catch (error) {
+    return refuse(`grep_repo pattern is not a valid regular expression (RE2 syntax): ${(error as Error).message}`);
+  }
+  const cost = line.programSize();
+  if (cost > GREP_MAX_PROGRAM) {
+    refuse(
+      `grep_repo pattern compiles to ${cost} instructions (at most ${GREP_MAX_PROGRAM}); use smaller repetition counts`,
+    );
+  }
+  const need = needOf(lines.re2().prefilter);
+  return { line, lines, cost, need, anchors: need === undefined ? undefined : anchorsOf(need) };
+}
+
+/**
+ * The literals re2js itself requires of a match (its prefilter tree, built from the parsed pattern:
+ * type 1 one literal, 2 all of, 3 any of; re2js is pinned to an exact version), as byte strings.
+ * Anything of another shape reads as "no requirement", which only costs speed.
+ */
+function needOf(node: unknown): Need | undefined {
+  if (typeof node !== "object" || node === null) return undefined;
+  const { type, bytes, subs } = node as { type?: unknown; bytes?: unknown; subs?: unknown };
+  if (type === 1) {
+    return Array.isArray(bytes) && bytes.length > 0 && bytes.every((b) => Number.isInteger(b))
+      ? Buffer.from(bytes as number[])
+      : undefined;
+  }
+  if ((type !== 2 && type !== 3) || !Array.isArray(subs) || subs.length === 0) return undefined;
+  const parts = subs.map(needOf);
+  if (type === 2) {
+    const kept = parts.filter((p): p is Need => p !== undefined);
+    return kept.length === 0 ? undefined : kept.length === 1 ? kept[0] : { all: kept };
+  }
+  return parts.every((p): p is Need => p !== undefined) ? { any: parts } : undefined;
+}
+
+/** Literals of which every match holds one, choosing the longest shortest literal among alternatives. */
+function anchorsOf(need: Need): Buffer[] | undefined {
+  if (Buffer.isBuffer(need)) return [need];
+  if ("any" in need) {
+    const all: Buffer[] = [];
+    for (const sub of need.any) {
+      const found = anchorsOf(sub);
+      if (!found) return undefined;
+      all.push(...found);
+    }
+    return all;
+  }
+  let best: Buffer[] | undefined;
+  let bestScore = -1;
+  for (const sub of need.all) {
+    const found = anchorsOf(sub);
+    if (!found) continue;
+    const score = Math.min(...found.map((b) => b.length)) / found.length;
+    if (score > bestScore) {
+      best = found;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+/**
+ * Whether `text` holds what a match needs (a necessary condition, never a sufficient one).
+ *
+ * @example holds(Buffer.from("token"), Buffer.from("a token here")) // true
+ */
+export function holds(need: Need, text: Buffer): boolean {
+  if (Buffer.isBuffer(need)) return text.indexOf(need) >= 0;
+  if ("all" in need) return need.all.every((n) => holds(n, text));
+  return need.any.some((n) => holds(n, text));
+}
