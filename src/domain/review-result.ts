@@ -6,7 +6,7 @@ import type { Risk } from "./risk.js";
 export type Route = "auto_approved" | "approved" | "human" | "human_approved" | "human_rejected";
 
 /** A review's lifecycle state, as `gate status` reports it. */
-export type ReviewStatus = "queued" | "running" | "waiting_for_human" | "done" | "superseded";
+export type ReviewStatus = "queued" | "running" | "waiting_for_human" | "done" | "superseded" | "closed";
 
 /** Why a review went to a person. */
 export type EscalationReason =

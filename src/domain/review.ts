@@ -40,6 +40,8 @@ export interface ReviewRecord {
   eventAt?: string;
   /** When a Slack card was first about to be posted (set before the post, so a crash after it can find the card). */
   slackPostStartedAt?: string;
+  /** The ts of the PR's Slack thread (its first card) this review's card was posted in. */
+  slackThreadTs?: string;
 }
 
 /** Live progress of an investigation, for the CLI and the Slack card. */
@@ -101,7 +103,7 @@ export interface ReviewService {
 }
 
 /** What a publisher stored about what it published (merged into the review record). */
-export type PublishReceipt = Partial<Pick<ReviewRecord, "slackChannel" | "slackTs" | "checkRunId">>;
+export type PublishReceipt = Partial<Pick<ReviewRecord, "slackChannel" | "slackTs" | "slackThreadTs" | "checkRunId">>;
 
 /**
  * Publishes a review's state to one outside place (GitHub check run, Slack card).

@@ -81,24 +81,42 @@ export function isPrAuthor(
   return by.toLowerCase() === author.toLowerCase() || authorSlackId(author, loginMap) === by;
 }
 
+/** One list a person must be on to decide: a specialty's approvers, or the general approvers. */
+export interface DeciderList {
+  /** The blocking specialty whose list this is; absent for GATE_APPROVERS. */
+  specialty?: Specialty;
+  /** Slack user ids and user-group ids. */
+  ids: readonly string[];
+}
+
+/**
+ * Who may decide on a review with these blocking specialties: the lists a decider must be on, all
+ * of them (each blocking specialty that has approvers; otherwise the general approvers). Empty
+ * when no one is configured. The Slack surface mentions these lists, `/gate list` names them.
+ *
+ * @example deciderLists({ approvers: ["S1"], bySpecialty: { licensing: ["U2"] } }, ["licensing"]) // [{ specialty: "licensing", ids: ["U2"] }]
+ */
+export function deciderLists(config: ApproverConfig, blockingSpecialties: readonly Specialty[]): DeciderList[] {
+  const specialties = [...new Set(blockingSpecialties)].filter((s) => (config.bySpecialty?.[s]?.length ?? 0) > 0);
+  if (specialties.length > 0) return specialties.map((s) => ({ specialty: s, ids: config.bySpecialty?.[s] ?? [] }));
+  return config.approvers.length > 0 ? [{ ids: config.approvers }] : [];
+}
+
 function whyNotAllowed(req: DecisionRequest): string | undefined {
   const { approvers: config, door } = req;
   if (isPrAuthor(req.by, door, req.review.author, config.githubToSlack)) {
     return "you opened this pull request, and its author can never decide on it";
   }
-  const lists = Object.values(config.bySpecialty ?? {}).filter((l) => l.length > 0);
+  const configured = Object.values(config.bySpecialty ?? {}).filter((l) => l.length > 0);
   // The CLI with no approver configured at all: the person named by --by decides.
-  if (door.kind === "cli" && config.approvers.length === 0 && lists.length === 0) return undefined;
+  if (door.kind === "cli" && config.approvers.length === 0 && configured.length === 0) return undefined;
   const groups = door.groups ?? [];
   const isIn = (list: readonly string[]): boolean => list.includes(req.by) || groups.some((g) => list.includes(g));
-  const specialties = [...new Set(req.blockingSpecialties)].filter((s) => (config.bySpecialty?.[s]?.length ?? 0) > 0);
-  if (specialties.length > 0) {
-    const missing = specialties.filter((s) => !isIn(config.bySpecialty?.[s] ?? []));
-    if (missing.length === 0) return undefined;
-    return `this review has blocking ${missing.join(" and ")} findings, and you are not among the ${missing.join("/")} approvers`;
-  }
-  if (config.approvers.length === 0) {
-    return "no approvers are configured for this gate, so nobody may decide (it fails closed)";
-  }
-  return isIn(config.approvers) ? undefined : "you are not among the configured approvers";
+  const lists = deciderLists(config, req.blockingSpecialties);
+  if (lists.length === 0) return "no approvers are configured for this gate, so nobody may decide (it fails closed)";
+  const missing = lists.filter((l) => !isIn(l.ids));
+  if (missing.length === 0) return undefined;
+  const names = missing.flatMap((l) => (l.specialty ? [l.specialty] : []));
+  if (names.length === 0) return "you are not among the configured approvers";
+  return `this review has blocking ${names.join(" and ")} findings, and you are not among the ${names.join("/")} approvers`;
 }

@@ -11,6 +11,7 @@ import { buildSlackApp } from "../slack/app.js";
 import { cardLink } from "../slack/card-link.js";
 import { channelFor } from "../slack/channel-map.js";
 import { createSlackPublisher } from "../slack/slack-publisher.js";
+import { whoToAsk } from "../slack/approvers.js";
 import { healthRoute, routeListener, type GateRoute } from "./http-routes.js";
 import { createMetrics, type GateMetrics } from "./metrics.js";
 import { ReviewQueue } from "./review-queue.js";
@@ -30,6 +31,14 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/**
+ * Who may decide on a review's PR. One function, so that a per-repository policy file can take
+ * over where approvers come from.
+ */
+function approversOf(settings: Settings): (review: ReviewRecord) => Settings["approvers"] {
+  return () => settings.approvers;
+}
+
 /** The check run's page for a card's "+N more" link (the PR's Checks tab). */
 const checksUrl = (review: ReviewRecord) => (review.url ? `${review.url}/checks` : undefined);
 
@@ -45,6 +54,7 @@ export async function startGateServer(env: Env, opts: { log?: Logger } = {}): Pr
   const server = serverSettings(settings);
   const log = opts.log ?? pino({ level: settings.logLevel ?? "info" });
   const auth = createGitHubAuth({ ...server.github, log });
+  const approversFor = approversOf(settings);
   const slackCfg = server.slack.enabled ? server.slack : undefined;
   const slackClient = slackCfg
     ? new webApi.WebClient(slackCfg.botToken, { ...(slackCfg.apiUrl ? { slackApiUrl: slackCfg.apiUrl } : {}) })
@@ -71,6 +81,13 @@ export async function startGateServer(env: Env, opts: { log?: Logger } = {}): Pr
             checkRunUrl: checksUrl,
             log,
             recordPostIntent: (reviewId, at) => gate.store.recordSlackPostIntent(reviewId, at),
+            siblings: (review) =>
+              gate.store.allForPr(review.pr).map((r) => {
+                const result = gate.store.lastResult(r.id);
+                return { review: r, ...(result ? { result } : {}) };
+              }),
+            claimNote: (key, reviewId) => gate.store.claimSlackNote(key, reviewId),
+            whoToAsk: (review, result) => whoToAsk(approversFor(review), review, result),
           }),
         }
       : {}),

@@ -1,4 +1,8 @@
 import type { ApproverConfig } from "../domain/decision.js";
+import type { ReviewResult } from "../domain/review-result.js";
+import type { ReviewRecord } from "../domain/review.js";
+import { authorSlackId, deciderLists } from "../review/decision-policy.js";
+import type { WhoToAsk } from "./thread-notes.js";
 
 export type { ApproverConfig } from "../domain/decision.js";
 
@@ -6,4 +10,18 @@ export type { ApproverConfig } from "../domain/decision.js";
 export function groupIdsIn(config: ApproverConfig): string[] {
   const all = [...config.approvers, ...Object.values(config.bySpecialty ?? {}).flat()];
   return [...new Set(all.filter((id) => id.startsWith("S")))];
+}
+
+/**
+ * Who a waiting review asks in Slack: everyone on the lists the decision policy requires for its
+ * blocking specialties (or the general approvers), and the PR's author when GATE_GITHUB_TO_SLACK
+ * maps them.
+ *
+ * @example whoToAsk({ approvers: ["S1"], githubToSlack: { octocat: "U2" } }, review, result) // { approvers: ["S1"], author: "U2" }
+ */
+export function whoToAsk(config: ApproverConfig, review: ReviewRecord, result: ReviewResult): WhoToAsk {
+  const blocking = result.findings.filter((f) => f.blocking).map((f) => f.specialty);
+  const approvers = [...new Set(deciderLists(config, blocking).flatMap((l) => l.ids))];
+  const author = review.author ? authorSlackId(review.author, config.githubToSlack) : undefined;
+  return { approvers, ...(author ? { author } : {}) };
 }

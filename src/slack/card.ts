@@ -16,6 +16,7 @@ import {
   truncatePlain,
 } from "./mrkdwn.js";
 import { blobUrl, commitUrl, shortSha } from "./github-links.js";
+import { personLabel, type PersonName } from "./thread-notes.js";
 
 export { renderStatusText } from "./status-text.js";
 export { renderHome } from "./home.js";
@@ -50,6 +51,10 @@ export interface CardInput {
   progress?: InvestigationProgress;
   /** A short line shown above the state, e.g. who asked which question. Plain text. */
   note?: string;
+  /** A superseded card links here: the card that replaced it. */
+  successorUrl?: string;
+  /** Shows a decider by their Slack display name (and GitHub login) rather than an id. */
+  personName?: PersonName;
 }
 
 export interface Card {
@@ -57,7 +62,7 @@ export interface Card {
   blocks: KnownBlock[];
 }
 
-type CardState = "superseded" | "decided" | "investigating" | "waiting" | "other";
+type CardState = "superseded" | "closed" | "decided" | "investigating" | "waiting" | "other";
 
 /**
  * The review card: the PR, its risk, findings, investigations, budget and, while it waits for a
@@ -110,6 +115,7 @@ function cardState(input: CardInput): CardState {
   if (result.status === "superseded" || review.status === "superseded" || result.superseded_by || review.supersededBy) {
     return "superseded";
   }
+  if (result.status === "closed" || review.status === "closed") return "closed";
   if (result.decision || result.route === "human_approved" || result.route === "human_rejected") return "decided";
   if (input.progress) return "investigating";
   if (result.status === "waiting_for_human") return "waiting";
@@ -124,7 +130,9 @@ function decisionKind(result: ReviewResult): "approve" | "reject" {
 function headerText(state: CardState, result: ReviewResult): string {
   switch (state) {
     case "superseded":
-      return "Compliance gate: superseded by a newer push";
+      return "Compliance gate: superseded";
+    case "closed":
+      return "Compliance gate: pull request closed";
     case "decided":
       return decisionKind(result) === "approve"
         ? "Compliance gate: approved by a person"
@@ -141,6 +149,7 @@ function headerText(state: CardState, result: ReviewResult): string {
 function fallbackText(state: CardState, review: ReviewRecord, result: ReviewResult): string {
   const what: Record<CardState, string> = {
     superseded: "superseded",
+    closed: "closed without a decision",
     decided: decisionKind(result) === "approve" ? "approved" : "rejected",
     investigating: "investigating",
     waiting: "waiting for a decision",
@@ -235,16 +244,26 @@ function stateBlocks(state: CardState, input: CardInput): KnownBlock[] {
       const what =
         by && /^[0-9a-f]{7,40}$/i.test(by)
           ? mrkdwnLink(commitUrl(review.repo, by), shortSha(by))
-          : escapeMrkdwn(by ?? "a newer push");
-      return [section(`:fast_forward: Superseded by ${what}; this review no longer gates the PR.`)];
+          : by && /^r-/.test(by)
+            ? "a re-run"
+            : escapeMrkdwn(by ?? "a newer push");
+      const next = input.successorUrl ? ` ${mrkdwnLink(input.successorUrl, "Open the new card")}.` : "";
+      return [section(`:fast_forward: Superseded by ${what}; this review no longer gates the PR.${next}`)];
     }
+    case "closed":
+      return [section(":no_entry_sign: The pull request was closed; this review ended without a decision.")];
     case "decided": {
       const d = result.decision;
       const verb = decisionKind(result) === "approve" ? ":white_check_mark: *Approved*" : ":x: *Rejected*";
       if (!d) return [section(`${verb} by a person.`)];
       const note = d.note ? `: ${escapeMrkdwn(d.note)}` : "";
       return [
-        section(truncateMrkdwn(`${verb} by ${mentionOrName(d.by)} at ${slackDate(d.at)}${note}`, SECTION_TEXT_MAX)),
+        section(
+          truncateMrkdwn(
+            `${verb} by ${personLabel(d.by, input.personName)} at ${slackDate(d.at)}${note}`,
+            SECTION_TEXT_MAX,
+          ),
+        ),
       ];
     }
     case "investigating": {

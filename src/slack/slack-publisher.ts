@@ -3,6 +3,8 @@ import type { Logger } from "pino";
 import type { ReviewResult } from "../domain/review-result.js";
 import type { Publisher, PublishReceipt, ReviewRecord } from "../domain/review.js";
 import { renderCard } from "./card.js";
+import { cardLink } from "./card-link.js";
+import { askText, decisionText, endedText, investigationText, type PersonName, type WhoToAsk } from "./thread-notes.js";
 
 export interface SlackPublisherOptions {
   client: webApi.WebClient;
@@ -17,6 +19,17 @@ export interface SlackPublisherOptions {
   recordPostIntent?(reviewId: string, at: string): void;
   /** The clock the intent is stamped with (tests); defaults to the system clock. */
   now?(): Date;
+  /**
+   * The PR's other reviews, with their last results: a new card is posted in the thread their
+   * first card started, and their superseded cards are edited to point at the new one.
+   */
+  siblings?(review: ReviewRecord): Array<{ review: ReviewRecord; result?: ReviewResult }>;
+  /** Claims a thread message (true once per key), so nothing is said twice; absent: always said. */
+  claimNote?(key: string, reviewId: string): boolean;
+  /** Who a review asks: the approvers to mention and the author's Slack id. */
+  whoToAsk?(review: ReviewRecord, result: ReviewResult): WhoToAsk;
+  /** A person's display name (and GitHub login), for decisions. */
+  personName?: PersonName;
 }
 
 /** The Slack message metadata type our cards carry; it names the review a card belongs to. */
@@ -41,10 +54,89 @@ export function createSlackPublisher(opts: SlackPublisherOptions): Publisher {
   // Cards posted by this process, by review id: guards against a second post while the runner
   // has not yet stored the first receipt (two publishes in flight).
   const posted = new Map<string, Promise<PublishReceipt>>();
+  // Without a store to claim thread messages in, this process remembers what it said.
+  const said = new Set<string>();
+  const claim =
+    opts.claimNote ??
+    ((key: string) => {
+      if (said.has(key)) return false;
+      said.add(key);
+      return true;
+    });
 
-  const render = (review: ReviewRecord, result: ReviewResult) => {
+  /** The newest later card of the same PR: where a superseded card points. */
+  const successorUrl = (review: ReviewRecord): string | undefined => {
+    if (review.status !== "superseded") return undefined;
+    const later = (opts.siblings?.(review) ?? [])
+      .map((s) => s.review)
+      .filter((r) => r.slackTs && Date.parse(r.createdAt) >= Date.parse(review.createdAt) && r.id !== review.id)
+      .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt))[0];
+    return later ? cardLink(later) : undefined;
+  };
+
+  const render = (review: ReviewRecord, result: ReviewResult, newCard?: string) => {
     const checkRunUrl = opts.checkRunUrl?.(review);
-    return renderCard({ review, result, ...(checkRunUrl ? { checkRunUrl } : {}) });
+    const successor = newCard ?? successorUrl(review);
+    return renderCard({
+      review,
+      result,
+      ...(checkRunUrl ? { checkRunUrl } : {}),
+      ...(successor ? { successorUrl: successor } : {}),
+      ...(opts.personName ? { personName: opts.personName } : {}),
+    });
+  };
+
+  /** The thread a PR's cards live in: its first card's. */
+  const threadOf = (review: ReviewRecord): { channel: string; ts: string } | undefined => {
+    const first = (opts.siblings?.(review) ?? [])
+      .map((s) => s.review)
+      .filter((r) => r.id !== review.id && r.slackChannel && r.slackTs)
+      .sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt))[0];
+    return first?.slackChannel && first.slackTs
+      ? { channel: first.slackChannel, ts: first.slackThreadTs ?? first.slackTs }
+      : undefined;
+  };
+
+  /** Says something in the review's thread, once per key. A failure is logged (the card stands). */
+  const note = async (review: ReviewRecord, key: string, text: string | undefined): Promise<void> => {
+    const channel = review.slackChannel;
+    const thread = review.slackThreadTs ?? review.slackTs;
+    if (!text || !channel || !thread) return;
+    if (!claim(key, review.id)) return;
+    try {
+      await opts.client.chat.postMessage({
+        channel,
+        thread_ts: thread,
+        text,
+        unfurl_links: false,
+        unfurl_media: false,
+      });
+    } catch (error) {
+      opts.log.warn({ err: error, reviewId: review.id, key }, "could not post in the review's thread");
+    }
+  };
+
+  /** What the thread hears after a card changed: a decision, an answer, the end of the review. */
+  const followUps = async (review: ReviewRecord, result: ReviewResult): Promise<void> => {
+    for (const [i, inv] of result.investigations.entries()) {
+      await note(review, `answer:${review.id}:${i}`, investigationText(inv));
+    }
+    await note(review, `decision:${review.id}`, decisionText(result, opts.personName));
+    await note(review, `ended:${review.id}`, endedText(review, result, successorUrl(review)));
+  };
+
+  /** A new card: the PR's superseded cards now point at it. */
+  const pointOlderCards = async (review: ReviewRecord): Promise<void> => {
+    for (const s of opts.siblings?.(review) ?? []) {
+      const older = s.review;
+      if (older.id === review.id || older.status !== "superseded" || !s.result) continue;
+      if (!older.slackChannel || !older.slackTs) continue;
+      try {
+        await update(older, s.result, older.slackChannel, older.slackTs, cardLink(review));
+      } catch (error) {
+        opts.log.warn({ err: error, reviewId: older.id }, "could not point a superseded card at the new one");
+      }
+    }
   };
 
   const update = async (
@@ -52,23 +144,28 @@ export function createSlackPublisher(opts: SlackPublisherOptions): Publisher {
     result: ReviewResult,
     channel: string,
     ts: string,
+    newCard?: string,
   ): Promise<PublishReceipt> => {
-    const card = render(review, result);
+    const card = render(review, result, newCard);
     await opts.client.chat.update({ channel, ts, text: card.text, blocks: card.blocks });
     return { slackChannel: channel, slackTs: ts };
   };
 
   /** The card an earlier, interrupted attempt posted for this review, if Slack has it. */
-  const findEarlier = async (review: ReviewRecord, channel: string, startedAt: string): Promise<string | undefined> => {
+  const findEarlier = async (
+    review: ReviewRecord,
+    channel: string,
+    startedAt: string,
+    thread?: string,
+  ): Promise<string | undefined> => {
     const started = Date.parse(startedAt);
     if (Number.isNaN(started)) return undefined;
     const oldest = String(Math.max(0, Math.floor(started / 1000) - LOOKUP_MARGIN_SECONDS));
-    const res = await opts.client.conversations.history({
-      channel,
-      oldest,
-      limit: LOOKUP_LIMIT,
-      include_all_metadata: true,
-    });
+    const query = { channel, oldest, limit: LOOKUP_LIMIT, include_all_metadata: true };
+    // A card posted in a thread is a reply: the channel's history does not list it.
+    const res = thread
+      ? await opts.client.conversations.replies({ ...query, ts: thread })
+      : await opts.client.conversations.history(query);
     const found = (res.messages ?? []).find(
       (m) =>
         m.metadata?.event_type === CARD_EVENT_TYPE &&
@@ -78,18 +175,25 @@ export function createSlackPublisher(opts: SlackPublisherOptions): Publisher {
   };
 
   const post = async (review: ReviewRecord, result: ReviewResult, channel: string): Promise<PublishReceipt> => {
+    const thread = threadOf(review);
+    const where = thread?.channel ?? channel;
+    const threadReceipt = thread ? { slackThreadTs: thread.ts } : {};
     if (review.slackPostStartedAt) {
-      const ts = await findEarlier(review, channel, review.slackPostStartedAt);
+      const ts = await findEarlier(review, where, review.slackPostStartedAt, thread?.ts);
       if (ts) {
-        opts.log.info({ reviewId: review.id, channel, ts }, "review card found from an interrupted post; updating it");
-        return update(review, result, channel, ts);
+        opts.log.info(
+          { reviewId: review.id, channel: where, ts },
+          "review card found from an interrupted post; updating it",
+        );
+        return { ...(await update(review, result, where, ts)), ...threadReceipt };
       }
     } else {
       opts.recordPostIntent?.(review.id, (opts.now?.() ?? new Date()).toISOString());
     }
     const card = render(review, result);
     const res = await opts.client.chat.postMessage({
-      channel,
+      channel: where,
+      ...(thread ? { thread_ts: thread.ts } : {}),
       text: card.text,
       blocks: card.blocks,
       unfurl_links: false,
@@ -97,47 +201,60 @@ export function createSlackPublisher(opts: SlackPublisherOptions): Publisher {
       metadata: { event_type: CARD_EVENT_TYPE, event_payload: { review_id: review.id } },
     });
     if (!res.ts) throw new Error(`chat.postMessage returned no ts for ${review.pr}`);
-    opts.log.info({ reviewId: review.id, channel, ts: res.ts }, "review card posted");
-    return { slackChannel: res.channel ?? channel, slackTs: res.ts };
+    opts.log.info({ reviewId: review.id, channel: where, ts: res.ts, thread: thread?.ts }, "review card posted");
+    return { slackChannel: res.channel ?? where, slackTs: res.ts, ...threadReceipt };
+  };
+
+  const publishCard = async (review: ReviewRecord, result: ReviewResult): Promise<PublishReceipt> => {
+    if (review.slackTs) {
+      const channel = review.slackChannel ?? opts.channelFor(review.repo);
+      if (!channel) {
+        opts.log.warn({ reviewId: review.id }, "the card's channel is unknown; not updated");
+        return {};
+      }
+      return update(review, result, channel, review.slackTs);
+    }
+    const earlier = posted.get(review.id);
+    if (earlier !== undefined) {
+      const receipt = await earlier;
+      if (receipt.slackChannel && receipt.slackTs) return update(review, result, receipt.slackChannel, receipt.slackTs);
+    }
+    const reachedAPerson = result.route !== null && REACHED_A_PERSON.has(result.route);
+    const waitingOrDecided =
+      result.status === "waiting_for_human" || result.decision !== undefined || result.route !== "human";
+    if (!reachedAPerson || !waitingOrDecided) return {};
+    const channel = opts.channelFor(review.repo);
+    if (!channel) {
+      opts.log.warn(
+        { reviewId: review.id, repo: review.repo },
+        "no Slack channel for this repository; card not posted",
+      );
+      return {};
+    }
+    const pending = post(review, result, channel);
+    posted.set(review.id, pending);
+    let receipt: PublishReceipt;
+    try {
+      receipt = await pending;
+    } catch (error) {
+      posted.delete(review.id);
+      throw error;
+    }
+    const placed = { ...review, ...receipt };
+    await pointOlderCards(placed);
+    if (result.status === "waiting_for_human" && opts.whoToAsk) {
+      await note(placed, `ask:${review.pr}:${review.headSha}`, askText(placed, result, opts.whoToAsk(placed, result)));
+    }
+    return receipt;
   };
 
   return {
     name: "slack",
     async publish(review, result) {
-      if (review.slackTs) {
-        const channel = review.slackChannel ?? opts.channelFor(review.repo);
-        if (!channel) {
-          opts.log.warn({ reviewId: review.id }, "the card's channel is unknown; not updated");
-          return {};
-        }
-        return update(review, result, channel, review.slackTs);
-      }
-      const earlier = posted.get(review.id);
-      if (earlier !== undefined) {
-        const receipt = await earlier;
-        if (receipt.slackChannel && receipt.slackTs)
-          return update(review, result, receipt.slackChannel, receipt.slackTs);
-      }
-      const reachedAPerson = result.route !== null && REACHED_A_PERSON.has(result.route);
-      const waitingOrDecided =
-        result.status === "waiting_for_human" || result.decision !== undefined || result.route !== "human";
-      if (!reachedAPerson || !waitingOrDecided) return {};
-      const channel = opts.channelFor(review.repo);
-      if (!channel) {
-        opts.log.warn(
-          { reviewId: review.id, repo: review.repo },
-          "no Slack channel for this repository; card not posted",
-        );
-        return {};
-      }
-      const pending = post(review, result, channel);
-      posted.set(review.id, pending);
-      try {
-        return await pending;
-      } catch (error) {
-        posted.delete(review.id);
-        throw error;
-      }
+      const receipt = await publishCard(review, result);
+      const placed = { ...review, ...receipt };
+      if (placed.slackTs) await followUps(placed, result);
+      return receipt;
     },
   };
 }

@@ -26,7 +26,8 @@ CREATE TABLE IF NOT EXISTS gate_reviews (
   result_json TEXT,
   published_json TEXT,
   event_at TEXT,
-  slack_post_started_at TEXT
+  slack_post_started_at TEXT,
+  slack_thread_ts TEXT
 );
 CREATE INDEX IF NOT EXISTS gate_reviews_pr ON gate_reviews (pr, created_at);
 CREATE INDEX IF NOT EXISTS gate_reviews_status ON gate_reviews (status);
@@ -65,6 +66,13 @@ CREATE TABLE IF NOT EXISTS gate_pull_requests (
   review_id TEXT PRIMARY KEY,
   json_gz BLOB NOT NULL
 );
+-- What was said in a PR's Slack thread, once each (mentions per head, decisions, reminders): a
+-- restart never says it twice.
+CREATE TABLE IF NOT EXISTS gate_slack_notes (
+  key TEXT PRIMARY KEY,
+  review_id TEXT NOT NULL,
+  at TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS gate_license_cache (
   key TEXT PRIMARY KEY,
   license TEXT,
@@ -79,6 +87,7 @@ function migrate(db: Database.Database): void {
   );
   if (!columns.has("event_at")) db.exec("ALTER TABLE gate_reviews ADD COLUMN event_at TEXT");
   if (!columns.has("slack_post_started_at")) db.exec("ALTER TABLE gate_reviews ADD COLUMN slack_post_started_at TEXT");
+  if (!columns.has("slack_thread_ts")) db.exec("ALTER TABLE gate_reviews ADD COLUMN slack_thread_ts TEXT");
 }
 
 /**

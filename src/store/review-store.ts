@@ -41,6 +41,7 @@ interface ReviewRow {
   published_json: string | null;
   event_at: string | null;
   slack_post_started_at: string | null;
+  slack_thread_ts: string | null;
 }
 
 /** One audit entry: who did what to which review, and what came of it. Append-only. */
@@ -75,6 +76,7 @@ function toRecord(r: ReviewRow): ReviewRecord {
     ...(r.installation_id !== null ? { installationId: r.installation_id } : {}),
     ...(r.event_at ? { eventAt: r.event_at } : {}),
     ...(r.slack_post_started_at ? { slackPostStartedAt: r.slack_post_started_at } : {}),
+    ...(r.slack_thread_ts ? { slackThreadTs: r.slack_thread_ts } : {}),
   };
 }
 
@@ -230,6 +232,7 @@ export class ReviewStore {
         `UPDATE gate_reviews SET
            slack_channel = COALESCE(@slackChannel, slack_channel),
            slack_ts = COALESCE(@slackTs, slack_ts),
+           slack_thread_ts = COALESCE(@slackThreadTs, slack_thread_ts),
            check_run_id = COALESCE(@checkRunId, check_run_id)
          WHERE id = @id`,
       )
@@ -237,6 +240,7 @@ export class ReviewStore {
         id,
         slackChannel: receipt.slackChannel ?? null,
         slackTs: receipt.slackTs ?? null,
+        slackThreadTs: receipt.slackThreadTs ?? null,
         checkRunId: receipt.checkRunId ?? null,
       });
   }
@@ -249,6 +253,25 @@ export class ReviewStore {
     this.db
       .prepare(`UPDATE gate_reviews SET slack_post_started_at = COALESCE(slack_post_started_at, ?) WHERE id = ?`)
       .run(at, id);
+  }
+
+  /**
+   * Claims one message of a PR's Slack thread (a mention per head, a decision, a reminder): true
+   * the first time a key is claimed, false ever after, so a restart or a second publish never
+   * says it twice.
+   *
+   * @example if (store.claimSlackNote(`ask:acme/web#1:${sha}`, review.id)) await post(...);
+   */
+  claimSlackNote(key: string, reviewId: string): boolean {
+    const r = this.db
+      .prepare(`INSERT OR IGNORE INTO gate_slack_notes (key, review_id, at) VALUES (?, ?, ?)`)
+      .run(key, reviewId, this.now());
+    return r.changes === 1;
+  }
+
+  /** Whether a thread message was claimed (see `claimSlackNote`). */
+  hasSlackNote(key: string): boolean {
+    return this.db.prepare(`SELECT 1 FROM gate_slack_notes WHERE key = ?`).get(key) !== undefined;
   }
 
   /** Records that every publisher showed this result. */

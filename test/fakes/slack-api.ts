@@ -47,8 +47,10 @@ export async function startFakeSlackApi(): Promise<FakeSlackApi> {
   const profiles = new Map<string, Record<string, unknown>>();
   let tsCounter = 100;
   let viewCounter = 0;
-  // Posted messages by channel (oldest first), with their metadata, for conversations.history.
+  // Posted messages by channel (oldest first), with their metadata, for conversations.history;
+  // thread replies (posted with thread_ts) by "channel:thread_ts", for conversations.replies.
   const history = new Map<string, Array<Record<string, unknown>>>();
+  const replies = new Map<string, Array<Record<string, unknown>>>();
 
   const defaults: Record<string, Handler> = {
     "auth.test": () => ({
@@ -64,14 +66,18 @@ export async function startFakeSlackApi(): Promise<FakeSlackApi> {
       tsCounter += 1;
       const ts = `1700000000.${String(tsCounter).padStart(6, "0")}`;
       const channel = String(b.channel);
+      const thread = typeof b.thread_ts === "string" && b.thread_ts !== "" ? b.thread_ts : undefined;
       const message = {
         type: "message",
         ts,
         text: b.text,
         bot_id: "BBOT",
+        ...(thread ? { thread_ts: thread } : {}),
         ...(isRecord(b.metadata) ? { metadata: b.metadata } : {}),
       };
-      history.set(channel, [...(history.get(channel) ?? []), message]);
+      // A reply stays out of the channel's history, as in Slack (no reply_broadcast here).
+      if (thread) replies.set(`${channel}:${thread}`, [...(replies.get(`${channel}:${thread}`) ?? []), message]);
+      else history.set(channel, [...(history.get(channel) ?? []), message]);
       return { ok: true, channel: b.channel, ts, message: { ts, text: b.text } };
     },
     // Newest first; metadata only with include_all_metadata, as Slack answers.
@@ -82,6 +88,19 @@ export async function startFakeSlackApi(): Promise<FakeSlackApi> {
       const messages = [...(history.get(String(b.channel)) ?? [])]
         .filter((m) => Number(m.ts) >= oldest)
         .reverse()
+        .slice(0, limit)
+        .map((m) => (withMetadata ? m : Object.fromEntries(Object.entries(m).filter(([k]) => k !== "metadata"))));
+      return { ok: true, messages, has_more: false };
+    },
+    // Oldest first, the thread's parent included; metadata only with include_all_metadata.
+    "conversations.replies": (b) => {
+      const channel = String(b.channel);
+      const oldest = Number(b.oldest ?? 0);
+      const limit = Number(b.limit ?? 100);
+      const withMetadata = String(b.include_all_metadata) === "true";
+      const parent = (history.get(channel) ?? []).filter((m) => m.ts === b.ts);
+      const messages = [...parent, ...(replies.get(`${channel}:${String(b.ts)}`) ?? [])]
+        .filter((m) => Number(m.ts) >= oldest)
         .slice(0, limit)
         .map((m) => (withMetadata ? m : Object.fromEntries(Object.entries(m).filter(([k]) => k !== "metadata"))));
       return { ok: true, messages, has_more: false };

@@ -22,6 +22,18 @@ import {
   viewSubmission,
 } from "../slack/helpers/slack-requests.js";
 import {
+  FORM,
+  blocksOf,
+  buttonValues,
+  cardPosts,
+  click,
+  events,
+  hasButtons,
+  prKey,
+  submit,
+  threadNotes,
+} from "./slack-helpers.js";
+import {
   APPROVER,
   AUTHOR_SLACK,
   CHANNEL,
@@ -37,8 +49,6 @@ import {
   type ServedPr,
   type Stack,
 } from "./helpers.js";
-
-const FORM = "application/x-www-form-urlencoded";
 
 let stack: Stack | undefined;
 afterEach(async () => {
@@ -63,56 +73,6 @@ async function waitingReview(env: Record<string, string> = {}) {
   return { s, slack, pr, review, post: post!, ts: review.slackTs ?? "" };
 }
 
-const prKey = (pr: ServedPr) => `${pr.owner}/${pr.repo}#${pr.number}`;
-const events = (s: Stack) => `${s.base}/slack/events`;
-
-function click(s: Stack, actionId: string, userId: string, reviewId: string, ts: string) {
-  const payload = buttonClick({
-    actionId,
-    reviewId,
-    userId,
-    channel: CHANNEL,
-    ts,
-    responseUrl: s.slack!.responseUrl(`click-${userId}`),
-  });
-  return postToSlackApp(events(s), interactivityBody(payload), FORM, { secret: SLACK_SECRET });
-}
-
-function submit(
-  s: Stack,
-  callbackId: string,
-  userId: string,
-  privateMetadata: string,
-  values: Record<string, Record<string, string>>,
-) {
-  const typed = Object.fromEntries(
-    Object.entries(values).map(([block, inputs]) => [
-      block,
-      Object.fromEntries(
-        Object.entries(inputs).map(([id, value]) => [id, { type: "plain_text_input" as const, value }]),
-      ),
-    ]),
-  );
-  return postToSlackApp(
-    events(s),
-    interactivityBody(viewSubmission({ callbackId, userId, privateMetadata, values: typed })),
-    FORM,
-    { secret: SLACK_SECRET },
-  );
-}
-
-const blocksOf = (call: SlackCall | undefined) => JSON.stringify(call?.body.blocks ?? null);
-const hasButtons = (call: SlackCall | undefined) => blocksOf(call).includes('"type":"button"');
-/** [action_id, value] of every button on a card. */
-function buttonValues(call: SlackCall | undefined): [unknown, unknown][] {
-  const blocks = Array.isArray(call?.body.blocks) ? (call.body.blocks as unknown[]) : [];
-  return blocks
-    .map(record)
-    .filter((b) => b.type === "actions")
-    .flatMap((b) => (Array.isArray(b.elements) ? (b.elements as unknown[]) : []))
-    .map(record)
-    .map((e) => [e.action_id, e.value]);
-}
 const conclusionOf = (s: Stack, sha: string) => checkRunsOn(s.gh, sha)[0]?.fields.conclusion;
 
 describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () => {
@@ -149,7 +109,14 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     expect(update.body.ts).toBe(ts);
     expect(hasButtons(update)).toBe(false);
     expect(blocksOf(update)).toContain(`<@${APPROVER}>`);
-    expect(slack.callsTo("chat.postMessage")).toHaveLength(1);
+    expect(cardPosts(s)).toHaveLength(1);
+    // The thread under the card: who is asked (approvers, the author told), then the decision.
+    await waitFor("the decision in the thread", () => threadNotes(s).length === 2);
+    const [ask, decided] = threadNotes(s);
+    expect([ask?.body.thread_ts, decided?.body.thread_ts]).toEqual([ts, ts]);
+    expect(String(ask?.body.text)).toContain(`<@${APPROVER}> <@${OTHER_APPROVER}>: a decision is needed`);
+    expect(String(ask?.body.text)).toContain(`<@${AUTHOR_SLACK}>, your pull request waits`);
+    expect(String(decided?.body.text)).toContain(`Approved by <@${APPROVER}>`);
     expect(s.server.gate.store.get(review.id)?.status).toBe("done");
     expect(s.server.gate.store.auditFor(review.id)).toContainEqual(
       expect.objectContaining({ actor: APPROVER, action: "approve", outcome: "received" }),
@@ -301,9 +268,13 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     expect(blocksOf(oldCardUpdate)).toMatch(/[Ss]uperseded/);
     expect(hasButtons(oldCardUpdate)).toBe(false);
     // The new head got its own card.
-    const posts = slack.callsTo("chat.postMessage");
+    const posts = cardPosts(s);
     expect(posts).toHaveLength(2);
     expect(buttonValues(posts[1]).map(([, v]) => v)).not.toContain(review.id);
+    // ... in the first card's thread; the old card now points at it.
+    expect(posts[1]?.body.thread_ts).toBe(ts);
+    expect(blocksOf(oldCardUpdate)).toContain("Open the new card");
+    expect(threadNotes(s).every((n) => n.body.thread_ts === ts)).toBe(true);
 
     await click(s, ACTION_APPROVE, APPROVER, review.id, ts);
     const [eph] = await slack.waitFor("chat.postEphemeral");

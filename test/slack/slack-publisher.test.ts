@@ -23,6 +23,12 @@ afterEach(async () => {
   await fake.close();
 });
 
+/** Cards are top-level posts or thread replies with the card's metadata; the rest are thread messages. */
+const isCard = (c: { body: Record<string, unknown> }) =>
+  JSON.stringify(c.body.metadata ?? "").includes("compliance_gate_card");
+const cards = () => fake.callsTo("chat.postMessage").filter(isCard);
+const threadNotes = () => fake.callsTo("chat.postMessage").filter((c) => !isCard(c));
+
 const publisher = () =>
   createSlackPublisher({
     client,
@@ -51,7 +57,12 @@ describe("createSlackPublisher", () => {
     });
     const again = await pub.publish(review, decided);
     expect(again).toEqual(receipt);
-    expect(fake.callsTo("chat.postMessage")).toHaveLength(1);
+    expect(cards()).toHaveLength(1);
+    // The decision is said once in the card's thread, however often the card is published.
+    await pub.publish(review, decided);
+    expect(threadNotes().map((c) => [c.body.thread_ts, String(c.body.text)])).toEqual([
+      [receipt.slackTs, expect.stringContaining("Approved by <@U1>")],
+    ]);
     const [update] = fake.callsTo("chat.update");
     expect(update?.body).toMatchObject({ channel: "CWEB", ts: receipt.slackTs });
     expect(JSON.stringify(update?.body.blocks)).not.toContain('"type":"button"');
@@ -101,7 +112,10 @@ describe("createSlackPublisher", () => {
     await publisher().publish(review, makeResult({ status: "superseded" }));
     const [update] = fake.callsTo("chat.update");
     expect(JSON.stringify(update?.body.blocks)).toContain("Superseded by");
-    expect(fake.callsTo("chat.postMessage")).toHaveLength(0);
+    expect(cards()).toHaveLength(0);
+    expect(threadNotes().map((c) => [c.body.thread_ts, String(c.body.text)])).toEqual([
+      ["1700000000.000001", expect.stringContaining("A newer push (`bbbbbbb`) supersedes this review")],
+    ]);
   });
 
   it("surfaces a Slack error so the runner can retry", async () => {

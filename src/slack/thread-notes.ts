@@ -1,0 +1,112 @@
+import type { ReviewResult } from "../domain/review-result.js";
+import type { ReviewRecord } from "../domain/review.js";
+import { escapeMrkdwn, mrkdwnLink, slackDate, truncateMrkdwn, truncatePlain } from "./mrkdwn.js";
+
+/** A thread message stays short: the card holds the detail. */
+const NOTE_MAX = 2500;
+
+/** Who a review asks: the approver ids to mention (users and user groups) and the author's Slack id. */
+export interface WhoToAsk {
+  approvers: readonly string[];
+  author?: string;
+}
+
+/** How a person is shown: their Slack display name (and GitHub login) when known, else a mention. */
+export type PersonName = (id: string) => string | undefined;
+
+/**
+ * A mention of a Slack user (`<@U…>`) or user group (`<!subteam^S…>`); anything else as text.
+ *
+ * @example mentionOf("S0123") // "<!subteam^S0123>"
+ */
+export function mentionOf(id: string): string {
+  if (/^S[A-Z0-9]+$/.test(id)) return `<!subteam^${id}>`;
+  if (/^[UW][A-Z0-9]+$/.test(id)) return `<@${id}>`;
+  return escapeMrkdwn(id);
+}
+
+/**
+ * A person as the thread, the card and the check run show them: "Dana Smith (@dana)" when the
+ * name is known, else a mention (Slack renders it by name).
+ *
+ * @example personLabel("U1", () => "Dana (@dana)") // "Dana (@dana)"
+ */
+export function personLabel(id: string, nameOf?: PersonName): string {
+  const name = nameOf?.(id);
+  return name ? escapeMrkdwn(name) : mentionOf(id);
+}
+
+/**
+ * The first message in a PR's thread for a head that needs a person: the approvers are
+ * mentioned and the author is told (once per head; the caller claims it).
+ *
+ * @example askText(review, result, { approvers: ["S1"], author: "U2" })
+ */
+export function askText(review: ReviewRecord, result: ReviewResult, who: WhoToAsk): string {
+  const asked = who.approvers.map(mentionOf).join(" ");
+  const why = result.escalation ? `: ${escapeMrkdwn(result.escalation.detail)}` : "";
+  const lines = [
+    `${asked || "A person"}: a decision is needed on ${escapeMrkdwn(review.pr)} at \`${review.headSha.slice(0, 7)}\`${why}`,
+  ];
+  lines.push(
+    who.author
+      ? `${mentionOf(who.author)}, your pull request waits for this decision; the card above says why.`
+      : `Author: ${escapeMrkdwn(review.author || "unknown")} (no Slack account mapped in GATE_GITHUB_TO_SLACK).`,
+  );
+  return truncateMrkdwn(lines.join("\n"), NOTE_MAX);
+}
+
+/**
+ * A decision, said in the thread with its note.
+ *
+ * @example decisionText(result, nameOf) // ":white_check_mark: Approved by Dana (@dana): vendored, licence checked"
+ */
+export function decisionText(result: ReviewResult, nameOf?: PersonName): string | undefined {
+  const d = result.decision;
+  if (!d) return undefined;
+  const verb = d.kind === "approve" ? ":white_check_mark: Approved" : ":x: Rejected";
+  const note = d.note ? `: ${escapeMrkdwn(d.note)}` : "";
+  return truncateMrkdwn(`${verb} by ${personLabel(d.by, nameOf)} at ${slackDate(d.at)}${note}`, NOTE_MAX);
+}
+
+/**
+ * An investigation's answer, said in the thread (the card shows the newest two).
+ *
+ * @example investigationText(result.investigations[0])
+ */
+export function investigationText(inv: ReviewResult["investigations"][number]): string {
+  const lines = [`:mag: *Investigation* (${inv.status}): ${escapeMrkdwn(truncatePlain(inv.question, 300))}`];
+  for (const answer of inv.answers.slice(0, 5)) lines.push(`• ${escapeMrkdwn(truncatePlain(answer, 400))}`);
+  if (inv.status === "inconclusive" && inv.reason) lines.push(`_${escapeMrkdwn(truncatePlain(inv.reason, 300))}_`);
+  return truncateMrkdwn(lines.join("\n"), NOTE_MAX);
+}
+
+/**
+ * Why a review stopped gating its PR: a newer push, a re-run, or the PR closed.
+ *
+ * @example endedText(review, result) // ":fast_forward: A newer push (feedfac) supersedes this review."
+ */
+export function endedText(review: ReviewRecord, result: ReviewResult, successorUrl?: string): string | undefined {
+  const card = successorUrl ? ` ${mrkdwnLink(successorUrl, "See the new card")}.` : "";
+  if (result.status === "closed")
+    return ":no_entry_sign: The pull request was closed; this review ended without a decision.";
+  if (result.status !== "superseded") return undefined;
+  const by = result.superseded_by ?? review.supersededBy;
+  if (by && /^r-/.test(by)) return `:repeat: A re-run supersedes this review.${card}`;
+  const what = by && /^[0-9a-f]{7,40}$/i.test(by) ? ` (\`${by.slice(0, 7)}\`)` : "";
+  return `:fast_forward: A newer push${what} supersedes this review.${card}`;
+}
+
+/**
+ * A reminder of a review still waiting, mentioning who may decide (or the escalation group).
+ *
+ * @example reminderText(review, ["S1"], "2h 10m", false)
+ */
+export function reminderText(review: ReviewRecord, ids: readonly string[], age: string, escalated: boolean): string {
+  const who = ids.map(mentionOf).join(" ") || "Approvers";
+  const lead = escalated ? ":rotating_light: Escalated" : ":alarm_clock: Reminder";
+  return truncateMrkdwn(
+    `${lead}: ${who}, ${escapeMrkdwn(review.pr)} has waited ${age} for a decision (card above).`,
+    NOTE_MAX,
+  );
+}

@@ -1,0 +1,90 @@
+import { expect } from "vitest";
+import { REASON_BLOCK } from "../../src/slack/modals.js";
+import type { SlackCall } from "../fakes/slack-api.js";
+import {
+  buttonClick,
+  interactivityBody,
+  postToSlackApp,
+  slashCommandBody,
+  viewSubmission,
+} from "../slack/helpers/slack-requests.js";
+import { CHANNEL, SLACK_SECRET, postWebhook, pullRequestEvent, record, type ServedPr, type Stack } from "./helpers.js";
+
+export { REASON_BLOCK };
+export const FORM = "application/x-www-form-urlencoded";
+
+export const prKey = (pr: ServedPr) => `${pr.owner}/${pr.repo}#${pr.number}`;
+export const events = (s: Stack) => `${s.base}/slack/events`;
+
+/** A signed click on a card's button. */
+export function click(s: Stack, actionId: string, userId: string, reviewId: string, ts: string) {
+  const payload = buttonClick({
+    actionId,
+    reviewId,
+    userId,
+    channel: CHANNEL,
+    ts,
+    responseUrl: s.slack!.responseUrl(`click-${userId}`),
+  });
+  return postToSlackApp(events(s), interactivityBody(payload), FORM, { secret: SLACK_SECRET });
+}
+
+/** A signed modal submission with plain-text inputs. */
+export function submit(
+  s: Stack,
+  callbackId: string,
+  userId: string,
+  privateMetadata: string,
+  values: Record<string, Record<string, string>>,
+) {
+  const typed = Object.fromEntries(
+    Object.entries(values).map(([block, inputs]) => [
+      block,
+      Object.fromEntries(
+        Object.entries(inputs).map(([id, value]) => [id, { type: "plain_text_input" as const, value }]),
+      ),
+    ]),
+  );
+  return postToSlackApp(
+    events(s),
+    interactivityBody(viewSubmission({ callbackId, userId, privateMetadata, values: typed })),
+    FORM,
+    { secret: SLACK_SECRET },
+  );
+}
+
+/** A signed `/gate` command; its answer goes to the fake's response_url `responseId`. */
+export function command(s: Stack, text: string, responseId: string, userId = "UANY") {
+  return postToSlackApp(
+    events(s),
+    slashCommandBody({ text, userId, responseUrl: s.slack!.responseUrl(responseId) }),
+    FORM,
+    { secret: SLACK_SECRET },
+  );
+}
+
+export const blocksOf = (call: SlackCall | undefined) => JSON.stringify(call?.body.blocks ?? null);
+export const hasButtons = (call: SlackCall | undefined) => blocksOf(call).includes('"type":"button"');
+
+/** [action_id, value] of every button on a card. */
+export function buttonValues(call: SlackCall | undefined): [unknown, unknown][] {
+  const blocks = Array.isArray(call?.body.blocks) ? (call.body.blocks as unknown[]) : [];
+  return blocks
+    .map(record)
+    .filter((b) => b.type === "actions")
+    .flatMap((b) => (Array.isArray(b.elements) ? (b.elements as unknown[]) : []))
+    .map(record)
+    .map((e) => [e.action_id, e.value]);
+}
+
+/** A card post carries the card's message metadata; every other post is a thread message. */
+export const isCard = (c: SlackCall) => JSON.stringify(c.body.metadata ?? "").includes("compliance_gate_card");
+export const cardPosts = (s: Stack) => s.slack!.callsTo("chat.postMessage").filter(isCard);
+export const threadNotes = (s: Stack) => s.slack!.callsTo("chat.postMessage").filter((c) => !isCard(c));
+
+/** Opens a served PR on the server and waits until its review is idle; returns the review. */
+export async function openPr(s: Stack, pr: ServedPr, action = "opened") {
+  expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent(action, pr)))).status).toBe(202);
+  await s.server.idle();
+  return s.server.gate.store.latestForPr(prKey(pr))!;
+}
