@@ -9,7 +9,6 @@ import {
   SECTION_TEXT_MAX,
   escapeMrkdwn,
   formatUsd,
-  mentionOrName,
   mrkdwnLink,
   slackDate,
   truncateMrkdwn,

@@ -10,7 +10,6 @@ import {
   REJECT_MODAL,
 } from "../../src/slack/modals.js";
 import { startGateServer } from "../../src/server/start.js";
-import type { SlackCall } from "../fakes/slack-api.js";
 import { runGateCli } from "../helpers/run-cli.js";
 import {
   appHomeOpenedBody,
@@ -19,7 +18,6 @@ import {
   postToSlackApp,
   sign,
   slashCommandBody,
-  viewSubmission,
 } from "../slack/helpers/slack-requests.js";
 import {
   FORM,
@@ -46,7 +44,6 @@ import {
   serveFixture,
   startStack,
   waitFor,
-  type ServedPr,
   type Stack,
 } from "./helpers.js";
 

@@ -1,4 +1,5 @@
 import { expect } from "vitest";
+import { defined } from "../helpers/defined.js";
 import { REASON_BLOCK } from "../../src/slack/modals.js";
 import type { SlackCall } from "../fakes/slack-api.js";
 import {
@@ -24,7 +25,7 @@ export function click(s: Stack, actionId: string, userId: string, reviewId: stri
     userId,
     channel: CHANNEL,
     ts,
-    responseUrl: s.slack!.responseUrl(`click-${userId}`),
+    responseUrl: defined(s.slack, "the Slack fake").responseUrl(`click-${userId}`),
   });
   return postToSlackApp(events(s), interactivityBody(payload), FORM, { secret: SLACK_SECRET });
 }
@@ -57,7 +58,7 @@ export function submit(
 export function command(s: Stack, text: string, responseId: string, userId = "UANY") {
   return postToSlackApp(
     events(s),
-    slashCommandBody({ text, userId, responseUrl: s.slack!.responseUrl(responseId) }),
+    slashCommandBody({ text, userId, responseUrl: defined(s.slack, "the Slack fake").responseUrl(responseId) }),
     FORM,
     { secret: SLACK_SECRET },
   );
@@ -79,12 +80,15 @@ export function buttonValues(call: SlackCall | undefined): [unknown, unknown][] 
 
 /** A card post carries the card's message metadata; every other post is a thread message. */
 export const isCard = (c: SlackCall) => JSON.stringify(c.body.metadata ?? "").includes("compliance_gate_card");
-export const cardPosts = (s: Stack) => s.slack!.callsTo("chat.postMessage").filter(isCard);
-export const threadNotes = (s: Stack) => s.slack!.callsTo("chat.postMessage").filter((c) => !isCard(c));
+export const cardPosts = (s: Stack) => defined(s.slack, "the Slack fake").callsTo("chat.postMessage").filter(isCard);
+export const threadNotes = (s: Stack) =>
+  defined(s.slack, "the Slack fake")
+    .callsTo("chat.postMessage")
+    .filter((c) => !isCard(c));
 
 /** Opens a served PR on the server and waits until its review is idle; returns the review. */
 export async function openPr(s: Stack, pr: ServedPr, action = "opened") {
   expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent(action, pr)))).status).toBe(202);
   await s.server.idle();
-  return s.server.gate.store.latestForPr(prKey(pr))!;
+  return defined(s.server.gate.store.latestForPr(prKey(pr)), "the PR's review");
 }
