@@ -115,6 +115,7 @@ function needOf(node: unknown): Need | undefined {
   if (typeof node !== "object" || node === null) return undefined;
   const { type, bytes, subs } = node as { type?: unknown; bytes?: unknown; subs?: unknown };
   if (type === 1) {
+    if (bytes instanceof Uint8Array) return bytes.length > 0 ? Buffer.from(bytes) : undefined;
     return Array.isArray(bytes) && bytes.length > 0 && bytes.every((b) => Number.isInteger(b))
       ? Buffer.from(bytes as number[])
       : undefined;

@@ -104,6 +104,21 @@ describe("grep_repo", () => {
     expect(compilePattern(pattern).cost).toBeGreaterThan(0);
   });
 
+  it.each([
+    ["a literal", "auditSession", ["auditSession"]],
+    ["a word-boundary identifier", "\\bverifyToken\\b", ["verifyToken"]],
+    ["an alternation", "SESSION_TTL|expireSession", ["SESSION_TTL", "expireSession"]],
+    ["a .* pattern, by its longest required literal", "logger\\..*password", ["password"]],
+  ])("narrows %s to the lines holding its literals", (_name, pattern, anchors) => {
+    expect(compilePattern(pattern).anchors?.map(String)).toEqual(anchors);
+  });
+
+  it("has no literal to narrow by for a case-insensitive pattern, and still matches", () => {
+    const p = compilePattern("/session_?expir/i");
+    expect(p.anchors).toBeUndefined();
+    expect(p.line.test("const SESSION_EXPIRY = 1")).toBe(true);
+  });
+
   it("reads JavaScript syntax: named groups, \\u escapes, escaped slashes", async () => {
     expect(compilePattern("(?<name>tok)en").line.test("a token")).toBe(true);
     expect(compilePattern("\\u0074oken").line.test("token")).toBe(true);
