@@ -1,4 +1,5 @@
 import { performance } from "node:perf_hooks";
+import { defaultLicenseRules } from "../src/config/effective.js";
 import { ALL_DETECTORS } from "../src/detectors/index.js";
 import type { PullRequest } from "../src/domain/pull-request.js";
 import { assessRisk } from "../src/risk/assess-risk.js";
@@ -11,7 +12,7 @@ const NO_LICENCES = { lookup: async () => ({ status: "unknown" as const }) };
 /** Every detector and the risk gate over one PR, as the detect and assess-risk nodes run them. */
 async function detectAndRisk(pr: PullRequest): Promise<number> {
   const started = performance.now();
-  const ctx = { pr, head: NO_HEAD, licenses: NO_LICENCES };
+  const ctx = { pr, head: NO_HEAD, licenses: NO_LICENCES, licenseRules: defaultLicenseRules() };
   const findings = (await Promise.all(ALL_DETECTORS.map((d) => d.detect(ctx)))).flat();
   assessRisk(pr, findings, []);
   return performance.now() - started;

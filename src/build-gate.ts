@@ -21,6 +21,8 @@ import { checkModels } from "./claude/check-models.js";
 import { createModelClient } from "./claude/client.js";
 import { createModelStrategy } from "./claude/investigator-strategy.js";
 import { createModelSpecialist } from "./claude/specialist/index.js";
+import { effectiveConfig } from "./config/effective.js";
+import { loadConfigFile } from "./config/load.js";
 import { loadPolicies } from "./policy/load-policies.js";
 import { rulesReviewer } from "./policy/rules-reviewer.js";
 import { ProgressHub } from "./review/progress-hub.js";
@@ -78,6 +80,12 @@ function modelParts(claude: Settings["claude"], log: Logger) {
  */
 export function buildGate(settings: Settings, log: Logger, extras: GateExtras = {}) {
   const policies = loadPolicies(settings.policiesDir);
+  // The server-wide configuration, read whole before anything is reviewed: an invalid file stops the start.
+  const configFile = loadConfigFile(settings.configFile);
+  const config = effectiveConfig(configFile, policies, {
+    riskThreshold: settings.review.riskThreshold,
+    sources: [settings.configFile],
+  });
   const db = openDatabase(settings.dbPath);
   const clock = extras.clock ?? systemClock;
   const store = new ReviewStore(db, clock);
@@ -126,7 +134,8 @@ export function buildGate(settings: Settings, log: Logger, extras: GateExtras = 
         data: extras.specialists?.data ?? model?.specialist ?? rulesReviewer,
       },
       investigator,
-      riskThreshold: settings.review.riskThreshold,
+      config,
+      clock,
       specialistTimeoutMs: settings.review.specialistTimeoutMs,
       log,
       onProgress: (p) => progress.emit(p),
@@ -163,6 +172,9 @@ export function buildGate(settings: Settings, log: Logger, extras: GateExtras = 
     graph,
     runner,
     policies,
+    /** The server-wide configuration file as read, and what it resolves to (no repository's file). */
+    configFile,
+    config,
     progress,
     clock,
     /** With ANTHROPIC_API_KEY set: asks the Models API whether the configured models exist (a bad id stops the start). */

@@ -12,3 +12,6 @@ export const BUNDLED_POLICIES_DIR = path.join(PACKAGE_ROOT, "policies");
 
 /** The shipped fixtures. */
 export const BUNDLED_FIXTURES_DIR = path.join(PACKAGE_ROOT, "fixtures");
+
+/** The shipped configuration file: the server-wide configuration when `GATE_CONFIG` is unset. */
+export const BUNDLED_CONFIG_FILE = path.join(PACKAGE_ROOT, "config", "gate.default.yml");

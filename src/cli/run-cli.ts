@@ -1,8 +1,10 @@
 import { parseArgs } from "node:util";
 import { describeError } from "../domain/errors.js";
+import { loadPolicies } from "../policy/load-policies.js";
 import { loadSettings, type Env } from "../settings/index.js";
 import { createCliContext, type CliContext } from "./context.js";
 import { decideCommand } from "./commands/decide.js";
+import { configCommand } from "./commands/config.js";
 import { demoCommand } from "./commands/demo.js";
 import { evalCommand } from "./commands/eval.js";
 import { graphCommand } from "./commands/graph.js";
@@ -18,7 +20,8 @@ const USAGE = `gate: the PR compliance gate
   gate decide <review-id|owner/repo#n> info "<question>" [--by NAME]
   gate status <review-id|owner/repo#n> [--json]
   gate demo [--json | --blocks]               review the demo fixtures (--blocks: the Slack cards as JSON)
-  gate policies [--json]                      the policy corpus in force
+  gate policies [--json]                      the policy corpus and configuration in force
+  gate config check <file>                    validate a configuration file (file:line:col: key: problem)
   gate graph                                  the review graph as Mermaid
   gate eval [<dir>...] [--json] [--rules]     score the fixtures (default: fixtures/ and fixtures/eval/);
                                               rules mode without ANTHROPIC_API_KEY or with --rules
@@ -55,6 +58,20 @@ export async function runCli(argv: string[], env: Env): Promise<number> {
   if (!command || help || command === "help") {
     process.stdout.write(`${USAGE}\n`);
     return command || help ? 0 : 2;
+  }
+  if (command === "config") {
+    // Checks a file without the gate's own configuration: that one may be the file being fixed.
+    const io = {
+      out: (t: string) => process.stdout.write(`${t}\n`),
+      err: (t: string) => process.stderr.write(`${t}\n`),
+    };
+    try {
+      const settings = loadSettings(env);
+      return await configCommand(rest, io, () => loadPolicies(settings.policiesDir));
+    } catch (error) {
+      process.stderr.write(`gate: ${describeError(error)}\n`);
+      return 1;
+    }
   }
   let ctx: CliContext | undefined;
   try {

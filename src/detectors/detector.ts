@@ -2,12 +2,15 @@ import type { PullRequest } from "../domain/pull-request.js";
 import type { Finding } from "../domain/finding.js";
 import type { HeadFiles } from "../domain/head-files.js";
 import type { LicenseResolver } from "../domain/license-resolver.js";
+import type { LicenseRules } from "../config/effective.js";
 
 /** What every detector receives. */
 export interface DetectContext {
   pr: PullRequest;
   head: HeadFiles;
   licenses: LicenseResolver;
+  /** The licence rules of the review's configuration (allow, deny, unknown, own packages). */
+  licenseRules: LicenseRules;
 }
 
 /**

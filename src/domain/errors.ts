@@ -4,6 +4,8 @@
  */
 export const ERROR_ADVICE = {
   CONFIG_INVALID: "fix the setting named above (README, Settings) and start again",
+  CONFIG_FILE_INVALID:
+    "fix the configuration file at the line and key named above (README, Configuration); `gate config check <file>` checks a file",
   POLICY_INVALID: "fix the policy file named above, or point GATE_POLICIES_DIR at a valid corpus (README, Policies)",
   FIXTURE_INVALID: "a fixture needs pr.json and files.json in GitHub's REST shapes (docs/fixtures.md)",
   FIXTURE_NAME_REFUSED: "fixture folder names are plain: letters, digits, '.', '_' and '-'",

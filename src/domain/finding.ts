@@ -12,6 +12,20 @@ export type Severity = z.infer<typeof SeveritySchema>;
 export const FindingSourceSchema = z.enum(["detector", "rules", "model", "investigator"]);
 export type FindingSource = z.infer<typeof FindingSourceSchema>;
 
+/** An exception of the configuration, as a finding it cleared (or that expired) names it. Plain JSON. */
+export const ExceptionRefSchema = z.object({
+  policy: z.string(),
+  package: z.string().optional(),
+  path: z.string().optional(),
+  reason: z.string(),
+  granted_by: z.string(),
+  /** The last day it applies, `YYYY-MM-DD`. */
+  expires: z.string(),
+  /** `applied`: it cleared the finding; `expired`: it would have, but its day has passed. */
+  status: z.enum(["applied", "expired"]),
+});
+export type ExceptionRef = z.infer<typeof ExceptionRefSchema>;
+
 /**
  * One finding, citing one policy. Plain JSON (it is checkpointed). The `--json` result prints
  * every field but `source` and `detector` (docs/fixtures.md).
@@ -29,6 +43,10 @@ export const FindingSchema = z.object({
   source: FindingSourceSchema,
   /** The detector that raised it (for `source: "detector"`), e.g. "credentials". */
   detector: z.string().optional(),
+  /** The dependency it is about (dependency licences), for exceptions by package. */
+  package: z.object({ name: z.string(), version: z.string().optional() }).optional(),
+  /** The configuration's exception that cleared it, or that no longer applies (expired). */
+  exception: ExceptionRefSchema.optional(),
 });
 export type Finding = z.infer<typeof FindingSchema>;
 

@@ -1,4 +1,4 @@
-import type { Finding, Severity, Specialty } from "./finding.js";
+import type { ExceptionRef, Finding, Severity, Specialty } from "./finding.js";
 import type { InvestigationReport } from "./investigation.js";
 import type { Risk } from "./risk.js";
 
@@ -36,6 +36,8 @@ export interface ResultFinding {
   file?: string;
   line?: number;
   message: string;
+  /** The configuration's exception that cleared this finding, or that expired (README, Configuration). */
+  exception?: ExceptionRef;
 }
 
 export interface ResultBudget {
@@ -90,5 +92,6 @@ export function toResultFinding(f: Finding): ResultFinding {
     ...(f.file !== undefined ? { file: f.file } : {}),
     ...(f.line !== undefined ? { line: f.line } : {}),
     message: f.message,
+    ...(f.exception !== undefined ? { exception: f.exception } : {}),
   };
 }

@@ -11,6 +11,8 @@ import type { Policy } from "../domain/policy.js";
 import type { InvestigationProgress } from "../domain/review.js";
 import type { Specialist } from "../domain/specialist.js";
 import type { ReviewSource } from "../domain/review-source.js";
+import type { EffectiveConfig } from "../config/effective.js";
+import type { Clock } from "../domain/clock.js";
 
 /** The investigator as the graph sees it. It never throws (a failure is an inconclusive report). */
 export interface Investigator {
@@ -41,11 +43,23 @@ export interface ReviewGraphDeps {
   policies: Policy[];
   specialists: Record<Specialty, Specialist>;
   investigator: Investigator;
-  riskThreshold: number;
+  /** The server-wide configuration (no repository's file): what a review runs with unless intake says more. */
+  config: EffectiveConfig;
+  /** Today's date decides which exceptions still apply. */
+  clock: Clock;
   specialistTimeoutMs: number;
   log: Logger;
   /** Live investigation progress, for the CLI and the Slack card. */
   onProgress?(progress: InvestigationProgress): void;
+}
+
+/**
+ * The configuration a review runs with: the one intake resolved, or the server-wide one.
+ *
+ * @example configOf(deps, state).risk.threshold // 30
+ */
+export function configOf(deps: Pick<ReviewGraphDeps, "config">, state: { config?: EffectiveConfig | null }) {
+  return state.config ?? deps.config;
 }
 
 /**

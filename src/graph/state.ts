@@ -9,6 +9,7 @@ import type { Decision, Escalation, Route } from "../domain/review-result.js";
 import type { Risk } from "../domain/risk.js";
 import type { ReviewSource } from "../domain/review-source.js";
 import type { PolicyVerdict } from "../domain/specialist.js";
+import type { EffectiveConfig } from "../config/effective.js";
 
 /** One specialty's latest batch. A new batch replaces the old one (see `mergeFindings`). */
 export interface SpecialtyBatch {
@@ -73,6 +74,12 @@ export const ReviewState = Annotation.Root({
    * them with `deps.pullRequests`). Written by `intake`.
    */
   pr: Annotation<PullRequestSummary | null>({ reducer: (_a, b) => b, default: () => null }),
+  /**
+   * The configuration this review runs with (the server-wide file, the repository's base-branch
+   * file over it). Written by `intake`; null in reviews checkpointed before it existed (the
+   * server-wide configuration then applies).
+   */
+  config: Annotation<EffectiveConfig | null>({ reducer: (_a, b) => b, default: () => null }),
   /** The head snapshot the investigator may read. Written by `intake`. */
   snapshot: Annotation<SnapshotRef>({ reducer: (_a, b) => b, default: () => ({ kind: "none" }) }),
   /** Why intake could not give a complete PR (fail closed to a person). Written by `intake`. */

@@ -1,27 +1,27 @@
 import parseSpdx from "spdx-expression-parse";
+import { DEFAULT_ALLOWED_LICENSES } from "../config/effective.js";
 
-/** The permissive allow-list of docs/policies.md (LIC-01). */
-export const ALLOWED_LICENSES: readonly string[] = [
-  "MIT",
-  "ISC",
-  "BSD-2-Clause",
-  "BSD-3-Clause",
-  "Apache-2.0",
-  "0BSD",
-  "Unlicense",
-  "CC0-1.0",
-  "Python-2.0",
-  "Zlib",
-  "BlueOak-1.0.0",
-];
+/** The permissive allow-list of docs/policies.md (LIC-01), when the configuration gives none. */
+export const ALLOWED_LICENSES: readonly string[] = DEFAULT_ALLOWED_LICENSES;
+
+/** Licence lists of the configuration: SPDX ids, expressions, or prefixes ending in `*` (`GPL-*`). */
+export interface LicenseLists {
+  allow: readonly string[];
+  deny: readonly string[];
+}
 
 /** What the gate makes of one licence expression. */
 export interface LicenseClass {
   /** The expression is valid SPDX (after mapping deprecated ids). False for missing or garbage. */
   parsed: boolean;
-  /** At least one way to satisfy the expression uses only allow-listed licences. */
+  /** At least one way to satisfy the expression uses only allow-listed licences (or the expression is listed). */
   allowed: boolean;
-  /** Every way to satisfy the expression includes a strong or network copyleft licence (LIC-02). */
+  /** Every way to satisfy the expression includes a denied licence (or the expression is listed). */
+  denied: boolean;
+  /**
+   * Every way to satisfy the expression includes a strong or network copyleft licence that the
+   * allow-list does not name (LIC-02; a team whose lawyers cleared one allows it by name).
+   */
   copyleft: boolean;
   /** The expression with deprecated ids mapped (`GPL-3.0` → `GPL-3.0-only`), or the input as given. */
   normalized: string;
@@ -101,25 +101,56 @@ function tryParse(expression: string): parseSpdx.Node | undefined {
   }
 }
 
+/** A list as matchers: prefixes (`GPL-*`), single ids (deprecated forms mapped), whole expressions. */
+function compile(list: readonly string[]) {
+  const prefixes: string[] = [];
+  const ids = new Set<string>();
+  const expressions = new Set<string>();
+  for (const item of list) {
+    if (item.endsWith("*")) {
+      prefixes.push(item.slice(0, -1));
+      continue;
+    }
+    const node = tryParse(item);
+    if (!node) continue;
+    if ("conjunction" in node) expressions.add(render(node));
+    else ids.add(mapTerm(node).license);
+  }
+  return {
+    term: (t: Term) => ids.has(t.license) || prefixes.some((p) => t.license.startsWith(p)),
+    expression: (normalized: string) => expressions.has(normalized),
+  };
+}
+
 /**
- * Classifies a licence expression against the allow-list and the copyleft families. Never throws:
- * a missing or unparseable licence is `{ parsed: false, allowed: false, copyleft: false }` (unknown,
- * so LIC-01, never permissive). Accepts deprecated ids (`GPL-3.0`, `GPL-2.0+`) and the old
+ * Classifies a licence expression against the allow and deny lists (by default the built-in
+ * allow-list and no denials) and the copyleft families. Never throws: a missing or unparseable
+ * licence is `{ parsed: false, allowed: false, denied: false, copyleft: false }` (unknown, so
+ * LIC-01, never permissive). Accepts deprecated ids (`GPL-3.0`, `GPL-2.0+`) and the old
  * crates.io slash form (`MIT/Apache-2.0` means `MIT OR Apache-2.0`).
  *
  * @example classifyLicense("MIT OR GPL-3.0-only") // { parsed: true, allowed: true, copyleft: false, ... }
  */
-export function classifyLicense(expression: string | undefined): LicenseClass {
+export function classifyLicense(
+  expression: string | undefined,
+  lists: LicenseLists = { allow: ALLOWED_LICENSES, deny: [] },
+): LicenseClass {
   const text = (expression ?? "").trim();
-  const unknown = { parsed: false, allowed: false, copyleft: false, normalized: text };
+  const unknown = { parsed: false, allowed: false, denied: false, copyleft: false, normalized: text };
   if (NO_LICENSE.has(text.toUpperCase())) return unknown;
   const node = tryParse(text) ?? (text.includes("/") ? tryParse(text.split(/\s*\/\s*/).join(" OR ")) : undefined);
   if (!node) return unknown;
   const options = choices(node);
+  const normalized = render(node);
+  const allow = compile(lists.allow);
+  const deny = compile(lists.deny);
   return {
     parsed: true,
-    allowed: options.some((terms) => terms.every((t) => ALLOWED_LICENSES.includes(t.license))),
-    copyleft: options.every((terms) => terms.some((t) => isStrongCopyleft(t.license))),
-    normalized: render(node),
+    allowed: allow.expression(normalized) || options.some((terms) => terms.every(allow.term)),
+    denied: deny.expression(normalized) || options.every((terms) => terms.some(deny.term)),
+    copyleft:
+      !allow.expression(normalized) &&
+      options.every((terms) => terms.some((t) => isStrongCopyleft(t.license) && !allow.term(t))),
+    normalized,
   };
 }

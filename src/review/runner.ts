@@ -132,8 +132,24 @@ export class ReviewRunner implements ReviewService {
       } catch (error) {
         return this.failClosed(ctx, error);
       }
-      return this.settle(ctx);
+      const result = await this.settle(ctx);
+      if (input) this.auditExceptions(ctx);
+      return result;
     });
+  }
+
+  /** The audit log names every exception of the configuration that cleared a finding (or expired) in a first run. */
+  private auditExceptions(ctx: ReviewContext): void {
+    for (const f of ctx.values.detections ?? []) {
+      if (!f.exception) continue;
+      this.deps.store.audit({
+        reviewId: ctx.id,
+        actor: f.exception.granted_by,
+        action: "exception",
+        outcome: f.exception.status,
+        detail: { ...f.exception, ...(f.file ? { file: f.file } : {}), ...(f.line ? { line: f.line } : {}) },
+      });
+    }
   }
 
   /** Whether a person may make a decision now, by the one decision policy; a refusal is audited. */

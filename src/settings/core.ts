@@ -1,7 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import type { InvestigationLimits } from "../investigator/harness.js";
-import { BUNDLED_POLICIES_DIR } from "../package-paths.js";
+import { BUNDLED_CONFIG_FILE, BUNDLED_POLICIES_DIR } from "../package-paths.js";
 import { httpUrl, integer } from "./fields.js";
 
 /** pino's levels. */
@@ -16,6 +16,8 @@ export interface CoreSettings {
   dataDir: string;
   /** The policy corpus in force (absolute): `GATE_POLICIES_DIR` or the package's `policies/`. */
   policiesDir: string;
+  /** The server-wide configuration file (absolute): `GATE_CONFIG` or the package's `config/gate.default.yml`. */
+  configFile: string;
   /** Unset: each entry point picks its own default (the CLI `warn`, the server `info`). */
   logLevel: LogLevel | undefined;
   review: {
@@ -44,6 +46,7 @@ export function coreSchema(cwd: string) {
       GATE_DB: z.string().default(".gate/gate.db"),
       GATE_DATA_DIR: z.string().default(".gate"),
       GATE_POLICIES_DIR: z.string().optional(),
+      GATE_CONFIG: z.string().optional(),
       GATE_LOG_LEVEL: z.enum(LOG_LEVELS).optional(),
       GATE_RISK_THRESHOLD: integer(0).max(100).default(30),
       GATE_SPECIALIST_TIMEOUT_MS: integer(1).default(60_000),
@@ -64,6 +67,7 @@ export function coreSchema(cwd: string) {
         dbPath: e.GATE_DB === ":memory:" ? e.GATE_DB : path.resolve(cwd, e.GATE_DB),
         dataDir: path.resolve(cwd, e.GATE_DATA_DIR),
         policiesDir: e.GATE_POLICIES_DIR ? path.resolve(cwd, e.GATE_POLICIES_DIR) : BUNDLED_POLICIES_DIR,
+        configFile: e.GATE_CONFIG ? path.resolve(cwd, e.GATE_CONFIG) : BUNDLED_CONFIG_FILE,
         logLevel: e.GATE_LOG_LEVEL,
         review: {
           riskThreshold: e.GATE_RISK_THRESHOLD,

@@ -135,9 +135,12 @@ describe("gate CLI, each command in its own process", { timeout: 120_000 }, () =
     }
   });
 
-  it("policies lists all eleven policies of the catalogue", async () => {
+  it("policies lists all eleven policies of the catalogue, all enforced under the bundled configuration", async () => {
     const r = await gate("policies", "--json");
-    const ids = JSON.parse(r.stdout).map((p: { id: string }) => p.id);
+    const view = JSON.parse(r.stdout);
+    expect(view.not_enforced).toEqual([]);
+    expect(view.sources).toEqual([path.join(PACKAGE_ROOT, "config", "gate.default.yml")]);
+    const ids = view.policies.map((p: { id: string }) => p.id);
     expect(ids).toEqual([
       "DATA-01",
       "DATA-02",

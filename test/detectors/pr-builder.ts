@@ -1,3 +1,4 @@
+import { defaultLicenseRules, type LicenseRules } from "../../src/config/effective.js";
 import type { DetectContext } from "../../src/detectors/detector.js";
 import type { HeadFiles } from "../../src/domain/head-files.js";
 import type { Ecosystem, LicenseResolver } from "../../src/domain/license-resolver.js";
@@ -94,7 +95,12 @@ export function offlineLicenses(map: Record<string, { license?: string }> = {}):
  */
 export function detectContext(
   pr: PullRequest,
-  options: { head?: HeadFiles; licenses?: LicenseResolver } = {},
+  options: { head?: HeadFiles; licenses?: LicenseResolver; licenseRules?: LicenseRules } = {},
 ): DetectContext {
-  return { pr, head: options.head ?? headFiles(), licenses: options.licenses ?? offlineLicenses() };
+  return {
+    pr,
+    head: options.head ?? headFiles(),
+    licenses: options.licenses ?? offlineLicenses(),
+    licenseRules: options.licenseRules ?? defaultLicenseRules(),
+  };
 }

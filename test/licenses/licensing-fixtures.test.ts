@@ -3,6 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { defaultLicenseRules } from "../../src/config/effective.js";
 import { copyleftSourceDetector } from "../../src/detectors/licensing/copyleft-source.js";
 import { dependencyLicensesDetector } from "../../src/detectors/licensing/dependency-licenses.js";
 import type { HeadFiles } from "../../src/domain/head-files.js";
@@ -16,7 +17,7 @@ const CASES = [
   { name: "002_new_dependency", blocking: true },
   { name: "009_gpl_dev_dependency", blocking: false },
   { name: "010_mit_or_gpl_dependency", blocking: false },
-  { name: "011_unknown_license", blocking: false },
+  { name: "011_unknown_license", blocking: true },
   { name: "012_vendored_gpl_source", blocking: true },
   { name: "017_version_bump", blocking: false },
 ] as const;
@@ -53,6 +54,7 @@ describe("the licensing fixtures", () => {
       pr,
       head: repoFiles(dir),
       licenses: createOfflineResolver(await loadRegistryFile(path.join(dir, "registry.json"))),
+      licenseRules: defaultLicenseRules(),
     };
     const findings = [...(await dependencyLicensesDetector.detect(ctx)), ...(await copyleftSourceDetector.detect(ctx))];
     const cited = new Set(findings.map((f) => f.policy));
@@ -75,6 +77,7 @@ describe("the licensing fixtures", () => {
       pr,
       head: repoFiles(dir),
       licenses: createOfflineResolver({}),
+      licenseRules: defaultLicenseRules(),
     });
     expect(findings.map((f) => [f.file, f.line])).toEqual([
       ["vendor/fastjson/COPYING", 1],

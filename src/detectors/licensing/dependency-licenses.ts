@@ -1,3 +1,5 @@
+import picomatch from "picomatch";
+import type { LicenseAction } from "../../config/schema.js";
 import { classifyLicense } from "../../licenses/license-policy.js";
 import type { DetectContext, Detector } from "../detector.js";
 import type { Finding } from "../../domain/finding.js";
@@ -36,8 +38,12 @@ function describe(change: DependencyChange): string {
   return `${change.name}${version} (${change.ecosystem}, ${change.scope} dependency, ${how})`;
 }
 
-function finding(change: DependencyChange, policy: "LIC-01" | "LIC-02", message: string): Finding {
-  const blocking = policy === "LIC-02";
+function finding(
+  change: DependencyChange,
+  policy: "LIC-01" | "LIC-02",
+  message: string,
+  blocking = policy === "LIC-02",
+): Finding {
   return {
     specialty: "licensing",
     policy,
@@ -49,19 +55,38 @@ function finding(change: DependencyChange, policy: "LIC-01" | "LIC-02", message:
     message,
     source: "detector",
     detector: "dependency-licenses",
+    package: { name: change.name, ...(change.version !== undefined ? { version: change.version } : {}) },
   };
 }
 
+/** Your own packages (`licenses.own_packages`): no licence check. */
+function isOwnPackage(ctx: DetectContext, name: string): boolean {
+  const globs = ctx.licenseRules.own_packages;
+  return globs.length > 0 && picomatch(globs, { dot: true, noextglob: true, nocase: true })(name);
+}
+
+/** A licence rule's action as a LIC-01 finding (or none, for `allow`). */
+function byAction(change: DependencyChange, action: LicenseAction, message: string, rule: string) {
+  if (action === "allow") return undefined;
+  const blocking = action === "block";
+  return finding(change, "LIC-01", blocking ? `${message} (${rule}: block)` : message, blocking);
+}
+
 /**
- * LIC-02 for a copyleft runtime dependency, LIC-01 for anything not allow-listed, nothing otherwise.
- * A failed lookup gives no finding here: the resolver recorded the failure, and the review goes to
- * a person for it (`lookup_failed`), since the licence is not known to be anything.
+ * LIC-02 for a copyleft runtime dependency; LIC-01 for a denied licence (blocking), and for an
+ * unknown or not-allowed one as the configuration's rules for its kind (runtime, development)
+ * say; nothing for an allowed one or one of your own packages. A failed lookup gives no finding
+ * here: the resolver recorded the failure, and the review goes to a person for it
+ * (`lookup_failed`), since the licence is not known to be anything.
  */
 async function judge(ctx: DetectContext, change: DependencyChange): Promise<Finding | undefined> {
+  if (isOwnPackage(ctx, change.name)) return undefined;
+  const kind = change.scope === "runtime" ? "runtime" : "development";
+  const rules = ctx.licenseRules[kind];
   const answer = await lookup(ctx, change, change.version);
   if (answer.status === "failed") return undefined;
   const license = answer.status === "found" ? answer.license : undefined;
-  const cls = classifyLicense(license);
+  const cls = classifyLicense(license, rules);
   const what = describe(change);
   if (cls.copyleft && change.scope === "runtime") {
     // A bump of a dependency that already shipped under copyleft adds no new obligation: LIC-01 only.
@@ -70,7 +95,7 @@ async function judge(ctx: DetectContext, change: DependencyChange): Promise<Find
       change.kind === "version_changed" && change.previousScope === "runtime"
         ? await lookup(ctx, change, change.previousVersion)
         : undefined;
-    const wasCopyleftRuntime = before?.status === "found" && classifyLicense(before.license).copyleft;
+    const wasCopyleftRuntime = before?.status === "found" && classifyLicense(before.license, rules).copyleft;
     if (!wasCopyleftRuntime) {
       return finding(
         change,
@@ -81,14 +106,31 @@ async function judge(ctx: DetectContext, change: DependencyChange): Promise<Find
       );
     }
   }
+  if (cls.denied) {
+    return finding(
+      change,
+      "LIC-01",
+      `${what} is licensed ${cls.normalized}, which the configuration denies (licenses.deny); ` +
+        "use another package, or get an exception.",
+      true,
+    );
+  }
   if (cls.allowed) return undefined;
-  const why =
-    license === undefined || license.trim() === ""
-      ? "has no known licence (the registry answered and gives none)"
-      : !cls.parsed
-        ? `has licence "${license}", which is not an SPDX expression`
-        : `is licensed ${cls.normalized}, which is not on the allow-list`;
-  return finding(change, "LIC-01", `${what} ${why}; check its licence before merging.`);
+  if (!cls.parsed) {
+    const why =
+      answer.status === "unknown" && license === undefined
+        ? "has no known licence (the registry does not know the package, or gives no licence)"
+        : `has licence "${license}", which is not an SPDX expression`;
+    // Only a dependency new to this kind is asked about; a version bump of one already there is noted.
+    const action = change.kind === "version_changed" && rules.unknown === "block" ? "warn" : rules.unknown;
+    return byAction(change, action, `${what} ${why}; check its licence before merging.`, `licenses.${kind}.unknown`);
+  }
+  return byAction(
+    change,
+    rules.not_allowed,
+    `${what} is licensed ${cls.normalized}, which is not on the allow-list; check its licence before merging.`,
+    `licenses.${kind}.not_allowed`,
+  );
 }
 
 /**

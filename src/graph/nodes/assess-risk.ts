@@ -1,5 +1,5 @@
 import { assessRisk } from "../../risk/assess-risk.js";
-import { reviewedPullRequest, type ReviewGraphDeps } from "../deps.js";
+import { configOf, reviewedPullRequest, type ReviewGraphDeps } from "../deps.js";
 import type { ReviewStateUpdate, ReviewStateValue } from "../state.js";
 
 /** Cost gate one: scores the change. */
@@ -12,13 +12,15 @@ export function assessRiskNode(deps: Pick<ReviewGraphDeps, "pullRequests">) {
 }
 
 /** Below the threshold, nothing detected, nothing missing, every lookup answered: no specialist runs. */
-export function routeAfterRisk(deps: Pick<ReviewGraphDeps, "riskThreshold">) {
+export function routeAfterRisk(deps: Pick<ReviewGraphDeps, "config">) {
   return (state: ReviewStateValue): "verdict" | "retrieve_policies" => {
     const clean =
       state.detections.length === 0 &&
       state.detectorErrors.length === 0 &&
       state.lookupFailures.length === 0 &&
       !state.intakeProblem;
-    return clean && state.risk !== null && state.risk.score < deps.riskThreshold ? "verdict" : "retrieve_policies";
+    return clean && state.risk !== null && state.risk.score < configOf(deps, state).risk.threshold
+      ? "verdict"
+      : "retrieve_policies";
   };
 }

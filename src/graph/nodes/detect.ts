@@ -1,6 +1,7 @@
 import type { Finding } from "../../domain/finding.js";
 import type { LicenseLookup, LicenseResolver, LookupFailure } from "../../domain/license-resolver.js";
-import { reviewedPullRequest, type ReviewGraphDeps } from "../deps.js";
+import { applyConfig } from "../../config/apply.js";
+import { configOf, reviewedPullRequest, type ReviewGraphDeps } from "../deps.js";
 import type { ReviewStateUpdate, ReviewStateValue } from "../state.js";
 
 /**
@@ -30,8 +31,9 @@ export function recordingFailures(inner: LicenseResolver, failures: LookupFailur
 }
 
 /**
- * Runs every deterministic detector (free, so always). A detector that throws is recorded, never
- * fatal; so is a licence lookup that got no answer (the review then goes to a person).
+ * Runs every deterministic detector (free, so always), then applies the review's configuration
+ * to what they found (policies switched off or tuned, exceptions). A detector that throws is
+ * recorded, never fatal; so is a licence lookup that got no answer (the review then goes to a person).
  */
 export function detectNode(deps: ReviewGraphDeps) {
   return async (state: ReviewStateValue): Promise<ReviewStateUpdate> => {
@@ -44,19 +46,21 @@ export function detectNode(deps: ReviewGraphDeps) {
     }
     const lookupFailures: LookupFailure[] = [];
     const licenses = recordingFailures(deps.licenses(state.source), lookupFailures);
-    const ctx = { pr, head: deps.headFiles(state.snapshot), licenses };
-    const detections: Finding[] = [];
+    const config = configOf(deps, state);
+    const ctx = { pr, head: deps.headFiles(state.snapshot), licenses, licenseRules: config.licenses };
+    const found: Finding[] = [];
     const detectorErrors: string[] = [];
     await Promise.all(
       deps.detectors.map(async (d) => {
         try {
-          detections.push(...(await d.detect(ctx)));
+          found.push(...(await d.detect(ctx)));
         } catch (error) {
           deps.log.error({ err: error, detector: d.id, reviewId: state.reviewId }, "detector failed");
           detectorErrors.push(`${d.id} (${d.policies.join(", ")})`);
         }
       }),
     );
+    const detections = applyConfig(found, config, deps.clock().toISOString().slice(0, 10));
     // Stable order, whatever order the detectors finished in.
     detections.sort(
       (a, b) =>

@@ -8,7 +8,12 @@ export function intakeNode(deps: ReviewGraphDeps) {
     try {
       const r = await deps.loader.load(state.source);
       await deps.pullRequests.put(state.reviewId, r.pr);
-      return { pr: summarizePullRequest(r.pr), snapshot: r.snapshot, intakeProblem: r.incomplete ?? null };
+      return {
+        pr: summarizePullRequest(r.pr),
+        snapshot: r.snapshot,
+        intakeProblem: r.incomplete ?? null,
+        config: deps.config,
+      };
     } catch (error) {
       const detail = `could not load the pull request: ${(error as Error).message}`;
       deps.log.error({ err: error, reviewId: state.reviewId }, "intake failed");

@@ -1,0 +1,68 @@
+import picomatch from "picomatch";
+import semver from "semver";
+import type { ExceptionRef, Finding } from "../domain/finding.js";
+import type { ConfigException } from "./schema.js";
+
+/**
+ * `left-pad@^1` → name and range; `@acme/ui@>=2 <3` keeps its scope; a bare name has no range.
+ *
+ * @example splitPackageSpec("@acme/ui@^2") // { name: "@acme/ui", range: "^2" }
+ */
+export function splitPackageSpec(spec: string): { name: string; range?: string } {
+  const at = spec.lastIndexOf("@");
+  if (at <= 0) return { name: spec.trim() };
+  const range = spec.slice(at + 1).trim();
+  return range ? { name: spec.slice(0, at).trim(), range } : { name: spec.slice(0, at).trim() };
+}
+
+/** A dependency's version (an exact version or a manifest's range) lies wholly inside `range`. */
+function versionWithin(version: string | undefined, range: string): boolean {
+  if (version === undefined) return false;
+  const v = version.trim().replace(/^(==|===|~=|v)/, "");
+  if (semver.valid(v)) return semver.satisfies(v, range);
+  // A manifest's own range (`^1.4.0`): every version it admits must be inside the exception's.
+  if (semver.validRange(v)) return semver.subset(v, range);
+  const coerced = semver.coerce(v);
+  return coerced !== null && /^\d+(\.\d+){0,2}$/.test(v) && semver.satisfies(coerced, range);
+}
+
+/** Whether an exception covers a finding: same policy, and its package (and version) or its path. */
+export function covers(exception: ConfigException, finding: Finding): boolean {
+  if (exception.policy !== finding.policy) return false;
+  if (exception.package !== undefined) {
+    if (!finding.package) return false;
+    const { name, range } = splitPackageSpec(exception.package);
+    if (name.toLowerCase() !== finding.package.name.toLowerCase()) return false;
+    return range === undefined || range === "*" || versionWithin(finding.package.version, range);
+  }
+  if (exception.path !== undefined && finding.file !== undefined) {
+    return picomatch(exception.path, { dot: true, noextglob: true })(finding.file);
+  }
+  return false;
+}
+
+/** The exception as a finding names it. */
+export function exceptionRef(e: ConfigException, status: ExceptionRef["status"]): ExceptionRef {
+  return {
+    policy: e.policy,
+    ...(e.package !== undefined ? { package: e.package } : {}),
+    ...(e.path !== undefined ? { path: e.path } : {}),
+    reason: e.reason,
+    granted_by: e.granted_by,
+    expires: e.expires,
+    status,
+  };
+}
+
+/** What the exceptions do to one finding on `today` (`YYYY-MM-DD`): one that applies, else one that expired. */
+export function exceptionFor(
+  exceptions: readonly ConfigException[],
+  finding: Finding,
+  today: string,
+): { applied?: ConfigException; expired?: ConfigException } {
+  const matching = exceptions.filter((e) => covers(e, finding));
+  const applied = matching.find((e) => e.expires >= today);
+  if (applied) return { applied };
+  const expired = matching.sort((a, b) => b.expires.localeCompare(a.expires))[0];
+  return expired ? { expired } : {};
+}

@@ -1,0 +1,20 @@
+// The `semver` package ships no types, and only these five functions are used; this declares
+// them as its README documents them (kept local so no @types package is needed).
+declare module "semver" {
+  interface SemVer {
+    version: string;
+  }
+  interface Semver {
+    /** The version normalised (`v1.2.3` → `1.2.3`), or null if it is not one. */
+    valid(version: string): string | null;
+    /** The range normalised, or null if it is not one. */
+    validRange(range: string): string | null;
+    satisfies(version: string | SemVer, range: string): boolean;
+    /** Every version `sub` admits is also in `sup`. */
+    subset(sub: string, sup: string): boolean;
+    /** The first version-like part of a string (`2.1` → `2.1.0`), or null. */
+    coerce(version: string): SemVer | null;
+  }
+  const semver: Semver;
+  export default semver;
+}

@@ -1,0 +1,89 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { buildCheckRun } from "../../src/github/check-run.js";
+import { renderCard } from "../../src/slack/card.js";
+import { reviewFixture, tempDir, testGate } from "../helpers/gate.js";
+
+const dir = tempDir("gate-review-config-");
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+/** A gate whose server-wide configuration is this YAML (after `version: 1`), with a pinned clock. */
+function gateWith(yaml: string, today = "2026-11-30") {
+  const file = path.join(dir, `gate-${Math.random().toString(36).slice(2)}.yml`);
+  fs.writeFileSync(file, `version: 1\n${yaml}`);
+  return testGate({ GATE_CONFIG: file }, { clock: () => new Date(`${today}T12:00:00Z`) }, tempDir("gate-rc-"));
+}
+
+const EXCEPTION =
+  "exceptions:\n  - { policy: LIC-02, package: 'gpl-chart-lib@^2', reason: legal cleared 2.x (LEGAL-12), granted_by: dana, expires: 2027-06-30 }\n";
+
+describe("a review under a configuration file", () => {
+  it("a raised policy blocks: LIC-01 made blocking sends a GPL dev dependency to a person", async () => {
+    const plain = gateWith("");
+    const raised = gateWith("policies: { LIC-01: { blocking: true } }");
+    try {
+      expect((await reviewFixture(plain, "009_gpl_dev_dependency")).route).toBe("approved");
+      const result = await reviewFixture(raised, "009_gpl_dev_dependency");
+      expect(result.route).toBe("human");
+      expect(result.findings.find((f) => f.policy === "LIC-01")?.blocking).toBe(true);
+    } finally {
+      plain.close();
+      raised.close();
+    }
+  });
+
+  it("an exception clears LIC-02: the review passes, and the card, check run and audit log name the exception", async () => {
+    const gate = gateWith(EXCEPTION);
+    try {
+      const result = await reviewFixture(gate, "002_new_dependency");
+      expect(result.route).toBe("approved");
+      const lic02 = result.findings.find((f) => f.policy === "LIC-02");
+      expect(lic02).toMatchObject({ blocking: false, exception: { granted_by: "dana", status: "applied" } });
+      const review = gate.store.get(result.review_id);
+      if (!review) throw new Error("no review");
+      const check = buildCheckRun(result, { headSha: review.headSha });
+      expect(JSON.stringify(check)).toContain(
+        "Cleared by exception (gpl-chart-lib@^2, granted by dana, until 2027-06-30",
+      );
+      expect(JSON.stringify(renderCard({ review, result }).blocks)).toContain("Cleared by exception");
+      const audit = gate.store.auditFor(result.review_id).filter((a) => a.action === "exception");
+      expect(audit).toEqual([
+        expect.objectContaining({
+          actor: "dana",
+          outcome: "applied",
+          detail: expect.objectContaining({ policy: "LIC-02" }),
+        }),
+      ]);
+    } finally {
+      gate.close();
+    }
+  });
+
+  it("an expired exception no longer applies: the review waits for a person and says the exception expired", async () => {
+    const gate = gateWith(EXCEPTION, "2027-07-01");
+    try {
+      const result = await reviewFixture(gate, "002_new_dependency");
+      expect(result.route).toBe("human");
+      const lic02 = result.findings.find((f) => f.policy === "LIC-02");
+      expect(lic02).toMatchObject({ blocking: true, exception: { status: "expired" } });
+      expect(lic02?.message).toContain("has expired and no longer applies");
+    } finally {
+      gate.close();
+    }
+  });
+
+  it("a disabled policy is not enforced; the threshold comes from the file", async () => {
+    const gate = gateWith(
+      "policies: { LIC-02: { enabled: false }, LIC-01: { enabled: false } }\nrisk: { threshold: 95 }\n",
+    );
+    try {
+      expect(gate.config.risk.threshold).toBe(95);
+      const result = await reviewFixture(gate, "002_new_dependency");
+      expect(result.findings.filter((f) => f.policy.startsWith("LIC-0"))).toEqual([]);
+      expect(result.route).toBe("auto_approved");
+    } finally {
+      gate.close();
+    }
+  });
+});
