@@ -1,4 +1,4 @@
-import type { SgNode } from "@ast-grep/napi";
+import { kind as kindId, Lang, type SgNode } from "@ast-grep/napi";
 import type { PatchSyntax, SyntaxLanguage } from "./syntax-tree.js";
 
 /** One function or method call found in parsed code. */
@@ -12,20 +12,33 @@ export interface CallSite {
   /** The callee's receiver, when it is a member call: `logger`, `console`, `this.logger`, `zap.L()`. */
   receiver?: string;
   /** The argument list node: `(...)` (a template string for a tagged template). */
-  argumentList: SgNode;
+  readonly argumentList: SgNode;
   /** The argument nodes (Python keyword arguments as `keyword_argument`), read from the tree on first use. */
   readonly args: SgNode[];
-  /** The parsed row (0-based) where the call starts. */
-  row: number;
+  /** The parsed row (0-based) where the call starts, read from the tree on first use. */
+  readonly row: number;
 }
 
-const CALL_KIND: Record<SyntaxLanguage, string> = {
-  javascript: "call_expression",
-  typescript: "call_expression",
-  tsx: "call_expression",
-  python: "call",
-  go: "call_expression",
+const CALL_KIND: Record<SyntaxLanguage, { lang: string; kind: string }> = {
+  javascript: { lang: Lang.JavaScript, kind: "call_expression" },
+  typescript: { lang: Lang.TypeScript, kind: "call_expression" },
+  tsx: { lang: Lang.Tsx, kind: "call_expression" },
+  python: { lang: "python", kind: "call" },
+  go: { lang: "go", kind: "call_expression" },
 };
+
+/** The grammar's numeric id of its call kind: a number matcher is the cheapest search ast-grep has. */
+const CALL_KIND_ID = new Map<SyntaxLanguage, number>();
+
+function callKindId(lang: SyntaxLanguage): number {
+  let id = CALL_KIND_ID.get(lang);
+  if (id === undefined) {
+    // The parse that gave us a tree of this language registered its grammar already.
+    id = kindId(CALL_KIND[lang].lang, CALL_KIND[lang].kind);
+    CALL_KIND_ID.set(lang, id);
+  }
+  return id;
+}
 
 function compact(text: string): string {
   return text.replace(/\s+/g, "").replace(/\?\./g, ".");
@@ -48,38 +61,80 @@ function argumentNodes(list: SgNode): SgNode[] {
   return list.children().filter((c) => c.isNamed() && String(c.kind()) !== "comment");
 }
 
+/** A call as the index holds it: the callee read, the rest read from the tree when first asked. */
+class IndexedCall implements CallSite {
+  readonly callee: string;
+  readonly method: string;
+  declare readonly receiver?: string;
+  #argumentList: SgNode | null | undefined;
+  #args: SgNode[] | undefined;
+  #row: number | undefined;
+
+  constructor(
+    readonly node: SgNode,
+    fn: SgNode,
+  ) {
+    this.callee = compact(fn.text());
+    const { receiver, method } = splitCallee(this.callee);
+    this.method = method;
+    if (receiver !== undefined) this.receiver = receiver;
+  }
+
+  /** The argument list, or null for a call without one (a parse recovered from an error). */
+  argumentListOrNull(): SgNode | null {
+    if (this.#argumentList === undefined) this.#argumentList = this.node.field("arguments");
+    return this.#argumentList;
+  }
+
+  get argumentList(): SgNode {
+    // `callSites` hands out only calls that have one.
+    return this.argumentListOrNull() as SgNode;
+  }
+
+  get args(): SgNode[] {
+    this.#args ??= argumentNodes(this.argumentList);
+    return this.#args;
+  }
+
+  get row(): number {
+    this.#row ??= this.node.range().start.line;
+    return this.#row;
+  }
+}
+
 /**
- * The calls in a parsed tree, in source order, with the callee split into receiver and method.
- * `calleePattern` (a regular expression in ast-grep's Rust syntax) keeps only calls whose callee
- * text matches it, filtered natively: far cheaper than reading every call of a large file.
- *
- * @example callSites(syntax, "log|Log").map((c) => c.callee) // ["logger.info", "log.Printf"]
+ * Every call of a tree, in source order, found once per tree: each crossing into the parser costs
+ * microseconds, so the detectors share one list and filter it by callee text in JavaScript.
  */
-export function callSites(syntax: Pick<PatchSyntax, "lang" | "root">, calleePattern?: string): CallSite[] {
-  const kind = CALL_KIND[syntax.lang];
-  const rule = calleePattern === undefined ? { kind } : { kind, has: { field: "function", regex: calleePattern } };
-  const out: CallSite[] = [];
-  for (const node of syntax.root.findAll({ rule })) {
+const INDEX = new WeakMap<SgNode, IndexedCall[]>();
+
+function allCalls(syntax: Pick<PatchSyntax, "lang" | "root">): IndexedCall[] {
+  const cached = INDEX.get(syntax.root);
+  if (cached) return cached;
+  const out: IndexedCall[] = [];
+  for (const node of syntax.root.findAll(callKindId(syntax.lang))) {
     let fn = node.field("function");
     // TypeScript parses `await pool.query<Row>(sql)` with the await inside the callee: look past it.
     if (fn && String(fn.kind()) === "await_expression") fn = fn.children().find((c) => c.isNamed()) ?? fn;
-    const argumentList = node.field("arguments");
-    if (!fn || !argumentList) continue;
-    const callee = compact(fn.text());
-    const { receiver, method } = splitCallee(callee);
-    let args: SgNode[] | undefined;
-    out.push({
-      node,
-      callee,
-      method,
-      ...(receiver !== undefined ? { receiver } : {}),
-      argumentList,
-      get args() {
-        args ??= argumentNodes(argumentList);
-        return args;
-      },
-      row: node.range().start.line,
-    });
+    if (fn) out.push(new IndexedCall(node, fn));
+  }
+  INDEX.set(syntax.root, out);
+  return out;
+}
+
+/**
+ * The calls in a parsed tree, in source order, with the callee split into receiver and method.
+ * `calleePattern` keeps only calls whose callee text (as `callee` gives it) it matches: a cheap
+ * pre-filter, tested before anything else is read from the tree.
+ *
+ * @example callSites(syntax, /log|Log/).map((c) => c.callee) // ["logger.info", "log.Printf"]
+ */
+export function callSites(syntax: Pick<PatchSyntax, "lang" | "root">, calleePattern?: RegExp): CallSite[] {
+  const out: CallSite[] = [];
+  for (const call of allCalls(syntax)) {
+    if (calleePattern && !calleePattern.test(call.callee)) continue;
+    if (call.argumentListOrNull() === null) continue;
+    out.push(call);
   }
   return out;
 }

@@ -49,8 +49,8 @@ function isLoggingCall(call: CallSite, pythonPrint: boolean): boolean {
     .some((s) => LOGGER_NAME.test(s));
 }
 
-/** A cheap native pre-filter on callee text; `isLoggingCall` decides. */
-const LOGGING_CALLEE = "(?:[lL]og|LOG|console|print|Print|[sS]entry|capture|scope|fmt|zap|sugar|set_user)";
+/** A cheap pre-filter on callee text; `isLoggingCall` decides. */
+const LOGGING_CALLEE = /[lL]og|LOG|console|print|Print|[sS]entry|capture|scope|fmt|zap|sugar|set_user/;
 
 /** Python scripts and tools print to a terminal, not to server logs. */
 function isScriptPath(path: string): boolean {

@@ -102,8 +102,8 @@ function authCalls(file: ChangedFile): Array<{ line: number; call: string }> {
       });
   }
   const out: Array<{ line: number; call: string }> = [];
-  for (const call of callSites(syntax)) {
-    if (!syntax.isAdded(call.row) || !AUTH_CALL.test(call.callee)) continue;
+  for (const call of callSites(syntax, AUTH_CALL)) {
+    if (!syntax.isAdded(call.row)) continue;
     const line = syntax.lineAt(call.row);
     if (line !== undefined) out.push({ line, call: call.callee });
   }

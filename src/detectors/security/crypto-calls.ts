@@ -41,13 +41,21 @@ const GO_WEAK_HASH = /^(md5|sha1)\.(Sum|New)$/;
  * @example cryptoCalls(syntax) // [{ kind: "predictable-random", row: 4, call: "random.choice", purpose: "reset_token" }]
  */
 export function cryptoCalls(syntax: PatchSyntax): CryptoCall[] {
+  // SEC-03 and SEC-05 both ask, per file: one reading per tree.
+  const known = FOUND.get(syntax.root);
+  if (known) return known;
   const out: CryptoCall[] = [];
-  const text = syntax.root.text();
+  // Only Go and Python need the whole text (their imports decide what `rand` and `random` are).
+  const text = syntax.lang === "go" || syntax.lang === "python" ? syntax.root.text() : "";
   const goImports = syntax.lang === "go" ? goRandImport(text) : undefined;
   const pyBareRandom = syntax.lang === "python" && /^\s*from\s+random\s+import\b/m.test(text);
   for (const call of callSites(syntax)) {
+    // The callee decides first (plain JavaScript); the row is read from the tree only for a candidate.
+    const random = isPredictableRandom(call, syntax.lang, goImports, pyBareRandom);
+    const goWeak = syntax.lang === "go" && GO_WEAK_HASH.test(call.callee);
+    if (!random && !goWeak && !FAST_HASH_CALL.test(call.callee) && call.method !== "update") continue;
     if (!syntax.isAdded(call.row)) continue;
-    if (isPredictableRandom(call, syntax.lang, goImports, pyBareRandom)) {
+    if (random) {
       const purpose = purposeOf(call.node);
       if (purpose) out.push({ kind: "predictable-random", row: call.row, call: call.callee, purpose });
       continue;
@@ -56,11 +64,13 @@ export function cryptoCalls(syntax: PatchSyntax): CryptoCall[] {
       out.push({ kind: "fast-hash-password", row: call.row, call: call.callee });
       continue;
     }
-    if (syntax.lang === "go" && GO_WEAK_HASH.test(call.callee))
-      out.push({ kind: "weak-hash", row: call.row, call: call.callee });
+    if (goWeak) out.push({ kind: "weak-hash", row: call.row, call: call.callee });
   }
+  FOUND.set(syntax.root, out);
   return out;
 }
+
+const FOUND = new WeakMap<SgNode, CryptoCall[]>();
 
 function goRandImport(text: string): "math" | "crypto" | undefined {
   if (/"math\/rand(\/v2)?"/.test(text)) return "math";

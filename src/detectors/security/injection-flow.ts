@@ -68,28 +68,30 @@ const PY_SUBPROCESS = /^(subprocess\.)?(run|call|check_call|check_output|Popen)$
 const JS_SPAWN = /^(child_process\.|childProcess\.|cp\.)?(spawn|spawnSync|execFile|execFileSync)$/;
 const SHELLS = /^(\/(usr\/)?bin\/)?(sh|bash|zsh|dash|ash|ksh|cmd(\.exe)?|powershell(\.exe)?|pwsh)$/;
 
-/** The last names of every call `sinkKind` can accept, for ast-grep to filter calls natively (Rust regex). */
-const SINK_NAMES = `(?:^|[^\\w$])(?:${[
-  ...SQL_METHOD,
-  ...["exec", "execSync", "execAsync", "execPromise", "pexec", "execCommand", "execaCommand", "execaCommandSync"],
-  ...["system", "popen", "getoutput", "getstatusoutput", "create_subprocess_shell", "popen2\\.\\w+"],
-  ...[
-    "run",
-    "call",
-    "check_call",
-    "check_output",
-    "Popen",
-    "Command",
-    "CommandContext",
-    "spawn",
-    "spawnSync",
-    "execFile",
-    "execFileSync",
-    "text",
-  ],
-]
-  .map((n) => n.replace(/\$/g, "\\$"))
-  .join("|")})$`;
+/** The last names of every call `sinkKind` can accept: a cheap pre-filter on callee text. */
+const SINK_NAMES = new RegExp(
+  `(?:^|[^\\w$])(?:${[
+    ...SQL_METHOD,
+    ...["exec", "execSync", "execAsync", "execPromise", "pexec", "execCommand", "execaCommand", "execaCommandSync"],
+    ...["system", "popen", "getoutput", "getstatusoutput", "create_subprocess_shell", "popen2\\.\\w+"],
+    ...[
+      "run",
+      "call",
+      "check_call",
+      "check_output",
+      "Popen",
+      "Command",
+      "CommandContext",
+      "spawn",
+      "spawnSync",
+      "execFile",
+      "execFileSync",
+      "text",
+    ],
+  ]
+    .map((n) => n.replace(/\$/g, "\\$"))
+    .join("|")})$`,
+);
 
 /** One place where built text reaches a SQL or shell call. */
 export interface InjectionFlow {

@@ -54,7 +54,7 @@ describe("callSites with a callee filter", () => {
       "go",
       'func f() {\n\tlog.WithFields(logrus.Fields{"a": b}).Info("x")\n\tstrings.Join(parts, ",")\n}\n',
     );
-    const calls = callSites({ lang: "go", root }, "[lL]og");
+    const calls = callSites({ lang: "go", root }, /[lL]og/);
     expect(calls.map((c) => [c.receiver, c.method])).toEqual([
       ['log.WithFields(logrus.Fields{"a":b})', "Info"],
       ["log", "WithFields"],
