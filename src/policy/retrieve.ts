@@ -18,14 +18,23 @@ export function retrievePolicies(
   specialty: Specialty,
 ): string[] {
   const cited = new Set(detections.filter((d) => d.specialty === specialty).map((d) => d.policy));
-  const added = pr.files.flatMap((f) => addedLines(f.patch).map((l) => l.text.toLowerCase()));
+  // Read lazily and once: most policies are decided by a citation or their paths alone.
+  let added: string[] | undefined;
+  const addedText = () => {
+    added ??= pr.files.flatMap((f) => addedLines(f.patch).map((l) => l.text.toLowerCase()));
+    return added;
+  };
   const out = policies.filter((p) => {
     if (p.specialty !== specialty) return false;
     if (cited.has(p.id)) return true;
-    const pathOk =
-      p.paths.length === 0 || pr.files.some((f) => picomatch(p.paths, { dot: true, noextglob: true })(f.filename));
-    const triggerOk = p.triggers.length === 0 || p.triggers.some((t) => added.some((l) => l.includes(t.toLowerCase())));
-    return pathOk && triggerOk;
+    if (p.paths.length > 0) {
+      // One matcher per policy, not one per file.
+      const matches = picomatch(p.paths, { dot: true, noextglob: true });
+      if (!pr.files.some((f) => matches(f.filename))) return false;
+    }
+    if (p.triggers.length === 0) return true;
+    const triggers = p.triggers.map((t) => t.toLowerCase());
+    return addedText().some((l) => triggers.some((t) => l.includes(t)));
   });
   return out.map((p) => p.id).sort();
 }

@@ -47,12 +47,20 @@ const CODE_FIELDS: readonly RegExp[] = [
 const TYPEORM_DECORATOR = /^\s*@\w*Column\b[^;]*$/;
 const DECORATED_FIELD = /^\s*(?:(?:public|private|protected|readonly)\s+)*(\w+)[!?]?\s*:/;
 
-/** Which field patterns apply to a file, or undefined when it declares no stored fields. */
+/** The patterns as `matchAll` needs them (global), compiled once rather than per line. */
+const allMatches = (patterns: readonly RegExp[]): readonly RegExp[] =>
+  patterns.map((re) => new RegExp(re.source, `${re.flags}g`));
+const SQL_ALL = allMatches(SQL_FIELDS);
+const PRISMA_ALL = allMatches(PRISMA_FIELDS);
+const GRAPHQL_ALL = allMatches(GRAPHQL_FIELDS);
+const CODE_ALL = allMatches(CODE_FIELDS);
+
+/** Which field patterns (global) apply to a file, or undefined when it declares no stored fields. */
 function fieldPatterns(path: string): readonly RegExp[] | undefined {
-  if (/\.sql$/i.test(path)) return SQL_FIELDS;
-  if (/\.prisma$/i.test(path)) return PRISMA_FIELDS;
-  if (/\.(graphql|gql)$/i.test(path)) return GRAPHQL_FIELDS;
-  if (/\.((c|m)?(j|t)sx?|py|rb|vue|svelte|html)$/i.test(path)) return CODE_FIELDS;
+  if (/\.sql$/i.test(path)) return SQL_ALL;
+  if (/\.prisma$/i.test(path)) return PRISMA_ALL;
+  if (/\.(graphql|gql)$/i.test(path)) return GRAPHQL_ALL;
+  if (/\.((c|m)?(j|t)sx?|py|rb|vue|svelte|html)$/i.test(path)) return CODE_ALL;
   return undefined;
 }
 
@@ -95,7 +103,7 @@ export function storedPersonalFields(file: ChangedFile): StoredField[] {
     }
     if (TYPEORM_DECORATOR.test(text) && !/\)\s+\w/.test(text)) decorated = true;
     for (const re of patterns) {
-      for (const m of text.matchAll(new RegExp(re.source, `${re.flags}g`))) if (m[1]) add(m[1], line);
+      for (const m of text.matchAll(re)) if (m[1]) add(m[1], line);
     }
     if (/<input\b[^>]*\btype\s*=\s*["'](email|tel)["']/i.test(text) && out.every((f) => f.line !== line)) {
       out.push({ file: file.filename, line, field: "input", kind: /email/i.test(text) ? "email" : "phone" });

@@ -216,14 +216,29 @@ function boundCallPattern(bindings: ReadonlyMap<string, string>): RegExp | undef
   return new RegExp(`(?<![\\w$.])(${names})(?:\\s*\\.\\s*\\w+)+\\s*\\(`, "g");
 }
 
-function callsOn(code: string, bindings: ReadonlyMap<string, string>, bound: RegExp | undefined): OutboundCall[] {
+/**
+ * The call patterns worth running line by line in a file: a pattern that matches nowhere in the
+ * file's code (its lines joined) matches none of its lines.
+ */
+function callPatternsIn(lines: readonly CodeLine[]): { http: boolean; sdks: typeof SDK_CALLS } {
+  const code = lines.map((l) => l.code).join("\n");
+  // `search` ignores and keeps a global pattern's lastIndex.
+  return { http: code.search(HTTP_CALL) >= 0, sdks: SDK_CALLS.filter(({ re }) => code.search(re) >= 0) };
+}
+
+function callsOn(
+  code: string,
+  bindings: ReadonlyMap<string, string>,
+  bound: RegExp | undefined,
+  patterns: ReturnType<typeof callPatternsIn>,
+): OutboundCall[] {
   const calls: OutboundCall[] = [];
   const at = (m: RegExpMatchArray) => ({
     callee: m[0].replace(/\s+/g, "").replace(/\($/, ""),
     openCol: (m.index ?? 0) + m[0].length - 1,
   });
-  for (const m of code.matchAll(HTTP_CALL)) calls.push({ ...at(m), http: true });
-  for (const { vendor, re } of SDK_CALLS) {
+  if (patterns.http) for (const m of code.matchAll(HTTP_CALL)) calls.push({ ...at(m), http: true });
+  for (const { vendor, re } of patterns.sdks) {
     for (const m of code.matchAll(re)) calls.push({ ...at(m), recipient: vendor, http: false });
   }
   if (bound) {
@@ -273,11 +288,12 @@ export const piiThirdPartyDetector: Detector = {
       const bindings = sdkBindings(lines);
       const bound = boundCallPattern(bindings);
       const urls = urlAssignments(lines);
+      const patterns = callPatternsIn(lines);
       // Each line's mentions, computed once: call windows overlap.
       const mentionsAt: Array<DataMention[] | undefined> = [];
       const mentionsOf = (l: CodeLine, i: number) => (mentionsAt[i] ??= findDataMentions(l.code));
       lines.forEach((line, index) => {
-        for (const call of callsOn(line.code, bindings, bound)) {
+        for (const call of callsOn(line.code, bindings, bound, patterns)) {
           const args = callArguments(lines, index, call.openCol);
           if (!args.some((a) => a.added)) continue;
           const recipient = call.http ? destination(args, urls) : call.recipient;

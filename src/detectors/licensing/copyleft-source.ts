@@ -179,9 +179,16 @@ function headerComments(file: ChangedFile, lines: PatchLine[]): PatchLine[] {
   return out;
 }
 
+/**
+ * Every tag and notice above names a licence, the GPL family or the MPL: a header without one of
+ * these words has nothing to find, and is never parsed.
+ */
+const NAMES_A_LICENCE = /licen[cs]e|GPL|MPL/i;
+
 /** The first header comment line of a source file that tags or announces a copyleft licence. */
 function sourceNotice(file: ChangedFile, lines: PatchLine[]): Finding | undefined {
   const path = file.filename;
+  if (!lines.some((l) => l.line <= HEADER_LINES && NAMES_A_LICENCE.test(l.text))) return undefined;
   const comments = headerComments(file, lines);
   const prose = NOT_SOURCE.test(path);
   if (!prose && DUAL.test(comments.map((c) => c.text).join("\n"))) return undefined;

@@ -30,8 +30,8 @@ export function looksBinary(text: string): boolean {
   const sample = text.slice(0, 4000);
   if (sample.length === 0) return false;
   let control = 0;
-  for (const ch of sample) {
-    const code = ch.charCodeAt(0);
+  for (let i = 0; i < sample.length; i++) {
+    const code = sample.charCodeAt(i);
     if (code < 9 || (code > 13 && code < 32)) control++;
   }
   return control / sample.length > 0.1;

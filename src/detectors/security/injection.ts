@@ -140,10 +140,10 @@ export const injectionDetector: Detector = {
       }
       // With a syntax tree, SQL and shell flows are read from it; the line rules keep what it does not
       // follow (SQL built from request data before any call, eval, templates), outside strings and comments.
-      const rules = syntax ? TREE_FILE_RULES : RULES;
-      const inText = syntax ? textRows(syntax) : new Set<number>();
-      for (const m of matchLineRules(file, rules))
-        if (!found.has(m.line) && !inText.has(m.line)) found.set(m.line, m.rule.message);
+      const matches = matchLineRules(file, syntax ? TREE_FILE_RULES : RULES);
+      // Which rows are strings or comments is read from the tree only when a line rule matched.
+      const inText = syntax && matches.length > 0 ? textRows(syntax) : new Set<number>();
+      for (const m of matches) if (!found.has(m.line) && !inText.has(m.line)) found.set(m.line, m.rule.message);
       for (const [line, message] of [...found].sort((a, b) => a[0] - b[0])) {
         findings.push(
           securityFinding({

@@ -45,7 +45,8 @@ const PLACEHOLDER =
 export function findSecretAssignments(text: string): SecretAssignment[] {
   const out: SecretAssignment[] = [];
   text.split("\n").forEach((lineText, index) => {
-    if (lineText.length > 2000) return;
+    // The name is part of the line: a line without a secret word has no assignment to report.
+    if (lineText.length > 2000 || !SECRET_WORD.test(lineText)) return;
     for (const m of lineText.matchAll(ASSIGNMENT)) {
       const name = m[2] ?? "";
       const quoted = m[4];
