@@ -40,7 +40,20 @@ export interface FakeGitHub {
    * when a proxy fails after GitHub did the work.
    */
   failNext(method: string, path: RegExp, times: number, opts?: FailOptions): void;
+  /**
+   * Holds every request matching a method and a path until released: it is neither recorded in
+   * `requests` nor applied nor answered, as when the caller dies before GitHub hears it.
+   */
+  hold(method: string, path: RegExp): Hold;
   close(): Promise<void>;
+}
+
+/** Requests being held by `hold`. */
+export interface Hold {
+  /** How many requests were held so far. */
+  held(): number;
+  /** Requests from now on are served again (the held ones stay unanswered). */
+  release(): void;
 }
 
 /** How a scripted failure answers. */
@@ -118,6 +131,7 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
   let nextCheckRunId = 9000;
   let base = "";
   const failures: { method: string; path: RegExp; left: number; opts: FailOptions }[] = [];
+  const holds: { method: string; path: RegExp; held: number }[] = [];
   /** The scripted failure a request meets, if any (and counts it). */
   const failureFor = (method: string, path: string): FailOptions | undefined => {
     const f = failures.find((x) => x.left > 0 && x.method === method && x.path.test(path));
@@ -129,6 +143,13 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? "/", base);
     const method = req.method ?? "GET";
+    const held = holds.find((h) => h.method === method && h.path.test(url.pathname));
+    if (held) {
+      // Read and dropped: the request never reaches "GitHub", and its caller never hears back.
+      await readJson(req);
+      held.held += 1;
+      return;
+    }
     const body = await readJson(req);
     const authorization = req.headers.authorization;
     requests.push({
@@ -259,6 +280,14 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
     setInstallation: (owner, repo, id) => void installations.set(`${owner}/${repo}`, id),
     find: (method, path) => requests.filter((r) => r.method === method && path.test(r.path)),
     failNext: (method, path, times, opts = {}) => void failures.push({ method, path, left: times, opts }),
+    hold: (method, path) => {
+      const h = { method, path, held: 0 };
+      holds.push(h);
+      return {
+        held: () => h.held,
+        release: () => void holds.splice(holds.indexOf(h), 1),
+      };
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -25,6 +25,11 @@ export interface FakeSlackApi {
   callsTo(method: string): SlackCall[];
   /** Overrides one method's answer (e.g. an error). */
   on(method: string, handler: Handler): void;
+  /**
+   * Runs a hook once a call to `method` is recorded and its answer decided, just before the answer
+   * is sent (e.g. to kill the caller between Slack doing the work and the caller hearing of it).
+   */
+  after(method: string, hook: (body: Record<string, unknown>) => void): void;
   /** Members of user groups for usergroups.users.list. */
   userGroups: Map<string, string[]>;
   /** Slack profiles for users.profile.get, by user id. */
@@ -34,15 +39,25 @@ export interface FakeSlackApi {
   close(): Promise<void>;
 }
 
+export interface FakeSlackOptions {
+  /**
+   * The clock a posted message's ts is read from, as Slack stamps messages with the time they were
+   * posted (the gate looks a card up by time after a crash). Without it every ts is in November
+   * 2023 (1700000000.000101, …), which unit tests pin.
+   */
+  now?: () => number;
+}
+
 /**
  * A loopback fake of the Slack Web API (and of response_url) on 127.0.0.1, port 0, recording
  * every call with its parsed body (form-encoded or JSON).
  *
  * @example const fake = await startFakeSlackApi(); new WebClient("xoxb-test", { slackApiUrl: fake.apiUrl });
  */
-export async function startFakeSlackApi(): Promise<FakeSlackApi> {
+export async function startFakeSlackApi(opts: FakeSlackOptions = {}): Promise<FakeSlackApi> {
   const calls: SlackCall[] = [];
   const overrides = new Map<string, Handler>();
+  const hooks = new Map<string, (body: Record<string, unknown>) => void>();
   const userGroups = new Map<string, string[]>();
   const profiles = new Map<string, Record<string, unknown>>();
   let tsCounter = 100;
@@ -64,7 +79,8 @@ export async function startFakeSlackApi(): Promise<FakeSlackApi> {
     }),
     "chat.postMessage": (b) => {
       tsCounter += 1;
-      const ts = `1700000000.${String(tsCounter).padStart(6, "0")}`;
+      const seconds = opts.now ? Math.floor(opts.now() / 1000) : 1700000000;
+      const ts = `${seconds}.${String(tsCounter).padStart(6, "0")}`;
       const channel = String(b.channel);
       const thread = typeof b.thread_ts === "string" && b.thread_ts !== "" ? b.thread_ts : undefined;
       const message = {
@@ -144,6 +160,7 @@ export async function startFakeSlackApi(): Promise<FakeSlackApi> {
     calls.push({ method, body, ...(token ? { token } : {}) });
     const handler = overrides.get(method) ?? defaults[method];
     const answer = handler ? handler(body) : { ok: false, error: "unknown_method" };
+    hooks.get(method)?.(body);
     res.writeHead(200, { "content-type": "application/json" });
     res.end(JSON.stringify(answer));
   }
@@ -160,6 +177,7 @@ export async function startFakeSlackApi(): Promise<FakeSlackApi> {
     calls,
     callsTo,
     on: (method, handler) => overrides.set(method, handler),
+    after: (method, hook) => void hooks.set(method, hook),
     userGroups,
     profiles,
     async waitFor(method, count = 1, timeoutMs = 3000) {

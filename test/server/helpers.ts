@@ -248,15 +248,33 @@ export interface StackOptions {
   env?: Record<string, string>;
 }
 
-/** Starts the fakes and `startGateServer` against them, on port 0. */
-export async function startStack(opts: StackOptions = {}): Promise<Stack> {
-  const mode = opts.mode ?? "app";
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gate-e2e-"));
-  const dataDir = path.join(dir, "data");
-  const gh = await startFakeGitHub(mode === "app" ? { appPublicKeyPem: appKeys().publicKey } : {});
+/** The fakes a stack's server talks to. */
+export interface StackFakes {
+  gh: FakeGitHub;
+  registry: FakeRegistry;
+  slack?: FakeSlackApi;
+}
+
+/** The loopback fakes of a stack, started (Slack's only when asked). */
+export async function startFakes(opts: Pick<StackOptions, "mode" | "slack"> = {}): Promise<StackFakes> {
+  const gh = await startFakeGitHub((opts.mode ?? "app") === "app" ? { appPublicKeyPem: appKeys().publicKey } : {});
   const registry = await startFakeRegistry();
-  const slack = opts.slack ? await startFakeSlackApi() : undefined;
-  const env: NodeJS.ProcessEnv = {
+  // Messages stamped with the real time, as the server's own clock is (the card lookup after a crash compares them).
+  const slack = opts.slack ? await startFakeSlackApi({ now: Date.now }) : undefined;
+  return { gh, registry, ...(slack ? { slack } : {}) };
+}
+
+/**
+ * The settings that point a gate server at the fakes, with its database under `dataDir`: what
+ * `startStack` gives `startGateServer`, and what a test gives a server in a child process.
+ */
+export function stackEnv(
+  fakes: StackFakes,
+  dataDir: string,
+  opts: Pick<StackOptions, "mode" | "env"> = {},
+): NodeJS.ProcessEnv {
+  const { gh, registry, slack } = fakes;
+  return {
     GATE_DB: path.join(dataDir, "gate.db"),
     GATE_DATA_DIR: dataDir,
     GATE_LOG_LEVEL: process.env.GATE_E2E_LOG ?? "silent",
@@ -270,7 +288,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     GATE_PYPI_URL: registry.pypiUrl,
     GATE_CRATES_URL: registry.cratesUrl,
     GATE_GO_LICENSE_URL: registry.goUrl,
-    ...(mode === "app"
+    ...((opts.mode ?? "app") === "app"
       ? { GATE_GITHUB_APP_ID: "1234", GATE_GITHUB_PRIVATE_KEY: appKeys().privateKey }
       : { GITHUB_TOKEN: "ghp_e2e_token" }),
     ...(slack
@@ -284,6 +302,14 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       : { GATE_SLACK: "off" }),
     ...opts.env,
   };
+}
+
+/** Starts the fakes and `startGateServer` against them, on port 0. */
+export async function startStack(opts: StackOptions = {}): Promise<Stack> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gate-e2e-"));
+  const dataDir = path.join(dir, "data");
+  const { gh, registry, slack } = await startFakes(opts);
+  const env = stackEnv({ gh, registry, ...(slack ? { slack } : {}) }, dataDir, opts);
   let server = await startGateServer(env);
   const stack: Stack = {
     gh,
