@@ -110,7 +110,7 @@ export function buildGate(settings: Settings, log: Logger, extras: GateExtras = 
           github: createGitHubLoader({
             auth: extras.github,
             dataDir: settings.dataDir,
-            snapshotMaxBytes: settings.snapshot.maxBytes,
+            snapshotCaps: settings.snapshot,
             log,
           }),
         }

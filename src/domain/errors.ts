@@ -12,6 +12,8 @@ export const ERROR_ADVICE = {
   PULL_REQUEST_MALFORMED: "the pull request or its files are not in the REST shapes GitHub returns (docs/fixtures.md)",
   PR_REF_INVALID: "name a pull request as owner/repo#123 or by its URL",
   SANDBOX_REFUSED: "the investigator reads only inside the PR's head snapshot; nothing outside it was touched",
+  SNAPSHOT_OVER_CAP:
+    "the head snapshot passed the cap named above, so nothing of it was kept and a person reviews the PR; raise that setting only for a repository you trust (README, Security)",
   REGISTRY_UNAVAILABLE:
     "a licence lookup got no usable answer, so a person decides; check the registry settings (GATE_NPM_REGISTRY_URL, GATE_PYPI_URL, GATE_CRATES_URL, GATE_GO_LICENSE_URL)",
   GITHUB_INTAKE:

@@ -2,7 +2,8 @@ import type { Logger } from "pino";
 import type { ReviewSource } from "../domain/review-source.js";
 import type { IntakeResult, PullRequestLoader } from "../domain/pull-request-loader.js";
 import { sandboxRoot } from "../snapshot/sandbox.js";
-import type { SnapshotRef } from "../domain/snapshot-ref.js";
+import type { SnapshotCaps, SnapshotRef } from "../domain/snapshot-ref.js";
+import { GateError } from "../domain/errors.js";
 import type { GitHubAuth } from "./client.js";
 import { loadPullRequest } from "./intake.js";
 import { fetchSnapshot, removeSnapshot } from "../snapshot/tarball.js";
@@ -10,15 +11,15 @@ import { fetchSnapshot, removeSnapshot } from "../snapshot/tarball.js";
 /**
  * Live intake: the PR and its files from the REST API (the same `PullRequest` a fixture gives),
  * and the head commit's tarball extracted into the sandbox root derived from owner/repo/SHA.
- * A snapshot that cannot be had leaves the investigator nothing to read (it then reports
- * inconclusive, which goes to a person); an incomplete file list fails the review closed.
+ * A snapshot that cannot be had (over one of its caps, unreadable, not downloadable) or an
+ * incomplete file list marks the review incomplete, so it goes to a person saying why.
  *
- * @example const loader = createGitHubLoader({ auth, dataDir, snapshotMaxBytes, log });
+ * @example const loader = createGitHubLoader({ auth, dataDir, snapshotCaps: settings.snapshot, log });
  */
 export function createGitHubLoader(opts: {
   auth: GitHubAuth;
   dataDir: string;
-  snapshotMaxBytes: number;
+  snapshotCaps: SnapshotCaps;
   log: Logger;
 }): PullRequestLoader {
   return {
@@ -47,10 +48,7 @@ export function createGitHubLoader(opts: {
         const stats = await fetchSnapshot(
           octokit,
           { owner: source.owner, repo: source.repo, sha: source.headSha },
-          {
-            root,
-            maxBytes: opts.snapshotMaxBytes,
-          },
+          { root, ...opts.snapshotCaps },
         );
         if (stats.refused.length > 0) {
           opts.log.warn(
@@ -59,10 +57,13 @@ export function createGitHubLoader(opts: {
           );
         }
       } catch (error) {
-        opts.log.warn(
-          { err: error, pr: `${pr.repo}#${pr.number}` },
-          "no snapshot: the investigator will have nothing to read",
+        // Without the head's files the detectors and the investigator saw nothing: a person reviews.
+        problems.push(
+          error instanceof GateError && error.code === "SNAPSHOT_OVER_CAP"
+            ? `the head snapshot was refused: ${error.message}`
+            : `the head snapshot could not be extracted: ${error instanceof Error ? error.message : String(error)}`,
         );
+        opts.log.warn({ err: error, pr: `${pr.repo}#${pr.number}` }, "no snapshot: the review goes to a person");
         snapshot = { kind: "none" };
       }
       return { pr, snapshot, ...(problems.length > 0 ? { incomplete: problems.join("; ") } : {}) };

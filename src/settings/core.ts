@@ -1,6 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import type { InvestigationLimits } from "../investigator/harness.js";
+import type { SnapshotCaps } from "../domain/snapshot-ref.js";
 import { BUNDLED_CONFIG_FILE, BUNDLED_POLICIES_DIR } from "../package-paths.js";
 import { httpUrl, integer } from "./fields.js";
 
@@ -30,7 +31,7 @@ export interface CoreSettings {
     maxCostUsd: number;
   };
   investigator: InvestigationLimits;
-  snapshot: { maxBytes: number };
+  snapshot: SnapshotCaps;
   /** Registries for live licence lookups; unset means the public ones. */
   licenses: { npmRegistryUrl?: string; pypiUrl?: string; cratesUrl?: string; goLicenseUrl?: string };
 }
@@ -57,6 +58,8 @@ export function coreSchema(cwd: string) {
       GATE_INVESTIGATOR_MAX_FILE_CHARS: integer(1).default(200_000),
       GATE_INVESTIGATOR_TIMEOUT_MS: integer(1).default(120_000),
       GATE_SNAPSHOT_MAX_BYTES: integer(1024).default(200 * 1024 * 1024),
+      GATE_SNAPSHOT_MAX_FILES: integer(1).default(50_000),
+      GATE_SNAPSHOT_MAX_DEPTH: integer(1).default(40),
       GATE_NPM_REGISTRY_URL: httpUrl.optional(),
       GATE_PYPI_URL: httpUrl.optional(),
       GATE_CRATES_URL: httpUrl.optional(),
@@ -81,7 +84,11 @@ export function coreSchema(cwd: string) {
           maxFileChars: e.GATE_INVESTIGATOR_MAX_FILE_CHARS,
           timeoutMs: e.GATE_INVESTIGATOR_TIMEOUT_MS,
         },
-        snapshot: { maxBytes: e.GATE_SNAPSHOT_MAX_BYTES },
+        snapshot: {
+          maxBytes: e.GATE_SNAPSHOT_MAX_BYTES,
+          maxFiles: e.GATE_SNAPSHOT_MAX_FILES,
+          maxDepth: e.GATE_SNAPSHOT_MAX_DEPTH,
+        },
         licenses: {
           ...(e.GATE_NPM_REGISTRY_URL ? { npmRegistryUrl: e.GATE_NPM_REGISTRY_URL } : {}),
           ...(e.GATE_PYPI_URL ? { pypiUrl: e.GATE_PYPI_URL } : {}),

@@ -1,15 +1,16 @@
 import { lstat, mkdir, readdir, readlink, realpath, rm, unlink } from "node:fs/promises";
 import path from "node:path";
 import type { Octokit } from "@octokit/rest";
-import { ReadEntry, Unpack } from "tar";
+import { Parser, ReadEntry, Unpack } from "tar";
 import { GateError } from "../domain/errors.js";
 import { GITHUB_SHA } from "../domain/github-names.js";
+import type { SnapshotCaps } from "../domain/snapshot-ref.js";
+import { CapCounter, SnapshotOverCap } from "./cap-counter.js";
+import { feedGunzipped } from "./gunzip-feed.js";
 
-export interface SnapshotOptions {
+export interface SnapshotOptions extends SnapshotCaps {
   /** Absolute directory to extract into, derived by the caller from validated values only. */
   root: string;
-  /** The most bytes of file content the snapshot may unpack to. */
-  maxBytes: number;
 }
 
 /** What an extraction wrote, and what it refused to write. */
@@ -98,44 +99,82 @@ async function auditTree(root: string, realRoot: string, refused: string[]): Pro
   return { files, bytes };
 }
 
+/** Resolves once `unpack` has finished every write it started (or failed); never rejects. */
+function settled(unpack: Unpack): Promise<unknown> {
+  return new Promise((resolve) => {
+    unpack.on("close", () => resolve(undefined));
+    unpack.on("error", (error: unknown) => resolve(error));
+  });
+}
+
+/**
+ * Reads the whole archive once without writing anything, counting entries, depth and decompressed
+ * bytes: an archive over a cap is refused before a single file exists.
+ */
+async function scan(tarball: Buffer, caps: SnapshotCaps): Promise<void> {
+  const counter = new CapCounter(caps);
+  const parser = new Parser({
+    zstd: false,
+    onReadEntry: (entry) => {
+      const rel = strippedPath(entry.path.replace(/\\/g, "/"));
+      if (rel !== "") counter.addEntry(rel, FILE_TYPES.has(entry.type) ? (entry.size ?? 0) : 0);
+      entry.resume();
+    },
+  });
+  const done = new Promise<unknown>((resolve) => {
+    parser.on("end", () => resolve(undefined));
+    parser.on("error", (error: unknown) => resolve(error));
+  });
+  const complete = await feedGunzipped(tarball, parser, counter);
+  if (counter.over) throw counter.over;
+  const error = complete ? await done : undefined;
+  if (counter.over) throw counter.over;
+  if (error) throw error;
+}
+
 /**
  * Extracts a gzip tarball (GitHub's archive layout, one top-level folder) into `root`, refusing
- * absolute paths, `..`, links that leave the root, devices and FIFOs. Fails with
- * SANDBOX_REFUSED, and removes the root, when the content passes `maxBytes`.
+ * absolute paths, `..`, links that leave the root, devices and FIFOs. The archive is streamed
+ * through asynchronous gunzip twice: first only counted, then written, each pass stopping at the
+ * first cap passed. Over a cap (decompressed bytes, entries, path depth) it fails with
+ * `SnapshotOverCap` (SNAPSHOT_OVER_CAP, naming the cap's setting) and leaves no root; an archive
+ * that cannot be read fails with SANDBOX_REFUSED.
  *
- * @example await extractTarball(gzBuffer, { root: "/var/gate/snapshots/acme/web/<sha>", maxBytes: 50e6 })
+ * @example await extractTarball(gzBuffer, { root: "/var/gate/snapshots/acme/web/<sha>", maxBytes: 50e6, maxFiles: 5e4, maxDepth: 40 })
  */
 export async function extractTarball(tarball: Buffer, opts: SnapshotOptions): Promise<SnapshotStats> {
   if (!path.isAbsolute(opts.root)) throw new GateError("SANDBOX_REFUSED", `snapshot root ${opts.root} is not absolute`);
   const root = path.resolve(opts.root);
+  const caps: SnapshotCaps = { maxBytes: opts.maxBytes, maxFiles: opts.maxFiles, maxDepth: opts.maxDepth };
   await rm(root, { recursive: true, force: true });
+  try {
+    await scan(tarball, caps);
+  } catch (error) {
+    throw asExtractionError(error);
+  }
   await mkdir(root, { recursive: true });
   const refused: string[] = [];
-  let declared = 0;
-  let overflow = false;
+  // The same counts again while writing, so nothing past a cap is written even if the passes differ.
+  const counter = new CapCounter(caps);
 
   const unpack = new Unpack({
     cwd: root,
     strip: 1,
     preserveOwner: false,
+    zstd: false,
     filter: (raw, readEntry) => {
       // Unpack only passes ReadEntry (Stats is for packing); anything else is not written.
-      if (overflow || !(readEntry instanceof ReadEntry)) return false;
+      if (counter.over || !(readEntry instanceof ReadEntry)) return false;
       const normalized = raw.replace(/\\/g, "/");
+      const rel = strippedPath(normalized);
+      if (rel !== "") counter.addEntry(rel, FILE_TYPES.has(readEntry.type) ? (readEntry.size ?? 0) : 0);
+      if (counter.over) return false;
       const why = refusal(readEntry, normalized);
       if (why) {
         refused.push(`${normalized}: ${why}`);
         return false;
       }
-      if (strippedPath(normalized) === "") return false; // the top-level folder itself
-      if (FILE_TYPES.has(readEntry.type)) {
-        declared += readEntry.size ?? 0;
-        if (declared > opts.maxBytes) {
-          overflow = true;
-          return false;
-        }
-      }
-      return true;
+      return rel !== ""; // not the top-level folder itself
     },
     onwarn: (code, message, data) => {
       if (code === "TAR_ENTRY_INFO") return;
@@ -143,33 +182,43 @@ export async function extractTarball(tarball: Buffer, opts: SnapshotOptions): Pr
       refused.push(`${entry}${String(message)}`);
     },
   });
-
+  const done = settled(unpack);
+  let failure: unknown;
   try {
-    await new Promise<void>((resolve, reject) => {
-      unpack.on("close", () => resolve());
-      unpack.on("error", (error: unknown) => reject(error));
-      unpack.end(tarball);
-    });
+    await feedGunzipped(tarball, unpack, counter);
   } catch (error) {
-    await rm(root, { recursive: true, force: true });
-    throw new GateError(
-      "SANDBOX_REFUSED",
-      `cannot extract the snapshot: ${error instanceof Error ? error.message : String(error)}`,
-      { cause: error },
-    );
+    failure = error;
   }
-  if (overflow) {
+  if (failure !== undefined || counter.over) {
+    // Let the writes already started finish (nothing new passes the filter), then remove them all.
+    unpack.end();
+    await done;
     await rm(root, { recursive: true, force: true });
-    throw new GateError("SANDBOX_REFUSED", `the snapshot unpacks to more than ${opts.maxBytes} bytes; not extracted`);
+    throw asExtractionError(counter.over ?? failure);
+  }
+  const unpackError = await done;
+  if (unpackError !== undefined) {
+    await rm(root, { recursive: true, force: true });
+    throw asExtractionError(unpackError);
   }
   const written = await auditTree(root, await realpath(root), refused);
   return { ...written, refused };
 }
 
+/** A cap passed stays itself; anything else is an archive that cannot be read. */
+function asExtractionError(error: unknown): GateError {
+  if (error instanceof GateError) return error;
+  return new GateError(
+    "SANDBOX_REFUSED",
+    `cannot extract the snapshot: ${error instanceof Error ? error.message : String(error)}`,
+    { cause: error },
+  );
+}
+
 /**
  * Downloads the tarball of a commit and extracts it into `opts.root` (see `extractTarball`).
  *
- * @example await fetchSnapshot(octokit, { owner: "acme", repo: "web", sha }, { root, maxBytes: 50_000_000 })
+ * @example await fetchSnapshot(octokit, { owner: "acme", repo: "web", sha }, { root, maxBytes: 50_000_000, maxFiles: 50_000, maxDepth: 40 })
  */
 export async function fetchSnapshot(
   octokit: Octokit,
@@ -187,7 +236,11 @@ export async function fetchSnapshot(
   }
   const tarball = toBuffer(data);
   if (tarball.length > opts.maxBytes) {
-    throw new GateError("SANDBOX_REFUSED", `the snapshot archive alone is larger than ${opts.maxBytes} bytes`);
+    throw new SnapshotOverCap(
+      "maxBytes",
+      opts.maxBytes,
+      `the snapshot archive alone is larger than ${opts.maxBytes} bytes`,
+    );
   }
   return extractTarball(tarball, opts);
 }

@@ -12,6 +12,7 @@ import { rawTarball, startFakeGitHub, type FakeGitHub } from "../fakes/github-ap
 
 const SHA = "c".repeat(40);
 const TOP = `acme-web-${SHA.slice(0, 7)}`;
+const CAPS = { maxFiles: 1000, maxDepth: 40 };
 
 async function tarballOf(files: Record<string, string>): Promise<Buffer> {
   const dir = await mkdtemp(path.join(tmpdir(), "gate-tar-src-"));
@@ -62,7 +63,11 @@ describe("snapshot extraction", () => {
 
   it("downloads the tarball through GitHub's redirect and extracts it without the top folder", async () => {
     gh.setTarball("acme", "web", SHA, await tarballOf({ "README.md": "# web\n", "src/auth/login.ts": "export {};\n" }));
-    const stats = await fetchSnapshot(octokit, { owner: "acme", repo: "web", sha: SHA }, { root, maxBytes: 1_000_000 });
+    const stats = await fetchSnapshot(
+      octokit,
+      { owner: "acme", repo: "web", sha: SHA },
+      { root, maxBytes: 1_000_000, ...CAPS },
+    );
     expect(stats).toEqual({ files: 2, bytes: 6 + 11, refused: [] });
     expect(await readFile(path.join(root, "src/auth/login.ts"), "utf8")).toBe("export {};\n");
     expect(existsSync(path.join(root, TOP))).toBe(false);
@@ -92,7 +97,11 @@ describe("snapshot extraction", () => {
       { path: `${TOP}/up/through-up.txt`, type: "File", body: "through a symlink" },
     ]);
     gh.setTarball("acme", "web", SHA, hostile);
-    const stats = await fetchSnapshot(octokit, { owner: "acme", repo: "web", sha: SHA }, { root, maxBytes: 1_000_000 });
+    const stats = await fetchSnapshot(
+      octokit,
+      { owner: "acme", repo: "web", sha: SHA },
+      { root, maxBytes: 1_000_000, ...CAPS },
+    );
 
     const refusedText = stats.refused.join("\n");
     for (const needle of [
@@ -134,9 +143,9 @@ describe("snapshot extraction", () => {
       { path: `${TOP}/a.bin`, type: "File", body: randomBytes(600) },
       { path: `${TOP}/b.bin`, type: "File", body: randomBytes(600) },
     ]);
-    const error = await extractTarball(gz, { root, maxBytes: 1000 }).catch((e: unknown) => e);
+    const error = await extractTarball(gz, { root, maxBytes: 1000, ...CAPS }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GateError);
-    expect(error).toMatchObject({ code: "SANDBOX_REFUSED" });
+    expect(error).toMatchObject({ code: "SNAPSHOT_OVER_CAP", cap: "maxBytes" });
     expect(existsSync(root)).toBe(false);
     expect(await readdir(sibling)).toEqual([]);
   });
@@ -144,7 +153,7 @@ describe("snapshot extraction", () => {
   it("fails cleanly on a truncated or non-tar download", async () => {
     const good = rawTarball([{ path: `${TOP}/a.txt`, type: "File", body: "x".repeat(5000) }]);
     for (const input of [good.subarray(0, good.length - 30), Buffer.from("<html>rate limited</html>")]) {
-      await expect(extractTarball(input, { root, maxBytes: 100_000 })).rejects.toMatchObject({
+      await expect(extractTarball(input, { root, maxBytes: 100_000, ...CAPS })).rejects.toMatchObject({
         code: "SANDBOX_REFUSED",
       });
       expect(existsSync(root)).toBe(false);
@@ -152,11 +161,13 @@ describe("snapshot extraction", () => {
   });
 
   it("refuses a relative root and a non-SHA ref before touching the disk", async () => {
-    await expect(extractTarball(Buffer.alloc(0), { root: "snapshots/x", maxBytes: 10 })).rejects.toMatchObject({
-      code: "SANDBOX_REFUSED",
-    });
+    await expect(extractTarball(Buffer.alloc(0), { root: "snapshots/x", maxBytes: 10, ...CAPS })).rejects.toMatchObject(
+      {
+        code: "SANDBOX_REFUSED",
+      },
+    );
     await expect(
-      fetchSnapshot(octokit, { owner: "acme", repo: "web", sha: "../../etc" }, { root, maxBytes: 10 }),
+      fetchSnapshot(octokit, { owner: "acme", repo: "web", sha: "../../etc" }, { root, maxBytes: 10, ...CAPS }),
     ).rejects.toMatchObject({ code: "SANDBOX_REFUSED" });
     expect(gh.find("GET", /tarball\/\.\./)).toHaveLength(0);
   });
