@@ -41,6 +41,7 @@ export type DecideRefusal =
   | "not_waiting"
   | "already_decided"
   | "superseded"
+  | "closed"
   | "busy"
   | "budget_spent"
   | "cannot_investigate"
@@ -52,6 +53,7 @@ export type Refusal =
   | { code: "invalid" }
   | { code: "not_found"; reviewId: string }
   | { code: "superseded"; reviewId: string; by?: string }
+  | { code: "closed"; pr: string }
   | { code: "already_decided"; reviewId: string; decision?: Decision }
   | { code: "not_waiting"; reviewId: string; status: ReviewStatus }
   | { code: "busy"; reviewId: string }
@@ -83,6 +85,8 @@ export function refusalMessage(refusal: Refusal, style: RefusalStyle = PLAIN_STY
       return `No review ${refusal.reviewId} was found; nothing was changed.`;
     case "superseded":
       return `This review was superseded by ${refusal.by ?? "a newer push"}; nothing was changed.`;
+    case "closed":
+      return `${refusal.pr} was closed, so its review ended without a decision; nothing was changed. Reopening it starts a new review.`;
     case "already_decided": {
       const d = refusal.decision;
       if (!d) return `Review ${refusal.reviewId} is already done; nothing was changed.`;

@@ -70,8 +70,15 @@ function blockingCount(result: ReviewResult): number {
 
 function outcome(result: ReviewResult, opts: VerdictOptions): Outcome {
   if (result.status === "superseded") {
-    const by = result.superseded_by ? shortSha(result.superseded_by) : "a newer commit";
+    const by = result.superseded_by?.startsWith("r-")
+      ? "a re-run"
+      : result.superseded_by
+        ? shortSha(result.superseded_by)
+        : "a newer commit";
     return { status: "completed", conclusion: "neutral", title: `Superseded by ${by}` };
+  }
+  if (result.status === "closed") {
+    return { status: "completed", conclusion: "neutral", title: "Pull request closed: the review ended" };
   }
   if (result.status === "queued" || result.status === "running") {
     return { status: "in_progress", title: result.status === "queued" ? "Review queued" : "Review running" };

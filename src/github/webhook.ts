@@ -2,6 +2,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Webhooks } from "@octokit/webhooks";
 import type { Logger } from "pino";
 import { z } from "zod";
+import { rerunRequest, type RerunRequest } from "./rerun-event.js";
+
+export type { RerunRequest } from "./rerun-event.js";
 
 /** The fields of a `pull_request` webhook payload the gate reads (GitHub sends many more). */
 export const PullRequestEventSchema = z.object({
@@ -53,6 +56,10 @@ export interface WebhookSink {
   seenDelivery(id: string): boolean;
   /** Records and queues the delivery; must be quick (GitHub waits 10 s at most). */
   accept(delivery: WebhookDelivery): void | Promise<void>;
+  /** A pull request was closed (or merged): its open reviews end without a decision. */
+  closed?(delivery: { id: string; event: string; pr: string }): void | Promise<void>;
+  /** GitHub's "Re-run" on the gate's check run, or on the whole check suite. */
+  rerun?(request: RerunRequest): void | Promise<void>;
 }
 
 export interface WebhookHandlerOptions {
@@ -200,6 +207,38 @@ export function createWebhookHandler(
         typeof json === "object" && json !== null && "action" in json && typeof json.action === "string"
           ? json.action
           : undefined;
+      if ((event === "check_run" || event === "check_suite") && action === "rerequested" && opts.sink.rerun) {
+        if (opts.sink.seenDelivery(id)) {
+          send(res, 200, "duplicate");
+          return;
+        }
+        const request = rerunRequest(event, id, json);
+        if (!request) {
+          log.warn({ event }, "rerequested payload lacks fields the gate reads");
+          send(res, 400, `${event} payload is missing fields`);
+          return;
+        }
+        await opts.sink.rerun(request);
+        log.info({ repo: request.repo, headSha: request.headSha }, "re-run requested");
+        send(res, 202, "accepted");
+        return;
+      }
+      if (event === "pull_request" && action === "closed" && opts.sink.closed) {
+        if (opts.sink.seenDelivery(id)) {
+          send(res, 200, "duplicate");
+          return;
+        }
+        const closed = PullRequestEventSchema.safeParse(json);
+        if (!closed.success) {
+          send(res, 400, "pull_request payload is missing fields");
+          return;
+        }
+        const pr = `${closed.data.repository.full_name}#${closed.data.pull_request.number}`;
+        await opts.sink.closed({ id, event, pr });
+        log.info({ pr }, "pull request closed");
+        send(res, 202, "accepted");
+        return;
+      }
       const reviewed =
         action !== undefined && (REVIEWED_ACTIONS.has(action) || (action === "edited" && baseChanged(json)));
       if (event !== "pull_request" || action === undefined || !reviewed) {

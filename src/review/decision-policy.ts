@@ -40,6 +40,7 @@ export function decisionRefusal(req: DecisionRequest): Refusal | undefined {
   if (review.status === "superseded" || review.supersededBy !== undefined) {
     return { code: "superseded", reviewId: review.id, ...(review.supersededBy ? { by: review.supersededBy } : {}) };
   }
+  if (review.status === "closed") return { code: "closed", pr: review.pr };
   if (req.decision || review.status === "done") {
     return { code: "already_decided", reviewId: review.id, ...(req.decision ? { decision: req.decision } : {}) };
   }
@@ -79,6 +80,35 @@ export function isPrAuthor(
   if (door.namesAuthor) return true;
   if (author === "") return false;
   return by.toLowerCase() === author.toLowerCase() || authorSlackId(author, loginMap) === by;
+}
+
+/**
+ * Whether a person may re-run a review from Slack (a new review of the same head; it can pass
+ * nothing by itself, but it spends model budget): anyone on an approver list, never the PR's
+ * author, and not once the PR is closed. Undefined when they may.
+ *
+ * @example rerunRefusal({ by: "U1", door: { kind: "slack" }, review, approvers }) // undefined for an approver
+ */
+export function rerunRefusal(req: {
+  by: string;
+  door: DecisionDoor;
+  review: { id: string; pr: string; status: ReviewStatus; author: string };
+  approvers: ApproverConfig;
+}): Refusal | undefined {
+  const { review, approvers: config, door } = req;
+  if (door.kind === "slack" && door.fromReviewCard === false) return { code: "wrong_card", reviewId: review.id };
+  if (review.status === "closed") return { code: "closed", pr: review.pr };
+  if (isPrAuthor(req.by, door, review.author, config.githubToSlack)) {
+    return {
+      code: "not_allowed",
+      pr: review.pr,
+      why: "you opened this pull request, and its author cannot re-run its review",
+    };
+  }
+  const everyone = [...config.approvers, ...Object.values(config.bySpecialty ?? {}).flat()];
+  const groups = door.groups ?? [];
+  if (everyone.includes(req.by) || groups.some((g) => everyone.includes(g))) return undefined;
+  return { code: "not_allowed", pr: review.pr, why: "only approvers may re-run a review" };
 }
 
 /** One list a person must be on to decide: a specialty's approvers, or the general approvers. */

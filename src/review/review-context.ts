@@ -78,6 +78,12 @@ export class ReviewContext {
     this.state = await this.deps.graph.getState(configOf(this.id));
   }
 
+  /** The record and the graph's state again (someone else changed the record). */
+  async reload(): Promise<void> {
+    this.record = this.deps.store.get(this.id) ?? this.record;
+    await this.reloadState();
+  }
+
   /** Sets the review's status. */
   setStatus(status: ReviewStatus): void {
     this.deps.store.setStatus(this.id, status);

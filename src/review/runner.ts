@@ -281,6 +281,64 @@ export class ReviewRunner implements ReviewService {
   }
 
   /**
+   * Ends every unfinished review of a PR that was closed (or merged): no decision, the review
+   * stops gating (its check run closes as neutral, its card says so, clicks are refused), its
+   * snapshot is freed. Returns the reviews ended.
+   *
+   * @example await runner.closePr("acme/web#12");
+   */
+  async closePr(pr: string): Promise<ReviewRecord[]> {
+    const ended: ReviewRecord[] = [];
+    for (const open of this.deps.store.openForPr(pr)) {
+      const ctx = await this.context(open.id);
+      this.deps.store.close(open.id);
+      await ctx.reload();
+      this.deps.store.audit({ reviewId: open.id, actor: "gate", action: "close", outcome: "closed", detail: { pr } });
+      await this.publishing.record(open.id, ctx.result());
+      await this.deps.onSettled?.(ctx.review);
+      ended.push(ctx.review);
+    }
+    return ended;
+  }
+
+  /**
+   * Registers a fresh review of the same head as `reviewId` (a re-run asked from GitHub's
+   * "Re-run" or from Slack), audited on the old review with who asked. The caller queues the
+   * new review and supersedes the PR's earlier reviews with `supersedeForRerun`.
+   *
+   * @example const fresh = runner.registerRerun("r-1", "U123");
+   */
+  registerRerun(reviewId: string, by: string): ReviewRecord {
+    const old = this.deps.store.get(reviewId);
+    const source = this.deps.store.source(reviewId);
+    if (!old || !source) throw new GateError("REVIEW_NOT_FOUND", `no review ${reviewId}`);
+    const fresh = this.register({
+      source,
+      repo: old.repo,
+      number: old.number,
+      headSha: old.headSha,
+      title: old.title,
+      url: old.url,
+      author: old.author,
+      ...(old.installationId !== undefined ? { installationId: old.installationId } : {}),
+    });
+    this.deps.store.audit({ reviewId, actor: by, action: "rerun", outcome: "registered", detail: { by: fresh.id } });
+    return fresh;
+  }
+
+  /**
+   * Supersedes every earlier review of a re-run's PR that still stands (open, or finished on the
+   * same head): their check runs close as neutral and their cards point at the new one.
+   */
+  async supersedeForRerun(fresh: ReviewRecord): Promise<void> {
+    for (const r of this.deps.store.allForPr(fresh.pr)) {
+      if (r.id === fresh.id || r.status === "superseded" || r.status === "closed") continue;
+      if (r.status === "done" && r.headSha !== fresh.headSha) continue;
+      await this.supersede(r.id, fresh.id);
+    }
+  }
+
+  /**
    * After a restart: runs every review that was queued or running, and republishes every review
    * whose saved result was not published. Reviews waiting for a person keep waiting.
    */

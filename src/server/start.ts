@@ -18,6 +18,7 @@ import { ReviewQueue } from "./review-queue.js";
 import { loadSettings, serverSettings, type Env, type ServerSettings, type Settings } from "../settings/index.js";
 import { InFlight, trackedService } from "./in-flight.js";
 import { createWebhookSink } from "./webhook-sink.js";
+import { createReruns } from "./reruns.js";
 
 export interface RunningServer {
   port: number;
@@ -122,9 +123,17 @@ export async function startGateServer(env: Env, opts: { log?: Logger } = {}): Pr
     await Promise.all([queue.idle(), decisions.idle()]);
   };
   let ready = false;
+  const startRerun = createReruns({ runner: gate.runner, queue, log });
   const webhook = createWebhookHandler({
     secret: server.webhookSecret,
-    sink: createWebhookSink({ store: gate.store, runner: gate.runner, queue, reviewDrafts: server.reviewDrafts, log }),
+    sink: createWebhookSink({
+      store: gate.store,
+      runner: gate.runner,
+      queue,
+      reviewDrafts: server.reviewDrafts,
+      log,
+      rerun: startRerun,
+    }),
     log,
   });
   const routes: GateRoute[] = [
@@ -148,6 +157,8 @@ export async function startGateServer(env: Env, opts: { log?: Logger } = {}): Pr
       ...(slackCfg.defaultRepo ? { defaultRepo: slackCfg.defaultRepo } : {}),
       log,
       checkRunUrl: checksUrl,
+      rerun: startRerun,
+      clock: gate.clock,
     });
     const started = (await app.start(server.port)) as unknown;
     port = started instanceof http.Server ? (started.address() as AddressInfo).port : server.port;

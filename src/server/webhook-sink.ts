@@ -3,6 +3,7 @@ import type { WebhookDelivery, WebhookSink } from "../github/webhook.js";
 import type { ReviewRunner } from "../review/runner.js";
 import type { ReviewStore } from "../store/review-store.js";
 import type { ReviewQueue } from "./review-queue.js";
+import type { StartRerun } from "./reruns.js";
 
 /**
  * Where verified pull_request deliveries go. Before GitHub gets its answer, the delivery is
@@ -16,9 +17,33 @@ export function createWebhookSink(deps: {
   queue: ReviewQueue;
   reviewDrafts: boolean;
   log: Logger;
+  rerun: StartRerun;
 }): WebhookSink {
   return {
     seenDelivery: (id) => deps.store.hasDelivery(id),
+    closed(delivery) {
+      if (!deps.store.recordDelivery(delivery.id, delivery.event)) return;
+      deps.queue.push(() => deps.runner.closePr(delivery.pr));
+    },
+    rerun(request) {
+      const log = deps.log.child({ deliveryId: request.id, repo: request.repo, headSha: request.headSha });
+      deps.store.transaction(() => {
+        if (!deps.store.recordDelivery(request.id, request.event)) return;
+        // The check run names its review; a suite names only its head and pull requests.
+        const named = request.reviewId ? deps.store.get(request.reviewId) : undefined;
+        const target =
+          named && named.repo === request.repo && named.headSha === request.headSha
+            ? named
+            : request.numbers
+                .map((n) => deps.store.latestForPr(`${request.repo}#${n}`))
+                .find((r) => r !== undefined && r.headSha === request.headSha);
+        if (!target || target.status === "closed") {
+          log.info({ found: target?.id }, "re-run of a head the gate has no open pull request for; ignored");
+          return;
+        }
+        deps.rerun(target.id, `github:${request.by}`);
+      });
+    },
     accept(delivery: WebhookDelivery) {
       const p = delivery.payload;
       const pr = `${p.repository.full_name}#${p.pull_request.number}`;

@@ -4,22 +4,28 @@ import type { Logger } from "pino";
 import { GateError } from "../domain/errors.js";
 import type { ReviewRecord, ReviewService } from "../domain/review.js";
 import { boltLogger } from "./bolt-logger.js";
-import { ACTION_APPROVE, ACTION_REJECT, ACTION_REQUEST_INFO } from "./card.js";
+import { ACTION_APPROVE, ACTION_APPROVE_NOTE, ACTION_REJECT, ACTION_REQUEST_INFO, ACTION_RERUN } from "./card.js";
 import {
   SOMETHING_WENT_WRONG,
   checkAttempt,
   decideAndUpdate,
   ephemeral,
   requestInfo,
+  rerunFromSlack,
   type Attempt,
   type CardPlace,
   type FlowDeps,
   type SlackAction,
+  type StartRerun,
 } from "./decision-flow.js";
 import { answerGateCommand } from "./gate-command.js";
 import { renderHome } from "./home.js";
 import {
+  APPROVE_MODAL,
   INFO_MODAL,
+  NOTE_BLOCK,
+  NOTE_INPUT,
+  approveModal,
   QUESTION_BLOCK,
   QUESTION_INPUT,
   REASON_BLOCK,
@@ -58,6 +64,10 @@ export interface SlackAppOptions {
   testMode?: boolean;
   /** The clock Slack request timestamps are checked against (ms since the epoch; tests pin it). */
   now?: () => number;
+  /** Starts a re-run (card button, `/gate rerun`); without it, re-runs are not offered. */
+  rerun?: StartRerun;
+  /** The clock `/gate list` measures ages with. */
+  clock?: () => Date;
 }
 
 /**
@@ -108,9 +118,9 @@ export function buildSlackApp(opts: SlackAppOptions): App {
     ...(opts.checkRunUrl ? { checkRunUrl: opts.checkRunUrl } : {}),
     progressIntervalMs: opts.progressIntervalMs ?? 3000,
   };
-  registerCardActions(app, deps);
+  registerCardActions(app, deps, opts.rerun);
   registerModals(app, deps);
-  registerCommand(app, deps, opts.defaultRepo);
+  registerCommand(app, deps, opts);
   registerHome(app, deps);
   return app;
 }
@@ -148,7 +158,27 @@ function answerOnce(ack: () => Promise<void>): () => Promise<void> {
   return () => (answered ??= ack());
 }
 
-function registerCardActions(app: App, deps: FlowDeps): void {
+function registerCardActions(app: App, deps: FlowDeps, rerun: StartRerun | undefined): void {
+  app.action<BlockAction<ButtonAction>>(ACTION_APPROVE_NOTE, async ({ ack, body, action, client }) => {
+    await ack();
+    const attempt = attemptFromClick(body, action, "approve", client);
+    await guarded(deps, attempt, async () => {
+      const checked = await checkAttempt(deps, attempt);
+      if (!checked.ok) return;
+      const meta = { reviewId: attempt.reviewId, channel: attempt.place?.channel ?? "", ts: attempt.place?.ts ?? "" };
+      await client.views.open({ trigger_id: body.trigger_id, view: approveModal(checked.review, meta) });
+    });
+  });
+
+  app.action<BlockAction<ButtonAction>>(ACTION_RERUN, async ({ ack, body, action, client }) => {
+    await ack();
+    const attempt = attemptFromClick(body, action, "rerun", client);
+    await guarded(deps, attempt, async () => {
+      const text = rerun ? await rerunFromSlack(deps, attempt, rerun, true) : "Re-runs are not available here.";
+      await ephemeral(deps, attempt, text);
+    });
+  });
+
   app.action<BlockAction<ButtonAction>>(ACTION_APPROVE, async ({ ack, body, action, client }) => {
     // Slack hears back only once the approval is stored durably (or refused): a crash after the
     // answer loses nothing, as the restart applies it.
@@ -189,6 +219,20 @@ function registerCardActions(app: App, deps: FlowDeps): void {
 }
 
 function registerModals(app: App, deps: FlowDeps): void {
+  app.view(APPROVE_MODAL, async ({ ack, body, view, client }) => {
+    const note = inputValue(view.state.values, NOTE_BLOCK, NOTE_INPUT);
+    const answer = answerOnce(ack);
+    const attempt = attemptFromModal(deps, view.private_metadata, body.user.id, "approve", client);
+    try {
+      if (attempt)
+        await guarded(deps, attempt, () =>
+          decideAndUpdate(deps, attempt, { kind: "approve", by: attempt.userId, ...(note ? { note } : {}) }, answer),
+        );
+    } finally {
+      await answer();
+    }
+  });
+
   app.view(REJECT_MODAL, async ({ ack, body, view, client }) => {
     const reason = inputValue(view.state.values, REASON_BLOCK, REASON_INPUT);
     if (!reason) {
@@ -236,12 +280,34 @@ function attemptFromModal(
   return { client, reviewId: meta.reviewId, userId, action: kind, ...(place ? { place } : {}) };
 }
 
-function registerCommand(app: App, deps: FlowDeps, defaultRepo: string | undefined): void {
-  app.command("/gate", async ({ ack, command, respond }) => {
+function registerCommand(app: App, deps: FlowDeps, opts: SlackAppOptions): void {
+  app.command("/gate", async ({ ack, command, respond, client }) => {
     await ack();
     let text: string;
+    const start = opts.rerun;
+    // A command comes from no card: the re-run is checked without one (channel kept for answers).
+    const rerun = start
+      ? (reviewId: string) =>
+          rerunFromSlack(
+            deps,
+            {
+              client,
+              reviewId,
+              userId: command.user_id,
+              action: "rerun",
+              place: { channel: command.channel_id, ts: "" },
+            },
+            start,
+            false,
+          )
+      : undefined;
     try {
-      text = await answerGateCommand(command.text, { service: deps.service, ...(defaultRepo ? { defaultRepo } : {}) });
+      text = await answerGateCommand(command.text, {
+        service: deps.service,
+        ...(opts.defaultRepo ? { defaultRepo: opts.defaultRepo } : {}),
+        ...(rerun ? { rerun } : {}),
+        ...(opts.clock ? { now: opts.clock } : {}),
+      });
     } catch (error) {
       deps.log.error({ err: error, userId: command.user_id }, "/gate failed");
       text = SOMETHING_WENT_WRONG;

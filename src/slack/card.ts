@@ -27,6 +27,8 @@ type Button = types.Button;
 export const ACTION_APPROVE = "gate_approve";
 export const ACTION_REJECT = "gate_reject";
 export const ACTION_REQUEST_INFO = "gate_request_info";
+export const ACTION_APPROVE_NOTE = "gate_approve_note";
+export const ACTION_RERUN = "gate_rerun";
 
 /** A message has at most 50 blocks. */
 const MAX_BLOCKS = 50;
@@ -317,6 +319,26 @@ function waitingBlocks(review: ReviewRecord, result: ReviewResult): KnownBlock[]
       value: review.id,
     });
   }
+  elements.push(
+    {
+      type: "button",
+      action_id: ACTION_APPROVE_NOTE,
+      text: { type: "plain_text", text: "Approve with a note" },
+      value: review.id,
+    },
+    {
+      type: "button",
+      action_id: ACTION_RERUN,
+      text: { type: "plain_text", text: "Re-run" },
+      value: review.id,
+      confirm: {
+        title: { type: "plain_text", text: "Review this head again?" },
+        text: { type: "mrkdwn", text: "A fresh review replaces this one; its card is posted in this thread." },
+        confirm: { type: "plain_text", text: "Re-run" },
+        deny: { type: "plain_text", text: "Cancel" },
+      },
+    },
+  );
   const blocks: KnownBlock[] = [{ type: "actions", block_id: "gate_actions", elements }];
   if (budgetSpent) {
     blocks.push(

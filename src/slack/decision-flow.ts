@@ -10,7 +10,7 @@ import type {
   ReviewRecord,
   ReviewService,
 } from "../domain/review.js";
-import { authorSlackId } from "../review/decision-policy.js";
+import { authorSlackId, rerunRefusal } from "../review/decision-policy.js";
 import { type ProfileCache, slackUserIsGitHubUser } from "./author-profile.js";
 import { groupIdsIn } from "./approvers.js";
 import { renderCard } from "./card.js";
@@ -21,7 +21,10 @@ import { groupsOf, resolveUserGroups, type UserGroupCache } from "./user-groups.
 type WebClient = webApi.WebClient;
 
 /** What a person tried from Slack. */
-export type SlackAction = "approve" | "reject" | "info";
+export type SlackAction = "approve" | "reject" | "info" | "rerun";
+
+/** Starts a fresh review of a review's head (the server registers and queues it); returns the new review. */
+export type StartRerun = (reviewId: string, by: string) => ReviewRecord;
 
 /** The collaborators every Slack handler uses. */
 export interface FlowDeps {
@@ -99,7 +102,8 @@ async function doorOf(deps: FlowDeps, attempt: Attempt): Promise<DecisionDoor> {
  */
 export async function checkAttempt(deps: FlowDeps, attempt: Attempt): Promise<Checked> {
   const door = await doorOf(deps, attempt);
-  const checked = await deps.service.check(attempt.reviewId, { kind: attempt.action, by: attempt.userId }, door);
+  const kind = attempt.action === "rerun" ? "approve" : attempt.action;
+  const checked = await deps.service.check(attempt.reviewId, { kind, by: attempt.userId }, door);
   if (!checked.ok) {
     await tellRefusal(deps, attempt, checked);
     return { ok: false };
@@ -221,6 +225,31 @@ export async function ephemeral(
   } catch (error) {
     deps.log.error({ err: error, reviewId: attempt.reviewId }, "chat.postEphemeral failed");
   }
+}
+
+/**
+ * Re-runs a review from Slack (the card's button, or `/gate rerun` when `fromCard` is false) if
+ * the decision policy lets this person (`rerunRefusal`), and says what happened.
+ *
+ * @example const text = await rerunFromSlack(deps, attempt, start, true);
+ */
+export async function rerunFromSlack(
+  deps: FlowDeps,
+  attempt: Attempt,
+  start: StartRerun,
+  fromCard: boolean,
+): Promise<string> {
+  const review = deps.service.get(attempt.reviewId);
+  if (!review) return refusalMessage({ code: "not_found", reviewId: attempt.reviewId }, SLACK_STYLE);
+  const { fromReviewCard, ...rest } = await doorOf(deps, attempt);
+  const door: DecisionDoor = fromCard && fromReviewCard !== undefined ? { ...rest, fromReviewCard } : rest;
+  const refusal = rerunRefusal({ by: attempt.userId, door, review, approvers: deps.service.approvers });
+  if (refusal) {
+    deps.log.info({ reviewId: review.id, userId: attempt.userId, code: refusal.code }, "slack re-run refused");
+    return refusalMessage(refusal, SLACK_STYLE);
+  }
+  const fresh = start(review.id, attempt.userId);
+  return `Re-run started for ${review.pr}: review \`${fresh.id}\`. Its card is posted in the PR's thread when a person is needed.`;
 }
 
 /** The card's place from the review record. */

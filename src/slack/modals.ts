@@ -6,10 +6,13 @@ import { escapeMrkdwn, truncateMrkdwn } from "./mrkdwn.js";
 /** Callback ids of the two modals (the Bolt app listens on these). */
 export const REJECT_MODAL = "gate_reject_modal";
 export const INFO_MODAL = "gate_info_modal";
+export const APPROVE_MODAL = "gate_approve_modal";
 
 /** Block and action ids of the modal inputs. */
 export const REASON_BLOCK = "reason";
 export const REASON_INPUT = "reason_input";
+export const NOTE_BLOCK = "note";
+export const NOTE_INPUT = "note_input";
 export const QUESTION_BLOCK = "question";
 export const QUESTION_INPUT = "question_input";
 
@@ -54,6 +57,50 @@ export function rejectModal(review: Pick<ReviewRecord, "pr" | "title">, meta: Mo
           min_length: 1,
           max_length: 2000,
           placeholder: { type: "plain_text", text: "The author sees this on the check run" },
+        },
+      },
+    ],
+  };
+}
+
+/**
+ * The Approve modal: an optional note, shown in the thread, on the check run and in the audit log.
+ *
+ * @example await client.views.open({ trigger_id, view: approveModal(review, { reviewId, channel, ts }) });
+ */
+export function approveModal(
+  review: Pick<ReviewRecord, "pr" | "title" | "headSha">,
+  meta: ModalMetadata,
+): types.ModalView {
+  return {
+    type: "modal",
+    callback_id: APPROVE_MODAL,
+    private_metadata: JSON.stringify(meta),
+    title: { type: "plain_text", text: "Approve this PR" },
+    submit: { type: "plain_text", text: "Approve" },
+    close: { type: "plain_text", text: "Cancel" },
+    blocks: [
+      {
+        type: "section",
+        text: {
+          type: "mrkdwn",
+          text: truncateMrkdwn(
+            `The gate will pass *${escapeMrkdwn(review.pr)}* at \`${review.headSha.slice(0, 7)}\` despite its findings. ${escapeMrkdwn(review.title)}`,
+            3000,
+          ),
+        },
+      },
+      {
+        type: "input",
+        block_id: NOTE_BLOCK,
+        optional: true,
+        label: { type: "plain_text", text: "Why is it fine? (optional)" },
+        element: {
+          type: "plain_text_input",
+          action_id: NOTE_INPUT,
+          multiline: true,
+          max_length: 2000,
+          placeholder: { type: "plain_text", text: "Shown in the thread, on the check run and in the audit log" },
         },
       },
     ],

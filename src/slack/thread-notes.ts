@@ -110,3 +110,18 @@ export function reminderText(review: ReviewRecord, ids: readonly string[], age: 
     NOTE_MAX,
   );
 }
+
+/**
+ * A duration as people say it: "45m", "3h 20m", "2d 4h".
+ *
+ * @example formatAge(200 * 60_000) // "3h 20m"
+ */
+export function formatAge(ms: number): string {
+  const minutes = Math.max(0, Math.floor(ms / 60_000));
+  const days = Math.floor(minutes / 1440);
+  const hours = Math.floor((minutes % 1440) / 60);
+  const mins = minutes % 60;
+  if (days > 0) return `${days}d ${hours}h`;
+  if (hours > 0) return `${hours}h ${mins}m`;
+  return `${mins}m`;
+}

@@ -174,12 +174,14 @@ export class ReviewStore {
   }
 
   /**
-   * Sets a review's status unless a push superseded it (a superseded review stays so); false when
-   * it was superseded.
+   * Sets a review's status unless a push superseded it or its PR was closed (such a review stays
+   * so); false when it was.
    */
   setStatusUnlessSuperseded(id: string, status: ReviewStatus): boolean {
     const r = this.db
-      .prepare(`UPDATE gate_reviews SET status = ?, updated_at = ? WHERE id = ? AND status <> 'superseded'`)
+      .prepare(
+        `UPDATE gate_reviews SET status = ?, updated_at = ? WHERE id = ? AND status NOT IN ('superseded', 'closed')`,
+      )
       .run(status, this.now(), id);
     return r.changes === 1;
   }
@@ -203,6 +205,11 @@ export class ReviewStore {
       .prepare(`UPDATE gate_reviews SET status = ?, updated_at = ? WHERE id = ? AND status = ?`)
       .run(to, this.now(), id, from);
     return r.changes === 1;
+  }
+
+  /** Ends a review because its PR was closed: no decision, it stops gating. */
+  close(id: string): void {
+    this.db.prepare(`UPDATE gate_reviews SET status = 'closed', updated_at = ? WHERE id = ?`).run(this.now(), id);
   }
 
   supersede(id: string, bySha: string): void {

@@ -289,6 +289,7 @@ describe("every refusal code has its wording", () => {
     invalid: { code: "invalid" },
     not_found: { code: "not_found", reviewId: "r-9" },
     superseded: { code: "superseded", reviewId: "r-1", by: "b".repeat(40) },
+    closed: { code: "closed", pr: "acme/web#12" },
     already_decided: { code: "already_decided", reviewId: "r-1", decision },
     not_waiting: { code: "not_waiting", reviewId: "r-1", status: "queued" },
     busy: { code: "busy", reviewId: "r-1" },

@@ -1,6 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { cardLink } from "../../src/slack/card-link.js";
-import { ACTION_APPROVE, ACTION_REJECT, ACTION_REQUEST_INFO, renderCard } from "../../src/slack/card.js";
+import {
+  ACTION_APPROVE,
+  ACTION_APPROVE_NOTE,
+  ACTION_REJECT,
+  ACTION_REQUEST_INFO,
+  ACTION_RERUN,
+  renderCard,
+} from "../../src/slack/card.js";
 import {
   INFO_MODAL,
   QUESTION_BLOCK,
@@ -80,6 +87,8 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
       [ACTION_APPROVE, review.id],
       [ACTION_REJECT, review.id],
       [ACTION_REQUEST_INFO, review.id],
+      [ACTION_APPROVE_NOTE, review.id],
+      [ACTION_RERUN, review.id],
     ]);
     // The card the fake received is exactly what renderCard draws for this review and result.
     const card = renderCard({

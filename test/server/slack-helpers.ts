@@ -1,4 +1,7 @@
+import fs from "node:fs";
+import { createRequire } from "node:module";
 import { expect } from "vitest";
+import { z } from "zod";
 import { defined } from "../helpers/defined.js";
 import { REASON_BLOCK } from "../../src/slack/modals.js";
 import type { SlackCall } from "../fakes/slack-api.js";
@@ -91,4 +94,38 @@ export async function openPr(s: Stack, pr: ServedPr, action = "opened") {
   expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent(action, pr)))).status).toBe(202);
   await s.server.idle();
   return defined(s.server.gate.store.latestForPr(prKey(pr)), "the PR's review");
+}
+
+const ExamplesSchema = z.array(z.object({ name: z.string(), examples: z.array(z.record(z.string(), z.unknown())) }));
+const examples = ExamplesSchema.parse(
+  JSON.parse(fs.readFileSync(createRequire(import.meta.url).resolve("@octokit/webhooks-examples"), "utf8")),
+);
+
+/** GitHub's own `check_run`/`check_suite` `rerequested` example, retargeted at a served PR's head. */
+export function rerequestedEvent(
+  event: "check_run" | "check_suite",
+  pr: ServedPr,
+  externalId?: string,
+): Record<string, unknown> {
+  const found = examples.find((e) => e.name === event)?.examples.find((e) => e.action === "rerequested");
+  const payload = z
+    .looseObject({ repository: z.looseObject({ owner: z.looseObject({}) }) })
+    .and(z.record(z.string(), z.unknown()))
+    .parse(structuredClone(defined(found, `a ${event}.rerequested example`)));
+  const inner = record(payload[event]);
+  return {
+    ...payload,
+    [event]: {
+      ...inner,
+      head_sha: pr.headSha,
+      ...(event === "check_run" ? { external_id: externalId ?? "" } : {}),
+      pull_requests: [{ number: pr.number, head: { sha: pr.headSha }, base: {} }],
+    },
+    repository: {
+      ...payload.repository,
+      name: pr.repo,
+      full_name: `${pr.owner}/${pr.repo}`,
+      owner: { ...payload.repository.owner, login: pr.owner },
+    },
+  };
 }

@@ -404,7 +404,7 @@ describe("/gate", () => {
     await command("help");
     await command("");
     const calls = await fake.waitFor("response_url", 2);
-    for (const call of calls) expect(String(call.body.text)).toContain("/gate status owner/repo#123");
+    for (const call of calls) expect(String(call.body.text)).toContain("/gate status <PR>");
   });
 
   it("an unknown subcommand says so and shows usage", async () => {

@@ -87,10 +87,16 @@ describe("renderCard", () => {
     expect(body).toContain("Budget: investigation cycles 1 of 2 · 5 tool calls · 3 model calls · $0.0123");
   });
 
-  it("shows Approve (with confirm), Reject and Request info while waiting", () => {
+  it("shows Approve (with confirm), Reject, Request info, Approve with a note and Re-run while waiting", () => {
     const { blocks } = renderCard({ review: makeReview(), result: makeResult() });
     const b = buttons(blocks);
-    expect(b.map((x) => x.action_id)).toEqual(["gate_approve", "gate_reject", "gate_request_info"]);
+    expect(b.map((x) => x.action_id)).toEqual([
+      "gate_approve",
+      "gate_reject",
+      "gate_request_info",
+      "gate_approve_note",
+      "gate_rerun",
+    ]);
     expect(b[0]?.style).toBe("primary");
     expect(b[0]?.confirm?.confirm?.text).toBe("Approve");
     expect(b[1]?.style).toBe("danger");
@@ -99,8 +105,48 @@ describe("renderCard", () => {
   it("drops Request info and says so when the investigation budget is spent", () => {
     const result = makeResult({ budget: { ...makeResult().budget, cycles_used: 2, cycles_max: 2 } });
     const { blocks } = renderCard({ review: makeReview(), result });
-    expect(buttons(blocks).map((x) => x.action_id)).toEqual(["gate_approve", "gate_reject"]);
+    expect(buttons(blocks).map((x) => x.action_id)).toEqual([
+      "gate_approve",
+      "gate_reject",
+      "gate_approve_note",
+      "gate_rerun",
+    ]);
     expect(all(blocks)).toContain("The investigation budget is spent (2 of 2 cycles)");
+  });
+
+  it("a closed PR's card says so, with no buttons", () => {
+    const { blocks, text } = renderCard({
+      review: makeReview({ status: "closed" }),
+      result: makeResult({ status: "closed" }),
+    });
+    expect(buttons(blocks)).toHaveLength(0);
+    expect(all(blocks)).toContain("The pull request was closed; this review ended without a decision.");
+    expect(text).toContain("closed without a decision");
+  });
+
+  it("a superseded card links to the card that replaced it; a re-run is named as such", () => {
+    const { blocks } = renderCard({
+      review: makeReview({ status: "superseded", supersededBy: "r-0002" }),
+      result: makeResult({ status: "superseded", superseded_by: "r-0002" }),
+      successorUrl: "https://slack.com/app_redirect?channel=C1&message_ts=1.2",
+    });
+    expect(all(blocks)).toContain(
+      "Superseded by a re-run; this review no longer gates the PR. <https://slack.com/app_redirect?channel=C1&message_ts=1.2|Open the new card>.",
+    );
+  });
+
+  it("names the decider by display name when it is known", () => {
+    const { blocks } = renderCard({
+      review: makeReview({ status: "done" }),
+      result: makeResult({
+        status: "done",
+        route: "human_approved",
+        decision: { kind: "approve", by: "U1", at: "2026-03-02T09:30:00Z", note: "ok" },
+      }),
+      personName: (id) => (id === "U1" ? "Dana Smith (@dana)" : undefined),
+    });
+    expect(all(blocks)).toContain("*Approved* by Dana Smith (@dana) at");
+    expect(all(blocks)).not.toContain("<@U1>");
   });
 
   it("shows progress and no buttons while investigating", () => {

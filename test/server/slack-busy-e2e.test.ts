@@ -1,0 +1,197 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { ACTION_APPROVE, ACTION_APPROVE_NOTE, ACTION_RERUN } from "../../src/slack/card.js";
+import { APPROVE_MODAL, NOTE_BLOCK, NOTE_INPUT } from "../../src/slack/modals.js";
+import { defined } from "../helpers/defined.js";
+import { appHomeOpenedBody, postToSlackApp } from "../slack/helpers/slack-requests.js";
+import {
+  APPROVER,
+  AUTHOR_SLACK,
+  SLACK_SECRET,
+  checkRunsOn,
+  postWebhook,
+  pullRequestEvent,
+  record,
+  serveFixture,
+  startStack,
+  waitFor,
+  type ServedPr,
+  type Stack,
+} from "./helpers.js";
+import {
+  blocksOf,
+  cardPosts,
+  click,
+  command,
+  events,
+  hasButtons,
+  openPr,
+  prKey,
+  rerequestedEvent,
+  submit,
+  threadNotes,
+} from "./slack-helpers.js";
+
+let stack: Stack | undefined;
+afterEach(async () => {
+  await stack?.close();
+  stack = undefined;
+});
+
+/** A Slack-mode server with a GPL-dependency PR waiting for a person, its card posted. */
+async function waiting(env: Record<string, string> = {}) {
+  const s = await startStack({ slack: true, env: { GATE_GITHUB_TO_SLACK: `dev-priya=${AUTHOR_SLACK}`, ...env } });
+  stack = s;
+  const slack = defined(s.slack, "the Slack fake");
+  const pr = serveFixture(s, "002_new_dependency");
+  const review = await openPr(s, pr);
+  expect(review.status).toBe("waiting_for_human");
+  return { s, slack, pr, review, ts: defined(review.slackTs, "the card's ts") };
+}
+
+const lastUpdateOf = (s: Stack, ts: string) =>
+  defined(s.slack, "the Slack fake")
+    .callsTo("chat.update")
+    .filter((c) => c.body.ts === ts)
+    .at(-1);
+
+/** After a re-run from any door: a new review of the same head, one new check run, its card in the thread. */
+async function expectRerun(s: Stack, pr: ServedPr, old: { id: string }, ts: string) {
+  await s.server.idle();
+  const reviews = s.server.gate.store.allForPr(prKey(pr));
+  expect(reviews).toHaveLength(2);
+  const fresh = defined(reviews[0], "the re-run");
+  expect(fresh.id).not.toBe(old.id);
+  expect(fresh.headSha).toBe(pr.headSha);
+  expect(fresh.status).toBe("waiting_for_human");
+  expect(s.server.gate.store.get(old.id)).toMatchObject({ status: "superseded", supersededBy: fresh.id });
+  // One new check run on the head: the old one closed neutral, the new one asks a person.
+  const runs = checkRunsOn(s.gh, pr.headSha);
+  expect(runs).toHaveLength(2);
+  expect(runs.map((r) => [r.fields.external_id, r.fields.conclusion])).toEqual([
+    [old.id, "neutral"],
+    [fresh.id, "action_required"],
+  ]);
+  // The new card is posted in the first card's thread, and the old card points at it.
+  const cards = cardPosts(s);
+  expect(cards).toHaveLength(2);
+  expect(cards[1]?.body.thread_ts).toBe(ts);
+  expect(fresh.slackThreadTs).toBe(ts);
+  const old_ = lastUpdateOf(s, ts);
+  expect(blocksOf(old_)).toContain("Superseded by a re-run");
+  expect(blocksOf(old_)).toContain("Open the new card");
+  expect(hasButtons(old_)).toBe(false);
+  return fresh;
+}
+
+describe("a busy channel: closed pull requests", () => {
+  it("a closed PR ends its review: card closed without buttons, said in the thread, gone from App Home, clicks refused", async () => {
+    const { s, slack, pr, review, ts } = await waiting();
+    expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent("closed", pr)))).status).toBe(202);
+    await s.server.idle();
+    expect(s.server.gate.store.get(review.id)?.status).toBe("closed");
+    const card = lastUpdateOf(s, ts);
+    expect(blocksOf(card)).toContain("pull request was closed");
+    expect(hasButtons(card)).toBe(false);
+    expect(threadNotes(s).map((n) => [n.body.thread_ts, String(n.body.text)])).toContainEqual([
+      ts,
+      expect.stringContaining("was closed; this review ended without a decision"),
+    ]);
+    expect(checkRunsOn(s.gh, pr.headSha)[0]?.fields.conclusion).toBe("neutral");
+
+    await click(s, ACTION_APPROVE, APPROVER, review.id, ts);
+    const [eph] = await slack.waitFor("chat.postEphemeral");
+    expect(String(eph?.body.text)).toContain(`${prKey(pr)} was closed`);
+    expect(s.server.gate.store.get(review.id)?.status).toBe("closed");
+    expect(s.server.gate.store.auditFor(review.id)).toContainEqual(
+      expect.objectContaining({ actor: APPROVER, outcome: "refused:closed" }),
+    );
+
+    await postToSlackApp(events(s), appHomeOpenedBody(APPROVER), "application/json", { secret: SLACK_SECRET });
+    const [home] = await slack.waitFor("views.publish");
+    expect(JSON.stringify(home?.body.view)).not.toContain(prKey(pr));
+    expect(JSON.stringify(home?.body.view)).toContain("Nothing is waiting");
+  });
+});
+
+describe("a busy channel: re-runs from the three doors", () => {
+  it("GitHub's Re-run on the check run (check_run rerequested)", async () => {
+    const { s, pr, review, ts } = await waiting();
+    const body = JSON.stringify(rerequestedEvent("check_run", pr, review.id));
+    expect((await postWebhook(s.base, body, { event: "check_run" })).status).toBe(202);
+    const fresh = await expectRerun(s, pr, review, ts);
+    expect(s.server.gate.store.auditFor(review.id)).toContainEqual(
+      expect.objectContaining({ action: "rerun", detail: { by: fresh.id } }),
+    );
+  });
+
+  it("GitHub's Re-run all checks (check_suite rerequested)", async () => {
+    const { s, pr, review, ts } = await waiting();
+    const body = JSON.stringify(rerequestedEvent("check_suite", pr));
+    expect((await postWebhook(s.base, body, { event: "check_suite" })).status).toBe(202);
+    await expectRerun(s, pr, review, ts);
+  });
+
+  it("`/gate rerun <PR>` by an approver; anyone else is refused", async () => {
+    const { s, slack, pr, review, ts } = await waiting();
+    await command(s, `rerun ${prKey(pr)}`, "stranger", "UNOBODY");
+    const [refused] = await slack.waitFor("response_url");
+    expect(String(refused?.body.text)).toContain("only approvers may re-run");
+    expect(s.server.gate.store.allForPr(prKey(pr))).toHaveLength(1);
+
+    await command(s, `rerun ${prKey(pr)}`, "approver", APPROVER);
+    const answers = await slack.waitFor("response_url", 2);
+    expect(String(answers.find((a) => a.responseId === "approver")?.body.text)).toContain("Re-run started");
+    await expectRerun(s, pr, review, ts);
+  });
+
+  it("the card's Re-run button, for approvers", async () => {
+    const { s, pr, review, ts } = await waiting();
+    expect((await click(s, ACTION_RERUN, APPROVER, review.id, ts)).status).toBe(200);
+    await waitFor("the re-run to register", () => s.server.gate.store.allForPr(prKey(pr)).length === 2);
+    await expectRerun(s, pr, review, ts);
+  });
+});
+
+describe("a busy channel: notes and commands", () => {
+  it("Approve with a note: the note is in the thread, on the check run and in the audit log", async () => {
+    const { s, slack, pr, review, ts } = await waiting();
+    await click(s, ACTION_APPROVE_NOTE, APPROVER, review.id, ts);
+    const [open] = await slack.waitFor("views.open");
+    const view = record(open?.body.view);
+    expect(view.callback_id).toBe(APPROVE_MODAL);
+    const note = "chart lib is vendored under a commercial licence";
+    await submit(s, APPROVE_MODAL, APPROVER, String(view.private_metadata), { [NOTE_BLOCK]: { [NOTE_INPUT]: note } });
+    await waitFor("the check run to pass", () => checkRunsOn(s.gh, pr.headSha)[0]?.fields.conclusion === "success");
+    await s.server.idle();
+    const summary = String(record(checkRunsOn(s.gh, pr.headSha)[0]?.fields.output).summary);
+    expect(summary).toContain(note);
+    await waitFor("the decision in the thread", () =>
+      threadNotes(s).find((n) => String(n.body.text).includes(note) && n.body.thread_ts === ts),
+    );
+    expect(s.server.gate.store.auditFor(review.id)).toContainEqual(
+      expect.objectContaining({
+        actor: APPROVER,
+        action: "approve",
+        outcome: "received",
+        detail: { door: "slack", note },
+      }),
+    );
+  });
+
+  it("`/gate list` shows what waits with age and who may decide; `/gate <PR>` is status; `/gate help` lists every command", async () => {
+    const { s, slack, pr, review } = await waiting();
+    await command(s, "list", "list");
+    await command(s, prKey(pr), "bare");
+    await command(s, `https://github.com/${pr.owner}/${pr.repo}/pull/${pr.number}`, "url");
+    await command(s, "help", "help");
+    const answers = await slack.waitFor("response_url", 4);
+    const said = (id: string) => String(answers.find((a) => a.responseId === id)?.body.text);
+    expect(said("list")).toContain("1 review(s) waiting");
+    expect(said("list")).toContain(prKey(pr));
+    expect(said("list")).toMatch(/waiting \d+m · may decide: <@UAPPROVER> <@UOTHER>/);
+    expect(said("bare")).toContain(review.id);
+    expect(said("url")).toContain(review.id);
+    for (const verb of ["/gate status", "/gate list", "/gate rerun", "/gate help"])
+      expect(said("help")).toContain(verb);
+  });
+});
