@@ -28,6 +28,11 @@ export interface GrepPattern {
   need: Need | undefined;
   /** Literals of which every matching line holds one: only lines holding one are tested. */
   anchors: Buffer[] | undefined;
+  /**
+   * For a case-insensitive pattern: `need` and `anchors` are in lower case, to be looked for in the
+   * text lowered byte by byte, and only in ASCII text (Unicode folds `K` and `ſ` into `k` and `s`).
+   */
+  folded: boolean;
 }
 
 const LOOKAROUND: Record<string, string> = {
@@ -102,8 +107,46 @@ export function compilePattern(pattern: string): GrepPattern {
       `grep_repo pattern compiles to ${cost} instructions (at most ${GREP_MAX_PROGRAM}); use smaller repetition counts`,
     );
   }
-  const need = needOf(lines.re2().prefilter);
-  return { line, lines, cost, need, anchors: need === undefined ? undefined : anchorsOf(need) };
+  let need = needOf(lines.re2().prefilter);
+  let folded = false;
+  if (need === undefined && flags.includes("i")) {
+    // RE2 finds no literal under case folding; the case-sensitive pattern's literals, lowered, are
+    // what a match needs in ASCII text lowered the same way.
+    const exact = needOf(RE2JS.compile(RE2JS.translateRegExp(source), RE2JS.MULTILINE).re2().prefilter);
+    need = exact === undefined ? undefined : lowerNeed(exact);
+    folded = need !== undefined;
+  }
+  return { line, lines, cost, need, anchors: need === undefined ? undefined : anchorsOf(need), folded };
+}
+
+/** The need with ASCII letters lowered; undefined if a literal is not ASCII. */
+function lowerNeed(need: Need): Need | undefined {
+  if (Buffer.isBuffer(need)) {
+    const out = Buffer.from(need);
+    for (let i = 0; i < out.length; i++) {
+      const c = out[i] ?? 0;
+      if (c >= 0x80) return undefined;
+      if (c >= 0x41 && c <= 0x5a) out[i] = c | 0x20;
+    }
+    return out;
+  }
+  const parts = ("all" in need ? need.all : need.any).map(lowerNeed);
+  if (parts.some((p) => p === undefined)) return undefined;
+  return "all" in need ? { all: parts as Need[] } : { any: parts as Need[] };
+}
+
+/**
+ * Writes `src` with ASCII letters lowered into `dst` (same offsets); false when `src` holds any
+ * byte outside ASCII, where ASCII lowering is not what case folding means.
+ */
+export function lowerAscii(src: Buffer, dst: Buffer): boolean {
+  let high = 0;
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i] as number;
+    high |= c;
+    dst[i] = c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
+  }
+  return high < 0x80;
 }
 
 /**

@@ -4,7 +4,7 @@ import { performance } from "node:perf_hooks";
 import { GateError } from "../../domain/errors.js";
 import { realRoot } from "../../snapshot/sandbox.js";
 import { compileGlob } from "./grep-glob.js";
-import { compilePattern, type GrepPattern, holds } from "./grep-pattern.js";
+import { compilePattern, type GrepPattern, holds, lowerAscii } from "./grep-pattern.js";
 import { BINARY_PROBE, type ToolOutput } from "./read-file.js";
 import { openRegularFileSync } from "./regular-file.js";
 
@@ -122,10 +122,24 @@ class Findings {
   readonly out: string[] = [];
   readonly tooLarge: string[] = [];
   readonly longLines: string[] = [];
+  private lowerBuf: Buffer = Buffer.alloc(0);
   constructor(
     readonly pattern: GrepPattern,
     readonly limit: number,
   ) {}
+
+  /**
+   * The text to look for the pattern's literals in: the block itself, or for a case-insensitive
+   * pattern the block lowered (same offsets); undefined when the literals cannot be trusted on it.
+   */
+  haystack(block: Buffer): Buffer | undefined {
+    if (this.pattern.need === undefined) return undefined;
+    if (!this.pattern.folded) return block;
+    if (this.lowerBuf.length < block.length)
+      this.lowerBuf = Buffer.allocUnsafe(Math.max(block.length, GREP_BLOCK_BYTES));
+    const lowered = this.lowerBuf.subarray(0, block.length);
+    return lowerAscii(block, lowered) ? lowered : undefined;
+  }
 
   get full(): boolean {
     return this.out.length >= this.limit;
@@ -183,8 +197,11 @@ async function searchBlock(
   stop: { line?: number },
 ): Promise<number | undefined> {
   const { need, anchors, cost } = found.pattern;
-  if (need !== undefined && !holds(need, block)) return more ? first + countLines(block, 0, block.length) : first;
-  if (anchors !== undefined) {
+  const hay = found.haystack(block);
+  if (hay !== undefined && need !== undefined && !holds(need, hay)) {
+    return more ? first + countLines(block, 0, block.length) : first;
+  }
+  if (hay !== undefined && anchors !== undefined) {
     // Only lines holding one of the anchor literals can match: jump from one to the next.
     const next = anchors.map(() => -1);
     let lineNo = first;
@@ -193,7 +210,7 @@ async function searchBlock(
     while (from < block.length && !found.full) {
       let hit = -1;
       for (let a = 0; a < anchors.length; a++) {
-        if ((next[a] ?? -1) < from && next[a] !== -2) next[a] = block.indexOf(anchors[a] as Buffer, from);
+        if ((next[a] ?? -1) < from && next[a] !== -2) next[a] = hay.indexOf(anchors[a] as Buffer, from);
         if (next[a] === -1) next[a] = -2; // no more of this one in the block
         const at = next[a] ?? -2;
         if (at >= 0 && (hit < 0 || at < hit)) hit = at;

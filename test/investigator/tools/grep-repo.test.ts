@@ -113,10 +113,30 @@ describe("grep_repo", () => {
     expect(compilePattern(pattern).anchors?.map(String)).toEqual(anchors);
   });
 
-  it("has no literal to narrow by for a case-insensitive pattern, and still matches", () => {
+  it("narrows a case-insensitive pattern by its literals in lower case", () => {
     const p = compilePattern("/session_?expir/i");
-    expect(p.anchors).toBeUndefined();
+    expect(p).toMatchObject({ folded: true });
+    expect(p.anchors?.map(String)).toEqual(["session"]);
     expect(p.line.test("const SESSION_EXPIRY = 1")).toBe(true);
+  });
+
+  it("finds case-insensitive matches in any case, and by Unicode folding in non-ASCII text", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "gate-grep-fold-"));
+    try {
+      writeFileSync(path.join(dir, "a.ts"), "const SESSION_EXPIRY = 1;\nconst x = 2;\nlet Session_Expiry;\n");
+      writeFileSync(path.join(dir, "b.ts"), "// \u017Fession_expiry (long s)\nconst ſessionExpiry = 0;\n");
+      writeFileSync(path.join(dir, "c.ts"), "const sessionexpiry = 3;\n");
+      const out = await grepRepo(dir, { pattern: "/session_?expir/i" });
+      expect(out.output.split("\n")).toEqual([
+        "a.ts:1:const SESSION_EXPIRY = 1;",
+        "a.ts:3:let Session_Expiry;",
+        "b.ts:1:// \u017Fession_expiry (long s)",
+        "b.ts:2:const ſessionExpiry = 0;",
+        "c.ts:1:const sessionexpiry = 3;",
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("reads JavaScript syntax: named groups, \\u escapes, escaped slashes", async () => {
