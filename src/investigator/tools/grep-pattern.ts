@@ -26,8 +26,11 @@ export interface GrepPattern {
   cost: number;
   /** What a matching text must contain, or undefined when the pattern needs no literal. */
   need: Need | undefined;
-  /** Literals of which every matching line holds one: only lines holding one are tested. */
-  anchors: Buffer[] | undefined;
+  /**
+   * Sets of literals: every matching line holds a literal of each set, so only such lines are
+   * tested (at most three sets, the longest literals first).
+   */
+  anchors: Buffer[][] | undefined;
   /**
    * For a case-insensitive pattern: `need` and `anchors` are in lower case, to be looked for in the
    * text lowered byte by byte, and only in ASCII text (Unicode folds `K` and `ſ` into `k` and `s`).
@@ -116,7 +119,7 @@ export function compilePattern(pattern: string): GrepPattern {
     need = exact === undefined ? undefined : lowerNeed(exact);
     folded = need !== undefined;
   }
-  return { line, lines, cost, need, anchors: need === undefined ? undefined : anchorsOf(need), folded };
+  return { line, lines, cost, need, anchors: need === undefined ? undefined : anchorSets(need), folded };
 }
 
 /** The need with ASCII letters lowered; undefined if a literal is not ASCII. */
@@ -141,7 +144,24 @@ function lowerNeed(need: Need): Need | undefined {
  */
 export function lowerAscii(src: Buffer, dst: Buffer): boolean {
   let high = 0;
-  for (let i = 0; i < src.length; i++) {
+  let i = 0;
+  if (src.byteOffset % 4 === 0 && dst.byteOffset % 4 === 0) {
+    // Four bytes at a time: a byte is upper case when its low 7 bits are at least 0x41 and below
+    // 0x5b and its high bit is clear; 0x20 is added to exactly those bytes.
+    const words = src.length >>> 2;
+    const from = new Uint32Array(src.buffer, src.byteOffset, words);
+    const to = new Uint32Array(dst.buffer, dst.byteOffset, words);
+    for (let w = 0; w < words; w++) {
+      const x = from[w] as number;
+      const low7 = x & 0x7f7f7f7f;
+      const upper = (low7 + 0x3f3f3f3f) & ~(low7 + 0x25252525) & ~x & 0x80808080;
+      high |= x;
+      to[w] = x | (upper >>> 2);
+    }
+    high = high & 0x80808080 ? 0x80 : 0;
+    i = words * 4;
+  }
+  for (; i < src.length; i++) {
     const c = src[i] as number;
     high |= c;
     dst[i] = c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
@@ -172,6 +192,16 @@ function needOf(node: unknown): Need | undefined {
   return parts.every((p): p is Need => p !== undefined) ? { any: parts } : undefined;
 }
 
+const score = (set: Buffer[]): number => Math.min(...set.map((b) => b.length)) / set.length;
+
+/** The sets of literals every match holds one of each: one set per required part, best first. */
+function anchorSets(need: Need): Buffer[][] | undefined {
+  const parts = Buffer.isBuffer(need) || "any" in need ? [need] : need.all;
+  const sets = parts.map(anchorsOf).filter((s): s is Buffer[] => s !== undefined);
+  sets.sort((a, b) => score(b) - score(a));
+  return sets.length > 0 ? sets.slice(0, 3) : undefined;
+}
+
 /** Literals of which every match holds one, choosing the longest shortest literal among alternatives. */
 function anchorsOf(need: Need): Buffer[] | undefined {
   if (Buffer.isBuffer(need)) return [need];
@@ -189,10 +219,9 @@ function anchorsOf(need: Need): Buffer[] | undefined {
   for (const sub of need.all) {
     const found = anchorsOf(sub);
     if (!found) continue;
-    const score = Math.min(...found.map((b) => b.length)) / found.length;
-    if (score > bestScore) {
+    if (score(found) > bestScore) {
       best = found;
-      bestScore = score;
+      bestScore = score(found);
     }
   }
   return best;

@@ -117,6 +117,54 @@ class LineBlocks {
   }
 }
 
+/**
+ * Finds the next line holding a literal of every anchor set, leapfrogging: each set's next
+ * occurrence is looked up from the current line, and the search moves to the latest line any of
+ * them lands on until all land on the same line. A rare literal thus sets the pace.
+ */
+class LineFinder {
+  private readonly next: number[][];
+  constructor(
+    private readonly hay: Buffer,
+    private readonly sets: Buffer[][],
+  ) {
+    this.next = sets.map((set) => set.map(() => -1));
+  }
+
+  /** The start of the first line starting at or after `from` (a line start) that holds every set, or -1. */
+  find(from: number): number {
+    let lineStart = from;
+    for (;;) {
+      let target = lineStart;
+      for (let k = 0; k < this.sets.length; k++) {
+        const at = this.nextOf(k, lineStart);
+        if (at < 0) return -1;
+        const start = at === 0 ? 0 : this.hay.lastIndexOf(NL, at - 1) + 1;
+        if (start > target) target = start;
+      }
+      if (target === lineStart) return lineStart;
+      lineStart = target;
+    }
+  }
+
+  /** The first occurrence at or after `from` of a literal of set `k`, or -1 (cached per literal). */
+  private nextOf(k: number, from: number): number {
+    const set = this.sets[k] as Buffer[];
+    const next = this.next[k] as number[];
+    let best = -1;
+    for (let a = 0; a < set.length; a++) {
+      let at = next[a] as number;
+      if (at !== -2 && at < from) {
+        at = this.hay.indexOf(set[a] as Buffer, from);
+        if (at < 0) at = -2; // none left in this block
+        next[a] = at;
+      }
+      if (at >= 0 && (best < 0 || at < best)) best = at;
+    }
+    return best;
+  }
+}
+
 /** What one search found, and what it could not search. */
 class Findings {
   readonly out: string[] = [];
@@ -202,27 +250,35 @@ async function searchBlock(
     return more ? first + countLines(block, 0, block.length) : first;
   }
   if (hay !== undefined && anchors !== undefined) {
-    // Only lines holding one of the anchor literals can match: jump from one to the next.
-    const next = anchors.map(() => -1);
+    // Only lines holding a literal of every anchor set can match: jump from one to the next.
+    const finder = new LineFinder(hay, anchors);
     let lineNo = first;
     let counted = 0;
     let from = 0;
+    let units = 0;
+    const lineNeed = need !== undefined && !Buffer.isBuffer(need) ? need : undefined;
     while (from < block.length && !found.full) {
-      let hit = -1;
-      for (let a = 0; a < anchors.length; a++) {
-        if ((next[a] ?? -1) < from && next[a] !== -2) next[a] = hay.indexOf(anchors[a] as Buffer, from);
-        if (next[a] === -1) next[a] = -2; // no more of this one in the block
-        const at = next[a] ?? -2;
-        if (at >= 0 && (hit < 0 || at < hit)) hit = at;
-      }
-      if (hit < 0) break;
-      const start = hit === 0 ? 0 : block.lastIndexOf(NL, hit - 1) + 1;
-      const nl = block.indexOf(NL, hit);
+      const start = finder.find(from);
+      if (start < 0) break;
+      const nl = block.indexOf(NL, start);
       const end = nl < 0 ? block.length : nl;
       lineNo += countLines(block, counted, start);
       counted = start;
-      found.testLine(rel, block, start, end, lineNo);
+      // A line holding the anchor but not all the pattern needs cannot match: no regex run.
+      if (lineNeed === undefined || holds(lineNeed, hay.subarray(start, end))) {
+        found.testLine(rel, block, start, end, lineNo);
+      }
       from = end + 1;
+      // Many costly lines in one block: give the event loop its turn, and keep to the budget.
+      units += (end - start) * cost;
+      if (units >= SLICE_UNITS) {
+        units = 0;
+        if (pace.spent && from < block.length) {
+          stop.line = lineNo + 1;
+          return undefined;
+        }
+        await pace.breathe();
+      }
     }
     return more ? lineNo + countLines(block, counted, block.length) : lineNo;
   }

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GateError } from "../../../src/domain/errors.js";
+import { lowerAscii } from "../../../src/investigator/tools/grep-pattern.js";
 import { compilePattern, grepRepo } from "../../../src/investigator/tools/grep-repo.js";
 
 let root: string;
@@ -105,19 +106,33 @@ describe("grep_repo", () => {
   });
 
   it.each([
-    ["a literal", "auditSession", ["auditSession"]],
-    ["a word-boundary identifier", "\\bverifyToken\\b", ["verifyToken"]],
-    ["an alternation", "SESSION_TTL|expireSession", ["SESSION_TTL", "expireSession"]],
-    ["a .* pattern, by its longest required literal", "logger\\..*password", ["password"]],
+    ["a literal", "auditSession", [["auditSession"]]],
+    ["a word-boundary identifier", "\\bverifyToken\\b", [["verifyToken"]]],
+    ["an alternation", "SESSION_TTL|expireSession", [["SESSION_TTL", "expireSession"]]],
+    ["a .* pattern, by all its literals, longest first", "logger\\..*password", [["password"], ["logger."]]],
   ])("narrows %s to the lines holding its literals", (_name, pattern, anchors) => {
-    expect(compilePattern(pattern).anchors?.map(String)).toEqual(anchors);
+    expect(compilePattern(pattern).anchors?.map((set) => set.map(String))).toEqual(anchors);
   });
 
   it("narrows a case-insensitive pattern by its literals in lower case", () => {
     const p = compilePattern("/session_?expir/i");
     expect(p).toMatchObject({ folded: true });
-    expect(p.anchors?.map(String)).toEqual(["session"]);
+    expect(p.anchors?.map((set) => set.map(String))).toEqual([["session"], ["expir"]]);
     expect(p.line.test("const SESSION_EXPIRY = 1")).toBe(true);
+  });
+
+  it("lowers ASCII letters four bytes at a time exactly as byte by byte, and flags bytes outside ASCII", () => {
+    // Every byte value in every lane of a word, plus a tail shorter than a word.
+    const src = Buffer.alloc(256 * 4 + 3);
+    for (let i = 0; i < src.length; i++) src[i] = (i >> 2) & 0xff;
+    const dst = Buffer.alloc(src.length);
+    expect(lowerAscii(src, dst)).toBe(false);
+    const want = Buffer.from(src.map((c) => (c >= 0x41 && c <= 0x5a ? c + 0x20 : c)));
+    expect(dst.equals(want)).toBe(true);
+    const ascii = Buffer.from("Const SESSION_Expiry = [Z@`{];\n");
+    const lowered = Buffer.alloc(ascii.length);
+    expect(lowerAscii(ascii, lowered)).toBe(true);
+    expect(lowered.toString()).toBe("const session_expiry = [z@`{];\n");
   });
 
   it("finds case-insensitive matches in any case, and by Unicode folding in non-ASCII text", async () => {

@@ -112,6 +112,7 @@ describe("grep_repo against hostile patterns and trees", () => {
     const text = readFileSync(path.join(root, "dist/bundle.js"), "utf8").split("\n");
     for (const [pattern, re] of [
       ["cache\\[13\\]", /cache\[13\]/],
+      ["compute\\(1\\d\\d\\d, .*cache\\[4\\]", /compute\(1\d\d\d, .*cache\[4\]/],
       ["\\bvalue1234\\d\\b", /\bvalue1234\d\b/],
       ["value3999[0-9]|value1[05]000 ", /value3999[0-9]|value1[05]000 /],
       ["/VALUE2\\d\\d05 = COMPUTE/i", /VALUE2\d\d05 = COMPUTE/i],
@@ -164,7 +165,13 @@ describe("grep_repo and the server's event loop", () => {
         }
       })();
       try {
-        for (const pattern of ["(.*a){20}", "a.*token", "(\\w+\\s?)*$", "/(a|b|c)*a(a|b){20}q/i"]) {
+        for (const pattern of [
+          "(.*a){20}",
+          "a.*token",
+          "(\\w+\\s?)*$",
+          "/(a|b|c)*a(a|b){20}q/i",
+          "(.{0,45}e){10}\\(",
+        ]) {
           const out = await grepRepo(root, { pattern, max_results: GREP_MAX_RESULTS });
           expect(out.output).not.toMatch(/time budget/);
         }
