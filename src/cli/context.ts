@@ -1,6 +1,7 @@
-import { pino, type Logger } from "pino";
+import type { Logger } from "pino";
 import { buildGate, type Gate, type GateExtras } from "../build-gate.js";
 import { createGitHubAuth, type GitHubAuth } from "../github/client.js";
+import { createLogger } from "../logger.js";
 import type { Settings } from "../settings/index.js";
 
 /** What every command gets: settings, a logger on stderr (stdout is for results), the gate. */
@@ -16,7 +17,7 @@ export interface CliContext {
 
 /** Builds the CLI's context once per process, from settings `loadSettings` read. */
 export function createCliContext(settings: Settings, extras: GateExtras = {}): CliContext {
-  const log = pino({ level: settings.logLevel ?? "warn", base: undefined }, pino.destination(2));
+  const log = createLogger({ level: settings.logLevel ?? "warn", base: false, destination: 2 });
   const github = settings.github.auth ? createGitHubAuth({ ...settings.github.auth, log }) : undefined;
   const gate = buildGate(settings, log, {
     ...(github ? { github } : {}),

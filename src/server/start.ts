@@ -1,8 +1,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { webApi } from "@slack/bolt";
-import { pino, type Logger } from "pino";
+import type { Logger } from "pino";
 import { buildGate, type Gate } from "../build-gate.js";
+import { createLogger } from "../logger.js";
 import { createCheckPublisher } from "../github/check-publisher.js";
 import { createGitHubAuth } from "../github/client.js";
 import { createWebhookHandler } from "../github/webhook.js";
@@ -53,7 +54,7 @@ const checksUrl = (review: ReviewRecord) => (review.url ? `${review.url}/checks`
 export async function startGateServer(env: Env, opts: { log?: Logger } = {}): Promise<RunningServer> {
   const settings = loadSettings(env);
   const server = serverSettings(settings);
-  const log = opts.log ?? pino({ level: settings.logLevel ?? "info" });
+  const log = opts.log ?? createLogger({ level: settings.logLevel ?? "info" });
   const auth = createGitHubAuth({ ...server.github, log });
   const approversFor = approversOf(settings);
   const slackCfg = server.slack.enabled ? server.slack : undefined;
