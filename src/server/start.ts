@@ -13,6 +13,8 @@ import { cardLink } from "../slack/card-link.js";
 import { channelFor } from "../slack/channel-map.js";
 import { createSlackPublisher } from "../slack/slack-publisher.js";
 import { whoToAsk } from "../slack/approvers.js";
+import { createReminders } from "../slack/reminders.js";
+import type { Clock } from "../domain/clock.js";
 import { healthRoute, routeListener, type GateRoute } from "./http-routes.js";
 import { createMetrics, type GateMetrics } from "./metrics.js";
 import { ReviewQueue } from "./review-queue.js";
@@ -28,6 +30,8 @@ export interface RunningServer {
   server: ServerSettings;
   queue: ReviewQueue;
   metrics: GateMetrics;
+  /** Brings waiting reviews up in their thread now (the timer does it every minute); how many messages were said. */
+  remind(): Promise<number>;
   /** Resolves when every queued review has run and every decision from Slack is applied (tests, shutdown). */
   idle(): Promise<void>;
   close(): Promise<void>;
@@ -51,7 +55,10 @@ const checksUrl = (review: ReviewRecord) => (review.url ? `${review.url}/checks`
  *
  * @example const server = await startGateServer({ GITHUB_WEBHOOK_SECRET: "…", GITHUB_TOKEN: "…", GATE_SLACK: "off" });
  */
-export async function startGateServer(env: Env, opts: { log?: Logger } = {}): Promise<RunningServer> {
+export async function startGateServer(
+  env: Env,
+  opts: { log?: Logger /** The gate's clock (tests pin it: reminders, ages). */; clock?: Clock } = {},
+): Promise<RunningServer> {
   const settings = loadSettings(env);
   const server = serverSettings(settings);
   const log = opts.log ?? createLogger({ level: settings.logLevel ?? "info" });
@@ -102,6 +109,7 @@ export async function startGateServer(env: Env, opts: { log?: Logger } = {}): Pr
   });
   const gate = buildGate(settings, log, {
     github: auth,
+    ...(opts.clock ? { clock: opts.clock } : {}),
     onSettled: async (review) => {
       const result = await gate.runner.status(review.id);
       if (result) metrics.reviewed(review, result, gate.clock());
@@ -125,6 +133,23 @@ export async function startGateServer(env: Env, opts: { log?: Logger } = {}): Pr
   };
   let ready = false;
   const startRerun = createReruns({ runner: gate.runner, queue, log });
+  const reminders =
+    slackCfg && slackClient && slackCfg.reminderAfterMs !== undefined
+      ? createReminders({
+          client: slackClient,
+          afterMs: slackCfg.reminderAfterMs,
+          escalateTo: slackCfg.escalateTo,
+          clock: gate.clock,
+          waiting: () => gate.store.withStatus("waiting_for_human"),
+          resultOf: (id) => gate.store.lastResult(id),
+          deciders: (review, result) => (result ? whoToAsk(approversFor(review), review, result).approvers : []),
+          claimNote: (key, reviewId) => gate.store.claimSlackNote(key, reviewId),
+          log,
+        })
+      : undefined;
+  const stopReminders = reminders?.every(
+    Math.min(60_000, Math.max(1000, Math.floor((slackCfg?.reminderAfterMs ?? 0) / 4))),
+  );
   const webhook = createWebhookHandler({
     secret: server.webhookSecret,
     sink: createWebhookSink({
@@ -190,8 +215,10 @@ export async function startGateServer(env: Env, opts: { log?: Logger } = {}): Pr
     queue,
     metrics,
     idle,
+    remind: async () => (reminders ? reminders.tick() : 0),
     close: async () => {
       ready = false;
+      stopReminders?.();
       await stop();
       await idle();
       gate.close();

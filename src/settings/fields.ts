@@ -43,3 +43,16 @@ export function listOf(value: string, separator = ","): string[] {
     ),
   ];
 }
+
+const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/**
+ * A duration such as `90s`, `30m`, `4h` or `1d`, in milliseconds.
+ *
+ * @example duration.parse("4h") // 14400000
+ */
+export const duration = z
+  .string()
+  .trim()
+  .regex(/^\d{1,6}[smhd]$/, "must be a duration such as 30m, 4h or 1d")
+  .transform((v) => Number(v.slice(0, -1)) * UNIT_MS[v.slice(-1) as keyof typeof UNIT_MS]);

@@ -13,6 +13,22 @@ export interface GitHubSettings {
   webhookSecret?: string;
   /** `GATE_REVIEW_DRAFTS`: review draft PRs too. */
   reviewDrafts: boolean;
+  /**
+   * Where people open GitHub pages (commit, file, PR): `GATE_GITHUB_WEB_URL`, else derived from a
+   * GitHub Enterprise Server `GATE_GITHUB_API_URL` (`https://HOST/api/v3` → `https://HOST`), else github.com.
+   */
+  webUrl: string;
+}
+
+/**
+ * GitHub's web address for an API address: GitHub Enterprise Server serves its API under
+ * `/api/v3`; anything else is github.com's.
+ *
+ * @example webUrlOf("https://ghe.acme.io/api/v3") // "https://ghe.acme.io"
+ */
+export function webUrlOf(apiUrl: string | undefined): string {
+  const m = apiUrl ? /^(https?:\/\/[^/]+(?:\/[^/]+)*?)\/api\/v3\/?$/.exec(apiUrl) : null;
+  return m?.[1] ?? "https://github.com";
 }
 
 /**
@@ -30,6 +46,7 @@ export const githubSchema = z
     GATE_GITHUB_PRIVATE_KEY_PATH: z.string().optional(),
     GITHUB_TOKEN: z.string().optional(),
     GATE_GITHUB_API_URL: httpUrl.optional(),
+    GATE_GITHUB_WEB_URL: httpUrl.optional(),
     GATE_GITHUB_RETRIES: integer(0).max(10).optional(),
     GATE_GITHUB_RETRY_BASE_MS: integer(1).max(60_000).optional(),
     GATE_GITHUB_WRITE_SPACING_MS: integer(0).max(60_000).optional(),
@@ -76,5 +93,6 @@ export const githubSchema = z
       ...(auth ? { auth } : {}),
       ...(e.GITHUB_WEBHOOK_SECRET ? { webhookSecret: e.GITHUB_WEBHOOK_SECRET } : {}),
       reviewDrafts: e.GATE_REVIEW_DRAFTS,
+      webUrl: (e.GATE_GITHUB_WEB_URL ?? webUrlOf(e.GATE_GITHUB_API_URL)).replace(/\/+$/, ""),
     };
   });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isFullRepoName } from "../domain/github-names.js";
 import type { ChannelMap } from "../slack/channel-map.js";
-import { httpUrl, listOf } from "./fields.js";
+import { duration, httpUrl, listOf } from "./fields.js";
 
 /** Slack, as configured; `serverSettings` says what the server needs of it. */
 export interface SlackSettings {
@@ -17,9 +17,26 @@ export interface SlackSettings {
   channels: ChannelMap;
   /** The repository `/gate status #123` means. */
   defaultRepo?: string;
+  /** `GATE_REMINDER_AFTER`: a review waiting this long is brought up again in its thread (unset: never). */
+  reminderAfterMs?: number;
+  /** `GATE_REMINDER_ESCALATE_TO`: who is mentioned when it has waited twice as long (Slack user or group ids). */
+  escalateTo: string[];
 }
 
 type Ctx = z.RefinementCtx;
+
+/** `S123,U456`: who a reminder escalates to. */
+function slackIdList(value: string, ctx: Ctx): string[] {
+  const ids = listOf(value);
+  for (const id of ids.filter((i) => !/^[USW][A-Z0-9]+$/.test(i))) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["GATE_REMINDER_ESCALATE_TO"],
+      message: `"${id}" is not a Slack user id (U…/W…) or user-group id (S…)`,
+    });
+  }
+  return ids;
+}
 
 const CHANNEL = /^[CGD][A-Z0-9]+$/;
 
@@ -66,6 +83,8 @@ export const slackSchema = z
     GATE_SLACK_CHANNEL: z.string().trim().optional(),
     GATE_SLACK_CHANNELS: z.string().optional(),
     GATE_DEFAULT_REPO: z.string().refine(isFullRepoName, "must be owner/repo").optional(),
+    GATE_REMINDER_AFTER: duration.optional(),
+    GATE_REMINDER_ESCALATE_TO: z.string().optional(),
   })
   .transform(
     (e, ctx): SlackSettings => ({
@@ -76,5 +95,7 @@ export const slackSchema = z
       ...(e.SLACK_API_URL ? { apiUrl: e.SLACK_API_URL.endsWith("/") ? e.SLACK_API_URL : `${e.SLACK_API_URL}/` } : {}),
       channels: channelMap(e.GATE_SLACK_CHANNELS, e.GATE_SLACK_CHANNEL, ctx),
       ...(e.GATE_DEFAULT_REPO ? { defaultRepo: e.GATE_DEFAULT_REPO } : {}),
+      ...(e.GATE_REMINDER_AFTER ? { reminderAfterMs: e.GATE_REMINDER_AFTER } : {}),
+      escalateTo: slackIdList(e.GATE_REMINDER_ESCALATE_TO ?? "", ctx),
     }),
   );

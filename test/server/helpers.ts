@@ -243,6 +243,8 @@ export interface Stack {
 }
 
 export interface StackOptions {
+  /** The gate's clock (reminders, ages); the system's by default. */
+  clock?: () => Date;
   mode?: "app" | "token";
   slack?: boolean;
   env?: Record<string, string>;
@@ -310,7 +312,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const dataDir = path.join(dir, "data");
   const { gh, registry, slack } = await startFakes(opts);
   const env = stackEnv({ gh, registry, ...(slack ? { slack } : {}) }, dataDir, opts);
-  let server = await startGateServer(env);
+  const serverOpts = opts.clock ? { clock: opts.clock } : {};
+  let server = await startGateServer(env, serverOpts);
   const stack: Stack = {
     gh,
     registry,
@@ -325,7 +328,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     dataDir,
     env,
     async restart() {
-      server = await startGateServer(env);
+      server = await startGateServer(env, serverOpts);
       return server;
     },
     async close() {

@@ -195,3 +195,41 @@ describe("a busy channel: notes and commands", () => {
       expect(said("help")).toContain(verb);
   });
 });
+
+describe("a busy channel: reminders", () => {
+  it("brings a waiting review up in its thread after GATE_REMINDER_AFTER, escalates after twice that, and never twice (a restart included)", async () => {
+    let now = new Date();
+    const s = await startStack({
+      slack: true,
+      clock: () => now,
+      env: { GATE_REMINDER_AFTER: "1h", GATE_REMINDER_ESCALATE_TO: "SLEADS" },
+    });
+    stack = s;
+    const pr = serveFixture(s, "002_new_dependency");
+    const review = await openPr(s, pr);
+    const ts = defined(review.slackTs, "the card's ts");
+    const reminders = () => threadNotes(s).filter((n) => /Reminder|Escalated/.test(String(n.body.text)));
+
+    now = new Date(now.getTime() + 59 * 60_000);
+    expect(await s.server.remind()).toBe(0);
+    now = new Date(now.getTime() + 2 * 60_000);
+    expect(await s.server.remind()).toBe(1);
+    expect(reminders().map((n) => [n.body.thread_ts, String(n.body.text)])).toEqual([
+      [
+        ts,
+        expect.stringMatching(/^:alarm_clock: Reminder: <@UAPPROVER> <@UOTHER>, .* has waited 1h 1m for a decision/),
+      ],
+    ]);
+    expect(await s.server.remind()).toBe(0);
+
+    await s.server.close();
+    const next = await s.restart();
+    now = new Date(now.getTime() + 60 * 60_000);
+    expect(await next.remind()).toBe(1);
+    expect(await next.remind()).toBe(0);
+    expect(reminders().map((n) => String(n.body.text))).toEqual([
+      expect.stringContaining("Reminder"),
+      expect.stringMatching(/^:rotating_light: Escalated: <!subteam\^SLEADS>, .* has waited 2h 1m/),
+    ]);
+  });
+});

@@ -34,7 +34,7 @@ describe("loadSettings", () => {
     expect(s.snapshot.maxBytes).toBe(209_715_200);
     expect(s.licenses).toEqual({});
     expect(s.claude.apiKey).toBeUndefined();
-    expect(s.github).toEqual({ reviewDrafts: false });
+    expect(s.github).toEqual({ reviewDrafts: false, webUrl: "https://github.com" });
     expect(s.slack).toMatchObject({ enabled: true, channels: { byRepo: {} } });
     expect(s.approvers).toEqual({ approvers: [], bySpecialty: {}, githubToSlack: {} });
     expect(s.server).toEqual({ port: 3000, concurrency: 2 });
@@ -342,5 +342,25 @@ describe("serverSettings", () => {
     const { GATE_SLACK_CHANNEL: _c, GATE_APPROVERS: _a, ...rest } = base;
     const c = server({ ...rest, GATE_SLACK_CHANNELS: "acme/web=C1", GATE_APPROVERS_BY_SPECIALTY: "security=U1" });
     expect(c.slack).toMatchObject({ enabled: true, channels: { byRepo: { "acme/web": "C1" } } });
+  });
+});
+
+describe("the Slack surface's settings", () => {
+  it("reads reminders as durations and escalation ids, naming a bad one", () => {
+    const s = loadSettings({ GATE_REMINDER_AFTER: "4h", GATE_REMINDER_ESCALATE_TO: "S1, U2" }, "/srv");
+    expect(s.slack).toMatchObject({ reminderAfterMs: 4 * 3_600_000, escalateTo: ["S1", "U2"] });
+    expect(() => loadSettings({ GATE_REMINDER_AFTER: "soon" })).toThrow(/GATE_REMINDER_AFTER/);
+    expect(() => loadSettings({ GATE_REMINDER_ESCALATE_TO: "#leads" })).toThrow(/GATE_REMINDER_ESCALATE_TO/);
+  });
+
+  it("derives GitHub's web address from a GitHub Enterprise Server API address, or takes it as set", () => {
+    expect(loadSettings({ GATE_GITHUB_API_URL: "https://ghe.acme.io/api/v3" }).github.webUrl).toBe(
+      "https://ghe.acme.io",
+    );
+    expect(loadSettings({ GATE_GITHUB_API_URL: "https://api.github.com" }).github.webUrl).toBe("https://github.com");
+    expect(
+      loadSettings({ GATE_GITHUB_API_URL: "https://ghe.acme.io/api/v3", GATE_GITHUB_WEB_URL: "https://code.acme.io/" })
+        .github.webUrl,
+    ).toBe("https://code.acme.io");
   });
 });
