@@ -37,6 +37,7 @@ import {
   rejectModal,
 } from "./modals.js";
 import { GuardedReceiver } from "./guarded-receiver.js";
+import { GuardedSocketModeReceiver } from "./guarded-socket-receiver.js";
 import { UserGroupCache } from "./user-groups.js";
 
 export interface SlackAppOptions {
@@ -91,13 +92,15 @@ export function buildSlackApp(opts: SlackAppOptions): App {
         "CONFIG_INVALID",
         "Socket Mode needs an app-level token with connections:write in SLACK_APP_TOKEN (xapp-…)",
       );
-    app = new App({
-      ...common,
+    // The same payload checks as the HTTP guard, in front of the Socket Mode client's parser.
+    const receiver = new GuardedSocketModeReceiver({
       appToken: opts.appToken,
-      socketMode: true,
+      log: opts.log,
       ...(opts.customRoutes ? { customRoutes: opts.customRoutes } : {}),
-      ...(opts.port !== undefined ? { installerOptions: { port: opts.port } } : {}),
+      ...(opts.port !== undefined ? { port: opts.port } : {}),
+      ...(opts.slackApiUrl ? { slackApiUrl: opts.slackApiUrl } : {}),
     });
+    app = new App({ ...common, receiver });
   } else {
     if (!opts.signingSecret)
       throw new GateError("CONFIG_INVALID", "HTTP mode needs the Slack app's signing secret in SLACK_SIGNING_SECRET");

@@ -130,27 +130,88 @@ export function checkSlackRequest(input: SlackRequestInput): SlackRequestVerdict
   if (form) {
     const payload = form.payload;
     if (Array.isArray(payload)) return refuse(400, "more than one payload field");
-    if (payload === undefined) {
-      const command = SlashCommand.safeParse(form);
-      return command.success
-        ? { ok: true, kind: "forward" }
-        : refuse(400, `not a slash command: ${describeIssues(command.error)}`);
-    }
+    if (payload === undefined) return asHttp(checkSlackPayload("slash_commands", form));
     const parsed = parseJson(payload);
     if (!parsed.ok) return refuse(400, "payload is not JSON");
-    if (typeof parsed.value !== "object" || parsed.value === null || Array.isArray(parsed.value))
-      return refuse(400, "payload is not an object");
-    const checked = Interactivity.safeParse(parsed.value);
-    return checked.success
-      ? { ok: true, kind: "forward" }
-      : refuse(400, `not an interaction this app handles: ${describeIssues(checked.error)}`);
+    return asHttp(checkSlackPayload("interactive", parsed.value));
   }
   const parsed = parseJson(input.rawBody);
   if (!parsed.ok) return refuse(400, "body is not JSON");
-  if (typeof parsed.value !== "object" || parsed.value === null || Array.isArray(parsed.value))
-    return refuse(400, "body is not an object");
-  const checked = EventsApi.safeParse(parsed.value);
-  if (!checked.success) return refuse(400, `not an event this app handles: ${describeIssues(checked.error)}`);
+  return asHttp(checkSlackPayload("events_api", parsed.value));
+}
+
+/** A payload's verdict as the HTTP guard answers it: a refusal is a 400. */
+function asHttp(verdict: SlackPayloadVerdict): SlackRequestVerdict {
+  return verdict.ok ? verdict : refuse(400, verdict.why);
+}
+
+/** Which kind of Slack payload: Socket Mode's envelope types, which the HTTP guard shares. */
+export type SlackPayloadKind = "interactive" | "slash_commands" | "events_api";
+
+/** Whether a payload is one this app handles, with the fields its handlers read. */
+export type SlackPayloadVerdict =
+  | { ok: true; kind: "forward" }
+  | { ok: true; kind: "answer"; why: string }
+  | { ok: false; why: string };
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * The one shape check for what Slack delivers, over HTTP (after the signature is verified) or in a
+ * Socket Mode envelope: an interaction (button, modal), a slash command, or an Events API body.
+ * Never throws.
+ *
+ * @example checkSlackPayload("interactive", null) // { ok: false, why: "payload is not an object" }
+ */
+export function checkSlackPayload(kind: SlackPayloadKind, payload: unknown): SlackPayloadVerdict {
+  if (kind === "slash_commands") {
+    const command = SlashCommand.safeParse(payload);
+    return command.success
+      ? { ok: true, kind: "forward" }
+      : { ok: false, why: `not a slash command: ${describeIssues(command.error)}` };
+  }
+  if (kind === "interactive") {
+    if (!isObject(payload)) return { ok: false, why: "payload is not an object" };
+    const checked = Interactivity.safeParse(payload);
+    return checked.success
+      ? { ok: true, kind: "forward" }
+      : { ok: false, why: `not an interaction this app handles: ${describeIssues(checked.error)}` };
+  }
+  if (!isObject(payload)) return { ok: false, why: "body is not an object" };
+  const checked = EventsApi.safeParse(payload);
+  if (!checked.success) return { ok: false, why: `not an event this app handles: ${describeIssues(checked.error)}` };
   if (checked.data.type === "app_rate_limited") return { ok: true, kind: "answer", why: "app_rate_limited" };
   return { ok: true, kind: "forward" };
+}
+
+/** A Socket Mode message's verdict; the envelope id (when it has one) is what an answer acknowledges. */
+export type SocketModeVerdict =
+  /** Connection messages (`hello`, `disconnect`): the client handles them. */
+  | { ok: true; kind: "connection" }
+  | { ok: true; kind: "forward"; envelopeId: string }
+  | { ok: true; kind: "answer"; why: string; envelopeId: string }
+  | { ok: false; why: string; envelopeId?: string };
+
+const Envelope = z.looseObject({ type: NonEmpty, envelope_id: NonEmpty.optional(), payload: z.unknown().optional() });
+const ENVELOPE_KINDS: readonly string[] = ["interactive", "slash_commands", "events_api"];
+
+/**
+ * Checks one Socket Mode WebSocket message before the Socket Mode client parses it: JSON, an
+ * envelope with an id, a type this app handles, and a payload that passes `checkSlackPayload`.
+ * (The connection itself is authenticated by the app token; there is no signature to check.)
+ *
+ * @example checkSocketModeMessage('{"type":"interactive","envelope_id":"e1","payload":null}') // { ok: false, why: "payload is not an object", envelopeId: "e1" }
+ */
+export function checkSocketModeMessage(raw: string): SocketModeVerdict {
+  const parsed = parseJson(raw);
+  if (!parsed.ok) return { ok: false, why: "message is not JSON" };
+  const envelope = Envelope.safeParse(parsed.value);
+  if (!envelope.success) return { ok: false, why: `not a Socket Mode envelope: ${describeIssues(envelope.error)}` };
+  const { type, envelope_id: envelopeId, payload } = envelope.data;
+  if (type === "hello" || type === "disconnect") return { ok: true, kind: "connection" };
+  if (!envelopeId) return { ok: false, why: `an envelope of type ${type} without envelope_id` };
+  if (!ENVELOPE_KINDS.includes(type)) return { ok: false, why: `an envelope of type ${type}`, envelopeId };
+  const verdict = checkSlackPayload(type as SlackPayloadKind, payload);
+  return verdict.ok ? { ...verdict, envelopeId } : { ...verdict, envelopeId };
 }
