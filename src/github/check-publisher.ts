@@ -19,6 +19,8 @@ export interface CheckPublisherOptions {
   detailsUrl?: (review: ReviewRecord) => string | undefined;
   /** Who a waiting review waits for, for the check's title. */
   askedWho?: (review: ReviewRecord) => string | undefined;
+  /** A decider's name for their id (Slack display name, GitHub login). */
+  personName?: (id: string) => string | undefined;
   /**
    * Attempts at one publish, and the backoff unit between them (attempt n waits n² units), on
    * top of the client's own retries of each request. Defaults: 3 attempts, 1000 ms.
@@ -195,6 +197,7 @@ async function publishOnce(
     headSha: review.headSha,
     ...(detailsUrl ? { detailsUrl } : {}),
     ...(askedWho ? { askedWho } : {}),
+    ...(opts.personName ? { personName: opts.personName } : {}),
   };
   // A repository webhook names no installation; the App then looks its installation up.
   const octokit =

@@ -48,6 +48,14 @@ export interface VerdictOptions {
   detailsUrl?: string;
   /** Who the review waits for (a Slack channel, a team); "a reviewer" when unknown. */
   askedWho?: string;
+  /** A decider's name (Slack display name, GitHub login) for their id; the id when unknown. */
+  personName?: (id: string) => string | undefined;
+}
+
+/** A decider as the check run names them. */
+function nameOf(by: string | undefined, opts: VerdictOptions): string {
+  if (!by) return "a person";
+  return opts.personName?.(by) ?? by;
 }
 
 interface Outcome {
@@ -100,9 +108,9 @@ function outcome(result: ReviewResult, opts: VerdictOptions): Outcome {
         title: n === 0 ? "Approved: no findings" : `Approved: ${n} non-blocking finding(s)`,
       };
     case "human_approved":
-      return { status: "completed", conclusion: "success", title: `Approved by ${result.decision?.by ?? "a person"}` };
+      return { status: "completed", conclusion: "success", title: `Approved by ${nameOf(result.decision?.by, opts)}` };
     case "human_rejected":
-      return { status: "completed", conclusion: "failure", title: `Rejected by ${result.decision?.by ?? "a person"}` };
+      return { status: "completed", conclusion: "failure", title: `Rejected by ${nameOf(result.decision?.by, opts)}` };
     case null:
       // A finished review with no route is an internal fault: fail closed.
       return { status: "completed", conclusion: "failure", title: "The review ended without a verdict" };
@@ -131,7 +139,7 @@ function findingsTable(findings: ResultFinding[]): string[] {
   ];
 }
 
-function summary(result: ReviewResult, title: string): string {
+function summary(result: ReviewResult, title: string, opts: VerdictOptions): string {
   const lines: string[] = [`## ${title}`, ""];
   lines.push(`**PR:** ${result.pr} · **Review:** \`${result.review_id}\``);
   lines.push(`**Route:** ${result.route ?? "pending"} · **Status:** ${result.status}`);
@@ -159,7 +167,7 @@ function summary(result: ReviewResult, title: string): string {
       "",
       "### Decision",
       "",
-      `${d.kind === "approve" ? "Approved" : "Rejected"} by ${d.by} at ${d.at}${note}`,
+      `${d.kind === "approve" ? "Approved" : "Rejected"} by ${nameOf(d.by, opts)} at ${d.at}${note}`,
     );
   }
   const text = lines.join("\n");
@@ -212,7 +220,7 @@ export function buildCheckRun(result: ReviewResult, opts: VerdictOptions): Check
     ...(o.conclusion ? { conclusion: o.conclusion } : {}),
     ...(opts.detailsUrl ? { details_url: opts.detailsUrl } : {}),
     external_id: result.review_id,
-    output: { title, summary: summary(result, title) },
+    output: { title, summary: summary(result, title, opts) },
     annotations: annotationsFor(result.findings),
   };
 }

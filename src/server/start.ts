@@ -64,6 +64,14 @@ export async function startGateServer(
   const log = opts.log ?? createLogger({ level: settings.logLevel ?? "info" });
   const auth = createGitHubAuth({ ...server.github, log });
   const approversFor = approversOf(settings);
+  const githubWebUrl = settings.github.webUrl;
+  // Deciders by their Slack display name, with their GitHub login where GATE_GITHUB_TO_SLACK maps one.
+  const personName = (id: string): string | undefined => {
+    const name = gate.store.personName(id);
+    const login = Object.entries(settings.approvers.githubToSlack).find(([, slackId]) => slackId === id)?.[0];
+    if (name && login) return `${name} (@${login})`;
+    return name ?? (login ? `@${login}` : undefined);
+  };
   const slackCfg = server.slack.enabled ? server.slack : undefined;
   const slackClient = slackCfg
     ? new webApi.WebClient(slackCfg.botToken, { ...(slackCfg.apiUrl ? { slackApiUrl: slackCfg.apiUrl } : {}) })
@@ -79,6 +87,7 @@ export async function startGateServer(
         slackCfg
           ? `an approver in Slack (${slackCfg.channels.fallback ?? "the repository's channel"})`
           : "a person with `gate decide`",
+      personName,
       // The check's "Details" opens the Slack card, where a person decides.
       ...(slackCfg ? { detailsUrl: (review: ReviewRecord) => cardLink(review) } : {}),
     }),
@@ -97,6 +106,8 @@ export async function startGateServer(
               }),
             claimNote: (key, reviewId) => gate.store.claimSlackNote(key, reviewId),
             whoToAsk: (review, result) => whoToAsk(approversFor(review), review, result),
+            personName,
+            githubWebUrl,
           }),
         }
       : {}),
@@ -185,6 +196,8 @@ export async function startGateServer(
       checkRunUrl: checksUrl,
       rerun: startRerun,
       clock: gate.clock,
+      people: { record: (id, name) => gate.store.recordPerson(id, name), name: personName },
+      githubWebUrl,
     });
     const started = (await app.start(server.port)) as unknown;
     port = started instanceof http.Server ? (started.address() as AddressInfo).port : server.port;

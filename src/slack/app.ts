@@ -69,6 +69,10 @@ export interface SlackAppOptions {
   rerun?: StartRerun;
   /** The clock `/gate list` measures ages with. */
   clock?: () => Date;
+  /** Remembers deciders' display names and names them (the store's people table). */
+  people?: FlowDeps["people"];
+  /** GitHub's web address for links (GitHub Enterprise Server). */
+  githubWebUrl?: string;
 }
 
 /**
@@ -120,6 +124,8 @@ export function buildSlackApp(opts: SlackAppOptions): App {
     log: opts.log.child({ component: "slack" }),
     ...(opts.checkRunUrl ? { checkRunUrl: opts.checkRunUrl } : {}),
     progressIntervalMs: opts.progressIntervalMs ?? 3000,
+    ...(opts.people ? { people: opts.people } : {}),
+    ...(opts.githubWebUrl ? { githubWebUrl: opts.githubWebUrl } : {}),
   };
   registerCardActions(app, deps, opts.rerun);
   registerModals(app, deps);
@@ -310,6 +316,7 @@ function registerCommand(app: App, deps: FlowDeps, opts: SlackAppOptions): void 
         ...(opts.defaultRepo ? { defaultRepo: opts.defaultRepo } : {}),
         ...(rerun ? { rerun } : {}),
         ...(opts.clock ? { now: opts.clock } : {}),
+        ...(opts.githubWebUrl ? { githubWebUrl: opts.githubWebUrl } : {}),
       });
     } catch (error) {
       deps.log.error({ err: error, userId: command.user_id }, "/gate failed");

@@ -14,7 +14,7 @@ import {
   truncateMrkdwn,
   truncatePlain,
 } from "./mrkdwn.js";
-import { blobUrl, commitUrl, shortSha } from "./github-links.js";
+import { GITHUB_WEB_URL, blobUrl, commitUrl, shortSha } from "./github-links.js";
 import { personLabel, type PersonName } from "./thread-notes.js";
 
 export { renderStatusText } from "./status-text.js";
@@ -56,12 +56,17 @@ export interface CardInput {
   successorUrl?: string;
   /** Shows a decider by their Slack display name (and GitHub login) rather than an id. */
   personName?: PersonName;
+  /** GitHub's web address for commit and file links (GitHub Enterprise Server); github.com by default. */
+  githubWebUrl?: string;
 }
 
 export interface Card {
   text: string;
   blocks: KnownBlock[];
 }
+
+/** A review with the GitHub web address its links use. */
+type LinkedReview = ReviewRecord & { web: string };
 
 type CardState = "superseded" | "closed" | "decided" | "investigating" | "waiting" | "other";
 
@@ -72,7 +77,9 @@ type CardState = "superseded" | "closed" | "decided" | "investigating" | "waitin
  * @example const { text, blocks } = renderCard({ review, result }); await client.chat.postMessage({ channel, text, blocks });
  */
 export function renderCard(input: CardInput): Card {
-  const { review, result } = input;
+  const { result } = input;
+  // Every link of the card is built from the review and this web address.
+  const review: LinkedReview = { ...input.review, web: input.githubWebUrl ?? GITHUB_WEB_URL };
   const state = cardState(input);
   const blocks: KnownBlock[] = [];
 
@@ -83,7 +90,7 @@ export function renderCard(input: CardInput): Card {
   blocks.push(section(`*${mrkdwnLink(review.url, truncatePlain(review.title || review.pr, 250))}*`));
   blocks.push(
     context(
-      `${escapeMrkdwn(review.pr)} · by ${escapeMrkdwn(review.author)} · head ${mrkdwnLink(commitUrl(review.repo, review.headSha), shortSha(review.headSha))}`,
+      `${escapeMrkdwn(review.pr)} · by ${escapeMrkdwn(review.author)} · head ${mrkdwnLink(commitUrl(review.repo, review.headSha, review.web), shortSha(review.headSha))}`,
     ),
   );
   if (result.risk) {
@@ -167,7 +174,7 @@ const SEVERITY_EMOJI = {
   low: ":white_circle:",
 } as const;
 
-function findingBlocks(review: ReviewRecord, findings: ResultFinding[], checkRunUrl?: string): KnownBlock[] {
+function findingBlocks(review: LinkedReview, findings: ResultFinding[], checkRunUrl?: string): KnownBlock[] {
   if (findings.length === 0) return [section("*Findings:* none")];
   // Blocking and severe first, so the cap never hides what matters most.
   const ordered = findings
@@ -192,7 +199,7 @@ function findingBlocks(review: ReviewRecord, findings: ResultFinding[], checkRun
   return blocks;
 }
 
-function findingText(review: ReviewRecord, f: ResultFinding): string {
+function findingText(review: LinkedReview, f: ResultFinding): string {
   const marker = f.blocking ? " · :no_entry: *blocking*" : "";
   const head = `${SEVERITY_EMOJI[f.severity]} *${escapeMrkdwn(truncatePlain(f.policy, 40))}* · ${f.severity}${marker} · ${f.specialty}`;
   const where = f.file ? fileLink(review, f.file, f.line) : "";
@@ -203,13 +210,13 @@ function findingText(review: ReviewRecord, f: ResultFinding): string {
 }
 
 /** A link to file:line at the head SHA; a plain label when the link would be too long. */
-function fileLink(review: ReviewRecord, file: string, line?: number): string {
+function fileLink(review: LinkedReview, file: string, line?: number): string {
   const label = truncatePlain(line !== undefined ? `${file}:${line}` : file, 120);
-  const link = mrkdwnLink(blobUrl(review.repo, review.headSha, file, line), label);
+  const link = mrkdwnLink(blobUrl(review.repo, review.headSha, file, line, review.web), label);
   return link.length <= LINK_MAX ? link : `\`${escapeMrkdwn(label).replace(/`/g, "'")}\``;
 }
 
-function investigationBlocks(review: ReviewRecord, investigations: ResultInvestigation[]): KnownBlock[] {
+function investigationBlocks(review: LinkedReview, investigations: ResultInvestigation[]): KnownBlock[] {
   if (investigations.length === 0) return [];
   const shown = investigations.slice(-MAX_INVESTIGATIONS_SHOWN);
   const blocks: KnownBlock[] = [{ type: "divider" }];
@@ -219,7 +226,7 @@ function investigationBlocks(review: ReviewRecord, investigations: ResultInvesti
   return blocks;
 }
 
-function investigationText(review: ReviewRecord, inv: ResultInvestigation): string {
+function investigationText(review: LinkedReview, inv: ResultInvestigation): string {
   const lines = [`*Investigation* (${inv.status}): ${escapeMrkdwn(truncatePlain(inv.question, 300))}`];
   for (const answer of inv.answers.slice(0, 5)) lines.push(`• ${truncateMrkdwn(escapeMrkdwn(answer), ANSWER_MAX)}`);
   if (inv.status === "inconclusive" && inv.reason) lines.push(`_${escapeMrkdwn(truncatePlain(inv.reason, 300))}_`);
@@ -244,7 +251,7 @@ function stateBlocks(state: CardState, input: CardInput): KnownBlock[] {
       const by = result.superseded_by ?? review.supersededBy;
       const what =
         by && /^[0-9a-f]{7,40}$/i.test(by)
-          ? mrkdwnLink(commitUrl(review.repo, by), shortSha(by))
+          ? mrkdwnLink(commitUrl(review.repo, by, input.githubWebUrl ?? GITHUB_WEB_URL), shortSha(by))
           : by && /^r-/.test(by)
             ? "a re-run"
             : escapeMrkdwn(by ?? "a newer push");

@@ -36,6 +36,25 @@ export interface FlowDeps {
   log: Logger;
   checkRunUrl?: (review: ReviewRecord) => string | undefined;
   progressIntervalMs: number;
+  /** Remembers and gives back people's display names, so decisions name people, not ids. */
+  people?: { record(slackId: string, name: string): void; name(slackId: string): string | undefined };
+  /** GitHub's web address for commit and file links (GitHub Enterprise Server). */
+  githubWebUrl?: string;
+}
+
+/**
+ * Reads the person's Slack display name (users.profile.get) and remembers it before they decide,
+ * so the check run and the card name them. A failed lookup is logged; the id stands in.
+ */
+async function rememberName(deps: FlowDeps, attempt: Attempt): Promise<void> {
+  if (!deps.people) return;
+  try {
+    const answer = await attempt.client.users.profile.get({ user: attempt.userId });
+    const name = answer.profile?.display_name || answer.profile?.real_name;
+    if (name) deps.people.record(attempt.userId, name);
+  } catch (error) {
+    deps.log.warn({ err: error, userId: attempt.userId }, "cannot read a Slack profile for the decider's name");
+  }
 }
 
 /** Where a review's card is. */
@@ -125,6 +144,7 @@ export async function decideAndUpdate(
 ): Promise<void> {
   const checked = await checkAttempt(deps, attempt);
   if (!checked.ok) return;
+  await rememberName(deps, attempt);
   const outcome = await deps.service.decide(attempt.reviewId, resume, {
     door: checked.door,
     ...(onReceived ? { onReceived } : {}),
@@ -195,7 +215,15 @@ export async function updateCard(
   }
   const fresh = deps.service.get(review.id) ?? review;
   const checkRunUrl = deps.checkRunUrl?.(fresh);
-  const card = renderCard({ review: fresh, result, ...(checkRunUrl ? { checkRunUrl } : {}), ...extra });
+  const people = deps.people;
+  const card = renderCard({
+    review: fresh,
+    result,
+    ...(checkRunUrl ? { checkRunUrl } : {}),
+    ...(people ? { personName: (id: string) => people.name(id) } : {}),
+    ...(deps.githubWebUrl ? { githubWebUrl: deps.githubWebUrl } : {}),
+    ...extra,
+  });
   try {
     await attempt.client.chat.update({ channel: place.channel, ts: place.ts, text: card.text, blocks: card.blocks });
   } catch (error) {

@@ -26,6 +26,8 @@ export interface GateCommandDeps {
   rerun?: (reviewId: string) => Promise<string>;
   /** The time ages are measured from. */
   now?: () => Date;
+  /** GitHub Enterprise Server's web address: its PR URLs are references too. */
+  githubWebUrl?: string;
 }
 
 /**
@@ -47,12 +49,12 @@ export async function answerGateCommand(text: string, deps: GateCommandDeps): Pr
     return verb === "status" ? status(rest[0] ?? "", deps) : rerun(rest[0] ?? "", deps);
   }
   // A bare reference means status.
-  if (rest.length === 0 && parseReviewRef(sub, deps.defaultRepo).ok) return status(sub, deps);
+  if (rest.length === 0 && parseReviewRef(sub, deps.defaultRepo, deps.githubWebUrl).ok) return status(sub, deps);
   return `Unknown command \`${escapeMrkdwn(truncate(sub))}\`.\n${GATE_USAGE}`;
 }
 
 async function status(arg: string, deps: GateCommandDeps): Promise<string> {
-  const ref = parseReviewRef(arg, deps.defaultRepo);
+  const ref = parseReviewRef(arg, deps.defaultRepo, deps.githubWebUrl);
   if (!ref.ok) return `${ref.why}.`;
   const result = await deps.service.status(ref.ref);
   if (!result) return `No review found for ${escapeMrkdwn(ref.ref)}.`;
@@ -61,7 +63,7 @@ async function status(arg: string, deps: GateCommandDeps): Promise<string> {
 
 async function rerun(arg: string, deps: GateCommandDeps): Promise<string> {
   if (!deps.rerun) return "Re-runs are not available here.";
-  const ref = parseReviewRef(arg, deps.defaultRepo);
+  const ref = parseReviewRef(arg, deps.defaultRepo, deps.githubWebUrl);
   if (!ref.ok) return `${ref.why}.`;
   const result = await deps.service.status(ref.ref);
   if (!result) return `No review found for ${escapeMrkdwn(ref.ref)}.`;

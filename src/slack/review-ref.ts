@@ -7,6 +7,11 @@ export type ReviewRef = { ok: true; ref: string } | { ok: false; why: string };
 const REPO = "[A-Za-z0-9_-]+/(?!\\.\\.?(?:[#/?|>]|$))[A-Za-z0-9_.-]+";
 const PR_REF = new RegExp(`^(${REPO})#(\\d{1,9})$`);
 const PR_URL = new RegExp(`^<?https://github\\.com/(${REPO})/pull/(\\d{1,9})(?:[/?#][^\\s>|]*)?(?:\\|[^>]*)?>?$`);
+/** A pull request URL on another GitHub web address (GitHub Enterprise Server). */
+function webPrUrl(webUrl: string): RegExp {
+  const host = webUrl.replace(/\/+$/, "").replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`^<?${host}/(${REPO})/pull/(\\d{1,9})(?:[/?#][^\\s>|]*)?(?:\\|[^>]*)?>?$`);
+}
 const SHORT = /^#(\d{1,9})$/;
 const REVIEW_ID = /^r-[A-Za-z0-9_-]{1,64}$/;
 
@@ -16,9 +21,9 @@ const REVIEW_ID = /^r-[A-Za-z0-9_-]{1,64}$/;
  *
  * @example parseReviewRef("#12", "acme/web") // { ok: true, ref: "acme/web#12" }
  */
-export function parseReviewRef(input: string, defaultRepo?: string): ReviewRef {
+export function parseReviewRef(input: string, defaultRepo?: string, webUrl?: string): ReviewRef {
   const text = input.trim();
-  const pr = PR_REF.exec(text) ?? PR_URL.exec(text);
+  const pr = PR_REF.exec(text) ?? PR_URL.exec(text) ?? (webUrl ? webPrUrl(webUrl).exec(text) : null);
   if (pr) return { ok: true, ref: `${pr[1]}#${Number(pr[2])}` };
   const short = SHORT.exec(text);
   if (short) {

@@ -30,6 +30,8 @@ export interface SlackPublisherOptions {
   whoToAsk?(review: ReviewRecord, result: ReviewResult): WhoToAsk;
   /** A person's display name (and GitHub login), for decisions. */
   personName?: PersonName;
+  /** GitHub's web address for links (GitHub Enterprise Server). */
+  githubWebUrl?: string;
 }
 
 /** The Slack message metadata type our cards carry; it names the review a card belongs to. */
@@ -83,6 +85,7 @@ export function createSlackPublisher(opts: SlackPublisherOptions): Publisher {
       ...(checkRunUrl ? { checkRunUrl } : {}),
       ...(successor ? { successorUrl: successor } : {}),
       ...(opts.personName ? { personName: opts.personName } : {}),
+      ...(opts.githubWebUrl ? { githubWebUrl: opts.githubWebUrl } : {}),
     });
   };
 

@@ -73,6 +73,12 @@ CREATE TABLE IF NOT EXISTS gate_slack_notes (
   review_id TEXT NOT NULL,
   at TEXT NOT NULL
 );
+-- The Slack display names of people who decided, so checks and cards name them (not an id).
+CREATE TABLE IF NOT EXISTS gate_people (
+  slack_id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  at TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS gate_license_cache (
   key TEXT PRIMARY KEY,
   license TEXT,

@@ -281,6 +281,21 @@ export class ReviewStore {
     return this.db.prepare(`SELECT 1 FROM gate_slack_notes WHERE key = ?`).get(key) !== undefined;
   }
 
+  /** Remembers a Slack user's display name (the newest wins). */
+  recordPerson(slackId: string, name: string): void {
+    this.db
+      .prepare(`INSERT OR REPLACE INTO gate_people (slack_id, name, at) VALUES (?, ?, ?)`)
+      .run(slackId, name, this.now());
+  }
+
+  /** A Slack user's display name, when one was recorded. */
+  personName(slackId: string): string | undefined {
+    const row = this.db.prepare(`SELECT name FROM gate_people WHERE slack_id = ?`).get(slackId) as
+      | { name: string }
+      | undefined;
+    return row?.name;
+  }
+
   /** Records that every publisher showed this result. */
   markPublished(id: string, result: ReviewResult): void {
     this.db.prepare(`UPDATE gate_reviews SET published_json = ? WHERE id = ?`).run(JSON.stringify(result), id);

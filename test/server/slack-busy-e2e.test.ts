@@ -233,3 +233,47 @@ describe("a busy channel: reminders", () => {
     ]);
   });
 });
+
+describe("a busy channel: names people recognise, and GitHub Enterprise Server", () => {
+  it("the check run, the card and the thread name the decider by Slack display name and GitHub login", async () => {
+    const { s, slack, pr, review, ts } = await waiting({
+      GATE_GITHUB_TO_SLACK: `dev-priya=${AUTHOR_SLACK},dana-gh=${APPROVER}`,
+    });
+    slack.profiles.set(APPROVER, { display_name: "Dana Smith", real_name: "Dana S.", fields: {} });
+    await click(s, ACTION_APPROVE, APPROVER, review.id, ts);
+    await waitFor("the check run to pass", () => checkRunsOn(s.gh, pr.headSha)[0]?.fields.conclusion === "success");
+    await s.server.idle();
+    const output = record(checkRunsOn(s.gh, pr.headSha)[0]?.fields.output);
+    expect(output.title).toBe("Approved by Dana Smith (@dana-gh)");
+    expect(String(output.summary)).toContain("Approved by Dana Smith (@dana-gh) at");
+    const card = lastUpdateOf(s, ts);
+    expect(blocksOf(card)).toContain("*Approved* by Dana Smith (@dana-gh) at");
+    expect(blocksOf(card)).not.toContain(`<@${APPROVER}>`);
+    await waitFor("the decision in the thread", () =>
+      threadNotes(s).find((n) => String(n.body.text).includes("Approved by Dana Smith (@dana-gh)")),
+    );
+  });
+
+  it("with GitHub Enterprise Server, no link anywhere points at github.com", async () => {
+    const web = "https://ghe.acme.internal";
+    const s = await startStack({ slack: true, env: { GATE_GITHUB_WEB_URL: web } });
+    stack = s;
+    const slack = defined(s.slack, "the Slack fake");
+    const served = serveFixture(s, "002_new_dependency");
+    const pr = { ...served, url: `${web}/${served.owner}/${served.repo}/pull/${served.number}` };
+    const review = await openPr(s, pr);
+    const ts = defined(review.slackTs, "the card's ts");
+    await command(s, `status ${pr.url}`, "status");
+    await click(s, ACTION_APPROVE, APPROVER, review.id, ts);
+    await waitFor("the check run to pass", () => checkRunsOn(s.gh, pr.headSha)[0]?.fields.conclusion === "success");
+    await s.server.idle();
+    const [status] = await slack.waitFor("response_url");
+    expect(String(status?.body.text)).toContain(review.id);
+    const said = JSON.stringify(slack.calls.map((c) => c.body));
+    expect(said).toContain(`${web}/${pr.owner}/${pr.repo}/commit/${pr.headSha}`);
+    expect(said).toContain(`${web}/${pr.owner}/${pr.repo}/blob/${pr.headSha}/package.json#L19`);
+    expect(said).not.toContain("github.com");
+    const checks = JSON.stringify(s.gh.requests.filter((r) => r.path.includes("/check-runs")).map((r) => r.body));
+    expect(checks).not.toContain("github.com");
+  });
+});
