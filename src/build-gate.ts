@@ -73,6 +73,16 @@ function modelParts(claude: Settings["claude"], log: Logger) {
 }
 
 /**
+ * With ANTHROPIC_API_KEY set: asks the Models API whether the configured models exist (a bad id
+ * throws), without building the gate or opening its database. Without a key: nothing.
+ *
+ * @example await checkConfiguredModels(settings.claude, log)
+ */
+export async function checkConfiguredModels(claude: Settings["claude"], log: Logger): Promise<void> {
+  await modelParts(claude, log)?.check();
+}
+
+/**
  * Builds the gate's core from settings: one SQLite file, the policy corpus, the graph with its
  * checkpointer, and the runner. Used by `main.ts` (the server) and the CLI alike.
  *

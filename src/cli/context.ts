@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import type { Logger } from "pino";
 import { buildGate, type Gate, type GateExtras } from "../build-gate.js";
 import { createGitHubAuth, type GitHubAuth } from "../github/client.js";
@@ -8,27 +9,57 @@ import type { Settings } from "../settings/index.js";
 export interface CliContext {
   settings: Settings;
   log: Logger;
-  gate: Gate;
+  /**
+   * The gate, built on first use: that is when the database is opened (and created). A command
+   * that refuses before it needs the gate writes nothing.
+   */
+  readonly gate: Gate;
+  /** Whether the database exists yet: a lookup in a database that does not exist finds nothing, without creating it. */
+  hasDatabase(): boolean;
   /** Set when GitHub credentials are configured: `gate review owner/repo#n` reads the live PR. */
   github?: GitHubAuth;
   out: (text: string) => void;
   err: (text: string) => void;
+  /** Closes the gate's database if it was opened. */
+  close(): void;
 }
 
-/** Builds the CLI's context once per process, from settings `loadSettings` read. */
+/**
+ * Builds the CLI's context once per process, from settings `loadSettings` read. Nothing is
+ * opened or written until a command reads `ctx.gate`.
+ *
+ * @example const ctx = createCliContext(loadSettings(process.env)); try { ctx.gate.store.get(id) } finally { ctx.close() }
+ */
 export function createCliContext(settings: Settings, extras: GateExtras = {}): CliContext {
   const log = createLogger({ level: settings.logLevel ?? "warn", base: false, destination: 2 });
   const github = settings.github.auth ? createGitHubAuth({ ...settings.github.auth, log }) : undefined;
-  const gate = buildGate(settings, log, {
-    ...(github ? { github } : {}),
-    ...extras,
-  });
+  let gate: Gate | undefined;
   return {
     settings,
     log,
-    gate,
+    get gate() {
+      gate ??= buildGate(settings, log, {
+        ...(github ? { github } : {}),
+        ...extras,
+      });
+      return gate;
+    },
+    hasDatabase: () => gate !== undefined || settings.dbPath === ":memory:" || fs.existsSync(settings.dbPath),
     ...(github ? { github } : {}),
     out: (text) => process.stdout.write(`${text}\n`),
     err: (text) => process.stderr.write(`${text}\n`),
+    close: () => gate?.close(),
   };
+}
+
+/**
+ * A context over a gate already built (eval's own database, tests): its database is open.
+ *
+ * @example const evalCtx = contextOver(gate, { ...io, settings, log: ctx.log });
+ */
+export function contextOver(
+  gate: Gate,
+  parts: Pick<CliContext, "settings" | "log" | "out" | "err"> & { github?: GitHubAuth },
+): CliContext {
+  return { ...parts, gate, hasDatabase: () => true, close: () => gate.close() };
 }

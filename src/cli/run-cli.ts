@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { checkConfiguredModels } from "../build-gate.js";
 import { describeError } from "../domain/errors.js";
 import { loadPolicies } from "../policy/load-policies.js";
 import { loadSettings, type Env } from "../settings/index.js";
@@ -75,9 +76,15 @@ export async function runCli(argv: string[], env: Env): Promise<number> {
   }
   let ctx: CliContext | undefined;
   try {
-    ctx = createCliContext(loadSettings(env));
-    // Commands that may call a model check the configured ids first (with a key set).
-    if (command === "review" || command === "decide" || command === "eval") await ctx.gate.checkModels();
+    const settings = loadSettings(env);
+    // The graph and the policy configuration need no stored review: an in-memory database, no file.
+    ctx = createCliContext(
+      command === "graph" || command === "policies" ? { ...settings, dbPath: ":memory:" } : settings,
+    );
+    // Commands that may call a model check the configured ids first (with a key set), before any database is opened.
+    if (command === "review" || command === "decide" || command === "eval") {
+      await checkConfiguredModels(settings.claude, ctx.log);
+    }
     switch (command) {
       case "review":
         return await reviewCommand(ctx, rest, json);
@@ -101,6 +108,6 @@ export async function runCli(argv: string[], env: Env): Promise<number> {
     process.stderr.write(`gate: ${describeError(error)}\n`);
     return 1;
   } finally {
-    ctx?.gate.close();
+    ctx?.close();
   }
 }

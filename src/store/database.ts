@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { GateError } from "../domain/errors.js";
 
 /** The app's own tables (LangGraph's SqliteSaver adds `checkpoints` and `writes` in the same file). */
 const SCHEMA = `
@@ -98,13 +99,38 @@ function migrate(db: Database.Database): void {
 
 /**
  * Opens (creating if needed) the gate's one SQLite file: WAL, a busy timeout for the CLI and the
- * server sharing it, and the app's tables.
+ * server sharing it, and the app's tables. A path that cannot hold the database (a directory, a
+ * file that is not SQLite, a folder that cannot be made) fails with CONFIG_INVALID naming
+ * GATE_DB, and leaves behind no file or folder this call created.
  *
  * @example const db = openDatabase(".gate/gate.db");
  */
 export function openDatabase(file: string): Database.Database {
-  if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
-  const db = new Database(file);
+  if (file === ":memory:") return prepare(new Database(file));
+  const refuse = (why: string, cause?: unknown): never => {
+    throw new GateError("CONFIG_INVALID", `GATE_DB ${file}: ${why}`, cause === undefined ? undefined : { cause });
+  };
+  const existed = fs.existsSync(file);
+  if (existed && !fs.statSync(file).isFile()) refuse("is not a file");
+  let createdDir: string | undefined;
+  try {
+    createdDir = fs.mkdirSync(path.dirname(file), { recursive: true });
+  } catch (error) {
+    refuse(`cannot make its folder (${(error as Error).message})`, error);
+  }
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(file);
+    return prepare(db);
+  } catch (error) {
+    db?.close();
+    if (createdDir) fs.rmSync(createdDir, { recursive: true, force: true });
+    else if (!existed) for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
+    return refuse(`cannot open it as the gate's database (${(error as Error).message})`, error);
+  }
+}
+
+function prepare(db: Database.Database): Database.Database {
   db.pragma("journal_mode = WAL");
   db.pragma("busy_timeout = 5000");
   db.pragma("foreign_keys = ON");

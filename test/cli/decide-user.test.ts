@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { decideCommand } from "../../src/cli/commands/decide.js";
-import type { CliContext } from "../../src/cli/context.js";
+import { contextOver } from "../../src/cli/context.js";
 import { registerFixture, silentLog, testGate } from "../helpers/gate.js";
 
 const gates: ReturnType<typeof testGate>[] = [];
@@ -13,13 +13,12 @@ function context(env: Record<string, string>, clock?: () => Date) {
   const gate = testGate(env, clock ? { clock } : {});
   gates.push(gate);
   const out: string[] = [];
-  const ctx: CliContext = {
+  const ctx = contextOver(gate, {
     settings: gate.settings,
     log: silentLog,
-    gate,
     out: (t) => out.push(t),
     err: (t) => out.push(t),
-  };
+  });
   return { ctx, gate, out };
 }
 

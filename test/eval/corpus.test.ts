@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildGate } from "../../src/build-gate.js";
 import { evalCommand } from "../../src/cli/commands/eval.js";
-import type { CliContext } from "../../src/cli/context.js";
+import { contextOver } from "../../src/cli/context.js";
 import { loadSettings } from "../../src/settings/index.js";
 import type { EvalRun } from "../../src/eval/score.js";
 import { BUNDLED_FIXTURES_DIR } from "../../src/package-paths.js";
@@ -25,7 +25,7 @@ describe("gate eval over fixtures/eval/ in rules mode", () => {
     const settings = loadSettings({ GATE_DB: path.join(dir, "gate.db"), GATE_DATA_DIR: dir }, dir);
     const gate = buildGate(settings, silentLog);
     const out: string[] = [];
-    const ctx: CliContext = { settings, log: silentLog, gate, out: (t) => out.push(t), err: () => undefined };
+    const ctx = contextOver(gate, { settings, log: silentLog, out: (t) => out.push(t), err: () => undefined });
     try {
       code = await evalCommand(ctx, { json: true }, CORPUS);
     } finally {

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildGate } from "../../src/build-gate.js";
 import { defaultEvalCorpus, evalCommand } from "../../src/cli/commands/eval.js";
-import type { CliContext } from "../../src/cli/context.js";
+import { contextOver } from "../../src/cli/context.js";
 import { loadSettings } from "../../src/settings/index.js";
 import type { EvalRun } from "../../src/eval/score.js";
 import { BUNDLED_FIXTURES_DIR } from "../../src/package-paths.js";
@@ -26,7 +26,7 @@ function context() {
   closers.push(() => gate.close());
   const out: string[] = [];
   const err: string[] = [];
-  const ctx: CliContext = { settings, log: silentLog, gate, out: (t) => out.push(t), err: (t) => err.push(t) };
+  const ctx = contextOver(gate, { settings, log: silentLog, out: (t) => out.push(t), err: (t) => err.push(t) });
   return { ctx, out, err };
 }
 

@@ -5,7 +5,8 @@ import { formatResult } from "../format-result.js";
 
 /** Finds a review by id, or the newest review of `owner/repo#n`. */
 export function findReview(ctx: CliContext, ref: string) {
-  const review = ctx.gate.store.get(ref) ?? ctx.gate.store.latestForPr(ref);
+  // No database yet means no review; opening it here would create it.
+  const review = ctx.hasDatabase() ? (ctx.gate.store.get(ref) ?? ctx.gate.store.latestForPr(ref)) : undefined;
   if (!review) throw new GateError("REVIEW_NOT_FOUND", `no review ${JSON.stringify(ref)}`);
   return review;
 }
@@ -25,7 +26,6 @@ export async function decideCommand(
     ctx.err('usage: gate decide <review-id|owner/repo#n> approve|reject [--by NAME] [--note TEXT] | info "<question>"');
     return 2;
   }
-  const review = findReview(ctx, ref);
   const by = opts.by ?? ctx.settings.cli.user ?? "cli";
   let resume: ResumeValue;
   if (kind === "info") {
@@ -38,6 +38,8 @@ export async function decideCommand(
   } else {
     resume = { kind: kind as "approve" | "reject", by, ...(opts.note ? { note: opts.note } : {}) };
   }
+  // The arguments are checked before the database is opened: a refused command writes nothing.
+  const review = findReview(ctx, ref);
   // The runner applies the one decision policy: `--by` the PR's author (its login in any case, or
   // the Slack id GATE_GITHUB_TO_SLACK gives it) is refused with the words Slack uses.
   const outcome = await ctx.gate.runner.decide(review.id, resume, { door: { kind: "cli" } });

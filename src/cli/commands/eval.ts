@@ -8,7 +8,7 @@ import { formatEval } from "../../eval/format-eval.js";
 import { scoreFixture, summarize, type EvalRun, type FixtureOutcome } from "../../eval/score.js";
 import { BUNDLED_FIXTURES_DIR } from "../../package-paths.js";
 import type { Settings } from "../../settings/index.js";
-import type { CliContext } from "../context.js";
+import { contextOver, type CliContext } from "../context.js";
 import { reviewFixture } from "./review.js";
 
 /**
@@ -91,7 +91,7 @@ export async function evalCommand(
     dataDir: dir,
   };
   const gate = buildGate(settings, ctx.log);
-  const evalCtx: CliContext = { ...ctx, settings, gate };
+  const evalCtx = contextOver(gate, { settings, log: ctx.log, out: ctx.out, err: ctx.err });
   const outcomes: FixtureOutcome[] = [];
   try {
     for (const [i, { dir: fixturesDir, name, label }] of fixtures.entries()) {

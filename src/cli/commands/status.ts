@@ -14,8 +14,8 @@ export async function statusCommand(ctx: CliContext, args: string[], json: boole
     ctx.err("usage: gate status <review-id|owner/repo#n> [--json]");
     return 2;
   }
-  const byId = ctx.gate.store.get(ref);
-  const reviews = byId ? [byId] : ctx.gate.store.allForPr(ref);
+  const byId = ctx.hasDatabase() ? ctx.gate.store.get(ref) : undefined;
+  const reviews = byId ? [byId] : ctx.hasDatabase() ? ctx.gate.store.allForPr(ref) : [];
   const newest = reviews[0] ?? findReview(ctx, ref); // findReview names the missing review
   if (json) {
     ctx.out(JSON.stringify(await ctx.gate.runner.result(newest.id), null, 2));
