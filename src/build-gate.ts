@@ -21,7 +21,8 @@ import { checkModels } from "./claude/check-models.js";
 import { createModelClient } from "./claude/client.js";
 import { createModelStrategy } from "./claude/investigator-strategy.js";
 import { createModelSpecialist } from "./claude/specialist/index.js";
-import { effectiveConfig } from "./config/effective.js";
+import { effectiveConfig, type EffectiveConfig } from "./config/effective.js";
+import type { ReviewStateValue } from "./graph/state.js";
 import { loadConfigFile } from "./config/load.js";
 import { loadPolicies } from "./policy/load-policies.js";
 import { rulesReviewer } from "./policy/rules-reviewer.js";
@@ -144,7 +145,7 @@ export function buildGate(settings: Settings, log: Logger, extras: GateExtras = 
         data: extras.specialists?.data ?? model?.specialist ?? rulesReviewer,
       },
       investigator,
-      config,
+      server: { file: configFile, config },
       clock,
       specialistTimeoutMs: settings.review.specialistTimeoutMs,
       log,
@@ -185,6 +186,11 @@ export function buildGate(settings: Settings, log: Logger, extras: GateExtras = 
     /** The server-wide configuration file as read, and what it resolves to (no repository's file). */
     configFile,
     config,
+    /** The configuration a review ran with (the repository's file merged in), while its graph state is kept. */
+    reviewConfig: async (reviewId: string): Promise<EffectiveConfig | undefined> => {
+      const state = await graph.getState({ configurable: { thread_id: reviewId } });
+      return (state.values as Partial<ReviewStateValue>).config ?? undefined;
+    },
     progress,
     clock,
     /** With ANTHROPIC_API_KEY set: asks the Models API whether the configured models exist (a bad id stops the start). */

@@ -40,6 +40,7 @@ function parseCommandLine(argv: string[]) {
       by: { type: "string" },
       note: { type: "string" },
       rules: { type: "boolean", default: false },
+      repo: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -55,7 +56,7 @@ export async function runCli(argv: string[], env: Env): Promise<number> {
     return 2;
   }
   const [command, ...rest] = parsed.positionals;
-  const { json, blocks, by, note, rules, help } = parsed.values;
+  const { json, blocks, by, note, rules, help, repo } = parsed.values;
   if (!command || help || command === "help") {
     process.stdout.write(`${USAGE}\n`);
     return command || help ? 0 : 2;
@@ -95,7 +96,7 @@ export async function runCli(argv: string[], env: Env): Promise<number> {
       case "demo":
         return await demoCommand(ctx, { json, blocks });
       case "policies":
-        return await policiesCommand(ctx, json);
+        return await policiesCommand(ctx, json, repo);
       case "graph":
         return await graphCommand(ctx);
       case "eval":

@@ -1,12 +1,7 @@
 import { SEVERITY_RANK, type Finding, type Severity } from "../domain/finding.js";
 import type { EffectiveConfig } from "./effective.js";
 import { exceptionFor, exceptionRef } from "./exceptions.js";
-
-/**
- * Policies no configuration can switch off, lower or except: a change to the gate's own
- * configuration always goes to a person (SEC-06).
- */
-export const LOCKED_POLICIES: ReadonlySet<string> = new Set(["SEC-06"]);
+import { LOCKED_POLICIES } from "./schema.js";
 
 const higher = (a: Severity, b: Severity): Severity => (SEVERITY_RANK[a] >= SEVERITY_RANK[b] ? a : b);
 

@@ -35,7 +35,16 @@ const DateSchema = z
     return !Number.isNaN(t) && new Date(t).toISOString().startsWith(d);
   }, "is not a calendar date");
 
-const PolicyIdSchema = z.string().regex(/^[A-Z]+-\d{2,}$/, "must be a policy id like LIC-01");
+/**
+ * Policies no configuration can switch off, lower or except: a change to the gate's own
+ * configuration always goes to a person (SEC-06).
+ */
+export const LOCKED_POLICIES: ReadonlySet<string> = new Set(["SEC-06"]);
+
+const PolicyIdSchema = z
+  .string()
+  .regex(/^[A-Z]+-\d{2,}$/, "must be a policy id like LIC-01")
+  .refine((id) => !LOCKED_POLICIES.has(id), "changes to the gate's own configuration (SEC-06) cannot be configured");
 
 /** A glob: plain text, no extglobs (they are compiled with `noextglob`, and refused here to say so). */
 const GlobSchema = z
@@ -109,7 +118,21 @@ export const GateConfigSchema = z
       })
       .strict()
       .optional(),
-    policies: z.record(PolicyIdSchema, PolicySwitchSchema).optional(),
+    policies: z
+      .record(z.string(), PolicySwitchSchema)
+      .superRefine((switches, ctx) => {
+        for (const id of Object.keys(switches)) {
+          const checked = PolicyIdSchema.safeParse(id);
+          if (!checked.success) {
+            ctx.addIssue({
+              code: "custom",
+              path: [id],
+              message: checked.error.issues[0]?.message ?? "not a policy id",
+            });
+          }
+        }
+      })
+      .optional(),
     exceptions: z.array(ExceptionSchema).optional(),
     risk: z
       .object({

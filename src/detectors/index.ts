@@ -1,6 +1,7 @@
 import { authChangeDetector } from "./security/auth-change.js";
 import { copyleftSourceDetector } from "./licensing/copyleft-source.js";
 import { credentialsDetector } from "./security/credentials.js";
+import { gateConfigChangeDetector } from "./security/gate-config-change.js";
 import { dependencyLicensesDetector } from "./licensing/dependency-licenses.js";
 import type { Detector } from "./detector.js";
 import { injectionDetector } from "./security/injection.js";
@@ -17,6 +18,7 @@ export const ALL_DETECTORS: readonly Detector[] = [
   authChangeDetector,
   workflowRiskDetector,
   weakCryptoDetector,
+  gateConfigChangeDetector,
   dependencyLicensesDetector,
   copyleftSourceDetector,
   piiLoggingDetector,

@@ -7,6 +7,8 @@ export interface IntakeResult {
   pr: PullRequest;
   snapshot: SnapshotRef;
   incomplete?: string;
+  /** The repository's own configuration file as its base commit has it (absent: it has none). */
+  repoConfig?: { source: string; text: string };
 }
 
 /**

@@ -6,6 +6,7 @@ import type { SnapshotCaps, SnapshotRef } from "../domain/snapshot-ref.js";
 import { GateError } from "../domain/errors.js";
 import type { GitHubAuth } from "./client.js";
 import { loadPullRequest } from "./intake.js";
+import { readRepoConfig } from "./repo-config.js";
 import { fetchSnapshot, removeSnapshot } from "../snapshot/tarball.js";
 
 /**
@@ -41,6 +42,13 @@ export function createGitHubLoader(opts: {
           `the PR's head moved from ${source.headSha.slice(0, 7)} to ${pr.headSha.slice(0, 7)} during intake`,
         );
       }
+      // The repository's configuration comes from the base commit, never the head its author controls.
+      let repoConfig: IntakeResult["repoConfig"];
+      try {
+        repoConfig = await readRepoConfig(octokit, { owner: source.owner, repo: source.repo, ref: pr.baseSha });
+      } catch (error) {
+        problems.push(`${(error as Error).message}; the review cannot use the repository's configuration`);
+      }
       // The snapshot is of the commit this review is for (the webhook's head), never a moving ref.
       let snapshot: SnapshotRef = { kind: "github", owner: source.owner, repo: source.repo, sha: source.headSha };
       try {
@@ -66,7 +74,12 @@ export function createGitHubLoader(opts: {
         opts.log.warn({ err: error, pr: `${pr.repo}#${pr.number}` }, "no snapshot: the review goes to a person");
         snapshot = { kind: "none" };
       }
-      return { pr, snapshot, ...(problems.length > 0 ? { incomplete: problems.join("; ") } : {}) };
+      return {
+        pr,
+        snapshot,
+        ...(problems.length > 0 ? { incomplete: problems.join("; ") } : {}),
+        ...(repoConfig ? { repoConfig } : {}),
+      };
     },
     async release(source: ReviewSource) {
       if (source.kind !== "github") return;

@@ -12,6 +12,7 @@ import type { InvestigationProgress } from "../domain/review.js";
 import type { Specialist } from "../domain/specialist.js";
 import type { ReviewSource } from "../domain/review-source.js";
 import type { EffectiveConfig } from "../config/effective.js";
+import type { ServerConfig } from "../config/resolve.js";
 import type { Clock } from "../domain/clock.js";
 
 /** The investigator as the graph sees it. It never throws (a failure is an inconclusive report). */
@@ -43,8 +44,8 @@ export interface ReviewGraphDeps {
   policies: Policy[];
   specialists: Record<Specialty, Specialist>;
   investigator: Investigator;
-  /** The server-wide configuration (no repository's file): what a review runs with unless intake says more. */
-  config: EffectiveConfig;
+  /** The server-wide configuration (no repository's file): intake merges a repository's file over it. */
+  server: ServerConfig;
   /** Today's date decides which exceptions still apply. */
   clock: Clock;
   specialistTimeoutMs: number;
@@ -58,8 +59,8 @@ export interface ReviewGraphDeps {
  *
  * @example configOf(deps, state).risk.threshold // 30
  */
-export function configOf(deps: Pick<ReviewGraphDeps, "config">, state: { config?: EffectiveConfig | null }) {
-  return state.config ?? deps.config;
+export function configOf(deps: Pick<ReviewGraphDeps, "server">, state: { config?: EffectiveConfig | null }) {
+  return state.config ?? deps.server.config;
 }
 
 /**

@@ -95,7 +95,10 @@ export async function startGateServer(
       ? {
           slack: createSlackPublisher({
             client: slackClient,
-            channelFor: channelFor(slackCfg.channels),
+            // A channel the review's configuration names (a repository's own file) comes first.
+            channelFor: async (repo, review) =>
+              (review ? (await gate.reviewConfig(review.id))?.slackChannel : undefined) ??
+              channelFor(slackCfg.channels)(repo),
             checkRunUrl: checksUrl,
             log,
             recordPostIntent: (reviewId, at) => gate.store.recordSlackPostIntent(reviewId, at),

@@ -8,8 +8,11 @@ import { askText, decisionText, endedText, investigationText, type PersonName, t
 
 export interface SlackPublisherOptions {
   client: webApi.WebClient;
-  /** The channel a repository's cards go to; undefined means this repository is not posted. */
-  channelFor(repo: string): string | undefined;
+  /**
+   * The channel a repository's cards go to (the review's configuration may name one); undefined
+   * means this repository is not posted.
+   */
+  channelFor(repo: string, review?: ReviewRecord): string | undefined | Promise<string | undefined>;
   checkRunUrl?(review: ReviewRecord): string | undefined;
   log: Logger;
   /**
@@ -210,7 +213,7 @@ export function createSlackPublisher(opts: SlackPublisherOptions): Publisher {
 
   const publishCard = async (review: ReviewRecord, result: ReviewResult): Promise<PublishReceipt> => {
     if (review.slackTs) {
-      const channel = review.slackChannel ?? opts.channelFor(review.repo);
+      const channel = review.slackChannel ?? (await opts.channelFor(review.repo, review));
       if (!channel) {
         opts.log.warn({ reviewId: review.id }, "the card's channel is unknown; not updated");
         return {};
@@ -226,7 +229,7 @@ export function createSlackPublisher(opts: SlackPublisherOptions): Publisher {
     const waitingOrDecided =
       result.status === "waiting_for_human" || result.decision !== undefined || result.route !== "human";
     if (!reachedAPerson || !waitingOrDecided) return {};
-    const channel = opts.channelFor(review.repo);
+    const channel = await opts.channelFor(review.repo, review);
     if (!channel) {
       opts.log.warn(
         { reviewId: review.id, repo: review.repo },

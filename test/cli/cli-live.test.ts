@@ -83,3 +83,29 @@ describe("gate review owner/repo#n (live intake, the same PullRequest as a fixtu
     expect(r.stderr).toMatch(/GATE_GITHUB_APP_ID/);
   });
 });
+
+describe("gate policies --repo owner/name", { timeout: 120_000 }, () => {
+  it("prints the configuration a repository's pull requests get: its default branch's .github/gate.yml over the server's", async () => {
+    github.setContent(
+      "acme",
+      "accounts",
+      "",
+      ".github/gate.yml",
+      "version: 1\nrisk: { threshold: 12 }\nslack: { channel: CACCOUNTS }\n",
+    );
+    github.setContent("acme", "broken", "", ".github/gate.yml", "version: 1\nrisk:\n  threshold: twelve\n");
+    const env = { GITHUB_TOKEN: "ghp_test", GATE_GITHUB_API_URL: github.url };
+    const r = await gate(env, "policies", "--repo", "acme/accounts", "--json");
+    expect(r.code).toBe(0);
+    const view = JSON.parse(r.stdout);
+    expect(view.risk.threshold).toBe(12);
+    expect(view.slack_channel).toBe("CACCOUNTS");
+    expect(view.sources.at(-1)).toBe("acme/accounts:.github/gate.yml@default branch");
+    // A repository without a file gets the server's configuration; a broken file is an error naming its line.
+    const none = JSON.parse((await gate(env, "policies", "--repo", "acme/other", "--json")).stdout);
+    expect(none.risk.threshold).toBe(30);
+    const broken = await gate(env, "policies", "--repo", "acme/broken");
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toContain("acme/broken:.github/gate.yml@default branch:3:14: risk.threshold");
+  });
+});

@@ -135,7 +135,7 @@ describe("gate CLI, each command in its own process", { timeout: 120_000 }, () =
     }
   });
 
-  it("policies lists all eleven policies of the catalogue, all enforced under the bundled configuration", async () => {
+  it("policies lists all twelve policies of the catalogue, all enforced under the bundled configuration", async () => {
     const r = await gate("policies", "--json");
     const view = JSON.parse(r.stdout);
     expect(view.not_enforced).toEqual([]);
@@ -153,6 +153,7 @@ describe("gate CLI, each command in its own process", { timeout: 120_000 }, () =
       "SEC-03",
       "SEC-04",
       "SEC-05",
+      "SEC-06",
     ]);
   });
 });

@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildCheckRun } from "../../src/github/check-run.js";
 import { renderCard } from "../../src/slack/card.js";
+import { BUNDLED_FIXTURES_DIR } from "../../src/package-paths.js";
 import { reviewFixture, tempDir, testGate } from "../helpers/gate.js";
 
 const dir = tempDir("gate-review-config-");
@@ -82,6 +83,41 @@ describe("a review under a configuration file", () => {
       const result = await reviewFixture(gate, "002_new_dependency");
       expect(result.findings.filter((f) => f.policy.startsWith("LIC-0"))).toEqual([]);
       expect(result.route).toBe("auto_approved");
+    } finally {
+      gate.close();
+    }
+  });
+});
+
+/** A copy of a bundled fixture whose base commit carries this `.github/gate.yml` (as `base-gate.yml`). */
+function withBaseConfig(name: string, yaml: string): string {
+  const fixtures = tempDir("gate-fixtures-");
+  fs.cpSync(path.join(BUNDLED_FIXTURES_DIR, name), path.join(fixtures, name), { recursive: true });
+  fs.writeFileSync(path.join(fixtures, name, "base-gate.yml"), yaml);
+  return fixtures;
+}
+
+describe("a fixture's base-gate.yml: the repository's file as its base commit has it", () => {
+  it("its threshold applies to this review: a README typo goes to the specialists instead of passing at once", async () => {
+    const gate = gateWith("");
+    try {
+      expect((await reviewFixture(gate, "001_readme_typo")).route).toBe("auto_approved");
+      const strict = withBaseConfig("001_readme_typo", "version: 1\nrisk: { threshold: 3 }\n");
+      expect((await reviewFixture(gate, "001_readme_typo", strict)).route).toBe("approved");
+    } finally {
+      gate.close();
+    }
+  });
+
+  it("its exception merges over the server's configuration; an invalid file sends the review to a person", async () => {
+    const gate = gateWith("policies: { LIC-01: { severity: high } }");
+    try {
+      const cleared = withBaseConfig("002_new_dependency", `version: 1\n${EXCEPTION}`);
+      expect((await reviewFixture(gate, "002_new_dependency", cleared)).route).toBe("approved");
+      const broken = withBaseConfig("001_readme_typo", "version: 1\nexceptions: [{ policy: LIC-02 }]\n");
+      const result = await reviewFixture(gate, "001_readme_typo", broken);
+      expect(result.route).toBe("human");
+      expect(result.escalation?.detail).toMatch(/base-gate\.yml:2:14: exceptions\.0\.reason/);
     } finally {
       gate.close();
     }

@@ -32,6 +32,8 @@ export interface FakeGitHub {
   setPull(owner: string, repo: string, number: number, data: { pr: unknown; files: unknown[] }): void;
   setTarball(owner: string, repo: string, ref: string, gz: Buffer): void;
   setInstallation(owner: string, repo: string, installationId: number): void;
+  /** Serves a file through the contents API at a ref (a commit SHA; "" for the default branch). */
+  setContent(owner: string, repo: string, ref: string, path: string, text: string): void;
   /** Requests matching a method and a path pattern. */
   find(method: string, path: RegExp): RecordedRequest[];
   /**
@@ -123,6 +125,7 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
   const pulls = new Map<string, { pr: unknown; files: unknown[] }>();
   const tarballs = new Map<string, Buffer>();
   const installations = new Map<string, number>();
+  const contents = new Map<string, string>();
   const requests: RecordedRequest[] = [];
   const checkRuns = new Map<number, FakeCheckRun>();
   const statuses: FakeGitHub["statuses"] = [];
@@ -221,6 +224,20 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
       res.writeHead(200, { "content-type": "application/x-gzip", "content-length": String(gz.length) });
       return void res.end(gz);
     }
+    m = method === "GET" ? /^\/repos\/([^/]+)\/([^/]+)\/contents\/(.+)$/.exec(p) : null;
+    if (m) {
+      const file = decodeURIComponent(m[3] ?? "");
+      const text = contents.get(`${m[1]}/${m[2]}@${url.searchParams.get("ref") ?? ""}:${file}`);
+      if (text === undefined) return json(res, 404, { message: "Not Found" });
+      return json(res, 200, {
+        type: "file",
+        encoding: "base64",
+        path: file,
+        name: file.split("/").pop(),
+        size: Buffer.byteLength(text),
+        content: Buffer.from(text).toString("base64"),
+      });
+    }
     m = method === "POST" ? /^\/repos\/([^/]+)\/([^/]+)\/check-runs$/.exec(p) : null;
     if (m) {
       const fields = record(body);
@@ -278,6 +295,7 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
     setPull: (owner, repo, number, data) => void pulls.set(`${owner}/${repo}#${number}`, data),
     setTarball: (owner, repo, ref, gz) => void tarballs.set(`${owner}/${repo}@${ref}`, gz),
     setInstallation: (owner, repo, id) => void installations.set(`${owner}/${repo}`, id),
+    setContent: (owner, repo, ref, path, text) => void contents.set(`${owner}/${repo}@${ref}:${path}`, text),
     find: (method, path) => requests.filter((r) => r.method === method && path.test(r.path)),
     failNext: (method, path, times, opts = {}) => void failures.push({ method, path, left: times, opts }),
     hold: (method, path) => {

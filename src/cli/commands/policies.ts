@@ -1,4 +1,9 @@
 import type { EffectiveConfig } from "../../config/effective.js";
+import { resolveReviewConfig } from "../../config/resolve.js";
+import { GateError } from "../../domain/errors.js";
+import { isFullRepoName } from "../../domain/github-names.js";
+import { readRepoConfig } from "../../github/repo-config.js";
+import { LOCKED_POLICIES } from "../../config/schema.js";
 import { ALL_DETECTORS } from "../../detectors/index.js";
 import type { CliContext } from "../context.js";
 
@@ -7,7 +12,8 @@ function notEnforced(config: EffectiveConfig): { id: string; why: string }[] {
   const raised = new Set(ALL_DETECTORS.flatMap((d) => d.policies));
   const out = new Map<string, string>();
   for (const id of [...raised].sort()) {
-    if (!config.policies[id]) out.set(id, "no policy file in the corpus, so its detectors' findings are dropped");
+    if (!config.policies[id] && !LOCKED_POLICIES.has(id))
+      out.set(id, "no policy file in the corpus, so its detectors' findings are dropped");
   }
   for (const id of config.unknownPolicies) if (!out.has(id)) out.set(id, "named by the configuration, no policy file");
   for (const p of Object.values(config.policies)) if (!p.enabled) out.set(p.id, "disabled by the configuration");
@@ -35,8 +41,35 @@ export function effectiveConfigJson(config: EffectiveConfig) {
   };
 }
 
-/** `gate policies`: the policies and configuration in force, one line per policy, then the rest. */
-export async function policiesCommand(ctx: CliContext, json: boolean, config = ctx.gate.config): Promise<number> {
+/**
+ * The configuration a repository's pull requests get: its default branch's `.github/gate.yml`
+ * over the server-wide file. A file with a problem is an error naming its line.
+ */
+async function repositoryConfig(ctx: CliContext, repo: string): Promise<EffectiveConfig> {
+  if (!isFullRepoName(repo)) throw new GateError("PR_REF_INVALID", `"${repo}" is not owner/name`);
+  if (!ctx.github) {
+    throw new GateError(
+      "GITHUB_INTAKE",
+      `--repo ${repo} reads its .github/gate.yml from GitHub: set GitHub credentials`,
+    );
+  }
+  const [owner = "", name = ""] = repo.split("/");
+  const text = await readRepoConfig(await ctx.github.forRepo(owner, name), { owner, repo: name });
+  const { config, problem } = resolveReviewConfig(
+    { file: ctx.gate.configFile, config: ctx.gate.config },
+    text,
+    ctx.gate.policies,
+  );
+  if (problem) throw new GateError("CONFIG_FILE_INVALID", problem);
+  return config;
+}
+
+/**
+ * `gate policies [--repo owner/name]`: the policies and configuration in force (for one
+ * repository's pull requests), one line per policy, then the rest.
+ */
+export async function policiesCommand(ctx: CliContext, json: boolean, repo?: string): Promise<number> {
+  const config = repo ? await repositoryConfig(ctx, repo) : ctx.gate.config;
   const view = effectiveConfigJson(config);
   if (json) {
     ctx.out(JSON.stringify(view, null, 2));

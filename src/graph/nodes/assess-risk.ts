@@ -12,7 +12,7 @@ export function assessRiskNode(deps: Pick<ReviewGraphDeps, "pullRequests">) {
 }
 
 /** Below the threshold, nothing detected, nothing missing, every lookup answered: no specialist runs. */
-export function routeAfterRisk(deps: Pick<ReviewGraphDeps, "config">) {
+export function routeAfterRisk(deps: Pick<ReviewGraphDeps, "server">) {
   return (state: ReviewStateValue): "verdict" | "retrieve_policies" => {
     const clean =
       state.detections.length === 0 &&

@@ -1,18 +1,25 @@
+import { resolveReviewConfig } from "../../config/resolve.js";
 import { summarizePullRequest } from "../../domain/pull-request.js";
 import type { ReviewGraphDeps } from "../deps.js";
 import type { ReviewStateUpdate, ReviewStateValue } from "../state.js";
 
-/** Builds the one `PullRequest` value (from GitHub or a fixture). A failure goes to a person. */
+/**
+ * Builds the one `PullRequest` value (from GitHub or a fixture) and the configuration the review
+ * runs with. A failure goes to a person.
+ */
 export function intakeNode(deps: ReviewGraphDeps) {
   return async (state: ReviewStateValue): Promise<ReviewStateUpdate> => {
     try {
       const r = await deps.loader.load(state.source);
       await deps.pullRequests.put(state.reviewId, r.pr);
+      // The repository's file from the base commit, over the server's; an invalid one goes to a person.
+      const { config, problem } = resolveReviewConfig(deps.server, r.repoConfig, deps.policies);
+      const problems = [r.incomplete, problem].filter((p): p is string => p !== undefined);
       return {
         pr: summarizePullRequest(r.pr),
         snapshot: r.snapshot,
-        intakeProblem: r.incomplete ?? null,
-        config: deps.config,
+        intakeProblem: problems.length > 0 ? problems.join("; ") : null,
+        config,
       };
     } catch (error) {
       const detail = `could not load the pull request: ${(error as Error).message}`;

@@ -1,0 +1,55 @@
+import { REPO_CONFIG_PATH } from "../../config/repo-file.js";
+import { addedLines, removedLines } from "../../domain/patch.js";
+import type { ChangedFile } from "../../domain/pull-request.js";
+import type { Detector } from "../detector.js";
+import { securityFinding } from "./security-finding.js";
+
+const SHOWN = 6;
+
+/** What the change does to the file, in a few of its own lines. */
+function describeChange(file: ChangedFile): string {
+  const lines = [
+    ...removedLines(file.patch).map((l) => `-${l.text.trim()}`),
+    ...addedLines(file.patch).map((l) => `+${l.text.trim()}`),
+  ].filter((l) => l.length > 1);
+  const shown = lines.slice(0, SHOWN).map((l) => `\`${l.slice(0, 120)}\``);
+  const more = lines.length > SHOWN ? `, and ${lines.length - SHOWN} more line(s)` : "";
+  const how =
+    file.status === "removed"
+      ? "removes it"
+      : file.status === "added"
+        ? "adds it"
+        : file.status === "renamed" && file.filename !== REPO_CONFIG_PATH
+          ? `renames it to ${file.filename}`
+          : "changes it";
+  return shown.length > 0 ? `${how}: ${shown.join(", ")}${more}` : how;
+}
+
+/**
+ * SEC-06: a pull request that adds, changes, renames or removes the repository's own gate
+ * configuration (`.github/gate.yml`). Its review still runs with the base commit's file; the
+ * change applies once merged, so a person approves it. The finding names the change.
+ *
+ * @example await gateConfigChangeDetector.detect(ctx) // [{ policy: "SEC-06", file: ".github/gate.yml", ... }]
+ */
+export const gateConfigChangeDetector: Detector = {
+  id: "gate-config-change",
+  policies: ["SEC-06"],
+  async detect(ctx) {
+    return ctx.pr.files
+      .filter((f) => f.filename === REPO_CONFIG_PATH || f.previousFilename === REPO_CONFIG_PATH)
+      .map((f) =>
+        securityFinding({
+          policy: "SEC-06",
+          detector: "gate-config-change",
+          severity: "high",
+          blocking: true,
+          file: f.filename,
+          ...(addedLines(f.patch)[0] ? { line: addedLines(f.patch)[0]?.line } : {}),
+          message:
+            `This pull request edits the gate's own configuration for this repository (${REPO_CONFIG_PATH}); it ` +
+            `${describeChange(f)}. This review used the base branch's file; the change applies once merged, so a person approves it.`,
+        }),
+      );
+  },
+};
