@@ -229,15 +229,18 @@ export function createSlackPublisher(opts: SlackPublisherOptions): Publisher {
     const waitingOrDecided =
       result.status === "waiting_for_human" || result.decision !== undefined || result.route !== "human";
     if (!reachedAPerson || !waitingOrDecided) return {};
-    const channel = await opts.channelFor(review.repo, review);
-    if (!channel) {
-      opts.log.warn(
-        { reviewId: review.id, repo: review.repo },
-        "no Slack channel for this repository; card not posted",
-      );
-      return {};
-    }
-    const pending = post(review, result, channel);
+    // Claimed before anything is awaited, so overlapping publishes post one card.
+    const pending = (async (): Promise<PublishReceipt> => {
+      const channel = await opts.channelFor(review.repo, review);
+      if (!channel) {
+        opts.log.warn(
+          { reviewId: review.id, repo: review.repo },
+          "no Slack channel for this repository; card not posted",
+        );
+        return {};
+      }
+      return post(review, result, channel);
+    })();
     posted.set(review.id, pending);
     let receipt: PublishReceipt;
     try {
@@ -245,6 +248,10 @@ export function createSlackPublisher(opts: SlackPublisherOptions): Publisher {
     } catch (error) {
       posted.delete(review.id);
       throw error;
+    }
+    if (!receipt.slackTs) {
+      posted.delete(review.id);
+      return {};
     }
     const placed = { ...review, ...receipt };
     await pointOlderCards(placed);
