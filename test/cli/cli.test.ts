@@ -188,6 +188,8 @@ describe("gate demo", { timeout: 120_000 }, () => {
         ["gate_approve", id],
         ["gate_reject", id],
         ["gate_request_info", id],
+        ["gate_approve_note", id],
+        ["gate_rerun", id],
       ]);
     } finally {
       g.close();
