@@ -24,6 +24,7 @@ import { createModelSpecialist } from "./claude/specialist/index.js";
 import { effectiveConfig, type EffectiveConfig } from "./config/effective.js";
 import type { ReviewStateValue } from "./graph/state.js";
 import { loadConfigFile } from "./config/load.js";
+import { approversWith } from "./config/approvers.js";
 import { loadPolicies } from "./policy/load-policies.js";
 import { rulesReviewer } from "./policy/rules-reviewer.js";
 import { ProgressHub } from "./review/progress-hub.js";
@@ -162,7 +163,8 @@ export function buildGate(settings: Settings, log: Logger, extras: GateExtras = 
     cyclesMax: settings.review.maxCycles,
     maxCostUsd: settings.review.maxCostUsd,
     log,
-    approvers: settings.approvers,
+    // The server-wide file's approvers over GATE_APPROVERS* (a repository's file adds its own per review).
+    approvers: approversWith(settings.approvers, config.approvers),
     // A settled review frees its snapshot; the edges may add more.
     onSettled: async (review) => {
       await pullRequests.delete(review.id);

@@ -1,4 +1,5 @@
 import type { ApproverConfig, DecisionDoor } from "../domain/decision.js";
+import { approversWith } from "../config/approvers.js";
 import { SPECIALTIES } from "../domain/finding.js";
 import type { ReviewResult, ReviewStatus } from "../domain/review-result.js";
 import type { ResumeValue, ReviewRecord } from "../domain/review.js";
@@ -145,7 +146,8 @@ export class ReviewContext {
         .map((f) => f.specialty),
       budget: budgetOf(values, this.deps.cyclesMax),
       gatePending: this.gatePending,
-      approvers,
+      // The review's configuration (a repository's file) may name its own approvers.
+      approvers: approversWith(approvers, values.config?.approvers),
     };
   }
 }

@@ -123,3 +123,20 @@ describe("a fixture's base-gate.yml: the repository's file as its base commit ha
     }
   });
 });
+
+describe("approvers from the configuration", () => {
+  it("a repository's file names who decides its licensing blocks; others are refused", async () => {
+    const gate = gateWith("");
+    try {
+      const fixtures = withBaseConfig("002_new_dependency", "version: 1\napprovers: { licensing: [ULEGAL] }\n");
+      const waiting = await reviewFixture(gate, "002_new_dependency", fixtures);
+      expect(waiting.route).toBe("human");
+      const refused = await gate.runner.decide(waiting.review_id, { kind: "approve", by: "alice" });
+      expect(refused).toMatchObject({ ok: false, code: "not_allowed" });
+      const approved = await gate.runner.decide(waiting.review_id, { kind: "approve", by: "ULEGAL" });
+      expect(approved.ok && approved.result.route).toBe("human_approved");
+    } finally {
+      gate.close();
+    }
+  });
+});
