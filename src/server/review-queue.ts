@@ -18,11 +18,16 @@ export class ReviewQueue {
     private readonly log: Logger,
   ) {}
 
+  /**
+   * Queues a job. It is counted at once (`idle` waits for it) but starts on a later turn of the
+   * event loop (`setImmediate`), never in the caller's turn: the webhook's answer goes out before
+   * any review work runs, and acks are not held up behind a review's synchronous steps.
+   */
   push(job: () => Promise<unknown>): void {
     let finished!: () => void;
     void this.pending.track(new Promise<void>((resolve) => (finished = resolve)));
     this.waiting.push(() => Promise.resolve().then(job).finally(finished));
-    this.pump();
+    setImmediate(() => this.pump());
   }
 
   /** Resolves when nothing is running or waiting (tests, shutdown). */

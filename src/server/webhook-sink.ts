@@ -9,7 +9,8 @@ import type { StartRerun } from "./reruns.js";
  * Where verified pull_request deliveries go. Before GitHub gets its answer, the delivery is
  * recorded (a redelivery is then ignored) and the review registered, in one transaction, so a
  * crash after the answer loses nothing: the review is queued and `recover` runs it on restart.
- * The review itself runs in the background; older reviews of the PR are superseded first.
+ * The review itself runs in the background, starting only after the answer has gone out; older
+ * reviews of the PR are superseded first.
  */
 export function createWebhookSink(deps: {
   store: ReviewStore;
@@ -83,8 +84,9 @@ export function createWebhookSink(deps: {
       });
       if (!registered) return;
       log.info({ reviewId: registered.id, action: delivery.action }, "review queued");
-      // The head shows "in progress" now, not when the queue reaches it.
-      void deps.runner.announce(registered.id);
+      // The head shows "in progress" now, not when the queue reaches it; but after GitHub has its
+      // answer (the queue starts jobs on a later turn too), so the ack waits for no HTTP call.
+      setImmediate(() => void deps.runner.announce(registered.id));
       deps.queue.push(async () => {
         await deps.runner.supersedeOlder(pr, headSha, registered.id);
         await deps.runner.run(registered.id);

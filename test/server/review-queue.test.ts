@@ -40,6 +40,21 @@ describe("ReviewQueue", () => {
     expect(done).toEqual(["third"]);
   });
 
+  it("starts a job on a later turn of the event loop, never in the caller's turn (the webhook answers first)", async () => {
+    const queue = new ReviewQueue(2, silentLog);
+    let started = false;
+    queue.push(async () => {
+      started = true;
+    });
+    expect(queue.size).toBe(1);
+    // The caller's remaining microtasks (the webhook handler's 202) run before the job.
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(started).toBe(false);
+    await queue.idle();
+    expect(started).toBe(true);
+  });
+
   it("an empty queue is idle at once", async () => {
     await expect(new ReviewQueue(1, silentLog).idle()).resolves.toBeUndefined();
   });
