@@ -196,15 +196,16 @@ export async function serverFigures(): Promise<Figure[]> {
         );
         try {
           const started = performance.now();
-          const ids = prs.map(
-            (p) =>
-              inproc.runner.register({
-                source: { kind: "github", owner: OWNER, repo: REPO, number: p.number, headSha: p.sha },
-                repo: `${OWNER}/${REPO}`,
-                number: p.number,
-                headSha: p.sha,
-              }).id,
-          );
+          const ids: string[] = [];
+          for (const p of prs) {
+            const review = await inproc.runner.register({
+              source: { kind: "github", owner: OWNER, repo: REPO, number: p.number, headSha: p.sha },
+              repo: `${OWNER}/${REPO}`,
+              number: p.number,
+              headSha: p.sha,
+            });
+            ids.push(review.id);
+          }
           // The server's default GATE_CONCURRENCY: two reviews at a time.
           const queue = [...ids];
           await Promise.all(

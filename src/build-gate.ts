@@ -33,7 +33,7 @@ import type { Publisher, ReviewRecord } from "./domain/review.js";
 import type { Settings } from "./settings/index.js";
 import { openDatabase } from "./store/database.js";
 import { pruneCheckpoints, SqlitePullRequestStore } from "./store/pull-request-store.js";
-import { ReviewStore } from "./store/review-store.js";
+import { SqliteReviewStore } from "./store/review-store.js";
 
 /** What the edges may add to the core: live intake, live licences, model reviewers, publishers. */
 export interface GateExtras {
@@ -100,7 +100,7 @@ export function buildGate(settings: Settings, log: Logger, extras: GateExtras = 
   });
   const db = openDatabase(settings.dbPath);
   const clock = extras.clock ?? systemClock;
-  const store = new ReviewStore(db, clock);
+  const store = new SqliteReviewStore(db, clock);
   const progress = new ProgressHub();
   const liveLicenses = extras.github
     ? createRegistryResolver({
@@ -169,7 +169,7 @@ export function buildGate(settings: Settings, log: Logger, extras: GateExtras = 
     onSettled: async (review) => {
       await pullRequests.delete(review.id);
       pruneCheckpoints(db, review.id);
-      const source = store.source(review.id);
+      const source = await store.source(review.id);
       if (source) {
         await loader
           .release?.(source)

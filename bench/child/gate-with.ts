@@ -21,6 +21,6 @@ export async function reviewFixture(
   name: string,
   pr: { repo: string; number: number; headSha: string },
 ): Promise<string | null> {
-  const review = gate.runner.register({ source: { kind: "fixture", fixturesDir, name }, ...pr });
+  const review = await gate.runner.register({ source: { kind: "fixture", fixturesDir, name }, ...pr });
   return (await gate.runner.run(review.id)).route;
 }

@@ -56,13 +56,13 @@ export function blocksToText(blocks: KnownBlock[]): string {
 }
 
 /** The escalation card of a review: the Block Kit blocks the Slack publisher sends. */
-export function cardBlocks(ctx: CliContext, result: ReviewResult): KnownBlock[] {
-  const review = ctx.gate.store.get(result.review_id);
+export async function cardBlocks(ctx: CliContext, result: ReviewResult): Promise<KnownBlock[]> {
+  const review = await ctx.gate.store.get(result.review_id);
   if (!review) return [];
   return renderCard({ review, result, checkRunUrl: review.url ? `${review.url}/checks` : undefined }).blocks;
 }
 
 /** The escalation card of a review as a terminal reads it. */
-export function cardText(ctx: CliContext, result: ReviewResult): string {
-  return blocksToText(cardBlocks(ctx, result));
+export async function cardText(ctx: CliContext, result: ReviewResult): Promise<string> {
+  return blocksToText(await cardBlocks(ctx, result));
 }

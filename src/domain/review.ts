@@ -97,9 +97,9 @@ export interface ReviewService {
   ): Promise<DecideOutcome>;
   /** The current result of a review by id, or of the newest review of `owner/repo#n`. */
   status(ref: string): Promise<ReviewResult | undefined>;
-  get(reviewId: string): ReviewRecord | undefined;
+  get(reviewId: string): Promise<ReviewRecord | undefined>;
   /** Reviews waiting for a person, oldest first. */
-  listWaiting(): ReviewRecord[];
+  listWaiting(): Promise<ReviewRecord[]>;
 }
 
 /** What a publisher stored about what it published (merged into the review record). */

@@ -53,7 +53,7 @@ export interface WebhookDelivery {
 /** Where verified deliveries go (the store records them, the runner queues a review). */
 export interface WebhookSink {
   /** Has this delivery id been accepted before? (GitHub redelivers.) */
-  seenDelivery(id: string): boolean;
+  seenDelivery(id: string): Promise<boolean>;
   /** Records and queues the delivery; must be quick (GitHub waits 10 s at most). */
   accept(delivery: WebhookDelivery): void | Promise<void>;
   /** A pull request was closed (or merged): its open reviews end without a decision. */
@@ -246,7 +246,7 @@ export function createWebhookHandler(
         send(res, 200, "ignored");
         return;
       }
-      if (opts.sink.seenDelivery(id)) {
+      if (await opts.sink.seenDelivery(id)) {
         log.info("duplicate webhook delivery");
         send(res, 200, "duplicate");
         return;

@@ -2,8 +2,8 @@ import type { Ecosystem, LicenseResolver } from "../domain/license-resolver.js";
 
 /** A key/value store for licences; `null` records a known-unknown, `undefined` is a miss. */
 export interface LicenseCache {
-  get(key: string): string | null | undefined;
-  set(key: string, value: string | null): void;
+  get(key: string): Promise<string | null | undefined>;
+  set(key: string, value: string | null): Promise<void>;
 }
 
 /**
@@ -25,11 +25,11 @@ export function createCachedResolver(inner: LicenseResolver, cache: LicenseCache
   return {
     async lookup(ecosystem, name, version) {
       const key = licenseCacheKey(ecosystem, name, version);
-      const hit = cache.get(key);
+      const hit = await cache.get(key);
       if (hit !== undefined) return hit === null ? { status: "unknown" } : { status: "found", license: hit };
       const answer = await inner.lookup(ecosystem, name, version);
-      if (answer.status === "found") cache.set(key, answer.license);
-      else if (answer.status === "unknown") cache.set(key, null);
+      if (answer.status === "found") await cache.set(key, answer.license);
+      else if (answer.status === "unknown") await cache.set(key, null);
       return answer;
     },
   };

@@ -1,5 +1,5 @@
 import type { Ecosystem, LicenseResolver } from "../domain/license-resolver.js";
-import type { ReviewStore } from "../store/review-store.js";
+import type { ReviewStore } from "../domain/review-store.js";
 import { createCachedResolver } from "./cached-resolver.js";
 import { createCratesResolver } from "./crates-resolver.js";
 import { createGoResolver } from "./go-resolver.js";

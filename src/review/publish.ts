@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { ReviewResult } from "../domain/review-result.js";
 import type { Publisher, PublishReceipt, ReviewRecord } from "../domain/review.js";
-import type { ReviewStore } from "../store/review-store.js";
+import type { ReviewStore } from "../domain/review-store.js";
 import { KeyedLock } from "./keyed-lock.js";
 
 /** The record as the store holds it once a receipt is recorded (a receipt only adds). */
@@ -33,7 +33,7 @@ export class ReviewPublishing {
 
   /** Saves what the review concluded, then publishes it. */
   async record(reviewId: string, result: ReviewResult): Promise<void> {
-    this.deps.store.saveResult(reviewId, result);
+    await this.deps.store.saveResult(reviewId, result);
     await this.publish(reviewId);
   }
 
@@ -48,14 +48,14 @@ export class ReviewPublishing {
   private async publishNow(reviewId: string): Promise<void> {
     // Publish what the review concluded last, whichever call got here first: a late "queued"
     // announcement must never overwrite a verdict.
-    const result = this.deps.store.lastResult(reviewId);
-    let review = this.deps.store.get(reviewId);
+    const result = await this.deps.store.lastResult(reviewId);
+    let review = await this.deps.store.get(reviewId);
     if (!result || !review) return;
     let allOk = true;
     for (const publisher of this.deps.publishersFor(review)) {
       try {
         const receipt = await publisher.publish(review, result);
-        this.deps.store.recordReceipt(reviewId, receipt);
+        await this.deps.store.recordReceipt(reviewId, receipt);
         // The next publisher sees this one's receipt (the check run links to the card).
         review = withReceipt(review, receipt);
       } catch (error) {
@@ -63,6 +63,6 @@ export class ReviewPublishing {
         this.deps.log.error({ err: error, reviewId, publisher: publisher.name }, "publish failed");
       }
     }
-    if (allOk) this.deps.store.markPublished(reviewId, result);
+    if (allOk) await this.deps.store.markPublished(reviewId, result);
   }
 }

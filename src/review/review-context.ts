@@ -7,7 +7,7 @@ import type { ReviewSource } from "../domain/review-source.js";
 import { budgetOf } from "../graph/budget.js";
 import type { ReviewGraph } from "../graph/build-review-graph.js";
 import type { ReviewStateValue } from "../graph/state.js";
-import type { ReviewStore } from "../store/review-store.js";
+import type { ReviewStore } from "../domain/review-store.js";
 import { buildResult } from "./build-result.js";
 import type { DecisionRequest } from "./decision-policy.js";
 
@@ -30,7 +30,7 @@ function hasPendingGate(state: StateSnapshot): boolean {
  * and carried, written through as the work goes, and read again only where someone else may
  * have changed it (the graph after it ran; the record when a push superseded it meanwhile).
  *
- * @example const ctx = await ReviewContext.load(deps, reviewId); if (ctx) ctx.result();
+ * @example const ctx = await ReviewContext.load(deps, reviewId); if (ctx) await ctx.result();
  */
 export class ReviewContext {
   private constructor(
@@ -41,7 +41,7 @@ export class ReviewContext {
 
   /** Reads a review's record and its graph's state; undefined when there is no such review. */
   static async load(deps: ContextDeps, reviewId: string): Promise<ReviewContext | undefined> {
-    const record = deps.store.get(reviewId);
+    const record = await deps.store.get(reviewId);
     if (!record) return undefined;
     return new ReviewContext(deps, record, await deps.graph.getState(configOf(reviewId)));
   }
@@ -70,7 +70,7 @@ export class ReviewContext {
   }
 
   /** Where the review's pull request comes from (read when the graph first starts). */
-  source(): ReviewSource | undefined {
+  source(): Promise<ReviewSource | undefined> {
     return this.deps.store.source(this.id);
   }
 
@@ -86,8 +86,8 @@ export class ReviewContext {
   }
 
   /** Sets the review's status. */
-  setStatus(status: ReviewStatus): void {
-    this.deps.store.setStatus(this.id, status);
+  async setStatus(status: ReviewStatus): Promise<void> {
+    await this.deps.store.setStatus(this.id, status);
     this.record = { ...this.record, status };
   }
 
@@ -95,17 +95,17 @@ export class ReviewContext {
    * Sets where the review stands after its graph stopped, unless a push superseded it meanwhile
    * (its successor decides the PR); then the record is read again, to show it superseded.
    */
-  settleStatus(status: ReviewStatus): void {
-    if (this.deps.store.setStatusUnlessSuperseded(this.id, status)) {
+  async settleStatus(status: ReviewStatus): Promise<void> {
+    if (await this.deps.store.setStatusUnlessSuperseded(this.id, status)) {
       this.record = { ...this.record, status };
       return;
     }
-    this.record = this.deps.store.get(this.id) ?? this.record;
+    this.record = (await this.deps.store.get(this.id)) ?? this.record;
   }
 
   /** Marks the review superseded by a head. */
-  supersede(bySha: string): void {
-    this.deps.store.supersede(this.id, bySha);
+  async supersede(bySha: string): Promise<void> {
+    await this.deps.store.supersede(this.id, bySha);
     this.record = { ...this.record, status: "superseded", supersededBy: bySha };
   }
 
@@ -113,18 +113,18 @@ export class ReviewContext {
    * Takes a person's decision durably (see `ReviewStore.receiveDecision`): moves waiting → running
    * if no one else did first (the cross-process lock of a decision) and stores the decision.
    */
-  receive(resume: ResumeValue, door: string): boolean {
-    if (!this.deps.store.receiveDecision(this.id, resume, door)) return false;
+  async receive(resume: ResumeValue, door: string): Promise<boolean> {
+    if (!(await this.deps.store.receiveDecision(this.id, resume, door))) return false;
     this.record = { ...this.record, status: "running" };
     return true;
   }
 
   /** The review result as it stands. */
-  result(): ReviewResult {
+  async result(): Promise<ReviewResult> {
     const built = buildResult(this.record, this.values, this.record.status, this.deps.cyclesMax);
     // A review that failed closed keeps the escalation it was given (the graph never reached the gate).
     const saved =
-      built.escalation === null && built.route === "human" ? this.deps.store.lastResult(this.id) : undefined;
+      built.escalation === null && built.route === "human" ? await this.deps.store.lastResult(this.id) : undefined;
     return saved?.escalation ? { ...built, escalation: saved.escalation } : built;
   }
 

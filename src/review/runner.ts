@@ -23,7 +23,7 @@ import type {
   ReviewService,
 } from "../domain/review.js";
 import type { ReviewGraph } from "../graph/build-review-graph.js";
-import type { ReviewRegistration, ReviewStore } from "../store/review-store.js";
+import type { ReviewRegistration, ReviewStore } from "../domain/review-store.js";
 import { decisionRefusal } from "./decision-policy.js";
 import { KeyedLock } from "./keyed-lock.js";
 import type { ProgressHub } from "./progress-hub.js";
@@ -68,7 +68,7 @@ const newReviewId = () => `r-${crypto.randomBytes(6).toString("hex")}`;
  * Publishing is `ReviewPublishing`'s; who may decide is `decisionRefusal`'s; which reviews a push
  * supersedes is `supersedePlan`'s.
  *
- * @example const review = runner.register({ source, repo, number, headSha }); await runner.run(review.id);
+ * @example const review = await runner.register({ source, repo, number, headSha }); await runner.run(review.id);
  */
 export class ReviewRunner implements ReviewService {
   /** One run or decision at a time per review, in this process. */
@@ -81,10 +81,11 @@ export class ReviewRunner implements ReviewService {
     this.publishing = new ReviewPublishing(deps);
   }
 
-  register(input: ReviewRegistration): ReviewRecord {
+  /** Registers a review as queued, with its audit entry; `tx` when it is part of a larger transaction. */
+  async register(input: ReviewRegistration, tx: ReviewStore = this.deps.store): Promise<ReviewRecord> {
     const id = (this.deps.newId ?? newReviewId)();
-    const review = this.deps.store.register({ id, pr: `${input.repo}#${input.number}`, ...input });
-    this.deps.store.audit({
+    const review = await tx.register({ id, pr: `${input.repo}#${input.number}`, ...input });
+    await tx.audit({
       reviewId: id,
       actor: "gate",
       action: "register",
@@ -94,11 +95,11 @@ export class ReviewRunner implements ReviewService {
     return review;
   }
 
-  get(reviewId: string): ReviewRecord | undefined {
+  get(reviewId: string): Promise<ReviewRecord | undefined> {
     return this.deps.store.get(reviewId);
   }
 
-  listWaiting(): ReviewRecord[] {
+  listWaiting(): Promise<ReviewRecord[]> {
     return this.deps.store.withStatus("waiting_for_human");
   }
 
@@ -108,7 +109,7 @@ export class ReviewRunner implements ReviewService {
    */
   async announce(reviewId: string): Promise<void> {
     try {
-      const queued = (await this.context(reviewId)).result();
+      const queued = await (await this.context(reviewId)).result();
       if (queued.status !== "queued") return;
       await this.publishing.record(reviewId, queued);
     } catch (error) {
@@ -121,12 +122,17 @@ export class ReviewRunner implements ReviewService {
     return this.lock.run(reviewId, async () => {
       const ctx = await this.context(reviewId);
       if (ctx.review.status !== "queued" && ctx.review.status !== "running") return ctx.result();
-      ctx.setStatus("running");
+      await ctx.setStatus("running");
       // Show the review as in progress (a check run "in progress") before the work starts.
-      await this.publishing.record(reviewId, ctx.result());
+      await this.publishing.record(reviewId, await ctx.result());
       const input = ctx.started
         ? null
-        : { reviewId, source: ctx.source(), cyclesMax: this.deps.cyclesMax, maxCostUsd: this.deps.maxCostUsd ?? null };
+        : {
+            reviewId,
+            source: await ctx.source(),
+            cyclesMax: this.deps.cyclesMax,
+            maxCostUsd: this.deps.maxCostUsd ?? null,
+          };
       try {
         await this.invoke(reviewId, input);
       } catch (error) {
@@ -158,7 +164,7 @@ export class ReviewRunner implements ReviewService {
     if (!ctx) return this.refuse(reviewId, attempt, door, { code: "not_found", reviewId });
     const refusal = decisionRefusal(ctx.decisionRequest(attempt, door, this.approvers));
     if (refusal) return this.refuse(reviewId, attempt, door, refusal);
-    return { ok: true, review: ctx.review, result: ctx.result() };
+    return { ok: true, review: ctx.review, result: await ctx.result() };
   }
 
   /** Applies a person's decision or question. Exactly one of concurrent calls resumes the graph. */
@@ -189,7 +195,7 @@ export class ReviewRunner implements ReviewService {
     if (refusal) return this.refuse(reviewId, resume, door, refusal);
     // Stored durably with the claim (the cross-process lock: only one process moves waiting →
     // running), before anyone is told it was taken; a crash after this is finished by `recover`.
-    if (!ctx.receive(resume, door.kind)) return this.refuse(reviewId, resume, door, { code: "busy", reviewId });
+    if (!(await ctx.receive(resume, door.kind))) return this.refuse(reviewId, resume, door, { code: "busy", reviewId });
     await opts.onReceived?.();
     const stop = opts.onProgress ? this.deps.progress.listen(reviewId, opts.onProgress) : () => undefined;
     try {
@@ -202,14 +208,14 @@ export class ReviewRunner implements ReviewService {
   /** Applies a received decision exactly once, and marks it applied (audit: "applied"). */
   private async applyReceived(ctx: ReviewContext, resume: ResumeValue): Promise<ReviewResult> {
     const result = await this.apply(ctx, resume);
-    this.deps.store.markDecisionApplied(ctx.id, resume, result.route ?? result.status);
+    await this.deps.store.markDecisionApplied(ctx.id, resume, result.route ?? result.status);
     return result;
   }
 
   /** Records a refused decision in the audit log (one shape for every door) and says why. */
-  private refuse(reviewId: string, attempt: Attempt, door: DecisionDoor, refusal: Refusal): Refused {
+  private async refuse(reviewId: string, attempt: Attempt, door: DecisionDoor, refusal: Refusal): Promise<Refused> {
     const outcome = refused(refusal);
-    this.deps.store.audit({
+    await this.deps.store.audit({
       reviewId,
       actor: attempt.by,
       action: attempt.kind,
@@ -242,7 +248,7 @@ export class ReviewRunner implements ReviewService {
 
   /** The current result of a review id or of the newest review of `owner/repo#n`. */
   async status(ref: string): Promise<ReviewResult | undefined> {
-    const review = this.deps.store.get(ref) ?? this.deps.store.latestForPr(ref);
+    const review = (await this.deps.store.get(ref)) ?? (await this.deps.store.latestForPr(ref));
     return review ? this.result(review.id) : undefined;
   }
 
@@ -258,7 +264,7 @@ export class ReviewRunner implements ReviewService {
    */
   async supersedeOlder(pr: string, newHeadSha: string, newId?: string): Promise<ReviewRecord[]> {
     const superseded: ReviewRecord[] = [];
-    for (const step of supersedePlan(this.deps.store.openForPr(pr), newHeadSha, newId)) {
+    for (const step of supersedePlan(await this.deps.store.openForPr(pr), newHeadSha, newId)) {
       superseded.push(await this.supersede(step.id, step.bySha));
     }
     return superseded;
@@ -267,15 +273,15 @@ export class ReviewRunner implements ReviewService {
   /** Marks one review superseded by a head SHA, records it, republishes it and frees its snapshot. */
   private async supersede(reviewId: string, bySha: string): Promise<ReviewRecord> {
     const ctx = await this.context(reviewId);
-    ctx.supersede(bySha);
-    this.deps.store.audit({
+    await ctx.supersede(bySha);
+    await this.deps.store.audit({
       reviewId,
       actor: "gate",
       action: "supersede",
       outcome: "superseded",
       detail: { by: bySha },
     });
-    await this.publishing.record(reviewId, ctx.result());
+    await this.publishing.record(reviewId, await ctx.result());
     await this.deps.onSettled?.(ctx.review);
     return ctx.review;
   }
@@ -344,11 +350,11 @@ export class ReviewRunner implements ReviewService {
    */
   async recover(): Promise<{ resumed: number; republished: number; applied: number }> {
     // Decisions taken before a crash and not applied yet: applied now, once each.
-    const decisions = this.deps.store.pendingDecisions();
+    const decisions = await this.deps.store.pendingDecisions();
     for (const d of decisions) await this.lock.run(d.reviewId, () => this.finishDecision(d.reviewId, d.resume));
-    const pending = this.deps.store.withStatus("queued", "running");
+    const pending = await this.deps.store.withStatus("queued", "running");
     for (const r of pending) await this.run(r.id);
-    const stale = this.deps.store.unpublished();
+    const stale = await this.deps.store.unpublished();
     for (const r of stale) await this.publishing.publish(r.id);
     return { resumed: pending.length, republished: stale.length, applied: decisions.length };
   }
@@ -361,14 +367,14 @@ export class ReviewRunner implements ReviewService {
     const ctx = await ReviewContext.load(this.deps, reviewId);
     if (!ctx) return;
     if (ctx.review.status === "superseded") {
-      this.deps.store.markDecisionApplied(reviewId, resume, "superseded");
+      await this.deps.store.markDecisionApplied(reviewId, resume, "superseded");
       return;
     }
     try {
       // Not applied yet if the gate still waits, or (a review that failed closed) no decision is recorded.
       const applied = !ctx.gatePending && (resume.kind === "info" || ctx.values.decision);
       const result = applied ? await this.settle(ctx) : await this.apply(ctx, resume);
-      this.deps.store.markDecisionApplied(reviewId, resume, result.route ?? result.status);
+      await this.deps.store.markDecisionApplied(reviewId, resume, result.route ?? result.status);
     } catch (error) {
       this.deps.log.error({ err: error, reviewId }, "could not finish a decision received before a restart");
     }
@@ -385,7 +391,7 @@ export class ReviewRunner implements ReviewService {
     } catch (error) {
       // The graph's nodes do not throw by design; if something still does, a person is asked.
       this.deps.log.error({ err: error, reviewId }, "review graph failed");
-      this.deps.store.audit({
+      await this.deps.store.audit({
         reviewId,
         actor: "gate",
         action: "run",
@@ -399,10 +405,10 @@ export class ReviewRunner implements ReviewService {
   /** A review whose graph failed goes to a person with the error; it never passes. */
   private async failClosed(ctx: ReviewContext, error: unknown): Promise<ReviewResult> {
     // A review superseded while it ran stays superseded; its successor decides the PR.
-    ctx.settleStatus("waiting_for_human");
+    await ctx.settleStatus("waiting_for_human");
     await ctx.reloadState();
     const result: ReviewResult = {
-      ...ctx.result(),
+      ...(await ctx.result()),
       route: "human",
       escalation: { reason: "specialist_error", detail: `the review could not finish: ${(error as Error).message}` },
     };
@@ -414,8 +420,8 @@ export class ReviewRunner implements ReviewService {
   private async settle(ctx: ReviewContext): Promise<ReviewResult> {
     await ctx.reloadState();
     const status = ctx.gatePending ? "waiting_for_human" : "done";
-    ctx.settleStatus(status);
-    const result = ctx.result();
+    await ctx.settleStatus(status);
+    const result = await ctx.result();
     await this.publishing.record(ctx.id, result);
     if (status === "done") await this.deps.onSettled?.(ctx.review);
     return result;

@@ -8,14 +8,14 @@ import type { GateRoute } from "./http-routes.js";
 export interface MetricsSources {
   queueDepth(): number;
   /** Reviews waiting for a person now. */
-  waiting(): number;
+  waiting(): Promise<number>;
 }
 
 /**
  * The gate's Prometheus metrics, on a registry of its own (never the library's global one, so two
  * gates in one process, as in tests, do not share counters), served at `GET /metrics`.
  *
- * @example const metrics = createMetrics({ queueDepth: () => queue.size, waiting: () => 0 });
+ * @example const metrics = createMetrics({ queueDepth: () => queue.size, waiting: async () => 0 });
  */
 export function createMetrics(sources: MetricsSources) {
   const registry = new Registry();
@@ -75,8 +75,8 @@ export function createMetrics(sources: MetricsSources) {
     name: "gate_reviews_waiting",
     help: "Reviews waiting for a person",
     registers: [registry],
-    collect() {
-      this.set(sources.waiting());
+    async collect() {
+      this.set(await sources.waiting());
     },
   });
 

@@ -102,11 +102,13 @@ export async function startGateServer(
             checkRunUrl: checksUrl,
             log,
             recordPostIntent: (reviewId, at) => gate.store.recordSlackPostIntent(reviewId, at),
-            siblings: (review) =>
-              gate.store.allForPr(review.pr).map((r) => {
-                const result = gate.store.lastResult(r.id);
-                return { review: r, ...(result ? { result } : {}) };
-              }),
+            siblings: async (review) =>
+              Promise.all(
+                (await gate.store.allForPr(review.pr)).map(async (r) => {
+                  const result = await gate.store.lastResult(r.id);
+                  return { review: r, ...(result ? { result } : {}) };
+                }),
+              ),
             claimNote: (key, reviewId) => gate.store.claimSlackNote(key, reviewId),
             whoToAsk: (review, result) => whoToAsk(approversFor(review), review, result),
             personName,
@@ -119,7 +121,7 @@ export async function startGateServer(
   // Read at scrape time, when the queue and the store exist.
   const metrics = createMetrics({
     queueDepth: () => queue.size,
-    waiting: () => gate.store.withStatus("waiting_for_human").length,
+    waiting: async () => (await gate.store.withStatus("waiting_for_human")).length,
   });
   const gate = buildGate(settings, log, {
     github: auth,
@@ -215,7 +217,7 @@ export async function startGateServer(
   }
 
   // Reviews that were queued or running when the process stopped run again; unpublished results are published.
-  const pending = gate.store.withStatus("queued", "running").length;
+  const pending = (await gate.store.withStatus("queued", "running")).length;
   queue.push(() => gate.runner.recover());
   ready = true;
   log.info(

@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { WebhookDelivery, WebhookSink } from "../github/webhook.js";
 import type { ReviewRunner } from "../review/runner.js";
-import type { ReviewStore } from "../store/review-store.js";
+import type { ReviewStore } from "../domain/review-store.js";
 import type { ReviewQueue } from "./review-queue.js";
 import type { StartRerun } from "./reruns.js";
 
@@ -22,65 +22,70 @@ export function createWebhookSink(deps: {
 }): WebhookSink {
   return {
     seenDelivery: (id) => deps.store.hasDelivery(id),
-    closed(delivery) {
-      if (!deps.store.recordDelivery(delivery.id, delivery.event)) return;
+    async closed(delivery) {
+      if (!(await deps.store.recordDelivery(delivery.id, delivery.event))) return;
       deps.queue.push(() => deps.runner.closePr(delivery.pr));
     },
-    rerun(request) {
+    async rerun(request) {
       const log = deps.log.child({ deliveryId: request.id, repo: request.repo, headSha: request.headSha });
-      deps.store.transaction(() => {
-        if (!deps.store.recordDelivery(request.id, request.event)) return;
+      await deps.store.transaction(async (tx) => {
+        if (!(await tx.recordDelivery(request.id, request.event))) return;
         // The check run names its review; a suite names only its head and pull requests.
-        const named = request.reviewId ? deps.store.get(request.reviewId) : undefined;
-        const target =
-          named && named.repo === request.repo && named.headSha === request.headSha
-            ? named
-            : request.numbers
-                .map((n) => deps.store.latestForPr(`${request.repo}#${n}`))
-                .find((r) => r !== undefined && r.headSha === request.headSha);
+        const named = request.reviewId ? await tx.get(request.reviewId) : undefined;
+        let target = named && named.repo === request.repo && named.headSha === request.headSha ? named : undefined;
+        for (const n of target ? [] : request.numbers) {
+          const latest = await tx.latestForPr(`${request.repo}#${n}`);
+          if (latest?.headSha === request.headSha) {
+            target = latest;
+            break;
+          }
+        }
         if (!target || target.status === "closed") {
           log.info({ found: target?.id }, "re-run of a head the gate has no open pull request for; ignored");
           return;
         }
-        deps.rerun(target.id, `github:${request.by}`);
+        await deps.rerun(target.id, `github:${request.by}`);
       });
     },
-    accept(delivery: WebhookDelivery) {
+    async accept(delivery: WebhookDelivery) {
       const p = delivery.payload;
       const pr = `${p.repository.full_name}#${p.pull_request.number}`;
       const headSha = p.pull_request.head.sha;
       const log = deps.log.child({ deliveryId: delivery.id, pr });
-      const registered = deps.store.transaction(() => {
-        if (!deps.store.recordDelivery(delivery.id, delivery.event)) return undefined;
+      const registered = await deps.store.transaction(async (tx) => {
+        if (!(await tx.recordDelivery(delivery.id, delivery.event))) return undefined;
         if (delivery.draft && !deps.reviewDrafts) {
           log.info("draft skipped (GATE_REVIEW_DRAFTS=false)");
           return undefined;
         }
         // Reopened or marked ready with the same head: the review of that commit stands. Not so when
         // the base branch changed: the same head has another diff, and the older review is superseded.
-        const open = deps.store.openForPr(pr).find((r) => r.headSha === headSha);
+        const open = (await tx.openForPr(pr)).find((r) => r.headSha === headSha);
         if (open && !(delivery.action === "edited" && p.changes?.base)) {
           log.info({ reviewId: open.id }, "this head is already under review");
           return undefined;
         }
-        return deps.runner.register({
-          source: {
-            kind: "github",
-            owner: p.repository.owner.login,
-            repo: p.repository.name,
+        return deps.runner.register(
+          {
+            source: {
+              kind: "github",
+              owner: p.repository.owner.login,
+              repo: p.repository.name,
+              number: p.pull_request.number,
+              headSha,
+              ...(p.installation ? { installationId: p.installation.id } : {}),
+            },
+            repo: p.repository.full_name,
             number: p.pull_request.number,
             headSha,
+            title: p.pull_request.title,
+            url: p.pull_request.html_url,
+            author: p.pull_request.user?.login ?? "unknown",
             ...(p.installation ? { installationId: p.installation.id } : {}),
+            ...(p.pull_request.updated_at ? { eventAt: p.pull_request.updated_at } : {}),
           },
-          repo: p.repository.full_name,
-          number: p.pull_request.number,
-          headSha,
-          title: p.pull_request.title,
-          url: p.pull_request.html_url,
-          author: p.pull_request.user?.login ?? "unknown",
-          ...(p.installation ? { installationId: p.installation.id } : {}),
-          ...(p.pull_request.updated_at ? { eventAt: p.pull_request.updated_at } : {}),
-        });
+          tx,
+        );
       });
       if (!registered) return;
       log.info({ reviewId: registered.id, action: delivery.action }, "review queued");

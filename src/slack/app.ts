@@ -334,7 +334,7 @@ function registerHome(app: App, deps: FlowDeps): void {
   app.event("app_home_opened", async ({ event, client }) => {
     if (event.tab !== "home") return;
     try {
-      await client.views.publish({ user_id: event.user, view: renderHome(deps.service.listWaiting()) });
+      await client.views.publish({ user_id: event.user, view: renderHome(await deps.service.listWaiting()) });
     } catch (error) {
       deps.log.error({ err: error, userId: event.user }, "App Home could not be published");
     }

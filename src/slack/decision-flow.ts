@@ -90,7 +90,7 @@ async function doorOf(deps: FlowDeps, attempt: Attempt): Promise<DecisionDoor> {
   const members = await resolveUserGroups(attempt.client, groupIdsIn(approvers), deps.groups, (groupId, error) =>
     deps.log.warn({ groupId, err: error }, "cannot read a Slack user group; counting it as empty"),
   );
-  const record = deps.service.get(attempt.reviewId);
+  const record = await deps.service.get(attempt.reviewId);
   const author = record?.author ?? "";
   // The card the click came from must be the one recorded for the review its button names.
   const card = record ? placeOf(record) : undefined;
@@ -176,7 +176,7 @@ export async function requestInfo(deps: FlowDeps, attempt: Attempt, question: st
   // Puts the card back as the review now stands (the progress state had no buttons).
   const restoreCard = async (): Promise<void> => {
     const current = await deps.service.status(review.id).catch(() => undefined);
-    await updateCard(deps, attempt, deps.service.get(review.id) ?? review, current ?? result);
+    await updateCard(deps, attempt, (await deps.service.get(review.id)) ?? review, current ?? result);
   };
   let outcome: DecideOutcome;
   try {
@@ -197,7 +197,7 @@ export async function requestInfo(deps: FlowDeps, attempt: Attempt, question: st
     if (outcome.code !== "busy") await restoreCard();
     return;
   }
-  await updateCard(deps, attempt, deps.service.get(review.id) ?? review, outcome.result);
+  await updateCard(deps, attempt, (await deps.service.get(review.id)) ?? review, outcome.result);
 }
 
 /** Rewrites the card in place; a failure is logged and told, as the decision itself stands. */
@@ -213,7 +213,7 @@ export async function updateCard(
     deps.log.warn({ reviewId: review.id }, "no Slack card to update for this review");
     return;
   }
-  const fresh = deps.service.get(review.id) ?? review;
+  const fresh = (await deps.service.get(review.id)) ?? review;
   const checkRunUrl = deps.checkRunUrl?.(fresh);
   const people = deps.people;
   const card = renderCard({

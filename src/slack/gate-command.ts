@@ -58,7 +58,7 @@ async function status(arg: string, deps: GateCommandDeps): Promise<string> {
   if (!ref.ok) return `${ref.why}.`;
   const result = await deps.service.status(ref.ref);
   if (!result) return `No review found for ${escapeMrkdwn(ref.ref)}.`;
-  return renderStatusText(result, deps.service.get(result.review_id));
+  return renderStatusText(result, await deps.service.get(result.review_id));
 }
 
 async function rerun(arg: string, deps: GateCommandDeps): Promise<string> {

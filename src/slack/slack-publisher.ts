@@ -19,16 +19,16 @@ export interface SlackPublisherOptions {
    * Stores that a card is about to be posted for a review (before chat.postMessage), so that after
    * a crash between the post and its receipt the card is found again instead of posted twice.
    */
-  recordPostIntent?(reviewId: string, at: string): void;
+  recordPostIntent?(reviewId: string, at: string): Promise<void>;
   /** The clock the intent is stamped with (tests); defaults to the system clock. */
   now?(): Date;
   /**
    * The PR's other reviews, with their last results: a new card is posted in the thread their
    * first card started, and their superseded cards are edited to point at the new one.
    */
-  siblings?(review: ReviewRecord): Array<{ review: ReviewRecord; result?: ReviewResult }>;
+  siblings?(review: ReviewRecord): Promise<Array<{ review: ReviewRecord; result?: ReviewResult }>>;
   /** Claims a thread message (true once per key), so nothing is said twice; absent: always said. */
-  claimNote?(key: string, reviewId: string): boolean;
+  claimNote?(key: string, reviewId: string): Promise<boolean>;
   /** Who a review asks: the approvers to mention and the author's Slack id. */
   whoToAsk?(review: ReviewRecord, result: ReviewResult): WhoToAsk;
   /** A person's display name (and GitHub login), for decisions. */
@@ -63,25 +63,25 @@ export function createSlackPublisher(opts: SlackPublisherOptions): Publisher {
   const said = new Set<string>();
   const claim =
     opts.claimNote ??
-    ((key: string) => {
+    (async (key: string) => {
       if (said.has(key)) return false;
       said.add(key);
       return true;
     });
 
   /** The newest later card of the same PR: where a superseded card points. */
-  const successorUrl = (review: ReviewRecord): string | undefined => {
+  const successorUrl = async (review: ReviewRecord): Promise<string | undefined> => {
     if (review.status !== "superseded") return undefined;
-    const later = (opts.siblings?.(review) ?? [])
+    const later = ((await opts.siblings?.(review)) ?? [])
       .map((s) => s.review)
       .filter((r) => r.slackTs && Date.parse(r.createdAt) >= Date.parse(review.createdAt) && r.id !== review.id)
       .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt))[0];
     return later ? cardLink(later) : undefined;
   };
 
-  const render = (review: ReviewRecord, result: ReviewResult, newCard?: string) => {
+  const render = async (review: ReviewRecord, result: ReviewResult, newCard?: string) => {
     const checkRunUrl = opts.checkRunUrl?.(review);
-    const successor = newCard ?? successorUrl(review);
+    const successor = newCard ?? (await successorUrl(review));
     return renderCard({
       review,
       result,
@@ -93,8 +93,8 @@ export function createSlackPublisher(opts: SlackPublisherOptions): Publisher {
   };
 
   /** The thread a PR's cards live in: its first card's. */
-  const threadOf = (review: ReviewRecord): { channel: string; ts: string } | undefined => {
-    const first = (opts.siblings?.(review) ?? [])
+  const threadOf = async (review: ReviewRecord): Promise<{ channel: string; ts: string } | undefined> => {
+    const first = ((await opts.siblings?.(review)) ?? [])
       .map((s) => s.review)
       .filter((r) => r.id !== review.id && r.slackChannel && r.slackTs)
       .sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt))[0];
@@ -108,7 +108,7 @@ export function createSlackPublisher(opts: SlackPublisherOptions): Publisher {
     const channel = review.slackChannel;
     const thread = review.slackThreadTs ?? review.slackTs;
     if (!text || !channel || !thread) return;
-    if (!claim(key, review.id)) return;
+    if (!(await claim(key, review.id))) return;
     try {
       await opts.client.chat.postMessage({
         channel,
@@ -128,12 +128,12 @@ export function createSlackPublisher(opts: SlackPublisherOptions): Publisher {
       await note(review, `answer:${review.id}:${i}`, investigationText(inv));
     }
     await note(review, `decision:${review.id}`, decisionText(result, opts.personName));
-    await note(review, `ended:${review.id}`, endedText(review, result, successorUrl(review)));
+    await note(review, `ended:${review.id}`, endedText(review, result, await successorUrl(review)));
   };
 
   /** A new card: the PR's superseded cards now point at it. */
   const pointOlderCards = async (review: ReviewRecord): Promise<void> => {
-    for (const s of opts.siblings?.(review) ?? []) {
+    for (const s of (await opts.siblings?.(review)) ?? []) {
       const older = s.review;
       if (older.id === review.id || older.status !== "superseded" || !s.result) continue;
       if (!older.slackChannel || !older.slackTs) continue;
@@ -152,7 +152,7 @@ export function createSlackPublisher(opts: SlackPublisherOptions): Publisher {
     ts: string,
     newCard?: string,
   ): Promise<PublishReceipt> => {
-    const card = render(review, result, newCard);
+    const card = await render(review, result, newCard);
     await opts.client.chat.update({ channel, ts, text: card.text, blocks: card.blocks });
     return { slackChannel: channel, slackTs: ts };
   };
@@ -181,7 +181,7 @@ export function createSlackPublisher(opts: SlackPublisherOptions): Publisher {
   };
 
   const post = async (review: ReviewRecord, result: ReviewResult, channel: string): Promise<PublishReceipt> => {
-    const thread = threadOf(review);
+    const thread = await threadOf(review);
     const where = thread?.channel ?? channel;
     const threadReceipt = thread ? { slackThreadTs: thread.ts } : {};
     if (review.slackPostStartedAt) {
@@ -194,9 +194,9 @@ export function createSlackPublisher(opts: SlackPublisherOptions): Publisher {
         return { ...(await update(review, result, where, ts)), ...threadReceipt };
       }
     } else {
-      opts.recordPostIntent?.(review.id, (opts.now?.() ?? new Date()).toISOString());
+      await opts.recordPostIntent?.(review.id, (opts.now?.() ?? new Date()).toISOString());
     }
-    const card = render(review, result);
+    const card = await render(review, result);
     const res = await opts.client.chat.postMessage({
       channel: where,
       ...(thread ? { thread_ts: thread.ts } : {}),

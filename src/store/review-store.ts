@@ -1,22 +1,10 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import type Database from "better-sqlite3";
 import type { Clock } from "../domain/clock.js";
 import type { ReviewSource } from "../domain/review-source.js";
 import type { ReviewResult, ReviewStatus } from "../domain/review-result.js";
+import type { AuditEntry, AuditInput, ReviewRegistration, ReviewStore } from "../domain/review-store.js";
 import type { PublishReceipt, ResumeValue, ReviewRecord } from "../domain/review.js";
-
-/** What registering a review needs. */
-export interface ReviewRegistration {
-  source: ReviewSource;
-  repo: string;
-  number: number;
-  headSha: string;
-  title?: string;
-  url?: string;
-  author?: string;
-  installationId?: number;
-  /** When the PR changed to this head, per GitHub (a webhook's `pull_request.updated_at`). */
-  eventAt?: string;
-}
 
 interface ReviewRow {
   id: string;
@@ -42,17 +30,6 @@ interface ReviewRow {
   event_at: string | null;
   slack_post_started_at: string | null;
   slack_thread_ts: string | null;
-}
-
-/** One audit entry: who did what to which review, and what came of it. Append-only. */
-export interface AuditEntry {
-  seq: number;
-  review_id: string;
-  at: string;
-  actor: string;
-  action: string;
-  outcome: string;
-  detail: Record<string, unknown>;
 }
 
 function toRecord(r: ReviewRow): ReviewRecord {
@@ -81,22 +58,45 @@ function toRecord(r: ReviewRow): ReviewRecord {
 }
 
 /**
- * The app's tables: reviews, webhook deliveries already seen, the audit log, the licence cache.
- *
- * @example const store = new ReviewStore(openDatabase(path), systemClock);
+ * Who holds the one SQLite connection's transaction. better-sqlite3 runs statements on one
+ * connection, so while an asynchronous transaction is open every other caller waits for it
+ * (its statements would otherwise land inside it, and be rolled back with it).
  */
-export class ReviewStore {
+class TransactionGate {
+  /** Settles when the open transaction ends; undefined when none is open. */
+  open: Promise<void> | undefined;
+  /** The open transaction's marker, seen by the work running inside it (it joins, never waits). */
+  readonly inside = new AsyncLocalStorage<{ active: boolean }>();
+}
+
+/**
+ * The review store on the gate's SQLite file (`gate_reviews`, `gate_deliveries`, `gate_audit`,
+ * `gate_decisions`, `gate_license_cache`; see database.ts). Statements run synchronously on
+ * better-sqlite3 behind the asynchronous port; `transaction` holds the connection for its work.
+ *
+ * @example const store = new SqliteReviewStore(openDatabase(path), systemClock);
+ */
+export class SqliteReviewStore implements ReviewStore {
   constructor(
     private readonly db: Database.Database,
     private readonly clock: Clock,
+    private readonly gate = new TransactionGate(),
+    /** True for the store handed to a transaction's work: its statements run inside it. */
+    private readonly bound = false,
   ) {}
 
   private now(): string {
     return this.clock().toISOString();
   }
 
-  /** Registers a review before it runs, so `status` can say "queued" (docs/design.md, reason 9). */
-  register(input: ReviewRegistration & { id: string; pr: string }): ReviewRecord {
+  /** Waits until no transaction holds the connection (unless this call is part of it). */
+  private async ready(): Promise<void> {
+    if (this.bound || this.gate.inside.getStore()?.active) return;
+    while (this.gate.open) await this.gate.open;
+  }
+
+  async register(input: ReviewRegistration & { id: string; pr: string }): Promise<ReviewRecord> {
+    await this.ready();
     const now = this.now();
     this.db
       .prepare(
@@ -119,39 +119,45 @@ export class ReviewStore {
         inst: input.installationId ?? null,
         eventAt: input.eventAt ?? null,
       });
-    return this.get(input.id)!;
+    return this.row(input.id)!;
   }
 
-  get(id: string): ReviewRecord | undefined {
+  async get(id: string): Promise<ReviewRecord | undefined> {
+    await this.ready();
+    return this.row(id);
+  }
+
+  private row(id: string): ReviewRecord | undefined {
     const row = this.db.prepare(`SELECT * FROM gate_reviews WHERE id = ?`).get(id) as ReviewRow | undefined;
     return row ? toRecord(row) : undefined;
   }
 
-  source(id: string): ReviewSource | undefined {
+  async source(id: string): Promise<ReviewSource | undefined> {
+    await this.ready();
     const row = this.db.prepare(`SELECT source_json FROM gate_reviews WHERE id = ?`).get(id) as
       | { source_json: string }
       | undefined;
     return row ? (JSON.parse(row.source_json) as ReviewSource) : undefined;
   }
 
-  /** The newest review of `owner/repo#n`. */
-  latestForPr(pr: string): ReviewRecord | undefined {
+  async latestForPr(pr: string): Promise<ReviewRecord | undefined> {
+    await this.ready();
     const row = this.db
       .prepare(`SELECT * FROM gate_reviews WHERE pr = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`)
       .get(pr) as ReviewRow | undefined;
     return row ? toRecord(row) : undefined;
   }
 
-  /** Every review of `owner/repo#n`, newest first (a push or a re-run adds one). */
-  allForPr(pr: string): ReviewRecord[] {
+  async allForPr(pr: string): Promise<ReviewRecord[]> {
+    await this.ready();
     const rows = this.db
       .prepare(`SELECT * FROM gate_reviews WHERE pr = ? ORDER BY created_at DESC, rowid DESC`)
       .all(pr) as ReviewRow[];
     return rows.map(toRecord);
   }
 
-  /** Reviews of a PR that are not finished (queued, running or waiting), oldest first. */
-  openForPr(pr: string): ReviewRecord[] {
+  async openForPr(pr: string): Promise<ReviewRecord[]> {
+    await this.ready();
     const rows = this.db
       .prepare(
         `SELECT * FROM gate_reviews WHERE pr = ? AND status IN ('queued','running','waiting_for_human')
@@ -161,7 +167,8 @@ export class ReviewStore {
     return rows.map(toRecord);
   }
 
-  withStatus(...statuses: ReviewStatus[]): ReviewRecord[] {
+  async withStatus(...statuses: ReviewStatus[]): Promise<ReviewRecord[]> {
+    await this.ready();
     const marks = statuses.map(() => "?").join(",");
     const rows = this.db
       .prepare(`SELECT * FROM gate_reviews WHERE status IN (${marks}) ORDER BY created_at, rowid`)
@@ -169,15 +176,13 @@ export class ReviewStore {
     return rows.map(toRecord);
   }
 
-  setStatus(id: string, status: ReviewStatus): void {
+  async setStatus(id: string, status: ReviewStatus): Promise<void> {
+    await this.ready();
     this.db.prepare(`UPDATE gate_reviews SET status = ?, updated_at = ? WHERE id = ?`).run(status, this.now(), id);
   }
 
-  /**
-   * Sets a review's status unless a push superseded it or its PR was closed (such a review stays
-   * so); false when it was.
-   */
-  setStatusUnlessSuperseded(id: string, status: ReviewStatus): boolean {
+  async setStatusUnlessSuperseded(id: string, status: ReviewStatus): Promise<boolean> {
+    await this.ready();
     const r = this.db
       .prepare(
         `UPDATE gate_reviews SET status = ?, updated_at = ? WHERE id = ? AND status NOT IN ('superseded', 'closed')`,
@@ -187,53 +192,76 @@ export class ReviewStore {
   }
 
   /**
-   * Runs `work` in one SQLite transaction: all of its writes, or none when it throws. `work` must
-   * be synchronous (better-sqlite3 transactions cannot span an await).
-   *
-   * @example store.transaction(() => store.recordDelivery(id, "pull_request") && store.register(...));
+   * Runs `work` in one SQLite transaction (BEGIN IMMEDIATE: the write lock is taken at once, so a
+   * second process waits on the busy timeout rather than failing at its first write). While it is
+   * open, this process's other callers wait for it; a transaction inside `work` joins it.
    */
-  transaction<T>(work: () => T): T {
-    return this.db.transaction(work)();
+  async transaction<T>(work: (tx: ReviewStore) => Promise<T>): Promise<T> {
+    if (this.bound || this.gate.inside.getStore()?.active) return work(this.bound ? this : this.boundStore());
+    while (this.gate.open) await this.gate.open;
+    let release = () => {};
+    this.gate.open = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const marker = { active: true };
+    try {
+      this.db.exec("BEGIN IMMEDIATE");
+      try {
+        const value = await this.gate.inside.run(marker, () => work(this.boundStore()));
+        this.db.exec("COMMIT");
+        return value;
+      } catch (error) {
+        if (this.db.inTransaction) this.db.exec("ROLLBACK");
+        throw error;
+      }
+    } finally {
+      marker.active = false;
+      this.gate.open = undefined;
+      release();
+    }
   }
 
-  /**
-   * Moves a review from one status to another only if it is still in `from`: the one winner of a
-   * race (two clicks, two processes) gets true.
-   */
-  claim(id: string, from: ReviewStatus, to: ReviewStatus): boolean {
+  private boundStore(): SqliteReviewStore {
+    return new SqliteReviewStore(this.db, this.clock, this.gate, true);
+  }
+
+  async claim(id: string, from: ReviewStatus, to: ReviewStatus): Promise<boolean> {
+    await this.ready();
     const r = this.db
       .prepare(`UPDATE gate_reviews SET status = ?, updated_at = ? WHERE id = ? AND status = ?`)
       .run(to, this.now(), id, from);
     return r.changes === 1;
   }
 
-  /** Ends a review because its PR was closed: no decision, it stops gating. */
-  close(id: string): void {
+  async close(id: string): Promise<void> {
+    await this.ready();
     this.db.prepare(`UPDATE gate_reviews SET status = 'closed', updated_at = ? WHERE id = ?`).run(this.now(), id);
   }
 
-  supersede(id: string, bySha: string): void {
+  async supersede(id: string, bySha: string): Promise<void> {
+    await this.ready();
     this.db
       .prepare(`UPDATE gate_reviews SET status = 'superseded', superseded_by = ?, updated_at = ? WHERE id = ?`)
       .run(bySha, this.now(), id);
   }
 
-  /** Saves the result the graph concluded (what should be published). */
-  saveResult(id: string, result: ReviewResult): void {
+  async saveResult(id: string, result: ReviewResult): Promise<void> {
+    await this.ready();
     this.db
       .prepare(`UPDATE gate_reviews SET result_json = ?, updated_at = ? WHERE id = ?`)
       .run(JSON.stringify(result), this.now(), id);
   }
 
-  lastResult(id: string): ReviewResult | undefined {
+  async lastResult(id: string): Promise<ReviewResult | undefined> {
+    await this.ready();
     const row = this.db.prepare(`SELECT result_json FROM gate_reviews WHERE id = ?`).get(id) as
       | { result_json: string | null }
       | undefined;
     return row?.result_json ? (JSON.parse(row.result_json) as ReviewResult) : undefined;
   }
 
-  /** Records what a publisher created (a Slack message, a check run), so it is updated, never created twice. */
-  recordReceipt(id: string, receipt: PublishReceipt): void {
+  async recordReceipt(id: string, receipt: PublishReceipt): Promise<void> {
+    await this.ready();
     this.db
       .prepare(
         `UPDATE gate_reviews SET
@@ -252,57 +280,48 @@ export class ReviewStore {
       });
   }
 
-  /**
-   * Records that a Slack card is about to be posted for this review (kept once set: the first
-   * attempt's time), so a restart looks for that card before posting another.
-   */
-  recordSlackPostIntent(id: string, at: string): void {
+  async recordSlackPostIntent(id: string, at: string): Promise<void> {
+    await this.ready();
     this.db
       .prepare(`UPDATE gate_reviews SET slack_post_started_at = COALESCE(slack_post_started_at, ?) WHERE id = ?`)
       .run(at, id);
   }
 
-  /**
-   * Claims one message of a PR's Slack thread (a mention per head, a decision, a reminder): true
-   * the first time a key is claimed, false ever after, so a restart or a second publish never
-   * says it twice.
-   *
-   * @example if (store.claimSlackNote(`ask:acme/web#1:${sha}`, review.id)) await post(...);
-   */
-  claimSlackNote(key: string, reviewId: string): boolean {
+  async claimSlackNote(key: string, reviewId: string): Promise<boolean> {
+    await this.ready();
     const r = this.db
       .prepare(`INSERT OR IGNORE INTO gate_slack_notes (key, review_id, at) VALUES (?, ?, ?)`)
       .run(key, reviewId, this.now());
     return r.changes === 1;
   }
 
-  /** Whether a thread message was claimed (see `claimSlackNote`). */
-  hasSlackNote(key: string): boolean {
+  async hasSlackNote(key: string): Promise<boolean> {
+    await this.ready();
     return this.db.prepare(`SELECT 1 FROM gate_slack_notes WHERE key = ?`).get(key) !== undefined;
   }
 
-  /** Remembers a Slack user's display name (the newest wins). */
-  recordPerson(slackId: string, name: string): void {
+  async recordPerson(slackId: string, name: string): Promise<void> {
+    await this.ready();
     this.db
       .prepare(`INSERT OR REPLACE INTO gate_people (slack_id, name, at) VALUES (?, ?, ?)`)
       .run(slackId, name, this.now());
   }
 
-  /** A Slack user's display name, when one was recorded. */
-  personName(slackId: string): string | undefined {
+  async personName(slackId: string): Promise<string | undefined> {
+    await this.ready();
     const row = this.db.prepare(`SELECT name FROM gate_people WHERE slack_id = ?`).get(slackId) as
       | { name: string }
       | undefined;
     return row?.name;
   }
 
-  /** Records that every publisher showed this result. */
-  markPublished(id: string, result: ReviewResult): void {
+  async markPublished(id: string, result: ReviewResult): Promise<void> {
+    await this.ready();
     this.db.prepare(`UPDATE gate_reviews SET published_json = ? WHERE id = ?`).run(JSON.stringify(result), id);
   }
 
-  /** Reviews whose saved result differs from what was last published (a crash in between). */
-  unpublished(): ReviewRecord[] {
+  async unpublished(): Promise<ReviewRecord[]> {
+    await this.ready();
     const rows = this.db
       .prepare(
         `SELECT * FROM gate_reviews WHERE result_json IS NOT NULL
@@ -312,54 +331,52 @@ export class ReviewStore {
     return rows.map(toRecord);
   }
 
-  /** Records a webhook delivery; false when it was seen before (a redelivery). */
-  recordDelivery(id: string, event: string): boolean {
+  async recordDelivery(id: string, event: string): Promise<boolean> {
+    await this.ready();
     const r = this.db
       .prepare(`INSERT OR IGNORE INTO gate_deliveries (id, event, received_at) VALUES (?, ?, ?)`)
       .run(id, event, this.now());
     return r.changes === 1;
   }
 
-  hasDelivery(id: string): boolean {
+  async hasDelivery(id: string): Promise<boolean> {
+    await this.ready();
     return this.db.prepare(`SELECT 1 FROM gate_deliveries WHERE id = ?`).get(id) !== undefined;
   }
 
-  /**
-   * Takes a person's decision for a waiting review, durably, in one transaction: the review moves
-   * waiting → running (the cross-process claim: false when another decision has it), the decision
-   * is stored as not yet applied, and the audit log says "received". After a crash, `pendingDecisions`
-   * finds it again.
-   *
-   * @example if (!store.receiveDecision("r-1", { kind: "approve", by: "alice" }, "cli")) refuse("busy");
-   */
-  receiveDecision(reviewId: string, resume: ResumeValue, door: string): boolean {
-    return this.transaction(() => {
-      if (!this.claim(reviewId, "waiting_for_human", "running")) return false;
+  async receiveDecision(reviewId: string, resume: ResumeValue, door: string): Promise<boolean> {
+    return this.transaction(async (tx) => {
+      if (!(await tx.claim(reviewId, "waiting_for_human", "running"))) return false;
       this.db
         .prepare(`INSERT INTO gate_decisions (review_id, resume_json, door, received_at) VALUES (?, ?, ?, ?)`)
         .run(reviewId, JSON.stringify(resume), door, this.now());
       const detail = resume.kind === "info" ? { question: resume.question } : { note: resume.note ?? "" };
-      this.audit({ reviewId, actor: resume.by, action: resume.kind, outcome: "received", detail: { door, ...detail } });
+      await tx.audit({
+        reviewId,
+        actor: resume.by,
+        action: resume.kind,
+        outcome: "received",
+        detail: { door, ...detail },
+      });
       return true;
     });
   }
 
-  /** Decisions received and not yet applied, oldest first (after a crash). */
-  pendingDecisions(): Array<{ reviewId: string; resume: ResumeValue; door: string }> {
+  async pendingDecisions(): Promise<Array<{ reviewId: string; resume: ResumeValue; door: string }>> {
+    await this.ready();
     const rows = this.db
       .prepare(`SELECT review_id, resume_json, door FROM gate_decisions WHERE applied_at IS NULL ORDER BY seq`)
       .all() as Array<{ review_id: string; resume_json: string; door: string }>;
     return rows.map((r) => ({ reviewId: r.review_id, resume: JSON.parse(r.resume_json) as ResumeValue, door: r.door }));
   }
 
-  /** Marks a review's received decision applied, with an "applied" audit entry, once. */
-  markDecisionApplied(reviewId: string, resume: ResumeValue, outcome: string): void {
-    this.transaction(() => {
+  async markDecisionApplied(reviewId: string, resume: ResumeValue, outcome: string): Promise<void> {
+    await this.transaction(async (tx) => {
       const r = this.db
         .prepare(`UPDATE gate_decisions SET applied_at = ? WHERE review_id = ? AND applied_at IS NULL`)
         .run(this.now(), reviewId);
       if (r.changes > 0)
-        this.audit({
+        await tx.audit({
           reviewId,
           actor: resume.by,
           action: resume.kind,
@@ -369,34 +386,31 @@ export class ReviewStore {
     });
   }
 
-  audit(entry: {
-    reviewId: string;
-    actor: string;
-    action: string;
-    outcome: string;
-    detail?: Record<string, unknown>;
-  }): void {
+  async audit(entry: AuditInput): Promise<void> {
+    await this.ready();
     this.db
       .prepare(`INSERT INTO gate_audit (review_id, at, actor, action, outcome, detail) VALUES (?, ?, ?, ?, ?, ?)`)
       .run(entry.reviewId, this.now(), entry.actor, entry.action, entry.outcome, JSON.stringify(entry.detail ?? {}));
   }
 
-  auditFor(reviewId: string): AuditEntry[] {
+  async auditFor(reviewId: string): Promise<AuditEntry[]> {
+    await this.ready();
     const rows = this.db.prepare(`SELECT * FROM gate_audit WHERE review_id = ? ORDER BY seq`).all(reviewId) as Array<
       Omit<AuditEntry, "detail"> & { detail: string }
     >;
     return rows.map((r) => ({ ...r, detail: JSON.parse(r.detail) as Record<string, unknown> }));
   }
 
-  /** The licence cache: undefined = never asked; null = asked, unknown. */
-  cachedLicense(key: string): string | null | undefined {
+  async cachedLicense(key: string): Promise<string | null | undefined> {
+    await this.ready();
     const row = this.db.prepare(`SELECT license FROM gate_license_cache WHERE key = ?`).get(key) as
       | { license: string | null }
       | undefined;
     return row === undefined ? undefined : row.license;
   }
 
-  cacheLicense(key: string, license: string | null): void {
+  async cacheLicense(key: string, license: string | null): Promise<void> {
+    await this.ready();
     this.db
       .prepare(`INSERT OR REPLACE INTO gate_license_cache (key, license, fetched_at) VALUES (?, ?, ?)`)
       .run(key, license, this.now());

@@ -85,7 +85,7 @@ describe("gate eval (npm run eval)", () => {
     }
     expect(err.filter((l) => l.startsWith("eval "))).toHaveLength(expectedFixtures.length);
     // The evaluation ran on its own store: none of its reviews is in the operator's.
-    expect(ctx.gate.store.latestForPr("acme/web#101")).toBeUndefined();
+    expect(await ctx.gate.store.latestForPr("acme/web#101")).toBeUndefined();
   });
 
   it("prints a table without --json", async () => {

@@ -174,7 +174,7 @@ describe("gate demo", { timeout: 120_000 }, () => {
     const g = buildGate(loadSettings(env, dir), silentLog);
     try {
       for (const card of cards) {
-        const review = defined(g.store.get(card.review_id), card.review_id);
+        const review = defined(await g.store.get(card.review_id), card.review_id);
         const result = await g.runner.result(card.review_id);
         expect(result.status).toBe("waiting_for_human");
         expect(card.blocks).toEqual(renderCard({ review, result, checkRunUrl: `${review.url}/checks` }).blocks);

@@ -25,7 +25,7 @@ function context(env: Record<string, string>, clock?: () => Date) {
 describe("gate decide without --by", () => {
   it("records the USER the settings read as the decider", async () => {
     const { ctx, gate } = context({ USER: "dana" });
-    const review = registerFixture(gate, "002_new_dependency");
+    const review = await registerFixture(gate, "002_new_dependency");
     await gate.runner.run(review.id);
     expect(await decideCommand(ctx, [review.id, "reject"], { json: true })).toBe(0);
     expect((await gate.runner.result(review.id)).decision?.by).toBe("dana");
@@ -33,7 +33,7 @@ describe("gate decide without --by", () => {
 
   it("records `cli` when USER is not set", async () => {
     const { ctx, gate } = context({});
-    const review = registerFixture(gate, "002_new_dependency");
+    const review = await registerFixture(gate, "002_new_dependency");
     await gate.runner.run(review.id);
     expect(await decideCommand(ctx, [review.id, "reject"], { json: true })).toBe(0);
     expect((await gate.runner.result(review.id)).decision?.by).toBe("cli");
@@ -42,7 +42,7 @@ describe("gate decide without --by", () => {
   it("stamps the decision with the gate's clock", async () => {
     const at = new Date("2026-01-02T03:04:05.000Z");
     const { ctx, gate } = context({ USER: "dana" }, () => at);
-    const review = registerFixture(gate, "002_new_dependency");
+    const review = await registerFixture(gate, "002_new_dependency");
     await gate.runner.run(review.id);
     expect(await decideCommand(ctx, [review.id, "approve"], { json: true })).toBe(0);
     expect((await gate.runner.result(review.id)).decision?.at).toBe(at.toISOString());

@@ -36,7 +36,7 @@ class RecordingSink implements WebhookSink {
   seen = new Set<string>();
   accepted: WebhookDelivery[] = [];
   seenCalls = 0;
-  seenDelivery(id: string): boolean {
+  async seenDelivery(id: string): Promise<boolean> {
     this.seenCalls += 1;
     return this.seen.has(id);
   }
@@ -242,7 +242,7 @@ describe("GitHub webhook handler on a loopback server", () => {
 
   it("answers 500, not a crash, when the sink fails", async () => {
     const failing: WebhookSink = {
-      seenDelivery: () => false,
+      seenDelivery: async () => false,
       accept: () => {
         throw new Error("disk full");
       },

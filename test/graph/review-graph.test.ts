@@ -86,14 +86,14 @@ describe("the review graph", () => {
     if (!outcome.ok) return;
     expect(outcome.result.route).toBe("human_rejected");
     expect(outcome.result.decision).toMatchObject({ kind: "reject", by: "alice", note: "GPL" });
-    const entries = second.store.auditFor(waiting.review_id).map((a) => `${a.actor}:${a.action}:${a.outcome}`);
+    const entries = (await second.store.auditFor(waiting.review_id)).map((a) => `${a.actor}:${a.action}:${a.outcome}`);
     expect(entries).toContain("alice:reject:received");
     expect(entries).toContain("alice:reject:applied");
   });
 
   it("a queued review is known before it runs", async () => {
     const g = open();
-    const review = registerFixture(g, "001_readme_typo");
+    const review = await registerFixture(g, "001_readme_typo");
     const r = await g.runner.status(review.id);
     expect(r?.status).toBe("queued");
     expect(r?.route).toBeNull();
@@ -110,7 +110,7 @@ describe("the review graph", () => {
     const refused = a.ok ? b : a;
     expect(refused.ok).toBe(false);
     if (!refused.ok) expect(refused.code).toBe("already_decided");
-    const accepted = g.store.auditFor(waiting.review_id).filter((e) => e.outcome === "received");
+    const accepted = (await g.store.auditFor(waiting.review_id)).filter((e) => e.outcome === "received");
     expect(accepted).toHaveLength(1);
   });
 });
@@ -162,7 +162,7 @@ describe("investigation cycles: one budget for machine investigations and human 
     });
     expect(second).toMatchObject({ ok: false, code: "budget_spent" });
 
-    const audit = g.store.auditFor(waiting.review_id).filter((a) => a.action === "info");
+    const audit = (await g.store.auditFor(waiting.review_id)).filter((a) => a.action === "info");
     expect(audit.map((a) => `${a.actor}:${a.outcome}`)).toEqual([
       "alice:received",
       "alice:applied",

@@ -41,6 +41,6 @@ export async function reviewFixture(
   name: string,
   fixturesDir = BUNDLED_FIXTURES_DIR,
 ) {
-  const review = registerFixture(gate, name, fixturesDir);
+  const review = await registerFixture(gate, name, fixturesDir);
   return gate.runner.run(review.id);
 }

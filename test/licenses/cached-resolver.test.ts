@@ -7,7 +7,13 @@ import { licenseOf } from "./license-of.js";
 
 function mapCache(): LicenseCache & { map: Map<string, string | null> } {
   const map = new Map<string, string | null>();
-  return { map, get: (k) => map.get(k), set: (k, v) => void map.set(k, v) };
+  return {
+    map,
+    get: async (k) => map.get(k),
+    set: async (k, v) => {
+      map.set(k, v);
+    },
+  };
 }
 
 describe("cached licence resolver", () => {

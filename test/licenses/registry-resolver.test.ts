@@ -7,7 +7,7 @@ import { createCratesResolver } from "../../src/licenses/crates-resolver.js";
 import { createGoResolver, goLicenseExpression } from "../../src/licenses/go-resolver.js";
 import { createRegistryResolver } from "../../src/licenses/registry-resolver.js";
 import { openDatabase } from "../../src/store/database.js";
-import { ReviewStore } from "../../src/store/review-store.js";
+import { SqliteReviewStore } from "../../src/store/review-store.js";
 import { buildPr, detectContext } from "../detectors/pr-builder.js";
 import { FAST_RETRY, startFakeRegistry, type FakeRegistry } from "../fakes/registry.js";
 import { reviewFixture, tempDir, testGate } from "../helpers/gate.js";
@@ -158,7 +158,7 @@ describe("Go module licence resolver (deps.dev API)", () => {
 
 describe("live licences for every ecosystem", () => {
   function live() {
-    const store = new ReviewStore(openDatabase(":memory:"), systemClock);
+    const store = new SqliteReviewStore(openDatabase(":memory:"), systemClock);
     const licenses = createRegistryResolver({
       store,
       cratesUrl: reg.cratesUrl,
@@ -188,7 +188,7 @@ describe("live licences for every ecosystem", () => {
     expect(findings[0]?.message).toMatch(
       /github\.com\/acme\/gplkit@v1\.4\.0 \(go, runtime dependency, added\) is licensed AGPL-3\.0-only/,
     );
-    expect(store.cachedLicense("cargo:copyleft-core@2.0.1")).toBe("GPL-3.0-or-later");
+    expect(await store.cachedLicense("cargo:copyleft-core@2.0.1")).toBe("GPL-3.0-or-later");
   });
 
   it("a registry that is down, slow or answering 5xx never turns them into a pass: each lookup fails, and nothing is cached", async () => {
@@ -199,7 +199,7 @@ describe("live licences for every ecosystem", () => {
       expect((await licenses.lookup("cargo", "copyleft-core", "2.0.1")).status).toBe("failed");
       // The detector says nothing it does not know ("unknown" would be a LIC-01 that may pass).
       expect(await dependencyLicensesDetector.detect(detectContext(pr(), { licenses }))).toEqual([]);
-      expect(store.cachedLicense("cargo:copyleft-core@2.0.1")).toBeUndefined();
+      expect(await store.cachedLicense("cargo:copyleft-core@2.0.1")).toBeUndefined();
     }
   });
 });

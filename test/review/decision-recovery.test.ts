@@ -22,7 +22,7 @@ describe("a decision received before a crash", () => {
     expect(waiting.status).toBe("waiting_for_human");
     // What decide does before Slack is answered; then the process dies before applying it.
     expect(
-      first.store.receiveDecision(
+      await first.store.receiveDecision(
         waiting.review_id,
         { kind: "approve", by: "alice", note: "cleared by legal" },
         "slack",
@@ -32,7 +32,7 @@ describe("a decision received before a crash", () => {
     gates = [];
 
     const second = open(first.dir);
-    expect(second.store.get(waiting.review_id)?.status).toBe("running");
+    expect((await second.store.get(waiting.review_id))?.status).toBe("running");
     const recovered = await second.runner.recover();
     expect(recovered.applied).toBe(1);
     const result = await second.runner.status(waiting.review_id);
@@ -41,8 +41,7 @@ describe("a decision received before a crash", () => {
 
     // A second restart finds nothing left to apply.
     expect((await second.runner.recover()).applied).toBe(0);
-    const outcomes = second.store
-      .auditFor(waiting.review_id)
+    const outcomes = (await second.store.auditFor(waiting.review_id))
       .filter((e) => e.actor === "alice")
       .map((e) => e.outcome);
     expect(outcomes).toEqual(["received", "applied"]);
@@ -51,10 +50,12 @@ describe("a decision received before a crash", () => {
   it("refuses a second decision while the first is received and not yet applied", async () => {
     const g = open();
     const waiting = await reviewFixture(g, "002_new_dependency");
-    expect(g.store.receiveDecision(waiting.review_id, { kind: "approve", by: "alice" }, "cli")).toBe(true);
-    expect(g.store.receiveDecision(waiting.review_id, { kind: "reject", by: "bob", note: "no" }, "cli")).toBe(false);
+    expect(await g.store.receiveDecision(waiting.review_id, { kind: "approve", by: "alice" }, "cli")).toBe(true);
+    expect(await g.store.receiveDecision(waiting.review_id, { kind: "reject", by: "bob", note: "no" }, "cli")).toBe(
+      false,
+    );
     const outcome = await g.runner.decide(waiting.review_id, { kind: "reject", by: "bob", note: "no" });
     expect(outcome.ok).toBe(false);
-    expect(g.store.pendingDecisions().map((d) => d.resume.by)).toEqual(["alice"]);
+    expect((await g.store.pendingDecisions()).map((d) => d.resume.by)).toEqual(["alice"]);
   });
 });

@@ -16,7 +16,7 @@ describe("ReviewPublishing", () => {
   it("hands each publisher the receipts of those before it, and marks the result published only when all showed it", async () => {
     const g = testGate();
     gates.push(g);
-    const review = registerFixture(g, "002_new_dependency");
+    const review = await registerFixture(g, "002_new_dependency");
     const seen: Array<Pick<ReviewRecord, "slackTs" | "checkRunId">> = [];
     let checkFails = true;
     const card: Publisher = {
@@ -39,11 +39,11 @@ describe("ReviewPublishing", () => {
 
     await publishing.record(review.id, result);
     expect(seen).toEqual([{ slackTs: "1700000000.000100" }]);
-    expect(g.store.unpublished().map((r) => r.id)).toEqual([review.id]);
+    expect((await g.store.unpublished()).map((r) => r.id)).toEqual([review.id]);
 
     checkFails = false;
     await publishing.publish(review.id);
-    expect(g.store.unpublished()).toEqual([]);
-    expect(g.store.get(review.id)).toMatchObject({ slackTs: "1700000000.000100", checkRunId: 77 });
+    expect(await g.store.unpublished()).toEqual([]);
+    expect(await g.store.get(review.id)).toMatchObject({ slackTs: "1700000000.000100", checkRunId: 77 });
   });
 });

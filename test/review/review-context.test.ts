@@ -2,7 +2,7 @@ import { systemClock } from "../../src/domain/clock.js";
 import fs from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { ReviewRunner } from "../../src/review/runner.js";
-import type { ReviewStore } from "../../src/store/review-store.js";
+import type { ReviewStore } from "../../src/domain/review-store.js";
 import { registerFixture, silentLog, testGate } from "../helpers/gate.js";
 
 const gates: Array<ReturnType<typeof testGate>> = [];
@@ -53,7 +53,7 @@ describe("one run carries its review's context", () => {
   // Before the runner carried a context, this run read the graph state 4 times and the store 11.
   it("an auto-approved run reads the graph state twice (before and after the graph) and the store at most six times", async () => {
     const { g, runner, reads } = counted();
-    const review = registerFixture(g, "001_readme_typo");
+    const review = await registerFixture(g, "001_readme_typo");
     const result = await runner.run(review.id);
     expect(result.route).toBe("auto_approved");
     expect(reads.state).toBeLessThanOrEqual(2);
@@ -63,7 +63,7 @@ describe("one run carries its review's context", () => {
   // Before: the decision read the graph state 3 times and the store 6.
   it("a run that waits for a person, then an approval, each read the graph state twice; the approval reads the store three times", async () => {
     const { g, runner, reads } = counted();
-    const review = registerFixture(g, "002_new_dependency");
+    const review = await registerFixture(g, "002_new_dependency");
     expect((await runner.run(review.id)).status).toBe("waiting_for_human");
     const afterRun = { ...reads };
     const decided = await runner.decide(review.id, { kind: "approve", by: "alice" });

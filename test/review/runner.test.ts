@@ -21,8 +21,8 @@ function gate() {
 describe("ReviewRunner.supersedeOlder", () => {
   it("supersedes only reviews registered before the new one, never a newer head", async () => {
     const g = gate();
-    const a = registerFixture(g, "002_new_dependency");
-    const b = g.runner.register({
+    const a = await registerFixture(g, "002_new_dependency");
+    const b = await g.runner.register({
       source: { kind: "fixture", fixturesDir: BUNDLED_FIXTURES_DIR, name: "002_new_dependency" },
       repo: a.repo,
       number: a.number,
@@ -32,11 +32,11 @@ describe("ReviewRunner.supersedeOlder", () => {
     // itself the stale one: it is superseded by the newer head, which stays queued.
     const byOlder = await g.runner.supersedeOlder(a.pr, a.headSha, a.id);
     expect(byOlder.map((r) => r.id)).toEqual([a.id]);
-    expect(g.store.get(a.id)).toMatchObject({ status: "superseded", supersededBy: b.headSha });
-    expect(g.store.get(b.id)?.status).toBe("queued");
+    expect(await g.store.get(a.id)).toMatchObject({ status: "superseded", supersededBy: b.headSha });
+    expect((await g.store.get(b.id))?.status).toBe("queued");
     const byNewer = await g.runner.supersedeOlder(b.pr, b.headSha, b.id);
     expect(byNewer).toEqual([]);
-    expect(g.store.get(b.id)?.status).toBe("queued");
+    expect((await g.store.get(b.id))?.status).toBe("queued");
   });
 
   it("orders out-of-order deliveries by GitHub's clock: a late-arriving older push never supersedes the newer head", async () => {
@@ -47,14 +47,14 @@ describe("ReviewRunner.supersedeOlder", () => {
       number: 9,
     };
     // Push B (later) is delivered first; push A (earlier) arrives after it.
-    const b = g.runner.register({ ...base, headSha: "b".repeat(40), eventAt: "2026-11-30T10:00:05Z" });
+    const b = await g.runner.register({ ...base, headSha: "b".repeat(40), eventAt: "2026-11-30T10:00:05Z" });
     await g.runner.supersedeOlder(b.pr, b.headSha, b.id);
-    const a = g.runner.register({ ...base, headSha: "a".repeat(40), eventAt: "2026-11-30T10:00:01Z" });
+    const a = await g.runner.register({ ...base, headSha: "a".repeat(40), eventAt: "2026-11-30T10:00:01Z" });
     const superseded = await g.runner.supersedeOlder(a.pr, a.headSha, a.id);
     expect(superseded.map((r) => r.id)).toEqual([a.id]);
-    expect(g.store.get(a.id)).toMatchObject({ status: "superseded", supersededBy: "b".repeat(40) });
-    expect(g.store.get(b.id)?.status).toBe("queued");
-    expect(g.store.auditFor(b.id).some((e) => e.action === "supersede")).toBe(false);
+    expect(await g.store.get(a.id)).toMatchObject({ status: "superseded", supersededBy: "b".repeat(40) });
+    expect((await g.store.get(b.id))?.status).toBe("queued");
+    expect((await g.store.auditFor(b.id)).some((e) => e.action === "supersede")).toBe(false);
   });
 });
 
@@ -76,14 +76,14 @@ describe("ReviewRunner.decide on a review that failed closed", () => {
       log: silentLog,
       clock: systemClock,
     });
-    const review = registerFixture(g, "002_new_dependency");
+    const review = await registerFixture(g, "002_new_dependency");
     const failed = await runner.run(review.id);
     expect(failed.route).toBe("human");
-    expect(g.store.get(review.id)?.status).toBe("waiting_for_human");
+    expect((await g.store.get(review.id))?.status).toBe("waiting_for_human");
 
     const asked = await runner.decide(review.id, { kind: "info", by: "alice", question: "is it safe?" });
     expect(asked.ok).toBe(false);
-    expect(g.store.get(review.id)?.status).toBe("waiting_for_human");
+    expect((await g.store.get(review.id))?.status).toBe("waiting_for_human");
     expect((await runner.status(review.id))?.route).toBe("human");
 
     // A person can still decide it.
@@ -106,7 +106,7 @@ describe("ReviewRunner.decide and check: the decision policy at the runner", () 
       clock: systemClock,
       approvers,
     });
-    const review = registerFixture(g, "002_new_dependency");
+    const review = await registerFixture(g, "002_new_dependency");
     expect((await runner.run(review.id)).status).toBe("waiting_for_human");
 
     const byAuthor = await runner.decide(review.id, { kind: "approve", by: "Dev-Priya" });
@@ -119,14 +119,14 @@ describe("ReviewRunner.decide and check: the decision policy at the runner", () 
     expect(mappedFromSlack).toMatchObject({ ok: false, code: "not_allowed" });
     const stranger = await runner.decide(review.id, { kind: "approve", by: "mallory" }, { door: { kind: "cli" } });
     expect(stranger.ok === false && stranger.message).toMatch(/not among the configured approvers/);
-    expect(g.store.get(review.id)?.status).toBe("waiting_for_human");
+    expect((await g.store.get(review.id))?.status).toBe("waiting_for_human");
 
     const allowed = await runner.check(review.id, { kind: "approve", by: "ULEGAL" }, { kind: "slack" });
     expect(allowed.ok && allowed.result.status).toBe("waiting_for_human");
     const decided = await runner.decide(review.id, { kind: "approve", by: "ULEGAL" }, { door: { kind: "slack" } });
     expect(decided.ok && decided.result.route).toBe("human_approved");
 
-    const audit = g.store.auditFor(review.id).filter((e) => e.actor !== "gate");
+    const audit = (await g.store.auditFor(review.id)).filter((e) => e.actor !== "gate");
     expect(audit.map((e) => [e.actor, e.action, e.outcome, e.detail.door])).toEqual([
       ["Dev-Priya", "approve", "refused:not_allowed", "cli"],
       ["UPRIYA", "reject", "refused:not_allowed", "slack"],
@@ -159,11 +159,11 @@ describe("ReviewRunner publishing", () => {
       log: silentLog,
       clock: systemClock,
     });
-    const review = registerFixture(g, "001_readme_typo");
+    const review = await registerFixture(g, "001_readme_typo");
     await runner.announce(review.id);
     expect(shown).toEqual([[null, "queued"]]);
 
-    const staleQueued = g.store.lastResult(review.id)!;
+    const staleQueued = (await g.store.lastResult(review.id))!;
     await runner.run(review.id);
     expect(shown.at(-1)).toEqual(["auto_approved", "done"]);
 
@@ -173,6 +173,6 @@ describe("ReviewRunner publishing", () => {
     expect(shown.at(-1)).toEqual(["auto_approved", "done"]);
     await runner.announce(review.id);
     expect(shown.at(-1)).toEqual(["auto_approved", "done"]);
-    expect(g.store.unpublished()).toEqual([]);
+    expect(await g.store.unpublished()).toEqual([]);
   });
 });

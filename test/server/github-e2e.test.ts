@@ -54,12 +54,12 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     // The App authenticated as the installation named in the webhook.
     expect(s.gh.tokensIssued).toContain(INSTALLATION_ID);
 
-    const review = s.server.gate.store.latestForPr(`${pr.owner}/${pr.repo}#${pr.number}`)!;
+    const review = (await s.server.gate.store.latestForPr(`${pr.owner}/${pr.repo}#${pr.number}`))!;
     expect(review.checkRunId).toBe(run.id);
     const result = await s.server.gate.runner.result(review.id);
     expect(result.route).toBe("auto_approved");
     expect(result.budget.model_calls).toBe(0);
-    expect(s.server.gate.store.unpublished()).toHaveLength(0);
+    expect(await s.server.gate.store.unpublished()).toHaveLength(0);
   });
 
   it("sends a GPL runtime dependency to a person: action_required with a LIC-02 annotation", async () => {
@@ -81,7 +81,7 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
       }),
     ]);
     expect(s.registry.requests).toContain("/npm/gpl-chart-lib");
-    const review = s.server.gate.store.latestForPr(`${pr.owner}/${pr.repo}#${pr.number}`)!;
+    const review = (await s.server.gate.store.latestForPr(`${pr.owner}/${pr.repo}#${pr.number}`))!;
     expect(review.status).toBe("waiting_for_human");
   });
 
@@ -144,19 +144,19 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     await postWebhook(s.base, JSON.stringify(pullRequestEvent("opened", old)));
     await s.server.idle();
     const prKey = `${old.owner}/${old.repo}#${old.number}`;
-    const oldReview = s.server.gate.store.latestForPr(prKey)!;
+    const oldReview = (await s.server.gate.store.latestForPr(prKey))!;
     expect(oldReview.status).toBe("waiting_for_human");
 
     const moved = serveFixture(s, "002_new_dependency", { headSha: NEW_HEAD });
     expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent("synchronize", moved)))).status).toBe(202);
     await s.server.idle();
 
-    expect(s.server.gate.store.get(oldReview.id)?.status).toBe("superseded");
+    expect((await s.server.gate.store.get(oldReview.id))?.status).toBe("superseded");
     const [oldRun] = checkRunsOn(s.gh, old.headSha);
     expect(oldRun?.fields.conclusion).toBe("neutral");
     expect(record(oldRun?.fields.output).title).toBe(`Superseded by ${NEW_HEAD.slice(0, 7)}`);
 
-    const newReview = s.server.gate.store.latestForPr(prKey)!;
+    const newReview = (await s.server.gate.store.latestForPr(prKey))!;
     expect(newReview.id).not.toBe(oldReview.id);
     expect(newReview.headSha).toBe(NEW_HEAD);
     expect(newReview.status).toBe("waiting_for_human");
@@ -166,7 +166,7 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     const late = await s.server.gate.runner.decide(oldReview.id, { kind: "approve", by: "late-reviewer" });
     expect(late).toMatchObject({ ok: false, code: "superseded" });
     expect(oldRun?.fields.conclusion).toBe("neutral");
-    expect(s.server.gate.store.get(newReview.id)?.status).toBe("waiting_for_human");
+    expect((await s.server.gate.store.get(newReview.id))?.status).toBe("waiting_for_human");
   });
 
   it("reviews again when the PR's base branch changes (same head, another diff): a stale success never stands", async () => {
@@ -193,7 +193,7 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     expect((await postWebhook(s.base, JSON.stringify(edited))).status).toBe(202);
     await s.server.idle();
 
-    const latest = s.server.gate.store.latestForPr(`${pr.owner}/${pr.repo}#${pr.number}`)!;
+    const latest = (await s.server.gate.store.latestForPr(`${pr.owner}/${pr.repo}#${pr.number}`))!;
     expect(latest.headSha).toBe(pr.headSha);
     expect(latest.status).toBe("waiting_for_human");
     expect(checkRunsOn(s.gh, pr.headSha).at(-1)?.fields.conclusion).toBe("action_required");
@@ -236,9 +236,9 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     expect(runs).toHaveLength(1);
     expect(runs[0]?.fields).toMatchObject({ status: "completed", conclusion: "action_required" });
     expect(s.gh.find("POST", /\/check-runs$/)).toHaveLength(2);
-    const review = s.server.gate.store.latestForPr(`${pr.owner}/${pr.repo}#${pr.number}`)!;
+    const review = (await s.server.gate.store.latestForPr(`${pr.owner}/${pr.repo}#${pr.number}`))!;
     expect(review.checkRunId).toBe(runs[0]?.id);
-    expect(s.server.gate.store.unpublished()).toHaveLength(0);
+    expect(await s.server.gate.store.unpublished()).toHaveLength(0);
   });
 
   it("finds the App's installation itself when a webhook names none (a repository webhook)", async () => {
@@ -249,7 +249,7 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     await s.server.idle();
     expect(checkRunsOn(s.gh, pr.headSha).map((r) => r.fields.conclusion)).toEqual(["success"]);
     expect(s.gh.find("GET", /\/repos\/acme\/web\/installation$/).length).toBeGreaterThan(0);
-    expect(s.server.gate.store.unpublished()).toHaveLength(0);
+    expect(await s.server.gate.store.unpublished()).toHaveLength(0);
   });
 
   it("skips a draft (GATE_REVIEW_DRAFTS=false) and reviews it once it is marked ready", async () => {
@@ -308,17 +308,17 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
         author: pr.author,
         installationId: INSTALLATION_ID,
       });
-    const queued = register(docs);
-    const running = register(dep);
-    first.gate.store.setStatus(running.id, "running");
+    const queued = await register(docs);
+    const running = await register(dep);
+    await first.gate.store.setStatus(running.id, "running");
     await first.close();
     expect(s.gh.find("POST", /check-runs$/)).toHaveLength(0);
 
     const second = await s.restart();
     expect((await fetch(`${s.base}/healthz`)).status).toBe(200);
     await second.idle();
-    expect(second.gate.store.get(queued.id)?.status).toBe("done");
-    expect(second.gate.store.get(running.id)?.status).toBe("waiting_for_human");
+    expect((await second.gate.store.get(queued.id))?.status).toBe("done");
+    expect((await second.gate.store.get(running.id))?.status).toBe("waiting_for_human");
     expect(checkRunsOn(s.gh, docs.headSha).map((r) => r.fields.conclusion)).toEqual(["success"]);
     expect(checkRunsOn(s.gh, dep.headSha).map((r) => r.fields.conclusion)).toEqual(["action_required"]);
   });
@@ -355,7 +355,7 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     s.registry.mode = "fail";
     await postWebhook(s.base, JSON.stringify(pullRequestEvent("opened", pr)));
     await s.server.idle();
-    const review = s.server.gate.store.latestForPr(`${pr.owner}/${pr.repo}#${pr.number}`)!;
+    const review = (await s.server.gate.store.latestForPr(`${pr.owner}/${pr.repo}#${pr.number}`))!;
     expect(review.status).toBe("waiting_for_human");
     const result = await s.server.gate.runner.result(review.id);
     expect(result.route).toBe("human");
@@ -371,7 +371,7 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     const [run] = checkRunsOn(s.gh, pr.headSha);
     expect(run?.fields.conclusion).toBe("action_required");
     expect(JSON.stringify(run?.fields.output)).toMatch(/lookup_failed.*gpl-chart-lib.*answered 503/);
-    expect(s.server.gate.store.cachedLicense("npm:gpl-chart-lib@^2.1.0")).toBeUndefined();
+    expect(await s.server.gate.store.cachedLicense("npm:gpl-chart-lib@^2.1.0")).toBeUndefined();
 
     // A failure is not cached: once the registry answers, the next head gets the real licence.
     s.registry.mode = "ok";
@@ -379,9 +379,9 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     await postWebhook(s.base, JSON.stringify(pullRequestEvent("synchronize", moved)));
     await s.server.idle();
     const next = await s.server.gate.runner.result(
-      s.server.gate.store.latestForPr(`${pr.owner}/${pr.repo}#${pr.number}`)!.id,
+      (await s.server.gate.store.latestForPr(`${pr.owner}/${pr.repo}#${pr.number}`))!.id,
     );
     expect(next.findings.map((f) => f.policy)).toContain("LIC-02");
-    expect(s.server.gate.store.cachedLicense("npm:gpl-chart-lib@^2.1.0")).toBe("GPL-3.0-only");
+    expect(await s.server.gate.store.cachedLicense("npm:gpl-chart-lib@^2.1.0")).toBe("GPL-3.0-only");
   });
 });

@@ -69,7 +69,7 @@ async function waitingReview(env: Record<string, string> = {}) {
   expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent("opened", pr)))).status).toBe(202);
   await s.server.idle();
   const [post] = await slack.waitFor("chat.postMessage");
-  const review = s.server.gate.store.latestForPr(prKey(pr))!;
+  const review = (await s.server.gate.store.latestForPr(prKey(pr)))!;
   expect(review.status).toBe("waiting_for_human");
   // The runner stored where the card is (the fake's answer to chat.postMessage).
   expect(review.slackChannel).toBe(CHANNEL);
@@ -93,7 +93,7 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     // The card the fake received is exactly what renderCard draws for this review and result.
     const card = renderCard({
       review,
-      result: s.server.gate.store.lastResult(review.id)!,
+      result: (await s.server.gate.store.lastResult(review.id))!,
       checkRunUrl: `${review.url}/checks`,
     });
     expect(post.body.blocks).toEqual(card.blocks);
@@ -106,7 +106,7 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
 
     expect((await click(s, ACTION_APPROVE, APPROVER, review.id, ts)).status).toBe(200);
     // Slack is answered only once the approval is stored durably: it is on record at the answer.
-    expect(s.server.gate.store.auditFor(review.id).map((e) => e.outcome)).toContain("received");
+    expect((await s.server.gate.store.auditFor(review.id)).map((e) => e.outcome)).toContain("received");
     await waitFor("the check run to pass", () => conclusionOf(s, pr.headSha) === "success");
     const update = await waitFor("a decided card", () =>
       slack.callsTo("chat.update").find((c) => blocksOf(c).includes("Approved")),
@@ -123,12 +123,12 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     expect(String(ask?.body.text)).toContain(`<@${APPROVER}> <@${OTHER_APPROVER}>: a decision is needed`);
     expect(String(ask?.body.text)).toContain(`<@${AUTHOR_SLACK}>, your pull request waits`);
     expect(String(decided?.body.text)).toContain(`Approved by <@${APPROVER}>`);
-    expect(s.server.gate.store.get(review.id)?.status).toBe("done");
-    expect(s.server.gate.store.auditFor(review.id)).toContainEqual(
+    expect((await s.server.gate.store.get(review.id))?.status).toBe("done");
+    expect(await s.server.gate.store.auditFor(review.id)).toContainEqual(
       expect.objectContaining({ actor: APPROVER, action: "approve", outcome: "received" }),
     );
     await s.server.idle();
-    expect(s.server.gate.store.auditFor(review.id).filter((e) => e.outcome === "applied")).toHaveLength(1);
+    expect((await s.server.gate.store.auditFor(review.id)).filter((e) => e.outcome === "applied")).toHaveLength(1);
   });
 
   it("rejects through the modal with a reason: check run failure, card updated", async () => {
@@ -137,7 +137,7 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     const [open] = await slack.waitFor("views.open");
     const view = record(open?.body.view);
     expect(view.callback_id).toBe(REJECT_MODAL);
-    expect(s.server.gate.store.get(review.id)?.status).toBe("waiting_for_human");
+    expect((await s.server.gate.store.get(review.id))?.status).toBe("waiting_for_human");
 
     const res = await submit(s, REJECT_MODAL, APPROVER, String(view.private_metadata), {
       [REASON_BLOCK]: { [REASON_INPUT]: "GPL code cannot ship in the dashboard" },
@@ -202,7 +202,7 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     // Usually "Already decided by …"; when the second click lands after the first one's claim, the
     // review is "running, not waiting for a decision". Either way exactly one is applied.
     expect(String(eph?.body.text)).toMatch(/already decided|not waiting for a decision/i);
-    const audit = s.server.gate.store.auditFor(review.id);
+    const audit = await s.server.gate.store.auditFor(review.id);
     const accepted = audit.filter((e) => e.outcome === "received");
     expect(accepted).toHaveLength(1);
     expect(accepted[0]?.actor).not.toBe(loser);
@@ -219,11 +219,11 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     const ephs = await slack.waitFor("chat.postEphemeral", 2);
     expect(ephs.find((e) => e.body.user === AUTHOR_SLACK)?.body.text).toMatch(/opened this pull request/);
     expect(ephs.find((e) => e.body.user === "UNOBODY")?.body.text).toMatch(/not among the configured approvers/);
-    expect(s.server.gate.store.get(review.id)?.status).toBe("waiting_for_human");
+    expect((await s.server.gate.store.get(review.id))?.status).toBe("waiting_for_human");
     expect(slack.callsTo("chat.update")).toHaveLength(0);
     expect(slack.callsTo("views.open")).toHaveLength(0);
     expect(conclusionOf(s, pr.headSha)).toBe("action_required");
-    const refusals = s.server.gate.store.auditFor(review.id).filter((e) => e.outcome === "refused:not_allowed");
+    const refusals = (await s.server.gate.store.auditFor(review.id)).filter((e) => e.outcome === "refused:not_allowed");
     expect(refusals.map((e) => e.actor).sort()).toEqual([AUTHOR_SLACK, "UNOBODY"]);
 
     // `gate decide --by <the PR's author>` on the same database is refused with the same words.
@@ -231,7 +231,7 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     const cli = await runGateCli(["decide", review.id, "approve", "--by", pr.author], { env: s.env, cwd: s.dir });
     expect(cli.code).toBe(1);
     expect(cli.stderr.trim()).toBe(`gate decide: refused: ${slackSaid}`);
-    expect(s.server.gate.store.get(review.id)?.status).toBe("waiting_for_human");
+    expect((await s.server.gate.store.get(review.id))?.status).toBe("waiting_for_human");
   }, 90_000);
 
   it("recognises the PR author by their Slack profile's GitHub field when no mapping names them", async () => {
@@ -247,7 +247,7 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     await click(s, ACTION_APPROVE, AUTHOR_SLACK, review.id, ts);
     const [eph] = await slack.waitFor("chat.postEphemeral");
     expect(eph?.body.text).toMatch(/opened this pull request/);
-    expect(s.server.gate.store.get(review.id)?.status).toBe("waiting_for_human");
+    expect((await s.server.gate.store.get(review.id))?.status).toBe("waiting_for_human");
     expect(slack.callsTo("users.profile.get").map((c) => c.body.user)).toEqual([AUTHOR_SLACK]);
 
     // Another approver, whose profile names someone else, may decide.
@@ -256,7 +256,10 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
       fields: { Xf01: { value: "github.com/alice-gh", alt: "" } },
     });
     await click(s, ACTION_APPROVE, APPROVER, review.id, ts);
-    await waitFor("the review to be approved", () => s.server.gate.store.get(review.id)?.status === "done");
+    await waitFor(
+      "the review to be approved",
+      async () => (await s.server.gate.store.get(review.id))?.status === "done",
+    );
   });
 
   it("a push supersedes the waiting review: its card says so, loses its buttons, and a click on it is refused", async () => {
@@ -265,7 +268,7 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     const moved = serveFixture(s, "002_new_dependency", { headSha: newHead });
     expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent("synchronize", moved)))).status).toBe(202);
     await s.server.idle();
-    expect(s.server.gate.store.get(review.id)?.status).toBe("superseded");
+    expect((await s.server.gate.store.get(review.id))?.status).toBe("superseded");
     const oldCardUpdate = slack
       .callsTo("chat.update")
       .filter((c) => c.body.ts === ts)
@@ -285,7 +288,7 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     await click(s, ACTION_APPROVE, APPROVER, review.id, ts);
     const [eph] = await slack.waitFor("chat.postEphemeral");
     expect(String(eph?.body.text)).toMatch(/superseded/i);
-    expect(s.server.gate.store.get(review.id)?.status).toBe("superseded");
+    expect((await s.server.gate.store.get(review.id))?.status).toBe("superseded");
     expect(conclusionOf(s, pr.headSha)).toBe("neutral");
   });
 
@@ -295,7 +298,7 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     await s.server.close();
     expect(conclusionOf(s, pr.headSha)).toBe("success");
     const next = await s.restart();
-    expect(next.gate.store.get(review.id)?.status).toBe("done");
+    expect((await next.gate.store.get(review.id))?.status).toBe("done");
     expect((await next.gate.runner.result(review.id)).route).toBe("human_approved");
   });
 
@@ -307,16 +310,16 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     const pr = serveFixture(s, "002_new_dependency");
     await postWebhook(s.base, JSON.stringify(pullRequestEvent("opened", pr)));
     await s.server.idle();
-    const id = s.server.gate.store.latestForPr(prKey(pr))!.id;
-    expect(s.server.gate.store.unpublished().map((r) => r.id)).toEqual([id]);
+    const id = (await s.server.gate.store.latestForPr(prKey(pr)))!.id;
+    expect((await s.server.gate.store.unpublished()).map((r) => r.id)).toEqual([id]);
     await s.server.close();
 
     slack.on("chat.postMessage", (b) => ({ ok: true, channel: b.channel, ts: "1700000000.000999" }));
     const next = await s.restart();
     await next.idle();
-    const review = next.gate.store.get(id)!;
+    const review = (await next.gate.store.get(id))!;
     expect(review).toMatchObject({ status: "waiting_for_human", slackChannel: CHANNEL, slackTs: "1700000000.000999" });
-    expect(next.gate.store.unpublished()).toHaveLength(0);
+    expect(await next.gate.store.unpublished()).toHaveLength(0);
     expect(checkRunsOn(s.gh, pr.headSha)).toHaveLength(1);
 
     await click(s, ACTION_APPROVE, APPROVER, id, "1700000000.000999");
@@ -345,10 +348,10 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     });
     expect(forged.status).toBe(401);
     expect(old.status).toBe(401);
-    expect(s.server.gate.store.get(review.id)?.status).toBe("waiting_for_human");
+    expect((await s.server.gate.store.get(review.id))?.status).toBe("waiting_for_human");
     // Only the card's post, and Bolt's token check at start: nothing the forged requests caused.
     expect(slack.calls.map((c) => c.method).filter((m) => m !== "chat.postMessage" && m !== "auth.test")).toEqual([]);
-    expect(s.server.gate.store.auditFor(review.id).filter((e) => e.actor !== "gate")).toEqual([]);
+    expect((await s.server.gate.store.auditFor(review.id)).filter((e) => e.actor !== "gate")).toEqual([]);
   });
 
   it("answers 4xx to signed but malformed requests (payload=null, no user, a future timestamp), changes nothing, and keeps serving", async () => {
@@ -373,7 +376,7 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     // The process lives and serves: health, a signed webhook, and then a real click.
     expect((await fetch(`${s.base}/healthz`)).status).toBe(200);
     expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent("opened", pr)))).status).toBe(202);
-    expect(s.server.gate.store.get(review.id)?.status).toBe("waiting_for_human");
+    expect((await s.server.gate.store.get(review.id))?.status).toBe("waiting_for_human");
     expect(slack.calls.map((c) => c.method).filter((m) => m !== "chat.postMessage" && m !== "auth.test")).toEqual([]);
     expect((await postToSlackApp(events(s), interactivityBody(click), FORM, { secret: SLACK_SECRET })).status).toBe(
       200,
@@ -386,7 +389,7 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     const other = serveFixture(s, "003b_auth_change_logs_token");
     expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent("opened", other)))).status).toBe(202);
     await s.server.idle();
-    const second = s.server.gate.store.latestForPr(prKey(other))!;
+    const second = (await s.server.gate.store.latestForPr(prKey(other)))!;
     expect(second.status).toBe("waiting_for_human");
     expect(second.slackTs).toMatch(/^\d+\.\d+$/);
     expect(second.slackTs).not.toBe(ts);
@@ -396,12 +399,12 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     expect((await click(s, ACTION_APPROVE, APPROVER, second.id, ts)).status).toBe(200);
     const [eph] = await slack.waitFor("chat.postEphemeral");
     expect(String(eph?.body.text)).toContain(`not the card of review ${second.id}`);
-    expect(s.server.gate.store.get(second.id)?.status).toBe("waiting_for_human");
-    expect(s.server.gate.store.get(review.id)?.status).toBe("waiting_for_human");
+    expect((await s.server.gate.store.get(second.id))?.status).toBe("waiting_for_human");
+    expect((await s.server.gate.store.get(review.id))?.status).toBe("waiting_for_human");
     expect(slack.callsTo("chat.update")).toHaveLength(updatesBefore);
     expect(conclusionOf(s, pr.headSha)).toBe("action_required");
     expect(conclusionOf(s, other.headSha)).toBe("action_required");
-    expect(s.server.gate.store.auditFor(second.id)).toContainEqual(
+    expect(await s.server.gate.store.auditFor(second.id)).toContainEqual(
       expect.objectContaining({ actor: APPROVER, action: "approve", outcome: "refused:wrong_card" }),
     );
   });

@@ -93,7 +93,7 @@ export const threadNotes = (s: Stack) =>
 export async function openPr(s: Stack, pr: ServedPr, action = "opened") {
   expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent(action, pr)))).status).toBe(202);
   await s.server.idle();
-  return defined(s.server.gate.store.latestForPr(prKey(pr)), "the PR's review");
+  return defined(await s.server.gate.store.latestForPr(prKey(pr)), "the PR's review");
 }
 
 const ExamplesSchema = z.array(z.object({ name: z.string(), examples: z.array(z.record(z.string(), z.unknown())) }));

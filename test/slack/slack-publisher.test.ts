@@ -8,7 +8,8 @@ import type { ReviewRecord } from "../../src/domain/review.js";
 import { channelFor } from "../../src/slack/channel-map.js";
 import { createSlackPublisher } from "../../src/slack/slack-publisher.js";
 import { openDatabase } from "../../src/store/database.js";
-import { ReviewStore } from "../../src/store/review-store.js";
+import type { ReviewStore } from "../../src/domain/review-store.js";
+import { SqliteReviewStore } from "../../src/store/review-store.js";
 import { startFakeSlackApi, type FakeSlackApi } from "../fakes/slack-api.js";
 import { makeResult, makeReview } from "./helpers/builders.js";
 
@@ -148,8 +149,8 @@ describe("createSlackPublisher across a crash", () => {
   it("finds the card an interrupted attempt posted instead of posting a second one", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gate-cards-"));
     const file = path.join(dir, "gate.db");
-    const first = new ReviewStore(openDatabase(file), clock);
-    const review = register(first);
+    const first = new SqliteReviewStore(openDatabase(file), clock);
+    const review = await register(first);
     // The first process posts, then dies before the receipt is stored.
     const lost = await storePublisher(first).publish(review, makeResult());
     expect(lost.slackTs).toBeDefined();
@@ -160,12 +161,12 @@ describe("createSlackPublisher across a crash", () => {
     });
 
     // A restart: a new store on the same file and a new publisher (nothing in memory).
-    const second = new ReviewStore(openDatabase(file), clock);
-    const reloaded = second.get("r-crash")!;
+    const second = new SqliteReviewStore(openDatabase(file), clock);
+    const reloaded = (await second.get("r-crash"))!;
     expect(reloaded.slackTs).toBeUndefined();
     expect(reloaded.slackPostStartedAt).toBe("2023-11-14T22:13:20.000Z");
     const receipt = await storePublisher(second).publish(reloaded, makeResult());
-    second.recordReceipt("r-crash", receipt);
+    await second.recordReceipt("r-crash", receipt);
 
     expect(fake.callsTo("chat.postMessage")).toHaveLength(1);
     expect(fake.callsTo("conversations.history")[0]?.body).toMatchObject({
@@ -173,22 +174,22 @@ describe("createSlackPublisher across a crash", () => {
       include_all_metadata: "true",
     });
     expect(receipt).toEqual({ slackChannel: "CWEB", slackTs: lost.slackTs });
-    expect(second.get("r-crash")?.slackTs).toBe(lost.slackTs);
+    expect((await second.get("r-crash"))?.slackTs).toBe(lost.slackTs);
     expect(fake.callsTo("chat.update")[0]?.body).toMatchObject({ channel: "CWEB", ts: lost.slackTs });
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it("posts when the interrupted attempt never reached Slack, and not for another review's card", async () => {
-    const store = new ReviewStore(openDatabase(":memory:"), clock);
+    const store = new SqliteReviewStore(openDatabase(":memory:"), clock);
     // Another review's card in the same channel.
     await createSlackPublisher({
       client,
       channelFor: channelFor({ byRepo: { "acme/web": "CWEB" } }),
       log: pino({ level: "silent" }),
     }).publish(makeReview({ id: "r-other" }), makeResult());
-    register(store);
-    store.recordSlackPostIntent("r-crash", clock().toISOString());
-    const receipt = await storePublisher(store).publish(store.get("r-crash")!, makeResult());
+    await register(store);
+    await store.recordSlackPostIntent("r-crash", clock().toISOString());
+    const receipt = await storePublisher(store).publish((await store.get("r-crash"))!, makeResult());
     expect(fake.callsTo("conversations.history")).toHaveLength(1);
     expect(fake.callsTo("chat.postMessage")).toHaveLength(2);
     expect(receipt.slackTs).toBe("1700000000.000102");

@@ -4,9 +4,11 @@ import type { CliContext } from "../context.js";
 import { formatResult } from "../format-result.js";
 
 /** Finds a review by id, or the newest review of `owner/repo#n`. */
-export function findReview(ctx: CliContext, ref: string) {
+export async function findReview(ctx: CliContext, ref: string) {
   // No database yet means no review; opening it here would create it.
-  const review = ctx.hasDatabase() ? (ctx.gate.store.get(ref) ?? ctx.gate.store.latestForPr(ref)) : undefined;
+  const review = ctx.hasDatabase()
+    ? ((await ctx.gate.store.get(ref)) ?? (await ctx.gate.store.latestForPr(ref)))
+    : undefined;
   if (!review) throw new GateError("REVIEW_NOT_FOUND", `no review ${JSON.stringify(ref)}`);
   return review;
 }
@@ -39,7 +41,7 @@ export async function decideCommand(
     resume = { kind: kind as "approve" | "reject", by, ...(opts.note ? { note: opts.note } : {}) };
   }
   // The arguments are checked before the database is opened: a refused command writes nothing.
-  const review = findReview(ctx, ref);
+  const review = await findReview(ctx, ref);
   // The runner applies the one decision policy: `--by` the PR's author (its login in any case, or
   // the Slack id GATE_GITHUB_TO_SLACK gives it) is refused with the words Slack uses.
   const outcome = await ctx.gate.runner.decide(review.id, resume, { door: { kind: "cli" } });

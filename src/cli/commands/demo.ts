@@ -43,13 +43,13 @@ export async function demoCommand(ctx: CliContext, opts: { json: boolean; blocks
     results.push(result);
     const waiting = result.status === "waiting_for_human";
     if (opts.blocks && waiting)
-      cards.push({ fixture: name, review_id: result.review_id, blocks: cardBlocks(ctx, result) });
+      cards.push({ fixture: name, review_id: result.review_id, blocks: await cardBlocks(ctx, result) });
     if (!text) continue;
     ctx.out(`\n=== ${name} ===`);
     ctx.out(formatResult(result));
     if (waiting) {
       ctx.out(`\n  The escalation, as the Slack card reads:\n`);
-      ctx.out(cardText(ctx, result).replace(/^/gm, "  | "));
+      ctx.out((await cardText(ctx, result)).replace(/^/gm, "  | "));
       ctx.out(`\n  To resume it:  npx gate decide ${result.review_id} approve --by alice --note "reviewed"`);
       ctx.out(`           or:  npx gate decide ${result.review_id} reject --by alice --note "<why>"`);
       if (result.budget.cycles_used < result.budget.cycles_max) {

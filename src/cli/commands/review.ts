@@ -20,7 +20,7 @@ export async function reviewFixture(ctx: CliContext, arg: string): Promise<Revie
 
 /** Registers a review of a PR (so `status` knows it as queued) and runs it, showing progress. */
 async function registerAndRun(ctx: CliContext, source: ReviewSource, pr: PullRequest): Promise<ReviewResult> {
-  const review = ctx.gate.runner.register({
+  const review = await ctx.gate.runner.register({
     source,
     repo: pr.repo,
     number: pr.number,

@@ -14,9 +14,9 @@ export async function statusCommand(ctx: CliContext, args: string[], json: boole
     ctx.err("usage: gate status <review-id|owner/repo#n> [--json]");
     return 2;
   }
-  const byId = ctx.hasDatabase() ? ctx.gate.store.get(ref) : undefined;
-  const reviews = byId ? [byId] : ctx.hasDatabase() ? ctx.gate.store.allForPr(ref) : [];
-  const newest = reviews[0] ?? findReview(ctx, ref); // findReview names the missing review
+  const byId = ctx.hasDatabase() ? await ctx.gate.store.get(ref) : undefined;
+  const reviews = byId ? [byId] : ctx.hasDatabase() ? await ctx.gate.store.allForPr(ref) : [];
+  const newest = reviews[0] ?? (await findReview(ctx, ref)); // findReview names the missing review
   if (json) {
     ctx.out(JSON.stringify(await ctx.gate.runner.result(newest.id), null, 2));
     return 0;
@@ -31,7 +31,7 @@ export async function statusCommand(ctx: CliContext, args: string[], json: boole
 /** One review's result as text, with the people's entries of its audit log. */
 async function statusText(ctx: CliContext, review: ReviewRecord): Promise<string> {
   const lines = [formatResult(await ctx.gate.runner.result(review.id))];
-  const audit = ctx.gate.store.auditFor(review.id).filter((a) => a.actor !== "gate");
+  const audit = (await ctx.gate.store.auditFor(review.id)).filter((a) => a.actor !== "gate");
   if (audit.length > 0) {
     lines.push("  audit:");
     for (const a of audit) lines.push(`    ${a.at} ${a.actor} ${a.action}: ${a.outcome}`);

@@ -64,7 +64,7 @@ export class InMemoryReviewService implements ReviewService {
     const result = await this.status(reviewId);
     const refusal = this.refusalFor(reviewId, attempt, door);
     if (refusal) return this.refuse(reviewId, attempt, door, refusal);
-    const record = this.get(reviewId);
+    const record = await this.get(reviewId);
     if (!record || !result) return this.refuse(reviewId, attempt, door, { code: "not_found", reviewId });
     return { ok: true, review: record, result };
   }
@@ -186,12 +186,12 @@ export class InMemoryReviewService implements ReviewService {
     return newest ? structuredClone(newest.result) : undefined;
   }
 
-  get(reviewId: string): ReviewRecord | undefined {
+  async get(reviewId: string): Promise<ReviewRecord | undefined> {
     const entry = this.reviews.get(reviewId);
     return entry ? { ...entry.record } : undefined;
   }
 
-  listWaiting(): ReviewRecord[] {
+  async listWaiting(): Promise<ReviewRecord[]> {
     return [...this.reviews.values()]
       .map((e) => e.record)
       .filter((r) => r.status === "waiting_for_human")
