@@ -139,16 +139,16 @@ export class ReviewRunner implements ReviewService {
         return this.failClosed(ctx, error);
       }
       const result = await this.settle(ctx);
-      if (input) this.auditExceptions(ctx);
+      if (input) await this.auditExceptions(ctx);
       return result;
     });
   }
 
   /** The audit log names every exception of the configuration that cleared a finding (or expired) in a first run. */
-  private auditExceptions(ctx: ReviewContext): void {
+  private async auditExceptions(ctx: ReviewContext): Promise<void> {
     for (const f of ctx.values.detections ?? []) {
       if (!f.exception) continue;
-      this.deps.store.audit({
+      await this.deps.store.audit({
         reviewId: ctx.id,
         actor: f.exception.granted_by,
         action: "exception",

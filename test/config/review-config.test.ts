@@ -41,14 +41,14 @@ describe("a review under a configuration file", () => {
       expect(result.route).toBe("approved");
       const lic02 = result.findings.find((f) => f.policy === "LIC-02");
       expect(lic02).toMatchObject({ blocking: false, exception: { granted_by: "dana", status: "applied" } });
-      const review = gate.store.get(result.review_id);
+      const review = await gate.store.get(result.review_id);
       if (!review) throw new Error("no review");
       const check = buildCheckRun(result, { headSha: review.headSha });
       expect(JSON.stringify(check)).toContain(
         "Cleared by exception (gpl-chart-lib@^2, granted by dana, until 2027-06-30",
       );
       expect(JSON.stringify(renderCard({ review, result }).blocks)).toContain("Cleared by exception");
-      const audit = gate.store.auditFor(result.review_id).filter((a) => a.action === "exception");
+      const audit = (await gate.store.auditFor(result.review_id)).filter((a) => a.action === "exception");
       expect(audit).toEqual([
         expect.objectContaining({
           actor: "dana",

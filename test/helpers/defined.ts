@@ -1,7 +1,7 @@
 /**
  * The value, or a failed test naming what was missing: what a test would otherwise assert with `!`.
  *
- * @example const review = defined(store.get(id), `review ${id}`);
+ * @example const review = defined(await store.get(id), `review ${id}`);
  */
 export function defined<T>(value: T | null | undefined, what = "a value"): T {
   if (value === undefined || value === null) throw new Error(`expected ${what}, found ${String(value)}`);
