@@ -208,7 +208,7 @@ export function createWebhookHandler(
           ? json.action
           : undefined;
       if ((event === "check_run" || event === "check_suite") && action === "rerequested" && opts.sink.rerun) {
-        if (opts.sink.seenDelivery(id)) {
+        if (await opts.sink.seenDelivery(id)) {
           send(res, 200, "duplicate");
           return;
         }
@@ -224,7 +224,7 @@ export function createWebhookHandler(
         return;
       }
       if (event === "pull_request" && action === "closed" && opts.sink.closed) {
-        if (opts.sink.seenDelivery(id)) {
+        if (await opts.sink.seenDelivery(id)) {
           send(res, 200, "duplicate");
           return;
         }

@@ -81,7 +81,7 @@ export class ReviewContext {
 
   /** The record and the graph's state again (someone else changed the record). */
   async reload(): Promise<void> {
-    this.record = this.deps.store.get(this.id) ?? this.record;
+    this.record = (await this.deps.store.get(this.id)) ?? this.record;
     await this.reloadState();
   }
 

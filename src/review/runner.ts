@@ -295,12 +295,18 @@ export class ReviewRunner implements ReviewService {
    */
   async closePr(pr: string): Promise<ReviewRecord[]> {
     const ended: ReviewRecord[] = [];
-    for (const open of this.deps.store.openForPr(pr)) {
+    for (const open of await this.deps.store.openForPr(pr)) {
       const ctx = await this.context(open.id);
-      this.deps.store.close(open.id);
+      await this.deps.store.close(open.id);
       await ctx.reload();
-      this.deps.store.audit({ reviewId: open.id, actor: "gate", action: "close", outcome: "closed", detail: { pr } });
-      await this.publishing.record(open.id, ctx.result());
+      await this.deps.store.audit({
+        reviewId: open.id,
+        actor: "gate",
+        action: "close",
+        outcome: "closed",
+        detail: { pr },
+      });
+      await this.publishing.record(open.id, await ctx.result());
       await this.deps.onSettled?.(ctx.review);
       ended.push(ctx.review);
     }
@@ -312,13 +318,13 @@ export class ReviewRunner implements ReviewService {
    * "Re-run" or from Slack), audited on the old review with who asked. The caller queues the
    * new review and supersedes the PR's earlier reviews with `supersedeForRerun`.
    *
-   * @example const fresh = runner.registerRerun("r-1", "U123");
+   * @example const fresh = await runner.registerRerun("r-1", "U123");
    */
-  registerRerun(reviewId: string, by: string): ReviewRecord {
-    const old = this.deps.store.get(reviewId);
-    const source = this.deps.store.source(reviewId);
+  async registerRerun(reviewId: string, by: string): Promise<ReviewRecord> {
+    const old = await this.deps.store.get(reviewId);
+    const source = await this.deps.store.source(reviewId);
     if (!old || !source) throw new GateError("REVIEW_NOT_FOUND", `no review ${reviewId}`);
-    const fresh = this.register({
+    const fresh = await this.register({
       source,
       repo: old.repo,
       number: old.number,
@@ -328,7 +334,13 @@ export class ReviewRunner implements ReviewService {
       author: old.author,
       ...(old.installationId !== undefined ? { installationId: old.installationId } : {}),
     });
-    this.deps.store.audit({ reviewId, actor: by, action: "rerun", outcome: "registered", detail: { by: fresh.id } });
+    await this.deps.store.audit({
+      reviewId,
+      actor: by,
+      action: "rerun",
+      outcome: "registered",
+      detail: { by: fresh.id },
+    });
     return fresh;
   }
 
@@ -337,7 +349,7 @@ export class ReviewRunner implements ReviewService {
    * same head): their check runs close as neutral and their cards point at the new one.
    */
   async supersedeForRerun(fresh: ReviewRecord): Promise<void> {
-    for (const r of this.deps.store.allForPr(fresh.pr)) {
+    for (const r of await this.deps.store.allForPr(fresh.pr)) {
       if (r.id === fresh.id || r.status === "superseded" || r.status === "closed") continue;
       if (r.status === "done" && r.headSha !== fresh.headSha) continue;
       await this.supersede(r.id, fresh.id);

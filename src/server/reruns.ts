@@ -4,7 +4,7 @@ import type { ReviewRunner } from "../review/runner.js";
 import type { ReviewQueue } from "./review-queue.js";
 
 /** Starts a fresh review of a review's head; returns the new review. */
-export type StartRerun = (reviewId: string, by: string) => ReviewRecord;
+export type StartRerun = (reviewId: string, by: string) => Promise<ReviewRecord>;
 
 /**
  * The one way a re-run starts, whichever door asked (GitHub's "Re-run", `/gate rerun`, the card's
@@ -12,11 +12,11 @@ export type StartRerun = (reviewId: string, by: string) => ReviewRecord;
  * the queue, the PR's earlier reviews are superseded (their cards point at the new one) and the
  * new review runs. Who may ask is the door's to check first.
  *
- * @example const fresh = createReruns({ runner, queue, log })("r-1", "U123");
+ * @example const fresh = await createReruns({ runner, queue, log })("r-1", "U123");
  */
 export function createReruns(deps: { runner: ReviewRunner; queue: ReviewQueue; log: Logger }): StartRerun {
-  return (reviewId, by) => {
-    const fresh = deps.runner.registerRerun(reviewId, by);
+  return async (reviewId, by) => {
+    const fresh = await deps.runner.registerRerun(reviewId, by);
     deps.log.info({ reviewId, rerun: fresh.id, by }, "re-run queued");
     void deps.runner.announce(fresh.id);
     deps.queue.push(async () => {

@@ -24,7 +24,7 @@ type WebClient = webApi.WebClient;
 export type SlackAction = "approve" | "reject" | "info" | "rerun";
 
 /** Starts a fresh review of a review's head (the server registers and queues it); returns the new review. */
-export type StartRerun = (reviewId: string, by: string) => ReviewRecord;
+export type StartRerun = (reviewId: string, by: string) => Promise<ReviewRecord>;
 
 /** The collaborators every Slack handler uses. */
 export interface FlowDeps {
@@ -267,7 +267,7 @@ export async function rerunFromSlack(
   start: StartRerun,
   fromCard: boolean,
 ): Promise<string> {
-  const review = deps.service.get(attempt.reviewId);
+  const review = await deps.service.get(attempt.reviewId);
   if (!review) return refusalMessage({ code: "not_found", reviewId: attempt.reviewId }, SLACK_STYLE);
   const { fromReviewCard, ...rest } = await doorOf(deps, attempt);
   const door: DecisionDoor = fromCard && fromReviewCard !== undefined ? { ...rest, fromReviewCard } : rest;
@@ -276,7 +276,7 @@ export async function rerunFromSlack(
     deps.log.info({ reviewId: review.id, userId: attempt.userId, code: refusal.code }, "slack re-run refused");
     return refusalMessage(refusal, SLACK_STYLE);
   }
-  const fresh = start(review.id, attempt.userId);
+  const fresh = await start(review.id, attempt.userId);
   return `Re-run started for ${review.pr}: review \`${fresh.id}\`. Its card is posted in the PR's thread when a person is needed.`;
 }
 

@@ -71,7 +71,7 @@ async function rerun(arg: string, deps: GateCommandDeps): Promise<string> {
 }
 
 async function listWaiting(deps: GateCommandDeps): Promise<string> {
-  const waiting = deps.service.listWaiting();
+  const waiting = await deps.service.listWaiting();
   if (waiting.length === 0) return "Nothing is waiting for a decision.";
   const now = (deps.now ?? (() => new Date()))().getTime();
   const lines = [`*${waiting.length} review(s) waiting for a decision*, oldest first:`];

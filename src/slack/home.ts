@@ -9,7 +9,7 @@ const MAX_HOME_REVIEWS = 45;
 /**
  * The App Home tab: every review waiting for a person, oldest first, each linking to its card.
  *
- * @example await client.views.publish({ user_id, view: renderHome(service.listWaiting()) });
+ * @example await client.views.publish({ user_id, view: renderHome(await service.listWaiting()) });
  */
 export function renderHome(waiting: ReviewRecord[]): types.HomeView {
   const ordered = [...waiting].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));

@@ -29,10 +29,10 @@ interface Probe {
  * Asks `/healthz` and sends a signed webhook (a ping), one after the other, until `settled()`;
  * each answer's latency is recorded.
  */
-async function probeUntil(s: Stack, extracting: () => boolean, settled: () => boolean): Promise<Probe[]> {
+async function probeUntil(s: Stack, extracting: () => boolean, settled: () => Promise<boolean>): Promise<Probe[]> {
   const probes: Probe[] = [];
-  while (!settled()) {
-    const during = extracting() && !settled();
+  while (!(await settled())) {
+    const during = extracting() && !(await settled());
     let started = Date.now();
     const health = await fetch(`${s.base}/healthz`);
     await health.text();
@@ -54,10 +54,10 @@ async function reviewHostileHead(s: Stack, tarball: (top: string) => Buffer) {
   const key = `${pr.owner}/${pr.repo}#${pr.number}`;
   expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent("opened", pr)))).status).toBe(202);
   const served = () => s.gh.find("GET", /^\/_codeload\//).length > 0;
-  const settled = () => s.server.gate.store.latestForPr(key)?.status === "waiting_for_human";
+  const settled = async () => (await s.server.gate.store.latestForPr(key))?.status === "waiting_for_human";
   const probes = await probeUntil(s, served, settled);
   await s.server.idle();
-  const review = s.server.gate.store.latestForPr(key);
+  const review = await s.server.gate.store.latestForPr(key);
   expect(review?.status).toBe("waiting_for_human");
   const result = await s.server.gate.runner.result(review?.id ?? "");
   const [run] = s.gh.checkRuns.values();

@@ -57,13 +57,13 @@ const lastUpdateOf = (s: Stack, ts: string) =>
 /** After a re-run from any door: a new review of the same head, one new check run, its card in the thread. */
 async function expectRerun(s: Stack, pr: ServedPr, old: { id: string }, ts: string) {
   await s.server.idle();
-  const reviews = s.server.gate.store.allForPr(prKey(pr));
+  const reviews = await s.server.gate.store.allForPr(prKey(pr));
   expect(reviews).toHaveLength(2);
   const fresh = defined(reviews[0], "the re-run");
   expect(fresh.id).not.toBe(old.id);
   expect(fresh.headSha).toBe(pr.headSha);
   expect(fresh.status).toBe("waiting_for_human");
-  expect(s.server.gate.store.get(old.id)).toMatchObject({ status: "superseded", supersededBy: fresh.id });
+  expect(await s.server.gate.store.get(old.id)).toMatchObject({ status: "superseded", supersededBy: fresh.id });
   // One new check run on the head: the old one closed neutral, the new one asks a person.
   const runs = checkRunsOn(s.gh, pr.headSha);
   expect(runs).toHaveLength(2);
@@ -88,7 +88,7 @@ describe("a busy channel: closed pull requests", () => {
     const { s, slack, pr, review, ts } = await waiting();
     expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent("closed", pr)))).status).toBe(202);
     await s.server.idle();
-    expect(s.server.gate.store.get(review.id)?.status).toBe("closed");
+    expect((await s.server.gate.store.get(review.id))?.status).toBe("closed");
     const card = lastUpdateOf(s, ts);
     expect(blocksOf(card)).toContain("pull request was closed");
     expect(hasButtons(card)).toBe(false);
@@ -101,8 +101,8 @@ describe("a busy channel: closed pull requests", () => {
     await click(s, ACTION_APPROVE, APPROVER, review.id, ts);
     const [eph] = await slack.waitFor("chat.postEphemeral");
     expect(String(eph?.body.text)).toContain(`${prKey(pr)} was closed`);
-    expect(s.server.gate.store.get(review.id)?.status).toBe("closed");
-    expect(s.server.gate.store.auditFor(review.id)).toContainEqual(
+    expect((await s.server.gate.store.get(review.id))?.status).toBe("closed");
+    expect(await s.server.gate.store.auditFor(review.id)).toContainEqual(
       expect.objectContaining({ actor: APPROVER, outcome: "refused:closed" }),
     );
 
@@ -119,7 +119,7 @@ describe("a busy channel: re-runs from the three doors", () => {
     const body = JSON.stringify(rerequestedEvent("check_run", pr, review.id));
     expect((await postWebhook(s.base, body, { event: "check_run" })).status).toBe(202);
     const fresh = await expectRerun(s, pr, review, ts);
-    expect(s.server.gate.store.auditFor(review.id)).toContainEqual(
+    expect(await s.server.gate.store.auditFor(review.id)).toContainEqual(
       expect.objectContaining({ action: "rerun", detail: { by: fresh.id } }),
     );
   });
@@ -136,7 +136,7 @@ describe("a busy channel: re-runs from the three doors", () => {
     await command(s, `rerun ${prKey(pr)}`, "stranger", "UNOBODY");
     const [refused] = await slack.waitFor("response_url");
     expect(String(refused?.body.text)).toContain("only approvers may re-run");
-    expect(s.server.gate.store.allForPr(prKey(pr))).toHaveLength(1);
+    expect(await s.server.gate.store.allForPr(prKey(pr))).toHaveLength(1);
 
     await command(s, `rerun ${prKey(pr)}`, "approver", APPROVER);
     const answers = await slack.waitFor("response_url", 2);
@@ -147,7 +147,7 @@ describe("a busy channel: re-runs from the three doors", () => {
   it("the card's Re-run button, for approvers", async () => {
     const { s, pr, review, ts } = await waiting();
     expect((await click(s, ACTION_RERUN, APPROVER, review.id, ts)).status).toBe(200);
-    await waitFor("the re-run to register", () => s.server.gate.store.allForPr(prKey(pr)).length === 2);
+    await waitFor("the re-run to register", async () => (await s.server.gate.store.allForPr(prKey(pr))).length === 2);
     await expectRerun(s, pr, review, ts);
   });
 });
@@ -168,7 +168,7 @@ describe("a busy channel: notes and commands", () => {
     await waitFor("the decision in the thread", () =>
       threadNotes(s).find((n) => String(n.body.text).includes(note) && n.body.thread_ts === ts),
     );
-    expect(s.server.gate.store.auditFor(review.id)).toContainEqual(
+    expect(await s.server.gate.store.auditFor(review.id)).toContainEqual(
       expect.objectContaining({
         actor: APPROVER,
         action: "approve",
