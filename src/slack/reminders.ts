@@ -13,13 +13,13 @@ export interface ReminderOptions {
   escalateTo: readonly string[];
   clock: Clock;
   /** Reviews waiting for a person. */
-  waiting(): ReviewRecord[];
+  waiting(): Promise<ReviewRecord[]>;
   /** A review's last result (for who may decide on it). */
-  resultOf(reviewId: string): ReviewResult | undefined;
+  resultOf(reviewId: string): Promise<ReviewResult | undefined>;
   /** Who may decide on a review: the ids to mention. */
   deciders(review: ReviewRecord, result: ReviewResult | undefined): readonly string[];
   /** Claims a thread message once (stored: a restart never reminds twice). */
-  claimNote(key: string, reviewId: string): boolean;
+  claimNote(key: string, reviewId: string): Promise<boolean>;
   log: Logger;
 }
 
@@ -35,7 +35,7 @@ export function createReminders(opts: ReminderOptions) {
   const say = async (review: ReviewRecord, key: string, text: string): Promise<boolean> => {
     const channel = review.slackChannel;
     const thread = review.slackThreadTs ?? review.slackTs;
-    if (!channel || !thread || !opts.claimNote(key, review.id)) return false;
+    if (!channel || !thread || !(await opts.claimNote(key, review.id))) return false;
     try {
       await opts.client.chat.postMessage({ channel, thread_ts: thread, text, unfurl_links: false });
       return true;
@@ -48,11 +48,11 @@ export function createReminders(opts: ReminderOptions) {
   const tick = async (): Promise<number> => {
     const now = opts.clock().getTime();
     let said = 0;
-    for (const review of opts.waiting()) {
+    for (const review of await opts.waiting()) {
       const waited = now - Date.parse(review.createdAt);
       if (!(waited >= opts.afterMs)) continue;
       const age = formatAge(waited);
-      const deciders = opts.deciders(review, opts.resultOf(review.id));
+      const deciders = opts.deciders(review, await opts.resultOf(review.id));
       if (await say(review, `remind:${review.id}`, reminderText(review, deciders, age, false))) said += 1;
       if (opts.escalateTo.length > 0 && waited >= 2 * opts.afterMs) {
         if (await say(review, `escalate:${review.id}`, reminderText(review, opts.escalateTo, age, true))) said += 1;
