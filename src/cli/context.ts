@@ -28,7 +28,7 @@ export interface CliContext {
  * Builds the CLI's context once per process, from settings `loadSettings` read. Nothing is
  * opened or written until a command reads `ctx.gate`.
  *
- * @example const ctx = createCliContext(loadSettings(process.env)); try { ctx.gate.store.get(id) } finally { ctx.close() }
+ * @example const ctx = createCliContext(loadSettings(process.env)); try { await ctx.gate.store.get(id) } finally { ctx.close() }
  */
 export function createCliContext(settings: Settings, extras: GateExtras = {}): CliContext {
   const log = createLogger({ level: settings.logLevel ?? "warn", base: false, destination: 2 });

@@ -66,8 +66,20 @@ export async function startGateServer(
   const approversFor = approversOf(settings);
   const githubWebUrl = settings.github.webUrl;
   // Deciders by their Slack display name, with their GitHub login where GATE_GITHUB_TO_SLACK maps one.
+  // Names are rendered synchronously (cards, check runs): this process keeps the ones it recorded
+  // or read, and reads a name it lacks from the store for the next rendering.
+  const names = new Map<string, string>();
+  const recordPerson = async (id: string, name: string): Promise<void> => {
+    names.set(id, name);
+    await gate.store.recordPerson(id, name);
+  };
   const personName = (id: string): string | undefined => {
-    const name = gate.store.personName(id);
+    const name = names.get(id);
+    if (name === undefined)
+      void gate.store
+        .personName(id)
+        .then((stored) => stored !== undefined && names.set(id, stored))
+        .catch((error: unknown) => log.warn({ err: error }, "cannot read a person's name"));
     const login = Object.entries(settings.approvers.githubToSlack).find(([, slackId]) => slackId === id)?.[0];
     if (name && login) return `${name} (@${login})`;
     return name ?? (login ? `@${login}` : undefined);
@@ -201,7 +213,7 @@ export async function startGateServer(
       checkRunUrl: checksUrl,
       rerun: startRerun,
       clock: gate.clock,
-      people: { record: (id, name) => gate.store.recordPerson(id, name), name: personName },
+      people: { record: recordPerson, name: personName },
       githubWebUrl,
     });
     const started = (await app.start(server.port)) as unknown;

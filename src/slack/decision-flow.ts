@@ -37,7 +37,7 @@ export interface FlowDeps {
   checkRunUrl?: (review: ReviewRecord) => string | undefined;
   progressIntervalMs: number;
   /** Remembers and gives back people's display names, so decisions name people, not ids. */
-  people?: { record(slackId: string, name: string): void; name(slackId: string): string | undefined };
+  people?: { record(slackId: string, name: string): Promise<void>; name(slackId: string): string | undefined };
   /** GitHub's web address for commit and file links (GitHub Enterprise Server). */
   githubWebUrl?: string;
 }
@@ -51,7 +51,7 @@ async function rememberName(deps: FlowDeps, attempt: Attempt): Promise<void> {
   try {
     const answer = await attempt.client.users.profile.get({ user: attempt.userId });
     const name = answer.profile?.display_name || answer.profile?.real_name;
-    if (name) deps.people.record(attempt.userId, name);
+    if (name) await deps.people.record(attempt.userId, name);
   } catch (error) {
     deps.log.warn({ err: error, userId: attempt.userId }, "cannot read a Slack profile for the decider's name");
   }
