@@ -32,7 +32,7 @@ function baseShaOf(fixture: string): string {
 async function review(s: Stack, pr: ServedPr) {
   expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent("opened", pr)))).status).toBe(202);
   await s.server.idle();
-  const stored = s.server.gate.store.latestForPr(`${pr.owner}/${pr.repo}#${pr.number}`);
+  const stored = await s.server.gate.store.latestForPr(`${pr.owner}/${pr.repo}#${pr.number}`);
   if (!stored) throw new Error(`no review of ${pr.repo}#${pr.number}`);
   return s.server.gate.runner.result(stored.id);
 }
@@ -94,7 +94,7 @@ describe("a repository's own configuration file (.github/gate.yml)", { timeout: 
     // acme/web keeps the server's threshold: a README typo still passes with no specialist.
     expect((await review(s, typo)).route).toBe("auto_approved");
     const config = await s.server.gate.reviewConfig(
-      s.server.gate.store.latestForPr(`${dashboard.owner}/${dashboard.repo}#${dashboard.number}`)?.id ?? "",
+      (await s.server.gate.store.latestForPr(`${dashboard.owner}/${dashboard.repo}#${dashboard.number}`))?.id ?? "",
     );
     expect(config?.risk.threshold).toBe(3);
     expect(config?.sources.at(-1)).toMatch(/^acme\/web-dashboard:\.github\/gate\.yml@559d8bc68cec/);
