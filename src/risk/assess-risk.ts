@@ -1,3 +1,4 @@
+import picomatch from "picomatch";
 import type { Finding } from "../domain/finding.js";
 import type { PullRequest } from "../domain/pull-request.js";
 import { classifyFile, type ChangeKind } from "./classify-file.js";
@@ -46,13 +47,21 @@ const REASON: Record<ChangeKind, string> = {
  *
  * @example assessRisk(prFixingATypo, []).score // 5
  */
-export function assessRisk(pr: PullRequest, detections: Finding[], detectorErrors: string[] = []): Risk {
+export function assessRisk(
+  pr: PullRequest,
+  detections: Finding[],
+  detectorErrors: string[] = [],
+  paths: { docs: string[]; tests: string[]; generated: string[] } = { docs: [], tests: [], generated: [] },
+): Risk {
+  const glob = (g: string[]) => (g.length > 0 ? picomatch(g, { dot: true, noextglob: true }) : () => false);
+  const [isDocs, isTests, isGenerated] = [glob(paths.docs), glob(paths.tests), glob(paths.generated)];
   const reasons: string[] = [];
   if (pr.files.length === 0) return { score: 0, class: "empty", reasons: ["no changed files"] };
 
   const kinds = new Map<ChangeKind, number>();
   for (const f of pr.files) {
-    const k = classifyFile(f);
+    // The configuration's globs (risk.docs, tests, generated) count as docs or tests; generated code as docs.
+    const k = isDocs(f.filename) || isGenerated(f.filename) ? "docs" : isTests(f.filename) ? "tests" : classifyFile(f);
     kinds.set(k, (kinds.get(k) ?? 0) + 1);
   }
   const ranked = [...kinds.keys()].sort((a, b) => BASE[b] - BASE[a]);

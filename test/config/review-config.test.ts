@@ -140,3 +140,24 @@ describe("approvers from the configuration", () => {
     }
   });
 });
+
+describe("risk path globs from the configuration", () => {
+  it("files a team marks as generated or docs score as docs: an otherwise-code change passes at once", async () => {
+    const gate = gateWith("");
+    try {
+      const plain = await reviewFixture(
+        gate,
+        "002_new_dependency",
+        withBaseConfig("002_new_dependency", "version: 1\npolicies: { LIC-02: { enabled: false } }\n"),
+      );
+      expect(plain.risk?.class).not.toBe("docs");
+      const globbed = withBaseConfig(
+        "002_new_dependency",
+        "version: 1\npolicies: { LIC-02: { enabled: false } }\nrisk: { generated: ['**/*'] }\n",
+      );
+      expect((await reviewFixture(gate, "002_new_dependency", globbed)).risk?.class).toBe("docs");
+    } finally {
+      gate.close();
+    }
+  });
+});

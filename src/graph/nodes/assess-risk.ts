@@ -3,11 +3,11 @@ import { configOf, reviewedPullRequest, type ReviewGraphDeps } from "../deps.js"
 import type { ReviewStateUpdate, ReviewStateValue } from "../state.js";
 
 /** Cost gate one: scores the change. */
-export function assessRiskNode(deps: Pick<ReviewGraphDeps, "pullRequests">) {
+export function assessRiskNode(deps: Pick<ReviewGraphDeps, "pullRequests" | "server">) {
   return async (state: ReviewStateValue): Promise<ReviewStateUpdate> => {
     const pr = await reviewedPullRequest(deps, state);
     if (!pr) return {};
-    return { risk: assessRisk(pr, state.detections, state.detectorErrors) };
+    return { risk: assessRisk(pr, state.detections, state.detectorErrors, configOf(deps, state).risk) };
   };
 }
 
