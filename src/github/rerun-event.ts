@@ -47,32 +47,24 @@ export interface RerunRequest {
  * @example rerunRequest("check_run", "d-1", json)?.reviewId // "r-3f9a1c2b7d4e"
  */
 export function rerunRequest(event: string, id: string, json: unknown): RerunRequest | undefined {
-  if (event === "check_run") {
-    const p = CheckRunRerequestedSchema.safeParse(json);
-    if (!p.success) return undefined;
-    const run = p.data.check_run;
-    return {
-      id,
-      event,
-      repo: p.data.repository.full_name,
-      headSha: run.head_sha,
-      numbers: run.pull_requests.map((pr) => pr.number),
-      ...(run.external_id ? { reviewId: run.external_id } : {}),
-      by: p.data.sender?.login ?? "github",
-    };
-  }
-  if (event === "check_suite") {
-    const p = CheckSuiteRerequestedSchema.safeParse(json);
-    if (!p.success) return undefined;
-    const suite = p.data.check_suite;
-    return {
-      id,
-      event,
-      repo: p.data.repository.full_name,
-      headSha: suite.head_sha,
-      numbers: suite.pull_requests.map((pr) => pr.number),
-      by: p.data.sender?.login ?? "github",
-    };
-  }
-  return undefined;
+  const parsed =
+    event === "check_run"
+      ? CheckRunRerequestedSchema.safeParse(json)
+      : event === "check_suite"
+        ? CheckSuiteRerequestedSchema.safeParse(json)
+        : undefined;
+  if (!parsed?.success) return undefined;
+  const data = parsed.data;
+  // A check run names its review (external_id); a suite holds runs of several reviews, and names none.
+  const target = "check_run" in data ? data.check_run : data.check_suite;
+  const reviewId = "check_run" in data ? data.check_run.external_id : undefined;
+  return {
+    id,
+    event: "check_run" in data ? "check_run" : "check_suite",
+    repo: data.repository.full_name,
+    headSha: target.head_sha,
+    numbers: target.pull_requests.map((pr) => pr.number),
+    ...(reviewId ? { reviewId } : {}),
+    by: data.sender?.login ?? "github",
+  };
 }
