@@ -24,6 +24,8 @@ export const ERROR_ADVICE = {
     "the specialist got no answer in time, so a person decides; GATE_SPECIALIST_TIMEOUT_MS sets the limit",
   MODEL_OUTPUT_INVALID: "the model's answer was unusable twice; the review goes to a person",
   MODEL_CALL_ABORTED: "the model call was cut off and its input counted in the budget; the review goes to a person",
+  DATABASE_TOO_NEW:
+    "a newer release of the gate migrated this database; run that release (or newer) against it, never an older one (README, Settings)",
   INVESTIGATION_STOPPED:
     "the investigation reached a limit (GATE_INVESTIGATOR_* settings); its report is inconclusive and a person decides",
 } as const satisfies Record<string, string>;

@@ -2,9 +2,14 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { GateError } from "../domain/errors.js";
+import { type Migration, pendingMigrations, SCHEMA_VERSION_TABLE } from "./migrations.js";
 
-/** The app's own tables (LangGraph's SqliteSaver adds `checkpoints` and `writes` in the same file). */
-const SCHEMA = `
+/**
+ * The app's own tables as of the first versioned release (LangGraph's SqliteSaver adds
+ * `checkpoints` and `writes` in the same file). `IF NOT EXISTS` throughout: a file made before
+ * versioning is adopted as it is.
+ */
+const SCHEMA_1 = `
 CREATE TABLE IF NOT EXISTS gate_reviews (
   id TEXT PRIMARY KEY,
   pr TEXT NOT NULL,
@@ -87,8 +92,8 @@ CREATE TABLE IF NOT EXISTS gate_license_cache (
 );
 `;
 
-/** Columns added after the first release, for files created before them. */
-function migrate(db: Database.Database): void {
+/** Columns added before versioning, for files created before them. */
+function addEarlyColumns(db: Database.Database): void {
   const columns = new Set(
     (db.prepare("PRAGMA table_info(gate_reviews)").all() as Array<{ name: string }>).map((c) => c.name),
   );
@@ -106,7 +111,7 @@ function migrate(db: Database.Database): void {
  * @example const db = openDatabase(".gate/gate.db");
  */
 export function openDatabase(file: string): Database.Database {
-  if (file === ":memory:") return prepare(new Database(file));
+  if (file === ":memory:") return prepare(new Database(file), "GATE_DB :memory:");
   const refuse = (why: string, cause?: unknown): never => {
     throw new GateError("CONFIG_INVALID", `GATE_DB ${file}: ${why}`, cause === undefined ? undefined : { cause });
   };
@@ -121,20 +126,61 @@ export function openDatabase(file: string): Database.Database {
   let db: Database.Database | undefined;
   try {
     db = new Database(file);
-    return prepare(db);
+    return prepare(db, `GATE_DB ${file}`);
   } catch (error) {
     db?.close();
+    if (error instanceof GateError) throw error;
     if (createdDir) fs.rmSync(createdDir, { recursive: true, force: true });
     else if (!existed) for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
     return refuse(`cannot open it as the gate's database (${(error as Error).message})`, error);
   }
 }
 
-function prepare(db: Database.Database): Database.Database {
+/**
+ * The SQLite file's schema, step by step (`gate_schema_version` records each one applied). Add a
+ * step at the end; never edit a released one.
+ */
+export const SQLITE_MIGRATIONS: ReadonlyArray<Migration<Database.Database>> = [
+  {
+    version: 1,
+    name: "reviews, deliveries, audit, decisions, pull requests, Slack notes, people, licence cache",
+    up: (db) => {
+      db.exec(SCHEMA_1);
+      addEarlyColumns(db);
+    },
+  },
+];
+
+/**
+ * Brings the file's schema up to date in one write transaction (a second process opening the
+ * same file waits on the busy timeout, then finds nothing left to do). A file newer than the
+ * code is refused with DATABASE_TOO_NEW.
+ *
+ * @example migrateSqlite(db, "GATE_DB .gate/gate.db")
+ */
+export function migrateSqlite(
+  db: Database.Database,
+  where: string,
+  migrations: ReadonlyArray<Migration<Database.Database>> = SQLITE_MIGRATIONS,
+): void {
+  db.transaction(() => {
+    db.exec(SCHEMA_VERSION_TABLE);
+    const { v } = db.prepare("SELECT COALESCE(MAX(version), 0) AS v FROM gate_schema_version").get() as { v: number };
+    for (const m of pendingMigrations(migrations, v, where)) {
+      m.up(db);
+      db.prepare("INSERT INTO gate_schema_version (version, name, applied_at) VALUES (?, ?, ?)").run(
+        m.version,
+        m.name,
+        new Date().toISOString(),
+      );
+    }
+  }).immediate();
+}
+
+function prepare(db: Database.Database, where: string): Database.Database {
   db.pragma("journal_mode = WAL");
   db.pragma("busy_timeout = 5000");
   db.pragma("foreign_keys = ON");
-  db.exec(SCHEMA);
-  migrate(db);
+  migrateSqlite(db, where);
   return db;
 }

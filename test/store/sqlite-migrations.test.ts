@@ -1,0 +1,115 @@
+import path from "node:path";
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import { GateError } from "../../src/domain/errors.js";
+import { migrateSqlite, openDatabase, SQLITE_MIGRATIONS } from "../../src/store/database.js";
+import { SqliteReviewStore } from "../../src/store/review-store.js";
+import { tempDir } from "../helpers/gate.js";
+
+const at = new Date("2026-11-30T12:00:00Z");
+const versions = (db: Database.Database) =>
+  db.prepare("SELECT version, name FROM gate_schema_version ORDER BY version").all() as Array<{
+    version: number;
+    name: string;
+  }>;
+const file = () => path.join(tempDir(), "gate.db");
+
+describe("SQLite schema migrations", () => {
+  it("a fresh file gets every migration, recorded once each", () => {
+    const db = openDatabase(file());
+    expect(versions(db).map((v) => v.version)).toEqual(SQLITE_MIGRATIONS.map((m) => m.version));
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'gate_reviews'").get()).toBeDefined();
+    db.close();
+  });
+
+  it("adopts a file made before versioning, with its rows and its append-only audit intact", async () => {
+    const f = file();
+    const old = new Database(f);
+    // Today's schema, as unversioned releases made it: no gate_schema_version table.
+    SQLITE_MIGRATIONS[0]?.up(old);
+    const before = new SqliteReviewStore(old, () => at);
+    const headSha = "a".repeat(40);
+    await before.register({
+      id: "r-old",
+      pr: "acme/web#1",
+      repo: "acme/web",
+      number: 1,
+      headSha,
+      source: { kind: "github", owner: "acme", repo: "web", number: 1, headSha },
+    });
+    await before.audit({ reviewId: "r-old", actor: "U1", action: "approve", outcome: "applied" });
+    expect(old.prepare("SELECT name FROM sqlite_master WHERE name = 'gate_schema_version'").get()).toBeUndefined();
+    old.close();
+
+    const db = openDatabase(f);
+    expect(versions(db).map((v) => v.version)).toEqual([1]);
+    const after = new SqliteReviewStore(db, () => at);
+    expect(await after.get("r-old")).toMatchObject({ id: "r-old", status: "queued", headSha });
+    expect((await after.auditFor("r-old")).map((e) => e.outcome)).toEqual(["applied"]);
+    expect(() => db.prepare("DELETE FROM gate_audit").run()).toThrow(/append-only/);
+    db.close();
+  });
+
+  it("adopts a file from before the late columns, adding them", () => {
+    const f = file();
+    const old = new Database(f);
+    old.exec(`CREATE TABLE gate_reviews (id TEXT PRIMARY KEY, pr TEXT NOT NULL, repo TEXT NOT NULL,
+      number INTEGER NOT NULL, head_sha TEXT NOT NULL, source TEXT NOT NULL, source_json TEXT NOT NULL,
+      status TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL)`);
+    old.prepare("INSERT INTO gate_reviews VALUES ('r-1','a/b#1','a/b',1,'s','fixture','{}','closed','t','t')").run();
+    old.close();
+    const db = openDatabase(f);
+    const columns = (db.prepare("PRAGMA table_info(gate_reviews)").all() as Array<{ name: string }>).map((c) => c.name);
+    expect(columns).toEqual(expect.arrayContaining(["event_at", "slack_post_started_at", "slack_thread_ts"]));
+    expect(db.prepare("SELECT status FROM gate_reviews WHERE id = 'r-1'").get()).toEqual({ status: "closed" });
+    db.close();
+  });
+
+  it("re-opening changes nothing: each migration runs once", () => {
+    const f = file();
+    openDatabase(f).close();
+    const db = openDatabase(f);
+    migrateSqlite(db, "again");
+    expect(versions(db)).toHaveLength(SQLITE_MIGRATIONS.length);
+    db.close();
+  });
+
+  it("refuses a file whose schema is newer than the code, with DATABASE_TOO_NEW", () => {
+    const f = file();
+    const db = openDatabase(f);
+    db.prepare(
+      "INSERT INTO gate_schema_version (version, name, applied_at) VALUES (999, 'from the future', 'x')",
+    ).run();
+    db.close();
+    let error: unknown;
+    try {
+      openDatabase(f).close();
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(GateError);
+    expect((error as GateError).code).toBe("DATABASE_TOO_NEW");
+    expect((error as GateError).message).toMatch(/version 999.*only up to 1/);
+  });
+
+  it("runs a later migration only on files that lack it", () => {
+    const f = file();
+    openDatabase(f).close();
+    const db = new Database(f);
+    const later = [
+      ...SQLITE_MIGRATIONS,
+      {
+        version: 2,
+        name: "a later step",
+        up: (d: Database.Database) => {
+          d.exec("CREATE TABLE later_step (x INTEGER)");
+        },
+      },
+    ];
+    migrateSqlite(db, "test", later);
+    migrateSqlite(db, "test", later);
+    expect(versions(db).map((v) => v.version)).toEqual([1, 2]);
+    expect(() => migrateSqlite(db, "test")).toThrow(/schema version 2/);
+    db.close();
+  });
+});
