@@ -315,26 +315,30 @@ export class ReviewRunner implements ReviewService {
 
   /**
    * Registers a fresh review of the same head as `reviewId` (a re-run asked from GitHub's
-   * "Re-run" or from Slack), audited on the old review with who asked. The caller queues the
-   * new review and supersedes the PR's earlier reviews with `supersedeForRerun`.
+   * "Re-run" or from Slack), audited on the old review with who asked; `tx` when it is part of a
+   * larger transaction. The caller queues the new review and supersedes the PR's earlier reviews
+   * with `supersedeForRerun`.
    *
    * @example const fresh = await runner.registerRerun("r-1", "U123");
    */
-  async registerRerun(reviewId: string, by: string): Promise<ReviewRecord> {
-    const old = await this.deps.store.get(reviewId);
-    const source = await this.deps.store.source(reviewId);
+  async registerRerun(reviewId: string, by: string, tx: ReviewStore = this.deps.store): Promise<ReviewRecord> {
+    const old = await tx.get(reviewId);
+    const source = await tx.source(reviewId);
     if (!old || !source) throw new GateError("REVIEW_NOT_FOUND", `no review ${reviewId}`);
-    const fresh = await this.register({
-      source,
-      repo: old.repo,
-      number: old.number,
-      headSha: old.headSha,
-      title: old.title,
-      url: old.url,
-      author: old.author,
-      ...(old.installationId !== undefined ? { installationId: old.installationId } : {}),
-    });
-    await this.deps.store.audit({
+    const fresh = await this.register(
+      {
+        source,
+        repo: old.repo,
+        number: old.number,
+        headSha: old.headSha,
+        title: old.title,
+        url: old.url,
+        author: old.author,
+        ...(old.installationId !== undefined ? { installationId: old.installationId } : {}),
+      },
+      tx,
+    );
+    await tx.audit({
       reviewId,
       actor: by,
       action: "rerun",
@@ -372,6 +376,16 @@ export class ReviewRunner implements ReviewService {
   }
 
   /**
+   * Finishes a review's received decisions that are not applied yet (a decision job another
+   * process took over); returns how many it finished.
+   */
+  async finishReceived(reviewId: string): Promise<number> {
+    const decisions = (await this.deps.store.pendingDecisions()).filter((d) => d.reviewId === reviewId);
+    for (const d of decisions) await this.lock.run(reviewId, () => this.finishDecision(reviewId, d.resume));
+    return decisions.length;
+  }
+
+  /**
    * Finishes a decision that was received before a crash: resumes the gate with it if the graph
    * still waits there, or, if the resume had already run, only records and publishes the outcome.
    */
@@ -395,6 +409,13 @@ export class ReviewRunner implements ReviewService {
   /** Publishes the review's last saved result again (see `ReviewPublishing.publish`). */
   async publish(reviewId: string): Promise<void> {
     await this.publishing.publish(reviewId);
+  }
+
+  /** Publishes the review's saved result if it was not published (a crash or a failing publisher in between); true if it did. */
+  async publishIfUnpublished(reviewId: string): Promise<boolean> {
+    if (!(await this.deps.store.unpublished()).some((r) => r.id === reviewId)) return false;
+    await this.publishing.publish(reviewId);
+    return true;
   }
 
   private async invoke(reviewId: string, input: Command | Record<string, unknown> | null): Promise<void> {

@@ -6,7 +6,7 @@ import type { GateRoute } from "./http-routes.js";
 
 /** What the metrics watch besides what is told to them: the queue's depth. */
 export interface MetricsSources {
-  queueDepth(): number;
+  queueDepth(): Promise<number>;
   /** Reviews waiting for a person now. */
   waiting(): Promise<number>;
 }
@@ -15,7 +15,7 @@ export interface MetricsSources {
  * The gate's Prometheus metrics, on a registry of its own (never the library's global one, so two
  * gates in one process, as in tests, do not share counters), served at `GET /metrics`.
  *
- * @example const metrics = createMetrics({ queueDepth: () => queue.size, waiting: async () => 0 });
+ * @example const metrics = createMetrics({ queueDepth: () => jobs.depth(), waiting: async () => 0 });
  */
 export function createMetrics(sources: MetricsSources) {
   const registry = new Registry();
@@ -65,10 +65,10 @@ export function createMetrics(sources: MetricsSources) {
   });
   new Gauge({
     name: "gate_queue_depth",
-    help: "Reviews queued or running in this process",
+    help: "Review jobs queued or running: this process's (SQLite), or every replica's (PostgreSQL)",
     registers: [registry],
-    collect() {
-      this.set(sources.queueDepth());
+    async collect() {
+      this.set(await sources.queueDepth());
     },
   });
   new Gauge({

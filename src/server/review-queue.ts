@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import type { JobHandler, ReviewJob, ReviewJobs } from "../domain/review-jobs.js";
 import { InFlight } from "./in-flight.js";
 
 /**
@@ -50,5 +51,40 @@ export class ReviewQueue {
           this.pump();
         });
     }
+  }
+}
+
+/**
+ * The review jobs of one process (SQLite): `ReviewQueue` running each job through the handler,
+ * at most `concurrency` at once. A job is queued at once, even inside a store transaction (the
+ * single SQLite connection makes its first read wait for the transaction).
+ *
+ * @example const jobs = new InProcessJobs(2, log, (job) => handle(job)); await jobs.enqueue({ kind: "recover" });
+ */
+export class InProcessJobs implements ReviewJobs {
+  private readonly queue: ReviewQueue;
+
+  constructor(
+    concurrency: number,
+    log: Logger,
+    private readonly handle: JobHandler,
+  ) {
+    this.queue = new ReviewQueue(concurrency, log);
+  }
+
+  async enqueue(job: ReviewJob): Promise<void> {
+    this.queue.push(() => this.handle(job));
+  }
+
+  async depth(): Promise<number> {
+    return this.queue.size;
+  }
+
+  idle(): Promise<void> {
+    return this.queue.idle();
+  }
+
+  close(): Promise<void> {
+    return this.queue.idle();
   }
 }

@@ -17,7 +17,9 @@ import { createReminders } from "../slack/reminders.js";
 import type { Clock } from "../domain/clock.js";
 import { healthRoute, routeListener, type GateRoute } from "./http-routes.js";
 import { createMetrics, type GateMetrics } from "./metrics.js";
-import { ReviewQueue } from "./review-queue.js";
+import { InProcessJobs } from "./review-queue.js";
+import type { ReviewJobs } from "../domain/review-jobs.js";
+import { reviewJobHandler } from "./jobs.js";
 import { loadSettings, serverSettings, type Env, type ServerSettings, type Settings } from "../settings/index.js";
 import { InFlight, trackedService } from "./in-flight.js";
 import { createWebhookSink } from "./webhook-sink.js";
@@ -28,7 +30,8 @@ export interface RunningServer {
   gate: Gate;
   settings: Settings;
   server: ServerSettings;
-  queue: ReviewQueue;
+  /** Where reviews, re-runs, closes and recoveries are queued as jobs. */
+  jobs: ReviewJobs;
   metrics: GateMetrics;
   /** Brings waiting reviews up in their thread now (the timer does it every minute); how many messages were said. */
   remind(): Promise<number>;
@@ -132,7 +135,7 @@ export async function startGateServer(
 
   // Read at scrape time, when the queue and the store exist.
   const metrics = createMetrics({
-    queueDepth: () => queue.size,
+    queueDepth: () => jobs.depth(),
     waiting: async () => (await gate.store.withStatus("waiting_for_human")).length,
   });
   const gate = buildGate(settings, log, {
@@ -154,13 +157,13 @@ export async function startGateServer(
     gate.close();
     throw error;
   }
-  const queue = new ReviewQueue(server.concurrency, log);
+  const jobs: ReviewJobs = new InProcessJobs(server.concurrency, log, reviewJobHandler(gate.runner));
   const decisions = new InFlight();
   const idle = async () => {
-    await Promise.all([queue.idle(), decisions.idle()]);
+    await Promise.all([jobs.idle(), decisions.idle()]);
   };
   let ready = false;
-  const startRerun = createReruns({ runner: gate.runner, queue, log });
+  const startRerun = createReruns({ runner: gate.runner, store: gate.store, jobs, log });
   const reminders =
     slackCfg && slackClient && slackCfg.reminderAfterMs !== undefined
       ? createReminders({
@@ -183,7 +186,7 @@ export async function startGateServer(
     sink: createWebhookSink({
       store: gate.store,
       runner: gate.runner,
-      queue,
+      jobs,
       reviewDrafts: server.reviewDrafts,
       log,
       rerun: startRerun,
@@ -230,7 +233,7 @@ export async function startGateServer(
 
   // Reviews that were queued or running when the process stopped run again; unpublished results are published.
   const pending = (await gate.store.withStatus("queued", "running")).length;
-  queue.push(() => gate.runner.recover());
+  await jobs.enqueue({ kind: "recover" });
   ready = true;
   log.info(
     { port, slack: slackCfg ? (slackCfg.socketMode ? "socket" : "http") : "off", github: auth.mode, resumed: pending },
@@ -242,7 +245,7 @@ export async function startGateServer(
     gate,
     settings,
     server,
-    queue,
+    jobs,
     metrics,
     idle,
     remind: async () => (reminders ? reminders.tick() : 0),
@@ -251,6 +254,7 @@ export async function startGateServer(
       stopReminders?.();
       await stop();
       await idle();
+      await jobs.close();
       gate.close();
     },
   };

@@ -2,20 +2,21 @@ import type { Logger } from "pino";
 import type { WebhookDelivery, WebhookSink } from "../github/webhook.js";
 import type { ReviewRunner } from "../review/runner.js";
 import type { ReviewStore } from "../domain/review-store.js";
-import type { ReviewQueue } from "./review-queue.js";
+import type { ReviewJobs } from "../domain/review-jobs.js";
 import type { StartRerun } from "./reruns.js";
 
 /**
  * Where verified pull_request deliveries go. Before GitHub gets its answer, the delivery is
- * recorded (a redelivery is then ignored) and the review registered, in one transaction, so a
- * crash after the answer loses nothing: the review is queued and `recover` runs it on restart.
- * The review itself runs in the background, starting only after the answer has gone out; older
- * reviews of the PR are superseded first.
+ * recorded (a redelivery is then ignored), the review registered and its job queued, in one
+ * transaction, so a crash after the answer loses nothing: the review is queued, and `recover`
+ * (SQLite) or another replica (PostgreSQL, once the job's lease expires) runs it. The review
+ * itself runs in the background, starting only after the answer has gone out; older reviews of
+ * the PR are superseded first (the `review` job).
  */
 export function createWebhookSink(deps: {
   store: ReviewStore;
   runner: ReviewRunner;
-  queue: ReviewQueue;
+  jobs: ReviewJobs;
   reviewDrafts: boolean;
   log: Logger;
   rerun: StartRerun;
@@ -23,8 +24,10 @@ export function createWebhookSink(deps: {
   return {
     seenDelivery: (id) => deps.store.hasDelivery(id),
     async closed(delivery) {
-      if (!(await deps.store.recordDelivery(delivery.id, delivery.event))) return;
-      deps.queue.push(() => deps.runner.closePr(delivery.pr));
+      await deps.store.transaction(async (tx) => {
+        if (await tx.recordDelivery(delivery.id, delivery.event))
+          await deps.jobs.enqueue({ kind: "close", pr: delivery.pr }, tx);
+      });
     },
     async rerun(request) {
       const log = deps.log.child({ deliveryId: request.id, repo: request.repo, headSha: request.headSha });
@@ -65,7 +68,7 @@ export function createWebhookSink(deps: {
           log.info({ reviewId: open.id }, "this head is already under review");
           return undefined;
         }
-        return deps.runner.register(
+        const review = await deps.runner.register(
           {
             source: {
               kind: "github",
@@ -86,16 +89,14 @@ export function createWebhookSink(deps: {
           },
           tx,
         );
+        await deps.jobs.enqueue({ kind: "review", reviewId: review.id }, tx);
+        return review;
       });
       if (!registered) return;
       log.info({ reviewId: registered.id, action: delivery.action }, "review queued");
       // The head shows "in progress" now, not when the queue reaches it; but after GitHub has its
       // answer (the queue starts jobs on a later turn too), so the ack waits for no HTTP call.
       setImmediate(() => void deps.runner.announce(registered.id));
-      deps.queue.push(async () => {
-        await deps.runner.supersedeOlder(pr, headSha, registered.id);
-        await deps.runner.run(registered.id);
-      });
     },
   };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ReviewQueue } from "../../src/server/review-queue.js";
+import type { ReviewJob } from "../../src/domain/review-jobs.js";
+import { InProcessJobs, ReviewQueue } from "../../src/server/review-queue.js";
 import { silentLog } from "../helpers/gate.js";
 
 const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -57,5 +58,24 @@ describe("ReviewQueue", () => {
 
   it("an empty queue is idle at once", async () => {
     await expect(new ReviewQueue(1, silentLog).idle()).resolves.toBeUndefined();
+  });
+});
+
+describe("InProcessJobs", () => {
+  it("hands each job to the handler in order, counts them in its depth until done, and is idle after", async () => {
+    const seen: ReviewJob[] = [];
+    const jobs = new InProcessJobs(1, silentLog, async (job) => {
+      seen.push(job);
+      await tick(2);
+    });
+    await jobs.enqueue({ kind: "review", reviewId: "r-1" });
+    await jobs.enqueue({ kind: "close", pr: "acme/web#1" });
+    expect(await jobs.depth()).toBe(2);
+    await jobs.idle();
+    expect(seen).toEqual([
+      { kind: "review", reviewId: "r-1" },
+      { kind: "close", pr: "acme/web#1" },
+    ]);
+    expect(await jobs.depth()).toBe(0);
   });
 });

@@ -1,0 +1,43 @@
+import type { ReviewStore } from "./review-store.js";
+
+/**
+ * One unit of background work on a review, as data (so a database can hold it and any replica
+ * can take it):
+ * - `review`: a review registered from a push; the PR's older reviews are superseded, then it runs.
+ * - `rerun`: a re-run's fresh review; the PR's earlier reviews are superseded, then it runs.
+ * - `decision`: a person's decision that was received and not yet applied is finished.
+ * - `publish`: a review's saved result is published again (a publisher failed, or a replica died).
+ * - `close`: a closed (or merged) PR's unfinished reviews are ended.
+ * - `recover`: after a restart (one process on SQLite): everything left queued, running or
+ *   unpublished is finished.
+ */
+export type ReviewJob =
+  | { kind: "review" | "rerun" | "decision" | "publish"; reviewId: string }
+  | { kind: "close"; pr: string }
+  | { kind: "recover" };
+
+export type ReviewJobKind = ReviewJob["kind"];
+
+/**
+ * Where the server puts background work on reviews, whatever runs it: an in-process queue (SQLite,
+ * one process) or a table every replica takes jobs from (PostgreSQL). A job is never run in the
+ * caller's turn: the webhook's answer goes out first.
+ *
+ * @example await store.transaction(async (tx) => jobs.enqueue({ kind: "review", reviewId }, tx));
+ */
+export interface ReviewJobs {
+  /**
+   * Queues a job. Given `tx`, a job held in the database is written in that transaction (it
+   * exists exactly when the transaction's other writes do).
+   */
+  enqueue(job: ReviewJob, tx?: ReviewStore): Promise<void>;
+  /** Jobs waiting or running (for /metrics): this process's, or the whole database's. */
+  depth(): Promise<number>;
+  /** Resolves when this process runs no job and has none waiting for it (tests, shutdown). */
+  idle(): Promise<void>;
+  /** Stops taking jobs and waits for the running ones. */
+  close(): Promise<void>;
+}
+
+/** What a job does; the server maps each kind to the runner. */
+export type JobHandler = (job: ReviewJob) => Promise<void>;

@@ -1,0 +1,42 @@
+import type { JobHandler } from "../domain/review-jobs.js";
+import type { ReviewRunner } from "../review/runner.js";
+
+/**
+ * What each review job does, by kind, through the runner. A review or re-run whose review has
+ * already settled (another process ran it, and died before publishing) only publishes what it
+ * concluded; an unknown review (its registration was rolled back) is nothing to do.
+ *
+ * @example const jobs = new InProcessJobs(2, log, reviewJobHandler(gate.runner));
+ */
+export function reviewJobHandler(runner: ReviewRunner): JobHandler {
+  return async (job) => {
+    switch (job.kind) {
+      case "review":
+      case "rerun": {
+        const review = await runner.get(job.reviewId);
+        if (!review) return;
+        if (review.status !== "queued" && review.status !== "running") {
+          await runner.publishIfUnpublished(review.id);
+          return;
+        }
+        if (job.kind === "review") await runner.supersedeOlder(review.pr, review.headSha, review.id);
+        else await runner.supersedeForRerun(review);
+        await runner.run(review.id);
+        return;
+      }
+      case "decision":
+        await runner.finishReceived(job.reviewId);
+        await runner.publishIfUnpublished(job.reviewId);
+        return;
+      case "publish":
+        await runner.publishIfUnpublished(job.reviewId);
+        return;
+      case "close":
+        await runner.closePr(job.pr);
+        return;
+      case "recover":
+        await runner.recover();
+        return;
+    }
+  };
+}

@@ -1,0 +1,82 @@
+import fs from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import type { ReviewResult } from "../../src/domain/review-result.js";
+import type { Publisher, ReviewRecord } from "../../src/domain/review.js";
+import { reviewJobHandler } from "../../src/server/jobs.js";
+import { registerFixture, reviewFixture, testGate } from "../helpers/gate.js";
+
+let gates: Array<ReturnType<typeof testGate>> = [];
+afterEach(() => {
+  for (const g of gates) g.close();
+  for (const dir of new Set(gates.map((g) => g.dir))) fs.rmSync(dir, { recursive: true, force: true });
+  gates = [];
+});
+
+/** A publisher that records what it showed, failing while `failing` is set. */
+function recordingPublisher() {
+  const shown: Array<{ id: string; status: string }> = [];
+  const publisher: Publisher & { failing: boolean; shown: typeof shown } = {
+    name: "recording",
+    failing: false,
+    shown,
+    async publish(review: ReviewRecord, result: ReviewResult) {
+      if (publisher.failing) throw new Error("publisher down");
+      shown.push({ id: review.id, status: result.status });
+      return {};
+    },
+  };
+  return publisher;
+}
+
+function open(publisher?: Publisher, dir?: string) {
+  const g = testGate({}, publisher ? { publishersFor: () => [publisher] } : {}, dir);
+  gates.push(g);
+  return g;
+}
+
+describe("review jobs", () => {
+  it("a review job runs its queued review after superseding the PR's older open review", async () => {
+    const g = open();
+    const older = await reviewFixture(g, "002_new_dependency");
+    expect(older.status).toBe("waiting_for_human");
+    const newer = await registerFixture(g, "002_new_dependency");
+    await reviewJobHandler(g.runner)({ kind: "review", reviewId: newer.id });
+    expect((await g.store.get(older.review_id))?.status).toBe("superseded");
+    expect((await g.runner.result(newer.id)).status).toBe("waiting_for_human");
+  });
+
+  it("a decision job finishes the decision another process received and did not apply, once", async () => {
+    const first = open();
+    const waiting = await reviewFixture(first, "002_new_dependency");
+    expect(await first.store.receiveDecision(waiting.review_id, { kind: "approve", by: "alice" }, "slack")).toBe(true);
+    // Another process (the same database) takes the job over.
+    const second = open(undefined, first.dir);
+    const handle = reviewJobHandler(second.runner);
+    await handle({ kind: "decision", reviewId: waiting.review_id });
+    expect((await second.runner.result(waiting.review_id)).route).toBe("human_approved");
+    await handle({ kind: "decision", reviewId: waiting.review_id });
+    const alice = (await second.store.auditFor(waiting.review_id)).filter((e) => e.actor === "alice");
+    expect(alice.map((e) => e.outcome)).toEqual(["received", "applied"]);
+  });
+
+  it("a review job whose review already settled unpublished publishes it, and publishes nothing when it was", async () => {
+    const publisher = recordingPublisher();
+    const g = open(publisher);
+    publisher.failing = true;
+    const settled = await reviewFixture(g, "001_readme_typo");
+    expect(settled.status).toBe("done");
+    expect((await g.store.unpublished()).map((r) => r.id)).toEqual([settled.review_id]);
+    publisher.failing = false;
+    const handle = reviewJobHandler(g.runner);
+    await handle({ kind: "review", reviewId: settled.review_id });
+    expect(publisher.shown).toEqual([{ id: settled.review_id, status: "done" }]);
+    expect(await g.store.unpublished()).toEqual([]);
+    await handle({ kind: "publish", reviewId: settled.review_id });
+    expect(publisher.shown).toHaveLength(1);
+  });
+
+  it("a job for a review that does not exist (its registration rolled back) does nothing", async () => {
+    const g = open();
+    await expect(reviewJobHandler(g.runner)({ kind: "review", reviewId: "r-000000000000" })).resolves.toBeUndefined();
+  });
+});
