@@ -44,3 +44,23 @@ export async function reviewFixture(
   const review = await registerFixture(gate, name, fixturesDir);
   return gate.runner.run(review.id);
 }
+
+/**
+ * The gates a test file opens: `open` makes one (on `dir` to share a database, as a second
+ * process would), `closeAll` (afterEach) closes them and removes their folders.
+ */
+export function openedGates() {
+  let gates: Array<ReturnType<typeof testGate>> = [];
+  return {
+    open(extras: GateExtras = {}, dir?: string) {
+      const g = testGate({}, extras, dir);
+      gates.push(g);
+      return g;
+    },
+    closeAll() {
+      for (const g of gates) g.close();
+      for (const dir of new Set(gates.map((g) => g.dir))) fs.rmSync(dir, { recursive: true, force: true });
+      gates = [];
+    },
+  };
+}

@@ -1,16 +1,11 @@
-import fs from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ReviewResult } from "../../src/domain/review-result.js";
 import type { Publisher, ReviewRecord } from "../../src/domain/review.js";
 import { reviewJobHandler } from "../../src/server/jobs.js";
-import { registerFixture, reviewFixture, testGate } from "../helpers/gate.js";
+import { openedGates, registerFixture, reviewFixture } from "../helpers/gate.js";
 
-let gates: Array<ReturnType<typeof testGate>> = [];
-afterEach(() => {
-  for (const g of gates) g.close();
-  for (const dir of new Set(gates.map((g) => g.dir))) fs.rmSync(dir, { recursive: true, force: true });
-  gates = [];
-});
+const gates = openedGates();
+afterEach(() => gates.closeAll());
 
 /** A publisher that records what it showed, failing while `failing` is set. */
 function recordingPublisher() {
@@ -28,11 +23,8 @@ function recordingPublisher() {
   return publisher;
 }
 
-function open(publisher?: Publisher, dir?: string) {
-  const g = testGate({}, publisher ? { publishersFor: () => [publisher] } : {}, dir);
-  gates.push(g);
-  return g;
-}
+const open = (publisher?: Publisher, dir?: string) =>
+  gates.open(publisher ? { publishersFor: () => [publisher] } : {}, dir);
 
 describe("review jobs", () => {
   it("a review job runs its queued review after superseding the PR's older open review", async () => {
