@@ -9,10 +9,12 @@ import { buildReviewGraph } from "./graph/build-review-graph.js";
 import type { Specialist } from "./domain/specialist.js";
 import type { ReviewSource } from "./domain/review-source.js";
 import type { GitHubAuth } from "./github/client.js";
-import { createGitHubLoader } from "./github/live-loader.js";
+import { createGitHubLoader, octokitFor } from "./github/live-loader.js";
 import { createLoader } from "./fixture/loader.js";
 import { createDeterministicStrategy } from "./investigator/deterministic/strategy.js";
 import { headFilesFor } from "./snapshot/head-files.js";
+import { createSnapshotCache } from "./snapshot/snapshot-cache.js";
+import { snapshotOf } from "./domain/snapshot-ref.js";
 import { createInvestigator } from "./investigator/investigator.js";
 import type { Strategy } from "./investigator/strategy.js";
 import { createFixtureResolver } from "./licenses/offline-resolver.js";
@@ -109,32 +111,29 @@ export function buildGate(settings: Settings, log: Logger, extras: GateExtras = 
       })
     : undefined;
   const model = modelParts(settings.claude, log);
+  // This process's copies of head snapshots, fetched when first read (README, Security).
+  const github = extras.github;
+  const snapshots = createSnapshotCache({
+    dataDir: settings.dataDir,
+    caps: settings.snapshot,
+    log,
+    ...(github ? { octokitFor: (ref) => octokitFor(github, ref) } : {}),
+  });
   const investigator = createInvestigator({
     newStrategy: extras.newStrategy ?? model?.newStrategy ?? createDeterministicStrategy,
     // A model's clearance counts only if the rules, asked the same question, find no concern.
     ...((extras.newStrategy ?? model?.newStrategy) ? { crossCheck: createDeterministicStrategy } : {}),
-    dataDir: settings.dataDir,
+    snapshots,
     limits: settings.investigator,
   });
-  const loader = createLoader(
-    extras.github
-      ? {
-          github: createGitHubLoader({
-            auth: extras.github,
-            dataDir: settings.dataDir,
-            snapshotCaps: settings.snapshot,
-            log,
-          }),
-        }
-      : {},
-  );
+  const loader = createLoader(github ? { github: createGitHubLoader({ auth: github }) } : {});
   const pullRequests = new SqlitePullRequestStore(db);
   const graph = buildReviewGraph(
     {
       loader,
       pullRequests,
       detectors: [...ALL_DETECTORS],
-      headFiles: (snapshot) => headFilesFor(snapshot, { dataDir: settings.dataDir }),
+      headFiles: (snapshot) => headFilesFor(snapshot, snapshots),
       licenses: (source: ReviewSource) =>
         source.kind === "fixture"
           ? createFixtureResolver(path.join(source.fixturesDir, source.name, "registry.json"))
@@ -165,14 +164,21 @@ export function buildGate(settings: Settings, log: Logger, extras: GateExtras = 
     log,
     // The server-wide file's approvers over GATE_APPROVERS* (a repository's file adds its own per review).
     approvers: approversWith(settings.approvers, config.approvers),
-    // A settled review frees its snapshot; the edges may add more.
+    // A settled review frees this process's copy of its snapshot; the edges may add more.
     onSettled: async (review) => {
       await pullRequests.delete(review.id);
       pruneCheckpoints(db, review.id);
       const source = await store.source(review.id);
-      if (source) {
-        await loader
-          .release?.(source)
+      // A re-run of the same head (the PR's newest review, still open) reads the same copy: keep it.
+      const latest = await store.latestForPr(review.pr);
+      const shared =
+        latest !== undefined &&
+        latest.id !== review.id &&
+        latest.headSha === review.headSha &&
+        ["queued", "running", "waiting_for_human"].includes(latest.status);
+      if (source && !shared) {
+        await snapshots
+          .release(snapshotOf(source))
           .catch((error: unknown) => log.warn({ err: error, reviewId: review.id }, "could not free the snapshot"));
       }
       await extras.onSettled?.(review);

@@ -2,7 +2,10 @@ import type { ReviewSource } from "./review-source.js";
 import type { SnapshotRef } from "./snapshot-ref.js";
 import type { PullRequest } from "./pull-request.js";
 
-/** What intake produced: the PR, its snapshot, and why it is incomplete (fail closed) if it is. */
+/**
+ * What intake produced: the PR, a reference to its snapshot (not downloaded: its first reader
+ * fetches it), and why it is incomplete (fail closed) if it is.
+ */
 export interface IntakeResult {
   pr: PullRequest;
   snapshot: SnapshotRef;
@@ -17,8 +20,6 @@ export interface IntakeResult {
  */
 export interface PullRequestLoader {
   load(source: ReviewSource, signal?: AbortSignal): Promise<IntakeResult>;
-  /** Frees what `load` left on disk (a snapshot) once the review is settled. */
-  release?(source: ReviewSource): Promise<void>;
 }
 
 /**

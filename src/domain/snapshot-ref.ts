@@ -1,15 +1,53 @@
+import type { ReviewSource } from "./review-source.js";
+
 /**
  * Names a pull request's head snapshot by validated values only (docs/design.md, reason 3). The sandbox
  * root is derived from this in one function (`sandboxRoot`), never from a raw path.
- * Plain JSON (checkpointed).
+ * Plain JSON (checkpointed): it is all a process needs to fetch the snapshot again.
  */
 export type SnapshotRef =
   /** A fixture's `repo/` folder: `<fixturesDir>/<name>/repo`. `fixturesDir` is configuration, not request data. */
   | { kind: "fixture"; fixturesDir: string; name: string }
-  /** A GitHub head commit, extracted under `<dataDir>/snapshots/<owner>/<repo>/<sha>`. */
-  | { kind: "github"; owner: string; repo: string; sha: string }
+  /**
+   * A GitHub head commit, fetched when first read and extracted under
+   * `<dataDir>/snapshots/<owner>/<repo>/<sha>`; `installationId` names the GitHub App installation
+   * that may download it (absent: the repository's own is looked up, or the token is used).
+   */
+  | { kind: "github"; owner: string; repo: string; sha: string; installationId?: number }
   /** No snapshot: the investigator has nothing to read and reports inconclusive. */
   | { kind: "none" };
+
+/**
+ * The snapshot a review's source has: a fixture's `repo/` folder, or the GitHub commit the review is
+ * for (the webhook's head, never a moving ref).
+ *
+ * @example snapshotOf({ kind: "github", owner: "acme", repo: "web", number: 7, headSha: sha }) // { kind: "github", owner: "acme", repo: "web", sha }
+ */
+export function snapshotOf(source: ReviewSource): SnapshotRef {
+  if (source.kind === "fixture") return { kind: "fixture", fixturesDir: source.fixturesDir, name: source.name };
+  return {
+    kind: "github",
+    owner: source.owner,
+    repo: source.repo,
+    sha: source.headSha,
+    ...(source.installationId !== undefined ? { installationId: source.installationId } : {}),
+  };
+}
+
+/**
+ * The snapshots on this process's disk. A GitHub snapshot is a per-process cache: it is downloaded
+ * by the first reader that needs it (concurrent readers share one download), again by a process
+ * that never had it (a restart, another replica), and removed once its review is settled.
+ */
+export interface SnapshotCache {
+  /**
+   * The snapshot's sandbox root, extracted, fetching it first when it is absent. Throws a `GateError`
+   * when it cannot be had: SNAPSHOT_OVER_CAP, GITHUB_INTAKE (not downloadable), SANDBOX_REFUSED.
+   */
+  root(ref: SnapshotRef): Promise<string>;
+  /** Removes this process's copy of a GitHub snapshot (nothing to do for others, or when it is gone). */
+  release(ref: SnapshotRef): Promise<void>;
+}
 
 /**
  * The limits on what extracting a head snapshot may write (README, Security). Each is a setting:

@@ -1,35 +1,40 @@
-import type { Logger } from "pino";
+import type { Octokit } from "@octokit/rest";
 import type { ReviewSource } from "../domain/review-source.js";
 import type { IntakeResult, PullRequestLoader } from "../domain/pull-request-loader.js";
-import { sandboxRoot } from "../snapshot/sandbox.js";
-import type { SnapshotCaps, SnapshotRef } from "../domain/snapshot-ref.js";
-import { GateError } from "../domain/errors.js";
+import { snapshotOf } from "../domain/snapshot-ref.js";
 import type { GitHubAuth } from "./client.js";
 import { loadPullRequest } from "./intake.js";
 import { readRepoConfig } from "./repo-config.js";
-import { fetchSnapshot, removeSnapshot } from "../snapshot/tarball.js";
+
+/**
+ * The client for a repository: as the named App installation, or the repository's own (a token
+ * when there is no App).
+ *
+ * @example const octokit = await octokitFor(auth, { owner: "acme", repo: "web", installationId: 42 });
+ */
+export function octokitFor(
+  auth: GitHubAuth,
+  where: { owner: string; repo: string; installationId?: number },
+): Promise<Octokit> {
+  return where.installationId !== undefined
+    ? auth.forInstallation(where.installationId)
+    : auth.forRepo(where.owner, where.repo);
+}
 
 /**
  * Live intake: the PR and its files from the REST API (the same `PullRequest` a fixture gives),
- * and the head commit's tarball extracted into the sandbox root derived from owner/repo/SHA.
- * A snapshot that cannot be had (over one of its caps, unreadable, not downloadable) or an
- * incomplete file list marks the review incomplete, so it goes to a person saying why.
+ * and a reference to its head commit's snapshot. Nothing is downloaded here: the snapshot is
+ * fetched by the first reader that needs it (`createSnapshotCache`), so a PR whose review reads no
+ * head file (a docs-only change) never downloads its tarball. An incomplete file list marks the
+ * review incomplete, so it goes to a person saying why.
  *
- * @example const loader = createGitHubLoader({ auth, dataDir, snapshotCaps: settings.snapshot, log });
+ * @example const loader = createGitHubLoader({ auth });
  */
-export function createGitHubLoader(opts: {
-  auth: GitHubAuth;
-  dataDir: string;
-  snapshotCaps: SnapshotCaps;
-  log: Logger;
-}): PullRequestLoader {
+export function createGitHubLoader(opts: { auth: GitHubAuth }): PullRequestLoader {
   return {
     async load(source: ReviewSource): Promise<IntakeResult> {
       if (source.kind !== "github") throw new Error("the GitHub loader reads GitHub sources only");
-      const octokit =
-        source.installationId !== undefined
-          ? await opts.auth.forInstallation(source.installationId)
-          : await opts.auth.forRepo(source.owner, source.repo);
+      const octokit = await octokitFor(opts.auth, source);
       const { pr, incomplete } = await loadPullRequest(octokit, {
         owner: source.owner,
         repo: source.repo,
@@ -49,42 +54,13 @@ export function createGitHubLoader(opts: {
       } catch (error) {
         problems.push(`${(error as Error).message}; the review cannot use the repository's configuration`);
       }
-      // The snapshot is of the commit this review is for (the webhook's head), never a moving ref.
-      let snapshot: SnapshotRef = { kind: "github", owner: source.owner, repo: source.repo, sha: source.headSha };
-      try {
-        const root = sandboxRoot(snapshot, { dataDir: opts.dataDir });
-        const stats = await fetchSnapshot(
-          octokit,
-          { owner: source.owner, repo: source.repo, sha: source.headSha },
-          { root, ...opts.snapshotCaps },
-        );
-        if (stats.refused.length > 0) {
-          opts.log.warn(
-            { pr: `${pr.repo}#${pr.number}`, refused: stats.refused.slice(0, 20) },
-            "snapshot entries refused",
-          );
-        }
-      } catch (error) {
-        // Without the head's files the detectors and the investigator saw nothing: a person reviews.
-        problems.push(
-          error instanceof GateError && error.code === "SNAPSHOT_OVER_CAP"
-            ? `the head snapshot was refused: ${error.message}`
-            : `the head snapshot could not be extracted: ${error instanceof Error ? error.message : String(error)}`,
-        );
-        opts.log.warn({ err: error, pr: `${pr.repo}#${pr.number}` }, "no snapshot: the review goes to a person");
-        snapshot = { kind: "none" };
-      }
       return {
         pr,
-        snapshot,
+        // The snapshot is of the commit this review is for (the webhook's head), never a moving ref.
+        snapshot: snapshotOf(source),
         ...(problems.length > 0 ? { incomplete: problems.join("; ") } : {}),
         ...(repoConfig ? { repoConfig } : {}),
       };
-    },
-    async release(source: ReviewSource) {
-      if (source.kind !== "github") return;
-      const ref: SnapshotRef = { kind: "github", owner: source.owner, repo: source.repo, sha: source.headSha };
-      await removeSnapshot(sandboxRoot(ref, { dataDir: opts.dataDir }));
     },
   };
 }

@@ -3,8 +3,7 @@ import type { PullRequest } from "../domain/pull-request.js";
 import { ZERO_USAGE } from "../domain/usage.js";
 import { runInvestigation, type HarnessProgress, type InvestigationLimits } from "./harness.js";
 import type { InvestigationReport, InvestigationRequest } from "../domain/investigation.js";
-import { sandboxRoot } from "../snapshot/sandbox.js";
-import type { SnapshotRef } from "../domain/snapshot-ref.js";
+import type { SnapshotCache, SnapshotRef } from "../domain/snapshot-ref.js";
 import type { Strategy } from "./strategy.js";
 
 /** What an investigation needs besides the question: the PR, its snapshot and how to report progress. */
@@ -21,8 +20,9 @@ export interface Investigator {
 }
 
 /**
- * Builds the investigator: derives the sandbox root from the validated snapshot ref (a refused ref
- * gives an inconclusive report, not a throw) and runs the harness with the configured limits.
+ * Builds the investigator: has the snapshot's sandbox root from `snapshots` (fetched if this process
+ * has no copy; a refused ref or a snapshot that cannot be had gives an inconclusive report, not a
+ * throw) and runs the harness with the configured limits.
  *
  * `newStrategy` makes one strategy per investigation, so a strategy that keeps a conversation
  * (the model's) never mixes two reviews investigated at once.
@@ -32,20 +32,20 @@ export interface Investigator {
  * cross-check found no concern; otherwise the report is inconclusive and carries the concerns, so
  * a person decides with the line that shows them.
  *
- * @example const inv = createInvestigator({ newStrategy: createDeterministicStrategy, dataDir: "/var/gate",
+ * @example const inv = createInvestigator({ newStrategy: createDeterministicStrategy, snapshots,
  *   limits: { maxTurns: 6, maxToolCalls: 12, maxFileChars: 60000, timeoutMs: 30000 } });
  */
 export function createInvestigator(deps: {
   newStrategy: () => Strategy;
   crossCheck?: () => Strategy;
-  dataDir: string;
+  snapshots: SnapshotCache;
   limits: InvestigationLimits;
 }): Investigator {
   return {
     async investigate(req, ctx) {
       let root: string | undefined;
       try {
-        root = sandboxRoot(ctx.snapshot, { dataDir: deps.dataDir });
+        root = await deps.snapshots.root(ctx.snapshot);
       } catch (error) {
         return refused(req, `no readable snapshot: ${describeError(error)}`);
       }

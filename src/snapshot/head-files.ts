@@ -1,26 +1,23 @@
 import fs from "node:fs/promises";
 import type { HeadFiles } from "../domain/head-files.js";
-import { resolveInSandbox, sandboxRoot } from "./sandbox.js";
-import type { SnapshotRef } from "../domain/snapshot-ref.js";
+import { resolveInSandbox } from "./sandbox.js";
+import type { SnapshotCache, SnapshotRef } from "../domain/snapshot-ref.js";
 
 const MAX_HEAD_FILE_BYTES = 2 * 1024 * 1024;
 
 /**
  * Head-commit files for the detectors, read through the same sandbox as the investigator's tools.
- * Anything refused, missing, binary or oversized reads as `undefined`.
+ * The first read fetches the snapshot (a PR whose detectors read no head file downloads nothing);
+ * a snapshot that cannot be had throws (see `HeadFiles`). Anything refused, missing, binary or
+ * oversized reads as `undefined`.
  *
- * @example await headFilesFor(ref, { dataDir }).read("package.json")
+ * @example await headFilesFor(ref, snapshots).read("package.json")
  */
-export function headFilesFor(snapshot: SnapshotRef, opts: { dataDir: string }): HeadFiles {
-  let root: string | undefined;
-  try {
-    root = snapshot.kind === "none" ? undefined : sandboxRoot(snapshot, opts);
-  } catch {
-    root = undefined;
-  }
+export function headFilesFor(snapshot: SnapshotRef, snapshots: SnapshotCache): HeadFiles {
   return {
     async read(path: string) {
-      if (!root) return undefined;
+      if (snapshot.kind === "none") return undefined;
+      const root = await snapshots.root(snapshot);
       try {
         const file = await resolveInSandbox(root, path);
         const stat = await fs.stat(file);

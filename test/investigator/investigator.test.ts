@@ -4,6 +4,8 @@ import { describe, expect, it } from "vitest";
 import { parsePullRequest } from "../../src/domain/pull-request.js";
 import { createDeterministicStrategy } from "../../src/investigator/deterministic/strategy.js";
 import { createInvestigator } from "../../src/investigator/investigator.js";
+import { createSnapshotCache } from "../../src/snapshot/snapshot-cache.js";
+import { silentLog } from "../helpers/gate.js";
 import type { InvestigationRequest } from "../../src/domain/investigation.js";
 import type { SnapshotRef } from "../../src/domain/snapshot-ref.js";
 
@@ -19,7 +21,12 @@ const request: InvestigationRequest = {
 };
 const investigator = createInvestigator({
   newStrategy: createDeterministicStrategy,
-  dataDir: "/nonexistent-gate-data",
+  // No GitHub client: a GitHub snapshot this process has no copy of cannot be fetched.
+  snapshots: createSnapshotCache({
+    dataDir: "/nonexistent-gate-data",
+    caps: { maxBytes: 1e6, maxFiles: 100, maxDepth: 10 },
+    log: silentLog,
+  }),
   limits: { maxTurns: 6, maxToolCalls: 12, maxFileChars: 60_000, timeoutMs: 10_000 },
 });
 
@@ -42,9 +49,9 @@ describe("createInvestigator", () => {
     ["a bad sha", { kind: "github", owner: "acme", repo: "accounts", sha: "HEAD" }, /40-hex/],
     ["no snapshot", { kind: "none" }, /no snapshot/],
     [
-      "a snapshot not on disk",
+      "a snapshot not on disk that cannot be fetched",
       { kind: "github", owner: "acme", repo: "accounts", sha: "a".repeat(40) },
-      /does not exist/,
+      /could not be fetched: GitHub is not configured/,
     ],
   ])("turns %s into an inconclusive report, never a throw", async (_name, snapshot, reason) => {
     const report = await investigator.investigate(request, { pr, snapshot });

@@ -325,7 +325,8 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
 
   it("refuses a hostile tarball's escaping entries, writes nothing outside the data dir, and still finishes", async () => {
     const s = await start();
-    const pr = serveFixture(s, "001_readme_typo", {
+    // A PR whose review reads its head (the investigator does), so the tarball is downloaded.
+    const pr = serveFixture(s, "003_auth_change", {
       extraEntries: (top) => [
         { path: `${top}/../escaped.txt`, type: "File", body: "escaped" },
         { path: "../../escaped-too.txt", type: "File", body: "escaped" },
@@ -343,6 +344,7 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     expect(checkRunsOn(s.gh, pr.headSha).map((r) => [r.fields.status, r.fields.conclusion])).toEqual([
       ["completed", "success"],
     ]);
+    expect(s.gh.find("GET", /\/tarball\//)).toHaveLength(1);
     expect(treeOf(s.dir).filter((p) => !p.startsWith("data"))).toEqual(before);
     expect(treeOf(s.dataDir).filter((p) => /escaped/.test(p))).toEqual([]);
     // The settled review's snapshot is gone.

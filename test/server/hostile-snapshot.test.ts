@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { gzipBomb, manyFilesTarball } from "../fakes/hostile-tarballs.js";
+import { deepTarball, gzipBomb, manyFilesTarball } from "../fakes/hostile-tarballs.js";
 import { postWebhook, pullRequestEvent, record, serveFixture, startStack, treeOf, type Stack } from "./helpers.js";
 
 let stack: Stack | undefined;
@@ -47,8 +47,12 @@ async function probeUntil(s: Stack, extracting: () => boolean, settled: () => Pr
   return probes;
 }
 
-async function reviewHostileHead(s: Stack, tarball: (top: string) => Buffer) {
-  const pr = serveFixture(s, "001_readme_typo");
+/**
+ * Reviews a PR whose head is a hostile tarball. The PR's review must read its head, or nothing is
+ * downloaded: by default one whose detectors read its dependency manifest.
+ */
+async function reviewHostileHead(s: Stack, tarball: (top: string) => Buffer, fixture = "002_new_dependency") {
+  const pr = serveFixture(s, fixture);
   const top = `${pr.owner}-${pr.repo}-${pr.headSha.slice(0, 7)}`;
   s.gh.setTarball(pr.owner, pr.repo, pr.headSha, tarball(top));
   const key = `${pr.owner}/${pr.repo}#${pr.number}`;
@@ -95,6 +99,18 @@ describe("hostile head snapshots, on the real server", () => {
       expect(p.ms, `${p.what} answered in ${p.ms} ms`).toBeLessThan(ANSWER_WITHIN_MS);
     }
     expect(fs.existsSync(s.dataDir)).toBe(true);
+    expect(treeOf(s.dataDir).filter((p) => p.includes(pr.headSha))).toEqual([]);
+  });
+
+  it("a head only the investigator reads, over GATE_SNAPSHOT_MAX_DEPTH: the investigation is inconclusive and a person decides", async () => {
+    const s = await start();
+    const { result, run, pr } = await reviewHostileHead(s, (top) => deepTarball(top, 100), "003_auth_change");
+    expect(s.gh.find("GET", /\/tarball\//)).toHaveLength(1);
+    expect(result.route).toBe("human");
+    expect(result.escalation?.reason).toBe("inconclusive");
+    expect(result.escalation?.detail).toContain("was refused");
+    expect(result.escalation?.detail).toContain("GATE_SNAPSHOT_MAX_DEPTH");
+    expect(run?.fields.conclusion).toBe("action_required");
     expect(treeOf(s.dataDir).filter((p) => p.includes(pr.headSha))).toEqual([]);
   });
 });

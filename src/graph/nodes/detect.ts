@@ -1,4 +1,6 @@
+import { describeError } from "../../domain/errors.js";
 import type { Finding } from "../../domain/finding.js";
+import type { HeadFiles } from "../../domain/head-files.js";
 import type { LicenseLookup, LicenseResolver, LookupFailure } from "../../domain/license-resolver.js";
 import { applyConfig } from "../../config/apply.js";
 import { configOf, reviewedPullRequest, type ReviewGraphDeps } from "../deps.js";
@@ -31,9 +33,28 @@ export function recordingFailures(inner: LicenseResolver, failures: LookupFailur
 }
 
 /**
+ * The review's head files, noting why the snapshot could not be had (once) instead of letting a
+ * detector fall back to the diff alone: the review then goes to a person saying why.
+ */
+export function recordingSnapshotFailure(inner: HeadFiles, problems: string[]): HeadFiles {
+  return {
+    async read(path) {
+      try {
+        return await inner.read(path);
+      } catch (error) {
+        const problem = describeError(error);
+        if (!problems.includes(problem)) problems.push(problem);
+        return undefined;
+      }
+    },
+  };
+}
+
+/**
  * Runs every deterministic detector (free, so always), then applies the review's configuration
  * to what they found (policies switched off or tuned, exceptions). A detector that throws is
- * recorded, never fatal; so is a licence lookup that got no answer (the review then goes to a person).
+ * recorded, never fatal; so is a licence lookup that got no answer, and a head snapshot a detector
+ * needed that could not be had (the review then goes to a person).
  */
 export function detectNode(deps: ReviewGraphDeps) {
   return async (state: ReviewStateValue): Promise<ReviewStateUpdate> => {
@@ -47,7 +68,9 @@ export function detectNode(deps: ReviewGraphDeps) {
     const lookupFailures: LookupFailure[] = [];
     const licenses = recordingFailures(deps.licenses(state.source), lookupFailures);
     const config = configOf(deps, state);
-    const ctx = { pr, head: deps.headFiles(state.snapshot), licenses, licenseRules: config.licenses };
+    const snapshotProblems: string[] = [];
+    const head = recordingSnapshotFailure(deps.headFiles(state.snapshot), snapshotProblems);
+    const ctx = { pr, head, licenses, licenseRules: config.licenses };
     const found: Finding[] = [];
     const detectorErrors: string[] = [];
     await Promise.all(
@@ -67,6 +90,13 @@ export function detectNode(deps: ReviewGraphDeps) {
         a.policy.localeCompare(b.policy) || (a.file ?? "").localeCompare(b.file ?? "") || (a.line ?? 0) - (b.line ?? 0),
     );
     lookupFailures.sort((a, b) => `${a.ecosystem}:${a.name}`.localeCompare(`${b.ecosystem}:${b.name}`));
-    return { detections, detectorErrors: detectorErrors.sort(), lookupFailures };
+    // Without the head's files the detectors saw only the diff: not fully reviewed, a person decides.
+    const problems = [state.intakeProblem, ...snapshotProblems].filter((p): p is string => !!p);
+    return {
+      detections,
+      detectorErrors: detectorErrors.sort(),
+      lookupFailures,
+      ...(snapshotProblems.length > 0 ? { intakeProblem: problems.join("; ") } : {}),
+    };
   };
 }
