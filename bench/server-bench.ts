@@ -13,7 +13,7 @@ import { createGitHubAuth } from "../src/github/client.js";
 import { type FakeGitHub, rawTarball, startFakeGitHub } from "../test/fakes/github-api.js";
 import { pullRequestEvent } from "../test/server/helpers.js";
 import { BENCH_DIR, ROOT } from "./child-process.js";
-import { type Figure, paired, pairedFigure } from "./stats.js";
+import { type Figure, paired, pairedFigure, singleFigure } from "./stats.js";
 import { syntheticPrJson } from "./synthetic.js";
 
 const SECRET = "bench-webhook-secret";
@@ -245,6 +245,14 @@ export async function serverFigures(): Promise<Figure[]> {
         { label: "in-process", unit: "reviews/s" },
         rate,
         { min: 0.8 },
+      ),
+      // Every PR above changes docs only: no review reads a head file, so none downloads its tarball.
+      singleFigure(
+        "docs_only_tarball_downloads",
+        `head tarballs downloaded for the ${next - 1} docs-only live PRs reviewed above (server and in-process); the snapshot is fetched only when a review reads it`,
+        { label: "tarball downloads", unit: "requests" },
+        [gh.find("GET", /\/tarball\//).length],
+        { max: 0 },
       ),
     ];
   } finally {
