@@ -25,6 +25,7 @@ import { createModelStrategy } from "./claude/investigator-strategy.js";
 import { createModelSpecialist } from "./claude/specialist/index.js";
 import { effectiveConfig, type EffectiveConfig } from "./config/effective.js";
 import type { ReviewStateValue } from "./graph/state.js";
+import { configShelf } from "./graph/review-config.js";
 import { loadConfigFile } from "./config/load.js";
 import { approversWith } from "./config/approvers.js";
 import { loadPolicies } from "./policy/load-policies.js";
@@ -128,6 +129,7 @@ export function buildGate(settings: Settings, log: Logger, extras: GateExtras = 
   });
   const loader = createLoader(github ? { github: createGitHubLoader({ auth: github }) } : {});
   const pullRequests = new SqlitePullRequestStore(db);
+  const configs = configShelf(store);
   const graph = buildReviewGraph(
     {
       loader,
@@ -146,6 +148,7 @@ export function buildGate(settings: Settings, log: Logger, extras: GateExtras = 
       },
       investigator,
       server: { file: configFile, config },
+      configs,
       clock,
       specialistTimeoutMs: settings.review.specialistTimeoutMs,
       log,
@@ -194,10 +197,13 @@ export function buildGate(settings: Settings, log: Logger, extras: GateExtras = 
     /** The server-wide configuration file as read, and what it resolves to (no repository's file). */
     configFile,
     config,
+    /** Each review's configuration, kept once by digest. */
+    configs,
     /** The configuration a review ran with (the repository's file merged in), while its graph state is kept. */
     reviewConfig: async (reviewId: string): Promise<EffectiveConfig | undefined> => {
       const state = await graph.getState({ configurable: { thread_id: reviewId } });
-      return (state.values as Partial<ReviewStateValue>).config ?? undefined;
+      const values = state.values as Partial<ReviewStateValue>;
+      return values.configRef ? configs.get(values.configRef) : (values.config ?? undefined);
     },
     progress,
     clock,

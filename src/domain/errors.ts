@@ -26,6 +26,8 @@ export const ERROR_ADVICE = {
   MODEL_CALL_ABORTED: "the model call was cut off and its input counted in the budget; the review goes to a person",
   DATABASE_TOO_NEW:
     "a newer release of the gate migrated this database; run that release (or newer) against it, never an older one (README, Settings)",
+  REVIEW_CONFIG_MISSING:
+    "the database no longer holds the configuration this review ran with (was it copied without its gate_configs table?); re-run the review so it runs with today's",
   INVESTIGATION_STOPPED:
     "the investigation reached a limit (GATE_INVESTIGATOR_* settings); its report is inconclusive and a person decides",
 } as const satisfies Record<string, string>;

@@ -123,4 +123,11 @@ export interface ReviewStore {
   /** The licence cache: undefined = never asked; null = asked, unknown. */
   cachedLicense(key: string): Promise<string | null | undefined>;
   cacheLicense(key: string, license: string | null): Promise<void>;
+  /**
+   * Keeps a review configuration's JSON under its digest, once: reviews that ran with the same
+   * configuration share one copy (their graph state holds only the digest).
+   */
+  keepConfig(digest: string, json: string): Promise<void>;
+  /** The configuration JSON kept under a digest; undefined when none was. */
+  configJson(digest: string): Promise<string | undefined>;
 }

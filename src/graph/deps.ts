@@ -14,6 +14,7 @@ import type { ReviewSource } from "../domain/review-source.js";
 import type { EffectiveConfig } from "../config/effective.js";
 import type { ServerConfig } from "../config/resolve.js";
 import type { Clock } from "../domain/clock.js";
+import type { ConfigShelf } from "./review-config.js";
 
 /** The investigator as the graph sees it. It never throws (a failure is an inconclusive report). */
 export interface Investigator {
@@ -46,6 +47,8 @@ export interface ReviewGraphDeps {
   investigator: Investigator;
   /** The server-wide configuration (no repository's file): intake merges a repository's file over it. */
   server: ServerConfig;
+  /** Where each review's configuration is kept once, by digest (the state holds the digest). */
+  configs: ConfigShelf;
   /** Today's date decides which exceptions still apply. */
   clock: Clock;
   specialistTimeoutMs: number;
@@ -55,11 +58,16 @@ export interface ReviewGraphDeps {
 }
 
 /**
- * The configuration a review runs with: the one intake resolved, or the server-wide one.
+ * The configuration a review runs with: the one intake resolved (kept by digest, or held whole by
+ * reviews checkpointed before digests), or the server-wide one for reviews older than both.
  *
- * @example configOf(deps, state).risk.threshold // 30
+ * @example (await configOf(deps, state)).risk.threshold // 30
  */
-export function configOf(deps: Pick<ReviewGraphDeps, "server">, state: { config?: EffectiveConfig | null }) {
+export async function configOf(
+  deps: Pick<ReviewGraphDeps, "server" | "configs">,
+  state: { configRef?: string | null; config?: EffectiveConfig | null },
+): Promise<EffectiveConfig> {
+  if (state.configRef) return deps.configs.get(state.configRef);
   return state.config ?? deps.server.config;
 }
 

@@ -75,9 +75,15 @@ export const ReviewState = Annotation.Root({
    */
   pr: Annotation<PullRequestSummary | null>({ reducer: (_a, b) => b, default: () => null }),
   /**
-   * The configuration this review runs with (the server-wide file, the repository's base-branch
-   * file over it). Written by `intake`; null in reviews checkpointed before it existed (the
-   * server-wide configuration then applies).
+   * The digest of the configuration this review runs with (the server-wide file, the repository's
+   * base-branch file over it), kept once outside the checkpoints (`configShelf`): every checkpoint
+   * would otherwise carry a copy. Written by `intake`.
+   */
+  configRef: Annotation<string | null>({ reducer: (_a, b) => b, default: () => null }),
+  /**
+   * The configuration itself, as reviews checkpointed before `configRef` existed hold it; null in
+   * newer reviews, and in reviews from before either existed (the server-wide configuration then
+   * applies). Read only.
    */
   config: Annotation<EffectiveConfig | null>({ reducer: (_a, b) => b, default: () => null }),
   /** The head snapshot the investigator may read. Written by `intake`. */

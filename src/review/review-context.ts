@@ -1,11 +1,13 @@
 import type { ApproverConfig, DecisionDoor } from "../domain/decision.js";
 import { approversWith } from "../config/approvers.js";
+import type { EffectiveConfig } from "../config/effective.js";
 import { SPECIALTIES } from "../domain/finding.js";
 import type { ReviewResult, ReviewStatus } from "../domain/review-result.js";
 import type { ResumeValue, ReviewRecord } from "../domain/review.js";
 import type { ReviewSource } from "../domain/review-source.js";
 import { budgetOf } from "../graph/budget.js";
 import type { ReviewGraph } from "../graph/build-review-graph.js";
+import { configShelf } from "../graph/review-config.js";
 import type { ReviewStateValue } from "../graph/state.js";
 import type { ReviewStore } from "../domain/review-store.js";
 import { buildResult } from "./build-result.js";
@@ -128,12 +130,18 @@ export class ReviewContext {
     return saved?.escalation ? { ...built, escalation: saved.escalation } : built;
   }
 
+  /** The approvers the review's own configuration names (a repository's file), if any. */
+  private async configApprovers(): Promise<EffectiveConfig["approvers"] | undefined> {
+    const { configRef, config } = this.values;
+    return configRef ? (await configShelf(this.deps.store).get(configRef)).approvers : config?.approvers;
+  }
+
   /** What the decision policy needs to judge this person's attempt on this review now. */
-  decisionRequest(
+  async decisionRequest(
     attempt: { kind: ResumeValue["kind"]; by: string },
     door: DecisionDoor,
     approvers: ApproverConfig,
-  ): DecisionRequest {
+  ): Promise<DecisionRequest> {
     const values = this.values;
     return {
       kind: attempt.kind,
@@ -147,7 +155,7 @@ export class ReviewContext {
       budget: budgetOf(values, this.deps.cyclesMax),
       gatePending: this.gatePending,
       // The review's configuration (a repository's file) may name its own approvers.
-      approvers: approversWith(approvers, values.config?.approvers),
+      approvers: approversWith(approvers, await this.configApprovers()),
     };
   }
 }

@@ -162,7 +162,7 @@ export class ReviewRunner implements ReviewService {
   async check(reviewId: string, attempt: Attempt, door: DecisionDoor): Promise<CheckOutcome> {
     const ctx = await ReviewContext.load(this.deps, reviewId);
     if (!ctx) return this.refuse(reviewId, attempt, door, { code: "not_found", reviewId });
-    const refusal = decisionRefusal(ctx.decisionRequest(attempt, door, this.approvers));
+    const refusal = decisionRefusal(await ctx.decisionRequest(attempt, door, this.approvers));
     if (refusal) return this.refuse(reviewId, attempt, door, refusal);
     return { ok: true, review: ctx.review, result: await ctx.result() };
   }
@@ -191,7 +191,7 @@ export class ReviewRunner implements ReviewService {
   ): Promise<DecideOutcome> {
     const ctx = await ReviewContext.load(this.deps, reviewId);
     if (!ctx) return this.refuse(reviewId, resume, door, { code: "not_found", reviewId });
-    const refusal = decisionRefusal(ctx.decisionRequest(resume, door, this.approvers));
+    const refusal = decisionRefusal(await ctx.decisionRequest(resume, door, this.approvers));
     if (refusal) return this.refuse(reviewId, resume, door, refusal);
     // Stored durably with the claim (the cross-process lock: only one process moves waiting →
     // running), before anyone is told it was taken; a crash after this is finished by `recover`.

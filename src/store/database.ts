@@ -149,6 +149,14 @@ export const SQLITE_MIGRATIONS: ReadonlyArray<Migration<Database.Database>> = [
       addEarlyColumns(db);
     },
   },
+  {
+    version: 2,
+    name: "review configurations kept once, by digest",
+    up: (db) => {
+      // A review's graph state names its configuration by digest: reviews with the same one share a row.
+      db.exec(`CREATE TABLE IF NOT EXISTS gate_configs (digest TEXT PRIMARY KEY, json TEXT NOT NULL)`);
+    },
+  },
 ];
 
 /**

@@ -415,4 +415,17 @@ export class SqliteReviewStore implements ReviewStore {
       .prepare(`INSERT OR REPLACE INTO gate_license_cache (key, license, fetched_at) VALUES (?, ?, ?)`)
       .run(key, license, this.now());
   }
+
+  async keepConfig(digest: string, json: string): Promise<void> {
+    await this.ready();
+    this.db.prepare(`INSERT OR IGNORE INTO gate_configs (digest, json) VALUES (?, ?)`).run(digest, json);
+  }
+
+  async configJson(digest: string): Promise<string | undefined> {
+    await this.ready();
+    const row = this.db.prepare(`SELECT json FROM gate_configs WHERE digest = ?`).get(digest) as
+      | { json: string }
+      | undefined;
+    return row?.json;
+  }
 }

@@ -67,7 +67,7 @@ export function detectNode(deps: ReviewGraphDeps) {
     }
     const lookupFailures: LookupFailure[] = [];
     const licenses = recordingFailures(deps.licenses(state.source), lookupFailures);
-    const config = configOf(deps, state);
+    const config = await configOf(deps, state);
     const snapshotProblems: string[] = [];
     const head = recordingSnapshotFailure(deps.headFiles(state.snapshot), snapshotProblems);
     const ctx = { pr, head, licenses, licenseRules: config.licenses };

@@ -19,7 +19,7 @@ export function intakeNode(deps: ReviewGraphDeps) {
         pr: summarizePullRequest(r.pr),
         snapshot: r.snapshot,
         intakeProblem: problems.length > 0 ? problems.join("; ") : null,
-        config,
+        configRef: await deps.configs.keep(config),
       };
     } catch (error) {
       const detail = `could not load the pull request: ${(error as Error).message}`;
