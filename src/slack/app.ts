@@ -1,5 +1,5 @@
 import { ProfileCache } from "./author-profile.js";
-import { App, LogLevel, type BlockAction, type ButtonAction, type CustomRoute } from "@slack/bolt";
+import { App, LogLevel, type BlockAction, type ButtonAction, type CustomRoute, type types } from "@slack/bolt";
 import type { Logger } from "pino";
 import { GateError } from "../domain/errors.js";
 import type { ReviewRecord, ReviewService } from "../domain/review.js";
@@ -14,6 +14,7 @@ import {
   rerunFromSlack,
   type Attempt,
   type CardPlace,
+  type Checked,
   type FlowDeps,
   type SlackAction,
   type StartRerun,
@@ -35,6 +36,7 @@ import {
   inputValue,
   parseModalMetadata,
   rejectModal,
+  type ModalMetadata,
 } from "./modals.js";
 import { GuardedReceiver } from "./guarded-receiver.js";
 import { GuardedSocketModeReceiver } from "./guarded-socket-receiver.js";
@@ -168,16 +170,7 @@ function answerOnce(ack: () => Promise<void>): () => Promise<void> {
 }
 
 function registerCardActions(app: App, deps: FlowDeps, rerun: StartRerun | undefined): void {
-  app.action<BlockAction<ButtonAction>>(ACTION_APPROVE_NOTE, async ({ ack, body, action, client }) => {
-    await ack();
-    const attempt = attemptFromClick(body, action, "approve", client);
-    await guarded(deps, attempt, async () => {
-      const checked = await checkAttempt(deps, attempt);
-      if (!checked.ok) return;
-      const meta = { reviewId: attempt.reviewId, channel: attempt.place?.channel ?? "", ts: attempt.place?.ts ?? "" };
-      await client.views.open({ trigger_id: body.trigger_id, view: approveModal(checked.review, meta) });
-    });
-  });
+  openModalOnClick(app, deps, ACTION_APPROVE_NOTE, "approve", (checked, meta) => approveModal(checked.review, meta));
 
   app.action<BlockAction<ButtonAction>>(ACTION_RERUN, async ({ ack, body, action, client }) => {
     await ack();
@@ -202,27 +195,32 @@ function registerCardActions(app: App, deps: FlowDeps, rerun: StartRerun | undef
     }
   });
 
-  app.action<BlockAction<ButtonAction>>(ACTION_REJECT, async ({ ack, body, action, client }) => {
-    await ack();
-    const attempt = attemptFromClick(body, action, "reject", client);
-    await guarded(deps, attempt, async () => {
-      // Check first, so a person who may not decide is told now rather than after typing a reason.
-      const checked = await checkAttempt(deps, attempt);
-      if (!checked.ok) return;
-      const meta = { reviewId: attempt.reviewId, channel: attempt.place?.channel ?? "", ts: attempt.place?.ts ?? "" };
-      await client.views.open({ trigger_id: body.trigger_id, view: rejectModal(checked.review, meta) });
-    });
-  });
+  openModalOnClick(app, deps, ACTION_REJECT, "reject", (checked, meta) => rejectModal(checked.review, meta));
 
-  app.action<BlockAction<ButtonAction>>(ACTION_REQUEST_INFO, async ({ ack, body, action, client }) => {
+  openModalOnClick(app, deps, ACTION_REQUEST_INFO, "info", (checked, meta) =>
+    infoModal(checked.review, meta, checked.result.budget.cycles_max - checked.result.budget.cycles_used),
+  );
+}
+
+/**
+ * A card button that opens a modal. The person is checked first, so one who may not act is told
+ * now rather than after typing; the modal carries the review and the card's place back.
+ */
+function openModalOnClick(
+  app: App,
+  deps: FlowDeps,
+  actionId: string,
+  kind: SlackAction,
+  view: (checked: Extract<Checked, { ok: true }>, meta: ModalMetadata) => types.ModalView,
+): void {
+  app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client }) => {
     await ack();
-    const attempt = attemptFromClick(body, action, "info", client);
+    const attempt = attemptFromClick(body, action, kind, client);
     await guarded(deps, attempt, async () => {
       const checked = await checkAttempt(deps, attempt);
       if (!checked.ok) return;
       const meta = { reviewId: attempt.reviewId, channel: attempt.place?.channel ?? "", ts: attempt.place?.ts ?? "" };
-      const left = checked.result.budget.cycles_max - checked.result.budget.cycles_used;
-      await client.views.open({ trigger_id: body.trigger_id, view: infoModal(checked.review, meta, left) });
+      await client.views.open({ trigger_id: body.trigger_id, view: view(checked, meta) });
     });
   });
 }

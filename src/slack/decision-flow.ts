@@ -76,7 +76,7 @@ export interface Attempt {
 /** Said when a handler fails; nothing about the review changed. */
 export const SOMETHING_WENT_WRONG = "Something went wrong, the review is unchanged. Try again in a moment.";
 
-type Checked = { ok: true; review: ReviewRecord; result: ReviewResult; door: DecisionDoor } | { ok: false };
+export type Checked = { ok: true; review: ReviewRecord; result: ReviewResult; door: DecisionDoor } | { ok: false };
 
 /** Refusals show people as mentions and dates in the reader's time zone; the words are the policy's. */
 const SLACK_STYLE: RefusalStyle = { person: mentionOrName, date: slackDate };

@@ -24,43 +24,88 @@ export const ModalMetadataSchema = z.object({
 });
 export type ModalMetadata = z.infer<typeof ModalMetadataSchema>;
 
+/** The one text box a modal asks for. */
+interface TextInput {
+  blockId: string;
+  actionId: string;
+  label: string;
+  placeholder: string;
+  optional: boolean;
+  minLength?: number;
+  maxLength: number;
+}
+
+/** What tells one modal from another: its callback, words, summary, text box and any blocks after it. */
+interface TextInputModalSpec {
+  callbackId: string;
+  title: string;
+  submit: string;
+  summary: string;
+  input: TextInput;
+  after?: types.KnownBlock[];
+}
+
+/**
+ * A modal that carries `meta` back, shows one mrkdwn summary and asks for one multiline text.
+ *
+ * @example textInputModal(meta, { callbackId: REJECT_MODAL, title: "Reject this PR", submit: "Reject", summary, input })
+ */
+function textInputModal(meta: ModalMetadata, spec: TextInputModalSpec): types.ModalView {
+  const { input } = spec;
+  return {
+    type: "modal",
+    callback_id: spec.callbackId,
+    private_metadata: JSON.stringify(meta),
+    title: { type: "plain_text", text: spec.title },
+    submit: { type: "plain_text", text: spec.submit },
+    close: { type: "plain_text", text: "Cancel" },
+    blocks: [
+      { type: "section", text: { type: "mrkdwn", text: truncateMrkdwn(spec.summary, 3000) } },
+      {
+        type: "input",
+        block_id: input.blockId,
+        optional: input.optional,
+        label: { type: "plain_text", text: input.label },
+        element: {
+          type: "plain_text_input",
+          action_id: input.actionId,
+          multiline: true,
+          ...(input.minLength === undefined ? {} : { min_length: input.minLength }),
+          max_length: input.maxLength,
+          placeholder: { type: "plain_text", text: input.placeholder },
+        },
+      },
+      ...(spec.after ?? []),
+    ],
+  };
+}
+
+/** The PR and its title, as the top of the Reject and Request info modals shows them. */
+function prSummary(review: Pick<ReviewRecord, "pr" | "title">): string {
+  return `*${escapeMrkdwn(review.pr)}* ${escapeMrkdwn(review.title)}`;
+}
+
 /**
  * The Reject modal: a required reason, which becomes the decision's note.
  *
  * @example await client.views.open({ trigger_id, view: rejectModal(review, { reviewId, channel, ts }) });
  */
 export function rejectModal(review: Pick<ReviewRecord, "pr" | "title">, meta: ModalMetadata): types.ModalView {
-  return {
-    type: "modal",
-    callback_id: REJECT_MODAL,
-    private_metadata: JSON.stringify(meta),
-    title: { type: "plain_text", text: "Reject this PR" },
-    submit: { type: "plain_text", text: "Reject" },
-    close: { type: "plain_text", text: "Cancel" },
-    blocks: [
-      {
-        type: "section",
-        text: {
-          type: "mrkdwn",
-          text: truncateMrkdwn(`*${escapeMrkdwn(review.pr)}* ${escapeMrkdwn(review.title)}`, 3000),
-        },
-      },
-      {
-        type: "input",
-        block_id: REASON_BLOCK,
-        optional: false,
-        label: { type: "plain_text", text: "Why is it rejected?" },
-        element: {
-          type: "plain_text_input",
-          action_id: REASON_INPUT,
-          multiline: true,
-          min_length: 1,
-          max_length: 2000,
-          placeholder: { type: "plain_text", text: "The author sees this on the check run" },
-        },
-      },
-    ],
-  };
+  return textInputModal(meta, {
+    callbackId: REJECT_MODAL,
+    title: "Reject this PR",
+    submit: "Reject",
+    summary: prSummary(review),
+    input: {
+      blockId: REASON_BLOCK,
+      actionId: REASON_INPUT,
+      label: "Why is it rejected?",
+      placeholder: "The author sees this on the check run",
+      optional: false,
+      minLength: 1,
+      maxLength: 2000,
+    },
+  });
 }
 
 /**
@@ -72,39 +117,20 @@ export function approveModal(
   review: Pick<ReviewRecord, "pr" | "title" | "headSha">,
   meta: ModalMetadata,
 ): types.ModalView {
-  return {
-    type: "modal",
-    callback_id: APPROVE_MODAL,
-    private_metadata: JSON.stringify(meta),
-    title: { type: "plain_text", text: "Approve this PR" },
-    submit: { type: "plain_text", text: "Approve" },
-    close: { type: "plain_text", text: "Cancel" },
-    blocks: [
-      {
-        type: "section",
-        text: {
-          type: "mrkdwn",
-          text: truncateMrkdwn(
-            `The gate will pass *${escapeMrkdwn(review.pr)}* at \`${review.headSha.slice(0, 7)}\` despite its findings. ${escapeMrkdwn(review.title)}`,
-            3000,
-          ),
-        },
-      },
-      {
-        type: "input",
-        block_id: NOTE_BLOCK,
-        optional: true,
-        label: { type: "plain_text", text: "Why is it fine? (optional)" },
-        element: {
-          type: "plain_text_input",
-          action_id: NOTE_INPUT,
-          multiline: true,
-          max_length: 2000,
-          placeholder: { type: "plain_text", text: "Shown in the thread, on the check run and in the audit log" },
-        },
-      },
-    ],
-  };
+  return textInputModal(meta, {
+    callbackId: APPROVE_MODAL,
+    title: "Approve this PR",
+    submit: "Approve",
+    summary: `The gate will pass *${escapeMrkdwn(review.pr)}* at \`${review.headSha.slice(0, 7)}\` despite its findings. ${escapeMrkdwn(review.title)}`,
+    input: {
+      blockId: NOTE_BLOCK,
+      actionId: NOTE_INPUT,
+      label: "Why is it fine? (optional)",
+      placeholder: "Shown in the thread, on the check run and in the audit log",
+      optional: true,
+      maxLength: 2000,
+    },
+  });
 }
 
 /**
@@ -117,35 +143,21 @@ export function infoModal(
   meta: ModalMetadata,
   cyclesLeft: number,
 ): types.ModalView {
-  return {
-    type: "modal",
-    callback_id: INFO_MODAL,
-    private_metadata: JSON.stringify(meta),
-    title: { type: "plain_text", text: "Request more info" },
-    submit: { type: "plain_text", text: "Ask" },
-    close: { type: "plain_text", text: "Cancel" },
-    blocks: [
-      {
-        type: "section",
-        text: {
-          type: "mrkdwn",
-          text: truncateMrkdwn(`*${escapeMrkdwn(review.pr)}* ${escapeMrkdwn(review.title)}`, 3000),
-        },
-      },
-      {
-        type: "input",
-        block_id: QUESTION_BLOCK,
-        optional: false,
-        label: { type: "plain_text", text: "What should the investigator find out?" },
-        element: {
-          type: "plain_text_input",
-          action_id: QUESTION_INPUT,
-          multiline: true,
-          min_length: 5,
-          max_length: 1000,
-          placeholder: { type: "plain_text", text: "Does the new session check still verify expiry?" },
-        },
-      },
+  return textInputModal(meta, {
+    callbackId: INFO_MODAL,
+    title: "Request more info",
+    submit: "Ask",
+    summary: prSummary(review),
+    input: {
+      blockId: QUESTION_BLOCK,
+      actionId: QUESTION_INPUT,
+      label: "What should the investigator find out?",
+      placeholder: "Does the new session check still verify expiry?",
+      optional: false,
+      minLength: 5,
+      maxLength: 1000,
+    },
+    after: [
       {
         type: "context",
         elements: [
@@ -156,7 +168,7 @@ export function infoModal(
         ],
       },
     ],
-  };
+  });
 }
 
 /**

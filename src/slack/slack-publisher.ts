@@ -175,7 +175,7 @@ export function createSlackPublisher(opts: SlackPublisherOptions): Publisher {
     const found = (res.messages ?? []).find(
       (m) =>
         m.metadata?.event_type === CARD_EVENT_TYPE &&
-        (m.metadata.event_payload as Record<string, unknown> | undefined)?.["review_id"] === review.id,
+        (m.metadata.event_payload as Record<string, unknown> | undefined)?.review_id === review.id,
     );
     return found?.ts;
   };

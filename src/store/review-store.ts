@@ -288,16 +288,15 @@ export class SqliteReviewStore implements ReviewStore {
   }
 
   async claimSlackNote(key: string, reviewId: string): Promise<boolean> {
-    await this.ready();
-    const r = this.db
-      .prepare(`INSERT OR IGNORE INTO gate_slack_notes (key, review_id, at) VALUES (?, ?, ?)`)
-      .run(key, reviewId, this.now());
-    return r.changes === 1;
+    return this.insertOnce(`INSERT OR IGNORE INTO gate_slack_notes (key, review_id, at) VALUES (?, ?, ?)`, [
+      key,
+      reviewId,
+      this.now(),
+    ]);
   }
 
   async hasSlackNote(key: string): Promise<boolean> {
-    await this.ready();
-    return this.db.prepare(`SELECT 1 FROM gate_slack_notes WHERE key = ?`).get(key) !== undefined;
+    return this.rowExists(`SELECT 1 FROM gate_slack_notes WHERE key = ?`, key);
   }
 
   async recordPerson(slackId: string, name: string): Promise<void> {
@@ -332,16 +331,27 @@ export class SqliteReviewStore implements ReviewStore {
   }
 
   async recordDelivery(id: string, event: string): Promise<boolean> {
-    await this.ready();
-    const r = this.db
-      .prepare(`INSERT OR IGNORE INTO gate_deliveries (id, event, received_at) VALUES (?, ?, ?)`)
-      .run(id, event, this.now());
-    return r.changes === 1;
+    return this.insertOnce(`INSERT OR IGNORE INTO gate_deliveries (id, event, received_at) VALUES (?, ?, ?)`, [
+      id,
+      event,
+      this.now(),
+    ]);
   }
 
   async hasDelivery(id: string): Promise<boolean> {
+    return this.rowExists(`SELECT 1 FROM gate_deliveries WHERE id = ?`, id);
+  }
+
+  /** Runs an `INSERT OR IGNORE`; true when this call added the row, false when its key was there. */
+  private async insertOnce(sql: string, params: unknown[]): Promise<boolean> {
     await this.ready();
-    return this.db.prepare(`SELECT 1 FROM gate_deliveries WHERE id = ?`).get(id) !== undefined;
+    return this.db.prepare(sql).run(...params).changes === 1;
+  }
+
+  /** Whether a `SELECT 1 … WHERE key = ?` finds a row. */
+  private async rowExists(sql: string, key: string): Promise<boolean> {
+    await this.ready();
+    return this.db.prepare(sql).get(key) !== undefined;
   }
 
   async receiveDecision(reviewId: string, resume: ResumeValue, door: string): Promise<boolean> {
