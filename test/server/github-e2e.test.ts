@@ -2,32 +2,25 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { BUNDLED_FIXTURES_DIR } from "../../src/package-paths.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   INSTALLATION_ID,
   checkRunHistory,
   checkRunsOn,
+  latestReview,
   postWebhook,
   pullRequestEvent,
   record,
   rows,
   serveFixture,
   signBody,
-  startStack,
+  stacksClosedAfterEach,
   treeOf,
-  type Stack,
 } from "./helpers.js";
+import { defined } from "../helpers/defined.js";
 
-let stack: Stack | undefined;
-afterEach(async () => {
-  await stack?.close();
-  stack = undefined;
-});
-
-async function start(opts: Parameters<typeof startStack>[0] = {}): Promise<Stack> {
-  stack = await startStack(opts);
-  return stack;
-}
+/** Starts a stack, closed after its test. */
+const start = stacksClosedAfterEach();
 
 const NEW_HEAD = "b".repeat(40);
 
@@ -45,7 +38,7 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
 
     const runs = checkRunsOn(s.gh, pr.headSha);
     expect(runs).toHaveLength(1);
-    const run = runs[0]!;
+    const run = defined(runs[0], "the check run");
     expect(run.fields.name).toBe("compliance-gate");
     const history = checkRunHistory(s.gh, run);
     expect(history[0]?.status).toBe("in_progress");
@@ -54,7 +47,7 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     // The App authenticated as the installation named in the webhook.
     expect(s.gh.tokensIssued).toContain(INSTALLATION_ID);
 
-    const review = (await s.server.gate.store.latestForPr(`${pr.owner}/${pr.repo}#${pr.number}`))!;
+    const review = await latestReview(s, pr);
     expect(review.checkRunId).toBe(run.id);
     const result = await s.server.gate.runner.result(review.id);
     expect(result.route).toBe("auto_approved");
@@ -81,7 +74,7 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
       }),
     ]);
     expect(s.registry.requests).toContain("/npm/gpl-chart-lib");
-    const review = (await s.server.gate.store.latestForPr(`${pr.owner}/${pr.repo}#${pr.number}`))!;
+    const review = await latestReview(s, pr);
     expect(review.status).toBe("waiting_for_human");
   });
 
@@ -143,8 +136,7 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     const old = serveFixture(s, "002_new_dependency");
     await postWebhook(s.base, JSON.stringify(pullRequestEvent("opened", old)));
     await s.server.idle();
-    const prKey = `${old.owner}/${old.repo}#${old.number}`;
-    const oldReview = (await s.server.gate.store.latestForPr(prKey))!;
+    const oldReview = await latestReview(s, old);
     expect(oldReview.status).toBe("waiting_for_human");
 
     const moved = serveFixture(s, "002_new_dependency", { headSha: NEW_HEAD });
@@ -156,7 +148,7 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     expect(oldRun?.fields.conclusion).toBe("neutral");
     expect(record(oldRun?.fields.output).title).toBe(`Superseded by ${NEW_HEAD.slice(0, 7)}`);
 
-    const newReview = (await s.server.gate.store.latestForPr(prKey))!;
+    const newReview = await latestReview(s, old);
     expect(newReview.id).not.toBe(oldReview.id);
     expect(newReview.headSha).toBe(NEW_HEAD);
     expect(newReview.status).toBe("waiting_for_human");
@@ -193,7 +185,7 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     expect((await postWebhook(s.base, JSON.stringify(edited))).status).toBe(202);
     await s.server.idle();
 
-    const latest = (await s.server.gate.store.latestForPr(`${pr.owner}/${pr.repo}#${pr.number}`))!;
+    const latest = await latestReview(s, pr);
     expect(latest.headSha).toBe(pr.headSha);
     expect(latest.status).toBe("waiting_for_human");
     expect(checkRunsOn(s.gh, pr.headSha).at(-1)?.fields.conclusion).toBe("action_required");
@@ -236,7 +228,7 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     expect(runs).toHaveLength(1);
     expect(runs[0]?.fields).toMatchObject({ status: "completed", conclusion: "action_required" });
     expect(s.gh.find("POST", /\/check-runs$/)).toHaveLength(2);
-    const review = (await s.server.gate.store.latestForPr(`${pr.owner}/${pr.repo}#${pr.number}`))!;
+    const review = await latestReview(s, pr);
     expect(review.checkRunId).toBe(runs[0]?.id);
     expect(await s.server.gate.store.unpublished()).toHaveLength(0);
   });
@@ -357,7 +349,7 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     s.registry.mode = "fail";
     await postWebhook(s.base, JSON.stringify(pullRequestEvent("opened", pr)));
     await s.server.idle();
-    const review = (await s.server.gate.store.latestForPr(`${pr.owner}/${pr.repo}#${pr.number}`))!;
+    const review = await latestReview(s, pr);
     expect(review.status).toBe("waiting_for_human");
     const result = await s.server.gate.runner.result(review.id);
     expect(result.route).toBe("human");
@@ -380,9 +372,7 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     const moved = serveFixture(s, "002_new_dependency", { headSha: NEW_HEAD });
     await postWebhook(s.base, JSON.stringify(pullRequestEvent("synchronize", moved)));
     await s.server.idle();
-    const next = await s.server.gate.runner.result(
-      (await s.server.gate.store.latestForPr(`${pr.owner}/${pr.repo}#${pr.number}`))!.id,
-    );
+    const next = await s.server.gate.runner.result((await latestReview(s, pr)).id);
     expect(next.findings.map((f) => f.policy)).toContain("LIC-02");
     expect(await s.server.gate.store.cachedLicense("npm:gpl-chart-lib@^2.1.0")).toBe("GPL-3.0-only");
   });

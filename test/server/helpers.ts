@@ -4,12 +4,14 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { Webhooks } from "@octokit/webhooks";
+import { afterEach, expect } from "vitest";
 import { z } from "zod";
 import { BUNDLED_FIXTURES_DIR } from "../../src/package-paths.js";
 import { startGateServer, type RunningServer } from "../../src/server/start.js";
 import { rawTarball, startFakeGitHub, type FakeCheckRun, type FakeGitHub, type RawEntry } from "../fakes/github-api.js";
 import { startFakeRegistry, type FakeRegistry } from "../fakes/registry.js";
 import { startFakeSlackApi, type FakeSlackApi } from "../fakes/slack-api.js";
+import { defined } from "../helpers/defined.js";
 
 export const WEBHOOK_SECRET = "e2e-webhook-secret";
 export const SLACK_SECRET = "e2e-signing-secret";
@@ -338,6 +340,38 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     },
   };
   return stack;
+}
+
+/** The store's key of a served PR: `owner/repo#number`. */
+export const prKey = (pr: ServedPr) => `${pr.owner}/${pr.repo}#${pr.number}`;
+
+/** The served PR's latest review; the test fails when there is none. */
+export async function latestReview(s: Stack, pr: ServedPr) {
+  return defined(await s.server.gate.store.latestForPr(prKey(pr)), `a review of ${prKey(pr)}`);
+}
+
+/** Sends a PR event for a served PR (202 expected), waits until the server is idle; returns the PR's latest review. */
+export async function openPr(s: Stack, pr: ServedPr, action = "opened") {
+  expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent(action, pr)))).status).toBe(202);
+  await s.server.idle();
+  return latestReview(s, pr);
+}
+
+/**
+ * A test file's way to start stacks: every stack it starts is closed after its test.
+ *
+ * @example const start = stacksClosedAfterEach(); const s = await start({ slack: true });
+ */
+export function stacksClosedAfterEach(): (opts?: StackOptions) => Promise<Stack> {
+  const started: Stack[] = [];
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((s) => s.close()));
+  });
+  return async (opts = {}) => {
+    const s = await startStack(opts);
+    started.push(s);
+    return s;
+  };
 }
 
 /** Every path under a directory (relative), for "nothing was written outside" checks. */

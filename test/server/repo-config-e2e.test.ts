@@ -1,24 +1,21 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { BUNDLED_FIXTURES_DIR } from "../../src/package-paths.js";
 import {
   CHANNEL,
   checkRunsOn,
-  postWebhook,
-  pullRequestEvent,
+  latestReview,
+  openPr,
   record,
   serveFixture,
-  startStack,
+  stacksClosedAfterEach,
   type ServedPr,
   type Stack,
 } from "./helpers.js";
 
-let stack: Stack | undefined;
-afterEach(async () => {
-  await stack?.close();
-  stack = undefined;
-});
+/** Starts a stack, closed after its test. */
+const start = stacksClosedAfterEach();
 
 const CONFIG = ".github/gate.yml";
 /** What a PR's author would like: LIC-02 off, everything passes. */
@@ -29,18 +26,14 @@ function baseShaOf(fixture: string): string {
   return String(pr.base.sha);
 }
 
+/** Opens the PR on the server and returns its review's result. */
 async function review(s: Stack, pr: ServedPr) {
-  expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent("opened", pr)))).status).toBe(202);
-  await s.server.idle();
-  const stored = await s.server.gate.store.latestForPr(`${pr.owner}/${pr.repo}#${pr.number}`);
-  if (!stored) throw new Error(`no review of ${pr.repo}#${pr.number}`);
-  return s.server.gate.runner.result(stored.id);
+  return s.server.gate.runner.result((await openPr(s, pr)).id);
 }
 
 describe("a repository's own configuration file (.github/gate.yml)", { timeout: 60_000 }, () => {
   it("is read from the PR's base commit: a file on the head has no effect, and the PR editing it is escalated (SEC-06)", async () => {
-    const s = await startStack();
-    stack = s;
+    const s = await start();
     const pr = serveFixture(s, "002_new_dependency");
     // The head adds a permissive configuration; the base has none.
     const files = JSON.parse(
@@ -69,8 +62,7 @@ describe("a repository's own configuration file (.github/gate.yml)", { timeout: 
   });
 
   it("on the base commit, it applies to its repository only: its threshold and its channel", async () => {
-    const s = await startStack({ slack: true });
-    stack = s;
+    const s = await start({ slack: true });
     const dashboard = serveFixture(s, "002_new_dependency");
     s.gh.setContent(
       dashboard.owner,
@@ -93,16 +85,13 @@ describe("a repository's own configuration file (.github/gate.yml)", { timeout: 
 
     // acme/web keeps the server's threshold: a README typo still passes with no specialist.
     expect((await review(s, typo)).route).toBe("auto_approved");
-    const config = await s.server.gate.reviewConfig(
-      (await s.server.gate.store.latestForPr(`${dashboard.owner}/${dashboard.repo}#${dashboard.number}`))?.id ?? "",
-    );
+    const config = await s.server.gate.reviewConfig((await latestReview(s, dashboard)).id);
     expect(config?.risk.threshold).toBe(3);
     expect(config?.sources.at(-1)).toMatch(/^acme\/web-dashboard:\.github\/gate\.yml@559d8bc68cec/);
   });
 
   it("an invalid file on the base commit is not used: the review goes to a person, naming the line", async () => {
-    const s = await startStack();
-    stack = s;
+    const s = await start();
     const pr = serveFixture(s, "001_readme_typo");
     s.gh.setContent(pr.owner, pr.repo, baseShaOf("001_readme_typo"), CONFIG, "version: 1\nrisk:\n  threshold: lots\n");
     const result = await review(s, pr);

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ACTION_APPROVE, ACTION_APPROVE_NOTE, ACTION_RERUN } from "../../src/slack/card.js";
 import { APPROVE_MODAL, NOTE_BLOCK, NOTE_INPUT } from "../../src/slack/modals.js";
 import { defined } from "../helpers/defined.js";
@@ -9,10 +9,12 @@ import {
   SLACK_SECRET,
   checkRunsOn,
   postWebhook,
+  openPr,
+  prKey,
   pullRequestEvent,
   record,
   serveFixture,
-  startStack,
+  stacksClosedAfterEach,
   waitFor,
   type ServedPr,
   type Stack,
@@ -24,29 +26,14 @@ import {
   command,
   events,
   hasButtons,
-  openPr,
-  prKey,
   rerequestedEvent,
   submit,
   threadNotes,
+  waitingReview,
 } from "./slack-helpers.js";
 
-let stack: Stack | undefined;
-afterEach(async () => {
-  await stack?.close();
-  stack = undefined;
-});
-
-/** A Slack-mode server with a GPL-dependency PR waiting for a person, its card posted. */
-async function waiting(env: Record<string, string> = {}) {
-  const s = await startStack({ slack: true, env: { GATE_GITHUB_TO_SLACK: `dev-priya=${AUTHOR_SLACK}`, ...env } });
-  stack = s;
-  const slack = defined(s.slack, "the Slack fake");
-  const pr = serveFixture(s, "002_new_dependency");
-  const review = await openPr(s, pr);
-  expect(review.status).toBe("waiting_for_human");
-  return { s, slack, pr, review, ts: defined(review.slackTs, "the card's ts") };
-}
+/** Starts a stack, closed after its test. */
+const start = stacksClosedAfterEach();
 
 const lastUpdateOf = (s: Stack, ts: string) =>
   defined(s.slack, "the Slack fake")
@@ -85,7 +72,7 @@ async function expectRerun(s: Stack, pr: ServedPr, old: { id: string }, ts: stri
 
 describe("a busy channel: closed pull requests", () => {
   it("a closed PR ends its review: card closed without buttons, said in the thread, gone from App Home, clicks refused", async () => {
-    const { s, slack, pr, review, ts } = await waiting();
+    const { s, slack, pr, review, ts } = await waitingReview(start);
     expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent("closed", pr)))).status).toBe(202);
     await s.server.idle();
     expect((await s.server.gate.store.get(review.id))?.status).toBe("closed");
@@ -115,7 +102,7 @@ describe("a busy channel: closed pull requests", () => {
 
 describe("a busy channel: re-runs from the three doors", () => {
   it("GitHub's Re-run on the check run (check_run rerequested)", async () => {
-    const { s, pr, review, ts } = await waiting();
+    const { s, pr, review, ts } = await waitingReview(start);
     const body = JSON.stringify(rerequestedEvent("check_run", pr, review.id));
     expect((await postWebhook(s.base, body, { event: "check_run" })).status).toBe(202);
     const fresh = await expectRerun(s, pr, review, ts);
@@ -125,14 +112,14 @@ describe("a busy channel: re-runs from the three doors", () => {
   });
 
   it("GitHub's Re-run all checks (check_suite rerequested)", async () => {
-    const { s, pr, review, ts } = await waiting();
+    const { s, pr, review, ts } = await waitingReview(start);
     const body = JSON.stringify(rerequestedEvent("check_suite", pr));
     expect((await postWebhook(s.base, body, { event: "check_suite" })).status).toBe(202);
     await expectRerun(s, pr, review, ts);
   });
 
   it("`/gate rerun <PR>` by an approver; anyone else is refused", async () => {
-    const { s, slack, pr, review, ts } = await waiting();
+    const { s, slack, pr, review, ts } = await waitingReview(start);
     await command(s, `rerun ${prKey(pr)}`, "stranger", "UNOBODY");
     const [refused] = await slack.waitFor("response_url");
     expect(String(refused?.body.text)).toContain("only approvers may re-run");
@@ -145,7 +132,7 @@ describe("a busy channel: re-runs from the three doors", () => {
   });
 
   it("the card's Re-run button, for approvers", async () => {
-    const { s, pr, review, ts } = await waiting();
+    const { s, pr, review, ts } = await waitingReview(start);
     expect((await click(s, ACTION_RERUN, APPROVER, review.id, ts)).status).toBe(200);
     await waitFor("the re-run to register", async () => (await s.server.gate.store.allForPr(prKey(pr))).length === 2);
     await expectRerun(s, pr, review, ts);
@@ -154,7 +141,7 @@ describe("a busy channel: re-runs from the three doors", () => {
 
 describe("a busy channel: notes and commands", () => {
   it("Approve with a note: the note is in the thread, on the check run and in the audit log", async () => {
-    const { s, slack, pr, review, ts } = await waiting();
+    const { s, slack, pr, review, ts } = await waitingReview(start);
     await click(s, ACTION_APPROVE_NOTE, APPROVER, review.id, ts);
     const [open] = await slack.waitFor("views.open");
     const view = record(open?.body.view);
@@ -179,7 +166,7 @@ describe("a busy channel: notes and commands", () => {
   });
 
   it("`/gate list` shows what waits with age and who may decide; `/gate <PR>` is status; `/gate help` lists every command", async () => {
-    const { s, slack, pr, review } = await waiting();
+    const { s, slack, pr, review } = await waitingReview(start);
     await command(s, "list", "list");
     await command(s, prKey(pr), "bare");
     await command(s, `https://github.com/${pr.owner}/${pr.repo}/pull/${pr.number}`, "url");
@@ -199,12 +186,11 @@ describe("a busy channel: notes and commands", () => {
 describe("a busy channel: reminders", () => {
   it("brings a waiting review up in its thread after GATE_REMINDER_AFTER, escalates after twice that, and never twice (a restart included)", async () => {
     let now = new Date();
-    const s = await startStack({
+    const s = await start({
       slack: true,
       clock: () => now,
       env: { GATE_REMINDER_AFTER: "1h", GATE_REMINDER_ESCALATE_TO: "SLEADS" },
     });
-    stack = s;
     const pr = serveFixture(s, "002_new_dependency");
     const review = await openPr(s, pr);
     const ts = defined(review.slackTs, "the card's ts");
@@ -236,7 +222,7 @@ describe("a busy channel: reminders", () => {
 
 describe("a busy channel: names people recognise, and GitHub Enterprise Server", () => {
   it("the check run, the card and the thread name the decider by Slack display name and GitHub login", async () => {
-    const { s, slack, pr, review, ts } = await waiting({
+    const { s, slack, pr, review, ts } = await waitingReview(start, {
       GATE_GITHUB_TO_SLACK: `dev-priya=${AUTHOR_SLACK},dana-gh=${APPROVER}`,
     });
     slack.profiles.set(APPROVER, { display_name: "Dana Smith", real_name: "Dana S.", fields: {} });
@@ -256,8 +242,7 @@ describe("a busy channel: names people recognise, and GitHub Enterprise Server",
 
   it("with GitHub Enterprise Server, no link anywhere points at github.com", async () => {
     const web = "https://ghe.acme.internal";
-    const s = await startStack({ slack: true, env: { GATE_GITHUB_WEB_URL: web } });
-    stack = s;
+    const s = await start({ slack: true, env: { GATE_GITHUB_WEB_URL: web } });
     const slack = defined(s.slack, "the Slack fake");
     const served = serveFixture(s, "002_new_dependency");
     const pr = { ...served, url: `${web}/${served.owner}/${served.repo}/pull/${served.number}` };

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { cardLink } from "../../src/slack/card-link.js";
 import {
   ACTION_APPROVE,
@@ -17,6 +17,7 @@ import {
   REJECT_MODAL,
 } from "../../src/slack/modals.js";
 import { startGateServer } from "../../src/server/start.js";
+import { defined } from "../helpers/defined.js";
 import { runGateCli } from "../helpers/run-cli.js";
 import {
   appHomeOpenedBody,
@@ -34,9 +35,9 @@ import {
   click,
   events,
   hasButtons,
-  prKey,
   submit,
   threadNotes,
+  waitingReview,
 } from "./slack-helpers.js";
 import {
   APPROVER,
@@ -45,43 +46,26 @@ import {
   OTHER_APPROVER,
   SLACK_SECRET,
   checkRunsOn,
+  latestReview,
+  openPr,
   postWebhook,
+  prKey,
   pullRequestEvent,
   record,
   serveFixture,
-  startStack,
+  stacksClosedAfterEach,
   waitFor,
   type Stack,
 } from "./helpers.js";
 
-let stack: Stack | undefined;
-afterEach(async () => {
-  await stack?.close();
-  stack = undefined;
-});
-
-/** A Slack-mode server (App mode GitHub), a GPL-dependency PR opened on it, and its card posted. */
-async function waitingReview(env: Record<string, string> = {}) {
-  const s = await startStack({ slack: true, env: { GATE_GITHUB_TO_SLACK: `dev-priya=${AUTHOR_SLACK}`, ...env } });
-  stack = s;
-  const slack = s.slack!;
-  const pr = serveFixture(s, "002_new_dependency");
-  expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent("opened", pr)))).status).toBe(202);
-  await s.server.idle();
-  const [post] = await slack.waitFor("chat.postMessage");
-  const review = (await s.server.gate.store.latestForPr(prKey(pr)))!;
-  expect(review.status).toBe("waiting_for_human");
-  // The runner stored where the card is (the fake's answer to chat.postMessage).
-  expect(review.slackChannel).toBe(CHANNEL);
-  expect(review.slackTs).toMatch(/^\d+\.\d+$/);
-  return { s, slack, pr, review, post: post!, ts: review.slackTs ?? "" };
-}
+/** Starts a stack, closed after its test. */
+const start = stacksClosedAfterEach();
 
 const conclusionOf = (s: Stack, sha: string) => checkRunsOn(s.gh, sha)[0]?.fields.conclusion;
 
 describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () => {
   it("posts the card, and an approver's Approve resumes the review: card decided, check run success, audited", async () => {
-    const { s, slack, pr, review, post, ts } = await waitingReview();
+    const { s, slack, pr, review, post, ts } = await waitingReview(start);
     expect(post.body.channel).toBe(CHANNEL);
     expect(buttonValues(post)).toEqual([
       [ACTION_APPROVE, review.id],
@@ -93,7 +77,7 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     // The card the fake received is exactly what renderCard draws for this review and result.
     const card = renderCard({
       review,
-      result: (await s.server.gate.store.lastResult(review.id))!,
+      result: defined(await s.server.gate.store.lastResult(review.id), "the stored result"),
       checkRunUrl: `${review.url}/checks`,
     });
     expect(post.body.blocks).toEqual(card.blocks);
@@ -132,7 +116,7 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
   });
 
   it("rejects through the modal with a reason: check run failure, card updated", async () => {
-    const { s, slack, pr, review, ts } = await waitingReview();
+    const { s, slack, pr, review, ts } = await waitingReview(start);
     await click(s, ACTION_REJECT, APPROVER, review.id, ts);
     const [open] = await slack.waitFor("views.open");
     const view = record(open?.body.view);
@@ -159,7 +143,7 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
   });
 
   it("answers Request info: progress on the card, then the answer; one cycle spent", async () => {
-    const { s, slack, review, ts } = await waitingReview();
+    const { s, slack, review, ts } = await waitingReview(start);
     const before = await s.server.gate.runner.result(review.id);
     await click(s, ACTION_REQUEST_INFO, APPROVER, review.id, ts);
     const [open] = await slack.waitFor("views.open");
@@ -189,7 +173,7 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
   });
 
   it("applies one of two simultaneous Approve clicks; the other is told it was already decided", async () => {
-    const { s, slack, pr, review, ts } = await waitingReview();
+    const { s, slack, pr, review, ts } = await waitingReview(start);
     const answers = await Promise.all([
       click(s, ACTION_APPROVE, APPROVER, review.id, ts),
       click(s, ACTION_APPROVE, OTHER_APPROVER, review.id, ts),
@@ -213,7 +197,7 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
   });
 
   it("refuses the PR author and a non-approver, ephemerally and audited; the review keeps waiting", async () => {
-    const { s, slack, pr, review, ts } = await waitingReview({ GATE_APPROVERS: `${APPROVER},${AUTHOR_SLACK}` });
+    const { s, slack, pr, review, ts } = await waitingReview(start, { GATE_APPROVERS: `${APPROVER},${AUTHOR_SLACK}` });
     await click(s, ACTION_APPROVE, AUTHOR_SLACK, review.id, ts);
     await click(s, ACTION_REJECT, "UNOBODY", review.id, ts);
     const ephs = await slack.waitFor("chat.postEphemeral", 2);
@@ -235,7 +219,7 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
   }, 90_000);
 
   it("recognises the PR author by their Slack profile's GitHub field when no mapping names them", async () => {
-    const { s, slack, review, ts } = await waitingReview({
+    const { s, slack, review, ts } = await waitingReview(start, {
       GATE_GITHUB_TO_SLACK: "",
       GATE_APPROVERS: `${APPROVER},${AUTHOR_SLACK}`,
     });
@@ -263,7 +247,7 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
   });
 
   it("a push supersedes the waiting review: its card says so, loses its buttons, and a click on it is refused", async () => {
-    const { s, slack, pr, review, ts } = await waitingReview();
+    const { s, slack, pr, review, ts } = await waitingReview(start);
     const newHead = "feedface".repeat(5);
     const moved = serveFixture(s, "002_new_dependency", { headSha: newHead });
     expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent("synchronize", moved)))).status).toBe(202);
@@ -293,7 +277,7 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
   });
 
   it("finishes a decision clicked just before shutdown before the database closes", async () => {
-    const { s, pr, review, ts } = await waitingReview();
+    const { s, pr, review, ts } = await waitingReview(start);
     expect((await click(s, ACTION_APPROVE, APPROVER, review.id, ts)).status).toBe(200);
     await s.server.close();
     expect(conclusionOf(s, pr.headSha)).toBe("success");
@@ -303,21 +287,20 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
   });
 
   it("posts a card Slack refused once after a restart, and a click on it resumes the review from SQLite", async () => {
-    const s = await startStack({ slack: true });
-    stack = s;
-    const slack = s.slack!;
+    const s = await start({ slack: true });
+    const slack = defined(s.slack, "the Slack fake");
     slack.on("chat.postMessage", () => ({ ok: false, error: "channel_not_found" }));
     const pr = serveFixture(s, "002_new_dependency");
     await postWebhook(s.base, JSON.stringify(pullRequestEvent("opened", pr)));
     await s.server.idle();
-    const id = (await s.server.gate.store.latestForPr(prKey(pr)))!.id;
+    const { id } = await latestReview(s, pr);
     expect((await s.server.gate.store.unpublished()).map((r) => r.id)).toEqual([id]);
     await s.server.close();
 
     slack.on("chat.postMessage", (b) => ({ ok: true, channel: b.channel, ts: "1700000000.000999" }));
     const next = await s.restart();
     await next.idle();
-    const review = (await next.gate.store.get(id))!;
+    const review = defined(await next.gate.store.get(id), "the review after the restart");
     expect(review).toMatchObject({ status: "waiting_for_human", slackChannel: CHANNEL, slackTs: "1700000000.000999" });
     expect(await next.gate.store.unpublished()).toHaveLength(0);
     expect(checkRunsOn(s.gh, pr.headSha)).toHaveLength(1);
@@ -328,7 +311,7 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
   });
 
   it("answers 401 to a bad Slack signature and to a stale timestamp, and changes nothing", async () => {
-    const { s, slack, review, ts } = await waitingReview();
+    const { s, slack, review, ts } = await waitingReview(start);
     const body = interactivityBody(
       buttonClick({
         actionId: ACTION_APPROVE,
@@ -355,7 +338,7 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
   });
 
   it("answers 4xx to signed but malformed requests (payload=null, no user, a future timestamp), changes nothing, and keeps serving", async () => {
-    const { s, slack, pr, review, ts } = await waitingReview();
+    const { s, slack, pr, review, ts } = await waitingReview(start);
     const click = buttonClick({
       actionId: ACTION_APPROVE,
       reviewId: review.id,
@@ -385,11 +368,9 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
   });
 
   it("refuses a button whose value names another review than the clicked card's; no card changes", async () => {
-    const { s, slack, pr, review, ts } = await waitingReview();
+    const { s, slack, pr, review, ts } = await waitingReview(start);
     const other = serveFixture(s, "003b_auth_change_logs_token");
-    expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent("opened", other)))).status).toBe(202);
-    await s.server.idle();
-    const second = (await s.server.gate.store.latestForPr(prKey(other)))!;
+    const second = await openPr(s, other);
     expect(second.status).toBe("waiting_for_human");
     expect(second.slackTs).toMatch(/^\d+\.\d+$/);
     expect(second.slackTs).not.toBe(ts);
@@ -410,7 +391,7 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
   });
 
   it("answers `/gate status` ephemerally, and says plainly when a PR has no review", async () => {
-    const { s, slack, pr, review } = await waitingReview();
+    const { s, slack, pr, review } = await waitingReview(start);
     const command = (text: string, id: string) =>
       postToSlackApp(events(s), slashCommandBody({ text, userId: "UANY", responseUrl: slack.responseUrl(id) }), FORM, {
         secret: SLACK_SECRET,

@@ -12,12 +12,22 @@ import {
   slashCommandBody,
   viewSubmission,
 } from "../slack/helpers/slack-requests.js";
-import { CHANNEL, SLACK_SECRET, postWebhook, pullRequestEvent, record, type ServedPr, type Stack } from "./helpers.js";
+import {
+  AUTHOR_SLACK,
+  CHANNEL,
+  SLACK_SECRET,
+  openPr,
+  prKey,
+  record,
+  serveFixture,
+  type ServedPr,
+  type Stack,
+  type StackOptions,
+} from "./helpers.js";
 
-export { REASON_BLOCK };
+export { REASON_BLOCK, openPr, prKey };
 export const FORM = "application/x-www-form-urlencoded";
 
-export const prKey = (pr: ServedPr) => `${pr.owner}/${pr.repo}#${pr.number}`;
 export const events = (s: Stack) => `${s.base}/slack/events`;
 
 /** A signed click on a card's button. */
@@ -89,11 +99,22 @@ export const threadNotes = (s: Stack) =>
     .callsTo("chat.postMessage")
     .filter((c) => !isCard(c));
 
-/** Opens a served PR on the server and waits until its review is idle; returns the review. */
-export async function openPr(s: Stack, pr: ServedPr, action = "opened") {
-  expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent(action, pr)))).status).toBe(202);
-  await s.server.idle();
-  return defined(await s.server.gate.store.latestForPr(prKey(pr)), "the PR's review");
+/**
+ * A Slack-mode server (App mode GitHub) with a GPL-dependency PR waiting for a person, and its card:
+ * posted in the channel, its place stored on the review.
+ */
+export async function waitingReview(start: (opts: StackOptions) => Promise<Stack>, env: Record<string, string> = {}) {
+  const s = await start({ slack: true, env: { GATE_GITHUB_TO_SLACK: `dev-priya=${AUTHOR_SLACK}`, ...env } });
+  const slack = defined(s.slack, "the Slack fake");
+  const pr = serveFixture(s, "002_new_dependency");
+  const review = await openPr(s, pr);
+  expect(review.status).toBe("waiting_for_human");
+  const [post] = await slack.waitFor("chat.postMessage");
+  // The runner stored where the card is (the fake's answer to chat.postMessage).
+  expect(review.slackChannel).toBe(CHANNEL);
+  const ts = defined(review.slackTs, "the card's ts");
+  expect(ts).toMatch(/^\d+\.\d+$/);
+  return { s, slack, pr, review, post: defined(post, "the card's post"), ts };
 }
 
 const ExamplesSchema = z.array(z.object({ name: z.string(), examples: z.array(z.record(z.string(), z.unknown())) }));
