@@ -3,20 +3,7 @@ import { dependencyLicensesDetector } from "../../../src/detectors/licensing/dep
 import type { LicenseResolver } from "../../../src/domain/license-resolver.js";
 import { createOfflineResolver } from "../../../src/licenses/offline-resolver.js";
 import { buildPr, detectContext, headFiles, type FileSpec } from "../pr-builder.js";
-
-const REGISTRY = {
-  "npm:gpl-chart-lib": { license: "GPL-3.0-only" },
-  "npm:dual-grid": { license: "MIT OR GPL-3.0-only" },
-  "npm:mixed-kit": { license: "MIT AND AGPL-3.0-only" },
-  "npm:old-gpl": { license: "GPL-2.0+" },
-  "npm:lgpl-widget": { license: "LGPL-2.1-only" },
-  "npm:express": { license: "MIT" },
-  "npm:weird": { license: "SEE LICENSE IN EULA.txt" },
-  "pypi:requests": { license: "Apache-2.0" },
-  "go:github.com/acme/gplkit": { license: "AGPL-3.0-only" },
-  "cargo:copyleft-core": { license: "GPL-3.0-or-later" },
-  "cargo:serde": { license: "MIT OR Apache-2.0" },
-};
+import { TEST_REGISTRY } from "./test-registry.js";
 
 function depsHunk(lines: string[], section = "dependencies"): string {
   return [
@@ -31,7 +18,7 @@ async function run(files: FileSpec[], options: { head?: Record<string, string>; 
   const pr = buildPr({ files });
   const ctx = detectContext(pr, {
     head: headFiles(options.head ?? {}),
-    licenses: options.licenses ?? createOfflineResolver(REGISTRY),
+    licenses: options.licenses ?? createOfflineResolver(TEST_REGISTRY),
   });
   return dependencyLicensesDetector.detect(ctx);
 }

@@ -4,14 +4,7 @@ import { parseConfigText } from "../../../src/config/load.js";
 import { dependencyLicensesDetector } from "../../../src/detectors/licensing/dependency-licenses.js";
 import { createOfflineResolver } from "../../../src/licenses/offline-resolver.js";
 import { buildPr, detectContext, headFiles } from "../pr-builder.js";
-
-const REGISTRY = {
-  "npm:gpl-chart-lib": { license: "GPL-3.0-only" },
-  "npm:lgpl-widget": { license: "LGPL-2.1-only" },
-  "npm:mpl-parser": { license: "MPL-2.0" },
-  "npm:express": { license: "MIT" },
-  "npm:eupl-thing": { license: "EUPL-1.2" },
-};
+import { TEST_REGISTRY } from "./test-registry.js";
 
 /** The licence rules a configuration text gives. */
 function rules(yaml: string): LicenseRules {
@@ -19,72 +12,56 @@ function rules(yaml: string): LicenseRules {
     .licenses;
 }
 
-/** The findings for one added dependency line in `dependencies` (or `devDependencies`). */
-async function judge(dep: string, licenseRules: LicenseRules, section = "dependencies") {
+/**
+ * What the detector says of one added `package.json` dependency line under these rules: each finding
+ * as "LIC-01 blocks" or "LIC-01 warns", or "passes" when there is none.
+ */
+async function judge(dep: string, yaml: string, section: "dependencies" | "devDependencies") {
   const patch = [`@@ -8,3 +8,4 @@`, `   "${section}": {`, `+    ${dep},`, '     "zod": "^3.23.8"'].join("\n");
   const ctx = detectContext(buildPr({ files: [{ filename: "package.json", patch }] }), {
     head: headFiles({}),
-    licenses: createOfflineResolver(REGISTRY),
-    licenseRules,
+    licenses: createOfflineResolver(TEST_REGISTRY),
+    licenseRules: rules(yaml),
   });
-  return (await dependencyLicensesDetector.detect(ctx)).map((f) => ({ policy: f.policy, blocking: f.blocking }));
+  const findings = await dependencyLicensesDetector.detect(ctx);
+  return findings.map((f) => `${f.policy} ${f.blocking ? "blocks" : "warns"}`).join(", ") || "passes";
 }
 
+const DEPS = "dependencies";
+const DEV = "devDependencies";
+const MPL = '"mpl-parser": "^1.0.0"';
+const LGPL = '"lgpl-widget": "^1.0.0"';
+const UNKNOWN = '"private-thing": "^1.0.0"';
+const ALLOW_GPL = "licenses:\n  allow: [MIT, GPL-3.0-only]\n";
+const DENY_LGPL = "licenses:\n  deny: [LGPL-*]\n";
+const DENY_LGPL_IN_DEV = "licenses:\n  development: { deny: [LGPL-2.1-only] }\n";
+const NOT_ALLOWED_BLOCKS = "licenses: { runtime: { not_allowed: block } }";
+const OWN = 'licenses: { own_packages: ["@acme/*", "acme-*"] }';
+
+/** [what it shows, the configuration's licence rules, the added dependency, its section, the verdict] */
+const CASES: [string, string, string, typeof DEPS | typeof DEV, string][] = [
+  ["MPL-2.0 is not allowed by default", "licenses: {}", MPL, DEPS, "LIC-01 warns"],
+  ["a team allows MPL-2.0 its lawyers cleared", "licenses:\n  allow: [MIT, MPL-2.0]\n", MPL, DEPS, "passes"],
+  ["a copyleft licence allowed by name clears LIC-02 too", ALLOW_GPL, '"gpl-chart-lib": "^2.0.0"', DEPS, "passes"],
+  ["an allowed prefix works", "licenses:\n  allow: [MIT, EUPL-*]\n", '"eupl-thing": "^1.0.0"', DEPS, "passes"],
+  ["a denied licence blocks a runtime dependency", DENY_LGPL, LGPL, DEPS, "LIC-01 blocks"],
+  ["a denied licence blocks a development dependency", DENY_LGPL, LGPL, DEV, "LIC-01 blocks"],
+  ["a development-only deny blocks development dependencies", DENY_LGPL_IN_DEV, LGPL, DEV, "LIC-01 blocks"],
+  ["a development-only deny leaves runtime ones to other rules", DENY_LGPL_IN_DEV, LGPL, DEPS, "LIC-01 warns"],
+  ["by default an unknown runtime licence goes to a person", "", UNKNOWN, DEPS, "LIC-01 blocks"],
+  ["by default an unknown development licence warns", "", UNKNOWN, DEV, "LIC-01 warns"],
+  ["runtime unknown: warn", "licenses: { runtime: { unknown: warn } }", UNKNOWN, DEPS, "LIC-01 warns"],
+  ["development unknown: block", "licenses: { development: { unknown: block } }", UNKNOWN, DEV, "LIC-01 blocks"],
+  ["runtime unknown: allow", "licenses: { runtime: { unknown: allow } }", UNKNOWN, DEPS, "passes"],
+  ["runtime not_allowed: block blocks a runtime dependency", NOT_ALLOWED_BLOCKS, LGPL, DEPS, "LIC-01 blocks"],
+  ["runtime not_allowed: block leaves development ones warned", NOT_ALLOWED_BLOCKS, LGPL, DEV, "LIC-01 warns"],
+  ["a team's own scope is not checked", OWN, '"@acme/ui": "^1.0.0"', DEPS, "passes"],
+  ["a team's own prefix is not checked", OWN, '"acme-billing": "^1.0.0"', DEPS, "passes"],
+  ["a scope that only starts like an own one is checked", OWN, '"@acmecorp/ui": "^1.0.0"', DEPS, "LIC-01 blocks"],
+];
+
 describe("licence rules from the configuration", () => {
-  it("an allowed licence passes: a team allows MPL-2.0 its lawyers cleared", async () => {
-    expect(await judge('"mpl-parser": "^1.0.0"', rules("licenses: {}"))).toEqual([
-      { policy: "LIC-01", blocking: false },
-    ]);
-    expect(await judge('"mpl-parser": "^1.0.0"', rules("licenses:\n  allow: [MIT, MPL-2.0]\n"))).toEqual([]);
-  });
-
-  it("a licence allowed by name clears LIC-02 too (a cleared copyleft licence); a prefix works", async () => {
-    expect(await judge('"gpl-chart-lib": "^2.0.0"', rules("licenses:\n  allow: [MIT, GPL-3.0-only]\n"))).toEqual([]);
-    expect(await judge('"eupl-thing": "^1.0.0"', rules("licenses:\n  allow: [MIT, EUPL-*]\n"))).toEqual([]);
-  });
-
-  it("a denied licence blocks (LIC-01), in runtime and development dependencies alike", async () => {
-    const deny = rules("licenses:\n  deny: [LGPL-*]\n");
-    expect(await judge('"lgpl-widget": "^1.0.0"', deny)).toEqual([{ policy: "LIC-01", blocking: true }]);
-    expect(await judge('"lgpl-widget": "^1.0.0"', deny, "devDependencies")).toEqual([
-      { policy: "LIC-01", blocking: true },
-    ]);
-    // A deny for development dependencies only leaves runtime ones to the other rules.
-    const devOnly = rules("licenses:\n  development: { deny: [LGPL-2.1-only] }\n");
-    expect(await judge('"lgpl-widget": "^1.0.0"', devOnly, "devDependencies")).toEqual([
-      { policy: "LIC-01", blocking: true },
-    ]);
-    expect(await judge('"lgpl-widget": "^1.0.0"', devOnly)).toEqual([{ policy: "LIC-01", blocking: false }]);
-  });
-
-  it("an unknown licence (or a package the registry does not know) blocks when configured to, per kind", async () => {
-    // The shipped default: a new runtime dependency nobody can name a licence for goes to a person.
-    expect(await judge('"private-thing": "^1.0.0"', rules(""))).toEqual([{ policy: "LIC-01", blocking: true }]);
-    expect(await judge('"private-thing": "^1.0.0"', rules(""), "devDependencies")).toEqual([
-      { policy: "LIC-01", blocking: false },
-    ]);
-    expect(await judge('"private-thing": "^1.0.0"', rules("licenses: { runtime: { unknown: warn } }"))).toEqual([
-      { policy: "LIC-01", blocking: false },
-    ]);
-    const strictDev = rules("licenses: { development: { unknown: block } }");
-    expect(await judge('"private-thing": "^1.0.0"', strictDev, "devDependencies")).toEqual([
-      { policy: "LIC-01", blocking: true },
-    ]);
-    expect(await judge('"private-thing": "^1.0.0"', rules("licenses: { runtime: { unknown: allow } }"))).toEqual([]);
-  });
-
-  it("a licence neither allowed nor denied does what not_allowed says", async () => {
-    const block = rules("licenses: { runtime: { not_allowed: block } }");
-    expect(await judge('"lgpl-widget": "^1.0.0"', block)).toEqual([{ policy: "LIC-01", blocking: true }]);
-    expect(await judge('"lgpl-widget": "^1.0.0"', block, "devDependencies")).toEqual([
-      { policy: "LIC-01", blocking: false },
-    ]);
-  });
-
-  it("a team's own scopes and prefixes are not checked at all", async () => {
-    const own = rules('licenses: { own_packages: ["@acme/*", "acme-*"] }');
-    expect(await judge('"@acme/ui": "^1.0.0"', own)).toEqual([]);
-    expect(await judge('"acme-billing": "^1.0.0"', own)).toEqual([]);
-    expect(await judge('"@acmecorp/ui": "^1.0.0"', own)).toEqual([{ policy: "LIC-01", blocking: true }]);
+  it.each(CASES)("%s", async (_what, yaml, dep, section, verdict) => {
+    expect(await judge(dep, yaml, section)).toBe(verdict);
   });
 });
