@@ -11,7 +11,6 @@ import {
   postWebhook,
   openPr,
   prKey,
-  pullRequestEvent,
   record,
   serveFixture,
   stacksClosedAfterEach,
@@ -23,6 +22,7 @@ import {
   blocksOf,
   cardPosts,
   click,
+  clickForModal,
   command,
   events,
   hasButtons,
@@ -73,9 +73,7 @@ async function expectRerun(s: Stack, pr: ServedPr, old: { id: string }, ts: stri
 describe("a busy channel: closed pull requests", () => {
   it("a closed PR ends its review: card closed without buttons, said in the thread, gone from App Home, clicks refused", async () => {
     const { s, slack, pr, review, ts } = await waitingReview(start);
-    expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent("closed", pr)))).status).toBe(202);
-    await s.server.idle();
-    expect((await s.server.gate.store.get(review.id))?.status).toBe("closed");
+    expect(await openPr(s, pr, "closed")).toMatchObject({ id: review.id, status: "closed" });
     const card = lastUpdateOf(s, ts);
     expect(blocksOf(card)).toContain("pull request was closed");
     expect(hasButtons(card)).toBe(false);
@@ -141,11 +139,8 @@ describe("a busy channel: re-runs from the three doors", () => {
 
 describe("a busy channel: notes and commands", () => {
   it("Approve with a note: the note is in the thread, on the check run and in the audit log", async () => {
-    const { s, slack, pr, review, ts } = await waitingReview(start);
-    await click(s, ACTION_APPROVE_NOTE, APPROVER, review.id, ts);
-    const [open] = await slack.waitFor("views.open");
-    const view = record(open?.body.view);
-    expect(view.callback_id).toBe(APPROVE_MODAL);
+    const { s, pr, review, ts } = await waitingReview(start);
+    const view = await clickForModal(s, ACTION_APPROVE_NOTE, APPROVER, review.id, ts, APPROVE_MODAL);
     const note = "chart lib is vendored under a commercial licence";
     await submit(s, APPROVE_MODAL, APPROVER, String(view.private_metadata), { [NOTE_BLOCK]: { [NOTE_INPUT]: note } });
     await waitFor("the check run to pass", () => checkRunsOn(s.gh, pr.headSha)[0]?.fields.conclusion === "success");

@@ -33,6 +33,7 @@ import {
   buttonValues,
   cardPosts,
   click,
+  clickForModal,
   events,
   hasButtons,
   submit,
@@ -117,10 +118,7 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
 
   it("rejects through the modal with a reason: check run failure, card updated", async () => {
     const { s, slack, pr, review, ts } = await waitingReview(start);
-    await click(s, ACTION_REJECT, APPROVER, review.id, ts);
-    const [open] = await slack.waitFor("views.open");
-    const view = record(open?.body.view);
-    expect(view.callback_id).toBe(REJECT_MODAL);
+    const view = await clickForModal(s, ACTION_REJECT, APPROVER, review.id, ts, REJECT_MODAL);
     expect((await s.server.gate.store.get(review.id))?.status).toBe("waiting_for_human");
 
     const res = await submit(s, REJECT_MODAL, APPROVER, String(view.private_metadata), {
@@ -145,10 +143,7 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
   it("answers Request info: progress on the card, then the answer; one cycle spent", async () => {
     const { s, slack, review, ts } = await waitingReview(start);
     const before = await s.server.gate.runner.result(review.id);
-    await click(s, ACTION_REQUEST_INFO, APPROVER, review.id, ts);
-    const [open] = await slack.waitFor("views.open");
-    const view = record(open?.body.view);
-    expect(view.callback_id).toBe(INFO_MODAL);
+    const view = await clickForModal(s, ACTION_REQUEST_INFO, APPROVER, review.id, ts, INFO_MODAL);
     const updatesBefore = slack.callsTo("chat.update").length;
 
     await submit(s, INFO_MODAL, APPROVER, String(view.private_metadata), {

@@ -43,6 +43,22 @@ export function click(s: Stack, actionId: string, userId: string, reviewId: stri
   return postToSlackApp(events(s), interactivityBody(payload), FORM, { secret: SLACK_SECRET });
 }
 
+/** Clicks a card button that opens a modal; returns the view Slack was asked to open, checked to be `callbackId`. */
+export async function clickForModal(
+  s: Stack,
+  actionId: string,
+  userId: string,
+  reviewId: string,
+  ts: string,
+  callbackId: string,
+) {
+  await click(s, actionId, userId, reviewId, ts);
+  const [open] = await defined(s.slack, "the Slack fake").waitFor("views.open");
+  const view = record(open?.body.view);
+  expect(view.callback_id).toBe(callbackId);
+  return view;
+}
+
 /** A signed modal submission with plain-text inputs. */
 export function submit(
   s: Stack,

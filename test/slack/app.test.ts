@@ -6,7 +6,7 @@ import { buildSlackApp } from "../../src/slack/app.js";
 import type { ApproverConfig } from "../../src/slack/approvers.js";
 import { startFakeSlackApi, type FakeSlackApi, type SlackCall } from "../fakes/slack-api.js";
 import { makeFinding, makeResult, makeReview } from "./helpers/builders.js";
-import { InMemoryReviewService } from "./helpers/in-memory-review-service.js";
+import { serviceWithPostedCard, type InMemoryReviewService } from "./helpers/in-memory-review-service.js";
 import {
   appHomeOpenedBody,
   buttonClick,
@@ -88,10 +88,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeEach(async () => {
   fake = await startFakeSlackApi();
-  service = new InMemoryReviewService().add(
-    makeReview({ slackChannel: "CREVIEWS", slackTs: "1700000000.000101" }),
-    makeResult(),
-  );
+  service = serviceWithPostedCard();
 });
 
 afterEach(async () => {

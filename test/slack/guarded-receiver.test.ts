@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildSlackApp } from "../../src/slack/app.js";
 import { checkSlackRequest } from "../../src/slack/request-check.js";
 import { startFakeSlackApi, type FakeSlackApi } from "../fakes/slack-api.js";
-import { makeResult, makeReview } from "./helpers/builders.js";
-import { InMemoryReviewService } from "./helpers/in-memory-review-service.js";
+import { CARD, makeResult, makeReview } from "./helpers/builders.js";
+import { serviceWithPostedCard, type InMemoryReviewService } from "./helpers/in-memory-review-service.js";
 import {
   appHomeOpenedBody,
   buttonClick,
@@ -18,7 +18,6 @@ import {
 
 const SECRET = "test-signing-secret";
 const FORM = "application/x-www-form-urlencoded";
-const CARD = { channel: "CREVIEWS", ts: "1700000000.000101" };
 
 let fake: FakeSlackApi;
 let service: InMemoryReviewService;
@@ -79,8 +78,7 @@ async function stillServes(): Promise<void> {
 
 beforeEach(async () => {
   fake = await startFakeSlackApi();
-  service = new InMemoryReviewService().add(makeReview({ slackChannel: CARD.channel, slackTs: CARD.ts }), makeResult());
-  service.approvers = { approvers: ["UAPPROVER"] };
+  service = serviceWithPostedCard();
 });
 
 afterEach(async () => {

@@ -5,13 +5,12 @@ import { buildSlackApp } from "../../src/slack/app.js";
 import { checkSocketModeMessage } from "../../src/slack/request-check.js";
 import { startFakeSlackApi, type FakeSlackApi } from "../fakes/slack-api.js";
 import { startFakeSlackSocket, type FakeSlackSocket } from "../fakes/slack-socket.js";
-import { makeResult, makeReview } from "./helpers/builders.js";
-import { InMemoryReviewService } from "./helpers/in-memory-review-service.js";
+import { CARD, makeResult, makeReview } from "./helpers/builders.js";
+import { serviceWithPostedCard, type InMemoryReviewService } from "./helpers/in-memory-review-service.js";
 import { buttonClick } from "./helpers/slack-requests.js";
 
 // Socket Mode end to end without the internet: the real Bolt app and Socket Mode client, connected
 // through `apps.connections.open` on the Slack fake to a loopback WebSocket that sends envelopes.
-const CARD = { channel: "CREVIEWS", ts: "1700000000.000101" };
 
 let api: FakeSlackApi;
 let socket: FakeSlackSocket;
@@ -66,8 +65,7 @@ beforeEach(async () => {
   api = await startFakeSlackApi();
   socket = await startFakeSlackSocket();
   api.on("apps.connections.open", () => ({ ok: true, url: socket.url }));
-  service = new InMemoryReviewService().add(makeReview({ slackChannel: CARD.channel, slackTs: CARD.ts }), makeResult());
-  service.approvers = { approvers: ["UAPPROVER"] };
+  service = serviceWithPostedCard();
 });
 
 afterEach(async () => {

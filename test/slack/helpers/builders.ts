@@ -3,6 +3,9 @@ import type { ReviewRecord } from "../../../src/domain/review.js";
 
 export const HEAD_SHA = "3f9a1c2b7d4e5f60718293a4b5c6d7e8f9012345";
 
+/** Where the tests' Slack app posted the card of the review `makeReview` builds. */
+export const CARD = { channel: "CREVIEWS", ts: "1700000000.000101" };
+
 /** A review record waiting for a person, with overrides. */
 export function makeReview(overrides: Partial<ReviewRecord> = {}): ReviewRecord {
   return {

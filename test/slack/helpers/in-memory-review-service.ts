@@ -16,6 +16,7 @@ import type {
   ReviewRecord,
   ReviewService,
 } from "../../../src/domain/review.js";
+import { CARD, makeResult, makeReview } from "./builders.js";
 
 /** A call to decide, as recorded. */
 export interface DecideCall {
@@ -198,4 +199,17 @@ export class InMemoryReviewService implements ReviewService {
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
       .map((r) => ({ ...r }));
   }
+}
+
+/**
+ * A service holding `makeReview`'s review, waiting for a person with its card posted at `CARD`, that
+ * only UAPPROVER may decide.
+ */
+export function serviceWithPostedCard(): InMemoryReviewService {
+  const service = new InMemoryReviewService().add(
+    makeReview({ slackChannel: CARD.channel, slackTs: CARD.ts }),
+    makeResult(),
+  );
+  service.approvers = { approvers: ["UAPPROVER"] };
+  return service;
 }
