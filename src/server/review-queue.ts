@@ -41,8 +41,9 @@ export class ReviewQueue {
   }
 
   private pump(): void {
-    while (this.running < this.concurrency && this.waiting.length > 0) {
-      const job = this.waiting.shift()!;
+    while (this.running < this.concurrency) {
+      const job = this.waiting.shift();
+      if (!job) return;
       this.running++;
       void job()
         .catch((error: unknown) => this.log.error({ err: error }, "review job failed"))

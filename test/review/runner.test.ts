@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ReviewRunner } from "../../src/review/runner.js";
 import { BUNDLED_FIXTURES_DIR } from "../../src/package-paths.js";
 import { registerFixture, silentLog, testGate } from "../helpers/gate.js";
+import { defined } from "../helpers/defined.js";
 
 const gates: Array<ReturnType<typeof testGate>> = [];
 afterEach(() => {
@@ -146,9 +147,10 @@ describe("ReviewRunner publishing", () => {
     const shown: Array<[string | null, string]> = [];
     const recorder = {
       name: "recorder",
-      publish: async (_r: unknown, result: { route: string | null; status: string }) => (
-        shown.push([result.route, result.status]), {}
-      ),
+      publish: async (_r: unknown, result: { route: string | null; status: string }) => {
+        shown.push([result.route, result.status]);
+        return {};
+      },
     };
     const runner = new ReviewRunner({
       graph: g.graph,
@@ -163,7 +165,7 @@ describe("ReviewRunner publishing", () => {
     await runner.announce(review.id);
     expect(shown).toEqual([[null, "queued"]]);
 
-    const staleQueued = (await g.store.lastResult(review.id))!;
+    const staleQueued = defined(await g.store.lastResult(review.id), "the queued result");
     await runner.run(review.id);
     expect(shown.at(-1)).toEqual(["auto_approved", "done"]);
 

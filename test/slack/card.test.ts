@@ -40,7 +40,7 @@ describe("renderCard", () => {
         line: i + 1,
       }),
     );
-    const investigations = Array.from({ length: 6 }, (_, i) => ({
+    const investigations = Array.from({ length: 6 }, () => ({
       status: "inconclusive" as const,
       question: "q".repeat(5000),
       answers: Array.from({ length: 20 }, () => "a <b> & ".repeat(500)),

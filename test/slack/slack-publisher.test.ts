@@ -12,6 +12,7 @@ import type { ReviewStore } from "../../src/domain/review-store.js";
 import { SqliteReviewStore } from "../../src/store/review-store.js";
 import { startFakeSlackApi, type FakeSlackApi } from "../fakes/slack-api.js";
 import { makeResult, makeReview } from "./helpers/builders.js";
+import { defined } from "../helpers/defined.js";
 
 let fake: FakeSlackApi;
 let client: webApi.WebClient;
@@ -155,14 +156,14 @@ describe("createSlackPublisher across a crash", () => {
     const lost = await storePublisher(first).publish(review, makeResult());
     expect(lost.slackTs).toBeDefined();
     const [post] = fake.callsTo("chat.postMessage");
-    expect(post?.body["metadata"]).toEqual({
+    expect(post?.body.metadata).toEqual({
       event_type: "compliance_gate_card",
       event_payload: { review_id: "r-crash" },
     });
 
     // A restart: a new store on the same file and a new publisher (nothing in memory).
     const second = new SqliteReviewStore(openDatabase(file), clock);
-    const reloaded = (await second.get("r-crash"))!;
+    const reloaded = defined(await second.get("r-crash"), "the review after the restart");
     expect(reloaded.slackTs).toBeUndefined();
     expect(reloaded.slackPostStartedAt).toBe("2023-11-14T22:13:20.000Z");
     const receipt = await storePublisher(second).publish(reloaded, makeResult());
@@ -189,7 +190,10 @@ describe("createSlackPublisher across a crash", () => {
     }).publish(makeReview({ id: "r-other" }), makeResult());
     await register(store);
     await store.recordSlackPostIntent("r-crash", clock().toISOString());
-    const receipt = await storePublisher(store).publish((await store.get("r-crash"))!, makeResult());
+    const receipt = await storePublisher(store).publish(
+      defined(await store.get("r-crash"), "the review"),
+      makeResult(),
+    );
     expect(fake.callsTo("conversations.history")).toHaveLength(1);
     expect(fake.callsTo("chat.postMessage")).toHaveLength(2);
     expect(receipt.slackTs).toBe("1700000000.000102");
