@@ -17,7 +17,6 @@ import {
   CHANNEL,
   SLACK_SECRET,
   openPr,
-  prKey,
   record,
   serveFixture,
   type ServedPr,
@@ -25,7 +24,7 @@ import {
   type StackOptions,
 } from "./helpers.js";
 
-export { REASON_BLOCK, openPr, prKey };
+export { REASON_BLOCK };
 export const FORM = "application/x-www-form-urlencoded";
 
 export const events = (s: Stack) => `${s.base}/slack/events`;
