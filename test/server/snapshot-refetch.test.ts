@@ -3,13 +3,12 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { defined } from "../helpers/defined.js";
 import { tempDir } from "../helpers/gate.js";
-import { checkRunsOn, postWebhook, pullRequestEvent, serveFixture, startStack, treeOf, type Stack } from "./helpers.js";
+import { checkRunsOn, openPr, serveFixture, stacksClosedAfterEach, treeOf, type Stack } from "./helpers.js";
 
-let stack: Stack | undefined;
+/** Starts a stack, closed after its test. */
+const start = stacksClosedAfterEach();
 let dbDir: string | undefined;
-afterEach(async () => {
-  await stack?.close();
-  stack = undefined;
+afterEach(() => {
   if (dbDir) fs.rmSync(dbDir, { recursive: true, force: true });
   dbDir = undefined;
 });
@@ -18,11 +17,9 @@ const tarballDownloads = (s: Stack) => s.gh.find("GET", /\/tarball\//).length;
 
 describe("the head snapshot: fetched when first needed, again on a process that has none", () => {
   it("a docs-only live PR downloads no tarball", async () => {
-    stack = await startStack();
-    const s = stack;
+    const s = await start();
     const pr = serveFixture(s, "001_readme_typo");
-    expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent("opened", pr)))).status).toBe(202);
-    await s.server.idle();
+    await openPr(s, pr);
     expect(checkRunsOn(s.gh, pr.headSha).map((r) => r.fields.conclusion)).toEqual(["success"]);
     // GitHub was asked for the PR and its files, never for the head's tarball.
     expect(s.gh.find("GET", /\/pulls\/\d+\/files$/).length).toBeGreaterThan(0);
@@ -34,12 +31,9 @@ describe("the head snapshot: fetched when first needed, again on a process that 
   it("a Request info answered after a restart with an empty GATE_DATA_DIR downloads the head again and cites its lines", async () => {
     // The database sits outside the data directory, so the data directory can be lost whole.
     dbDir = tempDir("gate-refetch-db-");
-    stack = await startStack({ env: { GATE_DB: path.join(dbDir, "gate.db") } });
-    const s = stack;
+    const s = await start({ env: { GATE_DB: path.join(dbDir, "gate.db") } });
     const pr = serveFixture(s, "003b_auth_change_logs_token");
-    expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent("opened", pr)))).status).toBe(202);
-    await s.server.idle();
-    const review = defined(await s.server.gate.store.latestForPr(`${pr.owner}/${pr.repo}#${pr.number}`), "the review");
+    const review = await openPr(s, pr);
     expect(review.status).toBe("waiting_for_human");
     const first = await s.server.gate.runner.result(review.id);
     expect(first.investigations).toHaveLength(1);
@@ -86,13 +80,10 @@ describe("the head snapshot: fetched when first needed, again on a process that 
   });
 
   it("a re-run of the same head keeps the copy the superseded review leaves, and reads it without a second download", async () => {
-    stack = await startStack();
-    const s = stack;
+    const s = await start();
     const pr = serveFixture(s, "003b_auth_change_logs_token");
-    expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent("opened", pr)))).status).toBe(202);
-    await s.server.idle();
+    const old = await openPr(s, pr);
     const { runner, store } = s.server.gate;
-    const old = defined(await store.latestForPr(`${pr.owner}/${pr.repo}#${pr.number}`), "the review");
     expect(tarballDownloads(s)).toBe(1);
 
     const fresh = await runner.registerRerun(old.id, "alice");
