@@ -19,10 +19,7 @@ import { createInvestigator } from "./investigator/investigator.js";
 import type { Strategy } from "./investigator/strategy.js";
 import { createFixtureResolver } from "./licenses/offline-resolver.js";
 import { createRegistryResolver } from "./licenses/registry-resolver.js";
-import { checkModels } from "./claude/check-models.js";
-import { createModelClient } from "./claude/client.js";
-import { createModelStrategy } from "./claude/investigator-strategy.js";
-import { createModelSpecialist } from "./claude/specialist/index.js";
+import { modelParts } from "./claude/model-parts.js";
 import { effectiveConfig, type EffectiveConfig } from "./config/effective.js";
 import type { ReviewStateValue } from "./graph/state.js";
 import { configShelf } from "./graph/review-config.js";
@@ -55,26 +52,9 @@ const NO_REGISTRY: LicenseResolver = {
   lookup: async () => ({ status: "failed", registry: "no registry", reason: "is configured for live licence lookups" }),
 };
 
-/**
- * With ANTHROPIC_API_KEY set: one configured client (docs/design.md, reason 4), injected into the
- * specialists and the investigator's strategy. Without it: nothing, and the rules run.
- */
-function modelParts(claude: Settings["claude"], log: Logger) {
-  if (!claude.apiKey) return undefined;
-  const client = createModelClient({
-    apiKey: claude.apiKey,
-    ...(claude.baseURL ? { baseURL: claude.baseURL } : {}),
-  });
-  const deps = { client, settings: claude.model, prices: claude.model.prices, log };
-  const models = [
-    { setting: "GATE_MODEL_SPECIALIST", id: claude.model.specialistModel },
-    { setting: "GATE_MODEL_INVESTIGATOR", id: claude.model.investigatorModel },
-  ];
-  return {
-    specialist: createModelSpecialist(deps),
-    newStrategy: () => createModelStrategy(deps),
-    check: () => checkModels(client, models, claude.model.prices, log),
-  };
+/** The model parts when ANTHROPIC_API_KEY is set; without a key, none (the rules run). */
+function modelPartsFor(claude: Settings["claude"], log: Logger) {
+  return claude.apiKey ? modelParts({ ...claude, apiKey: claude.apiKey }, log) : undefined;
 }
 
 /**
@@ -84,7 +64,7 @@ function modelParts(claude: Settings["claude"], log: Logger) {
  * @example await checkConfiguredModels(settings.claude, log)
  */
 export async function checkConfiguredModels(claude: Settings["claude"], log: Logger): Promise<void> {
-  await modelParts(claude, log)?.check();
+  await modelPartsFor(claude, log)?.check();
 }
 
 /**
@@ -111,7 +91,7 @@ export function buildGate(settings: Settings, log: Logger, extras: GateExtras = 
         ...settings.licenses,
       })
     : undefined;
-  const model = modelParts(settings.claude, log);
+  const model = modelPartsFor(settings.claude, log);
   // This process's copies of head snapshots, fetched when first read (README, Security).
   const github = extras.github;
   const snapshots = createSnapshotCache({

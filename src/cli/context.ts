@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import type { Logger } from "pino";
 import { buildGate, type Gate, type GateExtras } from "../build-gate.js";
-import { createGitHubAuth, type GitHubAuth } from "../github/client.js";
+import type { GitHubAuth } from "../github/client.js";
 import { createLogger } from "../logger.js";
 import type { Settings } from "../settings/index.js";
 
@@ -28,11 +28,14 @@ export interface CliContext {
  * Builds the CLI's context once per process, from settings `loadSettings` read. Nothing is
  * opened or written until a command reads `ctx.gate`.
  *
- * @example const ctx = createCliContext(loadSettings(process.env)); try { await ctx.gate.store.get(id) } finally { ctx.close() }
+ * @example const ctx = await createCliContext(loadSettings(process.env)); try { await ctx.gate.store.get(id) } finally { ctx.close() }
  */
-export function createCliContext(settings: Settings, extras: GateExtras = {}): CliContext {
+export async function createCliContext(settings: Settings, extras: GateExtras = {}): Promise<CliContext> {
   const log = createLogger({ level: settings.logLevel ?? "warn", base: false, destination: 2 });
-  const github = settings.github.auth ? createGitHubAuth({ ...settings.github.auth, log }) : undefined;
+  // Octokit is loaded only when GitHub credentials are set: a fixture review never needs it.
+  const github = settings.github.auth
+    ? (await import("../github/client.js")).createGitHubAuth({ ...settings.github.auth, log })
+    : undefined;
   let gate: Gate | undefined;
   return {
     settings,

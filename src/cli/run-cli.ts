@@ -1,17 +1,7 @@
 import { parseArgs } from "node:util";
-import { checkConfiguredModels } from "../build-gate.js";
 import { describeError } from "../domain/errors.js";
-import { loadPolicies } from "../policy/load-policies.js";
 import { loadSettings, type Env } from "../settings/index.js";
-import { createCliContext, type CliContext } from "./context.js";
-import { decideCommand } from "./commands/decide.js";
-import { configCommand } from "./commands/config.js";
-import { demoCommand } from "./commands/demo.js";
-import { evalCommand } from "./commands/eval.js";
-import { graphCommand } from "./commands/graph.js";
-import { policiesCommand } from "./commands/policies.js";
-import { reviewCommand } from "./commands/review.js";
-import { statusCommand } from "./commands/status.js";
+import type { CliContext } from "./context.js";
 
 const USAGE = `gate: the PR compliance gate
 
@@ -69,6 +59,10 @@ export async function runCli(argv: string[], env: Env): Promise<number> {
     };
     try {
       const settings = loadSettings(env);
+      const [{ configCommand }, { loadPolicies }] = await Promise.all([
+        import("./commands/config.js"),
+        import("../policy/load-policies.js"),
+      ]);
       return await configCommand(rest, io, () => loadPolicies(settings.policiesDir));
     } catch (error) {
       process.stderr.write(`gate: ${describeError(error)}\n`);
@@ -79,28 +73,38 @@ export async function runCli(argv: string[], env: Env): Promise<number> {
   try {
     const settings = loadSettings(env);
     // The graph and the policy configuration need no stored review: an in-memory database, no file.
-    ctx = createCliContext(
+    // Each command's modules are loaded when it runs: a command pays only for what it uses.
+    const { createCliContext } = await import("./context.js");
+    ctx = await createCliContext(
       command === "graph" || command === "policies" ? { ...settings, dbPath: ":memory:" } : settings,
     );
     // Commands that may call a model check the configured ids first (with a key set), before any database is opened.
-    if (command === "review" || command === "decide" || command === "eval") {
-      await checkConfiguredModels(settings.claude, ctx.log);
+    if ((command === "review" || command === "decide" || command === "eval") && settings.claude.apiKey) {
+      await (await import("../build-gate.js")).checkConfiguredModels(settings.claude, ctx.log);
     }
     switch (command) {
       case "review":
-        return await reviewCommand(ctx, rest, json);
+        return await (await import("./commands/review.js")).reviewCommand(ctx, rest, json);
       case "decide":
-        return await decideCommand(ctx, rest, { json, ...(by ? { by } : {}), ...(note ? { note } : {}) });
+        return await (await import("./commands/decide.js")).decideCommand(ctx, rest, {
+          json,
+          ...(by ? { by } : {}),
+          ...(note ? { note } : {}),
+        });
       case "status":
-        return await statusCommand(ctx, rest, json);
+        return await (await import("./commands/status.js")).statusCommand(ctx, rest, json);
       case "demo":
-        return await demoCommand(ctx, { json, blocks });
+        return await (await import("./commands/demo.js")).demoCommand(ctx, { json, blocks });
       case "policies":
-        return await policiesCommand(ctx, json, repo);
+        return await (await import("./commands/policies.js")).policiesCommand(ctx, json, repo);
       case "graph":
-        return await graphCommand(ctx);
+        return await (await import("./commands/graph.js")).graphCommand(ctx);
       case "eval":
-        return await evalCommand(ctx, { json, rules }, ...(rest.length > 0 ? [rest] : []));
+        return await (await import("./commands/eval.js")).evalCommand(
+          ctx,
+          { json, rules },
+          ...(rest.length > 0 ? [rest] : []),
+        );
       default:
         process.stderr.write(`gate: unknown command ${JSON.stringify(command)}\n\n${USAGE}\n`);
         return 2;
@@ -109,6 +113,6 @@ export async function runCli(argv: string[], env: Env): Promise<number> {
     process.stderr.write(`gate: ${describeError(error)}\n`);
     return 1;
   } finally {
-    ctx?.close();
+    await ctx?.close();
   }
 }

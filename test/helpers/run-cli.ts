@@ -13,9 +13,15 @@ export interface CliRun {
 }
 
 /** The command line that runs the CLI's TypeScript source through tsx. */
-function cliArgs(args: string[]): string[] {
+function cliArgs(args: string[], preload: string[] = []): string[] {
   const loader = pathToFileURL(path.join(PACKAGE_ROOT, "node_modules/tsx/dist/loader.mjs")).href;
-  return ["--import", loader, path.join(PACKAGE_ROOT, "src/cli/main.ts"), ...args];
+  return [
+    "--import",
+    loader,
+    ...preload.flatMap((p) => ["--import", p]),
+    path.join(PACKAGE_ROOT, "src/cli/main.ts"),
+    ...args,
+  ];
 }
 
 /**
@@ -24,9 +30,12 @@ function cliArgs(args: string[]): string[] {
  *
  * @example const r = await runGateCli(["review", "001_readme_typo", "--json"], { env, cwd });
  */
-export async function runGateCli(args: string[], opts: { env: NodeJS.ProcessEnv; cwd: string }): Promise<CliRun> {
+export async function runGateCli(
+  args: string[],
+  opts: { env: NodeJS.ProcessEnv; cwd: string /** Modules `--import`ed after tsx's loader. */; preload?: string[] },
+): Promise<CliRun> {
   try {
-    const { stdout, stderr } = await run(process.execPath, cliArgs(args), {
+    const { stdout, stderr } = await run(process.execPath, cliArgs(args, opts.preload), {
       env: opts.env,
       cwd: opts.cwd,
       timeout: 60_000,

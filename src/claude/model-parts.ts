@@ -1,0 +1,39 @@
+import type { Logger } from "pino";
+import { checkModels } from "./check-models.js";
+import { createModelClient } from "./client.js";
+import { createModelStrategy } from "./investigator-strategy.js";
+import type { ModelSettings } from "./settings.js";
+import { createModelSpecialist } from "./specialist/index.js";
+
+/** What building the model parts needs: the key (set), the host, and how to call the models. */
+export interface ModelPartsConfig {
+  apiKey: string;
+  baseURL?: string;
+  model: ModelSettings;
+}
+
+/**
+ * With ANTHROPIC_API_KEY set: one configured client (docs/design.md, reason 4), injected into the
+ * specialists and the investigator's strategy, and a check that the configured models exist. The
+ * one road from the gate's builder to the Anthropic SDK.
+ *
+ * @example const model = modelParts({ ...settings.claude, apiKey }, log); await model.check();
+ */
+export function modelParts(claude: ModelPartsConfig, log: Logger) {
+  const client = createModelClient({
+    apiKey: claude.apiKey,
+    ...(claude.baseURL ? { baseURL: claude.baseURL } : {}),
+  });
+  const deps = { client, settings: claude.model, prices: claude.model.prices, log };
+  const models = [
+    { setting: "GATE_MODEL_SPECIALIST", id: claude.model.specialistModel },
+    { setting: "GATE_MODEL_INVESTIGATOR", id: claude.model.investigatorModel },
+  ];
+  return {
+    specialist: createModelSpecialist(deps),
+    newStrategy: () => createModelStrategy(deps),
+    check: () => checkModels(client, models, claude.model.prices, log),
+  };
+}
+
+export type ModelParts = ReturnType<typeof modelParts>;
