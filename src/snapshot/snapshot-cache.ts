@@ -108,6 +108,8 @@ export function createSnapshotCache(opts: {
     async release(ref) {
       if (ref.kind !== "github") return;
       const root = sandboxRoot(ref, { dataDir: opts.dataDir });
+      // A download still running would put its copy in place after the removal: let it finish first.
+      await fetches.get(root)?.catch(() => undefined);
       fetches.delete(root);
       await removeSnapshot(root);
     },

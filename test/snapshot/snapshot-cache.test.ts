@@ -81,6 +81,16 @@ describe("the snapshot cache: a head fetched when first read, once per process",
     expect([...asked, ...other.asked]).toEqual([ref, ref, ref]);
   });
 
+  it("a release while a download runs leaves no copy behind once it lands", async () => {
+    const { snapshots } = cache();
+    const fetching = snapshots.root(REF);
+    await snapshots.release(REF);
+    const root = await fetching;
+    expect(downloads()).toBe(1);
+    expect(fs.existsSync(root)).toBe(false);
+    expect(treeOf(dataDir).filter((p) => p.includes(SHA))).toEqual([]);
+  });
+
   it("refuses a head over a cap with SNAPSHOT_OVER_CAP naming the setting, leaves nothing, and does not download it again at once", async () => {
     gh.setTarball("acme", "web", SHA, manyFilesTarball(TOP, 5000));
     const { snapshots } = cache();
