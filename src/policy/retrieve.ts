@@ -4,6 +4,19 @@ import { addedLines } from "../domain/patch.js";
 import type { PullRequest } from "../domain/pull-request.js";
 import type { Policy } from "../domain/policy.js";
 
+/** Every added line of a PR, lower-cased and joined with "\n" (null when none): read lazily, once per PR. */
+const ADDED_TEXT = new WeakMap<PullRequest, string | null>();
+
+function addedTextOf(pr: PullRequest): string | null {
+  let text = ADDED_TEXT.get(pr);
+  if (text === undefined) {
+    const lines = pr.files.flatMap((f) => addedLines(f.patch).map((l) => l.text.toLowerCase()));
+    text = lines.length > 0 ? lines.join("\n") : null;
+    ADDED_TEXT.set(pr, text);
+  }
+  return text;
+}
+
 /**
  * The policies a specialty should weigh for this PR: those a detector cited, and those whose
  * path globs match a changed file (or that have none) and whose triggers appear in an added line
@@ -18,12 +31,6 @@ export function retrievePolicies(
   specialty: Specialty,
 ): string[] {
   const cited = new Set(detections.filter((d) => d.specialty === specialty).map((d) => d.policy));
-  // Read lazily and once: most policies are decided by a citation or their paths alone.
-  let added: string[] | undefined;
-  const addedText = () => {
-    added ??= pr.files.flatMap((f) => addedLines(f.patch).map((l) => l.text.toLowerCase()));
-    return added;
-  };
   const out = policies.filter((p) => {
     if (p.specialty !== specialty) return false;
     if (cited.has(p.id)) return true;
@@ -33,8 +40,9 @@ export function retrievePolicies(
       if (!pr.files.some((f) => matches(f.filename))) return false;
     }
     if (p.triggers.length === 0) return true;
-    const triggers = p.triggers.map((t) => t.toLowerCase());
-    return addedText().some((l) => triggers.some((t) => l.includes(t)));
+    // A trigger is a phrase within one line: searching the lines joined finds the same ones.
+    const text = addedTextOf(pr);
+    return text !== null && p.triggers.some((t) => !t.includes("\n") && text.includes(t.toLowerCase()));
   });
   return out.map((p) => p.id).sort();
 }
