@@ -105,6 +105,18 @@ export function sanitizeCode(line: string, lang: CodeLanguage): string {
   return out;
 }
 
+/**
+ * The text, then again with its one-line block comments dropped. `sanitizeCode` drops those,
+ * joining what stood on either side, and turns string keys into members (letters kept): a word
+ * found in no line of this text is in no sanitized line either, so a word check on it may decide
+ * that a file needs no closer reading.
+ *
+ * @example withCommentsJoined("a/* x *\/b") // "a/* x *\/b\nab"
+ */
+export function withCommentsJoined(text: string): string {
+  return text.includes("/*") ? `${text}\n${text.replace(/\/\*.*?\*\//g, "")}` : text;
+}
+
 const MAX_LINE = 2000;
 
 /** A line of the head file that the patch shows (added or context), reduced to code. */

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { Lang, parse, registerDynamicLanguage, type SgNode } from "@ast-grep/napi";
 import type { ChangedFile } from "../../domain/pull-request.js";
-import { parsePatch } from "../../domain/patch.js";
+import { headText } from "./head-text.js";
 
 /**
  * Real parsing for the detectors: tree-sitter grammars through ast-grep, so a call inside a
@@ -71,33 +71,24 @@ export interface PatchSyntax {
   isAdded(row: number): boolean;
 }
 
-/** Lines longer than this (minified or generated code) are parsed as blank. */
-const MAX_LINE = 2000;
-
-function buildPatchSyntax(lang: SyntaxLanguage, patch: string): PatchSyntax {
-  const rows: string[] = [];
-  const lines: Array<number | undefined> = [];
-  const added: boolean[] = [];
-  let previous: number | undefined;
-  for (const p of parsePatch(patch)) {
-    if (p.kind === "del") continue;
-    if (previous !== undefined && p.line !== previous + 1) {
-      // A gap between hunks: a blank row keeps the two pieces of code apart.
-      rows.push("");
-      lines.push(undefined);
-      added.push(false);
-    }
-    rows.push(p.text.length > MAX_LINE ? "" : p.text);
-    lines.push(p.line);
-    added.push(p.kind === "add");
-    previous = p.line;
-  }
+function buildPatchSyntax(lang: SyntaxLanguage, file: ChangedFile): PatchSyntax {
+  const head = headText(file);
   return {
     lang,
-    root: parseSource(lang, rows.join("\n")),
-    lineAt: (row) => lines[row],
-    isAdded: (row) => added[row] === true,
+    root: parseSource(lang, head.text),
+    lineAt: (row) => head.lines[row],
+    isAdded: (row) => head.added[row] === true,
   };
+}
+
+/**
+ * The grammar a changed file is read with (a known language and a patch), without parsing it: a
+ * detector reads such a file the tree's way even when its textual pre-check spares the parse.
+ *
+ * @example parsedLanguageOf({ filename: "app.py", patch: "@@ -0,0 +1 @@\n+x = 1", ... }) // "python"
+ */
+export function parsedLanguageOf(file: ChangedFile): SyntaxLanguage | undefined {
+  return file.patch ? syntaxLanguageOf(file.filename) : undefined;
 }
 
 /** One parse per changed file and review: every detector that asks gets the same tree. */
@@ -112,8 +103,8 @@ const PARSED = new WeakMap<ChangedFile, PatchSyntax | null>();
 export function syntaxOfPatch(file: ChangedFile): PatchSyntax | undefined {
   const cached = PARSED.get(file);
   if (cached !== undefined) return cached ?? undefined;
-  const lang = syntaxLanguageOf(file.filename);
-  const parsed = lang && file.patch ? buildPatchSyntax(lang, file.patch) : null;
+  const lang = parsedLanguageOf(file);
+  const parsed = lang ? buildPatchSyntax(lang, file) : null;
   PARSED.set(file, parsed);
   return parsed ?? undefined;
 }

@@ -2,12 +2,21 @@ import { parsePatch } from "../../domain/patch.js";
 import type { ChangedFile } from "../../domain/pull-request.js";
 import type { Detector } from "../detector.js";
 import type { Finding } from "../../domain/finding.js";
-import { type DataMention, describeMentions, findDataMentions, type MentionOptions } from "./pii-vocabulary.js";
+import {
+  type DataMention,
+  describeMentions,
+  findDataMentions,
+  type MentionOptions,
+  mayMentionData,
+} from "./pii-vocabulary.js";
 import { callArguments, codeLanguage, codeLines } from "../code-lines.js";
 import { callSites, type CallSite } from "../code/call-sites.js";
 import { codeRows } from "../code/code-text.js";
-import { syntaxOfPatch, type PatchSyntax } from "../code/syntax-tree.js";
+import { headText } from "../code/head-text.js";
+import { oneLineArguments } from "../code/one-line-arguments.js";
+import { parsedLanguageOf, type SyntaxLanguage, syntaxOfPatch, type PatchSyntax } from "../code/syntax-tree.js";
 import { isDocPath, isTestPath, looksBinary } from "../security/file-kind.js";
+import { precheck } from "../precheck.js";
 
 /** Line-based reading, for languages without a grammar here (Ruby, PHP, Java, Kotlin, C#, Rust...). */
 const CALLEES = [
@@ -51,6 +60,45 @@ function isLoggingCall(call: CallSite, pythonPrint: boolean): boolean {
 
 /** A cheap pre-filter on callee text; `isLoggingCall` decides. */
 const LOGGING_CALLEE = /[lL]og|LOG|console|print|Print|[sS]entry|capture|scope|fmt|zap|sugar|set_user/;
+
+/** The last names of the callees `REPORT_CALLEE` accepts: `captureMessage` of `Sentry.captureMessage`. */
+const REPORT_NAMES = [
+  ...["captureMessage", "captureException", "captureEvent", "addBreadcrumb", "capture_message", "capture_exception"],
+  ...["setUser", "setContext", "setExtra", "setExtras", "setTag", "setTags"],
+  ...["set_user", "set_context", "set_extra", "set_tag", "CaptureMessage", "CaptureException"],
+  ...["Print", "Println", "Printf", "Fprint", "Fprintf", "Fprintln"],
+];
+
+/** Every name a logging call's callee can end with (`isLoggingCall`), as a whole word. */
+const LOGGING_NAME = new RegExp(
+  `(?<![\\w$])(?:${LOG_METHOD.source.slice(1, -1)}|${REPORT_NAMES.join("|")}|print)(?![\\w$])`,
+  "g",
+);
+/** What may stand between a callee and its arguments other than spaces: a line break, a comment, type arguments, `?.`, a tagged template. */
+const UNCLEAR_AFTER_NAME = new Set([undefined, "\n", "\r", "/", "#", "<", "?", "`", "\\"]);
+
+/**
+ * False only when no logging call in the text (as the parser would read it) can carry personal
+ * data, so the file need not be parsed for DATA-01. Every place a logging call's name is followed
+ * by `(` has its argument list read on that line, strings skipped as the parser skips them; if it
+ * holds none of the words a data mention needs, that call finds nothing. Anything this cannot
+ * read exactly (arguments over several lines, a comment, a line break or type arguments after
+ * the name) answers true, and the tree decides.
+ *
+ * @example mayLogData('logger.info("order loaded", { orderId: order.id });', "typescript") // false
+ */
+export function mayLogData(text: string, lang: SyntaxLanguage): boolean {
+  for (const m of text.matchAll(LOGGING_NAME)) {
+    let at = (m.index ?? 0) + m[0].length;
+    while (text[at] === " " || text[at] === "\t") at++;
+    const next = text[at];
+    if (UNCLEAR_AFTER_NAME.has(next)) return true;
+    if (next !== "(") continue;
+    const args = oneLineArguments(text, at, lang);
+    if (args === undefined || mayMentionData(args)) return true;
+  }
+  return false;
+}
 
 /** Python scripts and tools print to a terminal, not to server logs. */
 function isScriptPath(path: string): boolean {
@@ -145,8 +193,10 @@ export const piiLoggingDetector: Detector = {
     const findings: Finding[] = [];
     for (const file of ctx.pr.files) {
       if (!file.patch || isTestPath(file.filename) || isDocPath(file.filename) || looksBinary(file.patch)) continue;
-      const syntax = syntaxOfPatch(file);
-      findings.push(...(syntax ? fromSyntax(file, syntax) : fromLines(file, file.patch)));
+      const lang = parsedLanguageOf(file);
+      if (!lang) findings.push(...fromLines(file, file.patch));
+      else if (precheck(mayLogData(headText(file).text, lang)))
+        findings.push(...fromSyntax(file, syntaxOfPatch(file) as PatchSyntax));
     }
     return findings;
   },

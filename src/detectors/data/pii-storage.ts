@@ -2,8 +2,9 @@ import { addedLines } from "../../domain/patch.js";
 import type { ChangedFile } from "../../domain/pull-request.js";
 import type { Detector } from "../detector.js";
 import type { Finding } from "../../domain/finding.js";
-import { classifyIdentifier, isPersonalKind, type PersonalKind } from "./pii-vocabulary.js";
+import { classifyIdentifier, isPersonalKind, mayNamePersonalData, type PersonalKind } from "./pii-vocabulary.js";
 import { isDocPath, isTestPath, looksBinary } from "../security/file-kind.js";
+import { precheck } from "../precheck.js";
 
 const SQL_TYPES =
   "varchar|nvarchar|character|char|nchar|text|citext|string|date|datetime|datetime2|timestamp|timestamptz|time|" +
@@ -94,14 +95,20 @@ export function storedPersonalFields(file: ChangedFile): StoredField[] {
     seen.add(field);
     out.push({ file: file.filename, line, field, kind });
   };
+  const lines = addedLines(file.patch);
+  // A field is reported only when its name is personal data, or the line is an email or phone input:
+  // the file's added lines are read one by one only if, all together, they could hold either.
+  const all = lines.map((l) => l.text).join("\n");
+  if (!precheck(mayNamePersonalData(all) || /input/i.test(all))) return [];
   let decorated = false;
-  for (const { line, text } of addedLines(file.patch)) {
+  for (const { line, text } of lines) {
     if (decorated) {
       const field = DECORATED_FIELD.exec(text)?.[1];
       if (field) add(field, line);
       decorated = false;
     }
     if (TYPEORM_DECORATOR.test(text) && !/\)\s+\w/.test(text)) decorated = true;
+    if (!precheck(mayNamePersonalData(text) || /input/i.test(text))) continue;
     for (const re of patterns) {
       for (const m of text.matchAll(re)) if (m[1]) add(m[1], line);
     }

@@ -3,8 +3,9 @@ import type { ChangedFile } from "../../domain/pull-request.js";
 import type { Detector } from "../detector.js";
 import type { Finding } from "../../domain/finding.js";
 import { type DataMention, describeMentions, findDataMentions, isPersonalKind } from "./pii-vocabulary.js";
-import { callArguments, type CodeLine, codeLanguage, codeLines } from "../code-lines.js";
+import { callArguments, type CodeLine, codeLanguage, codeLines, withCommentsJoined } from "../code-lines.js";
 import { isDocPath, isTestPath, looksBinary } from "../security/file-kind.js";
+import { precheck } from "../precheck.js";
 
 /**
  * Outbound HTTP calls: a bare client function, or a method of a client object. Every alternative
@@ -263,6 +264,26 @@ function linesBefore(lines: readonly CodeLine[], index: number, count: number): 
 }
 
 /**
+ * A word (any case) of every SDK call pattern's receiver and every SDK package name, and the
+ * case-sensitive `FS` of FullStory's.
+ */
+const SDK_WORDS =
+  /analytics|segment|rudder|mixpanel|amplitude|posthog|heap|intercom|gtag|datalayer|fbq|fullstory|logrocket|cio|hubspot|enqueue|sentry|scope/i;
+
+/**
+ * False only when no call in the patch can be reported: an HTTP call needs a URL literal (its
+ * own, or one assigned to a name it passes), so `http`; an SDK call or an SDK import needs its
+ * vendor's word (in the code as `sanitizeCode` reads it, see `withCommentsJoined`).
+ *
+ * @example maySendToThirdParty('@@ -0,0 +1 @@\n+const r = await fetch(`${RATES_URL}/v2`);') // false
+ */
+export function maySendToThirdParty(patch: string): boolean {
+  if (patch.includes("http")) return true;
+  const text = withCommentsJoined(patch);
+  return SDK_WORDS.test(text) || /FS/.test(text);
+}
+
+/**
  * DATA-03: personal data sent to a third party. An added outbound call (fetch, axios, got,
  * http.request, requests/httpx, webhooks) to a literal non-internal host, or an analytics/CRM SDK
  * call (Segment-style `analytics.track`, Mixpanel, Amplitude, PostHog, Intercom, ...), whose
@@ -283,7 +304,7 @@ export const piiThirdPartyDetector: Detector = {
     for (const file of ctx.pr.files) {
       const lang = codeLanguage(file.filename);
       if (!lang || !file.patch || isTestPath(file.filename) || isDocPath(file.filename)) continue;
-      if (looksBinary(file.patch)) continue;
+      if (looksBinary(file.patch) || !precheck(maySendToThirdParty(file.patch))) continue;
       const lines = codeLines(parsePatch(file.patch), lang);
       const bindings = sdkBindings(lines);
       const bound = boundCallPattern(bindings);

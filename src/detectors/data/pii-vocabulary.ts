@@ -335,6 +335,51 @@ export function findDataMentions(code: string, options: MentionOptions = {}): Da
 }
 
 /**
+ * Every word a mention needs, lower case: the data words, `name` and `address`, the whole-request
+ * words and the person records. An identifier's letters and digits, lower-cased, hold the words
+ * `classifyIdentifier` and the request and record checks look for.
+ */
+const MENTION_WORDS = new RegExp(
+  [
+    ...RULES.flatMap((r) => r.ends),
+    "name",
+    "address",
+    "req",
+    "json",
+    "data",
+    "post",
+    ...Object.keys(WHOLE_PROPS),
+    ...PERSON_RECORDS,
+  ].join("|"),
+);
+
+/**
+ * False only when `findDataMentions` can find nothing in any part of this code, however its
+ * strings and comments are read: none of the words a mention needs appears in its letters and
+ * digits. A cheap check before reading the code as `findDataMentions` does.
+ *
+ * @example mayMentionData('("order loaded", { orderId: order.id })') // false
+ */
+export function mayMentionData(code: string): boolean {
+  return MENTION_WORDS.test(code.toLowerCase().replace(/[^a-z0-9]/g, ""));
+}
+
+/** The words a personal-data identifier needs, lower case: its kinds' data words, `name` and `address`. */
+const PERSONAL_WORDS = new RegExp(
+  [...RULES.filter((r) => isPersonalKind(r.kind)).flatMap((r) => r.ends), "name", "address"].join("|"),
+);
+
+/**
+ * False only when no identifier in the text can name personal data (`classifyIdentifier` gives a
+ * personal kind): none of their words appears in its letters and digits, lower-cased.
+ *
+ * @example mayNamePersonalData("total_cents INTEGER NOT NULL") // false
+ */
+export function mayNamePersonalData(text: string): boolean {
+  return PERSONAL_WORDS.test(text.toLowerCase().replace(/[^a-z0-9]/g, ""));
+}
+
+/**
  * Names mentioned in a set of mentions, deduplicated, for a finding's message.
  *
  * @example describeMentions([{ kind: "email", text: "user.email" }]) // "user.email (email)"

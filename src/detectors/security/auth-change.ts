@@ -1,13 +1,15 @@
 import type { ChangedFile } from "../../domain/pull-request.js";
 import { parsePatch } from "../../domain/patch.js";
 import { callSites } from "../code/call-sites.js";
-import { syntaxLanguageOf, syntaxOfPatch } from "../code/syntax-tree.js";
-import { codeLanguage, sanitizeCode } from "../code-lines.js";
-import { cryptoCalls } from "./crypto-calls.js";
+import { headText } from "../code/head-text.js";
+import { parsedLanguageOf, syntaxLanguageOf, syntaxOfPatch } from "../code/syntax-tree.js";
+import { codeLanguage, sanitizeCode, withCommentsJoined } from "../code-lines.js";
+import { cryptoCalls, mayCallCrypto } from "./crypto-calls.js";
 import type { Detector } from "../detector.js";
 import type { Finding } from "../../domain/finding.js";
 import { isDocPath, isTestPath } from "./file-kind.js";
 import { securityFinding } from "./security-finding.js";
+import { precheck } from "../precheck.js";
 
 /** Path words (split on `/ . _ -` and camelCase) that name authentication or session code. */
 const AUTH_PATH_WORDS = new Set([
@@ -60,12 +62,16 @@ const AUTH_LINE = new RegExp(
   "i",
 );
 
+/** A word (any case) that every alternative of `AUTH_LINE` needs. */
+const AUTH_LINE_WORDS =
+  /jwt|jsonwebtoken|jose|bcrypt|argon2|passport|auth|verify|session|expires|maxage|password|login|permission|role|isadmin|bearer|csrf|httponly|samesite|algorithms|ignoreexpiration/i;
+
 /**
  * Calls (callee as written, whitespace removed) that verify a signature, HMAC or token, issue a
  * session or cookie, or hash and check passwords, in JavaScript/TypeScript, Python and Go. Read
  * from the syntax tree, so a mention in a comment or a string is not a call.
  */
-const AUTH_CALL = new RegExp(
+export const AUTH_CALL = new RegExp(
   [
     // Tokens and JWTs: jsonwebtoken, jose, PyJWT, python-jose, golang-jwt.
     String.raw`(^|\.)(jwt|jsonwebtoken|jose|jws|jwe)\.(sign|verify|decode|encode|Parse\w*|New\w*|Sign\w*)$`,
@@ -86,14 +92,20 @@ const AUTH_CALL = new RegExp(
   ].join("|"),
 );
 
+/**
+ * A word (any case) that every callee `AUTH_CALL` matches contains: a callee is a piece of the
+ * parsed text, so a file whose text has none of them has no authentication call to find.
+ */
+export const AUTH_CALL_WORDS =
+  /jwt|jsonwebtoken|jose|jws|jwe|verify|sign|withclaims|serializer|hmac|timingsafeequal|compare_digest|constanttimecompare|bcrypt|argon2|scrypt|pbkdf2|passlib|passwordhasher|hashpw|checkpw|idkey|password|cookie|filesystemstore|login_user|logout_user|authenticate|regenerate|session|passport/i;
+
 /** The same behaviour read from the added lines of files no grammar here parses (Ruby, Java, ...). */
 const AUTH_WORD_UNPARSED =
   /\b(hmac|HMAC|Hmac)\b|\bOpenSSL::HMAC|\bset_cookie\b|\bSetCookie\b|\bcookies\.signed\b|\bpbkdf2|\bscrypt\b|\bsecure_compare\b|\bhas_secure_password\b|\bMessageDigest\.isEqual\b|\bJwts\.|\bBCrypt/;
 
 /** Authentication calls that this patch adds, at their head lines. */
 function authCalls(file: ChangedFile): Array<{ line: number; call: string }> {
-  const syntax = syntaxOfPatch(file);
-  if (!syntax) {
+  if (!parsedLanguageOf(file)) {
     return parsePatch(file.patch)
       .filter((l) => l.kind === "add")
       .flatMap((l) => {
@@ -101,14 +113,20 @@ function authCalls(file: ChangedFile): Array<{ line: number; call: string }> {
         return m ? [{ line: l.line, call: m[0] }] : [];
       });
   }
+  // The tree is read only when the text names a call it could find.
+  const text = headText(file).text;
+  const auth = precheck(AUTH_CALL_WORDS.test(text));
+  const crypto = precheck(mayCallCrypto(text));
+  const syntax = auth || crypto ? syntaxOfPatch(file) : undefined;
+  if (!syntax) return [];
   const out: Array<{ line: number; call: string }> = [];
-  for (const call of callSites(syntax, AUTH_CALL)) {
+  for (const call of auth ? callSites(syntax, AUTH_CALL) : []) {
     if (!syntax.isAdded(call.row)) continue;
     const line = syntax.lineAt(call.row);
     if (line !== undefined) out.push({ line, call: call.callee });
   }
   // A password hashed with a fast hash is password hashing too (and weak: SEC-05 says so).
-  for (const c of cryptoCalls(syntax)) {
+  for (const c of crypto ? cryptoCalls(syntax) : []) {
     const line = syntax.lineAt(c.row);
     if (c.kind === "fast-hash-password" && line !== undefined) out.push({ line, call: c.call });
   }
@@ -125,6 +143,9 @@ function pathWords(path: string): string[] {
 
 /** The first changed line that matters, numbered in the head file (a removal: where it was). */
 function firstChangedLine(file: ChangedFile, onlyAuthLines: boolean): { line?: number; hits: string[] } {
+  // Lines are read one by one only when the patch has a word some alternative of AUTH_LINE needs.
+  const mayHit = precheck(file.patch !== undefined && AUTH_LINE_WORDS.test(withCommentsJoined(file.patch)));
+  if (!mayHit && onlyAuthLines) return { hits: [] };
   const lines = parsePatch(file.patch);
   let lastHead = 0;
   let first: number | undefined;
@@ -134,7 +155,7 @@ function firstChangedLine(file: ChangedFile, onlyAuthLines: boolean): { line?: n
   lines.forEach((l, i) => {
     if (l.kind !== "del") lastHead = l.line;
     if (l.kind === "context") return;
-    const match = AUTH_LINE.exec(lang ? sanitizeCode(l.text, lang) : l.text);
+    const match = mayHit ? AUTH_LINE.exec(lang ? sanitizeCode(l.text, lang) : l.text) : null;
     if (match) hits.add(match[0].trim());
     if (first !== undefined || (onlyAuthLines && !match)) return;
     if (l.kind === "add") first = l.line;

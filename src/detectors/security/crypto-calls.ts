@@ -34,6 +34,23 @@ const FAST_HASH_CALL =
 const GO_WEAK_HASH = /^(md5|sha1)\.(Sum|New)$/;
 
 /**
+ * The words every callee `cryptoCalls` looks at contains (any case): `random`, `rand.`, the bare
+ * Python names (`randint`, `choice`...), the hashes (`md5`, `sha1`, `hashlib`, `CryptoJS.SHA256`)
+ * and `.update`. A callee is a piece of the parsed text, so text without them has no such call.
+ */
+const CRYPTO_CALL_WORDS = /rand|choice|md5|sha|hashlib|update/i;
+
+/**
+ * False only when the text (as the parser would read it) names no call `cryptoCalls` looks at:
+ * such a file need not be parsed for SEC-05 or SEC-03.
+ *
+ * @example mayCallCrypto("const id = crypto.randomUUID()") // true
+ */
+export function mayCallCrypto(text: string): boolean {
+  return CRYPTO_CALL_WORDS.test(text);
+}
+
+/**
  * Randomness from a predictable generator (`Math.random`, Python's `random`, Go's `math/rand`)
  * whose value is named as a token, id, secret or password; fast hashes (MD5, SHA-1, SHA-2) of a
  * password; Go's MD5 and SHA-1. Only calls on added rows.

@@ -93,6 +93,28 @@ const SINK_NAMES = new RegExp(
     .join("|")})$`,
 );
 
+/** Every way `StringBuilderReader` sees text built at run time, by the characters it needs. */
+const BUILDS = /\+|format|concat|Sprint/;
+/** Python's `%` formatting, and an f-string (or t-string) prefix right before its quote. */
+const PY_BUILDS = /%|(?<![\w])(?:[fFtT][rR]?|[rR][fFtT])["']/;
+/** A template substitution; `${ALL_CAPS}` alone is a constant and builds nothing. */
+const SUBSTITUTION = /\$\{([^}]*)\}?/g;
+const CONSTANT_SUBSTITUTION = /^\s*[A-Z_][A-Z0-9_]*\s*$/;
+
+/**
+ * False only when the text cannot build a string at run time, so no call in it can receive built
+ * SQL or shell text: no `+`, no format or concat call, no `fmt.Sprint*`, no template substitution
+ * of a non-constant, and in Python no `%` and no f-string. Checked on the text the parser would
+ * read, before any parse: a file without any of these has no injection flow.
+ *
+ * @example mayBuildStrings('db.query("SELECT 1 FROM t WHERE id = $1", [id])', "typescript") // false
+ */
+export function mayBuildStrings(text: string, lang: SyntaxLanguage): boolean {
+  if (BUILDS.test(text) || (lang === "python" && PY_BUILDS.test(text))) return true;
+  for (const m of text.matchAll(SUBSTITUTION)) if (!CONSTANT_SUBSTITUTION.test(m[1] ?? "")) return true;
+  return false;
+}
+
 /** One place where built text reaches a SQL or shell call. */
 export interface InjectionFlow {
   kind: "sql" | "shell";

@@ -1,12 +1,14 @@
-import { syntaxOfPatch, type PatchSyntax } from "../code/syntax-tree.js";
+import { headText } from "../code/head-text.js";
+import { parsedLanguageOf, syntaxOfPatch, type PatchSyntax } from "../code/syntax-tree.js";
 import type { Detector } from "../detector.js";
 import type { Finding } from "../../domain/finding.js";
 import { isDocPath } from "./file-kind.js";
 import { kindOf } from "./built-string.js";
-import { injectionFlows } from "./injection-flow.js";
+import { injectionFlows, mayBuildStrings } from "./injection-flow.js";
 import { interpolates, readsRequestData } from "./interpolation.js";
 import { matchLineRules, type LineRule } from "./line-rules.js";
 import { securityFinding } from "./security-finding.js";
+import { precheck } from "../precheck.js";
 
 const SQL_SHAPE =
   /\b(select\b.*\bfrom|insert\s+into|update\s+[\w."`]+\s+set|delete\s+from|where\s+\w+\s*(=|like|in\b|<|>)|order\s+by|values\s*\()/i;
@@ -131,7 +133,9 @@ export const injectionDetector: Detector = {
     for (const file of ctx.pr.files) {
       if (file.status === "removed" || !file.patch || isDocPath(file.filename)) continue;
       const found = new Map<number, string>();
-      const syntax = syntaxOfPatch(file);
+      const lang = parsedLanguageOf(file);
+      // A file that builds no string at run time has no flow: it is parsed only if a line rule asks.
+      const syntax = lang && precheck(mayBuildStrings(headText(file).text, lang)) ? syntaxOfPatch(file) : undefined;
       if (syntax) {
         for (const flow of injectionFlows(syntax)) {
           const line = syntax.lineAt(flow.row);
@@ -140,9 +144,10 @@ export const injectionDetector: Detector = {
       }
       // With a syntax tree, SQL and shell flows are read from it; the line rules keep what it does not
       // follow (SQL built from request data before any call, eval, templates), outside strings and comments.
-      const matches = matchLineRules(file, syntax ? TREE_FILE_RULES : RULES);
+      const matches = matchLineRules(file, lang ? TREE_FILE_RULES : RULES);
       // Which rows are strings or comments is read from the tree only when a line rule matched.
-      const inText = syntax && matches.length > 0 ? textRows(syntax) : new Set<number>();
+      const tree = lang && matches.length > 0 ? (syntax ?? syntaxOfPatch(file)) : undefined;
+      const inText = tree ? textRows(tree) : new Set<number>();
       for (const m of matches) if (!found.has(m.line) && !inText.has(m.line)) found.set(m.line, m.rule.message);
       for (const [line, message] of [...found].sort((a, b) => a[0] - b[0])) {
         findings.push(

@@ -1,10 +1,12 @@
-import { syntaxOfPatch } from "../code/syntax-tree.js";
+import { headText } from "../code/head-text.js";
+import { parsedLanguageOf, syntaxOfPatch } from "../code/syntax-tree.js";
 import type { Detector } from "../detector.js";
 import type { Finding } from "../../domain/finding.js";
-import { cryptoCalls, type CryptoCall } from "./crypto-calls.js";
+import { cryptoCalls, type CryptoCall, mayCallCrypto } from "./crypto-calls.js";
 import { isDocPath } from "./file-kind.js";
 import { matchLineRules, type LineRule } from "./line-rules.js";
 import { securityFinding } from "./security-finding.js";
+import { precheck } from "../precheck.js";
 
 /** Names that say a random value must be unguessable. */
 const SECRET_PURPOSE_WORD = /token|secret|passw|nonce|otp|salt|session|invite|reset|verif|code|key|uuid|guid|csrf|api/i;
@@ -101,7 +103,8 @@ export const weakCryptoDetector: Detector = {
       if (file.status === "removed" || !file.patch || isDocPath(file.filename)) continue;
       const found = new Map<number, string>();
       for (const m of matchLineRules(file, RULES)) found.set(m.line, m.rule.message);
-      const syntax = syntaxOfPatch(file);
+      const syntax =
+        parsedLanguageOf(file) && precheck(mayCallCrypto(headText(file).text)) ? syntaxOfPatch(file) : undefined;
       for (const c of syntax ? cryptoCalls(syntax) : []) {
         const line = syntax?.lineAt(c.row);
         if (line !== undefined && !found.has(line)) found.set(line, TREE_MESSAGE[c.kind](c));

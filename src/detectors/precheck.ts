@@ -1,0 +1,32 @@
+/**
+ * The detectors' textual pre-checks: cheap tests on a file's text that say a closer reading (a
+ * parse, a line-by-line scan, secretlint) can find nothing, so it is skipped. A pre-check only
+ * ever spares work; `withoutPrechecks` turns them all off, so a test can show that the findings
+ * are the same either way.
+ *
+ * @example if (precheck(mayCallCrypto(text))) calls = cryptoCalls(syntaxOfPatch(file));
+ */
+let enabled = true;
+
+/**
+ * True when the closer reading must run: the pre-check's answer, or always while pre-checks are off.
+ *
+ * @example precheck(false) // false (true inside withoutPrechecks)
+ */
+export function precheck(mayFind: boolean): boolean {
+  return mayFind || !enabled;
+}
+
+/**
+ * Runs `work` with every pre-check off (each closer reading runs), then turns them back on.
+ *
+ * @example const slow = await withoutPrechecks(() => detector.detect(ctx));
+ */
+export async function withoutPrechecks<T>(work: () => Promise<T>): Promise<T> {
+  enabled = false;
+  try {
+    return await work();
+  } finally {
+    enabled = true;
+  }
+}

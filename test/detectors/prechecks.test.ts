@@ -1,0 +1,271 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { syntheticPrJson } from "../../bench/synthetic.js";
+import { ALL_DETECTORS } from "../../src/detectors/index.js";
+import { parsePullRequest, type PullRequest } from "../../src/domain/pull-request.js";
+import { headText } from "../../src/detectors/code/head-text.js";
+import { oneLineArguments } from "../../src/detectors/code/one-line-arguments.js";
+import { syntaxLanguageOf } from "../../src/detectors/code/syntax-tree.js";
+import { mayLogData } from "../../src/detectors/data/pii-logging.js";
+import { mayMentionData, mayNamePersonalData } from "../../src/detectors/data/pii-vocabulary.js";
+import { maySendToThirdParty } from "../../src/detectors/data/pii-third-party.js";
+import { precheck, withoutPrechecks } from "../../src/detectors/precheck.js";
+import { AUTH_CALL, AUTH_CALL_WORDS } from "../../src/detectors/security/auth-change.js";
+import { mayCallCrypto } from "../../src/detectors/security/crypto-calls.js";
+import { mayBuildStrings } from "../../src/detectors/security/injection-flow.js";
+import { maySecretlintFind } from "../../src/detectors/security/secretlint-scan.js";
+import { PACKAGE_ROOT } from "../../src/package-paths.js";
+import { buildPr, detectContext } from "./pr-builder.js";
+
+const FIXTURE_ROOTS = [path.join(PACKAGE_ROOT, "fixtures"), path.join(PACKAGE_ROOT, "fixtures", "eval")];
+
+/** Every bundled and evaluation fixture, as its GitHub JSON (so each run parses fresh values). */
+function corpus(): Array<{ name: string; json: { pr: unknown; files: unknown[] } }> {
+  return FIXTURE_ROOTS.flatMap((root) =>
+    readdirSync(root)
+      .filter((n) => existsSync(path.join(root, n, "files.json")))
+      .map((n) => ({
+        name: path.relative(PACKAGE_ROOT, path.join(root, n)),
+        json: {
+          pr: JSON.parse(readFileSync(path.join(root, n, "pr.json"), "utf8")),
+          files: JSON.parse(readFileSync(path.join(root, n, "files.json"), "utf8")) as unknown[],
+        },
+      })),
+  );
+}
+
+/** The same PR cut up: every added line of every file as a one-line file of the same language. */
+function lineByLine(json: { pr: unknown; files: unknown[] }): { pr: unknown; files: unknown[] } {
+  const files = json.files.flatMap((f, i) => {
+    const file = f as { filename: string; patch?: string };
+    const added = (file.patch ?? "").split("\n").filter((l) => l.startsWith("+"));
+    const dot = file.filename.lastIndexOf(".");
+    const [stem, ext] = dot > 0 ? [file.filename.slice(0, dot), file.filename.slice(dot)] : [file.filename, ""];
+    return added.map((line, j) => ({
+      ...file,
+      filename: `${stem}-${i}-${j}${ext}`,
+      status: "added",
+      additions: 1,
+      deletions: 0,
+      changes: 1,
+      patch: `@@ -0,0 +1,1 @@\n${line}`,
+    }));
+  });
+  return { pr: json.pr, files };
+}
+
+async function findingsOf(pr: PullRequest) {
+  const ctx = detectContext(pr);
+  const all = await Promise.all(ALL_DETECTORS.map((d) => d.detect(ctx)));
+  return all.flat();
+}
+
+describe("the detectors' pre-checks lose nothing", () => {
+  const fixtures = corpus();
+
+  it("reads the whole corpus: every bundled and evaluation fixture", () => {
+    expect(fixtures.length).toBeGreaterThan(90);
+  });
+
+  it.each(fixtures.map((f) => [f.name, f.json] as const))(
+    "%s: every detector finds the same with pre-checks as without, whole and line by line",
+    async (_name, json) => {
+      for (const variant of [json, lineByLine(json)]) {
+        const withChecks = await findingsOf(parsePullRequest(variant.pr, variant.files));
+        const without = await withoutPrechecks(() => findingsOf(parsePullRequest(variant.pr, variant.files)));
+        expect(withChecks).toEqual(without);
+      }
+    },
+    60_000,
+  );
+
+  it("spares work on the corpus: some code files of it need no parse at all", () => {
+    let spared = 0;
+    for (const { json } of fixtures) {
+      const pr = parsePullRequest(json.pr, json.files);
+      for (const file of pr.files) {
+        const lang = file.patch ? syntaxLanguageOf(file.filename) : undefined;
+        if (!lang) continue;
+        const text = headText(file).text;
+        if (
+          !mayBuildStrings(text, lang) &&
+          !mayCallCrypto(text) &&
+          !AUTH_CALL_WORDS.test(text) &&
+          !mayLogData(text, lang)
+        )
+          spared++;
+      }
+    }
+    expect(spared).toBeGreaterThan(0);
+  });
+
+  it("precheck answers true for everything while they are off, and again answers for itself after", async () => {
+    expect(precheck(false)).toBe(false);
+    expect(await withoutPrechecks(async () => precheck(false))).toBe(true);
+    expect(precheck(false)).toBe(false);
+  });
+});
+
+describe("the bench's large PR", () => {
+  // The 3,000-file bench PR is made of this file: ordinary code, so no class needs its tree.
+  const { pr, files } = syntheticPrJson({ files: 1, linesPerFile: 20 });
+  const file = parsePullRequest(pr, files).files[0];
+  const text = file ? headText(file).text : "";
+
+  it("is code no pre-check sends to the parser, and it finds nothing", async () => {
+    expect(text).toContain("db.query(");
+    expect(text).toContain("logger.info(");
+    expect(mayBuildStrings(text, "typescript")).toBe(false);
+    expect(mayCallCrypto(text)).toBe(false);
+    expect(AUTH_CALL_WORDS.test(text)).toBe(false);
+    expect(mayLogData(text, "typescript")).toBe(false);
+    expect(maySecretlintFind(text)).toBe(false);
+    expect(await findingsOf(parsePullRequest(pr, files))).toEqual([]);
+  });
+
+  it("a string built with + or a logged user sends it to the parser", () => {
+    expect(mayBuildStrings(`${text}\nconst sql = "SELECT * FROM t WHERE id = " + id;`, "typescript")).toBe(true);
+    expect(mayLogData(`${text}\nlogger.info("loaded", { user });`, "typescript")).toBe(true);
+  });
+});
+
+describe("mayBuildStrings", () => {
+  it.each([
+    ["const q = 'a' + b", "typescript", true],
+    ["const q = `SELECT ${id}`", "typescript", true],
+    ["const q = `SELECT ${TABLE}`", "typescript", false],
+    ['q = "%s" % x', "python", true],
+    ['q = f"SELECT {x}"', "python", true],
+    ['q = rf"SELECT {x}"', "python", true],
+    ['q = "SELECT {x}"', "python", false],
+    ['q := fmt.Sprintf("SELECT %s", x)', "go", true],
+    ['q = "{}".format(x)', "python", true],
+    ["q = 'a'.concat(x)", "javascript", true],
+    ['db.query("SELECT 1 FROM t WHERE id = $1", [id])', "typescript", false],
+  ] as const)("%s (%s) -> %s", (text, lang, expected) => {
+    expect(mayBuildStrings(text, lang)).toBe(expected);
+  });
+});
+
+describe("mayCallCrypto and AUTH_CALL_WORDS", () => {
+  it("name every call the tree readers look for", () => {
+    for (const callee of ["Math.random", "random.choice", "randint", "rand.Intn", "hashlib.sha256", "md5.Sum", "md5"])
+      expect(mayCallCrypto(`${callee}(x)`), callee).toBe(true);
+    expect(mayCallCrypto('crypto.createHash("sha256").update(password)')).toBe(true);
+    expect(mayCallCrypto("const total = a * b")).toBe(false);
+  });
+
+  // One callee for every alternative of AUTH_CALL: each must be an authentication call, and named.
+  it.each([
+    "jwt.sign",
+    "jose.jwtVerify",
+    "jws.verify",
+    "SignJWT",
+    "verifyIdToken",
+    "decodeJwt",
+    "ParseWithClaims",
+    "token.SignedString",
+    "crypto.createHmac",
+    "crypto.timingSafeEqual",
+    "hmac.compare_digest",
+    "subtle.ConstantTimeCompare",
+    "checkSignature",
+    "hmac.New",
+    "ed25519.Verify",
+    "crypto.sign",
+    "crypto.subtle.verify",
+    "bcrypt.hash",
+    "argon2.verify",
+    "PasswordHasher().verify",
+    "hashpw",
+    "pbkdf2Sync",
+    "IDKey",
+    "GenerateFromPassword",
+    "check_password_hash",
+    "res.cookie",
+    "w.SetCookie",
+    "cookies().set",
+    "http.SetCookie",
+    "NewFilesystemStore",
+    "login_user",
+    "req.session.regenerate",
+    "expressSession",
+    "passport.authenticate",
+    "URLSafeTimedSerializer",
+    "TimestampSigner",
+    "signing.dumps",
+  ])("%s", (callee) => {
+    expect(AUTH_CALL.test(callee)).toBe(true);
+    expect(AUTH_CALL_WORDS.test(callee)).toBe(true);
+  });
+});
+
+describe("mayLogData", () => {
+  it.each([
+    ['logger.info("order loaded", { orderId: order.id });', false],
+    ['logger.info("loaded", { email: user.email });', true],
+    ['console.log("a ) b", total);', false],
+    ['console.log("a ) b", req.body);', true],
+    ["console.log(`total ${total}`);", false],
+    ["console.log(`user ${user.email}`);", true],
+    ['log.info("x", total) // user.email', false],
+    ['log.info("x", total /* user */);', true],
+    ["logger.info(\n  user.email);", true],
+    ["logger\n  .info(total);", false],
+    ["logger.info<Log>(total);", true],
+    ['throw new Error("rates unavailable");', false],
+    ["const email = user.email;", false],
+  ])("%j -> %s", (text, expected) => {
+    expect(mayLogData(text, "typescript")).toBe(expected);
+  });
+
+  it("reads Python and Go strings as their parsers do", () => {
+    expect(mayLogData('logging.info("%s", total)', "python")).toBe(false);
+    expect(mayLogData('logging.info(f"{user.email}")', "python")).toBe(true);
+    expect(mayLogData("logging.info('a' # c\n)", "python")).toBe(true);
+    expect(mayLogData('log.Printf("%v", total)', "go")).toBe(false);
+    expect(mayLogData("log.Printf(`%v`, user)", "go")).toBe(true);
+    expect(mayLogData("log.Printf(`%v\n`, total)", "go")).toBe(true);
+  });
+});
+
+describe("oneLineArguments", () => {
+  it("returns the argument list the parser reads, or nothing when it cannot tell", () => {
+    expect(oneLineArguments('log("a)", { id }); x()', 3, "typescript")).toBe('("a)", { id })');
+    expect(oneLineArguments("log(`a ${f(`b)`)} c`) + 1", 3, "typescript")).toBe("(`a ${f(`b)`)} c`)");
+    expect(oneLineArguments("log(a, b", 3, "typescript")).toBeUndefined();
+    expect(oneLineArguments("log(a / b)", 3, "typescript")).toBeUndefined();
+    expect(oneLineArguments("log(a / b)", 3, "python")).toBe("(a / b)");
+    expect(oneLineArguments("log(a]", 3, "go")).toBeUndefined();
+    expect(oneLineArguments("log('it\\'s', x)", 3, "javascript")).toBe("('it\\'s', x)");
+    expect(oneLineArguments('log("""a""")', 3, "python")).toBeUndefined();
+  });
+});
+
+describe("the data-word checks", () => {
+  it("see every word a mention or a personal field needs, however it is spelled", () => {
+    expect(mayMentionData("(user_Email)")).toBe(true);
+    expect(mayMentionData('(req["x-api-key"])')).toBe(true);
+    expect(mayMentionData("(total, orderId)")).toBe(false);
+    expect(mayNamePersonalData("  phone_number VARCHAR(20),")).toBe(true);
+    expect(mayNamePersonalData("  total_cents INTEGER NOT NULL,")).toBe(false);
+  });
+
+  it("maySendToThirdParty needs a URL or an SDK's name", () => {
+    expect(maySendToThirdParty("+await fetch(`${RATES_URL}/v2`)")).toBe(false);
+    expect(maySendToThirdParty('+await fetch("https://api.example.io", { body })')).toBe(true);
+    expect(maySendToThirdParty("+mix/**/panel.track(user.email)")).toBe(true);
+    expect(maySendToThirdParty("+FS.identify(user.email)")).toBe(true);
+  });
+});
+
+describe("buildPr files", () => {
+  it("go through the pre-checks like fixtures", async () => {
+    const pr = buildPr({
+      files: [{ filename: "src/a.ts", patch: '@@ -0,0 +1 @@\n+logger.info("x", { email: user.email });' }],
+    });
+    const found = await findingsOf(pr);
+    expect(found.map((f) => f.policy)).toEqual(["DATA-01"]);
+  });
+});
