@@ -264,11 +264,12 @@ function linesBefore(lines: readonly CodeLine[], index: number, count: number): 
 }
 
 /**
- * A word (any case) of every SDK call pattern's receiver and every SDK package name, and the
- * case-sensitive `FS` of FullStory's.
+ * The start of a word (any case) that every SDK call pattern's receiver and every SDK package
+ * name begins with, and the case-sensitive `FS` of FullStory's: each pattern wants a word
+ * boundary (or more) before its receiver, and a package name is written after a quote or `@`.
  */
 const SDK_WORDS =
-  /analytics|segment|rudder|mixpanel|amplitude|posthog|heap|intercom|gtag|datalayer|fbq|fullstory|logrocket|cio|hubspot|enqueue|sentry|scope/i;
+  /\b(?:analytics|segment|rudder|mixpanel|amplitude|posthog|heap|intercom|gtag|datalayer|fbq|fullstory|logrocket|_?cio|customerio|hubspot|enqueue|sentry|scope)/i;
 
 /**
  * False only when no call in the patch can be reported: an HTTP call needs a URL literal (its
@@ -280,7 +281,7 @@ const SDK_WORDS =
 export function maySendToThirdParty(patch: string): boolean {
   if (patch.includes("http")) return true;
   const text = withCommentsJoined(patch);
-  return SDK_WORDS.test(text) || /FS/.test(text);
+  return SDK_WORDS.test(text) || /\bFS/.test(text);
 }
 
 /**
