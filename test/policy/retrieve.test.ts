@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import type { Finding } from "../../src/domain/finding.js";
+import type { Policy } from "../../src/domain/policy.js";
+import { retrievePolicies } from "../../src/policy/retrieve.js";
+import { addedFilePatch, buildPr } from "../detectors/pr-builder.js";
+
+function policy(id: string, triggers: string[], paths: string[] = [], specialty: Policy["specialty"] = "data"): Policy {
+  return {
+    id,
+    title: `Policy ${id}`,
+    specialty,
+    severity: "high",
+    blocking: true,
+    version: 1,
+    paths,
+    triggers,
+    detectors: [],
+    text: "",
+    source: `${id}.md`,
+  };
+}
+
+function prAdding(lines: string[], filename = "src/a.ts") {
+  return buildPr({ files: [{ filename, patch: addedFilePatch(lines) }] });
+}
+
+describe("retrievePolicies", () => {
+  it("takes a policy whose trigger appears in an added line, in any case, and leaves the others", () => {
+    const policies = [policy("DATA-01", ["Email"]), policy("DATA-02", ["ADD COLUMN"]), policy("DATA-03", ["track"])];
+    const pr = prAdding(["const userEMAIL = x;", "alter table t add column y int"]);
+    expect(retrievePolicies(policies, pr, [], "data")).toEqual(["DATA-01", "DATA-02"]);
+  });
+
+  it("finds a trigger inside, or at the start of, a longer trigger's match, and one overlapping it", () => {
+    // "phone_number" starts where "phone" does; "ssn" starts inside "address"'s match.
+    const policies = [policy("DATA-01", ["phone"]), policy("DATA-02", ["ssn"]), policy("DATA-03", ["number"])];
+    const pr = prAdding(["phone_number addressn"]);
+    const withLonger = [...policies, policy("DATA-04", ["phone_number", "address"])];
+    expect(retrievePolicies(withLonger, pr, [], "data")).toEqual(["DATA-01", "DATA-02", "DATA-03", "DATA-04"]);
+  });
+
+  it("never matches across two lines, nor on removed lines", () => {
+    const policies = [policy("DATA-01", ["req.body"]), policy("DATA-02", ["token"])];
+    const pr = buildPr({ files: [{ filename: "a.ts", patch: "@@ -1,2 +1,2 @@\n-token\n+req.\n+body" }] });
+    expect(retrievePolicies(policies, pr, [], "data")).toEqual([]);
+  });
+
+  it("keeps cited policies of its specialty, and path-limited ones only when a path matches", () => {
+    const policies = [
+      policy("DATA-01", ["never-there"]),
+      policy("LIC-01", [], ["**/package.json"], "licensing"),
+      policy("LIC-02", ["left-pad"], ["**/package.json"], "licensing"),
+    ];
+    const cited = [
+      { specialty: "data", policy: "DATA-01" } as Finding,
+      { specialty: "data", policy: "LIC-02" } as Finding,
+    ];
+    const pr = prAdding(['"left-pad": "1.0.0"'], "web/package.json");
+    expect(retrievePolicies(policies, pr, cited, "data")).toEqual(["DATA-01"]);
+    expect(retrievePolicies(policies, pr, [], "licensing")).toEqual(["LIC-01", "LIC-02"]);
+    expect(retrievePolicies(policies, prAdding(['"left-pad": "1.0.0"']), [], "licensing")).toEqual([]);
+  });
+
+  it("answers the same when asked again for the same PR (each trigger is read once)", () => {
+    const policies = [policy("DATA-01", ["email"]), policy("DATA-02", ["phone"])];
+    const pr = prAdding(["email"]);
+    expect(retrievePolicies(policies, pr, [], "data")).toEqual(["DATA-01"]);
+    expect(retrievePolicies(policies, pr, [], "data")).toEqual(["DATA-01"]);
+    expect(retrievePolicies([policy("DATA-03", ["mail"])], pr, [], "data")).toEqual(["DATA-03"]);
+  });
+});
