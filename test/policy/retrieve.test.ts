@@ -2,22 +2,12 @@ import { describe, expect, it } from "vitest";
 import type { Finding } from "../../src/domain/finding.js";
 import type { Policy } from "../../src/domain/policy.js";
 import { retrievePolicies } from "../../src/policy/retrieve.js";
+import { policy as basePolicy } from "../claude/builders.js";
 import { addedFilePatch, buildPr } from "../detectors/pr-builder.js";
 
+/** A policy of `specialty` (data unless named) with these triggers and path globs. */
 function policy(id: string, triggers: string[], paths: string[] = [], specialty: Policy["specialty"] = "data"): Policy {
-  return {
-    id,
-    title: `Policy ${id}`,
-    specialty,
-    severity: "high",
-    blocking: true,
-    version: 1,
-    paths,
-    triggers,
-    detectors: [],
-    text: "",
-    source: `${id}.md`,
-  };
+  return basePolicy(id, specialty, { triggers, paths });
 }
 
 function prAdding(lines: string[], filename = "src/a.ts") {
