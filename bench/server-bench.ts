@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -13,29 +13,48 @@ import { createGitHubAuth } from "../src/github/client.js";
 import { type FakeGitHub, rawTarball, startFakeGitHub } from "../test/fakes/github-api.js";
 import { pullRequestEvent } from "../test/server/helpers.js";
 import { BENCH_DIR, ROOT } from "./child-process.js";
-import { type Figure, paired, pairedFigure, singleFigure } from "./stats.js";
+import { type Figure, paired, pairedFigure, progress, singleFigure } from "./stats.js";
 import { syntheticPrJson } from "./synthetic.js";
 
 const SECRET = "bench-webhook-secret";
-const CONCURRENT = 50;
 const OWNER = "bench";
 const REPO = "service";
 const signer = new Webhooks({ secret: SECRET });
 
-/** Starts a server process and resolves with its port, read from the first JSON line naming one. */
-function startProcess(args: string[], env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; port: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "inherit"] });
-    let buffered = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      buffered += chunk.toString("utf8");
-      for (const line of buffered.split("\n")) {
-        const port = /"port":\s*(\d+)/.exec(line)?.[1];
-        if (port) resolve({ child, port: Number(port) });
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`server exited with ${code} before listening`)));
+/**
+ * Starts a server process with its output going straight to `logFile` (the bench process neither
+ * reads nor buffers it), and resolves with its port, read from the first JSON line naming one.
+ */
+async function startProcess(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  logFile: string,
+): Promise<{ child: ChildProcess; port: number }> {
+  const out = openSync(logFile, "w");
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ["ignore", out, out] });
+  closeSync(out);
+  let exited: number | null | undefined;
+  child.once("exit", (code) => {
+    exited = code;
   });
+  for (const started = Date.now(); Date.now() - started < 60_000; ) {
+    const port = /"port":\s*(\d+)/.exec(readFileSync(logFile, "utf8"))?.[1];
+    if (port) return { child, port: Number(port) };
+    if (exited !== undefined) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  child.kill("SIGKILL");
+  throw new Error(`server did not listen (exit ${exited}); its output:\n${readFileSync(logFile, "utf8").slice(-2000)}`);
+}
+
+/** Stops a child: SIGTERM, then SIGKILL if it has not exited within 10 s. */
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once("exit", r));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+  await exited;
+  clearTimeout(timer);
 }
 
 /** Serves `count` docs-only PRs from the fake GitHub, numbered from `first`. */
@@ -112,21 +131,48 @@ async function burst(
 
 const p99 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.ceil(values.length * 0.99) - 1] ?? 0;
 
-async function waitUntil(check: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error("timed out waiting for the reviews");
+/** Polls `done` (how many of `total` reviews finished) until all have, reporting progress every 10 s. */
+async function waitUntil(what: string, done: () => number, total: number, timeoutMs: number): Promise<void> {
+  const started = Date.now();
+  let reported = started;
+  for (let n = done(); n < total; n = done()) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}: ${n} of ${total} done`);
+    if (Date.now() - reported >= 10_000) {
+      reported = Date.now();
+      progress(`${what}: ${n}/${total} reviews done`);
+    }
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+/** How much the server bench does: the full run, or a tiny one that only proves the harness finishes. */
+export interface ServerBenchSize {
+  /** Deliveries sent at once in each webhook-ack round. */
+  concurrent: number;
+  ackRuns: number;
+  /** Reviews each review-rate round runs, on each side. */
+  reviews: number;
+  rateRuns: number;
+  warmup: number;
+}
+
+export const SERVER_BENCH_FULL: ServerBenchSize = { concurrent: 50, ackRuns: 5, reviews: 30, rateRuns: 3, warmup: 1 };
+
+/** The command that starts the gate's server: the built `npm start` entry unless told. */
+const BUILT_SERVER = [path.join(ROOT, "dist/main.js")];
 
 /**
  * The gate's server (its own process, GATE_SLACK=off, a token, a loopback fake GitHub) against a
  * bare node:http server that verifies the same signature: webhook-ack p99 at 50 concurrent
  * deliveries, paired rounds; then reviews per second through the server against the same reviews
- * run in-process on the same fake.
+ * run in-process on the same fake. Each gate round waits (untimed) for the reviews its deliveries
+ * queued, so no round measures behind another's backlog. Progress goes to stderr; the server's own
+ * log goes to a file, quoted when a round times out.
  */
-export async function serverFigures(): Promise<Figure[]> {
+export async function serverFigures(
+  size: ServerBenchSize = SERVER_BENCH_FULL,
+  serverCommand: string[] = BUILT_SERVER,
+): Promise<Figure[]> {
   const gh = await startFakeGitHub();
   const dir = mkdtempSync(path.join(tmpdir(), "gate-bench-server-"));
   const children: ChildProcess[] = [];
@@ -141,8 +187,13 @@ export async function serverFigures(): Promise<Figure[]> {
       GATE_DB: path.join(dir, "server.db"),
       GATE_DATA_DIR: path.join(dir, "server-data"),
       GATE_LOG_LEVEL: "info",
+      // GitHub asks for a second between writes; on the loopback fake that pacing alone would set
+      // both rates (a status or two per review), so both sides write unpaced and the figures
+      // measure the gate's own work.
+      GATE_GITHUB_WRITE_SPACING_MS: "0",
     };
-    const gate = await startProcess([path.join(ROOT, "dist/main.js")], gateEnv);
+    const gateLog = path.join(dir, "gate-server.log");
+    const gate = await startProcess(serverCommand, gateEnv, gateLog);
     const bare = await startProcess(
       [
         "--import",
@@ -150,6 +201,7 @@ export async function serverFigures(): Promise<Figure[]> {
         path.join(BENCH_DIR, "child/bare-webhook-server.ts"),
       ],
       env,
+      path.join(dir, "bare-server.log"),
     );
     children.push(gate.child, bare.child);
 
@@ -163,36 +215,46 @@ export async function serverFigures(): Promise<Figure[]> {
     /** How many of these heads have their final (success) status. */
     const succeeded = (shas: ReadonlySet<string>) =>
       gh.statuses.filter((s) => shas.has(s.sha) && (s.body as { state?: string }).state === "success").length;
-    const ackShas = new Set<string>();
+    /** Waits (untimed) until every one of these heads has its final status, quoting the server's log if not. */
+    const settled = async (what: string, shas: ReadonlySet<string>): Promise<void> => {
+      try {
+        await waitUntil(what, () => succeeded(shas), shas.size, 300_000);
+      } catch (error) {
+        const tail = readFileSync(gateLog, "utf8").slice(-4000);
+        throw new Error(`${(error as Error).message}; the gate server's last output:\n${tail}`);
+      }
+    };
     const ack = await paired(
       async () => {
-        const prs = servePrs(gh, fresh(CONCURRENT), CONCURRENT);
-        for (const p of prs) ackShas.add(p.sha);
-        return p99(await burst(gate.port, await Promise.all(prs.map(delivery))));
+        const prs = servePrs(gh, fresh(size.concurrent), size.concurrent);
+        const answered = p99(await burst(gate.port, await Promise.all(prs.map(delivery))));
+        await settled("the ack round's reviews", new Set(prs.map((p) => p.sha)));
+        return answered;
       },
-      async () => p99(await burst(bare.port, await Promise.all(servePrs(gh, 900_000, CONCURRENT).map(delivery)))),
-      { runs: 5 },
+      async () => p99(await burst(bare.port, await Promise.all(servePrs(gh, 900_000, size.concurrent).map(delivery)))),
+      { runs: size.ackRuns, warmup: size.warmup, label: "server webhook ack" },
     );
 
-    // The acks left the server a backlog of reviews: let it finish them, so the rate below counts
-    // only its own reviews rather than waiting behind a few hundred others.
-    await waitUntil(() => succeeded(ackShas) >= ackShas.size, 900_000);
-
     // Reviews per second: through the server (webhook to final status) and in-process (register and run).
-    const REVIEWS = 30;
+    const REVIEWS = size.reviews;
     const rate = await paired(
       async () => {
         const prs = servePrs(gh, fresh(REVIEWS), REVIEWS);
         const shas = new Set(prs.map((p) => p.sha));
         const started = performance.now();
         await burst(gate.port, await Promise.all(prs.map(delivery)));
-        await waitUntil(() => succeeded(shas) >= REVIEWS, 600_000);
+        await settled("the server's reviews", shas);
         return REVIEWS / ((performance.now() - started) / 1000);
       },
       async () => {
         const prs = servePrs(gh, fresh(REVIEWS), REVIEWS);
         const log = pino({ level: "silent" });
-        const auth = createGitHubAuth({ token: "bench-token", apiUrl: gh.url, log });
+        const auth = createGitHubAuth({
+          token: "bench-token",
+          apiUrl: gh.url,
+          log,
+          retry: { writeSpacingMs: Number(gateEnv.GATE_GITHUB_WRITE_SPACING_MS) },
+        });
         // The same work as the server's: live intake, and the commit status published at the end.
         const check = createCheckPublisher({ auth, log });
         const inproc = buildGate(
@@ -227,12 +289,12 @@ export async function serverFigures(): Promise<Figure[]> {
           inproc.close();
         }
       },
-      { runs: 3 },
+      { runs: size.rateRuns, warmup: size.warmup, label: "server review rate" },
     );
     return [
       pairedFigure(
         "webhook_ack_p99",
-        `webhook answer p99 at ${CONCURRENT} concurrent signed deliveries: the gate's server against a bare node:http server checking the same signature`,
+        `webhook answer p99 at ${size.concurrent} concurrent signed deliveries: the gate's server against a bare node:http server checking the same signature`,
         { label: "gate server", unit: "ms p99" },
         { label: "bare server", unit: "ms p99" },
         ack,
@@ -256,7 +318,9 @@ export async function serverFigures(): Promise<Figure[]> {
       ),
     ];
   } finally {
-    for (const c of children) c.kill("SIGKILL");
+    // SIGTERM first: the server closes and exits (writing a --cpu-prof profile if asked); a
+    // process still there after 10 s is killed.
+    await Promise.all(children.map(stop));
     await gh.close();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,3 +1,5 @@
+import { performance } from "node:perf_hooks";
+
 /** min, median and max of a series of measurements. */
 export interface Stats {
   min: number;
@@ -14,6 +16,13 @@ export function median(values: number[]): number {
 }
 
 const round = (v: number, digits = 3) => Math.round(v * 10 ** digits) / 10 ** digits;
+
+const benchStarted = performance.now();
+
+/** One line of progress on stderr, with the seconds since the bench started (stdout stays for figures). */
+export function progress(message: string): void {
+  process.stderr.write(`  [${((performance.now() - benchStarted) / 1000).toFixed(1)}s] ${message}\n`);
+}
 
 /**
  * Summarises measurements.
@@ -61,11 +70,13 @@ export interface Figure {
 export async function paired(
   a: () => Promise<number>,
   b: () => Promise<number>,
-  opts: { runs: number; warmup?: number },
+  opts: { runs: number; warmup?: number; label?: string },
 ): Promise<{ a: number[]; b: number[]; ratio: number[] }> {
-  for (let i = 0; i < (opts.warmup ?? 1); i++) {
+  const warmup = opts.warmup ?? 1;
+  for (let i = 0; i < warmup; i++) {
     await a();
     await b();
+    progress(`${opts.label ?? "pair"}: warmup ${i + 1}/${warmup} done`);
   }
   const out = { a: [] as number[], b: [] as number[], ratio: [] as number[] };
   for (let i = 0; i < opts.runs; i++) {
@@ -82,6 +93,7 @@ export async function paired(
     out.a.push(x);
     out.b.push(y);
     out.ratio.push(y === 0 ? Number.POSITIVE_INFINITY : x / y);
+    progress(`${opts.label ?? "pair"}: round ${i + 1}/${opts.runs}: ${round(x)} / ${round(y)}`);
   }
   return out;
 }

@@ -1,0 +1,32 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { serverFigures } from "../../bench/server-bench.js";
+import { PACKAGE_ROOT } from "../../src/package-paths.js";
+
+// Not a timing test: the server stage of `npm run bench` on a tiny size (a hang or a crash in the
+// harness, the server or its reviews fails here instead of in a 20-minute bench run).
+describe("npm run bench, server stage (tiny size)", () => {
+  it("measures both figures, pair by pair, and stops its processes", async () => {
+    const figures = await serverFigures({ concurrent: 3, ackRuns: 2, reviews: 2, rateRuns: 1, warmup: 0 }, [
+      "--import",
+      path.join(PACKAGE_ROOT, "node_modules/tsx/dist/loader.mjs"),
+      path.join(PACKAGE_ROOT, "src/main.ts"),
+    ]);
+    expect(figures.map((f) => f.id)).toEqual(["webhook_ack_p99", "server_review_rate", "docs_only_tarball_downloads"]);
+    const [ack, rate] = figures;
+    expect(ack?.a.stats.runs).toHaveLength(2);
+    expect(ack?.b?.stats.runs).toHaveLength(2);
+    expect(rate?.ratio?.runs).toHaveLength(1);
+    for (const f of [ack, rate].filter((f) => f !== undefined)) {
+      for (const v of [...f.a.stats.runs, ...(f.b?.stats.runs ?? []), ...(f.ratio?.runs ?? [])]) {
+        expect(Number.isFinite(v) && v > 0).toBe(true);
+      }
+      expect(typeof f.met).toBe("boolean");
+    }
+    expect(ack?.goal).toEqual({ on: "ratio", max: 1.5 });
+    expect(rate?.goal).toEqual({ on: "ratio", min: 0.8 });
+    // Docs-only PRs: no review downloads a head tarball (2 ack rounds of 3, a rate round of 2 each side).
+    expect(figures[2]?.notes).toBeUndefined();
+    expect(figures[2]?.a.stats.runs).toEqual([0]);
+  }, 240_000);
+});
