@@ -103,4 +103,24 @@ describe("createLogger censors credentials", () => {
     expect(text()).not.toContain(SECRETS.token);
     expect(text()).toContain("child");
   });
+
+  it("in a grandchild's bindings, keeping its parent's", () => {
+    const { log, lines } = capture();
+    log
+      .child({ deliveryId: "d-2" })
+      .child({ headers: { "x-hub-signature-256": SECRETS.signature }, pr: "acme/web#2" })
+      .info("grandchild");
+    const record = JSON.parse(lines[0] ?? "{}") as Record<string, unknown>;
+    expect(record).toMatchObject({ deliveryId: "d-2", pr: "acme/web#2", headers: { "x-hub-signature-256": REDACTED } });
+  });
+
+  it("four levels down, in arrays too, without touching the logged objects", () => {
+    const { log, lines } = capture();
+    const fields = { a: { b: { c: { token: SECRETS.token } } }, list: [{ password: SECRETS.password }], n: 1 };
+    log.info(fields, "nested");
+    expect(fields.a.b.c.token).toBe(SECRETS.token);
+    expect(fields.list[0]?.password).toBe(SECRETS.password);
+    const record = JSON.parse(lines[0] ?? "{}") as typeof fields;
+    expect(record).toEqual({ ...record, a: { b: { c: { token: REDACTED } } }, list: [{ password: REDACTED }], n: 1 });
+  });
 });
