@@ -69,6 +69,9 @@ class TransactionGate {
   readonly inside = new AsyncLocalStorage<{ active: boolean }>();
 }
 
+/** Each connection's prepared statements by their text (a transaction's bound store shares its connection's). */
+const PREPARED = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+
 /**
  * The review store on the gate's SQLite file (`gate_reviews`, `gate_deliveries`, `gate_audit`,
  * `gate_decisions`, `gate_license_cache`; see database.ts). Statements run synchronously on
@@ -85,6 +88,18 @@ export class SqliteReviewStore implements ReviewStore {
     private readonly bound = false,
   ) {}
 
+  /**
+   * The prepared statement for `text`, compiled once per connection (compiling is most of a small
+   * statement's cost: a webhook's answer runs several, a review dozens).
+   */
+  private sql(text: string): Database.Statement {
+    const statements = PREPARED.get(this.db) ?? new Map<string, Database.Statement>();
+    PREPARED.set(this.db, statements);
+    const statement = statements.get(text) ?? this.db.prepare(text);
+    statements.set(text, statement);
+    return statement;
+  }
+
   private now(): string {
     return this.clock().toISOString();
   }
@@ -98,27 +113,25 @@ export class SqliteReviewStore implements ReviewStore {
   async register(input: ReviewRegistration & { id: string; pr: string }): Promise<ReviewRecord> {
     await this.ready();
     const now = this.now();
-    this.db
-      .prepare(
-        `INSERT INTO gate_reviews (id, pr, repo, number, head_sha, title, url, author, source, source_json, status,
+    this.sql(
+      `INSERT INTO gate_reviews (id, pr, repo, number, head_sha, title, url, author, source, source_json, status,
            created_at, updated_at, installation_id, event_at)
          VALUES (@id, @pr, @repo, @number, @headSha, @title, @url, @author, @kind, @sourceJson, 'queued', @now, @now, @inst, @eventAt)`,
-      )
-      .run({
-        id: input.id,
-        pr: input.pr,
-        repo: input.repo,
-        number: input.number,
-        headSha: input.headSha,
-        title: input.title ?? "",
-        url: input.url ?? "",
-        author: input.author ?? "",
-        kind: input.source.kind,
-        sourceJson: JSON.stringify(input.source),
-        now,
-        inst: input.installationId ?? null,
-        eventAt: input.eventAt ?? null,
-      });
+    ).run({
+      id: input.id,
+      pr: input.pr,
+      repo: input.repo,
+      number: input.number,
+      headSha: input.headSha,
+      title: input.title ?? "",
+      url: input.url ?? "",
+      author: input.author ?? "",
+      kind: input.source.kind,
+      sourceJson: JSON.stringify(input.source),
+      now,
+      inst: input.installationId ?? null,
+      eventAt: input.eventAt ?? null,
+    });
     return this.row(input.id)!;
   }
 
@@ -128,13 +141,13 @@ export class SqliteReviewStore implements ReviewStore {
   }
 
   private row(id: string): ReviewRecord | undefined {
-    const row = this.db.prepare(`SELECT * FROM gate_reviews WHERE id = ?`).get(id) as ReviewRow | undefined;
+    const row = this.sql(`SELECT * FROM gate_reviews WHERE id = ?`).get(id) as ReviewRow | undefined;
     return row ? toRecord(row) : undefined;
   }
 
   async source(id: string): Promise<ReviewSource | undefined> {
     await this.ready();
-    const row = this.db.prepare(`SELECT source_json FROM gate_reviews WHERE id = ?`).get(id) as
+    const row = this.sql(`SELECT source_json FROM gate_reviews WHERE id = ?`).get(id) as
       | { source_json: string }
       | undefined;
     return row ? (JSON.parse(row.source_json) as ReviewSource) : undefined;
@@ -142,52 +155,48 @@ export class SqliteReviewStore implements ReviewStore {
 
   async latestForPr(pr: string): Promise<ReviewRecord | undefined> {
     await this.ready();
-    const row = this.db
-      .prepare(`SELECT * FROM gate_reviews WHERE pr = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`)
-      .get(pr) as ReviewRow | undefined;
+    const row = this.sql(`SELECT * FROM gate_reviews WHERE pr = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`).get(
+      pr,
+    ) as ReviewRow | undefined;
     return row ? toRecord(row) : undefined;
   }
 
   async allForPr(pr: string): Promise<ReviewRecord[]> {
     await this.ready();
-    const rows = this.db
-      .prepare(`SELECT * FROM gate_reviews WHERE pr = ? ORDER BY created_at DESC, rowid DESC`)
-      .all(pr) as ReviewRow[];
+    const rows = this.sql(`SELECT * FROM gate_reviews WHERE pr = ? ORDER BY created_at DESC, rowid DESC`).all(
+      pr,
+    ) as ReviewRow[];
     return rows.map(toRecord);
   }
 
   async openForPr(pr: string): Promise<ReviewRecord[]> {
     await this.ready();
-    const rows = this.db
-      .prepare(
-        `SELECT * FROM gate_reviews WHERE pr = ? AND status IN ('queued','running','waiting_for_human')
+    const rows = this.sql(
+      `SELECT * FROM gate_reviews WHERE pr = ? AND status IN ('queued','running','waiting_for_human')
          ORDER BY created_at, rowid`,
-      )
-      .all(pr) as ReviewRow[];
+    ).all(pr) as ReviewRow[];
     return rows.map(toRecord);
   }
 
   async withStatus(...statuses: ReviewStatus[]): Promise<ReviewRecord[]> {
     await this.ready();
     const marks = statuses.map(() => "?").join(",");
-    const rows = this.db
-      .prepare(`SELECT * FROM gate_reviews WHERE status IN (${marks}) ORDER BY created_at, rowid`)
-      .all(...statuses) as ReviewRow[];
+    const rows = this.sql(`SELECT * FROM gate_reviews WHERE status IN (${marks}) ORDER BY created_at, rowid`).all(
+      ...statuses,
+    ) as ReviewRow[];
     return rows.map(toRecord);
   }
 
   async setStatus(id: string, status: ReviewStatus): Promise<void> {
     await this.ready();
-    this.db.prepare(`UPDATE gate_reviews SET status = ?, updated_at = ? WHERE id = ?`).run(status, this.now(), id);
+    this.sql(`UPDATE gate_reviews SET status = ?, updated_at = ? WHERE id = ?`).run(status, this.now(), id);
   }
 
   async setStatusUnlessSuperseded(id: string, status: ReviewStatus): Promise<boolean> {
     await this.ready();
-    const r = this.db
-      .prepare(
-        `UPDATE gate_reviews SET status = ?, updated_at = ? WHERE id = ? AND status NOT IN ('superseded', 'closed')`,
-      )
-      .run(status, this.now(), id);
+    const r = this.sql(
+      `UPDATE gate_reviews SET status = ?, updated_at = ? WHERE id = ? AND status NOT IN ('superseded', 'closed')`,
+    ).run(status, this.now(), id);
     return r.changes === 1;
   }
 
@@ -227,34 +236,41 @@ export class SqliteReviewStore implements ReviewStore {
 
   async claim(id: string, from: ReviewStatus, to: ReviewStatus): Promise<boolean> {
     await this.ready();
-    const r = this.db
-      .prepare(`UPDATE gate_reviews SET status = ?, updated_at = ? WHERE id = ? AND status = ?`)
-      .run(to, this.now(), id, from);
+    const r = this.sql(`UPDATE gate_reviews SET status = ?, updated_at = ? WHERE id = ? AND status = ?`).run(
+      to,
+      this.now(),
+      id,
+      from,
+    );
     return r.changes === 1;
   }
 
   async close(id: string): Promise<void> {
     await this.ready();
-    this.db.prepare(`UPDATE gate_reviews SET status = 'closed', updated_at = ? WHERE id = ?`).run(this.now(), id);
+    this.sql(`UPDATE gate_reviews SET status = 'closed', updated_at = ? WHERE id = ?`).run(this.now(), id);
   }
 
   async supersede(id: string, bySha: string): Promise<void> {
     await this.ready();
-    this.db
-      .prepare(`UPDATE gate_reviews SET status = 'superseded', superseded_by = ?, updated_at = ? WHERE id = ?`)
-      .run(bySha, this.now(), id);
+    this.sql(`UPDATE gate_reviews SET status = 'superseded', superseded_by = ?, updated_at = ? WHERE id = ?`).run(
+      bySha,
+      this.now(),
+      id,
+    );
   }
 
   async saveResult(id: string, result: ReviewResult): Promise<void> {
     await this.ready();
-    this.db
-      .prepare(`UPDATE gate_reviews SET result_json = ?, updated_at = ? WHERE id = ?`)
-      .run(JSON.stringify(result), this.now(), id);
+    this.sql(`UPDATE gate_reviews SET result_json = ?, updated_at = ? WHERE id = ?`).run(
+      JSON.stringify(result),
+      this.now(),
+      id,
+    );
   }
 
   async lastResult(id: string): Promise<ReviewResult | undefined> {
     await this.ready();
-    const row = this.db.prepare(`SELECT result_json FROM gate_reviews WHERE id = ?`).get(id) as
+    const row = this.sql(`SELECT result_json FROM gate_reviews WHERE id = ?`).get(id) as
       | { result_json: string | null }
       | undefined;
     return row?.result_json ? (JSON.parse(row.result_json) as ReviewResult) : undefined;
@@ -262,29 +278,28 @@ export class SqliteReviewStore implements ReviewStore {
 
   async recordReceipt(id: string, receipt: PublishReceipt): Promise<void> {
     await this.ready();
-    this.db
-      .prepare(
-        `UPDATE gate_reviews SET
+    this.sql(
+      `UPDATE gate_reviews SET
            slack_channel = COALESCE(@slackChannel, slack_channel),
            slack_ts = COALESCE(@slackTs, slack_ts),
            slack_thread_ts = COALESCE(@slackThreadTs, slack_thread_ts),
            check_run_id = COALESCE(@checkRunId, check_run_id)
          WHERE id = @id`,
-      )
-      .run({
-        id,
-        slackChannel: receipt.slackChannel ?? null,
-        slackTs: receipt.slackTs ?? null,
-        slackThreadTs: receipt.slackThreadTs ?? null,
-        checkRunId: receipt.checkRunId ?? null,
-      });
+    ).run({
+      id,
+      slackChannel: receipt.slackChannel ?? null,
+      slackTs: receipt.slackTs ?? null,
+      slackThreadTs: receipt.slackThreadTs ?? null,
+      checkRunId: receipt.checkRunId ?? null,
+    });
   }
 
   async recordSlackPostIntent(id: string, at: string): Promise<void> {
     await this.ready();
-    this.db
-      .prepare(`UPDATE gate_reviews SET slack_post_started_at = COALESCE(slack_post_started_at, ?) WHERE id = ?`)
-      .run(at, id);
+    this.sql(`UPDATE gate_reviews SET slack_post_started_at = COALESCE(slack_post_started_at, ?) WHERE id = ?`).run(
+      at,
+      id,
+    );
   }
 
   async claimSlackNote(key: string, reviewId: string): Promise<boolean> {
@@ -301,14 +316,12 @@ export class SqliteReviewStore implements ReviewStore {
 
   async recordPerson(slackId: string, name: string): Promise<void> {
     await this.ready();
-    this.db
-      .prepare(`INSERT OR REPLACE INTO gate_people (slack_id, name, at) VALUES (?, ?, ?)`)
-      .run(slackId, name, this.now());
+    this.sql(`INSERT OR REPLACE INTO gate_people (slack_id, name, at) VALUES (?, ?, ?)`).run(slackId, name, this.now());
   }
 
   async personName(slackId: string): Promise<string | undefined> {
     await this.ready();
-    const row = this.db.prepare(`SELECT name FROM gate_people WHERE slack_id = ?`).get(slackId) as
+    const row = this.sql(`SELECT name FROM gate_people WHERE slack_id = ?`).get(slackId) as
       | { name: string }
       | undefined;
     return row?.name;
@@ -316,17 +329,15 @@ export class SqliteReviewStore implements ReviewStore {
 
   async markPublished(id: string, result: ReviewResult): Promise<void> {
     await this.ready();
-    this.db.prepare(`UPDATE gate_reviews SET published_json = ? WHERE id = ?`).run(JSON.stringify(result), id);
+    this.sql(`UPDATE gate_reviews SET published_json = ? WHERE id = ?`).run(JSON.stringify(result), id);
   }
 
   async unpublished(): Promise<ReviewRecord[]> {
     await this.ready();
-    const rows = this.db
-      .prepare(
-        `SELECT * FROM gate_reviews WHERE result_json IS NOT NULL
+    const rows = this.sql(
+      `SELECT * FROM gate_reviews WHERE result_json IS NOT NULL
            AND (published_json IS NULL OR published_json <> result_json) ORDER BY created_at`,
-      )
-      .all() as ReviewRow[];
+    ).all() as ReviewRow[];
     return rows.map(toRecord);
   }
 
@@ -345,21 +356,24 @@ export class SqliteReviewStore implements ReviewStore {
   /** Runs an `INSERT OR IGNORE`; true when this call added the row, false when its key was there. */
   private async insertOnce(sql: string, params: unknown[]): Promise<boolean> {
     await this.ready();
-    return this.db.prepare(sql).run(...params).changes === 1;
+    return this.sql(sql).run(...params).changes === 1;
   }
 
   /** Whether a `SELECT 1 … WHERE key = ?` finds a row. */
   private async rowExists(sql: string, key: string): Promise<boolean> {
     await this.ready();
-    return this.db.prepare(sql).get(key) !== undefined;
+    return this.sql(sql).get(key) !== undefined;
   }
 
   async receiveDecision(reviewId: string, resume: ResumeValue, door: string): Promise<boolean> {
     return this.transaction(async (tx) => {
       if (!(await tx.claim(reviewId, "waiting_for_human", "running"))) return false;
-      this.db
-        .prepare(`INSERT INTO gate_decisions (review_id, resume_json, door, received_at) VALUES (?, ?, ?, ?)`)
-        .run(reviewId, JSON.stringify(resume), door, this.now());
+      this.sql(`INSERT INTO gate_decisions (review_id, resume_json, door, received_at) VALUES (?, ?, ?, ?)`).run(
+        reviewId,
+        JSON.stringify(resume),
+        door,
+        this.now(),
+      );
       const detail = resume.kind === "info" ? { question: resume.question } : { note: resume.note ?? "" };
       await tx.audit({
         reviewId,
@@ -374,17 +388,18 @@ export class SqliteReviewStore implements ReviewStore {
 
   async pendingDecisions(): Promise<Array<{ reviewId: string; resume: ResumeValue; door: string }>> {
     await this.ready();
-    const rows = this.db
-      .prepare(`SELECT review_id, resume_json, door FROM gate_decisions WHERE applied_at IS NULL ORDER BY seq`)
-      .all() as Array<{ review_id: string; resume_json: string; door: string }>;
+    const rows = this.sql(
+      `SELECT review_id, resume_json, door FROM gate_decisions WHERE applied_at IS NULL ORDER BY seq`,
+    ).all() as Array<{ review_id: string; resume_json: string; door: string }>;
     return rows.map((r) => ({ reviewId: r.review_id, resume: JSON.parse(r.resume_json) as ResumeValue, door: r.door }));
   }
 
   async markDecisionApplied(reviewId: string, resume: ResumeValue, outcome: string): Promise<void> {
     await this.transaction(async (tx) => {
-      const r = this.db
-        .prepare(`UPDATE gate_decisions SET applied_at = ? WHERE review_id = ? AND applied_at IS NULL`)
-        .run(this.now(), reviewId);
+      const r = this.sql(`UPDATE gate_decisions SET applied_at = ? WHERE review_id = ? AND applied_at IS NULL`).run(
+        this.now(),
+        reviewId,
+      );
       if (r.changes > 0)
         await tx.audit({
           reviewId,
@@ -398,14 +413,19 @@ export class SqliteReviewStore implements ReviewStore {
 
   async audit(entry: AuditInput): Promise<void> {
     await this.ready();
-    this.db
-      .prepare(`INSERT INTO gate_audit (review_id, at, actor, action, outcome, detail) VALUES (?, ?, ?, ?, ?, ?)`)
-      .run(entry.reviewId, this.now(), entry.actor, entry.action, entry.outcome, JSON.stringify(entry.detail ?? {}));
+    this.sql(`INSERT INTO gate_audit (review_id, at, actor, action, outcome, detail) VALUES (?, ?, ?, ?, ?, ?)`).run(
+      entry.reviewId,
+      this.now(),
+      entry.actor,
+      entry.action,
+      entry.outcome,
+      JSON.stringify(entry.detail ?? {}),
+    );
   }
 
   async auditFor(reviewId: string): Promise<AuditEntry[]> {
     await this.ready();
-    const rows = this.db.prepare(`SELECT * FROM gate_audit WHERE review_id = ? ORDER BY seq`).all(reviewId) as Array<
+    const rows = this.sql(`SELECT * FROM gate_audit WHERE review_id = ? ORDER BY seq`).all(reviewId) as Array<
       Omit<AuditEntry, "detail"> & { detail: string }
     >;
     return rows.map((r) => ({ ...r, detail: JSON.parse(r.detail) as Record<string, unknown> }));
@@ -413,7 +433,7 @@ export class SqliteReviewStore implements ReviewStore {
 
   async cachedLicense(key: string): Promise<string | null | undefined> {
     await this.ready();
-    const row = this.db.prepare(`SELECT license FROM gate_license_cache WHERE key = ?`).get(key) as
+    const row = this.sql(`SELECT license FROM gate_license_cache WHERE key = ?`).get(key) as
       | { license: string | null }
       | undefined;
     return row === undefined ? undefined : row.license;
@@ -421,21 +441,21 @@ export class SqliteReviewStore implements ReviewStore {
 
   async cacheLicense(key: string, license: string | null): Promise<void> {
     await this.ready();
-    this.db
-      .prepare(`INSERT OR REPLACE INTO gate_license_cache (key, license, fetched_at) VALUES (?, ?, ?)`)
-      .run(key, license, this.now());
+    this.sql(`INSERT OR REPLACE INTO gate_license_cache (key, license, fetched_at) VALUES (?, ?, ?)`).run(
+      key,
+      license,
+      this.now(),
+    );
   }
 
   async keepConfig(digest: string, json: string): Promise<void> {
     await this.ready();
-    this.db.prepare(`INSERT OR IGNORE INTO gate_configs (digest, json) VALUES (?, ?)`).run(digest, json);
+    this.sql(`INSERT OR IGNORE INTO gate_configs (digest, json) VALUES (?, ?)`).run(digest, json);
   }
 
   async configJson(digest: string): Promise<string | undefined> {
     await this.ready();
-    const row = this.db.prepare(`SELECT json FROM gate_configs WHERE digest = ?`).get(digest) as
-      | { json: string }
-      | undefined;
+    const row = this.sql(`SELECT json FROM gate_configs WHERE digest = ?`).get(digest) as { json: string } | undefined;
     return row?.json;
   }
 }
