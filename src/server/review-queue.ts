@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { JobHandler, ReviewJob, ReviewJobs } from "../domain/review-jobs.js";
+import { type Later, nextTurn } from "./answers-first.js";
 import { InFlight } from "./in-flight.js";
 
 /**
@@ -14,21 +15,23 @@ export class ReviewQueue {
   /** Every job from push to finish, waiting or running. */
   private readonly pending = new InFlight();
 
+  /** `later` decides when jobs start: the next turn unless told (the server passes AnswersFirst's). */
   constructor(
     private readonly concurrency: number,
     private readonly log: Logger,
+    private readonly later: Later = nextTurn,
   ) {}
 
   /**
-   * Queues a job. It is counted at once (`idle` waits for it) but starts on a later turn of the
-   * event loop (`setImmediate`), never in the caller's turn: the webhook's answer goes out before
-   * any review work runs, and acks are not held up behind a review's synchronous steps.
+   * Queues a job. It is counted at once (`idle` waits for it) but starts through `later`, never in
+   * the caller's turn: the webhook's answer goes out before any review work runs, and acks are not
+   * held up behind a review's synchronous steps.
    */
   push(job: () => Promise<unknown>): void {
     let finished!: () => void;
     void this.pending.track(new Promise<void>((resolve) => (finished = resolve)));
     this.waiting.push(() => Promise.resolve().then(job).finally(finished));
-    setImmediate(() => this.pump());
+    this.later(() => this.pump());
   }
 
   /** Resolves when nothing is running or waiting (tests, shutdown). */
@@ -49,7 +52,7 @@ export class ReviewQueue {
         .catch((error: unknown) => this.log.error({ err: error }, "review job failed"))
         .finally(() => {
           this.running--;
-          this.pump();
+          this.later(() => this.pump());
         });
     }
   }
@@ -69,8 +72,10 @@ export class InProcessJobs implements ReviewJobs {
     concurrency: number,
     log: Logger,
     private readonly handle: JobHandler,
+    /** When jobs start (AnswersFirst's `later` in the server). */
+    later: Later = nextTurn,
   ) {
-    this.queue = new ReviewQueue(concurrency, log);
+    this.queue = new ReviewQueue(concurrency, log, later);
   }
 
   async enqueue(job: ReviewJob): Promise<void> {

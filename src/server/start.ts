@@ -23,6 +23,7 @@ import { reviewJobHandler } from "./jobs.js";
 import { loadSettings, serverSettings, type Env, type ServerSettings, type Settings } from "../settings/index.js";
 import { InFlight, trackedService } from "./in-flight.js";
 import { createWebhookSink } from "./webhook-sink.js";
+import { AnswersFirst } from "./answers-first.js";
 import { createReruns } from "./reruns.js";
 
 export interface RunningServer {
@@ -157,7 +158,14 @@ export async function startGateServer(
     gate.close();
     throw error;
   }
-  const jobs: ReviewJobs = new InProcessJobs(server.concurrency, log, reviewJobHandler(gate.runner));
+  // Webhook answers go out before the background work their deliveries queue (announcements, reviews).
+  const answersFirst = new AnswersFirst();
+  const jobs: ReviewJobs = new InProcessJobs(
+    server.concurrency,
+    log,
+    reviewJobHandler(gate.runner),
+    answersFirst.later,
+  );
   const decisions = new InFlight();
   const idle = async () => {
     await Promise.all([jobs.idle(), decisions.idle()]);
@@ -190,11 +198,16 @@ export async function startGateServer(
       reviewDrafts: server.reviewDrafts,
       log,
       rerun: startRerun,
+      later: answersFirst.later,
     }),
     log,
   });
   const routes: GateRoute[] = [
-    { path: "/github/webhook", method: "POST", handler: metrics.timedWebhook((req, res) => void webhook(req, res)) },
+    {
+      path: "/github/webhook",
+      method: "POST",
+      handler: answersFirst.answering(metrics.timedWebhook((req, res) => void webhook(req, res))),
+    },
     healthRoute(() => ready),
     metrics.route(),
   ];

@@ -3,6 +3,7 @@ import type { WebhookDelivery, WebhookSink } from "../github/webhook.js";
 import type { ReviewRunner } from "../review/runner.js";
 import type { ReviewStore } from "../domain/review-store.js";
 import type { ReviewJobs } from "../domain/review-jobs.js";
+import type { Later } from "./answers-first.js";
 import type { StartRerun } from "./reruns.js";
 
 /**
@@ -20,6 +21,8 @@ export function createWebhookSink(deps: {
   reviewDrafts: boolean;
   log: Logger;
   rerun: StartRerun;
+  /** When the "in progress" announcement goes out: after the answers being written (AnswersFirst). */
+  later: Later;
 }): WebhookSink {
   return {
     seenDelivery: (id) => deps.store.hasDelivery(id),
@@ -95,8 +98,8 @@ export function createWebhookSink(deps: {
       if (!registered) return;
       log.info({ reviewId: registered.id, action: delivery.action }, "review queued");
       // The head shows "in progress" now, not when the queue reaches it; but after GitHub has its
-      // answer (the queue starts jobs on a later turn too), so the ack waits for no HTTP call.
-      setImmediate(() => void deps.runner.announce(registered.id));
+      // answer (the queue starts jobs through `later` too), so the ack waits for no HTTP call.
+      deps.later(() => void deps.runner.announce(registered.id));
     },
   };
 }

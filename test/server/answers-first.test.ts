@@ -1,0 +1,79 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { AnswersFirst } from "../../src/server/answers-first.js";
+import { ReviewQueue } from "../../src/server/review-queue.js";
+import { silentLog } from "../helpers/gate.js";
+
+const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A loopback server whose answers wait until the test lets them go. */
+async function holdingServer(first: AnswersFirst) {
+  const held: Array<() => void> = [];
+  const server = http.createServer(
+    first.answering((_req, res) => {
+      held.push(() => res.writeHead(202).end("accepted"));
+    }),
+  );
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  return {
+    held,
+    post: () => fetch(url, { method: "POST", body: "{}" }).then((r) => r.status),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const servers: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) await s.close();
+});
+
+describe("AnswersFirst", () => {
+  it("holds background work while an answer is open and runs it once the last one has gone out", async () => {
+    const first = new AnswersFirst(60_000);
+    const server = await holdingServer(first);
+    servers.push(server);
+    const answers = [server.post(), server.post()];
+    while (server.held.length < 2) await tick(5);
+    const ran: string[] = [];
+    first.later(() => ran.push("announce"));
+    const queue = new ReviewQueue(1, silentLog, first.later);
+    queue.push(async () => void ran.push("review"));
+    await tick(50);
+    expect(ran).toEqual([]);
+    server.held[0]?.();
+    await tick(50);
+    expect(ran).toEqual([]); // one answer is still open
+    server.held[1]?.();
+    expect(await Promise.all(answers)).toEqual([202, 202]);
+    await queue.idle();
+    expect(ran).toEqual(["announce", "review"]);
+  });
+
+  it("runs work on a later turn, never in the caller's, when no answer is open", async () => {
+    const first = new AnswersFirst();
+    const ran: string[] = [];
+    first.later(() => ran.push("work"));
+    expect(ran).toEqual([]);
+    await new Promise((r) => setImmediate(r));
+    await tick(0);
+    expect(ran).toEqual(["work"]);
+  });
+
+  it("runs held work after maxDelayMs when answers never stop coming", async () => {
+    const first = new AnswersFirst(100);
+    const server = await holdingServer(first);
+    servers.push(server);
+    const answer = server.post();
+    while (server.held.length < 1) await tick(5);
+    const ran: string[] = [];
+    first.later(() => ran.push("work"));
+    await tick(20);
+    expect(ran).toEqual([]);
+    await tick(300);
+    expect(ran).toEqual(["work"]);
+    server.held[0]?.();
+    expect(await answer).toBe(202);
+  });
+});
