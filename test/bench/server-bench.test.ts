@@ -6,7 +6,7 @@ import { PACKAGE_ROOT } from "../../src/package-paths.js";
 // Not a timing test: the server stage of `npm run bench` on a tiny size (a hang or a crash in the
 // harness, the server or its reviews fails here instead of in a 20-minute bench run).
 describe("npm run bench, server stage (tiny size)", () => {
-  it("measures both figures, pair by pair, and stops its processes", async () => {
+  it("measures its figures, pair by pair, and stops its processes", async () => {
     const figures = await serverFigures({ concurrent: 3, ackRuns: 2, reviews: 2, rateRuns: 1, warmup: 0 }, [
       "--import",
       path.join(PACKAGE_ROOT, "node_modules/tsx/dist/loader.mjs"),
@@ -25,8 +25,7 @@ describe("npm run bench, server stage (tiny size)", () => {
     }
     expect(ack?.goal).toEqual({ on: "ratio", max: 1.5 });
     expect(rate?.goal).toEqual({ on: "ratio", min: 0.8 });
-    // Docs-only PRs: no review downloads a head tarball (2 ack rounds of 3, a rate round of 2 each side).
-    expect(figures[2]?.notes).toBeUndefined();
+    // Docs-only PRs: no review downloads a head tarball.
     expect(figures[2]?.a.stats.runs).toEqual([0]);
   }, 240_000);
 });
