@@ -22,7 +22,7 @@ const CASES = [
  * in a second" promise is the first figure.
  */
 export async function latencyFigures(): Promise<Figure[]> {
-  const { gate, dir } = benchGate();
+  const { gate, dir } = await benchGate();
   const figures: Figure[] = [];
   try {
     for (const c of CASES) {
@@ -44,7 +44,7 @@ export async function latencyFigures(): Promise<Figure[]> {
       );
     }
   } finally {
-    gate.close();
+    await gate.close();
     rmSync(dir, { recursive: true, force: true });
   }
   return figures;
@@ -53,7 +53,7 @@ export async function latencyFigures(): Promise<Figure[]> {
 /** CPU seconds one review of a 3,000-file PR takes in rules mode, beyond start-up. */
 export async function largePrFigure(): Promise<Figure> {
   const fixtures = mkdtempSync(path.join(tmpdir(), "gate-bench-3000-"));
-  const { gate, dir } = benchGate();
+  const { gate, dir } = await benchGate();
   const runs: number[] = [];
   let route: string | null = null;
   try {
@@ -75,7 +75,7 @@ export async function largePrFigure(): Promise<Figure> {
       runs.push((used.user + used.system) / 1e6);
     }
   } finally {
-    gate.close();
+    await gate.close();
     rmSync(dir, { recursive: true, force: true });
     rmSync(fixtures, { recursive: true, force: true });
   }

@@ -257,7 +257,7 @@ export async function serverFigures(
         });
         // The same work as the server's: live intake, and the commit status published at the end.
         const check = createCheckPublisher({ auth, log });
-        const inproc = buildGate(
+        const inproc = await buildGate(
           loadSettings(
             { GATE_DB: path.join(dir, `inproc-${next}.db`), GATE_DATA_DIR: path.join(dir, "inproc-data") },
             dir,
@@ -286,7 +286,7 @@ export async function serverFigures(
           );
           return REVIEWS / ((performance.now() - started) / 1000);
         } finally {
-          inproc.close();
+          await inproc.close();
         }
       },
       { runs: size.rateRuns, warmup: size.warmup, label: "server review rate" },

@@ -1,5 +1,4 @@
 import path from "node:path";
-import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import type { Logger } from "pino";
 import type { LicenseResolver } from "./domain/license-resolver.js";
 import { ALL_DETECTORS } from "./detectors/index.js";
@@ -31,9 +30,7 @@ import { ProgressHub } from "./review/progress-hub.js";
 import { ReviewRunner } from "./review/runner.js";
 import type { Publisher, ReviewRecord } from "./domain/review.js";
 import type { Settings } from "./settings/index.js";
-import { openDatabase } from "./store/database.js";
-import { pruneCheckpoints, SqlitePullRequestStore } from "./store/pull-request-store.js";
-import { SqliteReviewStore } from "./store/review-store.js";
+import { openState } from "./store/open-state.js";
 
 /** What the edges may add to the core: live intake, live licences, model reviewers, publishers. */
 export interface GateExtras {
@@ -68,12 +65,12 @@ export async function checkConfiguredModels(claude: Settings["claude"], log: Log
 }
 
 /**
- * Builds the gate's core from settings: one SQLite file, the policy corpus, the graph with its
- * checkpointer, and the runner. Used by `main.ts` (the server) and the CLI alike.
+ * Builds the gate's core from settings: its state (one SQLite file), the policy corpus, the graph
+ * with its checkpointer, and the runner. Used by `main.ts` (the server) and the CLI alike.
  *
- * @example const gate = buildGate(loadSettings(env), logger); await gate.runner.run(id); gate.close();
+ * @example const gate = await buildGate(loadSettings(env), logger); await gate.runner.run(id); await gate.close();
  */
-export function buildGate(settings: Settings, log: Logger, extras: GateExtras = {}) {
+export async function buildGate(settings: Settings, log: Logger, extras: GateExtras = {}) {
   const policies = loadPolicies(settings.policiesDir);
   // The server-wide configuration, read whole before anything is reviewed: an invalid file stops the start.
   const configFile = loadConfigFile(settings.configFile);
@@ -81,9 +78,9 @@ export function buildGate(settings: Settings, log: Logger, extras: GateExtras = 
     riskThreshold: settings.review.riskThreshold,
     sources: [settings.configFile],
   });
-  const db = openDatabase(settings.dbPath);
   const clock = extras.clock ?? systemClock;
-  const store = new SqliteReviewStore(db, clock);
+  const state = await openState({ kind: "sqlite", path: settings.dbPath }, clock);
+  const { store, pullRequests } = state;
   const progress = new ProgressHub();
   const liveLicenses = extras.github
     ? createRegistryResolver({
@@ -108,7 +105,6 @@ export function buildGate(settings: Settings, log: Logger, extras: GateExtras = 
     limits: settings.investigator,
   });
   const loader = createLoader(github ? { github: createGitHubLoader({ auth: github }) } : {});
-  const pullRequests = new SqlitePullRequestStore(db);
   const configs = configShelf(store);
   const graph = buildReviewGraph(
     {
@@ -134,7 +130,7 @@ export function buildGate(settings: Settings, log: Logger, extras: GateExtras = 
       log,
       onProgress: (p) => progress.emit(p),
     },
-    { checkpointer: new SqliteSaver(db), clock },
+    { checkpointer: state.checkpointer, clock },
   );
   const runner = new ReviewRunner({
     clock,
@@ -150,7 +146,7 @@ export function buildGate(settings: Settings, log: Logger, extras: GateExtras = 
     // A settled review frees this process's copy of its snapshot; the edges may add more.
     onSettled: async (review) => {
       await pullRequests.delete(review.id);
-      pruneCheckpoints(db, review.id);
+      await state.pruneCheckpoints(review.id);
       const source = await store.source(review.id);
       // A re-run of the same head (the PR's newest review, still open) reads the same copy: keep it.
       const latest = await store.latestForPr(review.pr);
@@ -168,7 +164,8 @@ export function buildGate(settings: Settings, log: Logger, extras: GateExtras = 
     },
   });
   return {
-    db,
+    /** The database under the store (its kind, and read-only queries for tests and tools). */
+    state,
     store,
     pullRequests,
     graph,
@@ -191,8 +188,8 @@ export function buildGate(settings: Settings, log: Logger, extras: GateExtras = 
     checkModels: async () => {
       await model?.check();
     },
-    close: () => db.close(),
+    close: () => state.close(),
   };
 }
 
-export type Gate = ReturnType<typeof buildGate>;
+export type Gate = Awaited<ReturnType<typeof buildGate>>;

@@ -17,7 +17,7 @@ const names = fs
   .filter((n) => fs.existsSync(path.join(BUNDLED_FIXTURES_DIR, n, "expected.json")))
   .sort();
 
-const gate = testGate();
+const gate = await testGate();
 afterAll(() => gate.close());
 
 describe("every fixture against its expected.json (rules reviewer, no model)", () => {

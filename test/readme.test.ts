@@ -6,7 +6,7 @@ import { SETTING_NAMES } from "../src/settings/index.js";
 import { testGate } from "./helpers/gate.js";
 
 const readme = fs.readFileSync(path.join(PACKAGE_ROOT, "README.md"), "utf8");
-const gate = testGate();
+const gate = await testGate();
 afterAll(() => gate.close());
 
 describe("README stays true", () => {

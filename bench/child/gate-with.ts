@@ -6,8 +6,8 @@ import { buildGate } from "../../src/build-gate.js";
 import { loadSettings } from "../../src/settings/index.js";
 
 /** A gate on the embedded defaults (SQLite file in a fresh folder, rules reviewer, no key). */
-export function benchGate(dir = mkdtempSync(path.join(tmpdir(), "gate-bench-"))) {
-  const gate = buildGate(
+export async function benchGate(dir = mkdtempSync(path.join(tmpdir(), "gate-bench-"))) {
+  const gate = await buildGate(
     loadSettings({ GATE_DB: path.join(dir, "gate.db"), GATE_DATA_DIR: dir }, dir),
     pino({ level: "silent" }),
   );
@@ -16,7 +16,7 @@ export function benchGate(dir = mkdtempSync(path.join(tmpdir(), "gate-bench-")))
 
 /** Registers and runs one review of a fixture folder; returns its route. */
 export async function reviewFixture(
-  gate: ReturnType<typeof benchGate>["gate"],
+  gate: Awaited<ReturnType<typeof benchGate>>["gate"],
   fixturesDir: string,
   name: string,
   pr: { repo: string; number: number; headSha: string },

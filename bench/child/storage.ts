@@ -27,7 +27,7 @@ const DOCS = 20;
 for (let i = 0; i < DOCS; i++)
   writeSyntheticFixture(fixtures, `docs-${i}`, { files: 2, linesPerFile: 20, number: 100 + i, docs: true });
 
-const { gate, dbPath } = benchGate();
+const { gate, dbPath } = await benchGate();
 const repo = "bench/service";
 // Warm up the schema and the graph with one docs review, so the figures below count reviews only.
 await reviewFixture(gate, fixtures, "docs-0", { repo, number: 100, headSha: `${"00000100"}${"a".repeat(32)}` });
@@ -40,9 +40,9 @@ const route = await reviewFixture(gate, fixtures, "large", {
 });
 const reviewWrote = written() - before;
 
-gate.close();
+await gate.close();
 const base = compactSize(dbPath);
-const { gate: again } = benchGate(path.dirname(dbPath));
+const { gate: again } = await benchGate(path.dirname(dbPath));
 for (let i = 1; i < DOCS; i++) {
   await reviewFixture(again, fixtures, `docs-${i}`, {
     repo,
@@ -50,6 +50,6 @@ for (let i = 1; i < DOCS; i++) {
     headSha: `${String(100 + i).padStart(8, "0")}${"a".repeat(32)}`,
   });
 }
-again.close();
+await again.close();
 const perDocsReview = (compactSize(dbPath) - base) / (DOCS - 1);
 process.stdout.write(`${JSON.stringify({ route, diffBytes, reviewWrote, perDocsReview })}\n`);

@@ -8,7 +8,7 @@ import { benchGate, reviewFixture } from "./gate-with.js";
 const count = Number(process.argv[2] ?? "10");
 const FIXTURE = "002_new_dependency";
 const pr = loadFixturePullRequest(BUNDLED_FIXTURES_DIR, FIXTURE);
-const { gate } = benchGate();
+const { gate } = await benchGate();
 for (let i = 0; i < count; i++) {
   const route = await reviewFixture(gate, BUNDLED_FIXTURES_DIR, FIXTURE, {
     repo: pr.repo,
@@ -24,4 +24,4 @@ for (let i = 0; i < 3; i++) {
 }
 const m = process.memoryUsage();
 process.stdout.write(`${JSON.stringify({ count, rss: m.rss, heapUsed: m.heapUsed })}\n`);
-gate.close();
+await gate.close();

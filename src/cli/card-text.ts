@@ -57,7 +57,7 @@ export function blocksToText(blocks: KnownBlock[]): string {
 
 /** The escalation card of a review: the Block Kit blocks the Slack publisher sends. */
 export async function cardBlocks(ctx: CliContext, result: ReviewResult): Promise<KnownBlock[]> {
-  const review = await ctx.gate.store.get(result.review_id);
+  const review = await (await ctx.gate()).store.get(result.review_id);
   if (!review) return [];
   return renderCard({ review, result, checkRunUrl: review.url ? `${review.url}/checks` : undefined }).blocks;
 }

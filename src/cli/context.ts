@@ -13,7 +13,7 @@ export interface CliContext {
    * The gate, built on first use: that is when the database is opened (and created). A command
    * that refuses before it needs the gate writes nothing.
    */
-  readonly gate: Gate;
+  gate(): Promise<Gate>;
   /** Whether the database exists yet: a lookup in a database that does not exist finds nothing, without creating it. */
   hasDatabase(): boolean;
   /** Set when GitHub credentials are configured: `gate review owner/repo#n` reads the live PR. */
@@ -21,14 +21,14 @@ export interface CliContext {
   out: (text: string) => void;
   err: (text: string) => void;
   /** Closes the gate's database if it was opened. */
-  close(): void;
+  close(): Promise<void>;
 }
 
 /**
  * Builds the CLI's context once per process, from settings `loadSettings` read. Nothing is
  * opened or written until a command reads `ctx.gate`.
  *
- * @example const ctx = await createCliContext(loadSettings(process.env)); try { await ctx.gate.store.get(id) } finally { ctx.close() }
+ * @example const ctx = await createCliContext(loadSettings(process.env)); try { await (await ctx.gate()).store.get(id) } finally { await ctx.close() }
  */
 export async function createCliContext(settings: Settings, extras: GateExtras = {}): Promise<CliContext> {
   const log = createLogger({ level: settings.logLevel ?? "warn", base: false, destination: 2 });
@@ -36,11 +36,11 @@ export async function createCliContext(settings: Settings, extras: GateExtras = 
   const github = settings.github.auth
     ? (await import("../github/client.js")).createGitHubAuth({ ...settings.github.auth, log })
     : undefined;
-  let gate: Gate | undefined;
+  let gate: Promise<Gate> | undefined;
   return {
     settings,
     log,
-    get gate() {
+    gate: () => {
       gate ??= buildGate(settings, log, {
         ...(github ? { github } : {}),
         ...extras,
@@ -51,7 +51,11 @@ export async function createCliContext(settings: Settings, extras: GateExtras = 
     ...(github ? { github } : {}),
     out: (text) => process.stdout.write(`${text}\n`),
     err: (text) => process.stderr.write(`${text}\n`),
-    close: () => gate?.close(),
+    close: async () => {
+      // A gate that failed to open has nothing to close (the failure was reported where it was awaited).
+      const opened = await gate?.catch(() => undefined);
+      await opened?.close();
+    },
   };
 }
 
@@ -64,5 +68,5 @@ export function contextOver(
   gate: Gate,
   parts: Pick<CliContext, "settings" | "log" | "out" | "err"> & { github?: GitHubAuth },
 ): CliContext {
-  return { ...parts, gate, hasDatabase: () => true, close: () => gate.close() };
+  return { ...parts, gate: async () => gate, hasDatabase: () => true, close: () => gate.close() };
 }

@@ -139,7 +139,7 @@ export async function startGateServer(
     queueDepth: () => jobs.depth(),
     waiting: async () => (await gate.store.withStatus("waiting_for_human")).length,
   });
-  const gate = buildGate(settings, log, {
+  const gate = await buildGate(settings, log, {
     github: auth,
     ...(opts.clock ? { clock: opts.clock } : {}),
     onSettled: async (review) => {
@@ -155,7 +155,7 @@ export async function startGateServer(
   try {
     await gate.checkModels();
   } catch (error) {
-    gate.close();
+    await gate.close();
     throw error;
   }
   // Webhook answers go out before the background work their deliveries queue (announcements, reviews).
@@ -268,7 +268,7 @@ export async function startGateServer(
       await stop();
       await idle();
       await jobs.close();
-      gate.close();
+      await gate.close();
     },
   };
 }

@@ -21,21 +21,21 @@ const RESOLVED = {
 
 let api: FakeAnthropic;
 let dir: string;
-const closers: Array<() => void> = [];
+const closers: Array<() => void | Promise<void>> = [];
 beforeEach(async () => {
   api = await startFakeAnthropic();
   dir = tempDir("gate-eval-cmd-");
 });
 afterEach(async () => {
-  for (const c of closers.splice(0)) c();
+  for (const c of closers.splice(0)) await c();
   await api.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
 /** A CLI context as `createCliContext` builds it, with stdout and stderr captured. */
-function context(env: Record<string, string>) {
+async function context(env: Record<string, string>) {
   const settings = loadSettings({ GATE_DB: path.join(dir, "gate.db"), GATE_DATA_DIR: dir, ...env }, dir);
-  const gate = buildGate(settings, silentLog);
+  const gate = await buildGate(settings, silentLog);
   closers.push(() => gate.close());
   const out: string[] = [];
   const err: string[] = [];
@@ -50,7 +50,7 @@ describe("gate eval (npm run eval)", () => {
     fs.cpSync(path.join(BUNDLED_FIXTURES_DIR, "003_auth_change"), path.join(fixtures, "003_auth_change"), {
       recursive: true,
     });
-    const { ctx, out } = context({ ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: api.url });
+    const { ctx, out } = await context({ ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: api.url });
     expect(await evalCommand(ctx, { json: true, rules: true }, fixtures)).toBe(0);
     const report = JSON.parse(out[0] ?? "") as EvalRun;
     expect(report.mode).toBe("rules");
@@ -60,7 +60,7 @@ describe("gate eval (npm run eval)", () => {
 
   it("with a key reviews every fixture that has expected.json and prints one JSON report", async () => {
     routeByCaller(api, {}, (caller) => textMessage(caller === "investigator" ? RESOLVED : EMPTY_ANSWER));
-    const { ctx, out, err } = context({ ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: api.url });
+    const { ctx, out, err } = await context({ ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: api.url });
     const code = await evalCommand(ctx, { json: true }, BUNDLED_FIXTURES_DIR);
 
     expect(code).toBe(0);
@@ -85,7 +85,7 @@ describe("gate eval (npm run eval)", () => {
     }
     expect(err.filter((l) => l.startsWith("eval "))).toHaveLength(expectedFixtures.length);
     // The evaluation ran on its own store: none of its reviews is in the operator's.
-    expect(await ctx.gate.store.latestForPr("acme/web#101")).toBeUndefined();
+    expect(await (await ctx.gate()).store.latestForPr("acme/web#101")).toBeUndefined();
   });
 
   it("prints a table without --json", async () => {
@@ -95,7 +95,7 @@ describe("gate eval (npm run eval)", () => {
     fs.cpSync(path.join(BUNDLED_FIXTURES_DIR, "002_new_dependency"), path.join(fixtures, "002_new_dependency"), {
       recursive: true,
     });
-    const { ctx, out } = context({ ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: api.url });
+    const { ctx, out } = await context({ ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: api.url });
     const code = await evalCommand(ctx, { json: false }, fixtures);
     expect(code).toBe(0);
     const text = out.join("\n");
@@ -106,7 +106,7 @@ describe("gate eval (npm run eval)", () => {
   });
 
   it("fails when it selects no fixture, and when a fixture cannot be scored", async () => {
-    const { ctx, err, out } = context({ ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: api.url });
+    const { ctx, err, out } = await context({ ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: api.url });
     const empty = tempDir("gate-eval-empty-");
     closers.push(() => fs.rmSync(empty, { recursive: true, force: true }));
     expect(await evalCommand(ctx, { json: true }, empty)).toBe(1);

@@ -68,8 +68,8 @@ export function requestsOf(api: FakeAnthropic, caller: Caller): RecordedRequest[
 }
 
 /** A gate with Claude switched on and pointed at the fake (the real SDK over loopback HTTP). */
-export function modelGate(api: FakeAnthropic, env: Record<string, string> = {}, extras: GateExtras = {}) {
-  return testGate({ ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: api.url, ...env }, extras);
+export async function modelGate(api: FakeAnthropic, env: Record<string, string> = {}, extras: GateExtras = {}) {
+  return await testGate({ ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: api.url, ...env }, extras);
 }
 
 /** The string values of a bundled fixture's patches, to look for secrets in what was sent. */
@@ -83,16 +83,16 @@ export function fixturePatches(name: string): string {
 /**
  * Starts a fake Messages API before each test, and closes it and every gate opened on it after.
  *
- * @example const fake = useFakeAnthropic(); fake.gates.push(modelGate(fake.api));
+ * @example const fake = useFakeAnthropic(); fake.gates.push(await modelGate(fake.api));
  */
-export function useFakeAnthropic(): { readonly api: FakeAnthropic; gates: Array<{ close: () => void }> } {
+export function useFakeAnthropic(): { readonly api: FakeAnthropic; gates: Array<{ close: () => Promise<void> }> } {
   let api: FakeAnthropic | undefined;
-  const gates: Array<{ close: () => void }> = [];
+  const gates: Array<{ close: () => Promise<void> }> = [];
   beforeEach(async () => {
     api = await startFakeAnthropic();
   });
   afterEach(async () => {
-    for (const g of gates.splice(0)) g.close();
+    for (const g of gates.splice(0)) await g.close();
     await api?.close();
   });
   return {

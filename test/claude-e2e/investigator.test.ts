@@ -45,7 +45,7 @@ describe("Claude as investigator, through the whole gate", () => {
         textMessage(REPORT, TURN_USAGE[3]),
       ],
     });
-    const gate = modelGate(fake.api);
+    const gate = await modelGate(fake.api);
     gates.push(gate);
     const r = await reviewFixture(gate, "003_auth_change");
 

@@ -28,7 +28,7 @@ describe("what reaches the Messages API", () => {
     expect(secrets.every((s) => s.length >= 20)).toBe(true);
 
     routeByCaller(fake.api, {});
-    const gate = modelGate(fake.api);
+    const gate = await modelGate(fake.api);
     gates.push(gate);
     const r4 = await reviewFixture(gate, "004_hardcoded_aws_key");
     const r5 = await reviewFixture(gate, "005_readme_typo_with_secret");
@@ -115,7 +115,7 @@ describe("low-entropy secrets, JWTs and .env files", () => {
     const { fixturesDir, name } = fixtureWithSecrets({ inDiff: true });
     try {
       routeByCaller(fake.api, {});
-      const gate = modelGate(fake.api);
+      const gate = await modelGate(fake.api);
       gates.push(gate);
       const result = await reviewFixture(gate, name, fixturesDir);
       expect(fake.api.requests.length).toBeGreaterThanOrEqual(1);
@@ -146,7 +146,7 @@ describe("low-entropy secrets, JWTs and .env files", () => {
           textMessage({ answers: ["Nothing else reads the session."], evidence: [], concerns: [], conclusive: true }),
         ],
       });
-      const gate = modelGate(fake.api);
+      const gate = await modelGate(fake.api);
       gates.push(gate);
       const result = await reviewFixture(gate, name, fixturesDir);
 

@@ -15,8 +15,8 @@ const LICENSING_COMPLIANT = {
 const fake = useFakeAnthropic();
 const gates = fake.gates;
 
-function gate(env: Record<string, string> = {}) {
-  const g = modelGate(fake.api, env);
+async function gate(env: Record<string, string> = {}) {
+  const g = await modelGate(fake.api, env);
   gates.push(g);
   return g;
 }
@@ -28,7 +28,7 @@ describe("Claude as specialist, through the whole gate and the real SDK", () => 
         textMessage(LICENSING_COMPLIANT, { input_tokens: 1000, output_tokens: 200, cache_creation_input_tokens: 0 }),
       ],
     });
-    const r = await reviewFixture(gate(), "010_mit_or_gpl_dependency");
+    const r = await reviewFixture(await gate(), "010_mit_or_gpl_dependency");
 
     expect(r.route).toBe("approved");
     expect(r.escalation).toBeNull();
@@ -59,7 +59,7 @@ describe("Claude as specialist, through the whole gate and the real SDK", () => 
         }),
       ],
     });
-    const r = await reviewFixture(gate(), "008_weak_crypto");
+    const r = await reviewFixture(await gate(), "008_weak_crypto");
 
     expect(r.route).toBe("human");
     expect(r.status).toBe("waiting_for_human");
@@ -87,7 +87,7 @@ describe("Claude as specialist, through the whole gate and the real SDK", () => 
         }),
       ],
     });
-    const r = await reviewFixture(gate(), "004_hardcoded_aws_key");
+    const r = await reviewFixture(await gate(), "004_hardcoded_aws_key");
 
     expect(requestsOf(fake.api, "security")).toHaveLength(1);
     expect(r.route).toBe("human");
@@ -100,7 +100,7 @@ describe("Claude as specialist, through the whole gate and the real SDK", () => 
 
   it("malformed JSON twice is a specialist_error escalation, never a pass, and both calls are counted", async () => {
     routeByCaller(fake.api, { licensing: [textMessage("Looks fine to me!"), textMessage('{"findings": [')] });
-    const r = await reviewFixture(gate(), "010_mit_or_gpl_dependency");
+    const r = await reviewFixture(await gate(), "010_mit_or_gpl_dependency");
 
     expect(requestsOf(fake.api, "licensing")).toHaveLength(2);
     expect(r.route).toBe("human");
@@ -115,7 +115,7 @@ describe("Claude as specialist, through the whole gate and the real SDK", () => 
 
   it("an answer cut off at max_tokens is retried with a larger max_tokens, then accepted", async () => {
     routeByCaller(fake.api, { licensing: [maxTokensTruncated(), textMessage(LICENSING_COMPLIANT)] });
-    const r = await reviewFixture(gate({ GATE_MODEL_MAX_TOKENS: "2048" }), "010_mit_or_gpl_dependency");
+    const r = await reviewFixture(await gate({ GATE_MODEL_MAX_TOKENS: "2048" }), "010_mit_or_gpl_dependency");
 
     const sent = requestsOf(fake.api, "licensing");
     expect(sent.map((q) => q.body?.max_tokens)).toEqual([2048, 4096]);
@@ -126,7 +126,7 @@ describe("Claude as specialist, through the whole gate and the real SDK", () => 
 
   it("a 529 overloaded answer is retried by the SDK, then the review goes on", async () => {
     routeByCaller(fake.api, { licensing: [overloaded(), textMessage(LICENSING_COMPLIANT)] });
-    const r = await reviewFixture(gate(), "010_mit_or_gpl_dependency");
+    const r = await reviewFixture(await gate(), "010_mit_or_gpl_dependency");
 
     expect(requestsOf(fake.api, "licensing")).toHaveLength(2);
     expect(r.route).toBe("approved");
@@ -136,7 +136,7 @@ describe("Claude as specialist, through the whole gate and the real SDK", () => 
 
   it("a 401 (wrong key) is an escalation naming the failure, not a crash", async () => {
     routeByCaller(fake.api, {}, () => unauthorized());
-    const r = await reviewFixture(gate(), "010_mit_or_gpl_dependency");
+    const r = await reviewFixture(await gate(), "010_mit_or_gpl_dependency");
 
     expect(requestsOf(fake.api, "licensing")).toHaveLength(1); // 401 is not retried
     expect(r.status).toBe("waiting_for_human");
@@ -148,7 +148,7 @@ describe("Claude as specialist, through the whole gate and the real SDK", () => 
 
   it("sends the key, the configured model and a system prompt whose policy block carries cache_control", async () => {
     routeByCaller(fake.api, {});
-    await reviewFixture(gate({ GATE_MODEL_SPECIALIST: "claude-haiku-4-5" }), "008_weak_crypto");
+    await reviewFixture(await gate({ GATE_MODEL_SPECIALIST: "claude-haiku-4-5" }), "008_weak_crypto");
 
     expect(fake.api.requests.length).toBeGreaterThan(0);
     for (const q of fake.api.requests) {
@@ -166,7 +166,7 @@ describe("Claude as specialist, through the whole gate and the real SDK", () => 
     const fixture = writeLargeFixture();
     try {
       routeByCaller(fake.api, {});
-      const g = gate({ GATE_MAX_INPUT_TOKENS: "4000" });
+      const g = await gate({ GATE_MAX_INPUT_TOKENS: "4000" });
       const r = await reviewFixture(g, fixture.name, fixture.fixturesDir);
 
       expect(r.route).toBe("human");
@@ -187,7 +187,7 @@ describe("Claude as specialist, through the whole gate and the real SDK", () => 
 
   it("the fake answers whichever specialty asks: security and data one call each, licensing none", async () => {
     routeByCaller(fake.api, {});
-    const r = await reviewFixture(gate(), "014_new_pii_column");
+    const r = await reviewFixture(await gate(), "014_new_pii_column");
     expect(requestsOf(fake.api, "security")).toHaveLength(1);
     expect(requestsOf(fake.api, "data")).toHaveLength(1);
     expect(requestsOf(fake.api, "licensing")).toHaveLength(0); // no licensing policy applies

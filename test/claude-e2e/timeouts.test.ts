@@ -18,7 +18,7 @@ function slow() {
 describe("Claude specialists that do not answer in time", () => {
   it("a response slower than GATE_SPECIALIST_TIMEOUT_MS is a timeout escalation, promptly", async () => {
     routeByCaller(fake.api, { licensing: [slow()] });
-    const gate = modelGate(fake.api, { GATE_SPECIALIST_TIMEOUT_MS: String(TIMEOUT_MS) });
+    const gate = await modelGate(fake.api, { GATE_SPECIALIST_TIMEOUT_MS: String(TIMEOUT_MS) });
     gates.push(gate);
     const started = Date.now();
     const r = await reviewFixture(gate, "010_mit_or_gpl_dependency");
@@ -39,7 +39,7 @@ describe("Claude specialists that do not answer in time", () => {
 
   it("two specialists timing out in one superstep give one escalation and no crash", async () => {
     routeByCaller(fake.api, { security: [slow()], data: [slow()] });
-    const gate = modelGate(fake.api, { GATE_SPECIALIST_TIMEOUT_MS: String(TIMEOUT_MS) });
+    const gate = await modelGate(fake.api, { GATE_SPECIALIST_TIMEOUT_MS: String(TIMEOUT_MS) });
     gates.push(gate);
     const started = Date.now();
     const r = await reviewFixture(gate, "008_weak_crypto");

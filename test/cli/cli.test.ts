@@ -171,7 +171,7 @@ describe("gate demo", { timeout: 120_000 }, () => {
     const { loadSettings } = await import("../../src/settings/index.js");
     const { renderCard } = await import("../../src/slack/card.js");
     const { silentLog } = await import("../helpers/gate.js");
-    const g = buildGate(loadSettings(env, dir), silentLog);
+    const g = await buildGate(loadSettings(env, dir), silentLog);
     try {
       for (const card of cards) {
         const review = defined(await g.store.get(card.review_id), card.review_id);
@@ -192,7 +192,7 @@ describe("gate demo", { timeout: 120_000 }, () => {
         ["gate_rerun", id],
       ]);
     } finally {
-      g.close();
+      await g.close();
     }
   }, 60_000);
 

@@ -13,12 +13,16 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
  * A gate whose server-wide configuration is this YAML (after `version: 1`), with a pinned clock;
  * closed when the test finishes.
  */
-function gateWith(yaml: string, today = "2026-11-30") {
+async function gateWith(yaml: string, today = "2026-11-30") {
   const file = path.join(dir, `gate-${Math.random().toString(36).slice(2)}.yml`);
   fs.writeFileSync(file, `version: 1\n${yaml}`);
-  const gate = testGate({ GATE_CONFIG: file }, { clock: () => new Date(`${today}T12:00:00Z`) }, tempDir("gate-rc-"));
-  onTestFinished(() => {
-    gate.close();
+  const gate = await testGate(
+    { GATE_CONFIG: file },
+    { clock: () => new Date(`${today}T12:00:00Z`) },
+    tempDir("gate-rc-"),
+  );
+  onTestFinished(async () => {
+    await gate.close();
   });
   return gate;
 }
@@ -28,8 +32,8 @@ const EXCEPTION =
 
 describe("a review under a configuration file", () => {
   it("a raised policy blocks: LIC-01 made blocking sends a GPL dev dependency to a person", async () => {
-    const plain = gateWith("");
-    const raised = gateWith("policies: { LIC-01: { blocking: true } }");
+    const plain = await gateWith("");
+    const raised = await gateWith("policies: { LIC-01: { blocking: true } }");
     expect((await reviewFixture(plain, "009_gpl_dev_dependency")).route).toBe("approved");
     const result = await reviewFixture(raised, "009_gpl_dev_dependency");
     expect(result.route).toBe("human");
@@ -37,7 +41,7 @@ describe("a review under a configuration file", () => {
   });
 
   it("an exception clears LIC-02: the review passes, and the card, check run and audit log name the exception", async () => {
-    const gate = gateWith(EXCEPTION);
+    const gate = await gateWith(EXCEPTION);
     const result = await reviewFixture(gate, "002_new_dependency");
     expect(result.route).toBe("approved");
     const lic02 = result.findings.find((f) => f.policy === "LIC-02");
@@ -60,7 +64,7 @@ describe("a review under a configuration file", () => {
   });
 
   it("an expired exception no longer applies: the review waits for a person and says the exception expired", async () => {
-    const gate = gateWith(EXCEPTION, "2027-07-01");
+    const gate = await gateWith(EXCEPTION, "2027-07-01");
     const result = await reviewFixture(gate, "002_new_dependency");
     expect(result.route).toBe("human");
     const lic02 = result.findings.find((f) => f.policy === "LIC-02");
@@ -69,7 +73,7 @@ describe("a review under a configuration file", () => {
   });
 
   it("a disabled policy is not enforced; the threshold comes from the file", async () => {
-    const gate = gateWith(
+    const gate = await gateWith(
       "policies: { LIC-02: { enabled: false }, LIC-01: { enabled: false } }\nrisk: { threshold: 95 }\n",
     );
     expect(gate.config.risk.threshold).toBe(95);
@@ -89,14 +93,14 @@ function withBaseConfig(name: string, yaml: string): string {
 
 describe("a fixture's base-gate.yml: the repository's file as its base commit has it", () => {
   it("its threshold applies to this review: a README typo goes to the specialists instead of passing at once", async () => {
-    const gate = gateWith("");
+    const gate = await gateWith("");
     expect((await reviewFixture(gate, "001_readme_typo")).route).toBe("auto_approved");
     const strict = withBaseConfig("001_readme_typo", "version: 1\nrisk: { threshold: 3 }\n");
     expect((await reviewFixture(gate, "001_readme_typo", strict)).route).toBe("approved");
   });
 
   it("its exception merges over the server's configuration; an invalid file sends the review to a person", async () => {
-    const gate = gateWith("policies: { LIC-01: { severity: high } }");
+    const gate = await gateWith("policies: { LIC-01: { severity: high } }");
     const cleared = withBaseConfig("002_new_dependency", `version: 1\n${EXCEPTION}`);
     expect((await reviewFixture(gate, "002_new_dependency", cleared)).route).toBe("approved");
     const broken = withBaseConfig("001_readme_typo", "version: 1\nexceptions: [{ policy: LIC-02 }]\n");
@@ -108,7 +112,7 @@ describe("a fixture's base-gate.yml: the repository's file as its base commit ha
 
 describe("approvers from the configuration", () => {
   it("a repository's file names who decides its licensing blocks; others are refused", async () => {
-    const gate = gateWith("");
+    const gate = await gateWith("");
     const fixtures = withBaseConfig("002_new_dependency", "version: 1\napprovers: { licensing: [ULEGAL] }\n");
     const waiting = await reviewFixture(gate, "002_new_dependency", fixtures);
     expect(waiting.route).toBe("human");
@@ -121,7 +125,7 @@ describe("approvers from the configuration", () => {
 
 describe("risk path globs from the configuration", () => {
   it("files a team marks as generated or docs score as docs: an otherwise-code change passes at once", async () => {
-    const gate = gateWith("");
+    const gate = await gateWith("");
     const plain = await reviewFixture(
       gate,
       "002_new_dependency",

@@ -23,13 +23,13 @@ describe("gate eval over fixtures/eval/ in rules mode", () => {
   beforeAll(async () => {
     dir = tempDir("gate-eval-corpus-");
     const settings = loadSettings({ GATE_DB: path.join(dir, "gate.db"), GATE_DATA_DIR: dir }, dir);
-    const gate = buildGate(settings, silentLog);
+    const gate = await buildGate(settings, silentLog);
     const out: string[] = [];
     const ctx = contextOver(gate, { settings, log: silentLog, out: (t) => out.push(t), err: () => undefined });
     try {
       code = await evalCommand(ctx, { json: true }, CORPUS);
     } finally {
-      gate.close();
+      await gate.close();
     }
     report = JSON.parse(out[0] ?? "null") as EvalRun;
   }, 600_000);

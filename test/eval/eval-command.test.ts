@@ -10,19 +10,19 @@ import { BUNDLED_FIXTURES_DIR } from "../../src/package-paths.js";
 import { silentLog, tempDir } from "../helpers/gate.js";
 
 let dir: string;
-const closers: Array<() => void> = [];
+const closers: Array<() => void | Promise<void>> = [];
 beforeEach(() => {
   dir = tempDir("gate-eval-rules-");
 });
-afterEach(() => {
-  for (const c of closers.splice(0)) c();
+afterEach(async () => {
+  for (const c of closers.splice(0)) await c();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
 /** A CLI context with no API key, stdout and stderr captured. */
-function context() {
+async function context() {
   const settings = loadSettings({ GATE_DB: path.join(dir, "gate.db"), GATE_DATA_DIR: dir }, dir);
-  const gate = buildGate(settings, silentLog);
+  const gate = await buildGate(settings, silentLog);
   closers.push(() => gate.close());
   const out: string[] = [];
   const err: string[] = [];
@@ -56,7 +56,7 @@ describe("gate eval in rules mode (no key)", () => {
       recursive: true,
     });
     fs.writeFileSync(path.join(main, "eval", "016_tests_only", "expected.json"), JSON.stringify({ route: "human" }));
-    const { ctx, out, err } = context();
+    const { ctx, out, err } = await context();
 
     const code = await evalCommand(ctx, { json: true }, [main, path.join(main, "eval")]);
 
@@ -84,7 +84,7 @@ describe("gate eval in rules mode (no key)", () => {
       "001_readme_typo": { route: "human" },
       "002_new_dependency": { route: "approved" },
     });
-    const { ctx, out } = context();
+    const { ctx, out } = await context();
     expect(await evalCommand(ctx, { json: false }, main)).toBe(0);
     const text = out.join("\n");
     expect(text).toMatch(/^mode: rules \(no model\)/);
@@ -93,7 +93,7 @@ describe("gate eval in rules mode (no key)", () => {
   });
 
   it("refuses a folder that does not exist, and a folder with no fixture", async () => {
-    const { ctx, out, err } = context();
+    const { ctx, out, err } = await context();
     expect(await evalCommand(ctx, { json: true }, path.join(dir, "nope"))).toBe(1);
     expect(err.join("\n")).toMatch(/not a folder: .*nope; nothing was evaluated/);
     fs.mkdirSync(path.join(dir, "empty"));

@@ -2,15 +2,15 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Specialist } from "../../src/domain/specialist.js";
 import { ZERO_USAGE } from "../../src/domain/usage.js";
 import { rulesReviewer } from "../../src/policy/rules-reviewer.js";
-import { registerFixture, reviewFixture, testGate } from "../helpers/gate.js";
+import { registerFixture, reviewFixture, testGate, type TestGate } from "../helpers/gate.js";
 
-const gates: Array<ReturnType<typeof testGate>> = [];
-const open = (...args: Parameters<typeof testGate>) => {
-  const g = testGate(...args);
+const gates: Array<TestGate> = [];
+const open = async (...args: Parameters<typeof testGate>) => {
+  const g = await testGate(...args);
   gates.push(g);
   return g;
 };
-afterEach(() => {
+afterEach(async () => {
   while (gates.length) gates.pop()?.close();
 });
 
@@ -29,7 +29,7 @@ const throwing: Specialist = {
 
 describe("the review graph", () => {
   it("auto-approves a README typo with no specialist and no model call", async () => {
-    const g = open();
+    const g = await open();
     const r = await reviewFixture(g, "001_readme_typo");
     expect(r.route).toBe("auto_approved");
     expect(r.status).toBe("done");
@@ -38,7 +38,10 @@ describe("the review graph", () => {
   });
 
   it("two specialists timing out in one superstep give one escalation and no crash", async () => {
-    const g = open({ GATE_SPECIALIST_TIMEOUT_MS: "50" }, { specialists: { security: hanging, licensing: hanging } });
+    const g = await open(
+      { GATE_SPECIALIST_TIMEOUT_MS: "50" },
+      { specialists: { security: hanging, licensing: hanging } },
+    );
     const r = await reviewFixture(g, "002_new_dependency");
     expect(r.status).toBe("waiting_for_human");
     expect(r.route).toBe("human");
@@ -50,7 +53,7 @@ describe("the review graph", () => {
   });
 
   it("a specialist error escalates as specialist_error, never a pass", async () => {
-    const g = open({}, { specialists: { security: throwing, licensing: throwing, data: throwing } });
+    const g = await open({}, { specialists: { security: throwing, licensing: throwing, data: throwing } });
     const r = await reviewFixture(g, "002_new_dependency");
     expect(r.route).toBe("human");
     expect(r.escalation?.reason).toBe("specialist_error");
@@ -66,7 +69,7 @@ describe("the review graph", () => {
         notReviewed: [],
       }),
     };
-    const g = open({}, { specialists: { licensing: clearing } });
+    const g = await open({}, { specialists: { licensing: clearing } });
     const r = await reviewFixture(g, "002_new_dependency");
     expect(r.route).toBe("human");
     expect(r.escalation?.reason).toBe("disagreement");
@@ -74,13 +77,13 @@ describe("the review graph", () => {
   });
 
   it("a review waiting for a person is resumed by a second gate on the same SQLite file", async () => {
-    const first = open();
+    const first = await open();
     const waiting = await reviewFixture(first, "002_new_dependency");
     expect(waiting.status).toBe("waiting_for_human");
-    first.close();
+    await first.close();
     gates.splice(gates.indexOf(first), 1);
 
-    const second = open({}, {}, first.dir);
+    const second = await open({}, {}, first.dir);
     const outcome = await second.runner.decide(waiting.review_id, { kind: "reject", by: "alice", note: "GPL" });
     expect(outcome.ok).toBe(true);
     if (!outcome.ok) return;
@@ -92,7 +95,7 @@ describe("the review graph", () => {
   });
 
   it("a queued review is known before it runs", async () => {
-    const g = open();
+    const g = await open();
     const review = await registerFixture(g, "001_readme_typo");
     const r = await g.runner.status(review.id);
     expect(r?.status).toBe("queued");
@@ -100,7 +103,7 @@ describe("the review graph", () => {
   });
 
   it("two concurrent decisions: exactly one resumes, the other is refused", async () => {
-    const g = open();
+    const g = await open();
     const waiting = await reviewFixture(g, "002_new_dependency");
     const [a, b] = await Promise.all([
       g.runner.decide(waiting.review_id, { kind: "approve", by: "alice" }),
@@ -117,7 +120,7 @@ describe("the review graph", () => {
 
 describe("investigation cycles: one budget for machine investigations and human questions", () => {
   it("003_auth_change: the investigator resolves the SEC-03 question and the review is approved after one cycle", async () => {
-    const g = open();
+    const g = await open();
     const r = await reviewFixture(g, "003_auth_change");
     expect(r.route).toBe("approved");
     expect(r.budget.cycles_used).toBe(1);
@@ -127,7 +130,7 @@ describe("investigation cycles: one budget for machine investigations and human 
   });
 
   it("003b: the token logged through a helper outside the diff stops the review, with the logging line as evidence", async () => {
-    const g = open();
+    const g = await open();
     const r = await reviewFixture(g, "003b_auth_change_logs_token");
     expect(r.route).toBe("human");
     expect(r.escalation?.reason).toBe("blocking_finding");
@@ -136,7 +139,7 @@ describe("investigation cycles: one budget for machine investigations and human 
   });
 
   it("with GATE_MAX_CYCLES=2 after one machine cycle: the first info request runs, the second is refused, both audited", async () => {
-    const g = open({ GATE_MAX_CYCLES: "2" });
+    const g = await open({ GATE_MAX_CYCLES: "2" });
     const waiting = await reviewFixture(g, "003b_auth_change_logs_token");
     expect(waiting.budget.cycles_used).toBe(1);
 
@@ -173,7 +176,7 @@ describe("investigation cycles: one budget for machine investigations and human 
   });
 
   it("an unknown resume value is refused without touching the review", async () => {
-    const g = open();
+    const g = await open();
     const waiting = await reviewFixture(g, "002_new_dependency");
     const out = await g.runner.decide(waiting.review_id, { kind: "merge", by: "eve" } as never);
     expect(out.ok).toBe(false);
@@ -192,7 +195,7 @@ describe("the money budget (GATE_MAX_COST_USD)", () => {
   });
 
   it("a review that has spent its money starts no investigation: it goes to a person", async () => {
-    const g = open({ GATE_MAX_COST_USD: "0.50" }, { specialists: { security: costly(0.6) } });
+    const g = await open({ GATE_MAX_COST_USD: "0.50" }, { specialists: { security: costly(0.6) } });
     const r = await reviewFixture(g, "003_auth_change");
     expect(r.route).toBe("human");
     expect(r.escalation?.reason).toBe("budget_exhausted");
@@ -204,7 +207,7 @@ describe("the money budget (GATE_MAX_COST_USD)", () => {
   });
 
   it("under the cap the same review investigates as usual", async () => {
-    const g = open({ GATE_MAX_COST_USD: "5" }, { specialists: { security: costly(0.01) } });
+    const g = await open({ GATE_MAX_COST_USD: "5" }, { specialists: { security: costly(0.01) } });
     const r = await reviewFixture(g, "003_auth_change");
     expect(r.budget.cycles_used).toBe(1);
     expect(r.budget.cost_usd).toBeCloseTo(0.02, 6);

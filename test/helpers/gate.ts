@@ -15,14 +15,16 @@ export function tempDir(prefix = "gate-test-"): string {
 export const silentLog = pino({ level: "silent" });
 
 /** A gate on a temp SQLite file with the given settings and extras. */
-export function testGate(env: Record<string, string> = {}, extras: GateExtras = {}, dir = tempDir()) {
+export async function testGate(env: Record<string, string> = {}, extras: GateExtras = {}, dir = tempDir()) {
   const settings = loadSettings({ GATE_DB: path.join(dir, "gate.db"), GATE_DATA_DIR: dir, ...env }, dir);
-  const gate = buildGate(settings, silentLog, extras);
+  const gate = await buildGate(settings, silentLog, extras);
   return { ...gate, dir, settings };
 }
 
+export type TestGate = Awaited<ReturnType<typeof testGate>>;
+
 /** Registers a bundled fixture's review (not yet run). */
-export function registerFixture(gate: ReturnType<typeof testGate>, name: string, fixturesDir = BUNDLED_FIXTURES_DIR) {
+export function registerFixture(gate: TestGate, name: string, fixturesDir = BUNDLED_FIXTURES_DIR) {
   const pr = loadFixturePullRequest(fixturesDir, name);
   return gate.runner.register({
     source: { kind: "fixture", fixturesDir, name },
@@ -36,11 +38,7 @@ export function registerFixture(gate: ReturnType<typeof testGate>, name: string,
 }
 
 /** Registers and runs a bundled fixture's review. */
-export async function reviewFixture(
-  gate: ReturnType<typeof testGate>,
-  name: string,
-  fixturesDir = BUNDLED_FIXTURES_DIR,
-) {
+export async function reviewFixture(gate: TestGate, name: string, fixturesDir = BUNDLED_FIXTURES_DIR) {
   const review = await registerFixture(gate, name, fixturesDir);
   return gate.runner.run(review.id);
 }
@@ -50,15 +48,15 @@ export async function reviewFixture(
  * process would), `closeAll` (afterEach) closes them and removes their folders.
  */
 export function openedGates() {
-  let gates: Array<ReturnType<typeof testGate>> = [];
+  let gates: TestGate[] = [];
   return {
-    open(extras: GateExtras = {}, dir?: string) {
-      const g = testGate({}, extras, dir);
+    async open(extras: GateExtras = {}, dir?: string) {
+      const g = await testGate({}, extras, dir);
       gates.push(g);
       return g;
     },
-    closeAll() {
-      for (const g of gates) g.close();
+    async closeAll() {
+      for (const g of gates) await g.close();
       for (const dir of new Set(gates.map((g) => g.dir))) fs.rmSync(dir, { recursive: true, force: true });
       gates = [];
     },

@@ -45,7 +45,7 @@ describe("a model's clearance of a context finding counts only with verified evi
       },
       approve,
     );
-    const gate = modelGate(fake.api);
+    const gate = await modelGate(fake.api);
     fake.gates.push(gate);
     const r = await reviewFixture(gate, "003b_auth_change_logs_token");
 
@@ -80,7 +80,7 @@ describe("a model's clearance of a context finding counts only with verified evi
       },
       approve,
     );
-    const gate = modelGate(fake.api);
+    const gate = await modelGate(fake.api);
     fake.gates.push(gate);
     const r = await reviewFixture(gate, "003_auth_change");
 
@@ -106,7 +106,7 @@ describe("a model's clearance of a context finding counts only with verified evi
       },
       approve,
     );
-    const gate = modelGate(fake.api);
+    const gate = await modelGate(fake.api);
     fake.gates.push(gate);
     const r = await reviewFixture(gate, "003_auth_change");
     expect(r.route).toBe("human");
@@ -126,7 +126,7 @@ describe("a model's clearance of a context finding counts only with verified evi
       },
       approve,
     );
-    const gate = modelGate(fake.api);
+    const gate = await modelGate(fake.api);
     fake.gates.push(gate);
     const r = await reviewFixture(gate, "003_auth_change");
     expect(r.investigations[0]).toMatchObject({ status: "resolved" });

@@ -207,7 +207,7 @@ describe("live licences for every ecosystem", () => {
 describe("a fixture whose registry cannot be read", () => {
   it("goes to a person (lookup_failed), not to an unknown licence", async () => {
     const dir = tempDir("gate-lookup-");
-    const gate = testGate({}, {}, dir);
+    const gate = await testGate({}, {}, dir);
     try {
       const fixtures = path.join(dir, "fixtures");
       fs.cpSync(path.join(BUNDLED_FIXTURES_DIR, "002_new_dependency"), path.join(fixtures, "002_new_dependency"), {
@@ -222,7 +222,7 @@ describe("a fixture whose registry cannot be read", () => {
       );
       expect(r.findings.filter((f) => f.policy.startsWith("LIC-"))).toEqual([]);
     } finally {
-      gate.close();
+      await gate.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });

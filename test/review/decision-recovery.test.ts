@@ -1,23 +1,23 @@
 import fs from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { reviewFixture, testGate } from "../helpers/gate.js";
+import { reviewFixture, testGate, type TestGate } from "../helpers/gate.js";
 
-let gates: Array<ReturnType<typeof testGate>> = [];
-afterEach(() => {
-  for (const g of gates) g.close();
+let gates: Array<TestGate> = [];
+afterEach(async () => {
+  for (const g of gates) await g.close();
   for (const dir of new Set(gates.map((g) => g.dir))) fs.rmSync(dir, { recursive: true, force: true });
   gates = [];
 });
 
-function open(dir?: string) {
-  const g = testGate({}, {}, dir);
+async function open(dir?: string) {
+  const g = await testGate({}, {}, dir);
   gates.push(g);
   return g;
 }
 
 describe("a decision received before a crash", () => {
   it("is applied once on restart: the review approved, one 'received' and one 'applied' in the audit log", async () => {
-    const first = open();
+    const first = await open();
     const waiting = await reviewFixture(first, "002_new_dependency");
     expect(waiting.status).toBe("waiting_for_human");
     // What decide does before Slack is answered; then the process dies before applying it.
@@ -28,10 +28,10 @@ describe("a decision received before a crash", () => {
         "slack",
       ),
     ).toBe(true);
-    first.close();
+    await first.close();
     gates = [];
 
-    const second = open(first.dir);
+    const second = await open(first.dir);
     expect((await second.store.get(waiting.review_id))?.status).toBe("running");
     const recovered = await second.runner.recover();
     expect(recovered.applied).toBe(1);
@@ -48,7 +48,7 @@ describe("a decision received before a crash", () => {
   });
 
   it("refuses a second decision while the first is received and not yet applied", async () => {
-    const g = open();
+    const g = await open();
     const waiting = await reviewFixture(g, "002_new_dependency");
     expect(await g.store.receiveDecision(waiting.review_id, { kind: "approve", by: "alice" }, "cli")).toBe(true);
     expect(await g.store.receiveDecision(waiting.review_id, { kind: "reject", by: "bob", note: "no" }, "cli")).toBe(

@@ -2,19 +2,19 @@ import fs from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Publisher, ReviewRecord } from "../../src/domain/review.js";
 import { ReviewPublishing } from "../../src/review/publish.js";
-import { registerFixture, silentLog, testGate } from "../helpers/gate.js";
+import { registerFixture, silentLog, testGate, type TestGate } from "../helpers/gate.js";
 
-const gates: Array<ReturnType<typeof testGate>> = [];
-afterEach(() => {
+const gates: Array<TestGate> = [];
+afterEach(async () => {
   for (const g of gates.splice(0)) {
-    g.close();
+    await g.close();
     fs.rmSync(g.dir, { recursive: true, force: true });
   }
 });
 
 describe("ReviewPublishing", () => {
   it("hands each publisher the receipts of those before it, and marks the result published only when all showed it", async () => {
-    const g = testGate();
+    const g = await testGate();
     gates.push(g);
     const review = await registerFixture(g, "002_new_dependency");
     const seen: Array<Pick<ReviewRecord, "slackTs" | "checkRunId">> = [];

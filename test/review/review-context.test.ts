@@ -3,12 +3,12 @@ import fs from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { ReviewRunner } from "../../src/review/runner.js";
 import type { ReviewStore } from "../../src/domain/review-store.js";
-import { registerFixture, silentLog, testGate } from "../helpers/gate.js";
+import { registerFixture, silentLog, testGate, type TestGate } from "../helpers/gate.js";
 
-const gates: Array<ReturnType<typeof testGate>> = [];
-afterEach(() => {
+const gates: Array<TestGate> = [];
+afterEach(async () => {
   for (const g of gates.splice(0)) {
-    g.close();
+    await g.close();
     fs.rmSync(g.dir, { recursive: true, force: true });
   }
 });
@@ -16,8 +16,8 @@ afterEach(() => {
 const READS = new Set(["get", "source", "lastResult", "latestForPr", "openForPr", "withStatus", "unpublished"]);
 
 /** The real gate's graph and store, with their reads counted. */
-function counted() {
-  const g = testGate();
+async function counted() {
+  const g = await testGate();
   gates.push(g);
   const reads = { state: 0, store: 0 };
   const graph = Object.assign(Object.create(g.graph) as typeof g.graph, {
@@ -52,7 +52,7 @@ function counted() {
 describe("one run carries its review's context", () => {
   // Before the runner carried a context, this run read the graph state 4 times and the store 11.
   it("an auto-approved run reads the graph state twice (before and after the graph) and the store at most six times", async () => {
-    const { g, runner, reads } = counted();
+    const { g, runner, reads } = await counted();
     const review = await registerFixture(g, "001_readme_typo");
     const result = await runner.run(review.id);
     expect(result.route).toBe("auto_approved");
@@ -62,7 +62,7 @@ describe("one run carries its review's context", () => {
 
   // Before: the decision read the graph state 3 times and the store 6.
   it("a run that waits for a person, then an approval, each read the graph state twice; the approval reads the store three times", async () => {
-    const { g, runner, reads } = counted();
+    const { g, runner, reads } = await counted();
     const review = await registerFixture(g, "002_new_dependency");
     expect((await runner.run(review.id)).status).toBe("waiting_for_human");
     const afterRun = { ...reads };

@@ -3,25 +3,25 @@ import fs from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { ReviewRunner } from "../../src/review/runner.js";
 import { BUNDLED_FIXTURES_DIR } from "../../src/package-paths.js";
-import { registerFixture, silentLog, testGate } from "../helpers/gate.js";
+import { registerFixture, silentLog, testGate, type TestGate } from "../helpers/gate.js";
 import { defined } from "../helpers/defined.js";
 
-const gates: Array<ReturnType<typeof testGate>> = [];
-afterEach(() => {
+const gates: Array<TestGate> = [];
+afterEach(async () => {
   for (const g of gates.splice(0)) {
-    g.close();
+    await g.close();
     fs.rmSync(g.dir, { recursive: true, force: true });
   }
 });
-function gate() {
-  const g = testGate();
+async function gate() {
+  const g = await testGate();
   gates.push(g);
   return g;
 }
 
 describe("ReviewRunner.supersedeOlder", () => {
   it("supersedes only reviews registered before the new one, never a newer head", async () => {
-    const g = gate();
+    const g = await gate();
     const a = await registerFixture(g, "002_new_dependency");
     const b = await g.runner.register({
       source: { kind: "fixture", fixturesDir: BUNDLED_FIXTURES_DIR, name: "002_new_dependency" },
@@ -41,7 +41,7 @@ describe("ReviewRunner.supersedeOlder", () => {
   });
 
   it("orders out-of-order deliveries by GitHub's clock: a late-arriving older push never supersedes the newer head", async () => {
-    const g = gate();
+    const g = await gate();
     const base = {
       source: { kind: "fixture" as const, fixturesDir: BUNDLED_FIXTURES_DIR, name: "002_new_dependency" },
       repo: "acme/web",
@@ -61,7 +61,7 @@ describe("ReviewRunner.supersedeOlder", () => {
 
 describe("ReviewRunner.decide on a review that failed closed", () => {
   it("refuses a question (there is no gate to resume) and keeps the review waiting for a person", async () => {
-    const g = gate();
+    const g = await gate();
     // The real compiled graph, except that running it fails: the runner fails closed to a person.
     const failing = Object.assign(Object.create(g.graph) as typeof g.graph, {
       invoke: async () => {
@@ -95,7 +95,7 @@ describe("ReviewRunner.decide on a review that failed closed", () => {
 
 describe("ReviewRunner.decide and check: the decision policy at the runner", () => {
   it("applies the approver lists and the author bar, audits every refusal in one shape, and changes nothing until allowed", async () => {
-    const g = gate();
+    const g = await gate();
     const approvers = { approvers: ["ULEGAL"], githubToSlack: { "dev-priya": "UPRIYA" } };
     const runner = new ReviewRunner({
       graph: g.graph,
@@ -143,7 +143,7 @@ describe("ReviewRunner.decide and check: the decision policy at the runner", () 
 
 describe("ReviewRunner publishing", () => {
   it("announces a registered review at once, and a late announcement never overwrites the verdict", async () => {
-    const g = gate();
+    const g = await gate();
     const shown: Array<[string | null, string]> = [];
     const recorder = {
       name: "recorder",

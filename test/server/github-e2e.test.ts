@@ -105,8 +105,8 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     expect(notJson.status).toBe(400);
     expect(huge.status).toBe(413);
     await s.server.idle();
-    expect(rows(s.server, "gate_reviews")).toBe(0);
-    expect(rows(s.server, "gate_deliveries")).toBe(0);
+    expect(await rows(s.server, "gate_reviews")).toBe(0);
+    expect(await rows(s.server, "gate_deliveries")).toBe(0);
     expect(s.gh.find("POST", /check-runs$/)).toHaveLength(0);
     // The server still works after all that.
     expect((await postWebhook(s.base, body)).status).toBe(202);
@@ -125,8 +125,8 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 202]);
     await s.server.idle();
     expect((await postWebhook(s.base, body, { id })).text).toBe("duplicate");
-    expect(rows(s.server, "gate_reviews")).toBe(1);
-    expect(rows(s.server, "gate_deliveries")).toBe(1);
+    expect(await rows(s.server, "gate_reviews")).toBe(1);
+    expect(await rows(s.server, "gate_deliveries")).toBe(1);
     expect(s.gh.find("POST", /check-runs$/)).toHaveLength(1);
     expect(checkRunsOn(s.gh, pr.headSha)).toHaveLength(1);
   });
@@ -206,9 +206,9 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     const oldRuns = checkRunsOn(s.gh, old.headSha);
     expect(oldRuns.map((r) => [r.fields.status, r.fields.conclusion])).toEqual([["completed", "neutral"]]);
     expect(checkRunsOn(s.gh, NEW_HEAD).map((r) => r.fields.conclusion)).toEqual(["action_required"]);
-    const statuses = s.server.gate.db
-      .prepare("SELECT head_sha AS sha, status FROM gate_reviews ORDER BY created_at")
-      .all();
+    const statuses = await s.server.gate.state.query(
+      "SELECT head_sha AS sha, status FROM gate_reviews ORDER BY created_at",
+    );
     expect(statuses).toEqual([
       { sha: old.headSha, status: "superseded" },
       { sha: NEW_HEAD, status: "waiting_for_human" },
@@ -251,12 +251,12 @@ describe("the gate's server with GitHub (GATE_SLACK=off, App mode)", () => {
     const asDraft = { ...draft, pull_request: { ...record(draft.pull_request), draft: true } };
     expect((await postWebhook(s.base, JSON.stringify(asDraft))).status).toBe(202);
     await s.server.idle();
-    expect(rows(s.server, "gate_deliveries")).toBe(1);
-    expect(rows(s.server, "gate_reviews")).toBe(0);
+    expect(await rows(s.server, "gate_deliveries")).toBe(1);
+    expect(await rows(s.server, "gate_reviews")).toBe(0);
 
     expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent("ready_for_review", pr)))).status).toBe(202);
     await s.server.idle();
-    expect(rows(s.server, "gate_reviews")).toBe(1);
+    expect(await rows(s.server, "gate_reviews")).toBe(1);
     expect(checkRunsOn(s.gh, pr.headSha).map((r) => r.fields.conclusion)).toEqual(["success"]);
   });
 

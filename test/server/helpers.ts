@@ -223,9 +223,12 @@ export function record(value: unknown): Record<string, unknown> {
 }
 
 /** Row count of one of the app's tables. */
-export function rows(server: RunningServer, table: "gate_reviews" | "gate_deliveries" | "gate_audit"): number {
-  const row = z.object({ n: z.number() }).parse(server.gate.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get());
-  return row.n;
+export async function rows(
+  server: RunningServer,
+  table: "gate_reviews" | "gate_deliveries" | "gate_audit",
+): Promise<number> {
+  const [row] = await server.gate.state.query(`SELECT COUNT(*) AS n FROM ${table}`);
+  return z.object({ n: z.coerce.number() }).parse(row).n;
 }
 
 /** The loopback fakes and the server talking to them, in one temp directory. */

@@ -28,7 +28,7 @@ const open = (publisher?: Publisher, dir?: string) =>
 
 describe("review jobs", () => {
   it("a review job runs its queued review after superseding the PR's older open review", async () => {
-    const g = open();
+    const g = await open();
     const older = await reviewFixture(g, "002_new_dependency");
     expect(older.status).toBe("waiting_for_human");
     const newer = await registerFixture(g, "002_new_dependency");
@@ -38,11 +38,11 @@ describe("review jobs", () => {
   });
 
   it("a decision job finishes the decision another process received and did not apply, once", async () => {
-    const first = open();
+    const first = await open();
     const waiting = await reviewFixture(first, "002_new_dependency");
     expect(await first.store.receiveDecision(waiting.review_id, { kind: "approve", by: "alice" }, "slack")).toBe(true);
     // Another process (the same database) takes the job over.
-    const second = open(undefined, first.dir);
+    const second = await open(undefined, first.dir);
     const handle = reviewJobHandler(second.runner);
     await handle({ kind: "decision", reviewId: waiting.review_id });
     expect((await second.runner.result(waiting.review_id)).route).toBe("human_approved");
@@ -53,7 +53,7 @@ describe("review jobs", () => {
 
   it("a review job whose review already settled unpublished publishes it, and publishes nothing when it was", async () => {
     const publisher = recordingPublisher();
-    const g = open(publisher);
+    const g = await open(publisher);
     publisher.failing = true;
     const settled = await reviewFixture(g, "001_readme_typo");
     expect(settled.status).toBe("done");
@@ -68,7 +68,7 @@ describe("review jobs", () => {
   });
 
   it("a job for a review that does not exist (its registration rolled back) does nothing", async () => {
-    const g = open();
+    const g = await open();
     await expect(reviewJobHandler(g.runner)({ kind: "review", reviewId: "r-000000000000" })).resolves.toBeUndefined();
   });
 });

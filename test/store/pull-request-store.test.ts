@@ -1,25 +1,25 @@
 import fs from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { reviewFixture, testGate } from "../helpers/gate.js";
+import { reviewFixture, testGate, type TestGate } from "../helpers/gate.js";
 
-let gates: Array<ReturnType<typeof testGate>> = [];
-afterEach(() => {
+let gates: Array<TestGate> = [];
+afterEach(async () => {
   for (const g of gates) {
-    g.close();
+    await g.close();
     fs.rmSync(g.dir, { recursive: true, force: true });
   }
   gates = [];
 });
 
-function gate() {
-  const g = testGate();
+async function gate() {
+  const g = await testGate();
   gates.push(g);
   return g;
 }
 
 /** Checkpoint and pending-write rows of one review's thread, and how many of them hold `text`. */
-function checkpointRows(g: ReturnType<typeof testGate>, threadId: string, text: string) {
-  const count = (sql: string, ...args: unknown[]) => (g.db.prepare(sql).get(...args) as { n: number }).n;
+function checkpointRows(g: TestGate, threadId: string, text: string) {
+  const count = (sql: string, ...args: unknown[]) => (g.state.db.prepare(sql).get(...args) as { n: number }).n;
   return {
     checkpoints: count(`SELECT count(*) AS n FROM checkpoints WHERE thread_id = ?`, threadId),
     holding:
@@ -42,7 +42,7 @@ const PATCH_TEXT = 'import { LineChart } from "gpl-chart-lib"';
 
 describe("the pull request is stored once per review", () => {
   it("keeps a waiting review's diff in one row, and none of it in any checkpoint", async () => {
-    const g = gate();
+    const g = await gate();
     const result = await reviewFixture(g, "002_new_dependency");
     expect(result.status).toBe("waiting_for_human");
     const escaped = checkpointRows(g, result.review_id, PATCH_LINE);
@@ -53,12 +53,12 @@ describe("the pull request is stored once per review", () => {
   });
 
   it("prunes a settled review to its newest checkpoint and forgets its diff; status still shows everything", async () => {
-    const g = gate();
+    const g = await gate();
     const result = await reviewFixture(g, "003_auth_change");
     expect(result.route).toBe("approved");
     expect(checkpointRows(g, result.review_id, "x").checkpoints).toBe(1);
     expect(
-      g.db.prepare(`SELECT count(*) AS n FROM gate_pull_requests WHERE review_id = ?`).get(result.review_id),
+      g.state.db.prepare(`SELECT count(*) AS n FROM gate_pull_requests WHERE review_id = ?`).get(result.review_id),
     ).toEqual({ n: 0 });
     const status = await g.runner.status(result.review_id);
     expect(status?.route).toBe("approved");

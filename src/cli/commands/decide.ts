@@ -6,9 +6,8 @@ import { formatResult } from "../format-result.js";
 /** Finds a review by id, or the newest review of `owner/repo#n`. */
 export async function findReview(ctx: CliContext, ref: string) {
   // No database yet means no review; opening it here would create it.
-  const review = ctx.hasDatabase()
-    ? ((await ctx.gate.store.get(ref)) ?? (await ctx.gate.store.latestForPr(ref)))
-    : undefined;
+  const store = ctx.hasDatabase() ? (await ctx.gate()).store : undefined;
+  const review = store ? ((await store.get(ref)) ?? (await store.latestForPr(ref))) : undefined;
   if (!review) throw new GateError("REVIEW_NOT_FOUND", `no review ${JSON.stringify(ref)}`);
   return review;
 }
@@ -44,7 +43,7 @@ export async function decideCommand(
   const review = await findReview(ctx, ref);
   // The runner applies the one decision policy: `--by` the PR's author (its login in any case, or
   // the Slack id GATE_GITHUB_TO_SLACK gives it) is refused with the words Slack uses.
-  const outcome = await ctx.gate.runner.decide(review.id, resume, { door: { kind: "cli" } });
+  const outcome = await (await ctx.gate()).runner.decide(review.id, resume, { door: { kind: "cli" } });
   if (!outcome.ok) {
     ctx.err(`gate decide: refused: ${outcome.message}`);
     return 1;

@@ -90,7 +90,7 @@ export async function evalCommand(
     dbPath: path.join(dir, "eval.db"),
     dataDir: dir,
   };
-  const gate = buildGate(settings, ctx.log);
+  const gate = await buildGate(settings, ctx.log);
   const evalCtx = contextOver(gate, { settings, log: ctx.log, out: ctx.out, err: ctx.err });
   const outcomes: FixtureOutcome[] = [];
   try {
@@ -119,7 +119,7 @@ export async function evalCommand(
       ctx.err(`eval ${i + 1}/${fixtures.length} ${label}: ${got}`);
     }
   } finally {
-    gate.close();
+    await gate.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 

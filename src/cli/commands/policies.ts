@@ -55,11 +55,8 @@ async function repositoryConfig(ctx: CliContext, repo: string): Promise<Effectiv
   }
   const [owner = "", name = ""] = repo.split("/");
   const text = await readRepoConfig(await ctx.github.forRepo(owner, name), { owner, repo: name });
-  const { config, problem } = resolveReviewConfig(
-    { file: ctx.gate.configFile, config: ctx.gate.config },
-    text,
-    ctx.gate.policies,
-  );
+  const gate = await ctx.gate();
+  const { config, problem } = resolveReviewConfig({ file: gate.configFile, config: gate.config }, text, gate.policies);
   if (problem) throw new GateError("CONFIG_FILE_INVALID", problem);
   return config;
 }
@@ -69,7 +66,7 @@ async function repositoryConfig(ctx: CliContext, repo: string): Promise<Effectiv
  * repository's pull requests), one line per policy, then the rest.
  */
 export async function policiesCommand(ctx: CliContext, json: boolean, repo?: string): Promise<number> {
-  const config = repo ? await repositoryConfig(ctx, repo) : ctx.gate.config;
+  const config = repo ? await repositoryConfig(ctx, repo) : (await ctx.gate()).config;
   const view = effectiveConfigJson(config);
   if (json) {
     ctx.out(JSON.stringify(view, null, 2));

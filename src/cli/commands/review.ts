@@ -20,7 +20,8 @@ export async function reviewFixture(ctx: CliContext, arg: string): Promise<Revie
 
 /** Registers a review of a PR (so `status` knows it as queued) and runs it, showing progress. */
 async function registerAndRun(ctx: CliContext, source: ReviewSource, pr: PullRequest): Promise<ReviewResult> {
-  const review = await ctx.gate.runner.register({
+  const gate = await ctx.gate();
+  const review = await gate.runner.register({
     source,
     repo: pr.repo,
     number: pr.number,
@@ -29,9 +30,9 @@ async function registerAndRun(ctx: CliContext, source: ReviewSource, pr: PullReq
     url: pr.url,
     author: pr.author,
   });
-  const stop = watchProgress(ctx, review.id);
+  const stop = watchProgress(gate.progress, review.id);
   try {
-    return await ctx.gate.runner.run(review.id);
+    return await gate.runner.run(review.id);
   } finally {
     stop();
   }

@@ -14,11 +14,12 @@ export async function statusCommand(ctx: CliContext, args: string[], json: boole
     ctx.err("usage: gate status <review-id|owner/repo#n> [--json]");
     return 2;
   }
-  const byId = ctx.hasDatabase() ? await ctx.gate.store.get(ref) : undefined;
-  const reviews = byId ? [byId] : ctx.hasDatabase() ? await ctx.gate.store.allForPr(ref) : [];
+  const gate = ctx.hasDatabase() ? await ctx.gate() : undefined;
+  const byId = gate ? await gate.store.get(ref) : undefined;
+  const reviews = byId ? [byId] : gate ? await gate.store.allForPr(ref) : [];
   const newest = reviews[0] ?? (await findReview(ctx, ref)); // findReview names the missing review
   if (json) {
-    ctx.out(JSON.stringify(await ctx.gate.runner.result(newest.id), null, 2));
+    ctx.out(JSON.stringify(await (await ctx.gate()).runner.result(newest.id), null, 2));
     return 0;
   }
   if (reviews.length > 1) ctx.out(`${ref}: ${reviews.length} reviews, newest first\n`);
@@ -30,8 +31,9 @@ export async function statusCommand(ctx: CliContext, args: string[], json: boole
 
 /** One review's result as text, with the people's entries of its audit log. */
 async function statusText(ctx: CliContext, review: ReviewRecord): Promise<string> {
-  const lines = [formatResult(await ctx.gate.runner.result(review.id))];
-  const audit = (await ctx.gate.store.auditFor(review.id)).filter((a) => a.actor !== "gate");
+  const gate = await ctx.gate();
+  const lines = [formatResult(await gate.runner.result(review.id))];
+  const audit = (await gate.store.auditFor(review.id)).filter((a) => a.actor !== "gate");
   if (audit.length > 0) {
     lines.push("  audit:");
     for (const a of audit) lines.push(`    ${a.at} ${a.actor} ${a.action}: ${a.outcome}`);
