@@ -65,7 +65,7 @@ export async function checkConfiguredModels(claude: Settings["claude"], log: Log
 }
 
 /**
- * Builds the gate's core from settings: its state (one SQLite file), the policy corpus, the graph
+ * Builds the gate's core from settings: its state (a SQLite file, or PostgreSQL), the policy corpus, the graph
  * with its checkpointer, and the runner. Used by `main.ts` (the server) and the CLI alike.
  *
  * @example const gate = await buildGate(loadSettings(env), logger); await gate.runner.run(id); await gate.close();
@@ -79,7 +79,7 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
     sources: [settings.configFile],
   });
   const clock = extras.clock ?? systemClock;
-  const state = await openState({ kind: "sqlite", path: settings.dbPath }, clock);
+  const state = await openState(settings.database, clock, log);
   const { store, pullRequests } = state;
   const progress = new ProgressHub();
   const liveLicenses = extras.github

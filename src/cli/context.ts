@@ -47,7 +47,11 @@ export async function createCliContext(settings: Settings, extras: GateExtras = 
       });
       return gate;
     },
-    hasDatabase: () => gate !== undefined || settings.dbPath === ":memory:" || fs.existsSync(settings.dbPath),
+    hasDatabase: () =>
+      gate !== undefined ||
+      settings.database.kind === "postgres" ||
+      settings.database.path === ":memory:" ||
+      fs.existsSync(settings.database.path),
     ...(github ? { github } : {}),
     out: (text) => process.stdout.write(`${text}\n`),
     err: (text) => process.stderr.write(`${text}\n`),

@@ -76,7 +76,9 @@ export async function runCli(argv: string[], env: Env): Promise<number> {
     // Each command's modules are loaded when it runs: a command pays only for what it uses.
     const { createCliContext } = await import("./context.js");
     ctx = await createCliContext(
-      command === "graph" || command === "policies" ? { ...settings, dbPath: ":memory:" } : settings,
+      command === "graph" || command === "policies"
+        ? { ...settings, database: { kind: "sqlite", path: ":memory:" } }
+        : settings,
     );
     // Commands that may call a model check the configured ids first (with a key set), before any database is opened.
     if ((command === "review" || command === "decide" || command === "eval") && settings.claude.apiKey) {

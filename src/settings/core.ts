@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { InvestigationLimits } from "../investigator/harness.js";
 import type { SnapshotCaps } from "../domain/snapshot-ref.js";
 import { BUNDLED_CONFIG_FILE, BUNDLED_POLICIES_DIR } from "../package-paths.js";
+import type { DatabaseSetting } from "../store/open-state.js";
 import { httpUrl, integer } from "./fields.js";
 
 /** pino's levels. */
@@ -11,8 +12,8 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** The review's own settings: storage, policies, cost gates, budgets, snapshots, licence lookups. */
 export interface CoreSettings {
-  /** The SQLite file (absolute), or `:memory:`. */
-  dbPath: string;
+  /** Where the state lives: GATE_DATABASE_URL's PostgreSQL, else the SQLite file GATE_DB (absolute, or `:memory:`). */
+  database: DatabaseSetting;
   /** Working files (absolute): snapshots go under it. */
   dataDir: string;
   /** The policy corpus in force (absolute): `GATE_POLICIES_DIR` or the package's `policies/`. */
@@ -45,6 +46,12 @@ export function coreSchema(cwd: string) {
   return z
     .object({
       GATE_DB: z.string().default(".gate/gate.db"),
+      GATE_DATABASE_URL: z
+        .string()
+        .refine((v) => /^postgres(?:ql)?:\/\/./.test(v) && URL.canParse(v), {
+          message: "must be a PostgreSQL URL: postgres://user:password@host:5432/database",
+        })
+        .optional(),
       GATE_DATA_DIR: z.string().default(".gate"),
       GATE_POLICIES_DIR: z.string().optional(),
       GATE_CONFIG: z.string().optional(),
@@ -67,7 +74,9 @@ export function coreSchema(cwd: string) {
     })
     .transform(
       (e): CoreSettings => ({
-        dbPath: e.GATE_DB === ":memory:" ? e.GATE_DB : path.resolve(cwd, e.GATE_DB),
+        database: e.GATE_DATABASE_URL
+          ? { kind: "postgres", url: e.GATE_DATABASE_URL }
+          : { kind: "sqlite", path: e.GATE_DB === ":memory:" ? e.GATE_DB : path.resolve(cwd, e.GATE_DB) },
         dataDir: path.resolve(cwd, e.GATE_DATA_DIR),
         policiesDir: e.GATE_POLICIES_DIR ? path.resolve(cwd, e.GATE_POLICIES_DIR) : BUNDLED_POLICIES_DIR,
         configFile: e.GATE_CONFIG ? path.resolve(cwd, e.GATE_CONFIG) : BUNDLED_CONFIG_FILE,

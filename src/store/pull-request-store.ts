@@ -6,24 +6,27 @@ import type { PullRequest } from "../domain/pull-request.js";
 /** How many parsed pull requests stay in memory: the reviews running now, not every waiting one. */
 const CACHED = 8;
 
+/** Where the gzipped pull requests live: one row per review, in either database. */
+export interface PullRequestRows {
+  put(reviewId: string, gz: Buffer): Promise<void>;
+  get(reviewId: string): Promise<Buffer | undefined>;
+  delete(reviewId: string): Promise<void>;
+}
+
 /**
  * The pull request of each review, stored once as gzipped JSON (`gate_pull_requests`; diffs
  * compress well, and SQLite's WAL writes every page twice), with the few most recently used kept
  * parsed in memory so that the graph's nodes do not re-read a large diff.
  *
- * @example const prs = new SqlitePullRequestStore(db); await prs.put("r-1", pr);
+ * @example const prs = new GzipPullRequestStore(sqlitePullRequestRows(db)); await prs.put("r-1", pr);
  */
-export class SqlitePullRequestStore implements PullRequestStore {
+export class GzipPullRequestStore implements PullRequestStore {
   private readonly cache = new Map<string, PullRequest>();
 
-  constructor(private readonly db: Database.Database) {}
+  constructor(private readonly rows: PullRequestRows) {}
 
   async put(reviewId: string, pr: PullRequest): Promise<void> {
-    this.db
-      .prepare(
-        `INSERT INTO gate_pull_requests (review_id, json_gz) VALUES (?, ?) ON CONFLICT (review_id) DO UPDATE SET json_gz = excluded.json_gz`,
-      )
-      .run(reviewId, gzipSync(JSON.stringify(pr), { level: 1 }));
+    await this.rows.put(reviewId, gzipSync(JSON.stringify(pr), { level: 1 }));
     this.remember(reviewId, pr);
   }
 
@@ -33,18 +36,16 @@ export class SqlitePullRequestStore implements PullRequestStore {
       this.remember(reviewId, cached);
       return cached;
     }
-    const row = this.db.prepare(`SELECT json_gz FROM gate_pull_requests WHERE review_id = ?`).get(reviewId) as
-      | { json_gz: Buffer }
-      | undefined;
-    if (!row) return undefined;
-    const pr = JSON.parse(gunzipSync(row.json_gz).toString("utf8")) as PullRequest;
+    const gz = await this.rows.get(reviewId);
+    if (!gz) return undefined;
+    const pr = JSON.parse(gunzipSync(gz).toString("utf8")) as PullRequest;
     this.remember(reviewId, pr);
     return pr;
   }
 
   async delete(reviewId: string): Promise<void> {
     this.cache.delete(reviewId);
-    this.db.prepare(`DELETE FROM gate_pull_requests WHERE review_id = ?`).run(reviewId);
+    await this.rows.delete(reviewId);
   }
 
   private remember(reviewId: string, pr: PullRequest): void {
@@ -52,6 +53,26 @@ export class SqlitePullRequestStore implements PullRequestStore {
     this.cache.set(reviewId, pr);
     if (this.cache.size > CACHED) this.cache.delete(this.cache.keys().next().value as string);
   }
+}
+
+/** `gate_pull_requests` in the SQLite file. */
+export function sqlitePullRequestRows(db: Database.Database): PullRequestRows {
+  return {
+    put: async (reviewId, gz) => {
+      db.prepare(
+        `INSERT INTO gate_pull_requests (review_id, json_gz) VALUES (?, ?) ON CONFLICT (review_id) DO UPDATE SET json_gz = excluded.json_gz`,
+      ).run(reviewId, gz);
+    },
+    get: async (reviewId) =>
+      (
+        db.prepare(`SELECT json_gz FROM gate_pull_requests WHERE review_id = ?`).get(reviewId) as
+          | { json_gz: Buffer }
+          | undefined
+      )?.json_gz,
+    delete: async (reviewId) => {
+      db.prepare(`DELETE FROM gate_pull_requests WHERE review_id = ?`).run(reviewId);
+    },
+  };
 }
 
 /**

@@ -6,7 +6,8 @@ import type { ReviewResult, ReviewStatus } from "../domain/review-result.js";
 import type { AuditEntry, AuditInput, ReviewRegistration, ReviewStore } from "../domain/review-store.js";
 import type { PublishReceipt, ResumeValue, ReviewRecord } from "../domain/review.js";
 
-interface ReviewRow {
+/** A `gate_reviews` row as both databases return it (PostgreSQL's BIGINT columns made numbers first). */
+export interface ReviewRow {
   id: string;
   pr: string;
   repo: string;
@@ -32,7 +33,8 @@ interface ReviewRow {
   slack_thread_ts: string | null;
 }
 
-function toRecord(r: ReviewRow): ReviewRecord {
+/** A `gate_reviews` row as the port's record. */
+export function toRecord(r: ReviewRow): ReviewRecord {
   return {
     id: r.id,
     pr: r.pr,
@@ -55,6 +57,23 @@ function toRecord(r: ReviewRow): ReviewRecord {
     ...(r.slack_post_started_at ? { slackPostStartedAt: r.slack_post_started_at } : {}),
     ...(r.slack_thread_ts ? { slackThreadTs: r.slack_thread_ts } : {}),
   };
+}
+
+/**
+ * The audit entry of a decision received (through which door) or applied (with what result): the
+ * same words in either database.
+ *
+ * @example decisionAudit("r-1", { kind: "approve", by: "alice" }, { received: "slack" })
+ */
+export function decisionAudit(
+  reviewId: string,
+  resume: ResumeValue,
+  step: { received: string } | { applied: string },
+): AuditInput {
+  const base = { reviewId, actor: resume.by, action: resume.kind };
+  if ("applied" in step) return { ...base, outcome: "applied", detail: { result: step.applied } };
+  const detail = resume.kind === "info" ? { question: resume.question } : { note: resume.note ?? "" };
+  return { ...base, outcome: "received", detail: { door: step.received, ...detail } };
 }
 
 /**
@@ -374,14 +393,7 @@ export class SqliteReviewStore implements ReviewStore {
         door,
         this.now(),
       );
-      const detail = resume.kind === "info" ? { question: resume.question } : { note: resume.note ?? "" };
-      await tx.audit({
-        reviewId,
-        actor: resume.by,
-        action: resume.kind,
-        outcome: "received",
-        detail: { door, ...detail },
-      });
+      await tx.audit(decisionAudit(reviewId, resume, { received: door }));
       return true;
     });
   }
@@ -400,14 +412,7 @@ export class SqliteReviewStore implements ReviewStore {
         this.now(),
         reviewId,
       );
-      if (r.changes > 0)
-        await tx.audit({
-          reviewId,
-          actor: resume.by,
-          action: resume.kind,
-          outcome: "applied",
-          detail: { result: outcome },
-        });
+      if (r.changes > 0) await tx.audit(decisionAudit(reviewId, resume, { applied: outcome }));
     });
   }
 

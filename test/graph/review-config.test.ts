@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { GateError } from "../../src/domain/errors.js";
 import { configOf } from "../../src/graph/deps.js";
-import { reviewFixture, tempDir, testGate, type TestGate } from "../helpers/gate.js";
+import { reviewFixture, sqliteDb, tempDir, testGate, type TestGate } from "../helpers/gate.js";
 
 const dir = tempDir("gate-config-ref-");
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -11,7 +11,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 /** The checkpoint rows a review's thread has, as JSON text. */
 function checkpointsOf(gate: TestGate, reviewId: string): string[] {
   return (
-    gate.state.db.prepare("SELECT checkpoint FROM checkpoints WHERE thread_id = ?").all(reviewId) as Array<{
+    sqliteDb(gate).prepare("SELECT checkpoint FROM checkpoints WHERE thread_id = ?").all(reviewId) as Array<{
       checkpoint: Buffer | string;
     }>
   ).map((r) => r.checkpoint.toString());
@@ -34,7 +34,7 @@ describe("a review's configuration is kept once, by digest", () => {
         expect(await gate.reviewConfig(id)).toEqual(gate.config);
         expect((await gate.runner.status(id))?.route).toBe("auto_approved");
       }
-      expect(gate.state.db.prepare("SELECT count(*) AS n FROM gate_configs").get()).toEqual({ n: 1 });
+      expect(sqliteDb(gate).prepare("SELECT count(*) AS n FROM gate_configs").get()).toEqual({ n: 1 });
     } finally {
       await gate.close();
     }
@@ -66,7 +66,7 @@ describe("a review's configuration is kept once, by digest", () => {
     const shared = tempDir("gate-config-ref-c-");
     const first = await testGate({}, {}, shared);
     const done = await reviewFixture(first, "001_readme_typo");
-    first.state.db.prepare("DELETE FROM gate_configs").run();
+    sqliteDb(first).prepare("DELETE FROM gate_configs").run();
     await first.close();
     const second = await testGate({}, {}, shared);
     try {

@@ -4,6 +4,7 @@ import path from "node:path";
 import { pino } from "pino";
 import { buildGate, type GateExtras } from "../../src/build-gate.js";
 import { loadSettings } from "../../src/settings/index.js";
+import type { OpenState } from "../../src/store/open-state.js";
 import { loadFixturePullRequest } from "../../src/fixture/fixture.js";
 import { BUNDLED_FIXTURES_DIR } from "../../src/package-paths.js";
 
@@ -22,6 +23,12 @@ export async function testGate(env: Record<string, string> = {}, extras: GateExt
 }
 
 export type TestGate = Awaited<ReturnType<typeof testGate>>;
+
+/** The SQLite connection under a gate (for what only SQLite itself can show); fails on a PostgreSQL gate. */
+export function sqliteDb(gate: { state: OpenState }) {
+  if (gate.state.kind !== "sqlite") throw new Error(`this test reads SQLite, and the gate is on ${gate.state.kind}`);
+  return gate.state.db;
+}
 
 /** Registers a bundled fixture's review (not yet run). */
 export function registerFixture(gate: TestGate, name: string, fixturesDir = BUNDLED_FIXTURES_DIR) {

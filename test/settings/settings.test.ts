@@ -25,7 +25,7 @@ const failure = (
 describe("loadSettings", () => {
   it("has the README's defaults, with paths resolved against the working directory", () => {
     const s = loadSettings({}, "/srv/gate");
-    expect(s.dbPath).toBe(path.resolve("/srv/gate", ".gate/gate.db"));
+    expect(s.database).toEqual({ kind: "sqlite", path: path.resolve("/srv/gate", ".gate/gate.db") });
     expect(s.dataDir).toBe(path.resolve("/srv/gate", ".gate"));
     expect(s.policiesDir).toBe(BUNDLED_POLICIES_DIR);
     expect(s.logLevel).toBeUndefined();
@@ -57,7 +57,7 @@ describe("loadSettings", () => {
       },
       "/srv/gate",
     );
-    expect(s.dbPath).toBe(":memory:");
+    expect(s.database).toEqual({ kind: "sqlite", path: ":memory:" });
     expect(s.policiesDir).toBe("/srv/gate/corpus");
     expect(s.logLevel).toBe("debug");
     expect(s.review.maxCycles).toBe(0);
@@ -75,6 +75,13 @@ describe("loadSettings", () => {
     expect(s.claude.model.thinking).toEqual({ type: "off" });
     expect(s.github.auth).toBeUndefined();
     expect(s.slack.enabled).toBe(true);
+  });
+
+  it("reads GATE_DATABASE_URL as PostgreSQL (GATE_DB then unused), and refuses any other scheme", () => {
+    for (const url of ["postgres://gate:pw@db:5432/gate", "postgresql://db/gate?sslmode=require"])
+      expect(loadSettings({ GATE_DATABASE_URL: url, GATE_DB: "x.db" }).database).toEqual({ kind: "postgres", url });
+    for (const url of ["mysql://db/gate", "db:5432/gate", "postgres://"])
+      expect(failure({ GATE_DATABASE_URL: url })).toMatch(/GATE_DATABASE_URL: must be a PostgreSQL URL/);
   });
 
   it("names every bad variable in one error", () => {

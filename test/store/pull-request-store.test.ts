@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { reviewFixture, testGate, type TestGate } from "../helpers/gate.js";
+import { reviewFixture, sqliteDb, testGate, type TestGate } from "../helpers/gate.js";
 
 let gates: Array<TestGate> = [];
 afterEach(async () => {
@@ -19,7 +19,12 @@ async function gate() {
 
 /** Checkpoint and pending-write rows of one review's thread, and how many of them hold `text`. */
 function checkpointRows(g: TestGate, threadId: string, text: string) {
-  const count = (sql: string, ...args: unknown[]) => (g.state.db.prepare(sql).get(...args) as { n: number }).n;
+  const count = (sql: string, ...args: unknown[]) =>
+    (
+      sqliteDb(g)
+        .prepare(sql)
+        .get(...args) as { n: number }
+    ).n;
   return {
     checkpoints: count(`SELECT count(*) AS n FROM checkpoints WHERE thread_id = ?`, threadId),
     holding:
@@ -58,7 +63,7 @@ describe("the pull request is stored once per review", () => {
     expect(result.route).toBe("approved");
     expect(checkpointRows(g, result.review_id, "x").checkpoints).toBe(1);
     expect(
-      g.state.db.prepare(`SELECT count(*) AS n FROM gate_pull_requests WHERE review_id = ?`).get(result.review_id),
+      sqliteDb(g).prepare(`SELECT count(*) AS n FROM gate_pull_requests WHERE review_id = ?`).get(result.review_id),
     ).toEqual({ n: 0 });
     const status = await g.runner.status(result.review_id);
     expect(status?.route).toBe("approved");

@@ -1,3 +1,4 @@
+import { describeDatabase } from "../../store/open-state.js";
 import type { KnownBlock } from "@slack/types";
 import type { ReviewResult } from "../../domain/review-result.js";
 import { cardBlocks, cardText } from "../card-text.js";
@@ -59,7 +60,7 @@ export async function demoCommand(ctx: CliContext, opts: { json: boolean; blocks
   }
   const models = results.reduce((n, r) => n + r.budget.model_calls, 0);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  const summary = `${results.length} reviews in ${seconds} s, ${models} model calls, database ${ctx.settings.dbPath}`;
+  const summary = `${results.length} reviews in ${seconds} s, ${models} model calls, database ${describeDatabase(ctx.settings.database)}`;
   if (opts.json) ctx.out(JSON.stringify(results, null, 2));
   else if (opts.blocks) ctx.out(JSON.stringify(cards, null, 2));
   if (text) ctx.out(`\n${summary}`);

@@ -87,7 +87,7 @@ export async function evalCommand(
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gate-eval-"));
   const settings = {
     ...(mode === "rules" ? rulesOnly(ctx.settings) : ctx.settings),
-    dbPath: path.join(dir, "eval.db"),
+    database: { kind: "sqlite" as const, path: path.join(dir, "eval.db") },
     dataDir: dir,
   };
   const gate = await buildGate(settings, ctx.log);

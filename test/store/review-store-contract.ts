@@ -1,0 +1,172 @@
+import { describe, expect, it } from "vitest";
+import type { ReviewStore } from "../../src/domain/review-store.js";
+
+/** The time every store under contract is pinned to. */
+export const at = new Date("2026-11-30T12:00:00Z");
+
+/**
+ * Opens a fresh, empty store on the clock `() => at`, with a way to run one raw SQL statement
+ * on its database (for what only the database itself can show, the append-only audit log).
+ */
+export type OpenStore = () => Promise<{ store: ReviewStore; exec: (sql: string) => Promise<unknown> }>;
+
+export const reg = (s: ReviewStore, id: string, headSha = "a".repeat(40)) =>
+  s.register({
+    id,
+    pr: "acme/web#7",
+    repo: "acme/web",
+    number: 7,
+    headSha,
+    source: { kind: "github", owner: "acme", repo: "web", number: 7, headSha },
+  });
+
+/** What every `ReviewStore` must do, whatever database holds it: run on SQLite and on PostgreSQL. */
+export function reviewStoreContract(name: string, open: OpenStore): void {
+  describe(`ReviewStore on ${name}`, () => {
+    it("registers a review as queued and finds it by id and by PR", async () => {
+      const { store: s } = await open();
+      const r = await reg(s, "r-1");
+      expect(r).toMatchObject({ id: "r-1", status: "queued", pr: "acme/web#7", createdAt: at.toISOString() });
+      expect((await s.latestForPr("acme/web#7"))?.id).toBe("r-1");
+      expect(await s.source("r-1")).toMatchObject({ kind: "github", owner: "acme" });
+    });
+
+    it("lists every review of a PR, newest first, and no other PR's", async () => {
+      const { store: s } = await open();
+      await reg(s, "r-1");
+      await reg(s, "r-2", "b".repeat(40));
+      await s.register({
+        id: "r-3",
+        pr: "acme/web#8",
+        repo: "acme/web",
+        number: 8,
+        headSha: "c".repeat(40),
+        source: { kind: "github", owner: "acme", repo: "web", number: 8, headSha: "c".repeat(40) },
+      });
+      expect((await s.allForPr("acme/web#7")).map((r) => r.id)).toEqual(["r-2", "r-1"]);
+      expect(await s.allForPr("acme/web#9")).toEqual([]);
+    });
+
+    it("claim lets exactly one caller move a review out of a status", async () => {
+      const { store: s } = await open();
+      await reg(s, "r-1");
+      await s.setStatus("r-1", "waiting_for_human");
+      expect(await s.claim("r-1", "waiting_for_human", "running")).toBe(true);
+      expect(await s.claim("r-1", "waiting_for_human", "running")).toBe(false);
+      expect((await s.get("r-1"))?.status).toBe("running");
+    });
+
+    it("settling a review's status leaves a superseded review superseded", async () => {
+      const { store: s } = await open();
+      await reg(s, "r-1");
+      await reg(s, "r-2");
+      expect(await s.setStatusUnlessSuperseded("r-1", "done")).toBe(true);
+      expect((await s.get("r-1"))?.status).toBe("done");
+      await s.supersede("r-2", "b".repeat(40));
+      expect(await s.setStatusUnlessSuperseded("r-2", "waiting_for_human")).toBe(false);
+      expect(await s.get("r-2")).toMatchObject({ status: "superseded", supersededBy: "b".repeat(40) });
+    });
+
+    it("runs work in one transaction: all of its writes, or none when it throws", async () => {
+      const { store: s } = await open();
+      const kept = await s.transaction(
+        async (tx) => (await tx.recordDelivery("d-1", "pull_request")) && reg(tx, "r-1"),
+      );
+      expect(kept).toMatchObject({ id: "r-1" });
+      await expect(
+        s.transaction(async (tx) => {
+          await tx.recordDelivery("d-2", "pull_request");
+          await reg(tx, "r-2");
+          throw new Error("crash before the answer");
+        }),
+      ).rejects.toThrow(/crash/);
+      expect(await s.hasDelivery("d-2")).toBe(false);
+      expect(await s.get("r-2")).toBeUndefined();
+      expect(await s.hasDelivery("d-1")).toBe(true);
+    });
+
+    it("keeps other callers out of an open transaction: a rolled-back transaction takes none of their writes", async () => {
+      const { store: s } = await open();
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const failed = s.transaction(async (tx) => {
+        await tx.recordDelivery("d-1", "pull_request");
+        await held;
+        throw new Error("crash");
+      });
+      // Another caller (another request) writes while the transaction is open: it waits for the end.
+      const outside = s.recordDelivery("d-2", "pull_request");
+      release();
+      await expect(failed).rejects.toThrow(/crash/);
+      expect(await outside).toBe(true);
+      expect(await s.hasDelivery("d-1")).toBe(false);
+      expect(await s.hasDelivery("d-2")).toBe(true);
+    });
+
+    it("records a delivery once; a redelivery is refused", async () => {
+      const { store: s } = await open();
+      expect(await s.recordDelivery("d-1", "pull_request")).toBe(true);
+      expect(await s.recordDelivery("d-1", "pull_request")).toBe(false);
+      expect(await s.hasDelivery("d-1")).toBe(true);
+      expect(await s.hasDelivery("d-2")).toBe(false);
+    });
+
+    it("keeps an append-only audit log: updates and deletes are refused", async () => {
+      const { store: s, exec } = await open();
+      await s.audit({
+        reviewId: "r-1",
+        actor: "alice",
+        action: "approve",
+        outcome: "accepted",
+        detail: { note: "ok" },
+      });
+      expect(await s.auditFor("r-1")).toEqual([
+        expect.objectContaining({ actor: "alice", action: "approve", outcome: "accepted", detail: { note: "ok" } }),
+      ]);
+      await expect(exec("UPDATE gate_audit SET actor = 'mallory'")).rejects.toThrow(/append-only/);
+      await expect(exec("DELETE FROM gate_audit")).rejects.toThrow(/append-only/);
+      expect(await s.auditFor("r-1")).toHaveLength(1);
+    });
+
+    it("knows which results were not published (a crash in between)", async () => {
+      const { store: s } = await open();
+      await reg(s, "r-1");
+      const result = { pr: "acme/web#7", route: null, status: "running", review_id: "r-1" } as never;
+      await s.saveResult("r-1", result);
+      expect((await s.unpublished()).map((r) => r.id)).toEqual(["r-1"]);
+      await s.recordReceipt("r-1", { checkRunId: 42 });
+      expect((await s.unpublished()).map((r) => r.id)).toEqual(["r-1"]);
+      await s.markPublished("r-1", result);
+      expect(await s.unpublished()).toEqual([]);
+      expect((await s.get("r-1"))?.checkRunId).toBe(42);
+    });
+
+    it("lists a PR's open reviews and supersedes one", async () => {
+      const { store: s } = await open();
+      await reg(s, "r-1");
+      await reg(s, "r-2", "b".repeat(40));
+      await s.supersede("r-1", "b".repeat(40));
+      expect((await s.openForPr("acme/web#7")).map((r) => r.id)).toEqual(["r-2"]);
+      expect(await s.get("r-1")).toMatchObject({ status: "superseded", supersededBy: "b".repeat(40) });
+    });
+
+    it("keeps a configuration once per digest; a second keep changes nothing", async () => {
+      const { store: s } = await open();
+      expect(await s.configJson("d1")).toBeUndefined();
+      await s.keepConfig("d1", '{"a":1}');
+      await s.keepConfig("d1", '{"a":2}');
+      expect(await s.configJson("d1")).toBe('{"a":1}');
+    });
+
+    it("caches licences, telling a known-unknown (null) from a miss (undefined)", async () => {
+      const { store: s } = await open();
+      expect(await s.cachedLicense("npm:x@1")).toBeUndefined();
+      await s.cacheLicense("npm:x@1", null);
+      await s.cacheLicense("npm:y@1", "MIT");
+      expect(await s.cachedLicense("npm:x@1")).toBeNull();
+      expect(await s.cachedLicense("npm:y@1")).toBe("MIT");
+    });
+  });
+}
