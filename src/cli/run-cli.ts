@@ -14,6 +14,7 @@ const USAGE = `gate: the PR compliance gate
   gate policies [--json]                      the policy corpus and configuration in force
   gate config check <file>                    validate a configuration file (file:line:col: key: problem)
   gate graph                                  the review graph as Mermaid
+  gate db copy --to <postgres://…>            copy the SQLite state (GATE_DB) into an empty PostgreSQL database
   gate eval [<dir>...] [--json] [--rules]     score the fixtures (default: fixtures/ and fixtures/eval/);
                                               rules mode without ANTHROPIC_API_KEY or with --rules
 
@@ -31,6 +32,7 @@ function parseCommandLine(argv: string[]) {
       note: { type: "string" },
       rules: { type: "boolean", default: false },
       repo: { type: "string" },
+      to: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -46,7 +48,7 @@ export async function runCli(argv: string[], env: Env): Promise<number> {
     return 2;
   }
   const [command, ...rest] = parsed.positionals;
-  const { json, blocks, by, note, rules, help, repo } = parsed.values;
+  const { json, blocks, by, note, rules, help, repo, to } = parsed.values;
   if (!command || help || command === "help") {
     process.stdout.write(`${USAGE}\n`);
     return command || help ? 0 : 2;
@@ -107,6 +109,8 @@ export async function runCli(argv: string[], env: Env): Promise<number> {
           { json, rules },
           ...(rest.length > 0 ? [rest] : []),
         );
+      case "db":
+        return await (await import("./commands/db.js")).dbCommand(ctx, rest, to);
       default:
         process.stderr.write(`gate: unknown command ${JSON.stringify(command)}\n\n${USAGE}\n`);
         return 2;

@@ -28,6 +28,8 @@ export const ERROR_ADVICE = {
     "a newer release of the gate migrated this database; run that release (or newer) against it, never an older one (README, Settings)",
   REVIEW_CONFIG_MISSING:
     "the database no longer holds the configuration this review ran with (was it copied without its gate_configs table?); re-run the review so it runs with today's",
+  DATABASE_NOT_EMPTY:
+    "copy into an empty database: create a fresh one and name it in --to (README, Moving from SQLite to PostgreSQL)",
   INVESTIGATION_STOPPED:
     "the investigation reached a limit (GATE_INVESTIGATOR_* settings); its report is inconclusive and a person decides",
 } as const satisfies Record<string, string>;

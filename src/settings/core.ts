@@ -38,6 +38,15 @@ export interface CoreSettings {
 }
 
 /**
+ * Whether a URL names a PostgreSQL database (`postgres://` or `postgresql://`).
+ *
+ * @example isPostgresUrl("postgres://db/gate") // true
+ */
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(?:ql)?:\/\/./.test(url) && URL.canParse(url);
+}
+
+/**
  * The core settings, `GATE_*` by `GATE_*`, each with its default (README, Settings).
  *
  * @example coreSchema("/srv").parse({ GATE_MAX_CYCLES: "3" }).review.maxCycles // 3
@@ -48,7 +57,7 @@ export function coreSchema(cwd: string) {
       GATE_DB: z.string().default(".gate/gate.db"),
       GATE_DATABASE_URL: z
         .string()
-        .refine((v) => /^postgres(?:ql)?:\/\/./.test(v) && URL.canParse(v), {
+        .refine(isPostgresUrl, {
           message: "must be a PostgreSQL URL: postgres://user:password@host:5432/database",
         })
         .optional(),
