@@ -3,93 +3,24 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { GateError } from "../domain/errors.js";
 import { type Migration, pendingMigrations, SCHEMA_VERSION_TABLE } from "./migrations.js";
+import { tablesV1 } from "./schema-v1.js";
 
 /**
- * The app's own tables as of the first versioned release (LangGraph's SqliteSaver adds
- * `checkpoints` and `writes` in the same file). `IF NOT EXISTS` throughout: a file made before
- * versioning is adopted as it is.
+ * The first schema's tables in SQLite (LangGraph's SqliteSaver adds `checkpoints` and `writes` in
+ * the same file). `IF NOT EXISTS` throughout: a file made before versioning is adopted as it is.
  */
-const SCHEMA_1 = `
-CREATE TABLE IF NOT EXISTS gate_reviews (
-  id TEXT PRIMARY KEY,
-  pr TEXT NOT NULL,
-  repo TEXT NOT NULL,
-  number INTEGER NOT NULL,
-  head_sha TEXT NOT NULL,
-  title TEXT NOT NULL DEFAULT '',
-  url TEXT NOT NULL DEFAULT '',
-  author TEXT NOT NULL DEFAULT '',
-  source TEXT NOT NULL,
-  source_json TEXT NOT NULL,
-  status TEXT NOT NULL,
-  created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL,
-  slack_channel TEXT,
-  slack_ts TEXT,
-  check_run_id INTEGER,
-  superseded_by TEXT,
-  installation_id INTEGER,
-  result_json TEXT,
-  published_json TEXT,
-  event_at TEXT,
-  slack_post_started_at TEXT,
-  slack_thread_ts TEXT
-);
-CREATE INDEX IF NOT EXISTS gate_reviews_pr ON gate_reviews (pr, created_at);
-CREATE INDEX IF NOT EXISTS gate_reviews_status ON gate_reviews (status);
-CREATE TABLE IF NOT EXISTS gate_deliveries (
-  id TEXT PRIMARY KEY,
-  event TEXT NOT NULL,
-  received_at TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS gate_audit (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-  review_id TEXT NOT NULL,
-  at TEXT NOT NULL,
-  actor TEXT NOT NULL,
-  action TEXT NOT NULL,
-  outcome TEXT NOT NULL,
-  detail TEXT NOT NULL DEFAULT '{}'
-);
-CREATE INDEX IF NOT EXISTS gate_audit_review ON gate_audit (review_id, seq);
+const SCHEMA_1 = `${tablesV1({
+  ifNotExists: "IF NOT EXISTS ",
+  githubId: "INTEGER",
+  serialKey: "INTEGER PRIMARY KEY AUTOINCREMENT",
+  bytes: "BLOB",
+  reviewExtras: "",
+})}
 -- Append-only: the audit log refuses edits and deletions.
 CREATE TRIGGER IF NOT EXISTS gate_audit_no_update BEFORE UPDATE ON gate_audit
   BEGIN SELECT RAISE(ABORT, 'gate_audit is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS gate_audit_no_delete BEFORE DELETE ON gate_audit
   BEGIN SELECT RAISE(ABORT, 'gate_audit is append-only'); END;
--- Decisions as received, before they are applied: a crash between the two is finished on restart.
-CREATE TABLE IF NOT EXISTS gate_decisions (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-  review_id TEXT NOT NULL,
-  resume_json TEXT NOT NULL,
-  door TEXT NOT NULL,
-  received_at TEXT NOT NULL,
-  applied_at TEXT
-);
-CREATE INDEX IF NOT EXISTS gate_decisions_pending ON gate_decisions (applied_at);
--- Each review's pull request, stored once (the graph's state keeps only its summary).
-CREATE TABLE IF NOT EXISTS gate_pull_requests (
-  review_id TEXT PRIMARY KEY,
-  json_gz BLOB NOT NULL
-);
--- What was said in a PR's Slack thread, once each (mentions per head, decisions, reminders): a
--- restart never says it twice.
-CREATE TABLE IF NOT EXISTS gate_slack_notes (
-  key TEXT PRIMARY KEY,
-  review_id TEXT NOT NULL,
-  at TEXT NOT NULL
-);
--- The Slack display names of people who decided, so checks and cards name them (not an id).
-CREATE TABLE IF NOT EXISTS gate_people (
-  slack_id TEXT PRIMARY KEY,
-  name TEXT NOT NULL,
-  at TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS gate_license_cache (
-  key TEXT PRIMARY KEY,
-  license TEXT,
-  fetched_at TEXT NOT NULL
-);
 `;
 
 /** Columns added before versioning, for files created before them. */

@@ -5,6 +5,7 @@ import type { ReviewSource } from "../domain/review-source.js";
 import type { ReviewResult, ReviewStatus } from "../domain/review-result.js";
 import type { AuditEntry, AuditInput, ReviewRegistration, ReviewStore } from "../domain/review-store.js";
 import type { PublishReceipt, ResumeValue, ReviewRecord } from "../domain/review.js";
+import { DELIVERIES, existsSql, insertOnceSql, type OnceTable, SLACK_NOTES } from "./once-keys.js";
 
 /** A `gate_reviews` row as both databases return it (PostgreSQL's BIGINT columns made numbers first). */
 export interface ReviewRow {
@@ -132,11 +133,12 @@ export class SqliteReviewStore implements ReviewStore {
   async register(input: ReviewRegistration & { id: string; pr: string }): Promise<ReviewRecord> {
     await this.ready();
     const now = this.now();
-    this.sql(
+    const row = this.sql(
       `INSERT INTO gate_reviews (id, pr, repo, number, head_sha, title, url, author, source, source_json, status,
            created_at, updated_at, installation_id, event_at)
-         VALUES (@id, @pr, @repo, @number, @headSha, @title, @url, @author, @kind, @sourceJson, 'queued', @now, @now, @inst, @eventAt)`,
-    ).run({
+         VALUES (@id, @pr, @repo, @number, @headSha, @title, @url, @author, @kind, @sourceJson, 'queued', @now, @now, @inst, @eventAt)
+         RETURNING *`,
+    ).get({
       id: input.id,
       pr: input.pr,
       repo: input.repo,
@@ -150,8 +152,8 @@ export class SqliteReviewStore implements ReviewStore {
       now,
       inst: input.installationId ?? null,
       eventAt: input.eventAt ?? null,
-    });
-    return this.row(input.id)!;
+    }) as ReviewRow;
+    return toRecord(row);
   }
 
   async get(id: string): Promise<ReviewRecord | undefined> {
@@ -321,16 +323,12 @@ export class SqliteReviewStore implements ReviewStore {
     );
   }
 
-  async claimSlackNote(key: string, reviewId: string): Promise<boolean> {
-    return this.insertOnce(`INSERT OR IGNORE INTO gate_slack_notes (key, review_id, at) VALUES (?, ?, ?)`, [
-      key,
-      reviewId,
-      this.now(),
-    ]);
+  claimSlackNote(key: string, reviewId: string): Promise<boolean> {
+    return this.insertOnce(SLACK_NOTES, key, reviewId);
   }
 
-  async hasSlackNote(key: string): Promise<boolean> {
-    return this.rowExists(`SELECT 1 FROM gate_slack_notes WHERE key = ?`, key);
+  hasSlackNote(key: string): Promise<boolean> {
+    return this.rowExists(SLACK_NOTES, key);
   }
 
   async recordPerson(slackId: string, name: string): Promise<void> {
@@ -360,28 +358,24 @@ export class SqliteReviewStore implements ReviewStore {
     return rows.map(toRecord);
   }
 
-  async recordDelivery(id: string, event: string): Promise<boolean> {
-    return this.insertOnce(`INSERT OR IGNORE INTO gate_deliveries (id, event, received_at) VALUES (?, ?, ?)`, [
-      id,
-      event,
-      this.now(),
-    ]);
+  recordDelivery(id: string, event: string): Promise<boolean> {
+    return this.insertOnce(DELIVERIES, id, event);
   }
 
-  async hasDelivery(id: string): Promise<boolean> {
-    return this.rowExists(`SELECT 1 FROM gate_deliveries WHERE id = ?`, id);
+  hasDelivery(id: string): Promise<boolean> {
+    return this.rowExists(DELIVERIES, id);
   }
 
-  /** Runs an `INSERT OR IGNORE`; true when this call added the row, false when its key was there. */
-  private async insertOnce(sql: string, params: unknown[]): Promise<boolean> {
+  /** Claims `key` in a write-once table; true when this call added it, false when it was there. */
+  private async insertOnce(table: OnceTable, key: string, value: string): Promise<boolean> {
     await this.ready();
-    return this.sql(sql).run(...params).changes === 1;
+    return this.sql(insertOnceSql(table, ["?", "?", "?"])).run(key, value, this.now()).changes === 1;
   }
 
-  /** Whether a `SELECT 1 … WHERE key = ?` finds a row. */
-  private async rowExists(sql: string, key: string): Promise<boolean> {
+  /** Whether `key` was claimed in a write-once table. */
+  private async rowExists(table: OnceTable, key: string): Promise<boolean> {
     await this.ready();
-    return this.sql(sql).get(key) !== undefined;
+    return this.sql(existsSql(table, "?")).get(key) !== undefined;
   }
 
   async receiveDecision(reviewId: string, resume: ResumeValue, door: string): Promise<boolean> {

@@ -5,6 +5,7 @@ import type { ReviewSource } from "../../domain/review-source.js";
 import type { ReviewResult, ReviewStatus } from "../../domain/review-result.js";
 import type { AuditEntry, AuditInput, ReviewRegistration, ReviewStore } from "../../domain/review-store.js";
 import type { PublishReceipt, ResumeValue, ReviewRecord } from "../../domain/review.js";
+import { DELIVERIES, existsSql, insertOnceSql, type OnceTable, SLACK_NOTES } from "../once-keys.js";
 import { decisionAudit, type ReviewRow, toRecord } from "../review-store.js";
 
 type PgReviewRow = Omit<ReviewRow, "check_run_id" | "installation_id"> & {
@@ -232,16 +233,12 @@ export class PgReviewStore implements ReviewStore {
     );
   }
 
-  async claimSlackNote(key: string, reviewId: string): Promise<boolean> {
-    const n = await this.changed(
-      "INSERT INTO gate_slack_notes (key, review_id, at) VALUES ($1, $2, $3) ON CONFLICT (key) DO NOTHING",
-      [key, reviewId, this.now()],
-    );
-    return n === 1;
+  claimSlackNote(key: string, reviewId: string): Promise<boolean> {
+    return this.insertOnce(SLACK_NOTES, key, reviewId);
   }
 
-  async hasSlackNote(key: string): Promise<boolean> {
-    return (await this.rows("SELECT 1 FROM gate_slack_notes WHERE key = $1", [key])).length > 0;
+  hasSlackNote(key: string): Promise<boolean> {
+    return this.rowExists(SLACK_NOTES, key);
   }
 
   async recordPerson(slackId: string, name: string): Promise<void> {
@@ -269,16 +266,22 @@ export class PgReviewStore implements ReviewStore {
     );
   }
 
-  async recordDelivery(id: string, event: string): Promise<boolean> {
-    const n = await this.changed(
-      "INSERT INTO gate_deliveries (id, event, received_at) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING",
-      [id, event, this.now()],
-    );
-    return n === 1;
+  recordDelivery(id: string, event: string): Promise<boolean> {
+    return this.insertOnce(DELIVERIES, id, event);
   }
 
-  async hasDelivery(id: string): Promise<boolean> {
-    return (await this.rows("SELECT 1 FROM gate_deliveries WHERE id = $1", [id])).length > 0;
+  hasDelivery(id: string): Promise<boolean> {
+    return this.rowExists(DELIVERIES, id);
+  }
+
+  /** Claims `key` in a write-once table; true when this call added it, false when it was there. */
+  private async insertOnce(table: OnceTable, key: string, value: string): Promise<boolean> {
+    return (await this.changed(insertOnceSql(table, ["$1", "$2", "$3"]), [key, value, this.now()])) === 1;
+  }
+
+  /** Whether `key` was claimed in a write-once table. */
+  private async rowExists(table: OnceTable, key: string): Promise<boolean> {
+    return (await this.rows(existsSql(table, "$1"), [key])).length > 0;
   }
 
   receiveDecision(reviewId: string, resume: ResumeValue, door: string): Promise<boolean> {
