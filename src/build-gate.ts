@@ -18,7 +18,6 @@ import { createInvestigator } from "./investigator/investigator.js";
 import type { Strategy } from "./investigator/strategy.js";
 import { createFixtureResolver } from "./licenses/offline-resolver.js";
 import { createRegistryResolver } from "./licenses/registry-resolver.js";
-import { modelParts } from "./claude/model-parts.js";
 import { effectiveConfig, type EffectiveConfig } from "./config/effective.js";
 import type { ReviewStateValue } from "./graph/state.js";
 import { configShelf } from "./graph/review-config.js";
@@ -49,9 +48,14 @@ const NO_REGISTRY: LicenseResolver = {
   lookup: async () => ({ status: "failed", registry: "no registry", reason: "is configured for live licence lookups" }),
 };
 
-/** The model parts when ANTHROPIC_API_KEY is set; without a key, none (the rules run). */
-function modelPartsFor(claude: Settings["claude"], log: Logger) {
-  return claude.apiKey ? modelParts({ ...claude, apiKey: claude.apiKey }, log) : undefined;
+/**
+ * The model parts when ANTHROPIC_API_KEY is set; without a key, none (the rules run), and the
+ * Anthropic SDK is never loaded.
+ */
+async function modelPartsFor(claude: Settings["claude"], log: Logger) {
+  if (!claude.apiKey) return undefined;
+  const { modelParts } = await import("./claude/model-parts.js");
+  return modelParts({ ...claude, apiKey: claude.apiKey }, log);
 }
 
 /**
@@ -61,7 +65,7 @@ function modelPartsFor(claude: Settings["claude"], log: Logger) {
  * @example await checkConfiguredModels(settings.claude, log)
  */
 export async function checkConfiguredModels(claude: Settings["claude"], log: Logger): Promise<void> {
-  await modelPartsFor(claude, log)?.check();
+  await (await modelPartsFor(claude, log))?.check();
 }
 
 /**
@@ -88,7 +92,7 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
         ...settings.licenses,
       })
     : undefined;
-  const model = modelPartsFor(settings.claude, log);
+  const model = await modelPartsFor(settings.claude, log);
   // This process's copies of head snapshots, fetched when first read (README, Security).
   const github = extras.github;
   const snapshots = createSnapshotCache({

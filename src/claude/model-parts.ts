@@ -15,9 +15,10 @@ export interface ModelPartsConfig {
 /**
  * With ANTHROPIC_API_KEY set: one configured client (docs/design.md, reason 4), injected into the
  * specialists and the investigator's strategy, and a check that the configured models exist. The
- * one road from the gate's builder to the Anthropic SDK.
+ * one road from the gate's builder to the Anthropic SDK: `buildGate` imports this module only when
+ * a key is set, so a run without one never loads the SDK.
  *
- * @example const model = modelParts({ ...settings.claude, apiKey }, log); await model.check();
+ * @example const model = (await import("./claude/model-parts.js")).modelParts({ ...settings.claude, apiKey }, log)
  */
 export function modelParts(claude: ModelPartsConfig, log: Logger) {
   const client = createModelClient({

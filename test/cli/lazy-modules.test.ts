@@ -17,7 +17,7 @@ register("data:text/javascript," + encodeURIComponent(
 `)}`;
 
 describe("a command loads only what its run uses", () => {
-  it("a fixture review without an API key or GitHub credentials never loads Octokit", async () => {
+  it("a fixture review without an API key or GitHub credentials never loads the Anthropic SDK, Octokit or PostgreSQL's client", async () => {
     const out = path.join(dir, "modules.txt");
     const r = await runGateCli(["review", "001_readme_typo", "--json"], {
       env: { PATH: process.env.PATH ?? "", HOME: dir, GATE_DB: path.join(dir, "gate.db"), MODULES_OUT: out },
@@ -30,7 +30,11 @@ describe("a command loads only what its run uses", () => {
     // The recorder sees the modules the review does load (the graph runs on LangGraph) ...
     expect(loaded.some((u) => u.includes("/node_modules/@langchain/langgraph/"))).toBe(true);
     // ... and none of the clients it has no use for.
+    expect(loaded.filter((u) => u.includes("/node_modules/@anthropic-ai/sdk/"))).toEqual([]);
     expect(loaded.filter((u) => u.includes("/node_modules/@octokit/"))).toEqual([]);
+    expect(loaded.filter((u) => /\/node_modules\/(pg|@langchain\/langgraph-checkpoint-postgres)\//.test(u))).toEqual(
+      [],
+    );
   });
 
   it("`gate config check` loads neither the graph nor the database", async () => {
