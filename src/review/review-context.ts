@@ -71,6 +71,15 @@ export class ReviewContext {
     return hasPendingGate(this.state);
   }
 
+  /**
+   * Whether the graph stopped between two saved steps with steps still to run, none failed and
+   * none waiting for a person: its process died mid-run (e.g. after the human gate took a decision
+   * and before the verdict named the route). Running it on with no input finishes it.
+   */
+  get stoppedMidway(): boolean {
+    return !this.gatePending && this.state.next.length > 0 && !this.state.tasks.some((t) => t.error !== undefined);
+  }
+
   /** Where the review's pull request comes from (read when the graph first starts). */
   source(): Promise<ReviewSource | undefined> {
     return this.deps.store.source(this.id);

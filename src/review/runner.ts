@@ -387,7 +387,8 @@ export class ReviewRunner implements ReviewService {
 
   /**
    * Finishes a decision that was received before a crash: resumes the gate with it if the graph
-   * still waits there, or, if the resume had already run, only records and publishes the outcome.
+   * still waits there, or, if the resume had already run, runs on what the crash left unrun (the
+   * verdict) and records and publishes the outcome.
    */
   private async finishDecision(reviewId: string, resume: ResumeValue): Promise<void> {
     const ctx = await ReviewContext.load(this.deps, reviewId);
@@ -399,11 +400,26 @@ export class ReviewRunner implements ReviewService {
     try {
       // Not applied yet if the gate still waits, or (a review that failed closed) no decision is recorded.
       const applied = !ctx.gatePending && (resume.kind === "info" || ctx.values.decision);
-      const result = applied ? await this.settle(ctx) : await this.apply(ctx, resume);
+      const result = applied ? await this.runOn(ctx) : await this.apply(ctx, resume);
       await this.deps.store.markDecisionApplied(reviewId, resume, result.route ?? result.status);
     } catch (error) {
       this.deps.log.error({ err: error, reviewId }, "could not finish a decision received before a restart");
     }
+  }
+
+  /**
+   * Settles a review whose graph already took its decision; a graph that stopped midway (its
+   * process died between the gate's step and the verdict's) is first run on to its end or next wait.
+   */
+  private async runOn(ctx: ReviewContext): Promise<ReviewResult> {
+    if (ctx.stoppedMidway) {
+      try {
+        await this.invoke(ctx.id, null);
+      } catch (error) {
+        return this.failClosed(ctx, error);
+      }
+    }
+    return this.settle(ctx);
   }
 
   /** Publishes the review's last saved result again (see `ReviewPublishing.publish`). */

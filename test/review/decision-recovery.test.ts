@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { Command } from "@langchain/langgraph";
 import { afterEach, describe, expect, it } from "vitest";
 import { reviewFixture, testGate, type TestGate } from "../helpers/gate.js";
 
@@ -41,6 +42,34 @@ describe("a decision received before a crash", () => {
 
     // A second restart finds nothing left to apply.
     expect((await second.runner.recover()).applied).toBe(0);
+    const outcomes = (await second.store.auditFor(waiting.review_id))
+      .filter((e) => e.actor === "alice")
+      .map((e) => e.outcome);
+    expect(outcomes).toEqual(["received", "applied"]);
+  });
+
+  it("was half applied (the gate's step saved, the verdict's not): restart finishes the graph, the review approved", async () => {
+    const first = await open();
+    const waiting = await reviewFixture(first, "002_new_dependency");
+    const approve = { kind: "approve" as const, by: "alice" };
+    expect(await first.store.receiveDecision(waiting.review_id, approve, "slack")).toBe(true);
+    // The resume ran the human gate and saved its step; the process died before the verdict's step.
+    await first.graph.invoke(new Command({ resume: approve }), {
+      configurable: { thread_id: waiting.review_id },
+      durability: "sync",
+      interruptAfter: ["human_gate"],
+    });
+    const half = await first.graph.getState({ configurable: { thread_id: waiting.review_id } });
+    expect(half.next).toEqual(["verdict"]);
+    expect(half.values).toMatchObject({ decision: approve });
+    await first.close();
+    gates = [];
+
+    const second = await open(first.dir);
+    expect((await second.runner.recover()).applied).toBe(1);
+    const result = await second.runner.status(waiting.review_id);
+    expect(result).toMatchObject({ status: "done", route: "human_approved", decision: approve });
+    expect((await second.graph.getState({ configurable: { thread_id: waiting.review_id } })).next).toEqual([]);
     const outcomes = (await second.store.auditFor(waiting.review_id))
       .filter((e) => e.actor === "alice")
       .map((e) => e.outcome);
