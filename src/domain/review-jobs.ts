@@ -41,3 +41,24 @@ export interface ReviewJobs {
 
 /** What a job does; the server maps each kind to the runner. */
 export type JobHandler = (job: ReviewJob) => Promise<void>;
+
+/** A job this process holds from the moment it is written: another process takes it only if this one stops renewing it. */
+export interface HeldJob {
+  /** Done: the job is deleted. */
+  release(): Promise<void>;
+  /** Failed: the lease is no longer renewed, so another process takes the job over once it expires. */
+  abandon(): void;
+}
+
+/**
+ * What processes sharing one database need from each other (PostgreSQL, several replicas);
+ * with SQLite there is one process and none of it is needed.
+ */
+export interface ReplicaCoordination {
+  /** Writes a job held by this process (inside `tx`, with the writes it covers). */
+  hold(job: ReviewJob, tx?: ReviewStore): Promise<HeldJob>;
+  /** Drops a review's queued runs that no process holds (a push superseded it; inside `tx`). */
+  dropQueued(reviewId: string, tx?: ReviewStore): Promise<void>;
+  /** Runs `work` while holding `key` against every process on the database. */
+  exclusive<T>(key: string, work: () => Promise<T>): Promise<T>;
+}

@@ -6,6 +6,7 @@ import { cliSchema, type CliSettings } from "./cli.js";
 import { coreSchema, type CoreSettings } from "./core.js";
 import { presentIn, type Env } from "./fields.js";
 import { githubSchema, type GitHubSettings } from "./github.js";
+import { jobsSchema, type JobSettings } from "./jobs.js";
 import { serverSchema, type ServerPortSettings } from "./server.js";
 import { slackSchema, type SlackSettings } from "./slack.js";
 
@@ -23,6 +24,8 @@ export interface Settings extends CoreSettings {
   approvers: Required<ApproverConfig>;
   server: ServerPortSettings;
   cli: CliSettings;
+  /** The PostgreSQL job queue: leases and who holds them. */
+  jobs: JobSettings;
 }
 
 /** One zod schema per concern, each from environment variables to typed values. */
@@ -35,6 +38,7 @@ function schemas(cwd: string) {
     approvers: approversSchema,
     server: serverSchema,
     cli: cliSchema,
+    jobs: jobsSchema,
   };
 }
 
@@ -61,6 +65,7 @@ export function loadSettings(env: Env, cwd = process.cwd()): Settings {
   const approvers = s.approvers.safeParse(present);
   const server = s.server.safeParse(present);
   const cli = s.cli.safeParse(present);
+  const jobs = s.jobs.safeParse(present);
   if (
     core.success &&
     claude.success &&
@@ -68,7 +73,8 @@ export function loadSettings(env: Env, cwd = process.cwd()): Settings {
     slack.success &&
     approvers.success &&
     server.success &&
-    cli.success
+    cli.success &&
+    jobs.success
   ) {
     return {
       ...core.data,
@@ -78,8 +84,9 @@ export function loadSettings(env: Env, cwd = process.cwd()): Settings {
       approvers: approvers.data,
       server: server.data,
       cli: cli.data,
+      jobs: jobs.data,
     };
   }
-  const issues = [core, claude, github, slack, approvers, server, cli].flatMap((r) => r.error?.issues ?? []);
+  const issues = [core, claude, github, slack, approvers, server, cli, jobs].flatMap((r) => r.error?.issues ?? []);
   throw new GateError("CONFIG_INVALID", `invalid setting ${describeIssues({ issues })}`);
 }

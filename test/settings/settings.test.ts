@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_MODEL } from "../../src/claude/settings.js";
@@ -369,5 +370,21 @@ describe("the Slack surface's settings", () => {
       loadSettings({ GATE_GITHUB_API_URL: "https://ghe.acme.io/api/v3", GATE_GITHUB_WEB_URL: "https://code.acme.io/" })
         .github.webUrl,
     ).toBe("https://code.acme.io");
+  });
+});
+
+describe("the job queue's settings (PostgreSQL)", () => {
+  it("leases for 60 s under this host's name and pid by default; GATE_JOB_LEASE and GATE_REPLICA_ID set them", () => {
+    expect(loadSettings({}).jobs).toEqual({ leaseMs: 60_000, replicaId: `${os.hostname()}-${process.pid}` });
+    expect(loadSettings({ GATE_JOB_LEASE: "2m", GATE_REPLICA_ID: "gate-a" }).jobs).toEqual({
+      leaseMs: 120_000,
+      replicaId: "gate-a",
+    });
+  });
+
+  it("refuses a lease that is not a duration and a replica id with spaces, naming each", () => {
+    const message = failure({ GATE_JOB_LEASE: "60", GATE_REPLICA_ID: "gate a" });
+    expect(message).toMatch(/GATE_JOB_LEASE/);
+    expect(message).toMatch(/GATE_REPLICA_ID/);
   });
 });

@@ -1,6 +1,7 @@
 import type pg from "pg";
 import type { Migration } from "../migrations.js";
 import { tablesV1 } from "../schema-v1.js";
+import { JOBS_TABLE } from "./job-queue.js";
 
 /**
  * The gate's own PostgreSQL tables, as of the first release with PostgreSQL (LangGraph's
@@ -42,6 +43,13 @@ export const POSTGRES_MIGRATIONS: ReadonlyArray<Migration<pg.ClientBase>> = [
     name: "reviews, deliveries, audit (append-only), decisions, pull requests, Slack notes, people, licence cache, configurations",
     up: async (client) => {
       await client.query(SCHEMA_1);
+    },
+  },
+  {
+    version: 2,
+    name: "the job queue every replica takes reviews from (gate_jobs)",
+    up: async (client) => {
+      await client.query(JOBS_TABLE);
     },
   },
 ];

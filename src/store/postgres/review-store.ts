@@ -55,6 +55,14 @@ export class PgReviewStore implements ReviewStore {
     return open?.active ? open.client : this.pool;
   }
 
+  /**
+   * Where this store's statements run now: the open transaction's client inside one, else the
+   * pool. Other tables' writes that must commit with the store's (a queued job) go there too.
+   */
+  connection(): pg.Pool | pg.PoolClient {
+    return this.db();
+  }
+
   private async rows<Row extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<Row[]> {
     return (await this.db().query<Row>(sql, params)).rows;
   }

@@ -1,0 +1,227 @@
+import pg from "pg";
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ReviewJob } from "../../src/domain/review-jobs.js";
+import { PgJobQueue } from "../../src/store/postgres/job-queue.js";
+import { migratePostgres } from "../../src/store/postgres/migrate.js";
+import { defined } from "../helpers/defined.js";
+import { silentLog } from "../helpers/gate.js";
+import { postgresUrl, type TestDatabase } from "../helpers/postgres.js";
+
+const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+let db: TestDatabase;
+const pools: pg.Pool[] = [];
+const queues: PgJobQueue[] = [];
+
+beforeAll(async () => {
+  db = await postgresUrl();
+  // The gate's own migrations, the job table among them.
+  await migratePostgres(newPool(), "the test database");
+});
+
+afterAll(async () => {
+  for (const q of queues) await q.close();
+  for (const p of pools) await p.end();
+  await db.drop();
+});
+
+const firstPool = () => defined(pools[0], "the first pool");
+
+function newPool(): pg.Pool {
+  const pool = new pg.Pool({ connectionString: db.url, max: 6 });
+  pools.push(pool);
+  return pool;
+}
+
+/** A replica's queue on a pool of its own. */
+function replica(replicaId: string, leaseMs = 3000, pool = newPool()) {
+  const queue = new PgJobQueue({ pool, replicaId, leaseMs, log: silentLog, pollMs: 20 });
+  queues.push(queue);
+  return queue;
+}
+
+async function clear(): Promise<void> {
+  await firstPool().query("DELETE FROM gate_jobs");
+}
+
+describe("PgJobQueue (the real PostgreSQL server)", () => {
+  it("two replicas on two pools run every job exactly once, never two jobs of one review at once", async () => {
+    await clear();
+    const a = replica("a");
+    const b = replica("b");
+    const ran: Array<{ by: string; job: ReviewJob }> = [];
+    const busy = new Set<string>();
+    let overlap = 0;
+    const handler = (by: string) => async (job: ReviewJob) => {
+      const key = job.kind === "close" ? job.pr : job.kind === "recover" ? "" : job.reviewId;
+      if (busy.has(key)) overlap++;
+      busy.add(key);
+      await tick(5);
+      busy.delete(key);
+      ran.push({ by, job });
+    };
+    // 40 jobs over 10 reviews (4 each), queued before and while both replicas take them.
+    const jobs: ReviewJob[] = [];
+    for (let i = 0; i < 40; i++) jobs.push({ kind: i % 2 ? "publish" : "review", reviewId: `r-${i % 10}` });
+    for (const job of jobs.slice(0, 20)) await a.enqueue(job);
+    await a.start(handler("a"), 3);
+    await b.start(handler("b"), 3);
+    for (const job of jobs.slice(20)) await b.enqueue(job);
+    for (let waited = 0; ran.length < 40 && waited < 20_000; waited += 20) await tick(20);
+    expect(ran).toHaveLength(40);
+    expect(overlap).toBe(0);
+    expect(new Set(ran.map((r) => r.by))).toEqual(new Set(["a", "b"]));
+    const count = (r: string) =>
+      ran.filter((x) => x.job.kind !== "close" && "reviewId" in x.job && x.job.reviewId === r);
+    for (let i = 0; i < 10; i++) expect(count(`r-${i}`)).toHaveLength(4);
+    expect(await a.depth()).toBe(0);
+    await a.close();
+    await b.close();
+  });
+
+  it("depth counts queued and held jobs of every replica; a job queued in a rolled-back transaction does not exist", async () => {
+    await clear();
+    const a = replica("a");
+    await a.enqueue({ kind: "review", reviewId: "r-1" });
+    await a.enqueue({ kind: "close", pr: "acme/web#1" });
+    const held = await a.hold({ kind: "decision", reviewId: "r-2" });
+    expect(await replica("b").depth()).toBe(3);
+    await held.release();
+    expect(await a.depth()).toBe(2);
+    const client = await firstPool().connect();
+    try {
+      await client.query("BEGIN");
+      const inTx = new PgJobQueue({
+        pool: firstPool(),
+        replicaId: "a",
+        leaseMs: 3000,
+        log: silentLog,
+        clientOf: () => client,
+      });
+      await inTx.enqueue({ kind: "review", reviewId: "r-3" }, {} as never);
+      await client.query("ROLLBACK");
+    } finally {
+      client.release();
+    }
+    expect(await a.depth()).toBe(2);
+  });
+
+  it("a held job is not taken while its lease lives; once it expires (its holder died) another replica takes it over", async () => {
+    await clear();
+    const dead = replica("dead", 60_000);
+    await dead.hold({ kind: "decision", reviewId: "r-9" });
+    // The holder dies: it renews nothing from now on.
+    await dead.close();
+    const ran: ReviewJob[] = [];
+    const live = replica("live", 60_000);
+    await live.start(async (job) => void ran.push(job), 2);
+    await tick(300);
+    expect(ran).toEqual([]);
+    // The lease runs out (as 60 s later).
+    await firstPool().query("UPDATE gate_jobs SET locked_until = now() - interval '1 second'");
+    for (let waited = 0; ran.length === 0 && waited < 10_000; waited += 20) await tick(20);
+    expect(ran).toEqual([{ kind: "decision", reviewId: "r-9" }]);
+    await live.idle();
+    expect(await live.depth()).toBe(0);
+    await live.close();
+  });
+
+  it("no job of a review is taken while another job of that review holds a live lease", async () => {
+    await clear();
+    const a = replica("a", 60_000);
+    const held = await a.hold({ kind: "decision", reviewId: "r-5" });
+    await a.enqueue({ kind: "publish", reviewId: "r-5" });
+    await a.enqueue({ kind: "publish", reviewId: "r-6" });
+    const ran: ReviewJob[] = [];
+    const b = replica("b", 60_000);
+    await b.start(async (job) => void ran.push(job), 2);
+    for (let waited = 0; ran.length === 0 && waited < 10_000; waited += 20) await tick(20);
+    await tick(200);
+    expect(ran).toEqual([{ kind: "publish", reviewId: "r-6" }]);
+    await held.release();
+    for (let waited = 0; ran.length < 2 && waited < 10_000; waited += 20) await tick(20);
+    expect(ran).toEqual([
+      { kind: "publish", reviewId: "r-6" },
+      { kind: "publish", reviewId: "r-5" },
+    ]);
+    await b.close();
+    await a.close();
+  });
+
+  it("the heartbeat keeps a running job's lease: a job running for three leases is not taken by another replica", async () => {
+    await clear();
+    const runs: string[] = [];
+    const slow = (by: string) => async () => {
+      runs.push(by);
+      await tick(900);
+    };
+    const a = replica("a", 300);
+    await a.enqueue({ kind: "review", reviewId: "r-7" });
+    await a.start(slow("a"), 1);
+    for (let waited = 0; runs.length === 0 && waited < 10_000; waited += 20) await tick(20);
+    const b = replica("b", 300);
+    await b.start(slow("b"), 1);
+    await a.idle();
+    await b.idle();
+    expect(runs).toEqual(["a"]);
+    expect(await a.depth()).toBe(0);
+    await a.close();
+    await b.close();
+  });
+
+  it("a lost lease is logged, and the job's row is left to the replica that took it over", async () => {
+    await clear();
+    const warnings: string[] = [];
+    const log = pino({ level: "warn" }, { write: (line: string) => void warnings.push(JSON.parse(line).msg) });
+    const pool = newPool();
+    const a = new PgJobQueue({ pool, replicaId: "a", leaseMs: 150, log, pollMs: 20 });
+    queues.push(a);
+    const held = await a.hold({ kind: "decision", reviewId: "r-8" });
+    // Another replica took it (as after a stall longer than the lease).
+    await pool.query("UPDATE gate_jobs SET locked_by = 'b'");
+    for (let waited = 0; warnings.length === 0 && waited < 5000; waited += 20) await tick(20);
+    await held.release();
+    expect(warnings).toContain("job lease lost: another replica may have taken it over");
+    expect(await a.depth()).toBe(1);
+  });
+
+  it("dropQueued removes a superseded review's queued runs, not a run another replica holds, nor its decision", async () => {
+    await clear();
+    const a = replica("a", 60_000);
+    await a.enqueue({ kind: "review", reviewId: "r-1" });
+    await a.enqueue({ kind: "rerun", reviewId: "r-1" });
+    await a.enqueue({ kind: "decision", reviewId: "r-1" });
+    await a.enqueue({ kind: "review", reviewId: "r-2" });
+    const held = await a.hold({ kind: "review", reviewId: "r-3" });
+    await a.dropQueued("r-1");
+    await a.dropQueued("r-3");
+    const { rows } = await firstPool().query<{ job_json: string }>("SELECT job_json FROM gate_jobs ORDER BY id");
+    expect(rows.map((r) => JSON.parse(r.job_json))).toEqual([
+      { kind: "decision", reviewId: "r-1" },
+      { kind: "review", reviewId: "r-2" },
+      { kind: "review", reviewId: "r-3" },
+    ]);
+    await held.release();
+  });
+
+  it("exclusive: two replicas holding one key take turns; another key does not wait", async () => {
+    const a = replica("a");
+    const b = replica("b");
+    const log: string[] = [];
+    const hold = (q: PgJobQueue, key: string, name: string) =>
+      q.exclusive(key, async () => {
+        log.push(`${name}+`);
+        await tick(150);
+        log.push(`${name}-`);
+      });
+    await Promise.all([hold(a, "publish:r-1", "a1"), hold(b, "publish:r-1", "b1"), hold(b, "publish:r-2", "b2")]);
+    // The two holders of publish:r-1 never overlap: each one's end comes right after its start.
+    const r1 = log.filter((e) => !e.startsWith("b2"));
+    expect(r1).toHaveLength(4);
+    expect(r1[1]).toBe(r1[0]?.replace("+", "-"));
+    expect(r1[3]).toBe(r1[2]?.replace("+", "-"));
+    // publish:r-2 ran beside the first holder of publish:r-1, not after both.
+    expect(log.indexOf("b2+")).toBeLessThan(log.indexOf(r1[1] ?? ""));
+  });
+});
