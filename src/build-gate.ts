@@ -30,6 +30,8 @@ import { ReviewRunner } from "./review/runner.js";
 import type { Publisher, ReviewRecord } from "./domain/review.js";
 import type { Settings } from "./settings/index.js";
 import { openState } from "./store/open-state.js";
+import { PgJobQueue } from "./store/postgres/job-queue.js";
+import { PgReviewStore } from "./store/postgres/review-store.js";
 
 /** What the edges may add to the core: live intake, live licences, model reviewers, publishers. */
 export interface GateExtras {
@@ -85,6 +87,16 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
   const clock = extras.clock ?? systemClock;
   const state = await openState(settings.database, clock, log);
   const { store, pullRequests } = state;
+  // Several replicas on PostgreSQL share a job table; the server starts its workers.
+  const jobQueue =
+    state.kind === "postgres"
+      ? new PgJobQueue({
+          pool: state.pool,
+          ...settings.jobs,
+          log,
+          clientOf: (tx) => (tx instanceof PgReviewStore ? tx.connection() : undefined),
+        })
+      : undefined;
   const progress = new ProgressHub();
   const liveLicenses = extras.github
     ? createRegistryResolver({
@@ -147,6 +159,7 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
     log,
     // The server-wide file's approvers over GATE_APPROVERS* (a repository's file adds its own per review).
     approvers: approversWith(settings.approvers, config.approvers),
+    ...(jobQueue ? { coordination: jobQueue } : {}),
     // A settled review frees this process's copy of its snapshot; the edges may add more.
     onSettled: async (review) => {
       await pullRequests.delete(review.id);
@@ -174,6 +187,8 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
     pullRequests,
     graph,
     runner,
+    /** PostgreSQL: the job table every replica takes reviews from (undefined on SQLite: the server queues in process). */
+    jobQueue,
     policies,
     /** The server-wide configuration file as read, and what it resolves to (no repository's file). */
     configFile,
@@ -192,7 +207,10 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
     checkModels: async () => {
       await model?.check();
     },
-    close: () => state.close(),
+    close: async () => {
+      await jobQueue?.close();
+      await state.close();
+    },
   };
 }
 

@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { ReviewResult } from "../domain/review-result.js";
 import type { Publisher, PublishReceipt, ReviewRecord } from "../domain/review.js";
 import type { ReviewStore } from "../domain/review-store.js";
+import type { ReplicaCoordination } from "../domain/review-jobs.js";
 import { KeyedLock } from "./keyed-lock.js";
 
 /** The record as the store holds it once a receipt is recorded (a receipt only adds). */
@@ -15,6 +16,8 @@ export interface PublishDeps {
   /** The publishers for a review (GitHub check run for live PRs, Slack card when configured). */
   publishersFor(review: ReviewRecord): Publisher[];
   log: Logger;
+  /** Several replicas on one database (PostgreSQL): a review is published by one at a time. */
+  coordination?: Pick<ReplicaCoordination, "exclusive">;
 }
 
 /**
@@ -27,6 +30,7 @@ export interface PublishDeps {
 export class ReviewPublishing {
   // One publish at a time per review: a push superseding a review that is still running publishes
   // beside the run, and the later publish must see the earlier one's receipt (its check run id).
+  // Across replicas (PostgreSQL) the same holds through the coordination's shared lock.
   private readonly lock = new KeyedLock();
 
   constructor(private readonly deps: PublishDeps) {}
@@ -42,7 +46,10 @@ export class ReviewPublishing {
    * stays unpublished until the next publish (`recover` on restart).
    */
   async publish(reviewId: string): Promise<void> {
-    await this.lock.run(reviewId, () => this.publishNow(reviewId));
+    const shared = this.deps.coordination;
+    await this.lock.run(reviewId, () =>
+      shared ? shared.exclusive(`publish:${reviewId}`, () => this.publishNow(reviewId)) : this.publishNow(reviewId),
+    );
   }
 
   private async publishNow(reviewId: string): Promise<void> {

@@ -24,6 +24,7 @@ import type {
 } from "../domain/review.js";
 import type { ReviewGraph } from "../graph/build-review-graph.js";
 import type { ReviewRegistration, ReviewStore } from "../domain/review-store.js";
+import type { HeldJob, ReplicaCoordination } from "../domain/review-jobs.js";
 import { decisionRefusal } from "./decision-policy.js";
 import { KeyedLock } from "./keyed-lock.js";
 import type { ProgressHub } from "./progress-hub.js";
@@ -50,7 +51,16 @@ export interface RunnerDeps {
   newId?: () => string;
   /** Called when a review reaches a final state (e.g. to remove its snapshot). */
   onSettled?(review: ReviewRecord): void | Promise<void>;
+  /**
+   * Several replicas on one database (PostgreSQL): a received decision is a job this process
+   * holds (another replica finishes it if this one dies), a superseded review's queued runs are
+   * dropped, and a review is published by one replica at a time.
+   */
+  coordination?: ReplicaCoordination;
 }
+
+/** With one process (SQLite), a received decision is finished by `recover` after a crash: nothing to hold. */
+const NOT_HELD: HeldJob = { release: async () => undefined, abandon: () => undefined };
 
 type Attempt = { kind: ResumeValue["kind"]; by: string };
 
@@ -194,15 +204,33 @@ export class ReviewRunner implements ReviewService {
     const refusal = decisionRefusal(await ctx.decisionRequest(resume, door, this.approvers));
     if (refusal) return this.refuse(reviewId, resume, door, refusal);
     // Stored durably with the claim (the cross-process lock: only one process moves waiting →
-    // running), before anyone is told it was taken; a crash after this is finished by `recover`.
-    if (!(await ctx.receive(resume, door.kind))) return this.refuse(reviewId, resume, door, { code: "busy", reviewId });
+    // running), before anyone is told it was taken; a crash after this is finished by `recover`
+    // (SQLite) or by another replica taking the decision's job over (PostgreSQL).
+    const held = await this.receive(ctx, resume, door);
+    if (!held) return this.refuse(reviewId, resume, door, { code: "busy", reviewId });
     await opts.onReceived?.();
     const stop = opts.onProgress ? this.deps.progress.listen(reviewId, opts.onProgress) : () => undefined;
     try {
-      return { ok: true, result: await this.applyReceived(ctx, resume) };
+      const result = await this.applyReceived(ctx, resume);
+      await held.release();
+      return { ok: true, result };
+    } catch (error) {
+      held.abandon();
+      throw error;
     } finally {
       stop();
     }
+  }
+
+  /** Takes the decision (see `ReviewContext.receive`) and, with replicas, its job in the same transaction; undefined when busy. */
+  private async receive(ctx: ReviewContext, resume: ResumeValue, door: DecisionDoor): Promise<HeldJob | undefined> {
+    const coordination = this.deps.coordination;
+    if (!coordination) return (await ctx.receive(resume, door.kind)) ? NOT_HELD : undefined;
+    return this.deps.store.transaction(async (tx) =>
+      (await ctx.receive(resume, door.kind))
+        ? coordination.hold({ kind: "decision", reviewId: ctx.id }, tx)
+        : undefined,
+    );
   }
 
   /** Applies a received decision exactly once, and marks it applied (audit: "applied"). */
@@ -273,7 +301,14 @@ export class ReviewRunner implements ReviewService {
   /** Marks one review superseded by a head SHA, records it, republishes it and frees its snapshot. */
   private async supersede(reviewId: string, bySha: string): Promise<ReviewRecord> {
     const ctx = await this.context(reviewId);
-    await ctx.supersede(bySha);
+    const coordination = this.deps.coordination;
+    if (coordination) {
+      // Its queued runs go with it (a run another replica holds finishes, and stays superseded).
+      await this.deps.store.transaction(async (tx) => {
+        await ctx.supersede(bySha);
+        await coordination.dropQueued(reviewId, tx);
+      });
+    } else await ctx.supersede(bySha);
     await this.deps.store.audit({
       reviewId,
       actor: "gate",

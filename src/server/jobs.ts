@@ -1,4 +1,5 @@
-import type { JobHandler } from "../domain/review-jobs.js";
+import type { JobHandler, ReviewJob } from "../domain/review-jobs.js";
+import type { ReviewStore } from "../domain/review-store.js";
 import type { ReviewRunner } from "../review/runner.js";
 
 /**
@@ -39,4 +40,23 @@ export function reviewJobHandler(runner: ReviewRunner): JobHandler {
         return;
     }
   };
+}
+
+/**
+ * At a replica's start (PostgreSQL): queues a job for what no job covers (a review queued, a
+ * decision received, a result unpublished, by a process outside the queue such as a copy from
+ * SQLite), never for work another replica holds. Returns how many it queued.
+ */
+export async function adoptUnqueued(
+  store: ReviewStore,
+  queue: { adopt(job: ReviewJob): Promise<boolean> },
+): Promise<number> {
+  const jobs: ReviewJob[] = [
+    ...(await store.withStatus("queued")).map((r): ReviewJob => ({ kind: "review", reviewId: r.id })),
+    ...(await store.pendingDecisions()).map((d): ReviewJob => ({ kind: "decision", reviewId: d.reviewId })),
+    ...(await store.unpublished()).map((r): ReviewJob => ({ kind: "publish", reviewId: r.id })),
+  ];
+  let adopted = 0;
+  for (const job of jobs) if (await queue.adopt(job)) adopted++;
+  return adopted;
 }

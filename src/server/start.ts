@@ -19,7 +19,7 @@ import { healthRoute, routeListener, type GateRoute } from "./http-routes.js";
 import { createMetrics, type GateMetrics } from "./metrics.js";
 import { InProcessJobs } from "./review-queue.js";
 import type { ReviewJobs } from "../domain/review-jobs.js";
-import { reviewJobHandler } from "./jobs.js";
+import { adoptUnqueued, reviewJobHandler } from "./jobs.js";
 import { loadSettings, serverSettings, type Env, type ServerSettings, type Settings } from "../settings/index.js";
 import { InFlight, trackedService } from "./in-flight.js";
 import { createWebhookSink } from "./webhook-sink.js";
@@ -55,7 +55,8 @@ const checksUrl = (review: ReviewRecord) => (review.url ? `${review.url}/checks`
 /**
  * Builds and starts the whole gate: one SQLite file, GitHub (webhook route, intake, check runs),
  * Slack (Bolt on the same HTTP server, or Socket Mode) unless GATE_SLACK=off, and the queue that
- * runs reviews in the background. Recovers queued, running and unpublished reviews on start.
+ * runs reviews in the background. SQLite: recovers queued, running and unpublished reviews on
+ * start; PostgreSQL: takes jobs from the table every replica shares (see `PgJobQueue`).
  *
  * @example const server = await startGateServer({ GITHUB_WEBHOOK_SECRET: "…", GITHUB_TOKEN: "…", GATE_SLACK: "off" });
  */
@@ -160,12 +161,9 @@ export async function startGateServer(
   }
   // Webhook answers go out before the background work their deliveries queue (announcements, reviews).
   const answersFirst = new AnswersFirst();
-  const jobs: ReviewJobs = new InProcessJobs(
-    server.concurrency,
-    log,
-    reviewJobHandler(gate.runner),
-    answersFirst.later,
-  );
+  const handleJob = reviewJobHandler(gate.runner);
+  // PostgreSQL: the job table every replica takes from; SQLite: this process's queue.
+  const jobs: ReviewJobs = gate.jobQueue ?? new InProcessJobs(server.concurrency, log, handleJob, answersFirst.later);
   const decisions = new InFlight();
   const idle = async () => {
     await Promise.all([jobs.idle(), decisions.idle()]);
@@ -244,9 +242,19 @@ export async function startGateServer(
     stop = () => new Promise((resolve) => httpServer.close(() => resolve()));
   }
 
-  // Reviews that were queued or running when the process stopped run again; unpublished results are published.
-  const pending = (await gate.store.withStatus("queued", "running")).length;
-  await jobs.enqueue({ kind: "recover" });
+  let pending: number;
+  if (gate.jobQueue) {
+    // Replicas share the work: this one takes jobs (GATE_CONCURRENCY at once), and a job whose
+    // replica died is taken over once its lease expires. Nothing else is recovered here, as
+    // another replica may be running it; only what no job covers (a review queued, a decision
+    // received or a result unpublished by a process outside the queue) is queued now.
+    await gate.jobQueue.start(handleJob, server.concurrency);
+    pending = await adoptUnqueued(gate.store, gate.jobQueue);
+  } else {
+    // Reviews that were queued or running when the process stopped run again; unpublished results are published.
+    pending = (await gate.store.withStatus("queued", "running")).length;
+    await jobs.enqueue({ kind: "recover" });
+  }
   ready = true;
   log.info(
     { port, slack: slackCfg ? (slackCfg.socketMode ? "socket" : "http") : "off", github: auth.mode, resumed: pending },
@@ -266,6 +274,8 @@ export async function startGateServer(
       ready = false;
       stopReminders?.();
       await stop();
+      // SQLite: every queued review runs first; PostgreSQL: the running jobs finish, the rest are the other replicas'.
+      if (gate.jobQueue) await jobs.close();
       await idle();
       await jobs.close();
       await gate.close();

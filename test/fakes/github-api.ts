@@ -47,6 +47,8 @@ export interface FakeGitHub {
    * `requests` nor applied nor answered, as when the caller dies before GitHub hears it.
    */
   hold(method: string, path: RegExp): Hold;
+  /** Answers every request matching a method and a path `ms` late (a slow GitHub); returns the undo. */
+  slow(method: string, path: RegExp, ms: number): () => void;
   close(): Promise<void>;
 }
 
@@ -135,6 +137,7 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
   let base = "";
   const failures: { method: string; path: RegExp; left: number; opts: FailOptions }[] = [];
   const holds: { method: string; path: RegExp; held: number }[] = [];
+  const slows: { method: string; path: RegExp; ms: number }[] = [];
   /** The scripted failure a request meets, if any (and counts it). */
   const failureFor = (method: string, path: string): FailOptions | undefined => {
     const f = failures.find((x) => x.left > 0 && x.method === method && x.path.test(path));
@@ -146,6 +149,8 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? "/", base);
     const method = req.method ?? "GET";
+    const late = slows.find((s) => s.method === method && s.path.test(url.pathname));
+    if (late) await new Promise((resolve) => setTimeout(resolve, late.ms));
     const held = holds.find((h) => h.method === method && h.path.test(url.pathname));
     if (held) {
       // Read and dropped: the request never reaches "GitHub", and its caller never hears back.
@@ -305,6 +310,11 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
         held: () => h.held,
         release: () => void holds.splice(holds.indexOf(h), 1),
       };
+    },
+    slow: (method, path, ms) => {
+      const s = { method, path, ms };
+      slows.push(s);
+      return () => void slows.splice(slows.indexOf(s), 1);
     },
     close: () =>
       new Promise<void>((resolve) => {
