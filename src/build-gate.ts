@@ -208,7 +208,7 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
       await model?.check();
     },
     close: async () => {
-      await jobQueue?.close();
+      await jobQueue?.end();
       await state.close();
     },
   };

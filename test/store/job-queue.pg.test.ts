@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const q of queues) await q.close();
+  for (const q of queues) await q.end();
   for (const p of pools) await p.end();
   await db.drop();
 });
@@ -223,5 +223,21 @@ describe("PgJobQueue (the real PostgreSQL server)", () => {
     expect(r1[3]).toBe(r1[2]?.replace("+", "-"));
     // publish:r-2 ran beside the first holder of publish:r-1, not after both.
     expect(log.indexOf("b2+")).toBeLessThan(log.indexOf(r1[1] ?? ""));
+  });
+
+  it("exclusive never starves its work of connections: 30 holders at once over a pool of 3 all finish", async () => {
+    const pool = new pg.Pool({ connectionString: db.url, max: 3 });
+    pools.push(pool);
+    const q = replica("a", 3000, pool);
+    const keys = Array.from({ length: 30 }, (_, i) => i);
+    const done = await Promise.all(
+      keys.map((i) =>
+        q.exclusive(
+          `publish:r-${i}`,
+          async () => (await pool.query<{ n: number }>("SELECT $1::int AS n", [i])).rows[0]?.n,
+        ),
+      ),
+    );
+    expect(done).toEqual(keys);
   });
 });

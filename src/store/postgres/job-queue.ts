@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type pg from "pg";
+import pg from "pg";
 import type { HeldJob, JobHandler, ReplicaCoordination, ReviewJob, ReviewJobs } from "../../domain/review-jobs.js";
 import type { ReviewStore } from "../../domain/review-store.js";
 
@@ -33,6 +33,8 @@ CREATE INDEX gate_jobs_key ON gate_jobs (key);
 const CHANNEL = "gate_jobs";
 /** A job that failed (or whose holder died) this many times is dropped, with an error in the log. */
 const MAX_ATTEMPTS = 5;
+/** Connections for `exclusive`'s locks: at most this many keys are held at once by one process. */
+const LOCK_CONNECTIONS = 4;
 /** Takes are serialised by this transaction-level advisory lock (see `take`). */
 const TAKE_LOCK = 0x6a6f6273; // "jobs"
 /**
@@ -83,6 +85,8 @@ export class PgJobQueue implements ReviewJobs, ReplicaCoordination {
   private concurrency = 0;
   private running = 0;
   private stopped = true;
+  private closed = false;
+  private ended = false;
   private pumping = false;
   private again = false;
   private timer?: NodeJS.Timeout;
@@ -90,9 +94,17 @@ export class PgJobQueue implements ReviewJobs, ReplicaCoordination {
   private readonly active = new Set<Promise<void>>();
   /** The heartbeats of the jobs this process holds, stopped by `close`. */
   private readonly beats = new Set<() => void>();
+  /**
+   * The connections `exclusive` holds its locks on: a pool of their own, so lock holders never
+   * take the connections their work needs from the shared pool (a burst of publishes would).
+   */
+  private readonly locks: pg.Pool;
   private idleWaiters: Array<() => void> = [];
 
-  constructor(private readonly opts: PgJobQueueOptions) {}
+  constructor(private readonly opts: PgJobQueueOptions) {
+    this.locks = new pg.Pool({ ...opts.pool.options, max: LOCK_CONNECTIONS });
+    this.locks.on("error", (error) => opts.log.warn({ err: error }, "a lock connection failed"));
+  }
 
   private get pollMs(): number {
     return this.opts.pollMs ?? Math.min(1000, Math.max(50, Math.floor(this.opts.leaseMs / 4)));
@@ -158,12 +170,12 @@ export class PgJobQueue implements ReviewJobs, ReplicaCoordination {
   }
 
   /**
-   * Runs `work` holding a session advisory lock on `key` (on a client of its own, so a process
-   * that dies drops it with its connection): replicas publishing one review take turns, and the
-   * later one sees the earlier one's receipts (its check run, its card).
+   * Runs `work` holding a session advisory lock on `key` (on a connection of the lock pool, so a
+   * process that dies drops it with its connection): replicas publishing one review take turns,
+   * and the later one sees the earlier one's receipts (its check run, its card).
    */
   async exclusive<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const client = await this.opts.pool.connect();
+    const client = await this.locks.connect();
     let broken: unknown;
     try {
       await client.query("SELECT pg_advisory_lock(hashtextextended($1, 0))", [key]);
@@ -219,6 +231,8 @@ export class PgJobQueue implements ReviewJobs, ReplicaCoordination {
 
   /** Stops taking jobs, waits for the running ones, and stops renewing the leases of jobs still held. */
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     await Promise.allSettled([...this.active]);
@@ -229,6 +243,14 @@ export class PgJobQueue implements ReviewJobs, ReplicaCoordination {
       await listener.query(`UNLISTEN ${CHANNEL}`).catch(() => undefined);
       listener.release();
     }
+  }
+
+  /** Closes, then ends the lock pool: nothing of this queue runs after it (the gate's close). */
+  async end(): Promise<void> {
+    await this.close();
+    if (this.ended) return;
+    this.ended = true;
+    await this.locks.end();
   }
 
   /** Takes jobs until every worker is busy or none is ready; then waits for a notification or the poll. */
