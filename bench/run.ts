@@ -2,6 +2,7 @@ import { detectLinearity } from "./detect-bench.js";
 import { grepFigure } from "./grep-bench.js";
 import { memoryFigure, startupFigure, storageFigures } from "./process-bench.js";
 import { largePrFigure, latencyFigures } from "./review-bench.js";
+import { replicaFigures } from "./replica-bench.js";
 import { serverFigures } from "./server-bench.js";
 import type { Figure } from "./stats.js";
 
@@ -14,6 +15,7 @@ const BENCHES: Record<string, () => Promise<Figure[]>> = {
   memory: async () => [await memoryFigure()],
   grep: async () => [await grepFigure()],
   server: serverFigures,
+  replicas: replicaFigures,
 };
 
 function fmt(v: number): string {

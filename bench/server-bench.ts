@@ -25,7 +25,7 @@ const signer = new Webhooks({ secret: SECRET });
  * Starts a server process with its output going straight to `logFile` (the bench process neither
  * reads nor buffers it), and resolves with its port, read from the first JSON line naming one.
  */
-async function startProcess(
+export async function startProcess(
   args: string[],
   env: NodeJS.ProcessEnv,
   logFile: string,
@@ -48,7 +48,7 @@ async function startProcess(
 }
 
 /** Stops a child: SIGTERM, then SIGKILL if it has not exited within 10 s. */
-async function stop(child: ChildProcess): Promise<void> {
+export async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((r) => child.once("exit", r));
   child.kill("SIGTERM");
@@ -58,7 +58,7 @@ async function stop(child: ChildProcess): Promise<void> {
 }
 
 /** Serves `count` docs-only PRs from the fake GitHub, numbered from `first`. */
-function servePrs(gh: FakeGitHub, first: number, count: number): Array<{ number: number; sha: string }> {
+export function servePrs(gh: FakeGitHub, first: number, count: number): Array<{ number: number; sha: string }> {
   gh.setInstallation(OWNER, REPO, 1);
   return Array.from({ length: count }, (_, i) => {
     const number = first + i;
@@ -82,7 +82,7 @@ function servePrs(gh: FakeGitHub, first: number, count: number): Array<{ number:
 }
 
 /** A signed `pull_request.opened` delivery for one served PR. */
-async function delivery(pr: {
+export async function delivery(pr: {
   number: number;
   sha: string;
 }): Promise<{ body: string; headers: Record<string, string> }> {
@@ -110,7 +110,7 @@ async function delivery(pr: {
 }
 
 /** Sends deliveries all at once; returns each answer's latency in ms. */
-async function burst(
+export async function burst(
   port: number,
   deliveries: Array<{ body: string; headers: Record<string, string> }>,
 ): Promise<number[]> {
@@ -132,7 +132,7 @@ async function burst(
 const p99 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.ceil(values.length * 0.99) - 1] ?? 0;
 
 /** Polls `done` (how many of `total` reviews finished) until all have, reporting progress every 10 s. */
-async function waitUntil(what: string, done: () => number, total: number, timeoutMs: number): Promise<void> {
+export async function waitUntil(what: string, done: () => number, total: number, timeoutMs: number): Promise<void> {
   const started = Date.now();
   let reported = started;
   for (let n = done(); n < total; n = done()) {
