@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import pg from "pg";
 import { type FakeGitHub, startFakeGitHub } from "../test/fakes/github-api.js";
+import { runAdmin } from "../test/helpers/pg-admin.js";
 import { ROOT } from "./child-process.js";
 import { burst, delivery, servePrs, startProcess, stop, waitUntil } from "./server-bench.js";
 import { type Figure, singleFigure } from "./stats.js";
@@ -49,15 +49,7 @@ const SETUPS: Setup[] = [
   },
 ];
 
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: POSTGRES });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
+const admin = (sql: string) => runAdmin(POSTGRES, sql);
 
 /** Why the PostgreSQL server cannot be used, or undefined when it can. */
 async function unreachable(): Promise<string | undefined> {

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import pg from "pg";
 import { inject } from "vitest";
+import { runAdmin } from "./pg-admin.js";
 
 /** A database of its own on the test server: its URL, and `drop()` to remove it. */
 export interface TestDatabase {
@@ -18,21 +18,11 @@ export interface TestDatabase {
 export async function postgresUrl(): Promise<TestDatabase> {
   const server = inject("postgresUrl");
   const name = `gate_t_${randomBytes(6).toString("hex")}`;
-  await admin(server, `CREATE DATABASE ${name}`);
+  await runAdmin(server, `CREATE DATABASE ${name}`);
   const url = new URL(server);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    drop: () => admin(server, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+    drop: () => runAdmin(server, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
   };
-}
-
-async function admin(server: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: server });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
 }
