@@ -30,8 +30,7 @@ import { ReviewRunner } from "./review/runner.js";
 import type { Publisher, ReviewRecord } from "./domain/review.js";
 import type { Settings } from "./settings/index.js";
 import { openState } from "./store/open-state.js";
-import { PgJobQueue } from "./store/postgres/job-queue.js";
-import { PgReviewStore } from "./store/postgres/review-store.js";
+import type { PgJobQueue } from "./store/postgres/job-queue.js";
 
 /** What the edges may add to the core: live intake, live licences, model reviewers, publishers. */
 export interface GateExtras {
@@ -88,14 +87,10 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
   const state = await openState(settings.database, clock, log);
   const { store, pullRequests } = state;
   // Several replicas on PostgreSQL share a job table; the server starts its workers.
-  const jobQueue =
+  const jobQueue: PgJobQueue | undefined =
     state.kind === "postgres"
-      ? new PgJobQueue({
-          pool: state.pool,
-          ...settings.jobs,
-          log,
-          clientOf: (tx) => (tx instanceof PgReviewStore ? tx.connection() : undefined),
-        })
+      ? // Loaded only in PostgreSQL mode, like the rest of node-postgres.
+        (await import("./store/postgres/job-queue.js")).openJobQueue(state.pool, settings.jobs, log)
       : undefined;
   const progress = new ProgressHub();
   const liveLicenses = extras.github

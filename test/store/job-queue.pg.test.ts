@@ -1,6 +1,6 @@
 import pg from "pg";
 import { pino } from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ReviewJob } from "../../src/domain/review-jobs.js";
 import { PgJobQueue } from "../../src/store/postgres/job-queue.js";
 import { migratePostgres } from "../../src/store/postgres/migrate.js";
@@ -20,8 +20,12 @@ beforeAll(async () => {
   await migratePostgres(newPool(), "the test database");
 });
 
+// Each test's replicas stop with it, whatever it asserted, so none takes the next test's jobs.
+afterEach(async () => {
+  for (const q of queues.splice(0)) await q.end();
+});
+
 afterAll(async () => {
-  for (const q of queues) await q.end();
   for (const p of pools) await p.end();
   await db.drop();
 });
@@ -75,9 +79,10 @@ describe("PgJobQueue (the real PostgreSQL server)", () => {
     const count = (r: string) =>
       ran.filter((x) => x.job.kind !== "close" && "reviewId" in x.job && x.job.reviewId === r);
     for (let i = 0; i < 10; i++) expect(count(`r-${i}`)).toHaveLength(4);
+    // The last jobs' rows go when their handlers have returned.
+    await a.idle();
+    await b.idle();
     expect(await a.depth()).toBe(0);
-    await a.close();
-    await b.close();
   });
 
   it("depth counts queued and held jobs of every replica; a job queued in a rolled-back transaction does not exist", async () => {

@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import pg from "pg";
 import type { HeldJob, JobHandler, ReplicaCoordination, ReviewJob, ReviewJobs } from "../../domain/review-jobs.js";
 import type { ReviewStore } from "../../domain/review-store.js";
+import { PgReviewStore } from "./review-store.js";
 
 /** What runs a statement: the pool, or a transaction's checked-out client. */
 export interface Queryable {
@@ -41,8 +42,8 @@ const TAKE_LOCK = 0x6a6f6273; // "jobs"
  * A job `j` that may be taken now: due, not leased (or its lease expired), and no other job of
  * its review (or PR) holds a live lease.
  */
-const READY = `j.run_at <= now() AND (j.locked_until IS NULL OR j.locked_until < now())
-  AND NOT EXISTS (SELECT 1 FROM gate_jobs o WHERE o.key = j.key AND o.id <> j.id AND o.locked_until >= now())`;
+const READY = `j.run_at <= clock_timestamp() AND (j.locked_until IS NULL OR j.locked_until < clock_timestamp())
+  AND NOT EXISTS (SELECT 1 FROM gate_jobs o WHERE o.key = j.key AND o.id <> j.id AND o.locked_until >= clock_timestamp())`;
 
 /** The queue's settings (GATE_REPLICA_ID, GATE_JOB_LEASE) and what it runs on. */
 export interface PgJobQueueOptions {
@@ -309,7 +310,7 @@ export class PgJobQueue implements ReviewJobs, ReplicaCoordination {
            ORDER BY j.run_at, j.id
            LIMIT 1
            FOR UPDATE SKIP LOCKED)
-         UPDATE gate_jobs SET locked_by = $1, locked_until = now() + $2 * interval '1 millisecond',
+         UPDATE gate_jobs SET locked_by = $1, locked_until = clock_timestamp() + $2 * interval '1 millisecond',
            attempts = gate_jobs.attempts + 1
          FROM next WHERE gate_jobs.id = next.id
          RETURNING gate_jobs.id, gate_jobs.job_json, gate_jobs.attempts`,
@@ -408,4 +409,19 @@ export class PgJobQueue implements ReviewJobs, ReplicaCoordination {
     this.idleWaiters = [];
     for (const w of waiters) w();
   }
+}
+
+/**
+ * The job queue of a PostgreSQL state: on its pool, writing jobs inside the store's
+ * transactions (a `PgReviewStore` bound to one runs them on its client).
+ *
+ * @example const jobs = openJobQueue(state.pool, settings.jobs, log);
+ */
+export function openJobQueue(pool: pg.Pool, settings: { replicaId: string; leaseMs: number }, log: Logger): PgJobQueue {
+  return new PgJobQueue({
+    pool,
+    ...settings,
+    log,
+    clientOf: (tx) => (tx instanceof PgReviewStore ? tx.connection() : undefined),
+  });
 }
