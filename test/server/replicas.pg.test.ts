@@ -66,6 +66,7 @@ describe("two gate server processes on one PostgreSQL database", { timeout: 4 * 
   it("share a batch of webhooks; one SIGKILLed mid-review is taken over after its lease: one final check run per PR, at most one card per review, nothing left running; a click on a replica that did not run the review applies it", async () => {
     db = await postgresUrl();
     const sql = new pg.Pool({ connectionString: db.url, max: 2 });
+    sql.on("error", () => undefined);
     pool = sql;
     const reviews = async () => z.array(ReviewRow).parse((await sql.query("SELECT * FROM gate_reviews")).rows);
     const jobs = async () =>
