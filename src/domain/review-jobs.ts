@@ -10,9 +10,12 @@ import type { ReviewStore } from "./review-store.js";
  * - `close`: a closed (or merged) PR's unfinished reviews are ended.
  * - `recover`: after a restart (one process on SQLite): everything left queued, running or
  *   unpublished is finished.
+ * - `hand_over`: a review whose job failed (or whose replica died) too many times goes to a
+ *   person with the reason, rather than being tried for ever or dropped.
  */
 export type ReviewJob =
   | { kind: "review" | "rerun" | "decision" | "publish"; reviewId: string }
+  | { kind: "hand_over"; reviewId: string; why: string }
   | { kind: "close"; pr: string }
   | { kind: "recover" };
 

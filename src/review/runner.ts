@@ -486,6 +486,26 @@ export class ReviewRunner implements ReviewService {
     }
   }
 
+  /**
+   * Hands a review that cannot be run to a person (its job failed, or the replica running it
+   * died, too many times): it waits for a decision, its card and check run saying why, and a
+   * decision received for it and never applied is closed as failed (the person decides again).
+   * A review that is no longer queued or running is left as it is.
+   *
+   * @example await runner.handToPerson("r-1", "its review job failed 5 times");
+   */
+  async handToPerson(reviewId: string, why: string): Promise<void> {
+    await this.lock.run(reviewId, async () => {
+      const ctx = await ReviewContext.load(this.deps, reviewId);
+      if (!ctx || (ctx.review.status !== "queued" && ctx.review.status !== "running")) return;
+      for (const d of await this.deps.store.pendingDecisions()) {
+        if (d.reviewId === reviewId) await this.deps.store.markDecisionApplied(reviewId, d.resume, "failed");
+      }
+      await this.deps.store.audit({ reviewId, actor: "gate", action: "run", outcome: "handed_over", detail: { why } });
+      await this.failClosed(ctx, new Error(why));
+    });
+  }
+
   /** A review whose graph failed goes to a person with the error; it never passes. */
   private async failClosed(ctx: ReviewContext, error: unknown): Promise<ReviewResult> {
     // A review superseded while it ran stays superseded; its successor decides the PR.

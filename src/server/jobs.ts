@@ -38,6 +38,9 @@ export function reviewJobHandler(runner: ReviewRunner): JobHandler {
       case "recover":
         await runner.recover();
         return;
+      case "hand_over":
+        await runner.handToPerson(job.reviewId, job.why);
+        return;
     }
   };
 }

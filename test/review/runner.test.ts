@@ -178,3 +178,24 @@ describe("ReviewRunner publishing", () => {
     expect(await g.store.unpublished()).toEqual([]);
   });
 });
+
+describe("ReviewRunner.handToPerson", () => {
+  it("sends a queued review that cannot be run to a person with the reason, audited; a settled review is left alone", async () => {
+    const g = await gate();
+    const stuck = await registerFixture(g, "001_readme_typo");
+    await g.runner.handToPerson(stuck.id, "its review job failed 5 times");
+    expect((await g.store.get(stuck.id))?.status).toBe("waiting_for_human");
+    const result = await g.runner.result(stuck.id);
+    expect(result.route).toBe("human");
+    expect(result.escalation?.detail).toContain("its review job failed 5 times");
+    const audit = await g.store.auditFor(stuck.id);
+    expect(audit.map((e) => `${e.action}:${e.outcome}`)).toContain("run:handed_over");
+
+    const done = await registerFixture(g, "001_readme_typo");
+    await g.runner.run(done.id);
+    const before = await g.runner.result(done.id);
+    await g.runner.handToPerson(done.id, "too late");
+    expect(await g.runner.result(done.id)).toEqual(before);
+    expect((await g.store.auditFor(done.id)).some((e) => e.outcome === "handed_over")).toBe(false);
+  });
+});

@@ -134,6 +134,39 @@ describe("PgJobQueue (the real PostgreSQL server)", () => {
     await live.close();
   });
 
+  it("a review's job that keeps failing is never dropped: after five attempts its review is handed to a person; a job of no review is dropped", async () => {
+    await clear();
+    const q = new PgJobQueue({
+      pool: newPool(),
+      replicaId: "q",
+      leaseMs: 3000,
+      log: silentLog,
+      pollMs: 20,
+      retryBaseMs: 1,
+    });
+    queues.push(q);
+    const seen: ReviewJob[] = [];
+    await q.start(async (job) => {
+      seen.push(job);
+      if (job.kind !== "hand_over") throw new Error("the database went away");
+    }, 1);
+    await q.enqueue({ kind: "review", reviewId: "r-poison" });
+    await q.enqueue({ kind: "close", pr: "acme/web#1" });
+    for (let waited = 0; (await q.depth()) > 0 && waited < 20_000; waited += 20) await tick(20);
+    const ofReview = seen.filter((j) => j.kind !== "close");
+    expect(ofReview.slice(0, 5)).toEqual(Array(5).fill({ kind: "review", reviewId: "r-poison" }));
+    expect(ofReview.slice(5)).toEqual([
+      {
+        kind: "hand_over",
+        reviewId: "r-poison",
+        why: "its review job failed, or the replica running it stopped, 5 times",
+      },
+    ]);
+    // The close job failed five times, then was dropped without a sixth run.
+    expect(seen.filter((j) => j.kind === "close")).toHaveLength(5);
+    expect(await q.depth()).toBe(0);
+  });
+
   it("no job of a review is taken while another job of that review holds a live lease", async () => {
     await clear();
     const a = replica("a", 60_000);

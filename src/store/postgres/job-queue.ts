@@ -32,8 +32,20 @@ CREATE INDEX gate_jobs_key ON gate_jobs (key);
 
 /** The channel a new job is announced on, so idle replicas take it at once instead of at their next poll. */
 const CHANNEL = "gate_jobs";
-/** A job that failed (or whose holder died) this many times is dropped, with an error in the log. */
+/**
+ * A job that failed (or whose holder died) this many times is not run again: its review goes to a
+ * person instead (`handOver`), or, for a job of no single review, it is dropped with an error.
+ */
 const MAX_ATTEMPTS = 5;
+/** The longest back-off between two attempts of a failing job. */
+const MAX_BACKOFF_MS = 10 * 60_000;
+
+/** What is done instead of a job that failed too many times: its review handed to a person, if it has one. */
+function handOver(job: ReviewJob, attempts: number): ReviewJob | undefined {
+  if (job.kind !== "review" && job.kind !== "rerun" && job.kind !== "decision") return undefined;
+  const why = `its ${job.kind} job failed, or the replica running it stopped, ${attempts - 1} times`;
+  return { kind: "hand_over", reviewId: job.reviewId, why };
+}
 /** Connections for `exclusive`'s locks: at most this many keys are held at once by one process. */
 const LOCK_CONNECTIONS = 4;
 /** Takes are serialised by this transaction-level advisory lock (see `take`). */
@@ -57,6 +69,8 @@ export interface PgJobQueueOptions {
   clientOf?: (tx: ReviewStore) => Queryable | undefined;
   /** How long an idle worker waits between polls when no notification came. */
   pollMs?: number;
+  /** The first back-off after a failed attempt (doubling each time, at most 10 minutes); 1 s by default. */
+  retryBaseMs?: number;
 }
 
 interface JobRow {
@@ -342,26 +356,33 @@ export class PgJobQueue implements ReviewJobs, ReplicaCoordination {
     const handler = this.handler;
     if (!handler) throw new Error("a job was taken before the queue started");
     const log = this.opts.log.child({ jobId: row.id, job, attempt: row.attempts });
-    if (row.attempts > MAX_ATTEMPTS) {
-      log.error("job dropped: it failed, or its holder died, too many times");
-      await this.complete(row.id, job).catch((error: unknown) => log.error({ err: error }, "cannot drop a job"));
-      return;
-    }
-    if (row.attempts > 1) log.warn("job taken over: its earlier holder failed or stopped renewing its lease");
+    let work = job;
+    if (row.attempts > MAX_ATTEMPTS && job.kind !== "hand_over") {
+      const instead = handOver(job, row.attempts);
+      if (!instead) {
+        log.error("job dropped: it failed, or its holder died, too many times");
+        await this.complete(row.id, job).catch((error: unknown) => log.error({ err: error }, "cannot drop a job"));
+        return;
+      }
+      log.error("job failed, or its holder died, too many times: its review goes to a person");
+      work = instead;
+    } else if (row.attempts > 1) log.warn("job taken over: its earlier holder failed or stopped renewing its lease");
     const stop = this.heartbeat(row.id, job);
     try {
-      await handler(job);
+      await handler(work);
       stop();
       await this.complete(row.id, job);
     } catch (error) {
       stop();
       log.error({ err: error }, "review job failed; trying again later");
-      // Freed for any replica after a back-off: 2 s, 4 s, 8 s, ...
+      // Freed for any replica after a back-off: 2 s, 4 s, 8 s, ... at most 10 minutes. Never
+      // dropped while it is a review's: after MAX_ATTEMPTS its review goes to a person.
+      const backoff = Math.min(MAX_BACKOFF_MS, (this.opts.retryBaseMs ?? 1000) * 2 ** Math.min(row.attempts, 20));
       await this.opts.pool
         .query(
           `UPDATE gate_jobs SET locked_by = NULL, locked_until = NULL,
              run_at = now() + $3 * interval '1 millisecond' WHERE id = $1 AND locked_by = $2`,
-          [row.id, this.opts.replicaId, 1000 * 2 ** row.attempts],
+          [row.id, this.opts.replicaId, backoff],
         )
         .catch((e: unknown) => log.error({ err: e }, "cannot free a failed job"));
     }
