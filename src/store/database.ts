@@ -118,6 +118,9 @@ export function migrateSqlite(
 
 function prepare(db: Database.Database, where: string): Database.Database {
   db.pragma("journal_mode = WAL");
+  // Said here, not left to the build's default: commits wait for no fsync; a store transaction
+  // that must be on disk first waits for a shared one (wal-sync.ts).
+  db.pragma("synchronous = NORMAL");
   db.pragma("busy_timeout = 5000");
   db.pragma("foreign_keys = ON");
   migrateSqlite(db, where);

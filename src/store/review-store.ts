@@ -6,6 +6,7 @@ import type { ReviewResult, ReviewStatus } from "../domain/review-result.js";
 import type { AuditEntry, AuditInput, ReviewRegistration, ReviewStore } from "../domain/review-store.js";
 import type { PublishReceipt, ResumeValue, ReviewRecord } from "../domain/review.js";
 import { DELIVERIES, existsSql, insertOnceSql, type OnceTable, SLACK_NOTES } from "./once-keys.js";
+import { type WalSync, walSync } from "./wal-sync.js";
 
 /** A `gate_reviews` row as both databases return it (PostgreSQL's BIGINT columns made numbers first). */
 export interface ReviewRow {
@@ -82,11 +83,20 @@ export function decisionAudit(
  * connection, so while an asynchronous transaction is open every other caller waits for it
  * (its statements would otherwise land inside it, and be rolled back with it).
  */
-class TransactionGate {
+export class TransactionGate {
+  /** @param flush how the WAL reaches the disk (see wal-sync.ts; a test wraps it to watch). */
+  constructor(private readonly flush?: (file: string) => Promise<void>) {}
+
   /** Settles when the open transaction ends; undefined when none is open. */
   open: Promise<void> | undefined;
   /** The open transaction's marker, seen by the work running inside it (it joins, never waits). */
   readonly inside = new AsyncLocalStorage<{ active: boolean }>();
+  private walOf: WalSync | null | undefined;
+  /** The connection's WAL syncer, looked up once (null: not a WAL file at NORMAL; commits sync themselves or never). */
+  wal(db: Database.Database): WalSync | undefined {
+    if (this.walOf === undefined) this.walOf = walSync(db, this.flush) ?? null;
+    return this.walOf ?? undefined;
+  }
 }
 
 /** Each connection's prepared statements by their text (a transaction's bound store shares its connection's). */
@@ -234,14 +244,15 @@ export class SqliteReviewStore implements ReviewStore {
       release = resolve;
     });
     const marker = { active: true };
+    const wal = this.gate.wal(this.db);
+    let value: T;
     try {
-      this.db.exec("BEGIN IMMEDIATE");
+      this.sql("BEGIN IMMEDIATE").run();
       try {
-        const value = await this.gate.inside.run(marker, () => work(this.boundStore()));
-        this.db.exec("COMMIT");
-        return value;
+        value = await this.gate.inside.run(marker, () => work(this.boundStore()));
+        this.sql("COMMIT").run();
       } catch (error) {
-        if (this.db.inTransaction) this.db.exec("ROLLBACK");
+        if (this.db.inTransaction) this.sql("ROLLBACK").run();
         throw error;
       }
     } finally {
@@ -249,6 +260,11 @@ export class SqliteReviewStore implements ReviewStore {
       this.gate.open = undefined;
       release();
     }
+    // On disk before the caller hears of it (a webhook answers only after this): COMMIT under
+    // synchronous = NORMAL does not wait for the disk; this fsync, shared with the transactions
+    // committing meanwhile and off the event loop, does (see wal-sync.ts).
+    if (wal) await wal.sync();
+    return value;
   }
 
   private boundStore(): SqliteReviewStore {
