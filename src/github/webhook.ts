@@ -54,8 +54,11 @@ export interface WebhookDelivery {
 export interface WebhookSink {
   /** Has this delivery id been accepted before? (GitHub redelivers.) */
   seenDelivery(id: string): Promise<boolean>;
-  /** Records and queues the delivery; must be quick (GitHub waits 10 s at most). */
-  accept(delivery: WebhookDelivery): void | Promise<void>;
+  /**
+   * Records and queues the delivery; must be quick (GitHub waits 10 s at most). Returns the id of
+   * the review it queued, if it queued one (the delivery's log line names it).
+   */
+  accept(delivery: WebhookDelivery): string | undefined | Promise<string | undefined>;
   /** A pull request was closed (or merged): its open reviews end without a decision. */
   closed?(delivery: { id: string; event: string; pr: string }): void | Promise<void>;
   /** GitHub's "Re-run" on the gate's check run, or on the whole check suite. */
@@ -262,9 +265,11 @@ export function createWebhookHandler(
         return;
       }
       const draft = payload.data.pull_request.draft ?? false;
-      await opts.sink.accept({ id, event, action, draft, payload: payload.data });
+      const reviewId = await opts.sink.accept({ id, event, action, draft, payload: payload.data });
+      // The delivery's one log line: what came in, and the review it queued (none: a redelivered
+      // head, a skipped draft).
       log.info(
-        { action, draft, pr: `${payload.data.repository.full_name}#${payload.data.number}` },
+        { action, draft, pr: `${payload.data.repository.full_name}#${payload.data.number}`, reviewId },
         "webhook accepted",
       );
       send(res, 202, "accepted");

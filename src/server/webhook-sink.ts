@@ -57,18 +57,19 @@ export function createWebhookSink(deps: {
       const p = delivery.payload;
       const pr = `${p.repository.full_name}#${p.pull_request.number}`;
       const headSha = p.pull_request.head.sha;
-      const log = deps.log.child({ deliveryId: delivery.id, pr });
+      // Made only for the rare lines below: the delivery's one usual line is the handler's.
+      const log = () => deps.log.child({ deliveryId: delivery.id, pr });
       const registered = await deps.store.transaction(async (tx) => {
         if (!(await tx.recordDelivery(delivery.id, delivery.event))) return undefined;
         if (delivery.draft && !deps.reviewDrafts) {
-          log.info("draft skipped (GATE_REVIEW_DRAFTS=false)");
+          log().info("draft skipped (GATE_REVIEW_DRAFTS=false)");
           return undefined;
         }
         // Reopened or marked ready with the same head: the review of that commit stands. Not so when
         // the base branch changed: the same head has another diff, and the older review is superseded.
         const open = (await tx.openForPr(pr)).find((r) => r.headSha === headSha);
         if (open && !(delivery.action === "edited" && p.changes?.base)) {
-          log.info({ reviewId: open.id }, "this head is already under review");
+          log().info({ reviewId: open.id }, "this head is already under review");
           return undefined;
         }
         const review = await deps.runner.register(
@@ -95,11 +96,11 @@ export function createWebhookSink(deps: {
         await deps.jobs.enqueue({ kind: "review", reviewId: review.id }, tx);
         return review;
       });
-      if (!registered) return;
-      log.info({ reviewId: registered.id, action: delivery.action }, "review queued");
+      if (!registered) return undefined;
       // The head shows "in progress" now, not when the queue reaches it; but after GitHub has its
       // answer (the queue starts jobs through `later` too), so the ack waits for no HTTP call.
       deps.later(() => void deps.runner.announce(registered.id));
+      return registered.id;
     },
   };
 }

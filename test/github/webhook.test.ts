@@ -40,9 +40,10 @@ class RecordingSink implements WebhookSink {
     this.seenCalls += 1;
     return this.seen.has(id);
   }
-  accept(delivery: WebhookDelivery): void {
+  accept(delivery: WebhookDelivery): string {
     this.seen.add(delivery.id);
     this.accepted.push(delivery);
+    return `review-of-${delivery.id}`;
   }
 }
 
@@ -130,7 +131,11 @@ describe("GitHub webhook handler on a loopback server", () => {
     expect(d).toMatchObject({ id, event: "pull_request", action: "opened", draft: false });
     expect(d?.payload.repository.full_name).toMatch(/^[^/]+\/[^/]+$/);
     expect(d?.payload.pull_request.head.sha).toMatch(/^[0-9a-f]{40}$/);
-    expect(logLines.some((l) => l.includes(`"deliveryId":"${id}"`) && l.includes("webhook accepted"))).toBe(true);
+    // One line for the delivery, naming the review the sink queued.
+    const lines = logLines.filter((l) => l.includes(`"deliveryId":"${id}"`));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain("webhook accepted");
+    expect(lines[0]).toContain(`"reviewId":"review-of-${id}"`);
   });
 
   it("passes drafts through with the flag set", async () => {
