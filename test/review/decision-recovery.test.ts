@@ -16,6 +16,18 @@ async function open(dir?: string) {
   return g;
 }
 
+/** The process dies (its gate closed as is) and a new one opens the same database. */
+async function restart(first: TestGate) {
+  await first.close();
+  gates = [];
+  return open(first.dir);
+}
+
+/** What the audit log says of alice's decision on a review, in order. */
+async function outcomesOfAlice(g: TestGate, reviewId: string) {
+  return (await g.store.auditFor(reviewId)).filter((e) => e.actor === "alice").map((e) => e.outcome);
+}
+
 describe("a decision received before a crash", () => {
   it("is applied once on restart: the review approved, one 'received' and one 'applied' in the audit log", async () => {
     const first = await open();
@@ -29,10 +41,7 @@ describe("a decision received before a crash", () => {
         "slack",
       ),
     ).toBe(true);
-    await first.close();
-    gates = [];
-
-    const second = await open(first.dir);
+    const second = await restart(first);
     expect((await second.store.get(waiting.review_id))?.status).toBe("running");
     const recovered = await second.runner.recover();
     expect(recovered.applied).toBe(1);
@@ -42,10 +51,7 @@ describe("a decision received before a crash", () => {
 
     // A second restart finds nothing left to apply.
     expect((await second.runner.recover()).applied).toBe(0);
-    const outcomes = (await second.store.auditFor(waiting.review_id))
-      .filter((e) => e.actor === "alice")
-      .map((e) => e.outcome);
-    expect(outcomes).toEqual(["received", "applied"]);
+    expect(await outcomesOfAlice(second, waiting.review_id)).toEqual(["received", "applied"]);
   });
 
   it("was half applied (the gate's step saved, the verdict's not): restart finishes the graph, the review approved", async () => {
@@ -62,18 +68,12 @@ describe("a decision received before a crash", () => {
     const half = await first.graph.getState({ configurable: { thread_id: waiting.review_id } });
     expect(half.next).toEqual(["verdict"]);
     expect(half.values).toMatchObject({ decision: approve });
-    await first.close();
-    gates = [];
-
-    const second = await open(first.dir);
+    const second = await restart(first);
     expect((await second.runner.recover()).applied).toBe(1);
     const result = await second.runner.status(waiting.review_id);
     expect(result).toMatchObject({ status: "done", route: "human_approved", decision: approve });
     expect((await second.graph.getState({ configurable: { thread_id: waiting.review_id } })).next).toEqual([]);
-    const outcomes = (await second.store.auditFor(waiting.review_id))
-      .filter((e) => e.actor === "alice")
-      .map((e) => e.outcome);
-    expect(outcomes).toEqual(["received", "applied"]);
+    expect(await outcomesOfAlice(second, waiting.review_id)).toEqual(["received", "applied"]);
   });
 
   it("refuses a second decision while the first is received and not yet applied", async () => {
