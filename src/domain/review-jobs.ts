@@ -19,8 +19,6 @@ export type ReviewJob =
   | { kind: "close"; pr: string }
   | { kind: "recover" };
 
-export type ReviewJobKind = ReviewJob["kind"];
-
 /**
  * Where the server puts background work on reviews, whatever runs it: an in-process queue (SQLite,
  * one process) or a table every replica takes jobs from (PostgreSQL). A job is never run in the

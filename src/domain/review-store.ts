@@ -94,8 +94,6 @@ export interface ReviewStore {
    * @example if (await store.claimSlackNote(`ask:acme/web#1:${sha}`, review.id)) await post(...);
    */
   claimSlackNote(key: string, reviewId: string): Promise<boolean>;
-  /** Whether a thread message was claimed (see `claimSlackNote`). */
-  hasSlackNote(key: string): Promise<boolean>;
   /** Remembers a Slack user's display name (the newest wins). */
   recordPerson(slackId: string, name: string): Promise<void>;
   /** A Slack user's display name, when one was recorded. */

@@ -90,6 +90,7 @@ export class InProcessJobs implements ReviewJobs {
     return this.queue.idle();
   }
 
+  /** One process holds every job: closing runs what is queued (a restart's `recover` would otherwise). */
   close(): Promise<void> {
     return this.queue.idle();
   }

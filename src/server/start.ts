@@ -274,10 +274,10 @@ export async function startGateServer(
       ready = false;
       stopReminders?.();
       await stop();
-      // SQLite: every queued review runs first; PostgreSQL: the running jobs finish, the rest are the other replicas'.
-      if (gate.jobQueue) await jobs.close();
-      await idle();
+      // PostgreSQL: this replica stops taking jobs and its running ones finish (the rest are the
+      // other replicas'); SQLite: every queued review runs first.
       await jobs.close();
+      await idle();
       await gate.close();
     },
   };

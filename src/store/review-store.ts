@@ -343,10 +343,6 @@ export class SqliteReviewStore implements ReviewStore {
     return this.insertOnce(SLACK_NOTES, key, reviewId);
   }
 
-  hasSlackNote(key: string): Promise<boolean> {
-    return this.rowExists(SLACK_NOTES, key);
-  }
-
   async recordPerson(slackId: string, name: string): Promise<void> {
     await this.ready();
     this.sql(`INSERT OR REPLACE INTO gate_people (slack_id, name, at) VALUES (?, ?, ?)`).run(slackId, name, this.now());
@@ -369,7 +365,7 @@ export class SqliteReviewStore implements ReviewStore {
     await this.ready();
     const rows = this.sql(
       `SELECT * FROM gate_reviews WHERE result_json IS NOT NULL
-           AND (published_json IS NULL OR published_json <> result_json) ORDER BY created_at`,
+           AND (published_json IS NULL OR published_json <> result_json) ORDER BY created_at, rowid`,
     ).all() as ReviewRow[];
     return rows.map(toRecord);
   }

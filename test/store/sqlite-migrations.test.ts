@@ -2,6 +2,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { GateError } from "../../src/domain/errors.js";
+import { COPIED_TABLES } from "../../src/store/copy-state.js";
 import { migrateSqlite, openDatabase, SQLITE_MIGRATIONS } from "../../src/store/database.js";
 import { SqliteReviewStore } from "../../src/store/review-store.js";
 import { tempDir } from "../helpers/gate.js";
@@ -15,6 +16,16 @@ const versions = (db: Database.Database) =>
 const file = () => path.join(tempDir(), "gate.db");
 
 describe("SQLite schema migrations", () => {
+  it("gate db copy moves every table of the gate's a fresh file holds (a table a migration adds is not left behind)", () => {
+    const db = openDatabase(":memory:");
+    const tables = db
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'gate\\_%' ESCAPE '\\' AND name <> 'gate_schema_version' ORDER BY name",
+      )
+      .all() as Array<{ name: string }>;
+    expect(tables.map((t) => t.name)).toEqual(COPIED_TABLES.map((t) => t.name).sort());
+  });
+
   it("a fresh file gets every migration, recorded once each", () => {
     const db = openDatabase(file());
     expect(versions(db).map((v) => v.version)).toEqual(SQLITE_MIGRATIONS.map((m) => m.version));

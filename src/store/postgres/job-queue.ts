@@ -129,12 +129,13 @@ export class PgJobQueue implements ReviewJobs, ReplicaCoordination {
     return (tx && this.opts.clientOf?.(tx)) ?? this.opts.pool;
   }
 
-  async enqueue(job: ReviewJob, tx?: ReviewStore, delayMs = 0): Promise<void> {
+  async enqueue(job: ReviewJob, tx?: ReviewStore): Promise<void> {
     const db = this.on(tx);
-    await db.query(
-      `INSERT INTO gate_jobs (kind, key, job_json, run_at) VALUES ($1, $2, $3, now() + $4 * interval '1 millisecond')`,
-      [job.kind, keyOf(job), JSON.stringify(job), delayMs],
-    );
+    await db.query(`INSERT INTO gate_jobs (kind, key, job_json) VALUES ($1, $2, $3)`, [
+      job.kind,
+      keyOf(job),
+      JSON.stringify(job),
+    ]);
     // Delivered when the transaction commits (never, if it rolls back).
     await db.query(`SELECT pg_notify($1, '')`, [CHANNEL]);
   }

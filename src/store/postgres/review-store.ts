@@ -245,10 +245,6 @@ export class PgReviewStore implements ReviewStore {
     return this.insertOnce(SLACK_NOTES, key, reviewId);
   }
 
-  hasSlackNote(key: string): Promise<boolean> {
-    return this.rowExists(SLACK_NOTES, key);
-  }
-
   async recordPerson(slackId: string, name: string): Promise<void> {
     await this.changed(
       `INSERT INTO gate_people (slack_id, name, at) VALUES ($1, $2, $3)
