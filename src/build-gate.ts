@@ -27,6 +27,7 @@ import { loadPolicies } from "./policy/load-policies.js";
 import { rulesReviewer } from "./policy/rules-reviewer.js";
 import { ProgressHub } from "./review/progress-hub.js";
 import { ReviewRunner } from "./review/runner.js";
+import { threadOf } from "./review/review-context.js";
 import type { Publisher, ReviewRecord } from "./domain/review.js";
 import type { Settings } from "./settings/index.js";
 import { openState } from "./store/open-state.js";
@@ -144,6 +145,7 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
     { checkpointer: state.checkpointer, clock },
   );
   const runner = new ReviewRunner({
+    configs,
     clock,
     graph,
     store,
@@ -160,13 +162,8 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
       await pullRequests.delete(review.id);
       await state.pruneCheckpoints(review.id);
       const source = await store.source(review.id);
-      // A re-run of the same head (the PR's newest review, still open) reads the same copy: keep it.
-      const latest = await store.latestForPr(review.pr);
-      const shared =
-        latest !== undefined &&
-        latest.id !== review.id &&
-        latest.headSha === review.headSha &&
-        ["queued", "running", "waiting_for_human"].includes(latest.status);
+      // An open review of the same head (a re-run) reads the same copy: keep it.
+      const shared = (await store.openForPr(review.pr)).some((r) => r.id !== review.id && r.headSha === review.headSha);
       if (source && !shared) {
         await snapshots
           .release(snapshotOf(source))
@@ -192,9 +189,8 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
     configs,
     /** The configuration a review ran with (the repository's file merged in), while its graph state is kept. */
     reviewConfig: async (reviewId: string): Promise<EffectiveConfig | undefined> => {
-      const state = await graph.getState({ configurable: { thread_id: reviewId } });
-      const values = state.values as Partial<ReviewStateValue>;
-      return values.configRef ? configs.get(values.configRef) : (values.config ?? undefined);
+      const state = await graph.getState(threadOf(reviewId));
+      return configs.of(state.values as Partial<ReviewStateValue>);
     },
     progress,
     clock,

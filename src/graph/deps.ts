@@ -67,8 +67,7 @@ export async function configOf(
   deps: Pick<ReviewGraphDeps, "server" | "configs">,
   state: { configRef?: string | null; config?: EffectiveConfig | null },
 ): Promise<EffectiveConfig> {
-  if (state.configRef) return deps.configs.get(state.configRef);
-  return state.config ?? deps.server.config;
+  return (await deps.configs.of(state)) ?? deps.server.config;
 }
 
 /**

@@ -4,7 +4,7 @@ import { GateError } from "../domain/errors.js";
 import type { ReviewStore } from "../domain/review-store.js";
 
 /** Where review configurations are kept, by digest (the review store's part that holds them). */
-export type ConfigKeeper = Pick<ReviewStore, "keepConfig" | "configJson">;
+type ConfigKeeper = Pick<ReviewStore, "keepConfig" | "configJson">;
 
 /** How many parsed configurations a process keeps in memory (there are few: one per repository file). */
 const REMEMBERED = 64;
@@ -42,6 +42,16 @@ export function configShelf(keeper: ConfigKeeper) {
         throw new GateError("REVIEW_CONFIG_MISSING", `the review's configuration ${digest.slice(0, 12)} is not stored`);
       }
       return remember(digest, JSON.parse(json) as EffectiveConfig);
+    },
+    /**
+     * The configuration a review's graph state names: by digest, or held whole by reviews
+     * checkpointed before digests; undefined for a state that names none (before intake).
+     */
+    async of(state: {
+      configRef?: string | null;
+      config?: EffectiveConfig | null;
+    }): Promise<EffectiveConfig | undefined> {
+      return state.configRef ? this.get(state.configRef) : (state.config ?? undefined);
     },
   };
 }

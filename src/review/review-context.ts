@@ -7,7 +7,7 @@ import type { ResumeValue, ReviewRecord } from "../domain/review.js";
 import type { ReviewSource } from "../domain/review-source.js";
 import { budgetOf } from "../graph/budget.js";
 import type { ReviewGraph } from "../graph/build-review-graph.js";
-import { configShelf } from "../graph/review-config.js";
+import type { ConfigShelf } from "../graph/review-config.js";
 import type { ReviewStateValue } from "../graph/state.js";
 import type { ReviewStore } from "../domain/review-store.js";
 import { buildResult } from "./build-result.js";
@@ -18,6 +18,8 @@ export interface ContextDeps {
   graph: ReviewGraph;
   store: ReviewStore;
   cyclesMax: number;
+  /** Where reviews' configurations are kept (the gate's one shelf, with its memory of them). */
+  configs: ConfigShelf;
 }
 
 type StateSnapshot = Awaited<ReturnType<ReviewGraph["getState"]>>;
@@ -45,7 +47,7 @@ export class ReviewContext {
   static async load(deps: ContextDeps, reviewId: string): Promise<ReviewContext | undefined> {
     const record = await deps.store.get(reviewId);
     if (!record) return undefined;
-    return new ReviewContext(deps, record, await deps.graph.getState(configOf(reviewId)));
+    return new ReviewContext(deps, record, await deps.graph.getState(threadOf(reviewId)));
   }
 
   get id(): string {
@@ -87,7 +89,7 @@ export class ReviewContext {
 
   /** The graph's state again, after the graph ran. */
   async reloadState(): Promise<void> {
-    this.state = await this.deps.graph.getState(configOf(this.id));
+    this.state = await this.deps.graph.getState(threadOf(this.id));
   }
 
   /** The record and the graph's state again (someone else changed the record). */
@@ -141,8 +143,7 @@ export class ReviewContext {
 
   /** The approvers the review's own configuration names (a repository's file), if any. */
   private async configApprovers(): Promise<EffectiveConfig["approvers"] | undefined> {
-    const { configRef, config } = this.values;
-    return configRef ? (await configShelf(this.deps.store).get(configRef)).approvers : config?.approvers;
+    return (await this.deps.configs.of(this.values))?.approvers;
   }
 
   /** What the decision policy needs to judge this person's attempt on this review now. */
@@ -170,6 +171,6 @@ export class ReviewContext {
 }
 
 /** The LangGraph config of a review's thread. */
-export function configOf(reviewId: string) {
+export function threadOf(reviewId: string) {
   return { configurable: { thread_id: reviewId } };
 }

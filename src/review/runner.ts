@@ -26,10 +26,11 @@ import type { ReviewGraph } from "../graph/build-review-graph.js";
 import type { ReviewRegistration, ReviewStore } from "../domain/review-store.js";
 import type { HeldJob, ReplicaCoordination } from "../domain/review-jobs.js";
 import { decisionRefusal } from "./decision-policy.js";
+import { type ConfigShelf, configShelf } from "../graph/review-config.js";
 import { KeyedLock } from "./keyed-lock.js";
 import type { ProgressHub } from "./progress-hub.js";
 import { ReviewPublishing } from "./publish.js";
-import { ReviewContext, configOf } from "./review-context.js";
+import { ReviewContext, threadOf } from "./review-context.js";
 import { supersedePlan } from "./supersede-order.js";
 
 export type { ReviewRegistration };
@@ -37,6 +38,8 @@ export type { ReviewRegistration };
 export interface RunnerDeps {
   graph: ReviewGraph;
   store: ReviewStore;
+  /** Where reviews' configurations are kept: the gate's shelf (one of the store's own by default). */
+  configs?: ConfigShelf;
   progress: ProgressHub;
   /** The publishers for a review (GitHub check run for live PRs, Slack card when configured). */
   publishersFor(review: ReviewRecord): Publisher[];
@@ -86,7 +89,10 @@ export class ReviewRunner implements ReviewService {
   private readonly publishing: ReviewPublishing;
   readonly approvers: ApproverConfig;
 
-  constructor(private readonly deps: RunnerDeps) {
+  private readonly deps: RunnerDeps & { configs: ConfigShelf };
+
+  constructor(deps: RunnerDeps) {
+    this.deps = { ...deps, configs: deps.configs ?? configShelf(deps.store) };
     this.approvers = deps.approvers ?? { approvers: [] };
     this.publishing = new ReviewPublishing(deps);
   }
@@ -269,7 +275,7 @@ export class ReviewRunner implements ReviewService {
         at: this.deps.clock().toISOString(),
         ...(resume.note ? { note: resume.note } : {}),
       };
-      await this.deps.graph.updateState(configOf(ctx.id), { decision, route: routeOfDecision(resume.kind) }, "verdict");
+      await this.deps.graph.updateState(threadOf(ctx.id), { decision, route: routeOfDecision(resume.kind) }, "verdict");
     }
     return this.settle(ctx);
   }
@@ -471,7 +477,7 @@ export class ReviewRunner implements ReviewService {
 
   private async invoke(reviewId: string, input: Command | Record<string, unknown> | null): Promise<void> {
     try {
-      await this.deps.graph.invoke(input as never, { ...configOf(reviewId), durability: "sync" });
+      await this.deps.graph.invoke(input as never, { ...threadOf(reviewId), durability: "sync" });
     } catch (error) {
       // The graph's nodes do not throw by design; if something still does, a person is asked.
       this.deps.log.error({ err: error, reviewId }, "review graph failed");
