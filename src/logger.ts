@@ -89,7 +89,7 @@ function censored(value: unknown, depth: number): unknown {
  *
  * @example redactRecord({ auth: { token: "ghs_…" }, pr: "acme/web#1" }) // { auth: { token: "[REDACTED]" }, pr: "acme/web#1" }
  */
-export function redactRecord(record: Record<string, unknown>): Record<string, unknown> {
+function redactRecord(record: Record<string, unknown>): Record<string, unknown> {
   return censored(record, 1) as Record<string, unknown>;
 }
 

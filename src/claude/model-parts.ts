@@ -36,5 +36,3 @@ export function modelParts(claude: ModelPartsConfig, log: Logger) {
     check: () => checkModels(client, models, claude.model.prices, log),
   };
 }
-
-export type ModelParts = ReturnType<typeof modelParts>;

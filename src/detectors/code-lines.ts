@@ -117,7 +117,8 @@ export function withCommentsJoined(text: string): string {
   return text.includes("/*") ? `${text}\n${text.replace(/\/\*.*?\*\//g, "")}` : text;
 }
 
-const MAX_LINE = 2000;
+/** Lines longer than this (minified or generated code) are read as blank, here and by the parser's text. */
+export const MAX_LINE = 2000;
 
 /** A line of the head file that the patch shows (added or context), reduced to code. */
 export interface CodeLine {

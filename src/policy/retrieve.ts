@@ -1,3 +1,4 @@
+import { escapeRegExp } from "../domain/reg-exp.js";
 import picomatch from "picomatch";
 import type { Finding, Specialty } from "../domain/finding.js";
 import { addedLines } from "../domain/patch.js";
@@ -6,10 +7,6 @@ import type { Policy } from "../domain/policy.js";
 
 /** Per PR: its added lines, lower-cased and joined with "\n" (null when none), and what is known of each trigger. */
 const ADDED = new WeakMap<PullRequest, { text: string | null; found: Map<string, boolean> }>();
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
 
 /**
  * Which of `triggers` (lower case) appear in the PR's added lines, each read once per PR. One pass

@@ -8,7 +8,7 @@ import { sandboxRoot } from "./sandbox.js";
 import { fetchSnapshot, removeSnapshot } from "./tarball.js";
 
 /** A GitHub snapshot reference. */
-export type GitHubSnapshotRef = Extract<SnapshotRef, { kind: "github" }>;
+type GitHubSnapshotRef = Extract<SnapshotRef, { kind: "github" }>;
 
 /**
  * How long a failed fetch is remembered: one review's readers (each detector, each tool call) get

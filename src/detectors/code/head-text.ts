@@ -1,5 +1,6 @@
 import type { ChangedFile } from "../../domain/pull-request.js";
 import { parsePatch } from "../../domain/patch.js";
+import { MAX_LINE } from "../code-lines.js";
 
 /**
  * The head side of a changed file's patch (its context and added lines), row by row: exactly the
@@ -14,9 +15,6 @@ export interface HeadText {
   /** Whether each row is a line this pull request adds. */
   added: readonly boolean[];
 }
-
-/** Lines longer than this (minified or generated code) are read as blank. */
-const MAX_LINE = 2000;
 
 function buildHeadText(patch: string | undefined): HeadText {
   const rows: string[] = [];

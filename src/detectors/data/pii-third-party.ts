@@ -1,3 +1,4 @@
+import { escapeRegExp } from "../../domain/reg-exp.js";
 import { addedLines, parsePatch } from "../../domain/patch.js";
 import type { ChangedFile } from "../../domain/pull-request.js";
 import type { Detector } from "../detector.js";
@@ -89,10 +90,6 @@ const SDK_PACKAGES: Readonly<Record<string, string>> = {
 };
 
 const MANIFEST = /(^|\/)(package\.json|requirements[\w.-]*\.txt|pyproject\.toml|Pipfile|setup\.py|setup\.cfg)$/;
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-}
 
 /** Per SDK package: how a manifest line names it, and how code imports it. */
 const SDK_PATTERNS = Object.entries(SDK_PACKAGES).map(([pkg, vendor]) => {

@@ -1,5 +1,5 @@
 import { REPO_CONFIG_PATH } from "../../config/repo-file.js";
-import { addedLines, removedLines } from "../../domain/patch.js";
+import { addedLines, type PatchLine, removedLines } from "../../domain/patch.js";
 import type { ChangedFile } from "../../domain/pull-request.js";
 import type { Detector } from "../detector.js";
 import { securityFinding } from "./security-finding.js";
@@ -7,10 +7,10 @@ import { securityFinding } from "./security-finding.js";
 const SHOWN = 6;
 
 /** What the change does to the file, in a few of its own lines. */
-function describeChange(file: ChangedFile): string {
+function describeChange(file: ChangedFile, added: PatchLine[]): string {
   const lines = [
     ...removedLines(file.patch).map((l) => `-${l.text.trim()}`),
-    ...addedLines(file.patch).map((l) => `+${l.text.trim()}`),
+    ...added.map((l) => `+${l.text.trim()}`),
   ].filter((l) => l.length > 1);
   const shown = lines.slice(0, SHOWN).map((l) => `\`${l.slice(0, 120)}\``);
   const more = lines.length > SHOWN ? `, and ${lines.length - SHOWN} more line(s)` : "";
@@ -38,18 +38,19 @@ export const gateConfigChangeDetector: Detector = {
   async detect(ctx) {
     return ctx.pr.files
       .filter((f) => f.filename === REPO_CONFIG_PATH || f.previousFilename === REPO_CONFIG_PATH)
-      .map((f) =>
-        securityFinding({
+      .map((f) => {
+        const added = addedLines(f.patch);
+        return securityFinding({
           policy: "SEC-06",
           detector: "gate-config-change",
           severity: "high",
           blocking: true,
           file: f.filename,
-          ...(addedLines(f.patch)[0] ? { line: addedLines(f.patch)[0]?.line } : {}),
+          ...(added[0] ? { line: added[0].line } : {}),
           message:
             `This pull request edits the gate's own configuration for this repository (${REPO_CONFIG_PATH}); it ` +
-            `${describeChange(f)}. This review used the base branch's file; the change applies once merged, so a person approves it.`,
-        }),
-      );
+            `${describeChange(f, added)}. This review used the base branch's file; the change applies once merged, so a person approves it.`,
+        });
+      });
   },
 };

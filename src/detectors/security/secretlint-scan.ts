@@ -1,3 +1,4 @@
+import { escapeRegExp } from "../../domain/reg-exp.js";
 import { lintSource } from "@secretlint/core";
 import { secretLintProfiler } from "@secretlint/profiler";
 import { rules as recommendedRules } from "@secretlint/secretlint-rule-preset-recommend";
@@ -81,13 +82,7 @@ export const SECRETLINT_RULE_TOKENS: Readonly<Record<string, readonly string[]>>
   "@secretlint/secretlint-rule-tailscale": ["tskey-"],
 };
 
-const ANY_TOKEN = new RegExp(
-  Object.values(SECRETLINT_RULE_TOKENS)
-    .flat()
-    .map((t) => t.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"))
-    .join("|"),
-  "i",
-);
+const ANY_TOKEN = new RegExp(Object.values(SECRETLINT_RULE_TOKENS).flat().map(escapeRegExp).join("|"), "i");
 
 /**
  * False only when no rule of the preset can report anything in the text: none of the pieces
