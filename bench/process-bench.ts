@@ -1,8 +1,12 @@
+import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { childJson, processCpuMs, ROOT } from "./child-process.js";
-import { type Figure, paired, pairedFigure, singleFigure } from "./stats.js";
+import { type Figure, median, paired, pairedFigure, singleFigure } from "./stats.js";
+
+const run = promisify(execFile);
 
 /** RSS of a gate with 1,000 reviews waiting for a person against one with 10 (separate processes). */
 export async function memoryFigure(): Promise<Figure> {
@@ -50,20 +54,47 @@ export async function storageFigures(): Promise<Figure[]> {
   ];
 }
 
-/** `gate review` of a docs-only fixture against `node -e ''`, CPU of the whole process. */
+/** The installed `gate` command (package.json `bin`): the bundle with its code cache. */
+const GATE_BIN = path.join(ROOT, "dist/cli/gate.cjs");
+/** The same CLI unbundled: every module loaded on its own. */
+const GATE_UNBUNDLED = path.join(ROOT, "dist/cli/main.js");
+
+/**
+ * `gate review` of a docs-only fixture against `node -e ''`, CPU of the whole process: the
+ * installed command, and (in a note) the unbundled CLI for comparison.
+ */
 export async function startupFigure(): Promise<Figure> {
-  const cli = path.join(ROOT, "dist/cli/main.js");
-  if (!existsSync(cli)) throw new Error("dist/ is missing: run `npm run build` first (npm run bench does)");
+  for (const cli of [GATE_BIN, GATE_UNBUNDLED]) {
+    if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` first (npm run bench does)`);
+  }
   const dir = mkdtempSync(path.join(tmpdir(), "gate-bench-cli-"));
   try {
     let n = 0;
+    const review = (cli: string) => {
+      const args = [cli, "review", path.join(ROOT, "fixtures/001_readme_typo"), "--json"];
+      return { args, env: { GATE_DB: path.join(dir, `g${n++}.db`) } };
+    };
+    // A command that failed early would look fast: each side must first give the review's result.
+    for (const cli of [GATE_BIN, GATE_UNBUNDLED]) {
+      const { args, env } = review(cli);
+      const { stdout } = await run(process.execPath, args, { env: { PATH: process.env.PATH ?? "", ...env } });
+      if ((JSON.parse(stdout) as { route?: string }).route !== "auto_approved") {
+        throw new Error(`${cli} did not review the fixture: ${stdout.slice(0, 300)}`);
+      }
+    }
+    const cpu = (cli: string) => {
+      const { args, env } = review(cli);
+      return processCpuMs(args, env);
+    };
     const m = await paired(
-      () =>
-        processCpuMs([cli, "review", path.join(ROOT, "fixtures/001_readme_typo"), "--json"], {
-          GATE_DB: path.join(dir, `g${n++}.db`),
-        }),
+      () => cpu(GATE_BIN),
       () => processCpuMs(["-e", ""]),
-      { runs: 7 },
+      { runs: 9 },
+    );
+    const unbundled = await paired(
+      () => cpu(GATE_UNBUNDLED),
+      () => processCpuMs(["-e", ""]),
+      { runs: 3, warmup: 0, label: "unbundled" },
     );
     return pairedFigure(
       "cli_review_cpu",
@@ -72,6 +103,9 @@ export async function startupFigure(): Promise<Figure> {
       { label: "node -e ''", unit: "ms CPU" },
       m,
       { max: 6 },
+      [
+        `the same review unbundled (node dist/cli/main.js): ${median(unbundled.a).toFixed(0)} ms CPU, ${median(unbundled.ratio).toFixed(1)}x (median of 3)`,
+      ],
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -1,7 +1,6 @@
 #!/usr/bin/env node
-import { quietOnClosedPipe } from "./closed-pipe.js";
-import { runCli } from "./run-cli.js";
+// The CLI without the bundle (the same commands, each module loaded on its own): what the tests run
+// through tsx. The installed `gate` command is dist/cli/gate.cjs, which runs the bundle.
+import { startCli } from "./start.js";
 
-quietOnClosedPipe(process.stdout);
-quietOnClosedPipe(process.stderr);
-process.exitCode = await runCli(process.argv.slice(2), process.env);
+await startCli(process.argv.slice(2), process.env);

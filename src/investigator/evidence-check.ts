@@ -56,7 +56,7 @@ const squash = (s: string): string => s.replace(/\s+/g, " ").trim();
 /** Does the quoted excerpt say what the line says (allowing for trimming and `...` shortening)? */
 function quotes(excerpt: string, line: string): boolean {
   const e = squash(excerpt)
-    .replace(/(\.\.\.|…)$/, "")
+    .replace(/(\.\.\.|\u2026)$/, "")
     .trim();
   const t = squash(line);
   if (e === "" || t === "") return false;

@@ -140,7 +140,7 @@ function labelOf(message: SecretLintCoreResultMessage, value: string): string {
   const label = message.message
     .replace(value, "")
     .replace(/^found\s+/i, "")
-    .replace(/[\s:：]+$/, "")
+    .replace(/[\s:\uff1a]+$/, "")
     .trim();
   return label.length > 0 && label.length < 120 && !label.includes(value) ? label : message.messageId;
 }
