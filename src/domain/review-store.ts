@@ -100,8 +100,12 @@ export interface ReviewStore {
   personName(slackId: string): Promise<string | undefined>;
   /** Records that every publisher showed this result. */
   markPublished(id: string, result: ReviewResult): Promise<void>;
-  /** Reviews whose saved result differs from what was last published (a crash in between). */
-  unpublished(): Promise<ReviewRecord[]>;
+  /**
+   * Reviews whose saved result differs from what was last published (a crash in between), oldest
+   * first; only `reviewId`, if it is one, when given. Reads only such reviews (an index holds
+   * them), never the settled history.
+   */
+  unpublished(reviewId?: string): Promise<ReviewRecord[]>;
   /** Records a webhook delivery; false when it was seen before (a redelivery). */
   recordDelivery(id: string, event: string): Promise<boolean>;
   hasDelivery(id: string): Promise<boolean>;
@@ -112,8 +116,11 @@ export interface ReviewStore {
    * `pendingDecisions` finds it again.
    */
   receiveDecision(reviewId: string, resume: ResumeValue, door: string): Promise<boolean>;
-  /** Decisions received and not yet applied, oldest first (after a crash). */
-  pendingDecisions(): Promise<Array<{ reviewId: string; resume: ResumeValue; door: string }>>;
+  /**
+   * Decisions received and not yet applied (after a crash), oldest first; only `reviewId`'s when
+   * given. Reads only such decisions (an index holds them), never the applied history.
+   */
+  pendingDecisions(reviewId?: string): Promise<Array<{ reviewId: string; resume: ResumeValue; door: string }>>;
   /** Marks a review's received decision applied, with an "applied" audit entry, once. */
   markDecisionApplied(reviewId: string, resume: ResumeValue, outcome: string): Promise<void>;
   audit(entry: AuditInput): Promise<void>;

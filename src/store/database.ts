@@ -88,6 +88,16 @@ export const SQLITE_MIGRATIONS: ReadonlyArray<Migration<Database.Database>> = [
       db.exec(`CREATE TABLE IF NOT EXISTS gate_configs (digest TEXT PRIMARY KEY, json TEXT NOT NULL)`);
     },
   },
+  {
+    version: 3,
+    name: "reviews whose result is not published, indexed",
+    up: (db) => {
+      // A restart (and a publish job) lists only these, not every settled review; the condition
+      // is the store's UNPUBLISHED word for word, or SQLite would not use the index.
+      db.exec(`CREATE INDEX IF NOT EXISTS gate_reviews_unpublished ON gate_reviews (created_at)
+        WHERE result_json IS NOT NULL AND (published_json IS NULL OR published_json <> result_json)`);
+    },
+  },
 ];
 
 /**

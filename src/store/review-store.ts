@@ -62,6 +62,29 @@ export function toRecord(r: ReviewRow): ReviewRecord {
 }
 
 /**
+ * A review whose saved result was not published. Said exactly as the partial index
+ * `gate_reviews_unpublished` (migration 3 in either database) says it: a database uses that index
+ * only for a query whose condition is the index's own, so the list reads only such reviews.
+ */
+export const UNPUBLISHED = "result_json IS NOT NULL AND (published_json IS NULL OR published_json <> result_json)";
+
+/** A `gate_decisions` row as a pending decision is read from it. */
+export interface DecisionRow {
+  review_id: string;
+  resume_json: string;
+  door: string;
+}
+
+/**
+ * A pending decision row as the port's.
+ *
+ * @example fromDecisionRow({ review_id: "r-1", resume_json: '{"kind":"approve","by":"alice"}', door: "slack" })
+ */
+export function fromDecisionRow(r: DecisionRow): { reviewId: string; resume: ResumeValue; door: string } {
+  return { reviewId: r.review_id, resume: JSON.parse(r.resume_json) as ResumeValue, door: r.door };
+}
+
+/**
  * The audit entry of a decision received (through which door) or applied (with what result): the
  * same words in either database.
  *
@@ -361,12 +384,13 @@ export class SqliteReviewStore implements ReviewStore {
     this.sql(`UPDATE gate_reviews SET published_json = ? WHERE id = ?`).run(JSON.stringify(result), id);
   }
 
-  async unpublished(): Promise<ReviewRecord[]> {
+  async unpublished(reviewId?: string): Promise<ReviewRecord[]> {
     await this.ready();
-    const rows = this.sql(
-      `SELECT * FROM gate_reviews WHERE result_json IS NOT NULL
-           AND (published_json IS NULL OR published_json <> result_json) ORDER BY created_at, rowid`,
-    ).all() as ReviewRow[];
+    const rows = (
+      reviewId === undefined
+        ? this.sql(`SELECT * FROM gate_reviews WHERE ${UNPUBLISHED} ORDER BY created_at, rowid`).all()
+        : this.sql(`SELECT * FROM gate_reviews WHERE id = ? AND ${UNPUBLISHED}`).all(reviewId)
+    ) as ReviewRow[];
     return rows.map(toRecord);
   }
 
@@ -404,12 +428,15 @@ export class SqliteReviewStore implements ReviewStore {
     });
   }
 
-  async pendingDecisions(): Promise<Array<{ reviewId: string; resume: ResumeValue; door: string }>> {
+  async pendingDecisions(reviewId?: string): Promise<Array<{ reviewId: string; resume: ResumeValue; door: string }>> {
     await this.ready();
-    const rows = this.sql(
-      `SELECT review_id, resume_json, door FROM gate_decisions WHERE applied_at IS NULL ORDER BY seq`,
-    ).all() as Array<{ review_id: string; resume_json: string; door: string }>;
-    return rows.map((r) => ({ reviewId: r.review_id, resume: JSON.parse(r.resume_json) as ResumeValue, door: r.door }));
+    const select = "SELECT review_id, resume_json, door FROM gate_decisions WHERE applied_at IS NULL";
+    const rows = (
+      reviewId === undefined
+        ? this.sql(`${select} ORDER BY seq`).all()
+        : this.sql(`${select} AND review_id = ? ORDER BY seq`).all(reviewId)
+    ) as DecisionRow[];
+    return rows.map(fromDecisionRow);
   }
 
   async markDecisionApplied(reviewId: string, resume: ResumeValue, outcome: string): Promise<void> {

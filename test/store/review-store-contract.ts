@@ -143,6 +143,45 @@ export function reviewStoreContract(name: string, open: OpenStore): void {
       expect((await s.get("r-1"))?.checkRunId).toBe(42);
     });
 
+    it("lists one review's unpublished result on its own: only that review, only while it is unpublished", async () => {
+      const { store: s } = await open();
+      await reg(s, "r-1");
+      await reg(s, "r-2");
+      await reg(s, "r-3");
+      const result = (id: string, route: string | null = null) =>
+        ({ pr: "acme/web#7", route, status: "done", review_id: id }) as never;
+      await s.saveResult("r-1", result("r-1"));
+      await s.saveResult("r-2", result("r-2"));
+      await s.markPublished("r-2", result("r-2"));
+      expect((await s.unpublished("r-1")).map((r) => r.id)).toEqual(["r-1"]);
+      // Published, never saved, unknown: none of them is listed.
+      expect(await s.unpublished("r-2")).toEqual([]);
+      expect(await s.unpublished("r-3")).toEqual([]);
+      expect(await s.unpublished("r-9")).toEqual([]);
+      // A newer result than the one published is unpublished again.
+      await s.saveResult("r-2", result("r-2", "auto_approved"));
+      expect((await s.unpublished("r-2")).map((r) => r.id)).toEqual(["r-2"]);
+      expect((await s.unpublished()).map((r) => r.id)).toEqual(["r-1", "r-2"]);
+    });
+
+    it("lists one review's decisions received and not applied, and no other review's", async () => {
+      const { store: s } = await open();
+      for (const id of ["r-1", "r-2", "r-3"]) {
+        await reg(s, id);
+        await s.setStatus(id, "waiting_for_human");
+      }
+      const alice = { kind: "approve" as const, by: "alice" };
+      const bob = { kind: "reject" as const, by: "bob", note: "no" };
+      expect(await s.receiveDecision("r-1", alice, "slack")).toBe(true);
+      expect(await s.receiveDecision("r-2", bob, "cli")).toBe(true);
+      expect(await s.pendingDecisions("r-1")).toEqual([{ reviewId: "r-1", resume: alice, door: "slack" }]);
+      expect(await s.pendingDecisions("r-2")).toEqual([{ reviewId: "r-2", resume: bob, door: "cli" }]);
+      expect(await s.pendingDecisions("r-3")).toEqual([]);
+      await s.markDecisionApplied("r-1", alice, "human_approved");
+      expect(await s.pendingDecisions("r-1")).toEqual([]);
+      expect((await s.pendingDecisions()).map((d) => d.reviewId)).toEqual(["r-2"]);
+    });
+
     it("lists a PR's open reviews and supersedes one", async () => {
       const { store: s } = await open();
       await reg(s, "r-1");

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { openState, type OpenState } from "../../src/store/open-state.js";
+import { UNPUBLISHED } from "../../src/store/review-store.js";
 import { defined } from "../helpers/defined.js";
 import { postgresUrl, type TestDatabase } from "../helpers/postgres.js";
 import { at, reg, reviewStoreContract } from "./review-store-contract.js";
@@ -83,6 +84,34 @@ describe("ReviewStore on PostgreSQL, from several pools at once", () => {
     release();
     await tx;
     expect((await b.store.get("r-1"))?.status).toBe("queued");
+  });
+
+  it("with a long history, lists what a replica's start queues through indexes: unpublished results, pending decisions", async () => {
+    const [state] = await replicas(1);
+    if (state?.kind !== "postgres") throw new Error("expected a PostgreSQL state");
+    // 3,000 settled reviews, published, and as many applied decisions; then one of each needing work.
+    await state.pool.query(`INSERT INTO gate_reviews (id, pr, repo, number, head_sha, source, source_json, status,
+        created_at, updated_at, result_json, published_json)
+      SELECT 'h-' || i, 'acme/web#' || i, 'acme/web', i, 'a', 'github', '{}', 'done', '2026-01-01', '2026-01-01',
+        repeat('x', 3000), repeat('x', 3000) FROM generate_series(1, 3000) AS i`);
+    await state.pool.query(`INSERT INTO gate_decisions (review_id, resume_json, door, received_at, applied_at)
+      SELECT 'h-' || i, '{}', 'slack', '2026-01-01', '2026-01-01' FROM generate_series(1, 3000) AS i`);
+    await reg(state.store, "r-1");
+    await state.store.saveResult("r-1", { pr: "acme/web#7", route: null, status: "done", review_id: "r-1" } as never);
+    await state.store.setStatus("r-1", "waiting_for_human");
+    expect(await state.store.receiveDecision("r-1", { kind: "approve", by: "alice" }, "slack")).toBe(true);
+    await state.pool.query("ANALYZE gate_reviews, gate_decisions");
+
+    expect((await state.store.unpublished()).map((r) => r.id)).toEqual(["r-1"]);
+    expect((await state.store.pendingDecisions()).map((d) => d.reviewId)).toEqual(["r-1"]);
+    const plan = async (sql: string) =>
+      (await state.query<{ "QUERY PLAN": string }>(`EXPLAIN ${sql}`)).map((r) => r["QUERY PLAN"]).join("\n");
+    expect(await plan(`SELECT * FROM gate_reviews WHERE ${UNPUBLISHED} ORDER BY created_at, seq`)).toMatch(
+      /Index Scan using gate_reviews_unpublished/,
+    );
+    expect(await plan("SELECT * FROM gate_decisions WHERE applied_at IS NULL ORDER BY seq")).toMatch(
+      /Index Scan using gate_decisions_pending/,
+    );
   });
 
   it("the audit log refuses TRUNCATE too", async () => {

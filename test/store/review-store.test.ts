@@ -1,7 +1,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/store/database.js";
-import { SqliteReviewStore } from "../../src/store/review-store.js";
+import { SqliteReviewStore, UNPUBLISHED } from "../../src/store/review-store.js";
 import { tempDir } from "../helpers/gate.js";
 import { at, reviewStoreContract } from "./review-store-contract.js";
 
@@ -21,5 +21,19 @@ describe("ReviewStore on SQLite", () => {
     const { db } = opened();
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
     expect(db.pragma("busy_timeout", { simple: true })).toBe(5000);
+  });
+
+  it("lists what a restart finishes through indexes, reading none of the settled reviews or applied decisions", () => {
+    const { db } = opened();
+    const plan = (sql: string) =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as Array<{ detail: string }>).map((r) => r.detail).join("; ");
+    // The partial index holds the unpublished reviews only: walking it reads no settled one.
+    expect(plan(`SELECT * FROM gate_reviews WHERE ${UNPUBLISHED} ORDER BY created_at, rowid`)).toBe(
+      "SCAN gate_reviews USING INDEX gate_reviews_unpublished",
+    );
+    expect(plan(`SELECT * FROM gate_reviews WHERE id = 'r-1' AND ${UNPUBLISHED}`)).toMatch(/^SEARCH gate_reviews /);
+    expect(plan("SELECT * FROM gate_decisions WHERE applied_at IS NULL AND review_id = 'r-1' ORDER BY seq")).toBe(
+      "SEARCH gate_decisions USING INDEX gate_decisions_pending (applied_at=?)",
+    );
   });
 });

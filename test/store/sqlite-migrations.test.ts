@@ -64,10 +64,13 @@ describe("SQLite schema migrations", () => {
   it("adopts a file from before the late columns, adding them", () => {
     const f = file();
     const old = new Database(f);
+    // The result columns every file has had since the first release (a later migration indexes them).
     old.exec(`CREATE TABLE gate_reviews (id TEXT PRIMARY KEY, pr TEXT NOT NULL, repo TEXT NOT NULL,
       number INTEGER NOT NULL, head_sha TEXT NOT NULL, source TEXT NOT NULL, source_json TEXT NOT NULL,
-      status TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL)`);
-    old.prepare("INSERT INTO gate_reviews VALUES ('r-1','a/b#1','a/b',1,'s','fixture','{}','closed','t','t')").run();
+      status TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL, result_json TEXT, published_json TEXT)`);
+    old
+      .prepare("INSERT INTO gate_reviews VALUES ('r-1','a/b#1','a/b',1,'s','fixture','{}','closed','t','t',NULL,NULL)")
+      .run();
     old.close();
     const db = openDatabase(f);
     const columns = (db.prepare("PRAGMA table_info(gate_reviews)").all() as Array<{ name: string }>).map((c) => c.name);

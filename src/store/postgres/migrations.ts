@@ -52,4 +52,14 @@ export const POSTGRES_MIGRATIONS: ReadonlyArray<Migration<pg.ClientBase>> = [
       await client.query(JOBS_TABLE);
     },
   },
+  {
+    version: 3,
+    name: "reviews whose result is not published, indexed",
+    up: async (client) => {
+      // A replica's start (and a publish job) lists only these, not every settled review; the
+      // condition is the store's UNPUBLISHED, so the planner sees that the index answers it.
+      await client.query(`CREATE INDEX gate_reviews_unpublished ON gate_reviews (created_at, seq)
+        WHERE result_json IS NOT NULL AND (published_json IS NULL OR published_json <> result_json)`);
+    },
+  },
 ];

@@ -6,7 +6,14 @@ import type { ReviewResult, ReviewStatus } from "../../domain/review-result.js";
 import type { AuditEntry, AuditInput, ReviewRegistration, ReviewStore } from "../../domain/review-store.js";
 import type { PublishReceipt, ResumeValue, ReviewRecord } from "../../domain/review.js";
 import { DELIVERIES, existsSql, insertOnceSql, type OnceTable, SLACK_NOTES } from "../once-keys.js";
-import { decisionAudit, type ReviewRow, toRecord } from "../review-store.js";
+import {
+  type DecisionRow,
+  decisionAudit,
+  fromDecisionRow,
+  type ReviewRow,
+  toRecord,
+  UNPUBLISHED,
+} from "../review-store.js";
 
 type PgReviewRow = Omit<ReviewRow, "check_run_id" | "installation_id"> & {
   check_run_id: string | null;
@@ -262,12 +269,10 @@ export class PgReviewStore implements ReviewStore {
     await this.changed("UPDATE gate_reviews SET published_json = $1 WHERE id = $2", [JSON.stringify(result), id]);
   }
 
-  unpublished(): Promise<ReviewRecord[]> {
-    return this.reviews(
-      `WHERE result_json IS NOT NULL AND (published_json IS NULL OR published_json <> result_json)
-       ORDER BY created_at, seq`,
-      [],
-    );
+  unpublished(reviewId?: string): Promise<ReviewRecord[]> {
+    return reviewId === undefined
+      ? this.reviews(`WHERE ${UNPUBLISHED} ORDER BY created_at, seq`, [])
+      : this.reviews(`WHERE id = $1 AND ${UNPUBLISHED}`, [reviewId]);
   }
 
   recordDelivery(id: string, event: string): Promise<boolean> {
@@ -300,11 +305,13 @@ export class PgReviewStore implements ReviewStore {
     });
   }
 
-  async pendingDecisions(): Promise<Array<{ reviewId: string; resume: ResumeValue; door: string }>> {
-    const rows = await this.rows<{ review_id: string; resume_json: string; door: string }>(
-      "SELECT review_id, resume_json, door FROM gate_decisions WHERE applied_at IS NULL ORDER BY seq",
-    );
-    return rows.map((r) => ({ reviewId: r.review_id, resume: JSON.parse(r.resume_json) as ResumeValue, door: r.door }));
+  async pendingDecisions(reviewId?: string): Promise<Array<{ reviewId: string; resume: ResumeValue; door: string }>> {
+    const select = "SELECT review_id, resume_json, door FROM gate_decisions WHERE applied_at IS NULL";
+    const rows =
+      reviewId === undefined
+        ? await this.rows<DecisionRow>(`${select} ORDER BY seq`)
+        : await this.rows<DecisionRow>(`${select} AND review_id = $1 ORDER BY seq`, [reviewId]);
+    return rows.map(fromDecisionRow);
   }
 
   async markDecisionApplied(reviewId: string, resume: ResumeValue, outcome: string): Promise<void> {
