@@ -116,18 +116,19 @@ export class ReviewContext {
     this.record = (await this.deps.store.get(this.id)) ?? this.record;
   }
 
-  /** Marks the review superseded by a head. */
-  async supersede(bySha: string): Promise<void> {
-    await this.deps.store.supersede(this.id, bySha);
+  /** Marks the review superseded by a head; `tx` when it is part of a larger transaction. */
+  async supersede(bySha: string, tx: ReviewStore = this.deps.store): Promise<void> {
+    await tx.supersede(this.id, bySha);
     this.record = { ...this.record, status: "superseded", supersededBy: bySha };
   }
 
   /**
    * Takes a person's decision durably (see `ReviewStore.receiveDecision`): moves waiting → running
-   * if no one else did first (the cross-process lock of a decision) and stores the decision.
+   * if no one else did first (the cross-process lock of a decision) and stores the decision;
+   * `tx` when it is part of a larger transaction.
    */
-  async receive(resume: ResumeValue, door: string): Promise<boolean> {
-    if (!(await this.deps.store.receiveDecision(this.id, resume, door))) return false;
+  async receive(resume: ResumeValue, door: string, tx: ReviewStore = this.deps.store): Promise<boolean> {
+    if (!(await tx.receiveDecision(this.id, resume, door))) return false;
     this.record = { ...this.record, status: "running" };
     return true;
   }

@@ -28,6 +28,7 @@ import type { HeldJob, ReplicaCoordination } from "../domain/review-jobs.js";
 import { decisionRefusal } from "./decision-policy.js";
 import { type ConfigShelf, configShelf } from "../graph/review-config.js";
 import { KeyedLock } from "./keyed-lock.js";
+import { leftoverWork, RUN_AFTER_RESTART } from "./leftover-work.js";
 import type { ProgressHub } from "./progress-hub.js";
 import { ReviewPublishing } from "./publish.js";
 import { ReviewContext, threadOf } from "./review-context.js";
@@ -229,14 +230,11 @@ export class ReviewRunner implements ReviewService {
   }
 
   /** Takes the decision (see `ReviewContext.receive`) and, with replicas, its job in the same transaction; undefined when busy. */
-  private async receive(ctx: ReviewContext, resume: ResumeValue, door: DecisionDoor): Promise<HeldJob | undefined> {
-    const coordination = this.deps.coordination;
-    if (!coordination) return (await ctx.receive(resume, door.kind)) ? NOT_HELD : undefined;
-    return this.deps.store.transaction(async (tx) =>
-      (await ctx.receive(resume, door.kind))
-        ? coordination.hold({ kind: "decision", reviewId: ctx.id }, tx)
-        : undefined,
-    );
+  private receive(ctx: ReviewContext, resume: ResumeValue, door: DecisionDoor): Promise<HeldJob | undefined> {
+    return this.deps.store.transaction(async (tx) => {
+      if (!(await ctx.receive(resume, door.kind, tx))) return undefined;
+      return this.deps.coordination?.hold({ kind: "decision", reviewId: ctx.id }, tx) ?? NOT_HELD;
+    });
   }
 
   /** Applies a received decision exactly once, and marks it applied (audit: "applied"). */
@@ -307,20 +305,11 @@ export class ReviewRunner implements ReviewService {
   /** Marks one review superseded by a head SHA, records it, republishes it and frees its snapshot. */
   private async supersede(reviewId: string, bySha: string): Promise<ReviewRecord> {
     const ctx = await this.context(reviewId);
-    const coordination = this.deps.coordination;
-    if (coordination) {
-      // Its queued runs go with it (a run another replica holds finishes, and stays superseded).
-      await this.deps.store.transaction(async (tx) => {
-        await ctx.supersede(bySha);
-        await coordination.dropQueued(reviewId, tx);
-      });
-    } else await ctx.supersede(bySha);
-    await this.deps.store.audit({
-      reviewId,
-      actor: "gate",
-      action: "supersede",
-      outcome: "superseded",
-      detail: { by: bySha },
+    await this.deps.store.transaction(async (tx) => {
+      await ctx.supersede(bySha, tx);
+      // With replicas, its queued runs go with it (a run another replica holds finishes, and stays superseded).
+      await this.deps.coordination?.dropQueued(reviewId, tx);
+      await tx.audit({ reviewId, actor: "gate", action: "supersede", outcome: "superseded", detail: { by: bySha } });
     });
     await this.publishing.record(reviewId, await ctx.result());
     await this.deps.onSettled?.(ctx.review);
@@ -338,15 +327,11 @@ export class ReviewRunner implements ReviewService {
     const ended: ReviewRecord[] = [];
     for (const open of await this.deps.store.openForPr(pr)) {
       const ctx = await this.context(open.id);
-      await this.deps.store.close(open.id);
-      await ctx.reload();
-      await this.deps.store.audit({
-        reviewId: open.id,
-        actor: "gate",
-        action: "close",
-        outcome: "closed",
-        detail: { pr },
+      await this.deps.store.transaction(async (tx) => {
+        await tx.close(open.id);
+        await tx.audit({ reviewId: open.id, actor: "gate", action: "close", outcome: "closed", detail: { pr } });
       });
+      await ctx.reload();
       await this.publishing.record(open.id, await ctx.result());
       await this.deps.onSettled?.(ctx.review);
       ended.push(ctx.review);
@@ -402,26 +387,32 @@ export class ReviewRunner implements ReviewService {
   }
 
   /**
-   * After a restart: runs every review that was queued or running, and republishes every review
-   * whose saved result was not published. Reviews waiting for a person keep waiting.
+   * After a restart (one process on the database): finishes what it left undone (`leftoverWork`),
+   * in order: decisions received and not applied, once each; every review that was queued or
+   * running, run again; every review whose saved result was not published, published. Reviews
+   * waiting for a person keep waiting; settled ones are not read.
    */
   async recover(): Promise<{ resumed: number; republished: number; applied: number }> {
-    // Decisions taken before a crash and not applied yet: applied now, once each.
-    const decisions = await this.deps.store.pendingDecisions();
-    for (const d of decisions) await this.lock.run(d.reviewId, () => this.finishDecision(d.reviewId, d.resume));
-    const pending = await this.deps.store.withStatus("queued", "running");
-    for (const r of pending) await this.run(r.id);
-    const stale = await this.deps.store.unpublished();
-    for (const r of stale) await this.publishing.publish(r.id);
-    return { resumed: pending.length, republished: stale.length, applied: decisions.length };
+    const done = { resumed: 0, republished: 0, applied: 0 };
+    for await (const job of leftoverWork(this.deps.store, RUN_AFTER_RESTART)) {
+      if (job.kind === "decision") done.applied += await this.finishReceived(job.reviewId);
+      else if (job.kind === "review") {
+        await this.run(job.reviewId);
+        done.resumed++;
+      } else {
+        await this.publishing.publish(job.reviewId);
+        done.republished++;
+      }
+    }
+    return done;
   }
 
   /**
-   * Finishes a review's received decisions that are not applied yet (a decision job another
-   * process took over); returns how many it finished.
+   * Finishes a review's received decisions that are not applied yet (after a restart, or a
+   * decision job another process took over); returns how many it finished.
    */
   async finishReceived(reviewId: string): Promise<number> {
-    const decisions = (await this.deps.store.pendingDecisions()).filter((d) => d.reviewId === reviewId);
+    const decisions = await this.deps.store.pendingDecisions(reviewId);
     for (const d of decisions) await this.lock.run(reviewId, () => this.finishDecision(reviewId, d.resume));
     return decisions.length;
   }
@@ -470,7 +461,7 @@ export class ReviewRunner implements ReviewService {
 
   /** Publishes the review's saved result if it was not published (a crash or a failing publisher in between); true if it did. */
   async publishIfUnpublished(reviewId: string): Promise<boolean> {
-    if (!(await this.deps.store.unpublished()).some((r) => r.id === reviewId)) return false;
+    if ((await this.deps.store.unpublished(reviewId)).length === 0) return false;
     await this.publishing.publish(reviewId);
     return true;
   }
@@ -504,8 +495,8 @@ export class ReviewRunner implements ReviewService {
     await this.lock.run(reviewId, async () => {
       const ctx = await ReviewContext.load(this.deps, reviewId);
       if (!ctx || (ctx.review.status !== "queued" && ctx.review.status !== "running")) return;
-      for (const d of await this.deps.store.pendingDecisions()) {
-        if (d.reviewId === reviewId) await this.deps.store.markDecisionApplied(reviewId, d.resume, "failed");
+      for (const d of await this.deps.store.pendingDecisions(reviewId)) {
+        await this.deps.store.markDecisionApplied(reviewId, d.resume, "failed");
       }
       await this.deps.store.audit({ reviewId, actor: "gate", action: "run", outcome: "handed_over", detail: { why } });
       await this.failClosed(ctx, new Error(why));

@@ -1,5 +1,6 @@
 import type { JobHandler, ReviewJob } from "../domain/review-jobs.js";
 import type { ReviewStore } from "../domain/review-store.js";
+import { leftoverWork } from "../review/leftover-work.js";
 import type { ReviewRunner } from "../review/runner.js";
 
 /**
@@ -46,20 +47,19 @@ export function reviewJobHandler(runner: ReviewRunner): JobHandler {
 }
 
 /**
- * At a replica's start (PostgreSQL): queues a job for what no job covers (a review queued, a
- * decision received, a result unpublished, by a process outside the queue such as a copy from
- * SQLite), never for work another replica holds. Returns how many it queued.
+ * At a replica's start (PostgreSQL): queues a job for what no job covers (a decision received, a
+ * review queued, a result unpublished, by a process outside the queue such as a copy from
+ * SQLite), never for work another replica holds: the same list a restart on SQLite finishes
+ * (`leftoverWork`), but of the reviews only the queued ones (a running one may be another live
+ * process's). Returns how many it queued.
+ *
+ * @example const queued = await adoptUnqueued(gate.store, gate.jobQueue);
  */
 export async function adoptUnqueued(
   store: ReviewStore,
   queue: { adopt(job: ReviewJob): Promise<boolean> },
 ): Promise<number> {
-  const jobs: ReviewJob[] = [
-    ...(await store.withStatus("queued")).map((r): ReviewJob => ({ kind: "review", reviewId: r.id })),
-    ...(await store.pendingDecisions()).map((d): ReviewJob => ({ kind: "decision", reviewId: d.reviewId })),
-    ...(await store.unpublished()).map((r): ReviewJob => ({ kind: "publish", reviewId: r.id })),
-  ];
   let adopted = 0;
-  for (const job of jobs) if (await queue.adopt(job)) adopted++;
+  for await (const job of leftoverWork(store, ["queued"])) if (await queue.adopt(job)) adopted++;
   return adopted;
 }

@@ -25,6 +25,7 @@ import { InFlight, trackedService } from "./in-flight.js";
 import { createWebhookSink } from "./webhook-sink.js";
 import { AnswersFirst } from "./answers-first.js";
 import { createReruns } from "./reruns.js";
+import { RUN_AFTER_RESTART } from "../review/leftover-work.js";
 
 export interface RunningServer {
   port: number;
@@ -252,7 +253,7 @@ export async function startGateServer(
     pending = await adoptUnqueued(gate.store, gate.jobQueue);
   } else {
     // Reviews that were queued or running when the process stopped run again; unpublished results are published.
-    pending = (await gate.store.withStatus("queued", "running")).length;
+    pending = (await gate.store.withStatus(...RUN_AFTER_RESTART)).length;
     await jobs.enqueue({ kind: "recover" });
   }
   ready = true;
