@@ -10,14 +10,12 @@ import type { ReviewSource } from "./domain/review-source.js";
 import type { GitHubAuth } from "./github/client.js";
 import { createGitHubLoader, octokitFor } from "./github/live-loader.js";
 import { createLoader } from "./fixture/loader.js";
-import { createDeterministicStrategy } from "./investigator/deterministic/strategy.js";
 import { headFilesFor } from "./snapshot/head-files.js";
 import { createSnapshotCache } from "./snapshot/snapshot-cache.js";
 import { snapshotOf } from "./domain/snapshot-ref.js";
-import { createInvestigator } from "./investigator/investigator.js";
+import type { Investigator } from "./investigator/investigator.js";
 import type { Strategy } from "./investigator/strategy.js";
 import { createFixtureResolver } from "./licenses/offline-resolver.js";
-import { createRegistryResolver } from "./licenses/registry-resolver.js";
 import { effectiveConfig, type EffectiveConfig } from "./config/effective.js";
 import type { ReviewStateValue } from "./graph/state.js";
 import { configShelf } from "./graph/review-config.js";
@@ -61,6 +59,22 @@ async function modelPartsFor(claude: Settings["claude"], log: Logger) {
 }
 
 /**
+ * The investigator, built by `make` when a review first investigates: its harness, tools and
+ * strategies (re2js among them) are loaded then, never by a review that asks no question.
+ *
+ * @example const investigator = investigatorOnFirstUse(async () => createInvestigator({ ... }));
+ */
+function investigatorOnFirstUse(make: () => Promise<Investigator>): Investigator {
+  let made: Promise<Investigator> | undefined;
+  return {
+    async investigate(req, ctx) {
+      made ??= make();
+      return (await made).investigate(req, ctx);
+    },
+  };
+}
+
+/**
  * With ANTHROPIC_API_KEY set: asks the Models API whether the configured models exist (a bad id
  * throws), without building the gate or opening its database. Without a key: nothing.
  *
@@ -94,8 +108,9 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
         (await import("./store/postgres/job-queue.js")).openJobQueue(state.pool, settings.jobs, log)
       : undefined;
   const progress = new ProgressHub();
+  // The registries' clients are loaded only with GitHub credentials: a fixture reads its registry.json.
   const liveLicenses = extras.github
-    ? createRegistryResolver({
+    ? (await import("./licenses/registry-resolver.js")).createRegistryResolver({
         store,
         ...settings.licenses,
       })
@@ -109,12 +124,19 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
     log,
     ...(github ? { octokitFor: (ref) => octokitFor(github, ref) } : {}),
   });
-  const investigator = createInvestigator({
-    newStrategy: extras.newStrategy ?? model?.newStrategy ?? createDeterministicStrategy,
-    // A model's clearance counts only if the rules, asked the same question, find no concern.
-    ...((extras.newStrategy ?? model?.newStrategy) ? { crossCheck: createDeterministicStrategy } : {}),
-    snapshots,
-    limits: settings.investigator,
+  const investigator = investigatorOnFirstUse(async () => {
+    const [{ createInvestigator }, { createDeterministicStrategy }] = await Promise.all([
+      import("./investigator/investigator.js"),
+      import("./investigator/deterministic/strategy.js"),
+    ]);
+    const newStrategy = extras.newStrategy ?? model?.newStrategy;
+    return createInvestigator({
+      newStrategy: newStrategy ?? createDeterministicStrategy,
+      // A model's clearance counts only if the rules, asked the same question, find no concern.
+      ...(newStrategy ? { crossCheck: createDeterministicStrategy } : {}),
+      snapshots,
+      limits: settings.investigator,
+    });
   });
   const loader = createLoader(github ? { github: createGitHubLoader({ auth: github }) } : {});
   const configs = configShelf(store);

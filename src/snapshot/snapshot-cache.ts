@@ -5,7 +5,9 @@ import type { Logger } from "pino";
 import { GateError } from "../domain/errors.js";
 import type { SnapshotCache, SnapshotCaps, SnapshotRef } from "../domain/snapshot-ref.js";
 import { sandboxRoot } from "./sandbox.js";
-import { fetchSnapshot, removeSnapshot } from "./tarball.js";
+
+/** The archive code (tar): loaded by the first download or removal, never for a fixture's snapshot. */
+const tarball = () => import("./tarball.js");
 
 /** A GitHub snapshot reference. */
 type GitHubSnapshotRef = Extract<SnapshotRef, { kind: "github" }>;
@@ -68,7 +70,10 @@ export function createSnapshotCache(opts: {
     }
     const staging = `${root}.partial-${randomUUID()}`;
     try {
-      const stats = await fetchSnapshot(await opts.octokitFor(ref), ref, { root: staging, ...opts.caps });
+      const stats = await (await tarball()).fetchSnapshot(await opts.octokitFor(ref), ref, {
+        root: staging,
+        ...opts.caps,
+      });
       if (stats.refused.length > 0) {
         opts.log.warn(
           { snapshot: `${ref.owner}/${ref.repo}@${ref.sha}`, refused: stats.refused.slice(0, 20) },
@@ -81,7 +86,7 @@ export function createSnapshotCache(opts: {
       });
       return root;
     } finally {
-      await removeSnapshot(staging);
+      await (await tarball()).removeSnapshot(staging);
     }
   };
 
@@ -111,7 +116,7 @@ export function createSnapshotCache(opts: {
       // A download still running would put its copy in place after the removal: let it finish first.
       await fetches.get(root)?.catch(() => undefined);
       fetches.delete(root);
-      await removeSnapshot(root);
+      await (await tarball()).removeSnapshot(root);
     },
   };
 }
