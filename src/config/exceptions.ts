@@ -1,7 +1,16 @@
+import { createRequire } from "node:module";
 import picomatch from "picomatch";
-import semver from "semver";
+import type Semver from "semver";
 import type { ExceptionRef, Finding } from "../domain/finding.js";
 import type { ConfigException } from "./schema.js";
+
+let semverLib: typeof Semver | undefined;
+
+/** semver, loaded by the first exception that names a version range (most reviews have none). */
+function semver(): typeof Semver {
+  semverLib ??= createRequire(import.meta.url)("semver") as typeof Semver;
+  return semverLib;
+}
 
 /**
  * `left-pad@^1` → name and range; `@acme/ui@>=2 <3` keeps its scope; a bare name has no range.
@@ -19,11 +28,12 @@ export function splitPackageSpec(spec: string): { name: string; range?: string }
 function versionWithin(version: string | undefined, range: string): boolean {
   if (version === undefined) return false;
   const v = version.trim().replace(/^(==|===|~=|v)/, "");
-  if (semver.valid(v)) return semver.satisfies(v, range);
+  const sv = semver();
+  if (sv.valid(v)) return sv.satisfies(v, range);
   // A manifest's own range (`^1.4.0`): every version it admits must be inside the exception's.
-  if (semver.validRange(v)) return semver.subset(v, range);
-  const coerced = semver.coerce(v);
-  return coerced !== null && /^\d+(\.\d+){0,2}$/.test(v) && semver.satisfies(coerced, range);
+  if (sv.validRange(v)) return sv.subset(v, range);
+  const coerced = sv.coerce(v);
+  return coerced !== null && /^\d+(\.\d+){0,2}$/.test(v) && sv.satisfies(coerced, range);
 }
 
 /** Whether an exception covers a finding: same policy, and its package (and version) or its path. */

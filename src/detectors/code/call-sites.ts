@@ -1,5 +1,5 @@
-import { kind as kindId, Lang, type SgNode } from "@ast-grep/napi";
-import type { PatchSyntax, SyntaxLanguage } from "./syntax-tree.js";
+import type { SgNode } from "@ast-grep/napi";
+import { astGrep, type PatchSyntax, type SyntaxLanguage } from "./syntax-tree.js";
 
 /** One function or method call found in parsed code. */
 export interface CallSite {
@@ -19,10 +19,11 @@ export interface CallSite {
   readonly row: number;
 }
 
+/** Each grammar's call kind, with the language as ast-grep names it (`Lang.JavaScript` is "JavaScript"). */
 const CALL_KIND: Record<SyntaxLanguage, { lang: string; kind: string }> = {
-  javascript: { lang: Lang.JavaScript, kind: "call_expression" },
-  typescript: { lang: Lang.TypeScript, kind: "call_expression" },
-  tsx: { lang: Lang.Tsx, kind: "call_expression" },
+  javascript: { lang: "JavaScript", kind: "call_expression" },
+  typescript: { lang: "TypeScript", kind: "call_expression" },
+  tsx: { lang: "Tsx", kind: "call_expression" },
   python: { lang: "python", kind: "call" },
   go: { lang: "go", kind: "call_expression" },
 };
@@ -34,7 +35,7 @@ function callKindId(lang: SyntaxLanguage): number {
   let id = CALL_KIND_ID.get(lang);
   if (id === undefined) {
     // The parse that gave us a tree of this language registered its grammar already.
-    id = kindId(CALL_KIND[lang].lang, CALL_KIND[lang].kind);
+    id = astGrep().kind(CALL_KIND[lang].lang, CALL_KIND[lang].kind);
     CALL_KIND_ID.set(lang, id);
   }
   return id;

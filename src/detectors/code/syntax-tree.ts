@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
-import { Lang, parse, registerDynamicLanguage, type SgNode } from "@ast-grep/napi";
+import type * as AstGrepModule from "@ast-grep/napi";
+import type { SgNode } from "@ast-grep/napi";
 import type { ChangedFile } from "../../domain/pull-request.js";
 import { headText } from "./head-text.js";
 
@@ -28,15 +29,29 @@ export function syntaxLanguageOf(path: string): SyntaxLanguage | undefined {
   return undefined;
 }
 
+const require = createRequire(import.meta.url);
+
+let napi: typeof AstGrepModule | undefined;
+
+/**
+ * ast-grep's native addon, loaded by the first parse: a pull request with no file a grammar reads
+ * (docs, configuration) never loads it.
+ *
+ * @example astGrep().parse(astGrep().Lang.JavaScript, "f(x)").root().kind() // "program"
+ */
+export function astGrep(): typeof AstGrepModule {
+  napi ??= require("@ast-grep/napi") as typeof AstGrepModule;
+  return napi;
+}
+
 let dynamicRegistered = false;
 
 /** ast-grep allows one registration per process; Python and Go are loaded on first use. */
 function ensureDynamicLanguages(): void {
   if (dynamicRegistered) return;
-  const require = createRequire(import.meta.url);
-  registerDynamicLanguage({
-    python: require("@ast-grep/lang-python") as Parameters<typeof registerDynamicLanguage>[0][string],
-    go: require("@ast-grep/lang-go") as Parameters<typeof registerDynamicLanguage>[0][string],
+  astGrep().registerDynamicLanguage({
+    python: require("@ast-grep/lang-python") as Parameters<typeof AstGrepModule.registerDynamicLanguage>[0][string],
+    go: require("@ast-grep/lang-go") as Parameters<typeof AstGrepModule.registerDynamicLanguage>[0][string],
   });
   dynamicRegistered = true;
 }
@@ -47,6 +62,7 @@ function ensureDynamicLanguages(): void {
  * @example parseSource("go", "log.Printf(\"%v\", user)").kind() // "source_file"
  */
 export function parseSource(lang: SyntaxLanguage, text: string): SgNode {
+  const { parse, Lang } = astGrep();
   switch (lang) {
     case "javascript":
       return parse(Lang.JavaScript, text).root();

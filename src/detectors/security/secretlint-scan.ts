@@ -1,12 +1,6 @@
+import type { lintSource } from "@secretlint/core";
 import { escapeRegExp } from "../../domain/reg-exp.js";
-import { lintSource } from "@secretlint/core";
-import { secretLintProfiler } from "@secretlint/profiler";
-import { rules as recommendedRules } from "@secretlint/secretlint-rule-preset-recommend";
 import { precheck } from "../precheck.js";
-
-// secretlint's profiler is on by default: it adds `performance.mark`/`measure` entries to Node's
-// global timeline on every lint call and never clears them, a leak in a long-running server.
-secretLintProfiler.setEnabled(false);
 
 // Types come from @secretlint/core's own signature (@secretlint/types is not a direct dependency).
 type SecretLintCoreConfig = Parameters<typeof lintSource>[0]["options"]["config"];
@@ -28,20 +22,44 @@ const AWS_RULE = "@secretlint/secretlint-rule-aws";
 /** Lets an author silence the scan with a `secretlint-disable` comment: never in a gate. */
 const FILTER_COMMENTS_RULE = "@secretlint/secretlint-rule-filter-comments";
 
+/** secretlint, and the configuration the gate lints with. */
+interface Linter {
+  lintSource: typeof lintSource;
+  config: SecretLintCoreConfig;
+}
+
+let linter: Promise<Linter> | undefined;
+
 /**
- * The preset's rules registered one by one: secretlint ignores `disabled` on rules inside a
- * preset (13.0.7), and the gate must drop the comment filter and turn on AWS key-id scanning.
+ * secretlint and its preset, loaded by the first text that may hold a secret (a PR whose added
+ * lines name none of the rules' tokens never loads them). The preset's rules are registered one
+ * by one: secretlint ignores `disabled` on rules inside a preset (13.0.7), and the gate must drop
+ * the comment filter and turn on AWS key-id scanning.
  */
-const CONFIG: SecretLintCoreConfig = {
-  rules: recommendedRules
-    .filter((rule) => rule.meta.id !== FILTER_COMMENTS_RULE)
-    .map((rule) => ({
-      id: rule.meta.id,
-      rule,
-      // Off by default; a gate wants bare access key ids (AKIA...) too.
-      ...(rule.meta.id === AWS_RULE ? { options: { enableIDScanRule: true } } : {}),
-    })),
-};
+function loadLinter(): Promise<Linter> {
+  linter ??= (async () => {
+    const [core, { secretLintProfiler }, { rules }] = await Promise.all([
+      import("@secretlint/core"),
+      import("@secretlint/profiler"),
+      import("@secretlint/secretlint-rule-preset-recommend"),
+    ]);
+    // secretlint's profiler is on by default: it adds `performance.mark`/`measure` entries to Node's
+    // global timeline on every lint call and never clears them, a leak in a long-running server.
+    secretLintProfiler.setEnabled(false);
+    const config: SecretLintCoreConfig = {
+      rules: rules
+        .filter((rule) => rule.meta.id !== FILTER_COMMENTS_RULE)
+        .map((rule) => ({
+          id: rule.meta.id,
+          rule,
+          // Off by default; a gate wants bare access key ids (AKIA...) too.
+          ...(rule.meta.id === AWS_RULE ? { options: { enableIDScanRule: true } } : {}),
+        })),
+    };
+    return { lintSource: core.lintSource, config };
+  })();
+  return linter;
+}
 
 /** Message ids the gate ignores: an AWS account id is an identifier, not a credential. */
 const IGNORED_MESSAGE_IDS = new Set(["AWSAccountID"]);
@@ -102,9 +120,10 @@ export function maySecretlintFind(text: string): boolean {
  */
 export async function scanWithSecretlint(text: string): Promise<SecretlintHit[]> {
   if (text.trim() === "" || !precheck(maySecretlintFind(text))) return [];
+  const { lintSource, config } = await loadLinter();
   const result = await lintSource({
     source: { content: text, filePath: "/added-lines.txt", contentType: "text" },
-    options: { config: CONFIG, maskSecrets: false, noPhysicFilePath: true },
+    options: { config, maskSecrets: false, noPhysicFilePath: true },
   });
   const hits: SecretlintHit[] = [];
   for (const message of result.messages) {

@@ -1,10 +1,19 @@
-import { parse as parseToml } from "smol-toml";
+import { createRequire } from "node:module";
+import type * as SmolToml from "smol-toml";
 
 /**
  * Line-by-line TOML section tracking for diff hunks, shared by pyproject.toml and Cargo.toml.
  * A section label is the table name (`tool.poetry.dependencies`), or `<table>#<key>` while inside a
  * multi-line array (`project#dependencies`); `?` stands for a table the hunk does not show.
  */
+
+let toml: typeof SmolToml | undefined;
+
+/** The TOML parser, loaded by the first whole manifest read (a PR with no TOML manifest never loads it). */
+function parseToml(text: string): unknown {
+  toml ??= createRequire(import.meta.url)("smol-toml") as typeof SmolToml;
+  return toml.parse(text);
+}
 
 const HEADER = /^\s*\[\[?\s*([^\][]+?)\s*\]\]?\s*(?:#.*)?$/;
 const ARRAY_START = /^\s*([A-Za-z0-9_-]+)\s*=\s*\[/;
