@@ -70,7 +70,8 @@ export function parseConfigText(text: string, file: string): GateConfigFile {
       }),
     );
   }
-  const parsed = GateConfigSchema.safeParse(doc.toJS() ?? {});
+  // One parse per file: zod's generated fast parser would cost more to build than it saves.
+  const parsed = GateConfigSchema.safeParse(doc.toJS() ?? {}, { jitless: true });
   if (parsed.success) return parsed.data;
   const problems: ConfigProblem[] = [];
   for (const issue of parsed.error.issues) {

@@ -58,14 +58,16 @@ export const SETTING_NAMES: readonly string[] = Object.values(schemas(".")).flat
 export function loadSettings(env: Env, cwd = process.cwd()): Settings {
   const present = presentIn(env);
   const s = schemas(cwd);
-  const core = s.core.safeParse(present);
-  const claude = s.claude.safeParse(present);
-  const github = s.github.safeParse(present);
-  const slack = s.slack.safeParse(present);
-  const approvers = s.approvers.safeParse(present);
-  const server = s.server.safeParse(present);
-  const cli = s.cli.safeParse(present);
-  const jobs = s.jobs.safeParse(present);
+  // Each schema parses once: zod's generated fast parser would cost more to build than it saves.
+  const once = { jitless: true };
+  const core = s.core.safeParse(present, once);
+  const claude = s.claude.safeParse(present, once);
+  const github = s.github.safeParse(present, once);
+  const slack = s.slack.safeParse(present, once);
+  const approvers = s.approvers.safeParse(present, once);
+  const server = s.server.safeParse(present, once);
+  const cli = s.cli.safeParse(present, once);
+  const jobs = s.jobs.safeParse(present, once);
   if (
     core.success &&
     claude.success &&
