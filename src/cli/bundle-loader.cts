@@ -16,7 +16,8 @@ export interface LoadedBundle {
   /** Whether V8 took the code cache (absent, written for another build or another Node: compiled as usual). */
   cacheUsed: boolean;
   script: vm.Script;
-  source: string;
+  /** The SHA-256 of the bundle's bytes: the cache written for it starts with it. */
+  digest: Buffer;
 }
 
 /** The whole CLI in one file (scripts/bundle-cli.ts writes it, with `charset: ascii`). */
@@ -27,23 +28,20 @@ export const CODE_CACHE_FILE = path.join(__dirname, "..", "gate.cache");
 
 const DIGEST_BYTES = 32;
 
-function digestOf(source: string): Buffer {
-  return crypto.createHash("sha256").update(source, "latin1").digest();
-}
 
 /**
  * The cache's V8 data when it was made for exactly this source. V8 itself checks only the
  * source's length, its own version and its flags, so the digest is what keeps a cache from an
  * older build of the same length from being used.
  */
-function cacheFor(source: string, cacheFile: string): Buffer | undefined {
+function cacheFor(digest: Buffer, cacheFile: string): Buffer | undefined {
   let bytes: Buffer;
   try {
     bytes = fs.readFileSync(cacheFile);
   } catch {
     return undefined;
   }
-  if (bytes.length <= DIGEST_BYTES || !bytes.subarray(0, DIGEST_BYTES).equals(digestOf(source))) return undefined;
+  if (bytes.length <= DIGEST_BYTES || !bytes.subarray(0, DIGEST_BYTES).equals(digest)) return undefined;
   return bytes.subarray(DIGEST_BYTES);
 }
 
@@ -54,9 +52,12 @@ function cacheFor(source: string, cacheFile: string): Buffer | undefined {
  * @example const { cli } = loadCliBundle(); await cli.startCli(["status", "acme/web#7"], process.env);
  */
 export function loadCliBundle(bundleFile = BUNDLE_FILE, cacheFile = CODE_CACHE_FILE): LoadedBundle {
-  // The bundle is ASCII (checked when it is built): read as latin1, it needs no UTF-8 decoding.
-  const source = fs.readFileSync(bundleFile, "latin1");
-  const cachedData = cacheFor(source, cacheFile);
+  const bytes = fs.readFileSync(bundleFile);
+  // Hashing the bytes costs a third of hashing the string made from them.
+  const digest = crypto.createHash("sha256").update(bytes).digest();
+  // The bundle is ASCII (checked when it is built): as latin1, it needs no UTF-8 decoding.
+  const source = bytes.toString("latin1");
+  const cachedData = cacheFor(digest, cacheFile);
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: bundleFile,
     ...(cachedData ? { cachedData } : {}),
@@ -72,7 +73,7 @@ export function loadCliBundle(bundleFile = BUNDLE_FILE, cacheFile = CODE_CACHE_F
     dirname: string,
   ) => void;
   wrapper(module.exports, createRequire(bundleFile), module, bundleFile, path.dirname(bundleFile));
-  return { cli: module.exports, cacheUsed: cachedData !== undefined && !script.cachedDataRejected, script, source };
+  return { cli: module.exports, cacheUsed: cachedData !== undefined && !script.cachedDataRejected, script, digest };
 }
 
 /**
@@ -82,5 +83,5 @@ export function loadCliBundle(bundleFile = BUNDLE_FILE, cacheFile = CODE_CACHE_F
  * @example process.on("exit", () => writeCodeCache(loaded));
  */
 export function writeCodeCache(loaded: LoadedBundle, cacheFile = CODE_CACHE_FILE): void {
-  fs.writeFileSync(cacheFile, Buffer.concat([digestOf(loaded.source), loaded.script.createCachedData()]));
+  fs.writeFileSync(cacheFile, Buffer.concat([loaded.digest, loaded.script.createCachedData()]));
 }
