@@ -28,7 +28,6 @@ export const CODE_CACHE_FILE = path.join(__dirname, "..", "gate.cache");
 
 const DIGEST_BYTES = 32;
 
-
 /**
  * The cache's V8 data when it was made for exactly this source. V8 itself checks only the
  * source's length, its own version and its flags, so the digest is what keeps a cache from an
