@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -109,23 +110,43 @@ export async function delivery(pr: {
   };
 }
 
-/** Sends deliveries all at once; returns each answer's latency in ms. */
+/**
+ * Sends deliveries all at once, each on a connection of its own (as GitHub sends them: no
+ * delivery reuses another's connection, so neither server is measured with warm connections the
+ * other lacks); returns each answer's latency in ms, from the request to the answer's last byte.
+ */
 export async function burst(
   port: number,
   deliveries: Array<{ body: string; headers: Record<string, string> }>,
 ): Promise<number[]> {
   return Promise.all(
-    deliveries.map(async (d) => {
-      const started = performance.now();
-      const res = await fetch(`http://127.0.0.1:${port}/github/webhook`, {
-        method: "POST",
-        headers: d.headers,
-        body: d.body,
-      });
-      await res.arrayBuffer();
-      if (res.status !== 202) throw new Error(`webhook answered ${res.status}`);
-      return performance.now() - started;
-    }),
+    deliveries.map(
+      (d) =>
+        new Promise<number>((resolve, reject) => {
+          const started = performance.now();
+          const req = http.request(
+            {
+              host: "127.0.0.1",
+              port,
+              path: "/github/webhook",
+              method: "POST",
+              headers: { ...d.headers, "content-length": Buffer.byteLength(d.body) },
+              // No pooled agent: a new connection, closed after its answer.
+              agent: false,
+            },
+            (res) => {
+              res.resume();
+              res.once("error", reject);
+              res.once("end", () => {
+                if (res.statusCode === 202) resolve(performance.now() - started);
+                else reject(new Error(`webhook answered ${res.statusCode}`));
+              });
+            },
+          );
+          req.once("error", reject);
+          req.end(d.body);
+        }),
+    ),
   );
 }
 
