@@ -204,8 +204,8 @@ const BUILT_SERVER = [path.join(ROOT, "dist/main.js")];
  * bare node:http server that verifies the same signature: webhook-ack p99 at 50 concurrent
  * deliveries, paired rounds of several bursts each, the p99 taken over the round's answers; then
  * reviews per second through the server against the same reviews run in-process on the same fake.
- * After each gate burst the bench waits (untimed) for the reviews its deliveries queued, so no
- * burst measures behind another's backlog. Progress goes to stderr; the server's own log goes to a
+ * After each gate burst the bench waits (untimed) for the reviews its deliveries queued and for
+ * the gate's queue to empty, so no burst measures behind another's backlog. Progress goes to stderr; the server's own log goes to a
  * file, quoted when a round times out.
  */
 export async function serverFigures(
@@ -263,6 +263,18 @@ export async function serverFigures(
         throw new Error(`${(error as Error).message}; the gate server's last output:\n${tail}`);
       }
     };
+    /**
+     * Waits (untimed) until the gate's queue is empty, as its /metrics says: the last review's
+     * job has finished (its status is out a little before), so no burst starts on its tail.
+     */
+    const drained = async (): Promise<void> => {
+      for (const started = Date.now(); Date.now() - started < 60_000; ) {
+        const text = await (await fetch(`http://127.0.0.1:${gate.port}/metrics`)).text();
+        if (/^gate_queue_depth 0$/m.test(text)) return;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      throw new Error("the gate's review queue did not empty within 60 s");
+    };
     const ack = await paired(
       async () => {
         const answers: number[] = [];
@@ -270,6 +282,7 @@ export async function serverFigures(
           const prs = servePrs(gh, fresh(size.concurrent), size.concurrent);
           answers.push(...(await burst(gate.port, await Promise.all(prs.map(delivery)))));
           await settled("the ack burst's reviews", new Set(prs.map((p) => p.sha)));
+          await drained();
         }
         return p99(answers);
       },
