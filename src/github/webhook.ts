@@ -162,7 +162,11 @@ export function createWebhookHandler(
   };
 
   return async (req, res) => {
-    let log = opts.log;
+    // The delivery's own logger, made only for a line that needs it: most deliveries log one line,
+    // written with its fields as they are (a child logger per request was work for no line).
+    let delivery: { deliveryId: string; event: string } | undefined;
+    let child: Logger | undefined;
+    const log = (): Logger => (delivery ? (child ??= opts.log.child(delivery)) : opts.log);
     try {
       if (req.method !== "POST") {
         res.setHeader("allow", "POST");
@@ -173,24 +177,24 @@ export function createWebhookHandler(
       const event = header(req, "x-github-event");
       const signature = header(req, "x-hub-signature-256");
       if (!id || !DELIVERY_ID.test(id) || !event || !EVENT_NAME.test(event)) {
-        log.warn("webhook without a valid X-GitHub-Delivery or X-GitHub-Event");
+        log().warn("webhook without a valid X-GitHub-Delivery or X-GitHub-Event");
         send(res, 400, "missing or invalid X-GitHub-Delivery / X-GitHub-Event");
         return;
       }
-      log = opts.log.child({ deliveryId: id, event });
+      delivery = { deliveryId: id, event };
       if (!signature) {
-        log.warn("webhook without X-Hub-Signature-256");
+        log().warn("webhook without X-Hub-Signature-256");
         send(res, 401, "missing X-Hub-Signature-256");
         return;
       }
       const read = await readBody(req, max);
       if (!read.ok) {
-        log.warn({ maxBodyBytes: max }, "webhook body too large");
+        log().warn({ maxBodyBytes: max }, "webhook body too large");
         refuseTooLarge(req, res, max);
         return;
       }
       if (!(await verify(read.body, signature))) {
-        log.warn("webhook signature does not match GITHUB_WEBHOOK_SECRET");
+        log().warn("webhook signature does not match GITHUB_WEBHOOK_SECRET");
         send(res, 401, "signature does not match");
         return;
       }
@@ -198,7 +202,7 @@ export function createWebhookHandler(
       try {
         json = JSON.parse(read.body);
       } catch {
-        log.warn("signed webhook body is not JSON");
+        log().warn("signed webhook body is not JSON");
         send(res, 400, "body is not JSON");
         return;
       }
@@ -217,12 +221,12 @@ export function createWebhookHandler(
         }
         const request = rerunRequest(event, id, json);
         if (!request) {
-          log.warn({ event }, "rerequested payload lacks fields the gate reads");
+          log().warn({ event }, "rerequested payload lacks fields the gate reads");
           send(res, 400, `${event} payload is missing fields`);
           return;
         }
         await opts.sink.rerun(request);
-        log.info({ repo: request.repo, headSha: request.headSha }, "re-run requested");
+        log().info({ repo: request.repo, headSha: request.headSha }, "re-run requested");
         send(res, 202, "accepted");
         return;
       }
@@ -238,26 +242,26 @@ export function createWebhookHandler(
         }
         const pr = `${closed.data.repository.full_name}#${closed.data.pull_request.number}`;
         await opts.sink.closed({ id, event, pr });
-        log.info({ pr }, "pull request closed");
+        log().info({ pr }, "pull request closed");
         send(res, 202, "accepted");
         return;
       }
       const reviewed =
         action !== undefined && (REVIEWED_ACTIONS.has(action) || (action === "edited" && baseChanged(json)));
       if (event !== "pull_request" || action === undefined || !reviewed) {
-        log.debug({ action }, "webhook ignored");
+        log().debug({ action }, "webhook ignored");
         send(res, 200, "ignored");
         return;
       }
       if (await opts.sink.seenDelivery(id)) {
-        log.info("duplicate webhook delivery");
+        log().info("duplicate webhook delivery");
         send(res, 200, "duplicate");
         return;
       }
       const payload = PullRequestEventSchema.safeParse(json);
       if (!payload.success) {
         const issue = payload.error.issues[0];
-        log.warn(
+        log().warn(
           { issue: issue?.message, path: issue?.path.join(".") },
           "pull_request payload lacks fields the gate reads",
         );
@@ -266,15 +270,15 @@ export function createWebhookHandler(
       }
       const draft = payload.data.pull_request.draft ?? false;
       const reviewId = await opts.sink.accept({ id, event, action, draft, payload: payload.data });
-      // The delivery's one log line: what came in, and the review it queued (none: a redelivered
-      // head, a skipped draft).
-      log.info(
-        { action, draft, pr: `${payload.data.repository.full_name}#${payload.data.number}`, reviewId },
+      send(res, 202, "accepted");
+      // The delivery's one log line, once GitHub has its answer: what came in, and the review it
+      // queued (none: a redelivered head, a skipped draft).
+      opts.log.info(
+        { ...delivery, action, draft, pr: `${payload.data.repository.full_name}#${payload.data.number}`, reviewId },
         "webhook accepted",
       );
-      send(res, 202, "accepted");
     } catch (error) {
-      log.error({ err: error }, "webhook handling failed");
+      log().error({ err: error }, "webhook handling failed");
       send(res, 500, "internal error");
     }
   };

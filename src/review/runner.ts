@@ -73,7 +73,17 @@ function refused(refusal: Refusal): Refused {
   return { ok: false, code: refusal.code, message: refusalMessage(refusal), refusal };
 }
 
-const newReviewId = () => `r-${crypto.randomBytes(6).toString("hex")}`;
+/**
+ * A new review id: `r-` and 12 random hex digits (48 bits), the first 12 of a random UUID. Node
+ * draws UUIDs from a buffer of random bytes it refills in bulk; `randomBytes(6)` called into the
+ * system's random source for every id (each webhook answer registers one).
+ *
+ * @example newReviewId() // "r-3f9c2a1b7d04"
+ */
+export function newReviewId(): string {
+  const uuid = crypto.randomUUID();
+  return `r-${uuid.slice(0, 8)}${uuid.slice(9, 13)}`;
+}
 
 /**
  * Runs reviews through the graph and has what the graph concluded published. Registers first (so

@@ -1,7 +1,7 @@
 import { systemClock } from "../../src/domain/clock.js";
 import fs from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { ReviewRunner } from "../../src/review/runner.js";
+import { newReviewId, ReviewRunner } from "../../src/review/runner.js";
 import { BUNDLED_FIXTURES_DIR } from "../../src/package-paths.js";
 import { registerFixture, silentLog, testGate, type TestGate } from "../helpers/gate.js";
 import { defined } from "../helpers/defined.js";
@@ -18,6 +18,14 @@ async function gate() {
   gates.push(g);
   return g;
 }
+
+describe("newReviewId", () => {
+  it("gives r- and 12 hex digits, a new one each time", () => {
+    const ids = Array.from({ length: 2000 }, () => newReviewId());
+    for (const id of ids) expect(id).toMatch(/^r-[0-9a-f]{12}$/);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
 
 describe("ReviewRunner.supersedeOlder", () => {
   it("supersedes only reviews registered before the new one, never a newer head", async () => {
