@@ -166,7 +166,11 @@ export function createWebhookHandler(
     // written with its fields as they are (a child logger per request was work for no line).
     let delivery: { deliveryId: string; event: string } | undefined;
     let child: Logger | undefined;
-    const log = (): Logger => (delivery ? (child ??= opts.log.child(delivery)) : opts.log);
+    const log = (): Logger => {
+      if (!delivery) return opts.log;
+      child ??= opts.log.child(delivery);
+      return child;
+    };
     try {
       if (req.method !== "POST") {
         res.setHeader("allow", "POST");
