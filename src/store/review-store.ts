@@ -101,6 +101,16 @@ export function decisionAudit(
   return { ...base, outcome: "received", detail: { door: step.received, ...detail } };
 }
 
+/** How one transaction of a batch ended. */
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+/** A transaction waiting for its batch (see `SqliteReviewStore.transaction`). */
+interface Batched {
+  work: (tx: ReviewStore) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
 /**
  * Who holds the one SQLite connection's transaction. better-sqlite3 runs statements on one
  * connection, so while an asynchronous transaction is open every other caller waits for it
@@ -114,6 +124,10 @@ export class TransactionGate {
   open: Promise<void> | undefined;
   /** The open transaction's marker, seen by the work running inside it (it joins, never waits). */
   readonly inside = new AsyncLocalStorage<{ active: boolean }>();
+  /** Transactions asked for during this turn of the event loop: they run together at its end. */
+  readonly queued: Batched[] = [];
+  /** A batch is due on the next check phase. */
+  scheduled = false;
   private walOf: WalSync | null | undefined;
   /** The connection's WAL syncer, looked up once (null: not a WAL file at NORMAL; commits sync themselves or never). */
   wal(db: Database.Database): WalSync | undefined {
@@ -255,39 +269,103 @@ export class SqliteReviewStore implements ReviewStore {
   }
 
   /**
-   * Runs `work` in one SQLite transaction (BEGIN IMMEDIATE: the write lock is taken at once, so a
-   * second process waits on the busy timeout rather than failing at its first write). While it is
+   * Runs `work` in one SQLite transaction: all of its writes, or none when it throws. While it is
    * open, this process's other callers wait for it; a transaction inside `work` joins it.
+   *
+   * Transactions are committed in batches (group commit). Those asked for during one turn of the
+   * event loop (a burst of webhook deliveries read in one poll) run together on the turn's check
+   * phase, one after another, each in a savepoint of its own, under one BEGIN IMMEDIATE (the
+   * write lock is taken at once, so a second process waits on the busy timeout rather than
+   * failing at its first write) and one COMMIT. A transaction whose work throws is rolled back
+   * to its savepoint and rejects alone; the others commit. Sharing the COMMIT writes each changed
+   * page to the WAL once for the batch instead of once per transaction, and every transaction of
+   * the batch then waits for the same fsync, which none of them could have had sooner: a
+   * thread-pool fsync completes only after the turn that started it.
    */
-  async transaction<T>(work: (tx: ReviewStore) => Promise<T>): Promise<T> {
+  transaction<T>(work: (tx: ReviewStore) => Promise<T>): Promise<T> {
     if (this.bound || this.gate.inside.getStore()?.active) return work(this.bound ? this : this.boundStore());
+    return new Promise<T>((resolve, reject) => {
+      this.gate.queued.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      if (this.gate.scheduled) return;
+      this.gate.scheduled = true;
+      setImmediate(() => void this.runBatch());
+    });
+  }
+
+  /** Runs the queued transactions as one SQLite transaction, then waits for their shared fsync. */
+  private async runBatch(): Promise<void> {
+    this.gate.scheduled = false;
     while (this.gate.open) await this.gate.open;
+    const batch = this.gate.queued.splice(0);
+    if (batch.length === 0) return;
     let release = () => {};
     this.gate.open = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const marker = { active: true };
-    const wal = this.gate.wal(this.db);
-    let value: T;
+    // With one transaction, its rollback is the whole transaction's: no savepoint needed.
+    const savepoints = batch.length > 1;
+    const outcomes: Outcome[] = [];
+    /** A failure that ended SQLite's transaction itself (a full disk, an I/O error): it takes the whole batch. */
+    let ended: { error: unknown } | undefined;
     try {
       this.sql("BEGIN IMMEDIATE").run();
-      try {
-        value = await this.gate.inside.run(marker, () => work(this.boundStore()));
-        this.sql("COMMIT").run();
-      } catch (error) {
-        if (this.db.inTransaction) this.sql("ROLLBACK").run();
-        throw error;
+      for (const item of batch) {
+        const outcome = await this.runOne(item, savepoints);
+        outcomes.push(outcome);
+        if (!outcome.ok && !this.db.inTransaction && savepoints) {
+          ended = outcome;
+          break;
+        }
       }
+      if (this.db.inTransaction) this.sql("COMMIT").run();
+    } catch (error) {
+      // BEGIN or COMMIT failed: nothing of the batch is committed.
+      if (this.db.inTransaction) this.sql("ROLLBACK").run();
+      ended = { error };
     } finally {
-      marker.active = false;
       this.gate.open = undefined;
       release();
     }
-    // On disk before the caller hears of it (a webhook answers only after this): COMMIT under
-    // synchronous = NORMAL does not wait for the disk; this fsync, shared with the transactions
+    if (ended) {
+      for (const item of batch) item.reject(ended.error);
+      return;
+    }
+    // On disk before the callers hear of it (a webhook answers only after this): COMMIT under
+    // synchronous = NORMAL does not wait for the disk; this fsync, shared with the batches
     // committing meanwhile and off the event loop, does (see wal-sync.ts).
-    if (wal) await wal.sync();
-    return value;
+    const wal = this.gate.wal(this.db);
+    let unsynced: { error: unknown } | undefined;
+    if (wal && outcomes.some((o) => o.ok)) {
+      try {
+        await wal.sync();
+      } catch (error) {
+        unsynced = { error };
+      }
+    }
+    batch.forEach((item, i) => {
+      const outcome = outcomes[i] as Outcome;
+      if (!outcome.ok) item.reject(outcome.error);
+      else if (unsynced) item.reject(unsynced.error);
+      else item.resolve(outcome.value);
+    });
+  }
+
+  /** One transaction of a batch, in a savepoint of its own when the batch has others. */
+  private async runOne(item: Batched, savepoint: boolean): Promise<Outcome> {
+    const marker = { active: true };
+    if (savepoint) this.sql("SAVEPOINT gate_tx").run();
+    try {
+      return { ok: true, value: await this.gate.inside.run(marker, () => item.work(this.boundStore())) };
+    } catch (error) {
+      if (this.db.inTransaction) {
+        if (savepoint) this.sql("ROLLBACK TO gate_tx").run();
+        else this.sql("ROLLBACK").run();
+      }
+      return { ok: false, error };
+    } finally {
+      marker.active = false;
+      if (savepoint && this.db.inTransaction) this.sql("RELEASE gate_tx").run();
+    }
   }
 
   private boundStore(): SqliteReviewStore {
