@@ -1,9 +1,10 @@
+import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/store/database.js";
 import { SqliteReviewStore, TransactionGate } from "../../src/store/review-store.js";
-import { fsyncFile, walSync } from "../../src/store/wal-sync.js";
+import { fsyncFile, heldFsync, walSync } from "../../src/store/wal-sync.js";
 import { tempDir } from "../helpers/gate.js";
 import { at } from "./review-store-contract.js";
 
@@ -32,6 +33,42 @@ function watched(fail = false) {
   );
   return { db, store, durable, flushes };
 }
+
+/** How many of this process's descriptors are open on `file`. */
+const descriptorsOn = (file: string) =>
+  fs.readdirSync("/proc/self/fd").filter((fd) => {
+    try {
+      return fs.readlinkSync(`/proc/self/fd/${fd}`) === file;
+    } catch {
+      return false; // the directory's own descriptor, gone once read
+    }
+  }).length;
+
+describe("the held WAL descriptor", () => {
+  it("keeps one descriptor across a run of fsyncs, and closes it once none has come for the idle time", async () => {
+    const file = path.join(tempDir(), "wal");
+    fs.writeFileSync(file, "frames");
+    const flush = heldFsync(file, 30);
+    expect(descriptorsOn(file)).toBe(0);
+    await Promise.all([flush(), flush(), flush()]);
+    for (let i = 0; i < 5; i++) await flush();
+    // Eight fsyncs, one descriptor: none opened per flush, none left behind by one.
+    expect(descriptorsOn(file)).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    expect(descriptorsOn(file)).toBe(0);
+    // After the idle close, the next flush opens it again.
+    await flush();
+    expect(descriptorsOn(file)).toBe(1);
+  });
+
+  it("fails the flush of a file that cannot be opened, and opens afresh on the next", async () => {
+    const file = path.join(tempDir(), "wal");
+    const flush = heldFsync(file, 30);
+    await expect(flush()).rejects.toMatchObject({ code: "ENOENT" });
+    fs.writeFileSync(file, "frames");
+    await expect(flush()).resolves.toBeUndefined();
+  });
+});
 
 describe("group commit on the SQLite WAL", () => {
   it("answers each transaction only once an fsync begun after its commit has finished, sharing fsyncs across a burst", async () => {
