@@ -26,6 +26,7 @@ import { createWebhookSink } from "./webhook-sink.js";
 import { AnswersFirst } from "./answers-first.js";
 import { createReruns } from "./reruns.js";
 import { RUN_AFTER_RESTART } from "../review/leftover-work.js";
+import { startWalCheckpoints } from "../store/wal-checkpoints.js";
 
 export interface RunningServer {
   port: number;
@@ -160,6 +161,8 @@ export async function startGateServer(
     await gate.close();
     throw error;
   }
+  // SQLite: WAL checkpoints run in a worker thread, never inside a webhook's commit (wal-checkpoints.ts).
+  const checkpoints = gate.state.kind === "sqlite" ? await startWalCheckpoints(gate.state.db, log) : undefined;
   // Webhook answers go out before the background work their deliveries queue (announcements, reviews).
   const answersFirst = new AnswersFirst();
   const handleJob = reviewJobHandler(gate.runner);
@@ -279,6 +282,7 @@ export async function startGateServer(
       // other replicas'); SQLite: every queued review runs first.
       await jobs.close();
       await idle();
+      await checkpoints?.close();
       await gate.close();
     },
   };
