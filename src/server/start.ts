@@ -26,7 +26,6 @@ import { createWebhookSink } from "./webhook-sink.js";
 import { AnswersFirst } from "./answers-first.js";
 import { createReruns } from "./reruns.js";
 import { RUN_AFTER_RESTART } from "../review/leftover-work.js";
-import { startWalCheckpoints } from "../store/wal-checkpoints.js";
 
 export interface RunningServer {
   port: number;
@@ -161,8 +160,6 @@ export async function startGateServer(
     await gate.close();
     throw error;
   }
-  // SQLite: WAL checkpoints run in a worker thread, never inside a webhook's commit (wal-checkpoints.ts).
-  const checkpoints = gate.state.kind === "sqlite" ? await startWalCheckpoints(gate.state.db, log) : undefined;
   // Webhook answers go out before the background work their deliveries queue (announcements, reviews).
   const answersFirst = new AnswersFirst();
   const handleJob = reviewJobHandler(gate.runner);
@@ -282,7 +279,6 @@ export async function startGateServer(
       // other replicas'); SQLite: every queued review runs first.
       await jobs.close();
       await idle();
-      await checkpoints?.close();
       await gate.close();
     },
   };
