@@ -50,15 +50,19 @@ export interface WebhookDelivery {
   payload: PullRequestEvent;
 }
 
+/** What became of a `pull_request` delivery: a redelivery, or recorded (with the review it queued, if any). */
+export type Accepted = { duplicate: true } | { duplicate: false; reviewId: string | undefined };
+
 /** Where verified deliveries go (the store records them, the runner queues a review). */
 export interface WebhookSink {
   /** Has this delivery id been accepted before? (GitHub redelivers.) */
   seenDelivery(id: string): Promise<boolean>;
   /**
-   * Records and queues the delivery; must be quick (GitHub waits 10 s at most). Returns the id of
-   * the review it queued, if it queued one (the delivery's log line names it).
+   * Records and queues the delivery, unless this delivery id was recorded before (GitHub
+   * redelivers): one transaction decides both. Must be quick (GitHub waits 10 s at most). Says
+   * which, with the id of the review it queued, if it queued one (the delivery's log line names it).
    */
-  accept(delivery: WebhookDelivery): string | undefined | Promise<string | undefined>;
+  accept(delivery: WebhookDelivery): Accepted | Promise<Accepted>;
   /** A pull request was closed (or merged): its open reviews end without a decision. */
   closed?(delivery: { id: string; event: string; pr: string }): void | Promise<void>;
   /** GitHub's "Re-run" on the gate's check run, or on the whole check suite. */
@@ -257,11 +261,6 @@ export function createWebhookHandler(
         send(res, 200, "ignored");
         return;
       }
-      if (await opts.sink.seenDelivery(id)) {
-        log().info("duplicate webhook delivery");
-        send(res, 200, "duplicate");
-        return;
-      }
       const payload = PullRequestEventSchema.safeParse(json);
       if (!payload.success) {
         const issue = payload.error.issues[0];
@@ -273,7 +272,14 @@ export function createWebhookHandler(
         return;
       }
       const draft = payload.data.pull_request.draft ?? false;
-      const reviewId = await opts.sink.accept({ id, event, action, draft, payload: payload.data });
+      // A redelivery is recognised in the same transaction that records a new delivery.
+      const accepted = await opts.sink.accept({ id, event, action, draft, payload: payload.data });
+      if (accepted.duplicate) {
+        send(res, 200, "duplicate");
+        log().info("duplicate webhook delivery");
+        return;
+      }
+      const { reviewId } = accepted;
       send(res, 202, "accepted");
       // The delivery's one log line, once GitHub has its answer: what came in, and the review it
       // queued (none: a redelivered head, a skipped draft).

@@ -1,10 +1,13 @@
 import type { Logger } from "pino";
-import type { WebhookDelivery, WebhookSink } from "../github/webhook.js";
+import type { Accepted, WebhookDelivery, WebhookSink } from "../github/webhook.js";
 import type { ReviewRunner } from "../review/runner.js";
 import type { ReviewStore } from "../domain/review-store.js";
 import type { ReviewJobs } from "../domain/review-jobs.js";
 import type { Later } from "./answers-first.js";
 import type { StartRerun } from "./reruns.js";
+
+/** What the accepting transaction returns for a delivery id it has recorded before. */
+const DUPLICATE = Symbol("duplicate delivery");
 
 /**
  * Where verified pull_request deliveries go. Before GitHub gets its answer, the delivery is
@@ -53,14 +56,14 @@ export function createWebhookSink(deps: {
         await deps.rerun(target.id, `github:${request.by}`);
       });
     },
-    async accept(delivery: WebhookDelivery) {
+    async accept(delivery: WebhookDelivery): Promise<Accepted> {
       const p = delivery.payload;
       const pr = `${p.repository.full_name}#${p.pull_request.number}`;
       const headSha = p.pull_request.head.sha;
       // Made only for the rare lines below: the delivery's one usual line is the handler's.
       const log = () => deps.log.child({ deliveryId: delivery.id, pr });
       const registered = await deps.store.transaction(async (tx) => {
-        if (!(await tx.recordDelivery(delivery.id, delivery.event))) return undefined;
+        if (!(await tx.recordDelivery(delivery.id, delivery.event))) return DUPLICATE;
         if (delivery.draft && !deps.reviewDrafts) {
           log().info("draft skipped (GATE_REVIEW_DRAFTS=false)");
           return undefined;
@@ -96,11 +99,12 @@ export function createWebhookSink(deps: {
         await deps.jobs.enqueue({ kind: "review", reviewId: review.id }, tx);
         return review;
       });
-      if (!registered) return undefined;
+      if (registered === DUPLICATE) return { duplicate: true };
+      if (!registered) return { duplicate: false, reviewId: undefined };
       // The head shows "in progress" now, not when the queue reaches it; but after GitHub has its
       // answer (the queue starts jobs through `later` too), so the ack waits for no HTTP call.
       deps.later(() => void deps.runner.announce(registered.id));
-      return registered.id;
+      return { duplicate: false, reviewId: registered.id };
     },
   };
 }

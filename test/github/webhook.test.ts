@@ -11,6 +11,7 @@ import {
   createWebhookHandler,
   type PullRequestEvent,
   REVIEWED_ACTIONS,
+  type Accepted,
   type WebhookDelivery,
   type WebhookSink,
 } from "../../src/github/webhook.js";
@@ -40,10 +41,11 @@ class RecordingSink implements WebhookSink {
     this.seenCalls += 1;
     return this.seen.has(id);
   }
-  accept(delivery: WebhookDelivery): string {
+  accept(delivery: WebhookDelivery): Accepted {
+    if (this.seen.has(delivery.id)) return { duplicate: true };
     this.seen.add(delivery.id);
     this.accepted.push(delivery);
-    return `review-of-${delivery.id}`;
+    return { duplicate: false, reviewId: `review-of-${delivery.id}` };
   }
 }
 
