@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from "node:async_hooks";
+import { AsyncLocalStorage, AsyncResource } from "node:async_hooks";
 import type Database from "better-sqlite3";
 import type { Clock } from "../domain/clock.js";
 import type { ReviewSource } from "../domain/review-source.js";
@@ -107,6 +107,11 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 /** A transaction waiting for its batch (see `SqliteReviewStore.transaction`). */
 interface Batched {
   work: (tx: ReviewStore) => Promise<unknown>;
+  /**
+   * The caller's async context: the work runs later, from the batch, but in it (with the
+   * caller's AsyncLocalStorage values), as if it had run at once.
+   */
+  caller: AsyncResource;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -285,7 +290,12 @@ export class SqliteReviewStore implements ReviewStore {
   transaction<T>(work: (tx: ReviewStore) => Promise<T>): Promise<T> {
     if (this.bound || this.gate.inside.getStore()?.active) return work(this.bound ? this : this.boundStore());
     return new Promise<T>((resolve, reject) => {
-      this.gate.queued.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.gate.queued.push({
+        work,
+        caller: new AsyncResource("gate.transaction"),
+        resolve: resolve as (value: unknown) => void,
+        reject,
+      });
       if (this.gate.scheduled) return;
       this.gate.scheduled = true;
       setImmediate(() => void this.runBatch());
@@ -355,7 +365,8 @@ export class SqliteReviewStore implements ReviewStore {
     const marker = { active: true };
     if (savepoint) this.sql("SAVEPOINT gate_tx").run();
     try {
-      return { ok: true, value: await this.gate.inside.run(marker, () => item.work(this.boundStore())) };
+      const work = () => this.gate.inside.run(marker, () => item.work(this.boundStore()));
+      return { ok: true, value: await item.caller.runInAsyncScope(work) };
     } catch (error) {
       if (this.db.inTransaction) {
         if (savepoint) this.sql("ROLLBACK TO gate_tx").run();

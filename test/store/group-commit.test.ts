@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -79,6 +80,17 @@ describe("group commit of SQLite transactions", () => {
     // The store goes on: the next transaction commits.
     expect(await accept(s, 4)).toBe(4);
     expect(await s.hasDelivery("d-4")).toBe(true);
+  });
+
+  it("runs each transaction's work in its caller's async context, though the batch runs them together later", async () => {
+    const { s } = opened();
+    const caller = new AsyncLocalStorage<string>();
+    const seen = await Promise.all(
+      ["webhook", "decision", "rerun"].map((name) =>
+        caller.run(name, () => s.transaction(async () => caller.getStore())),
+      ),
+    );
+    expect(seen).toEqual(["webhook", "decision", "rerun"]);
   });
 
   it("lets a transaction begun inside another's work join it without waiting for a batch; a caller outside reads its writes once committed", async () => {
