@@ -50,23 +50,23 @@ export interface WebhookDelivery {
   payload: PullRequestEvent;
 }
 
+/** What became of a delivery: a redelivery of one recorded before (GitHub redelivers), or recorded now. */
+export type Recorded = { duplicate: boolean };
 /** What became of a `pull_request` delivery: a redelivery, or recorded (with the review it queued, if any). */
 export type Accepted = { duplicate: true } | { duplicate: false; reviewId: string | undefined };
 
-/** Where verified deliveries go (the store records them, the runner queues a review). */
+/**
+ * Where verified deliveries go (the store records them, the runner queues a review). Each method
+ * records the delivery and acts on it in one transaction, unless its id was recorded before: the
+ * same transaction says which. Each must be quick (GitHub waits 10 s at most).
+ */
 export interface WebhookSink {
-  /** Has this delivery id been accepted before? (GitHub redelivers.) */
-  seenDelivery(id: string): Promise<boolean>;
-  /**
-   * Records and queues the delivery, unless this delivery id was recorded before (GitHub
-   * redelivers): one transaction decides both. Must be quick (GitHub waits 10 s at most). Says
-   * which, with the id of the review it queued, if it queued one (the delivery's log line names it).
-   */
+  /** Records and queues the delivery; says so, with the review it queued if it queued one (the delivery's log line names it). */
   accept(delivery: WebhookDelivery): Accepted | Promise<Accepted>;
   /** A pull request was closed (or merged): its open reviews end without a decision. */
-  closed?(delivery: { id: string; event: string; pr: string }): void | Promise<void>;
+  closed?(delivery: { id: string; event: string; pr: string }): Recorded | Promise<Recorded>;
   /** GitHub's "Re-run" on the gate's check run, or on the whole check suite. */
-  rerun?(request: RerunRequest): void | Promise<void>;
+  rerun?(request: RerunRequest): Recorded | Promise<Recorded>;
 }
 
 export interface WebhookHandlerOptions {
@@ -223,33 +223,31 @@ export function createWebhookHandler(
           ? json.action
           : undefined;
       if ((event === "check_run" || event === "check_suite") && action === "rerequested" && opts.sink.rerun) {
-        if (await opts.sink.seenDelivery(id)) {
-          send(res, 200, "duplicate");
-          return;
-        }
         const request = rerunRequest(event, id, json);
         if (!request) {
           log().warn({ event }, "rerequested payload lacks fields the gate reads");
           send(res, 400, `${event} payload is missing fields`);
           return;
         }
-        await opts.sink.rerun(request);
+        if ((await opts.sink.rerun(request)).duplicate) {
+          send(res, 200, "duplicate");
+          return;
+        }
         log().info({ repo: request.repo, headSha: request.headSha }, "re-run requested");
         send(res, 202, "accepted");
         return;
       }
       if (event === "pull_request" && action === "closed" && opts.sink.closed) {
-        if (await opts.sink.seenDelivery(id)) {
-          send(res, 200, "duplicate");
-          return;
-        }
         const closed = PullRequestEventSchema.safeParse(json);
         if (!closed.success) {
           send(res, 400, "pull_request payload is missing fields");
           return;
         }
         const pr = `${closed.data.repository.full_name}#${closed.data.pull_request.number}`;
-        await opts.sink.closed({ id, event, pr });
+        if ((await opts.sink.closed({ id, event, pr })).duplicate) {
+          send(res, 200, "duplicate");
+          return;
+        }
         log().info({ pr }, "pull request closed");
         send(res, 202, "accepted");
         return;
@@ -272,7 +270,6 @@ export function createWebhookHandler(
         return;
       }
       const draft = payload.data.pull_request.draft ?? false;
-      // A redelivery is recognised in the same transaction that records a new delivery.
       const accepted = await opts.sink.accept({ id, event, action, draft, payload: payload.data });
       if (accepted.duplicate) {
         send(res, 200, "duplicate");

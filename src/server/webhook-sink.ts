@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { Accepted, WebhookDelivery, WebhookSink } from "../github/webhook.js";
+import type { Accepted, Recorded, WebhookDelivery, WebhookSink } from "../github/webhook.js";
 import type { ReviewRunner } from "../review/runner.js";
 import type { ReviewStore } from "../domain/review-store.js";
 import type { ReviewJobs } from "../domain/review-jobs.js";
@@ -28,17 +28,16 @@ export function createWebhookSink(deps: {
   later: Later;
 }): WebhookSink {
   return {
-    seenDelivery: (id) => deps.store.hasDelivery(id),
-    async closed(delivery) {
-      await deps.store.transaction(async (tx) => {
-        if (await tx.recordDelivery(delivery.id, delivery.event))
-          await deps.jobs.enqueue({ kind: "close", pr: delivery.pr }, tx);
-      });
-    },
-    async rerun(request) {
+    closed: (delivery) =>
+      deps.store.transaction(async (tx) => {
+        if (!(await tx.recordDelivery(delivery.id, delivery.event))) return { duplicate: true };
+        await deps.jobs.enqueue({ kind: "close", pr: delivery.pr }, tx);
+        return { duplicate: false };
+      }),
+    rerun(request) {
       const log = deps.log.child({ deliveryId: request.id, repo: request.repo, headSha: request.headSha });
-      await deps.store.transaction(async (tx) => {
-        if (!(await tx.recordDelivery(request.id, request.event))) return;
+      return deps.store.transaction(async (tx): Promise<Recorded> => {
+        if (!(await tx.recordDelivery(request.id, request.event))) return { duplicate: true };
         // The check run names its review; a suite names only its head and pull requests.
         const named = request.reviewId ? await tx.get(request.reviewId) : undefined;
         let target = named && named.repo === request.repo && named.headSha === request.headSha ? named : undefined;
@@ -49,11 +48,10 @@ export function createWebhookSink(deps: {
             break;
           }
         }
-        if (!target || target.status === "closed") {
+        if (!target || target.status === "closed")
           log.info({ found: target?.id }, "re-run of a head the gate has no open pull request for; ignored");
-          return;
-        }
-        await deps.rerun(target.id, `github:${request.by}`);
+        else await deps.rerun(target.id, `github:${request.by}`);
+        return { duplicate: false };
       });
     },
     async accept(delivery: WebhookDelivery): Promise<Accepted> {

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { ACTION_APPROVE, ACTION_APPROVE_NOTE, ACTION_RERUN } from "../../src/slack/card.js";
 import { APPROVE_MODAL, NOTE_BLOCK, NOTE_INPUT } from "../../src/slack/modals.js";
@@ -112,8 +113,16 @@ describe("a busy channel: re-runs from the three doors", () => {
   it("GitHub's Re-run all checks (check_suite rerequested)", async () => {
     const { s, pr, review, ts } = await waitingReview(start);
     const body = JSON.stringify(rerequestedEvent("check_suite", pr));
-    expect((await postWebhook(s.base, body, { event: "check_suite" })).status).toBe(202);
-    await expectRerun(s, pr, review, ts);
+    const id = randomUUID();
+    expect((await postWebhook(s.base, body, { event: "check_suite", id })).status).toBe(202);
+    const fresh = await expectRerun(s, pr, review, ts);
+    // GitHub redelivers: the same delivery starts no second re-run.
+    expect(await postWebhook(s.base, body, { event: "check_suite", id })).toMatchObject({
+      status: 200,
+      text: "duplicate",
+    });
+    await s.server.idle();
+    expect((await s.server.gate.store.allForPr(prKey(pr))).map((r) => r.id)).toEqual([fresh.id, review.id]);
   });
 
   it("`/gate rerun <PR>` by an approver; anyone else is refused", async () => {
