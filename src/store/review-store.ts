@@ -312,22 +312,20 @@ export class SqliteReviewStore implements ReviewStore {
     this.gate.open = new Promise<void>((resolve) => {
       release = resolve;
     });
-    // With one transaction, its rollback is the whole transaction's: no savepoint needed.
-    const savepoints = batch.length > 1;
     const outcomes: Outcome[] = [];
     /** A failure that ended SQLite's transaction itself (a full disk, an I/O error): it takes the whole batch. */
     let ended: { error: unknown } | undefined;
     try {
       this.sql("BEGIN IMMEDIATE").run();
       for (const item of batch) {
-        const outcome = await this.runOne(item, savepoints);
+        const outcome = await this.runOne(item);
         outcomes.push(outcome);
-        if (!outcome.ok && !this.db.inTransaction && savepoints) {
+        if (!outcome.ok && !this.db.inTransaction) {
           ended = outcome;
           break;
         }
       }
-      if (this.db.inTransaction) this.sql("COMMIT").run();
+      if (!ended) this.sql("COMMIT").run();
     } catch (error) {
       // BEGIN or COMMIT failed: nothing of the batch is committed.
       if (this.db.inTransaction) this.sql("ROLLBACK").run();
@@ -360,22 +358,19 @@ export class SqliteReviewStore implements ReviewStore {
     });
   }
 
-  /** One transaction of a batch, in a savepoint of its own when the batch has others. */
-  private async runOne(item: Batched, savepoint: boolean): Promise<Outcome> {
+  /** One transaction of a batch, in a savepoint of its own. */
+  private async runOne(item: Batched): Promise<Outcome> {
     const marker = { active: true };
-    if (savepoint) this.sql("SAVEPOINT gate_tx").run();
+    this.sql("SAVEPOINT gate_tx").run();
     try {
       const work = () => this.gate.inside.run(marker, () => item.work(this.boundStore()));
       return { ok: true, value: await item.caller.runInAsyncScope(work) };
     } catch (error) {
-      if (this.db.inTransaction) {
-        if (savepoint) this.sql("ROLLBACK TO gate_tx").run();
-        else this.sql("ROLLBACK").run();
-      }
+      if (this.db.inTransaction) this.sql("ROLLBACK TO gate_tx").run();
       return { ok: false, error };
     } finally {
       marker.active = false;
-      if (savepoint && this.db.inTransaction) this.sql("RELEASE gate_tx").run();
+      if (this.db.inTransaction) this.sql("RELEASE gate_tx").run();
     }
   }
 
