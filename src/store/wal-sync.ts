@@ -20,16 +20,6 @@ export interface WalSync {
   sync(): Promise<void>;
 }
 
-/** Flushes one file to disk through a descriptor of its own, opened and closed for this flush. */
-export async function fsyncFile(file: string): Promise<void> {
-  const handle = await open(file, "r+");
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
 /**
  * Flushes `file` to disk, keeping one descriptor open across flushes that follow each other (a
  * burst of commits) and closing it once none has come for `idleMs`. A flush then costs one trip

@@ -4,7 +4,7 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/store/database.js";
 import { SqliteReviewStore, TransactionGate } from "../../src/store/review-store.js";
-import { fsyncFile, heldFsync, walSync } from "../../src/store/wal-sync.js";
+import { heldFsync, walSync } from "../../src/store/wal-sync.js";
 import { tempDir } from "../helpers/gate.js";
 import { at } from "./review-store-contract.js";
 
@@ -18,6 +18,7 @@ function watched(fail = false) {
   const reader = new Database(file, { readonly: true });
   const durable = new Set<string>();
   const flushes: string[][] = [];
+  let flush: (() => Promise<void>) | undefined;
   const store = new SqliteReviewStore(
     db,
     () => at,
@@ -27,7 +28,8 @@ function watched(fail = false) {
       );
       flushes.push(committed);
       if (fail) throw new Error("disk gone");
-      await fsyncFile(wal);
+      flush ??= heldFsync(wal);
+      await flush();
       for (const id of committed) durable.add(id);
     }),
   );
