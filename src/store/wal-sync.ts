@@ -25,9 +25,10 @@ export interface WalSync {
  * burst of commits) and closing it once none has come for `idleMs`. A flush then costs one trip
  * through the thread pool instead of three (open, fsync, close): each trip ends only when the
  * event loop next polls, and during a burst that is after every delivery the poll read. fsync
- * flushes the file's data whichever descriptor wrote it. The descriptor is only ever held while
- * the connection that owns the WAL is open, and SQLite replaces a WAL file only once every
- * connection to the database has closed.
+ * flushes the file's data whichever descriptor wrote it. SQLite deletes and recreates a WAL file
+ * only once every connection to the database has closed, which the server's one connection does
+ * at shutdown; a descriptor still held then (at most `idleMs`) flushes the old file, and nothing
+ * flushes through it afterwards.
  *
  * @example const flush = heldFsync(`${db.name}-wal`); await flush();
  */
