@@ -16,6 +16,18 @@ export interface ReviewRegistration {
   eventAt?: string;
 }
 
+/**
+ * What a `pull_request` delivery asks of the gate, kept with the delivery until its review is
+ * registered: written before GitHub gets its answer, taken (and deleted) by the `intake` job that
+ * registers the review after it.
+ */
+export interface DeliveryIntake {
+  /** The review to register. */
+  review: ReviewRegistration;
+  /** An `edited` delivery that moved the PR to another base: the same head now has another diff. */
+  baseChanged: boolean;
+}
+
 /** One audit entry: who did what to which review, and what came of it. Append-only. */
 export interface AuditEntry {
   seq: number;
@@ -106,9 +118,16 @@ export interface ReviewStore {
    * them), never the settled history.
    */
   unpublished(reviewId?: string): Promise<ReviewRecord[]>;
-  /** Records a webhook delivery; false when it was seen before (a redelivery). */
-  recordDelivery(id: string, event: string): Promise<boolean>;
+  /**
+   * Records a webhook delivery, with what it asks of the gate if anything (kept until
+   * `takeIntake`); false when it was seen before (a redelivery: nothing is written).
+   */
+  recordDelivery(id: string, event: string, intake?: DeliveryIntake): Promise<boolean>;
   hasDelivery(id: string): Promise<boolean>;
+  /** Takes a delivery's intake: returns it and deletes it, once (undefined when none is left). */
+  takeIntake(deliveryId: string): Promise<DeliveryIntake | undefined>;
+  /** The deliveries whose intake is not taken yet (a crash, a replica stopped), oldest first. */
+  pendingIntakes(): Promise<string[]>;
   /**
    * Takes a person's decision for a waiting review, durably, in one transaction: the review moves
    * waiting → running (the cross-process claim: false when another decision has it), the decision

@@ -52,8 +52,6 @@ export interface WebhookDelivery {
 
 /** What became of a delivery: a redelivery of one recorded before (GitHub redelivers), or recorded now. */
 export type Recorded = { duplicate: boolean };
-/** What became of a `pull_request` delivery: a redelivery, or recorded (with the review it queued, if any). */
-export type Accepted = { duplicate: true } | { duplicate: false; reviewId: string | undefined };
 
 /**
  * Where verified deliveries go (the store records them, the runner queues a review). Each method
@@ -61,8 +59,8 @@ export type Accepted = { duplicate: true } | { duplicate: false; reviewId: strin
  * same transaction says which. Each must be quick (GitHub waits 10 s at most).
  */
 export interface WebhookSink {
-  /** Records and queues the delivery; says so, with the review it queued if it queued one (the delivery's log line names it). */
-  accept(delivery: WebhookDelivery): Accepted | Promise<Accepted>;
+  /** Records the delivery with the review it asks for (registered after the answer: the `review queued` line names both). */
+  accept(delivery: WebhookDelivery): Recorded | Promise<Recorded>;
   /** A pull request was closed (or merged): its open reviews end without a decision. */
   closed?(delivery: { id: string; event: string; pr: string }): Recorded | Promise<Recorded>;
   /** GitHub's "Re-run" on the gate's check run, or on the whole check suite. */
@@ -270,18 +268,16 @@ export function createWebhookHandler(
         return;
       }
       const draft = payload.data.pull_request.draft ?? false;
-      const accepted = await opts.sink.accept({ id, event, action, draft, payload: payload.data });
-      if (accepted.duplicate) {
+      if ((await opts.sink.accept({ id, event, action, draft, payload: payload.data })).duplicate) {
         send(res, 200, "duplicate");
         log().info("duplicate webhook delivery");
         return;
       }
-      const { reviewId } = accepted;
       send(res, 202, "accepted");
-      // The delivery's one log line, once GitHub has its answer: what came in, and the review it
-      // queued (none: a redelivered head, a skipped draft).
+      // The delivery's log line, once GitHub has its answer; the review it asks for is registered
+      // after it (a "review queued" line with the same deliveryId names the review).
       opts.log.info(
-        { ...delivery, action, draft, pr: `${payload.data.repository.full_name}#${payload.data.number}`, reviewId },
+        { ...delivery, action, draft, pr: `${payload.data.repository.full_name}#${payload.data.number}` },
         "webhook accepted",
       );
     } catch (error) {

@@ -18,11 +18,12 @@ import type { Clock } from "../domain/clock.js";
 import { healthRoute, routeListener, type GateRoute } from "./http-routes.js";
 import { createMetrics, type GateMetrics } from "./metrics.js";
 import { InProcessJobs } from "./review-queue.js";
-import type { ReviewJobs } from "../domain/review-jobs.js";
+import type { JobHandler, ReviewJobs } from "../domain/review-jobs.js";
 import { adoptUnqueued, reviewJobHandler } from "./jobs.js";
 import { loadSettings, serverSettings, type Env, type ServerSettings, type Settings } from "../settings/index.js";
 import { InFlight, trackedService } from "./in-flight.js";
 import { createWebhookSink } from "./webhook-sink.js";
+import { createIntake } from "./intake.js";
 import { AnswersFirst } from "./answers-first.js";
 import { createReruns } from "./reruns.js";
 import { RUN_AFTER_RESTART } from "../review/leftover-work.js";
@@ -162,9 +163,11 @@ export async function startGateServer(
   }
   // Webhook answers go out before the background work their deliveries queue (announcements, reviews).
   const answersFirst = new AnswersFirst();
-  const handleJob = reviewJobHandler(gate.runner);
+  const handleJob: JobHandler = (job) => handle(job);
   // PostgreSQL: the job table every replica takes from; SQLite: this process's queue.
   const jobs: ReviewJobs = gate.jobQueue ?? new InProcessJobs(server.concurrency, log, handleJob, answersFirst.later);
+  const intake = createIntake({ store: gate.store, runner: gate.runner, jobs, log, later: answersFirst.later });
+  const handle = reviewJobHandler(gate.runner, intake);
   const decisions = new InFlight();
   const idle = async () => {
     await Promise.all([jobs.idle(), decisions.idle()]);
@@ -190,15 +193,7 @@ export async function startGateServer(
   );
   const webhook = createWebhookHandler({
     secret: server.webhookSecret,
-    sink: createWebhookSink({
-      store: gate.store,
-      runner: gate.runner,
-      jobs,
-      reviewDrafts: server.reviewDrafts,
-      log,
-      rerun: startRerun,
-      later: answersFirst.later,
-    }),
+    sink: createWebhookSink({ store: gate.store, jobs, reviewDrafts: server.reviewDrafts, log, rerun: startRerun }),
     log,
   });
   const routes: GateRoute[] = [
@@ -252,8 +247,9 @@ export async function startGateServer(
     await gate.jobQueue.start(handleJob, server.concurrency);
     pending = await adoptUnqueued(gate.store, gate.jobQueue);
   } else {
-    // Reviews that were queued or running when the process stopped run again; unpublished results are published.
-    pending = (await gate.store.withStatus(...RUN_AFTER_RESTART)).length;
+    // Reviews that were queued or running when the process stopped run again; unpublished results
+    // are published; deliveries whose review was not registered yet are registered.
+    pending = (await gate.store.withStatus(...RUN_AFTER_RESTART)).length + (await gate.store.pendingIntakes()).length;
     await jobs.enqueue({ kind: "recover" });
   }
   ready = true;

@@ -1,31 +1,23 @@
 import type { Logger } from "pino";
-import type { Accepted, Recorded, WebhookDelivery, WebhookSink } from "../github/webhook.js";
-import type { ReviewRunner } from "../review/runner.js";
-import type { ReviewStore } from "../domain/review-store.js";
+import type { Recorded, WebhookDelivery, WebhookSink } from "../github/webhook.js";
+import type { DeliveryIntake, ReviewStore } from "../domain/review-store.js";
 import type { ReviewJobs } from "../domain/review-jobs.js";
-import type { Later } from "./answers-first.js";
 import type { StartRerun } from "./reruns.js";
 
-/** What the accepting transaction returns for a delivery id it has recorded before. */
-const DUPLICATE = Symbol("duplicate delivery");
-
 /**
- * Where verified pull_request deliveries go. Before GitHub gets its answer, the delivery is
- * recorded (a redelivery is then ignored), the review registered and its job queued, in one
- * transaction, so a crash after the answer loses nothing: the review is queued, and `recover`
- * (SQLite) or another replica (PostgreSQL, once the job's lease expires) runs it. The review
- * itself runs in the background, starting only after the answer has gone out; older reviews of
- * the PR are superseded first (the `review` job).
+ * Where verified deliveries go. Before GitHub gets its answer, each is recorded (a redelivery is
+ * then ignored) with the job it calls for, in one transaction, so a crash after the answer loses
+ * nothing. A pull_request delivery is recorded with its intake, what it asks of the gate, and
+ * its `intake` job registers the review after the answer (`createIntake`); a restart (SQLite)
+ * or another replica (PostgreSQL, once the job's lease expires) does it if this process stops
+ * first. Nothing of a review runs before the answer has gone out.
  */
 export function createWebhookSink(deps: {
   store: ReviewStore;
-  runner: ReviewRunner;
   jobs: ReviewJobs;
   reviewDrafts: boolean;
   log: Logger;
   rerun: StartRerun;
-  /** When the "in progress" announcement goes out: after the answers being written (AnswersFirst). */
-  later: Later;
 }): WebhookSink {
   return {
     closed: (delivery) =>
@@ -54,55 +46,44 @@ export function createWebhookSink(deps: {
         return { duplicate: false };
       });
     },
-    async accept(delivery: WebhookDelivery): Promise<Accepted> {
+    async accept(delivery: WebhookDelivery): Promise<Recorded> {
       const p = delivery.payload;
-      const pr = `${p.repository.full_name}#${p.pull_request.number}`;
-      const headSha = p.pull_request.head.sha;
-      // Made only for the rare lines below: the delivery's one usual line is the handler's.
-      const log = () => deps.log.child({ deliveryId: delivery.id, pr });
-      const registered = await deps.store.transaction(async (tx) => {
-        if (!(await tx.recordDelivery(delivery.id, delivery.event))) return DUPLICATE;
-        if (delivery.draft && !deps.reviewDrafts) {
-          log().info("draft skipped (GATE_REVIEW_DRAFTS=false)");
-          return undefined;
-        }
-        // Reopened or marked ready with the same head: the review of that commit stands. Not so when
-        // the base branch changed: the same head has another diff, and the older review is superseded.
-        const open = (await tx.openForPr(pr)).find((r) => r.headSha === headSha);
-        if (open && !(delivery.action === "edited" && p.changes?.base)) {
-          log().info({ reviewId: open.id }, "this head is already under review");
-          return undefined;
-        }
-        const review = await deps.runner.register(
-          {
-            source: {
-              kind: "github",
-              owner: p.repository.owner.login,
-              repo: p.repository.name,
+      const skipped = delivery.draft && !deps.reviewDrafts;
+      const intake: DeliveryIntake | undefined = skipped
+        ? undefined
+        : {
+            review: {
+              source: {
+                kind: "github",
+                owner: p.repository.owner.login,
+                repo: p.repository.name,
+                number: p.pull_request.number,
+                headSha: p.pull_request.head.sha,
+                ...(p.installation ? { installationId: p.installation.id } : {}),
+              },
+              repo: p.repository.full_name,
               number: p.pull_request.number,
-              headSha,
+              headSha: p.pull_request.head.sha,
+              title: p.pull_request.title,
+              url: p.pull_request.html_url,
+              author: p.pull_request.user?.login ?? "unknown",
               ...(p.installation ? { installationId: p.installation.id } : {}),
+              ...(p.pull_request.updated_at ? { eventAt: p.pull_request.updated_at } : {}),
             },
-            repo: p.repository.full_name,
-            number: p.pull_request.number,
-            headSha,
-            title: p.pull_request.title,
-            url: p.pull_request.html_url,
-            author: p.pull_request.user?.login ?? "unknown",
-            ...(p.installation ? { installationId: p.installation.id } : {}),
-            ...(p.pull_request.updated_at ? { eventAt: p.pull_request.updated_at } : {}),
-          },
-          tx,
-        );
-        await deps.jobs.enqueue({ kind: "review", reviewId: review.id }, tx);
-        return review;
+            baseChanged: delivery.action === "edited" && p.changes?.base != null,
+          };
+      const recorded = await deps.store.transaction(async (tx) => {
+        if (!(await tx.recordDelivery(delivery.id, delivery.event, intake))) return false;
+        if (intake) await deps.jobs.enqueue({ kind: "intake", deliveryId: delivery.id }, tx);
+        return true;
       });
-      if (registered === DUPLICATE) return { duplicate: true };
-      if (!registered) return { duplicate: false, reviewId: undefined };
-      // The head shows "in progress" now, not when the queue reaches it; but after GitHub has its
-      // answer (the queue starts jobs through `later` too), so the ack waits for no HTTP call.
-      deps.later(() => void deps.runner.announce(registered.id));
-      return { duplicate: false, reviewId: registered.id };
+      if (recorded && skipped) {
+        deps.log.info(
+          { deliveryId: delivery.id, pr: `${p.repository.full_name}#${p.pull_request.number}` },
+          "draft skipped (GATE_REVIEW_DRAFTS=false)",
+        );
+      }
+      return { duplicate: !recorded };
     },
   };
 }

@@ -28,3 +28,11 @@ export function insertOnceSql(t: OnceTable, placeholders: [string, string, strin
 export function existsSql(t: OnceTable, placeholder: string): string {
   return `SELECT 1 FROM ${t.table} WHERE ${t.key} = ${placeholder}`;
 }
+
+/**
+ * The intake (`gate_intake`): what a recorded delivery asks of the gate, kept until its review is
+ * registered. Written with the delivery, then taken once: deleted, its JSON returned.
+ */
+export const insertIntakeSql = (id: string, json: string) =>
+  `INSERT INTO gate_intake (delivery_id, intake_json) VALUES (${id}, ${json})`;
+export const takeIntakeSql = (id: string) => `DELETE FROM gate_intake WHERE delivery_id = ${id} RETURNING intake_json`;

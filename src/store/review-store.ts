@@ -3,9 +3,23 @@ import type Database from "better-sqlite3";
 import type { Clock } from "../domain/clock.js";
 import type { ReviewSource } from "../domain/review-source.js";
 import type { ReviewResult, ReviewStatus } from "../domain/review-result.js";
-import type { AuditEntry, AuditInput, ReviewRegistration, ReviewStore } from "../domain/review-store.js";
+import type {
+  AuditEntry,
+  AuditInput,
+  DeliveryIntake,
+  ReviewRegistration,
+  ReviewStore,
+} from "../domain/review-store.js";
 import type { PublishReceipt, ResumeValue, ReviewRecord } from "../domain/review.js";
-import { DELIVERIES, existsSql, insertOnceSql, type OnceTable, SLACK_NOTES } from "./once-keys.js";
+import {
+  DELIVERIES,
+  existsSql,
+  insertIntakeSql,
+  insertOnceSql,
+  type OnceTable,
+  SLACK_NOTES,
+  takeIntakeSql,
+} from "./once-keys.js";
 import { type WalSync, walSync } from "./wal-sync.js";
 
 /** A `gate_reviews` row as both databases return it (PostgreSQL's BIGINT columns made numbers first). */
@@ -478,8 +492,24 @@ export class SqliteReviewStore implements ReviewStore {
     return rows.map(toRecord);
   }
 
-  recordDelivery(id: string, event: string): Promise<boolean> {
-    return this.insertOnce(DELIVERIES, id, event);
+  async recordDelivery(id: string, event: string, intake?: DeliveryIntake): Promise<boolean> {
+    // The delivery and its intake are written together or not at all.
+    if (intake && !this.bound) return this.transaction((tx) => tx.recordDelivery(id, event, intake));
+    if (!(await this.insertOnce(DELIVERIES, id, event))) return false;
+    if (intake) this.sql(insertIntakeSql("?", "?")).run(id, JSON.stringify(intake));
+    return true;
+  }
+
+  async takeIntake(deliveryId: string): Promise<DeliveryIntake | undefined> {
+    await this.ready();
+    const row = this.sql(takeIntakeSql("?")).get(deliveryId) as { intake_json: string } | undefined;
+    return row ? (JSON.parse(row.intake_json) as DeliveryIntake) : undefined;
+  }
+
+  async pendingIntakes(): Promise<string[]> {
+    await this.ready();
+    const rows = this.sql(`SELECT delivery_id FROM gate_intake ORDER BY rowid`).all() as Array<{ delivery_id: string }>;
+    return rows.map((r) => r.delivery_id);
   }
 
   hasDelivery(id: string): Promise<boolean> {

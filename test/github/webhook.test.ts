@@ -11,7 +11,7 @@ import {
   createWebhookHandler,
   type PullRequestEvent,
   REVIEWED_ACTIONS,
-  type Accepted,
+  type Recorded,
   type WebhookDelivery,
   type WebhookSink,
 } from "../../src/github/webhook.js";
@@ -38,12 +38,12 @@ class RecordingSink implements WebhookSink {
   accepted: WebhookDelivery[] = [];
   /** Every time the handler asked the sink anything. */
   calls = 0;
-  accept(delivery: WebhookDelivery): Accepted {
+  accept(delivery: WebhookDelivery): Recorded {
     this.calls += 1;
     if (this.seen.has(delivery.id)) return { duplicate: true };
     this.seen.add(delivery.id);
     this.accepted.push(delivery);
-    return { duplicate: false, reviewId: `review-of-${delivery.id}` };
+    return { duplicate: false };
   }
 }
 
@@ -131,11 +131,11 @@ describe("GitHub webhook handler on a loopback server", () => {
     expect(d).toMatchObject({ id, event: "pull_request", action: "opened", draft: false });
     expect(d?.payload.repository.full_name).toMatch(/^[^/]+\/[^/]+$/);
     expect(d?.payload.pull_request.head.sha).toMatch(/^[0-9a-f]{40}$/);
-    // One line for the delivery, naming the review the sink queued.
+    // One line for the delivery, naming its PR.
     const lines = logLines.filter((l) => l.includes(`"deliveryId":"${id}"`));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain("webhook accepted");
-    expect(lines[0]).toContain(`"reviewId":"review-of-${id}"`);
+    expect(lines[0]).toContain(`"pr":"${d?.payload.repository.full_name}#${d?.payload.number}"`);
   });
 
   it("passes drafts through with the flag set", async () => {

@@ -4,7 +4,10 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { systemClock } from "../../src/domain/clock.js";
 import { ACTION_APPROVE } from "../../src/slack/card.js";
+import { openDatabase } from "../../src/store/database.js";
+import { SqliteReviewStore } from "../../src/store/review-store.js";
 import { defined } from "../helpers/defined.js";
 import { buttonClick, interactivityBody, postToSlackApp } from "../slack/helpers/slack-requests.js";
 import { startChildServer, type ChildServer } from "./child-server.js";
@@ -13,6 +16,7 @@ import {
   APPROVER,
   AUTHOR_SLACK,
   CHANNEL,
+  INSTALLATION_ID,
   SLACK_SECRET,
   checkRunHistory,
   checkRunsOn,
@@ -201,6 +205,45 @@ describe("a real server process killed with SIGKILL", { timeout: 4 * SLOW }, () 
     const third = await start(s);
     expect((await fetch(`${third.base}/healthz`)).status).toBe(200);
     expect(auditOf(s.dbFile, waiting.id).filter((e) => e.outcome === "applied")).toHaveLength(1);
+  });
+
+  it("after answering a delivery and before registering its review: a restart registers and concludes it, once", async () => {
+    const s = await setUp();
+    const { gh } = s.fakes;
+    const pr = serveFixture(s.fakes, "001_readme_typo");
+    // What a process killed right after its 202 leaves: the delivery and its intake, no review yet.
+    fs.mkdirSync(path.dirname(s.dbFile), { recursive: true });
+    const db = openDatabase(s.dbFile);
+    const source = {
+      kind: "github" as const,
+      owner: pr.owner,
+      repo: pr.repo,
+      number: pr.number,
+      headSha: pr.headSha,
+      installationId: INSTALLATION_ID,
+    };
+    const intake = {
+      review: { source, repo: `${pr.owner}/${pr.repo}`, number: pr.number, headSha: pr.headSha, title: pr.title },
+      baseChanged: false,
+    };
+    expect(await new SqliteReviewStore(db, systemClock).recordDelivery("d-answered", "pull_request", intake)).toBe(
+      true,
+    );
+    db.close();
+
+    const server = await start(s);
+    await waitFor(
+      "the review concluded",
+      () => reviewRows(s.dbFile).find((r) => r.status === "done" && settled(r)),
+      SLOW,
+    );
+    expect(reviewRows(s.dbFile)).toHaveLength(1);
+    const runs = checkRunsOn(gh, pr.headSha);
+    expect(runs.map((r) => r.fields.conclusion)).toEqual(["success"]);
+    // GitHub redelivering it changes nothing: the delivery was recorded before the crash.
+    const again = await postWebhook(server.base, JSON.stringify(pullRequestEvent("opened", pr)), { id: "d-answered" });
+    expect(again).toMatchObject({ status: 200, text: "duplicate" });
+    expect(reviewRows(s.dbFile)).toHaveLength(1);
   });
 
   it("between Slack posting the card and the gate recording it: after restart there is one card, found again", async () => {

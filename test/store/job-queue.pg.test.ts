@@ -60,7 +60,14 @@ describe("PgJobQueue (the real PostgreSQL server)", () => {
     const busy = new Set<string>();
     let overlap = 0;
     const handler = (by: string) => async (job: ReviewJob) => {
-      const key = job.kind === "close" ? job.pr : job.kind === "recover" ? "" : job.reviewId;
+      const key =
+        job.kind === "close"
+          ? job.pr
+          : job.kind === "recover"
+            ? ""
+            : job.kind === "intake"
+              ? job.deliveryId
+              : job.reviewId;
       if (busy.has(key)) overlap++;
       busy.add(key);
       await tick(5);

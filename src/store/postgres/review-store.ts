@@ -3,9 +3,23 @@ import type pg from "pg";
 import type { Clock } from "../../domain/clock.js";
 import type { ReviewSource } from "../../domain/review-source.js";
 import type { ReviewResult, ReviewStatus } from "../../domain/review-result.js";
-import type { AuditEntry, AuditInput, ReviewRegistration, ReviewStore } from "../../domain/review-store.js";
+import type {
+  AuditEntry,
+  AuditInput,
+  DeliveryIntake,
+  ReviewRegistration,
+  ReviewStore,
+} from "../../domain/review-store.js";
 import type { PublishReceipt, ResumeValue, ReviewRecord } from "../../domain/review.js";
-import { DELIVERIES, existsSql, insertOnceSql, type OnceTable, SLACK_NOTES } from "../once-keys.js";
+import {
+  DELIVERIES,
+  existsSql,
+  insertIntakeSql,
+  insertOnceSql,
+  type OnceTable,
+  SLACK_NOTES,
+  takeIntakeSql,
+} from "../once-keys.js";
 import {
   type DecisionRow,
   decisionAudit,
@@ -275,8 +289,24 @@ export class PgReviewStore implements ReviewStore {
       : this.reviews(`WHERE id = $1 AND ${UNPUBLISHED}`, [reviewId]);
   }
 
-  recordDelivery(id: string, event: string): Promise<boolean> {
-    return this.insertOnce(DELIVERIES, id, event);
+  recordDelivery(id: string, event: string, intake?: DeliveryIntake): Promise<boolean> {
+    if (!intake) return this.insertOnce(DELIVERIES, id, event);
+    // The delivery and its intake are written together or not at all.
+    return this.atomically(async (tx) => {
+      if (!(await tx.insertOnce(DELIVERIES, id, event))) return false;
+      await tx.changed(insertIntakeSql("$1", "$2"), [id, JSON.stringify(intake)]);
+      return true;
+    });
+  }
+
+  async takeIntake(deliveryId: string): Promise<DeliveryIntake | undefined> {
+    const [row] = await this.rows<{ intake_json: string }>(takeIntakeSql("$1"), [deliveryId]);
+    return row ? (JSON.parse(row.intake_json) as DeliveryIntake) : undefined;
+  }
+
+  async pendingIntakes(): Promise<string[]> {
+    const rows = await this.rows<{ delivery_id: string }>(`SELECT delivery_id FROM gate_intake ORDER BY seq`);
+    return rows.map((r) => r.delivery_id);
   }
 
   hasDelivery(id: string): Promise<boolean> {

@@ -1,0 +1,62 @@
+import type { Logger } from "pino";
+import type { ReviewJobs } from "../domain/review-jobs.js";
+import type { ReviewStore } from "../domain/review-store.js";
+import type { ReviewRunner } from "../review/runner.js";
+import type { Later } from "./answers-first.js";
+
+/**
+ * The second half of taking a pull_request delivery. The webhook's answer waits only for the
+ * delivery and what it asks (its intake) to be on disk; registering the review is the `intake`
+ * job's, after the answer. Should the process stop in between, the intake is still there: a
+ * restart registers it (SQLite), or its job is taken over by another replica (PostgreSQL).
+ */
+export interface Intake {
+  /**
+   * Registers the review a delivery asked for, unless its head is under review already, and
+   * queues its `review` job, all in one transaction with taking the intake; a second call for
+   * the same delivery finds nothing to take and does nothing.
+   */
+  register(deliveryId: string): Promise<void>;
+  /** Deliveries whose review is not registered yet, oldest first. */
+  pending(): Promise<string[]>;
+}
+
+/**
+ * The intake on the gate's store, registering through the runner and queueing on `jobs`.
+ *
+ * @example const intake = createIntake({ store, runner, jobs, log, later }); await intake.register(deliveryId);
+ */
+export function createIntake(deps: {
+  store: ReviewStore;
+  runner: ReviewRunner;
+  jobs: ReviewJobs;
+  log: Logger;
+  /** When the "in progress" announcement goes out: after the answers being written (AnswersFirst). */
+  later: Later;
+}): Intake {
+  return {
+    pending: () => deps.store.pendingIntakes(),
+    async register(deliveryId) {
+      const registered = await deps.store.transaction(async (tx) => {
+        const intake = await tx.takeIntake(deliveryId);
+        if (!intake) return undefined;
+        const { review, baseChanged } = intake;
+        const pr = `${review.repo}#${review.number}`;
+        // Reopened or marked ready with the same head: the review of that commit stands. Not so
+        // when the base branch changed: the same head has another diff, and the older review is superseded.
+        const open = (await tx.openForPr(pr)).find((r) => r.headSha === review.headSha);
+        if (open && !baseChanged) {
+          deps.log.info({ deliveryId, pr, reviewId: open.id }, "this head is already under review");
+          return undefined;
+        }
+        const registered = await deps.runner.register(review, tx);
+        await deps.jobs.enqueue({ kind: "review", reviewId: registered.id }, tx);
+        return registered;
+      });
+      if (!registered) return;
+      deps.log.info({ deliveryId, pr: registered.pr, reviewId: registered.id }, "review queued");
+      // The head shows "in progress" now, not when the queue reaches it; after any answers being written.
+      deps.later(() => void deps.runner.announce(registered.id));
+    },
+  };
+}
