@@ -136,8 +136,8 @@ interface Batched {
  * (its statements would otherwise land inside it, and be rolled back with it).
  */
 export class TransactionGate {
-  /** @param wal how the WAL reaches the disk, and how often the background writer looks (see wal-sync.ts; a test watches). */
-  constructor(private readonly walOptions: Parameters<typeof walSync>[1] = {}) {}
+  /** @param flush how the WAL reaches the disk (see wal-sync.ts; a test wraps it to watch). */
+  constructor(private readonly flush?: (file: string) => Promise<void>) {}
 
   /** Settles when the open transaction ends; undefined when none is open. */
   open: Promise<void> | undefined;
@@ -150,7 +150,7 @@ export class TransactionGate {
   private walOf: WalSync | null | undefined;
   /** The connection's WAL syncer, looked up once (null: not a WAL file at NORMAL; commits sync themselves or never). */
   wal(db: Database.Database): WalSync | undefined {
-    if (this.walOf === undefined) this.walOf = walSync(db, this.walOptions) ?? null;
+    if (this.walOf === undefined) this.walOf = walSync(db, this.flush) ?? null;
     return this.walOf ?? undefined;
   }
 }
@@ -172,10 +172,7 @@ export class SqliteReviewStore implements ReviewStore {
     private readonly gate = new TransactionGate(),
     /** True for the store handed to a transaction's work: its statements run inside it. */
     private readonly bound = false,
-  ) {
-    // The WAL syncer from the start: its background writer flushes what the reviews write.
-    if (!bound) gate.wal(db);
-  }
+  ) {}
 
   /**
    * The prepared statement for `text`, compiled once per connection (compiling is most of a small

@@ -13,12 +13,6 @@ import type Database from "better-sqlite3";
  * waits for the disk. Single statements outside a transaction keep NORMAL's cost (FULL would
  * fsync every one of a review's many writes, on the event loop).
  *
- * Those writes (a review's steps, its checkpoints) are flushed in the background, as PostgreSQL's
- * WAL writer flushes asynchronous commits (`wal_writer_delay`): every `writerMs` in which the
- * connection changed rows, one fsync. They reach the disk within about that long, and a webhook's
- * sync then flushes little more than its own transaction instead of every review step since the
- * last one (measured: up to 20 ms for the first delivery after a batch of reviews).
- *
  * @example const wal = walSync(db); if (wal) { ...commit...; await wal.sync(); }
  */
 export interface WalSync {
@@ -71,43 +65,24 @@ export function heldFsync(file: string, idleMs = 1000): () => Promise<void> {
 /**
  * The WAL syncer for `db`, or undefined when it is not a file in WAL mode at `synchronous =
  * NORMAL` (at FULL or above each COMMIT syncs itself; at OFF nothing is synced, as asked).
- * `flush` is how a file reaches the disk (a test wraps it to watch); `writerMs` how often the
- * background writer looks for commits no fsync covered (0: never).
+ * `flush` is how a file reaches the disk (a test wraps it to watch).
  */
-export function walSync(
-  db: Database.Database,
-  opts: { flush?: (file: string) => Promise<void>; writerMs?: number } = {},
-): WalSync | undefined {
+export function walSync(db: Database.Database, flush?: (file: string) => Promise<void>): WalSync | undefined {
   if (db.memory) return undefined;
   const mode = db.pragma("journal_mode", { simple: true });
   if (typeof mode !== "string" || mode.toLowerCase() !== "wal") return undefined;
   if (db.pragma("synchronous", { simple: true }) !== 1) return undefined;
   const file = `${db.name}-wal`;
-  const { flush } = opts;
   const flushWal = flush ? () => flush(file) : heldFsync(file);
-  const changes = db.prepare("SELECT total_changes()").pluck();
-  /** The connection's changed rows when the last fsync began: every commit before then is on disk once it ends. */
-  let covered = changes.get();
   let running: Promise<void> | undefined;
   let next: Promise<void> | undefined;
 
   const start = (): Promise<void> => {
-    covered = changes.get();
     running = flushWal().finally(() => {
       running = undefined;
     });
     return running;
   };
-
-  const writerMs = opts.writerMs ?? 200;
-  if (writerMs > 0) {
-    const writer = setInterval(() => {
-      if (!db.open) return clearInterval(writer);
-      // A failed background flush is not anyone's answer: the next sync a caller waits for tells.
-      if (!running && changes.get() !== covered) void start().catch(() => {});
-    }, writerMs);
-    writer.unref();
-  }
 
   return {
     sync() {

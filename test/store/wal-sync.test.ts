@@ -12,7 +12,7 @@ import { at } from "./review-store-contract.js";
  * A store on a fresh WAL file whose fsyncs are watched: at the start of each, a second connection
  * reads which deliveries are committed; when it finishes, those are on disk.
  */
-function watched(fail = false, writerMs = 0) {
+function watched(fail = false) {
   const file = path.join(tempDir(), "gate.db");
   const db = openDatabase(file);
   const reader = new Database(file, { readonly: true });
@@ -22,18 +22,15 @@ function watched(fail = false, writerMs = 0) {
   const store = new SqliteReviewStore(
     db,
     () => at,
-    new TransactionGate({
-      async flush(wal) {
-        const committed = (reader.prepare("SELECT id FROM gate_deliveries").all() as Array<{ id: string }>).map(
-          (r) => r.id,
-        );
-        flushes.push(committed);
-        if (fail) throw new Error("disk gone");
-        flush ??= heldFsync(wal);
-        await flush();
-        for (const id of committed) durable.add(id);
-      },
-      writerMs,
+    new TransactionGate(async (wal) => {
+      const committed = (reader.prepare("SELECT id FROM gate_deliveries").all() as Array<{ id: string }>).map(
+        (r) => r.id,
+      );
+      flushes.push(committed);
+      if (fail) throw new Error("disk gone");
+      flush ??= heldFsync(wal);
+      await flush();
+      for (const id of committed) durable.add(id);
     }),
   );
   return { db, store, durable, flushes };
@@ -72,24 +69,6 @@ describe("the held WAL descriptor", () => {
     await expect(flush()).rejects.toMatchObject({ code: "ENOENT" });
     fs.writeFileSync(file, "frames");
     await expect(flush()).resolves.toBeUndefined();
-  });
-});
-
-describe("the background WAL writer", () => {
-  it("flushes writes no transaction waited for within its interval, and nothing while none come", async () => {
-    const { store, durable, flushes } = watched(false, 20);
-    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-    // A statement outside any transaction (as a review's steps are): committed, not yet synced.
-    expect(await store.recordDelivery("step-1", "pull_request")).toBe(true);
-    expect(durable.has("step-1")).toBe(false);
-    for (let waited = 0; !durable.has("step-1") && waited < 2000; waited += 10) await sleep(10);
-    expect(durable.has("step-1")).toBe(true);
-    const after = flushes.length;
-    await sleep(150);
-    expect(flushes.length).toBe(after);
-    await store.recordDelivery("step-2", "pull_request");
-    for (let waited = 0; !durable.has("step-2") && waited < 2000; waited += 10) await sleep(10);
-    expect(flushes.length).toBe(after + 1);
   });
 });
 
