@@ -190,11 +190,53 @@ export interface ServerBenchSize {
 export const SERVER_BENCH_FULL: ServerBenchSize = {
   concurrent: 50,
   bursts: 4,
-  ackRuns: 7,
+  ackRuns: 11,
   reviews: 30,
   rateRuns: 3,
   warmup: 1,
 };
+
+/**
+ * The webhook-ack pairs: each round sends `bursts` bursts to each server, alternating one burst
+ * here, one there (which goes first alternates too), so both meet the machine as it is at that
+ * moment rather than one round's worth of drift apart, and each burst after `quietMs` of pause,
+ * so that neither meets the tail of the other's work; the round's figure on each side is the p99
+ * over its answers (`bursts` x `concurrent`), and its ratio is gate over bare.
+ */
+export async function interleavedBursts(
+  a: () => Promise<number[]>,
+  b: () => Promise<number[]>,
+  opts: { runs: number; bursts: number; warmup: number; label: string; quietMs: number },
+): Promise<{ a: number[]; b: number[]; ratio: number[] }> {
+  const out = { a: [] as number[], b: [] as number[], ratio: [] as number[] };
+  for (let round = -opts.warmup; round < opts.runs; round++) {
+    const answers = { a: [] as number[], b: [] as number[] };
+    // Each burst starts after a quiet pause, so that neither meets the tail of the other's work.
+    const quietly = async (side: () => Promise<number[]>) => {
+      await new Promise((r) => setTimeout(r, opts.quietMs));
+      return side();
+    };
+    for (let i = 0; i < opts.bursts; i++) {
+      if ((round + i) % 2 === 0) {
+        answers.a.push(...(await quietly(a)));
+        answers.b.push(...(await quietly(b)));
+      } else {
+        answers.b.push(...(await quietly(b)));
+        answers.a.push(...(await quietly(a)));
+      }
+    }
+    if (round < 0) {
+      progress(`${opts.label}: warmup done`);
+      continue;
+    }
+    const [x, y] = [p99(answers.a), p99(answers.b)];
+    out.a.push(x);
+    out.b.push(y);
+    out.ratio.push(y === 0 ? Number.POSITIVE_INFINITY : x / y);
+    progress(`${opts.label}: round ${round + 1}/${opts.runs}: ${x.toFixed(3)} / ${y.toFixed(3)}`);
+  }
+  return out;
+}
 
 /** The command that starts the gate's server: the built `npm start` entry unless told. */
 const BUILT_SERVER = [path.join(ROOT, "dist/main.js")];
@@ -202,7 +244,8 @@ const BUILT_SERVER = [path.join(ROOT, "dist/main.js")];
 /**
  * The gate's server (its own process, GATE_SLACK=off, a token, a loopback fake GitHub) against a
  * bare node:http server that verifies the same signature: webhook-ack p99 at 50 concurrent
- * deliveries, paired rounds of several bursts each, the p99 taken over the round's answers; then
+ * deliveries, paired rounds of several bursts each, the two servers' bursts interleaved, the
+ * p99 taken over each side's answers in the round (`interleavedBursts`); then
  * reviews per second through the server against the same reviews run in-process on the same fake.
  * After each gate burst the bench waits (untimed) for the reviews its deliveries queued and for
  * the gate's queue to empty, so no burst measures behind another's backlog. Progress goes to stderr; the server's own log goes to a
@@ -275,27 +318,23 @@ export async function serverFigures(
       }
       throw new Error("the gate's review queue did not empty within 60 s");
     };
-    const ack = await paired(
-      async () => {
-        const answers: number[] = [];
-        for (let b = 0; b < size.bursts; b++) {
-          const prs = servePrs(gh, fresh(size.concurrent), size.concurrent);
-          answers.push(...(await burst(gate.port, await Promise.all(prs.map(delivery)))));
-          await settled("the ack burst's reviews", new Set(prs.map((p) => p.sha)));
-          await drained();
-        }
-        return p99(answers);
-      },
-      async () => {
-        const answers: number[] = [];
-        for (let b = 0; b < size.bursts; b++) {
-          const deliveries = await Promise.all(servePrs(gh, 900_000, size.concurrent).map(delivery));
-          answers.push(...(await burst(bare.port, deliveries)));
-        }
-        return p99(answers);
-      },
-      { runs: size.ackRuns, warmup: size.warmup, label: "server webhook ack" },
-    );
+    /** One burst at the gate; waits (untimed) for the reviews it queued and for the queue to empty. */
+    const gateBurst = async (): Promise<number[]> => {
+      const prs = servePrs(gh, fresh(size.concurrent), size.concurrent);
+      const answers = await burst(gate.port, await Promise.all(prs.map(delivery)));
+      await settled("the ack burst's reviews", new Set(prs.map((p) => p.sha)));
+      await drained();
+      return answers;
+    };
+    const bareBurst = async (): Promise<number[]> =>
+      burst(bare.port, await Promise.all(servePrs(gh, 900_000, size.concurrent).map(delivery)));
+    const ack = await interleavedBursts(gateBurst, bareBurst, {
+      runs: size.ackRuns,
+      bursts: size.bursts,
+      warmup: size.warmup,
+      label: "server webhook ack",
+      quietMs: 100,
+    });
 
     // Reviews per second: through the server (webhook to final status) and in-process (register and run).
     const REVIEWS = size.reviews;
