@@ -3,7 +3,7 @@ import type { ReviewStore } from "./review-store.js";
 /**
  * One unit of background work on a review, as data (so a database can hold it and any replica
  * can take it):
- * - `intake`: a recorded pull_request delivery whose review is not registered yet: it is
+ * - `register`: a recorded pull_request delivery whose review is not registered yet: it is
  *   registered (unless its head is under review already) and its `review` job queued.
  * - `review`: a review registered from a push; the PR's older reviews are superseded, then it runs.
  * - `rerun`: a re-run's fresh review; the PR's earlier reviews are superseded, then it runs.
@@ -18,7 +18,7 @@ import type { ReviewStore } from "./review-store.js";
 export type ReviewJob =
   | { kind: "review" | "rerun" | "decision" | "publish"; reviewId: string }
   | { kind: "hand_over"; reviewId: string; why: string }
-  | { kind: "intake"; deliveryId: string }
+  | { kind: "register"; deliveryId: string }
   | { kind: "close"; pr: string }
   | { kind: "recover" };
 

@@ -18,10 +18,10 @@ export interface ReviewRegistration {
 
 /**
  * What a `pull_request` delivery asks of the gate, kept with the delivery until its review is
- * registered: written before GitHub gets its answer, taken (and deleted) by the `intake` job that
+ * registered (the delivery inbox): written before GitHub gets its answer, taken (and deleted) by the `register` job that
  * registers the review after it.
  */
-export interface DeliveryIntake {
+export interface InboxEntry {
   /** The review to register. */
   review: ReviewRegistration;
   /** An `edited` delivery that moved the PR to another base: the same head now has another diff. */
@@ -120,14 +120,14 @@ export interface ReviewStore {
   unpublished(reviewId?: string): Promise<ReviewRecord[]>;
   /**
    * Records a webhook delivery, with what it asks of the gate if anything (kept until
-   * `takeIntake`); false when it was seen before (a redelivery: nothing is written).
+   * `takeFromInbox`); false when it was seen before (a redelivery: nothing is written).
    */
-  recordDelivery(id: string, event: string, intake?: DeliveryIntake): Promise<boolean>;
+  recordDelivery(id: string, event: string, entry?: InboxEntry): Promise<boolean>;
   hasDelivery(id: string): Promise<boolean>;
-  /** Takes a delivery's intake: returns it and deletes it, once (undefined when none is left). */
-  takeIntake(deliveryId: string): Promise<DeliveryIntake | undefined>;
-  /** The deliveries whose intake is not taken yet (a crash, a replica stopped), oldest first. */
-  pendingIntakes(): Promise<string[]>;
+  /** Takes a delivery's inbox entry: returns it and deletes it, once (undefined when none is left). */
+  takeFromInbox(deliveryId: string): Promise<InboxEntry | undefined>;
+  /** The deliveries whose inbox entry is not taken yet (a crash, a replica stopped), oldest first. */
+  inboxDeliveries(): Promise<string[]>;
   /**
    * Takes a person's decision for a waiting review, durably, in one transaction: the review moves
    * waiting → running (the cross-process claim: false when another decision has it), the decision

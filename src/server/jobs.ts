@@ -2,19 +2,19 @@ import type { JobHandler, ReviewJob } from "../domain/review-jobs.js";
 import type { ReviewStore } from "../domain/review-store.js";
 import { leftoverWork } from "../review/leftover-work.js";
 import type { ReviewRunner } from "../review/runner.js";
-import type { Intake } from "./intake.js";
+import type { Inbox } from "./inbox.js";
 
 /**
  * What each review job does, by kind, through the runner. A review or re-run whose review has
  * already settled (another process ran it, and died before publishing) only publishes what it
  * concluded; an unknown review (its registration was rolled back) is nothing to do.
  *
- * An intake job registers its delivery's review (`Intake`); the restart's `recover` also registers
+ * A register job registers its delivery's review (`Inbox`); the restart's `recover` also registers
  * every delivery left unregistered, after finishing what the runner left.
  *
- * @example const jobs = new InProcessJobs(2, log, reviewJobHandler(gate.runner, intake));
+ * @example const jobs = new InProcessJobs(2, log, reviewJobHandler(gate.runner, inbox));
  */
-export function reviewJobHandler(runner: ReviewRunner, intake: Intake): JobHandler {
+export function reviewJobHandler(runner: ReviewRunner, inbox: Inbox): JobHandler {
   return async (job) => {
     switch (job.kind) {
       case "review":
@@ -40,13 +40,13 @@ export function reviewJobHandler(runner: ReviewRunner, intake: Intake): JobHandl
       case "close":
         await runner.closePr(job.pr);
         return;
-      case "intake":
-        await intake.register(job.deliveryId);
+      case "register":
+        await inbox.register(job.deliveryId);
         return;
       case "recover":
         await runner.recover();
         // Then the deliveries whose review was not registered yet: each registers and queues its review.
-        for (const deliveryId of await intake.pending()) await intake.register(deliveryId);
+        for (const deliveryId of await inbox.pending()) await inbox.register(deliveryId);
         return;
       case "hand_over":
         await runner.handToPerson(job.reviewId, job.why);
@@ -60,7 +60,7 @@ export function reviewJobHandler(runner: ReviewRunner, intake: Intake): JobHandl
  * review queued, a result unpublished, by a process outside the queue such as a copy from
  * SQLite), never for work another replica holds: the same list a restart on SQLite finishes
  * (`leftoverWork`), but of the reviews only the queued ones (a running one may be another live
- * process's); then an intake job for each delivery whose review is not registered and whose job
+ * process's); then a register job for each delivery whose review is not registered and whose job
  * is gone (one dropped after failing too often, or copied from SQLite). Returns how many it queued.
  *
  * @example const queued = await adoptUnqueued(gate.store, gate.jobQueue);
@@ -71,8 +71,8 @@ export async function adoptUnqueued(
 ): Promise<number> {
   let adopted = 0;
   for await (const job of leftoverWork(store, ["queued"])) if (await queue.adopt(job)) adopted++;
-  for (const deliveryId of await store.pendingIntakes()) {
-    if (await queue.adopt({ kind: "intake", deliveryId })) adopted++;
+  for (const deliveryId of await store.inboxDeliveries()) {
+    if (await queue.adopt({ kind: "register", deliveryId })) adopted++;
   }
   return adopted;
 }

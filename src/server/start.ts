@@ -23,7 +23,7 @@ import { adoptUnqueued, reviewJobHandler } from "./jobs.js";
 import { loadSettings, serverSettings, type Env, type ServerSettings, type Settings } from "../settings/index.js";
 import { InFlight, trackedService } from "./in-flight.js";
 import { createWebhookSink } from "./webhook-sink.js";
-import { createIntake } from "./intake.js";
+import { createInbox } from "./inbox.js";
 import { AnswersFirst } from "./answers-first.js";
 import { createReruns } from "./reruns.js";
 import { RUN_AFTER_RESTART } from "../review/leftover-work.js";
@@ -166,8 +166,8 @@ export async function startGateServer(
   const handleJob: JobHandler = (job) => handle(job);
   // PostgreSQL: the job table every replica takes from; SQLite: this process's queue.
   const jobs: ReviewJobs = gate.jobQueue ?? new InProcessJobs(server.concurrency, log, handleJob, answersFirst.later);
-  const intake = createIntake({ store: gate.store, runner: gate.runner, jobs, log, later: answersFirst.later });
-  const handle = reviewJobHandler(gate.runner, intake);
+  const inbox = createInbox({ store: gate.store, runner: gate.runner, jobs, log, later: answersFirst.later });
+  const handle = reviewJobHandler(gate.runner, inbox);
   const decisions = new InFlight();
   const idle = async () => {
     await Promise.all([jobs.idle(), decisions.idle()]);
@@ -249,7 +249,7 @@ export async function startGateServer(
   } else {
     // Reviews that were queued or running when the process stopped run again; unpublished results
     // are published; deliveries whose review was not registered yet are registered.
-    pending = (await gate.store.withStatus(...RUN_AFTER_RESTART)).length + (await gate.store.pendingIntakes()).length;
+    pending = (await gate.store.withStatus(...RUN_AFTER_RESTART)).length + (await gate.store.inboxDeliveries()).length;
     await jobs.enqueue({ kind: "recover" });
   }
   ready = true;

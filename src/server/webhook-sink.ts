@@ -1,14 +1,14 @@
 import type { Logger } from "pino";
 import type { Recorded, WebhookDelivery, WebhookSink } from "../github/webhook.js";
-import type { DeliveryIntake, ReviewStore } from "../domain/review-store.js";
+import type { InboxEntry, ReviewStore } from "../domain/review-store.js";
 import type { ReviewJobs } from "../domain/review-jobs.js";
 import type { StartRerun } from "./reruns.js";
 
 /**
  * Where verified deliveries go. Before GitHub gets its answer, each is recorded (a redelivery is
  * then ignored) with the job it calls for, in one transaction, so a crash after the answer loses
- * nothing. A pull_request delivery is recorded with its intake, what it asks of the gate, and
- * its `intake` job registers the review after the answer (`createIntake`); a restart (SQLite)
+ * nothing. A pull_request delivery is recorded with its inbox entry, what it asks of the gate,
+ * and its `register` job registers the review after the answer (`createInbox`); a restart (SQLite)
  * or another replica (PostgreSQL, once the job's lease expires) does it if this process stops
  * first. Nothing of a review runs before the answer has gone out.
  */
@@ -49,7 +49,7 @@ export function createWebhookSink(deps: {
     async accept(delivery: WebhookDelivery): Promise<Recorded> {
       const p = delivery.payload;
       const skipped = delivery.draft && !deps.reviewDrafts;
-      const intake: DeliveryIntake | undefined = skipped
+      const entry: InboxEntry | undefined = skipped
         ? undefined
         : {
             review: {
@@ -73,8 +73,8 @@ export function createWebhookSink(deps: {
             baseChanged: delivery.action === "edited" && p.changes?.base != null,
           };
       const recorded = await deps.store.transaction(async (tx) => {
-        if (!(await tx.recordDelivery(delivery.id, delivery.event, intake))) return false;
-        if (intake) await deps.jobs.enqueue({ kind: "intake", deliveryId: delivery.id }, tx);
+        if (!(await tx.recordDelivery(delivery.id, delivery.event, entry))) return false;
+        if (entry) await deps.jobs.enqueue({ kind: "register", deliveryId: delivery.id }, tx);
         return true;
       });
       if (recorded && skipped) {

@@ -17,7 +17,7 @@ export const COPIED_TABLES = [
   { name: "gate_people", order: "rowid" },
   { name: "gate_license_cache", order: "rowid" },
   { name: "gate_configs", order: "rowid" },
-  { name: "gate_intake", order: "rowid" },
+  { name: "gate_inbox", order: "rowid" },
 ] as const;
 
 /** What a copy moved: rows per table, and the checkpoints of each review's thread. */

@@ -100,11 +100,11 @@ export const SQLITE_MIGRATIONS: ReadonlyArray<Migration<Database.Database>> = [
   },
   {
     version: 4,
-    name: "deliveries whose review is not registered yet (the intake)",
+    name: "deliveries whose review is not registered yet (the delivery inbox)",
     up: (db) => {
       // Written with the delivery before GitHub's answer, deleted when the review is registered
       // after it; what is left after a crash is registered by the restart. Rowid order is arrival order.
-      db.exec(`CREATE TABLE IF NOT EXISTS gate_intake (delivery_id TEXT PRIMARY KEY, intake_json TEXT NOT NULL)`);
+      db.exec(`CREATE TABLE IF NOT EXISTS gate_inbox (delivery_id TEXT PRIMARY KEY, entry_json TEXT NOT NULL)`);
     },
   },
 ];

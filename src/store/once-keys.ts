@@ -30,9 +30,9 @@ export function existsSql(t: OnceTable, placeholder: string): string {
 }
 
 /**
- * The intake (`gate_intake`): what a recorded delivery asks of the gate, kept until its review is
+ * The delivery inbox (`gate_inbox`): what a recorded delivery asks of the gate, kept until its review is
  * registered. Written with the delivery, then taken once: deleted, its JSON returned.
  */
-export const insertIntakeSql = (id: string, json: string) =>
-  `INSERT INTO gate_intake (delivery_id, intake_json) VALUES (${id}, ${json})`;
-export const takeIntakeSql = (id: string) => `DELETE FROM gate_intake WHERE delivery_id = ${id} RETURNING intake_json`;
+export const insertInboxSql = (id: string, json: string) =>
+  `INSERT INTO gate_inbox (delivery_id, entry_json) VALUES (${id}, ${json})`;
+export const takeInboxSql = (id: string) => `DELETE FROM gate_inbox WHERE delivery_id = ${id} RETURNING entry_json`;

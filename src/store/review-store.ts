@@ -3,22 +3,16 @@ import type Database from "better-sqlite3";
 import type { Clock } from "../domain/clock.js";
 import type { ReviewSource } from "../domain/review-source.js";
 import type { ReviewResult, ReviewStatus } from "../domain/review-result.js";
-import type {
-  AuditEntry,
-  AuditInput,
-  DeliveryIntake,
-  ReviewRegistration,
-  ReviewStore,
-} from "../domain/review-store.js";
+import type { AuditEntry, AuditInput, InboxEntry, ReviewRegistration, ReviewStore } from "../domain/review-store.js";
 import type { PublishReceipt, ResumeValue, ReviewRecord } from "../domain/review.js";
 import {
   DELIVERIES,
   existsSql,
-  insertIntakeSql,
+  insertInboxSql,
   insertOnceSql,
   type OnceTable,
   SLACK_NOTES,
-  takeIntakeSql,
+  takeInboxSql,
 } from "./once-keys.js";
 import { type WalSync, walSync } from "./wal-sync.js";
 
@@ -492,23 +486,23 @@ export class SqliteReviewStore implements ReviewStore {
     return rows.map(toRecord);
   }
 
-  async recordDelivery(id: string, event: string, intake?: DeliveryIntake): Promise<boolean> {
-    // The delivery and its intake are written together or not at all.
-    if (intake && !this.bound) return this.transaction((tx) => tx.recordDelivery(id, event, intake));
+  async recordDelivery(id: string, event: string, entry?: InboxEntry): Promise<boolean> {
+    // The delivery and its inbox entry are written together or not at all.
+    if (entry && !this.bound) return this.transaction((tx) => tx.recordDelivery(id, event, entry));
     if (!(await this.insertOnce(DELIVERIES, id, event))) return false;
-    if (intake) this.sql(insertIntakeSql("?", "?")).run(id, JSON.stringify(intake));
+    if (entry) this.sql(insertInboxSql("?", "?")).run(id, JSON.stringify(entry));
     return true;
   }
 
-  async takeIntake(deliveryId: string): Promise<DeliveryIntake | undefined> {
+  async takeFromInbox(deliveryId: string): Promise<InboxEntry | undefined> {
     await this.ready();
-    const row = this.sql(takeIntakeSql("?")).get(deliveryId) as { intake_json: string } | undefined;
-    return row ? (JSON.parse(row.intake_json) as DeliveryIntake) : undefined;
+    const row = this.sql(takeInboxSql("?")).get(deliveryId) as { entry_json: string } | undefined;
+    return row ? (JSON.parse(row.entry_json) as InboxEntry) : undefined;
   }
 
-  async pendingIntakes(): Promise<string[]> {
+  async inboxDeliveries(): Promise<string[]> {
     await this.ready();
-    const rows = this.sql(`SELECT delivery_id FROM gate_intake ORDER BY rowid`).all() as Array<{ delivery_id: string }>;
+    const rows = this.sql(`SELECT delivery_id FROM gate_inbox ORDER BY rowid`).all() as Array<{ delivery_id: string }>;
     return rows.map((r) => r.delivery_id);
   }
 

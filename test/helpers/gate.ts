@@ -2,6 +2,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pino } from "pino";
+import type { ReviewJob } from "../../src/domain/review-jobs.js";
+import { nextTurn } from "../../src/server/answers-first.js";
+import { createInbox } from "../../src/server/inbox.js";
+import { reviewJobHandler } from "../../src/server/jobs.js";
+import { InProcessJobs } from "../../src/server/review-queue.js";
 import { buildGate, type GateExtras } from "../../src/build-gate.js";
 import { loadSettings } from "../../src/settings/index.js";
 import type { OpenState } from "../../src/store/open-state.js";
@@ -68,4 +73,12 @@ export function openedGates() {
       gates = [];
     },
   };
+}
+
+/** The server's job wiring on a test gate: an in-process queue whose jobs go through the handler, with the inbox. */
+export function wiredJobs(g: TestGate) {
+  const jobs = new InProcessJobs(2, silentLog, (job: ReviewJob) => handle(job));
+  const inbox = createInbox({ store: g.store, runner: g.runner, jobs, log: silentLog, later: nextTurn });
+  const handle = reviewJobHandler(g.runner, inbox);
+  return { handle, jobs, inbox };
 }

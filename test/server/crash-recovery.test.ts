@@ -211,7 +211,7 @@ describe("a real server process killed with SIGKILL", { timeout: 4 * SLOW }, () 
     const s = await setUp();
     const { gh } = s.fakes;
     const pr = serveFixture(s.fakes, "001_readme_typo");
-    // What a process killed right after its 202 leaves: the delivery and its intake, no review yet.
+    // What a process killed right after its 202 leaves: the delivery and its inbox entry, no review yet.
     fs.mkdirSync(path.dirname(s.dbFile), { recursive: true });
     const db = openDatabase(s.dbFile);
     const source = {
@@ -222,13 +222,11 @@ describe("a real server process killed with SIGKILL", { timeout: 4 * SLOW }, () 
       headSha: pr.headSha,
       installationId: INSTALLATION_ID,
     };
-    const intake = {
+    const entry = {
       review: { source, repo: `${pr.owner}/${pr.repo}`, number: pr.number, headSha: pr.headSha, title: pr.title },
       baseChanged: false,
     };
-    expect(await new SqliteReviewStore(db, systemClock).recordDelivery("d-answered", "pull_request", intake)).toBe(
-      true,
-    );
+    expect(await new SqliteReviewStore(db, systemClock).recordDelivery("d-answered", "pull_request", entry)).toBe(true);
     db.close();
 
     const server = await start(s);

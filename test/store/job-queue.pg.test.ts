@@ -65,7 +65,7 @@ describe("PgJobQueue (the real PostgreSQL server)", () => {
           ? job.pr
           : job.kind === "recover"
             ? ""
-            : job.kind === "intake"
+            : job.kind === "register"
               ? job.deliveryId
               : job.reviewId;
       if (busy.has(key)) overlap++;

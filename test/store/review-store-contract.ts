@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { DeliveryIntake, ReviewStore } from "../../src/domain/review-store.js";
+import type { InboxEntry, ReviewStore } from "../../src/domain/review-store.js";
 
 /** The time every store under contract is pinned to. */
 export const at = new Date("2026-11-30T12:00:00Z");
@@ -113,9 +113,9 @@ export function reviewStoreContract(name: string, open: OpenStore): void {
       expect(await s.hasDelivery("d-2")).toBe(false);
     });
 
-    it("keeps a delivery's intake until it is taken, once, oldest first; a redelivery adds none; a rolled-back one leaves none", async () => {
+    it("keeps a delivery's entry until it is taken, once, oldest first; a redelivery adds none; a rolled-back one leaves none", async () => {
       const { store: s } = await open();
-      const intake = (number: number): DeliveryIntake => ({
+      const entry = (number: number): InboxEntry => ({
         review: {
           source: { kind: "github", owner: "acme", repo: "web", number, headSha: "b".repeat(40) },
           repo: "acme/web",
@@ -125,28 +125,28 @@ export function reviewStoreContract(name: string, open: OpenStore): void {
         },
         baseChanged: number === 9,
       });
-      expect(await s.recordDelivery("d-1", "pull_request", intake(8))).toBe(true);
-      expect(await s.recordDelivery("d-2", "pull_request", intake(9))).toBe(true);
-      expect(await s.recordDelivery("d-1", "pull_request", intake(10))).toBe(false);
+      expect(await s.recordDelivery("d-1", "pull_request", entry(8))).toBe(true);
+      expect(await s.recordDelivery("d-2", "pull_request", entry(9))).toBe(true);
+      expect(await s.recordDelivery("d-1", "pull_request", entry(10))).toBe(false);
       await expect(
         s.transaction(async (tx) => {
-          await tx.recordDelivery("d-3", "pull_request", intake(11));
+          await tx.recordDelivery("d-3", "pull_request", entry(11));
           throw new Error("crash");
         }),
       ).rejects.toThrow(/crash/);
       expect(await s.hasDelivery("d-3")).toBe(false);
-      expect(await s.pendingIntakes()).toEqual(["d-1", "d-2"]);
-      expect(await s.takeIntake("d-2")).toEqual(intake(9));
-      expect(await s.takeIntake("d-2")).toBeUndefined();
-      expect(await s.pendingIntakes()).toEqual(["d-1"]);
-      // Taken inside a transaction that fails: the intake is still there.
+      expect(await s.inboxDeliveries()).toEqual(["d-1", "d-2"]);
+      expect(await s.takeFromInbox("d-2")).toEqual(entry(9));
+      expect(await s.takeFromInbox("d-2")).toBeUndefined();
+      expect(await s.inboxDeliveries()).toEqual(["d-1"]);
+      // Taken inside a transaction that fails: the entry is still in the inbox.
       await expect(
         s.transaction(async (tx) => {
-          expect(await tx.takeIntake("d-1")).toEqual(intake(8));
+          expect(await tx.takeFromInbox("d-1")).toEqual(entry(8));
           throw new Error("crash");
         }),
       ).rejects.toThrow(/crash/);
-      expect(await s.pendingIntakes()).toEqual(["d-1"]);
+      expect(await s.inboxDeliveries()).toEqual(["d-1"]);
     });
 
     it("keeps an append-only audit log: updates and deletes are refused", async () => {

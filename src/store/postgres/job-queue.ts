@@ -11,7 +11,7 @@ export interface Queryable {
 
 /**
  * The job table (PostgreSQL migration 2). `key` is what one job at a time may hold a
- * lease on (the review, the PR of a close, the delivery of an intake); a job is taken by setting `locked_by` and
+ * lease on (the review, the PR of a close, the delivery of a register job); a job is taken by setting `locked_by` and
  * `locked_until`, renewed while it runs, and deleted when it is done.
  */
 export const JOBS_TABLE = `
@@ -82,7 +82,7 @@ interface JobRow {
 function keyOf(job: ReviewJob): string {
   if (job.kind === "close") return `pr:${job.pr}`;
   if (job.kind === "recover") return "recover";
-  if (job.kind === "intake") return `delivery:${job.deliveryId}`;
+  if (job.kind === "register") return `delivery:${job.deliveryId}`;
   return `review:${job.reviewId}`;
 }
 

@@ -64,13 +64,13 @@ export const POSTGRES_MIGRATIONS: ReadonlyArray<Migration<pg.ClientBase>> = [
   },
   {
     version: 4,
-    name: "deliveries whose review is not registered yet (the intake)",
+    name: "deliveries whose review is not registered yet (the delivery inbox)",
     up: async (client) => {
       // Written with the delivery before GitHub's answer, deleted when the review is registered
       // after it; what is left when a replica stops is queued again by the next replica's start.
-      await client.query(`CREATE TABLE gate_intake (
+      await client.query(`CREATE TABLE gate_inbox (
         delivery_id TEXT PRIMARY KEY,
-        intake_json TEXT NOT NULL,
+        entry_json TEXT NOT NULL,
         seq BIGSERIAL NOT NULL
       )`);
     },

@@ -3,22 +3,16 @@ import type pg from "pg";
 import type { Clock } from "../../domain/clock.js";
 import type { ReviewSource } from "../../domain/review-source.js";
 import type { ReviewResult, ReviewStatus } from "../../domain/review-result.js";
-import type {
-  AuditEntry,
-  AuditInput,
-  DeliveryIntake,
-  ReviewRegistration,
-  ReviewStore,
-} from "../../domain/review-store.js";
+import type { AuditEntry, AuditInput, InboxEntry, ReviewRegistration, ReviewStore } from "../../domain/review-store.js";
 import type { PublishReceipt, ResumeValue, ReviewRecord } from "../../domain/review.js";
 import {
   DELIVERIES,
   existsSql,
-  insertIntakeSql,
+  insertInboxSql,
   insertOnceSql,
   type OnceTable,
   SLACK_NOTES,
-  takeIntakeSql,
+  takeInboxSql,
 } from "../once-keys.js";
 import {
   type DecisionRow,
@@ -289,23 +283,23 @@ export class PgReviewStore implements ReviewStore {
       : this.reviews(`WHERE id = $1 AND ${UNPUBLISHED}`, [reviewId]);
   }
 
-  recordDelivery(id: string, event: string, intake?: DeliveryIntake): Promise<boolean> {
-    if (!intake) return this.insertOnce(DELIVERIES, id, event);
-    // The delivery and its intake are written together or not at all.
+  recordDelivery(id: string, event: string, entry?: InboxEntry): Promise<boolean> {
+    if (!entry) return this.insertOnce(DELIVERIES, id, event);
+    // The delivery and its inbox entry are written together or not at all.
     return this.atomically(async (tx) => {
       if (!(await tx.insertOnce(DELIVERIES, id, event))) return false;
-      await tx.changed(insertIntakeSql("$1", "$2"), [id, JSON.stringify(intake)]);
+      await tx.changed(insertInboxSql("$1", "$2"), [id, JSON.stringify(entry)]);
       return true;
     });
   }
 
-  async takeIntake(deliveryId: string): Promise<DeliveryIntake | undefined> {
-    const [row] = await this.rows<{ intake_json: string }>(takeIntakeSql("$1"), [deliveryId]);
-    return row ? (JSON.parse(row.intake_json) as DeliveryIntake) : undefined;
+  async takeFromInbox(deliveryId: string): Promise<InboxEntry | undefined> {
+    const [row] = await this.rows<{ entry_json: string }>(takeInboxSql("$1"), [deliveryId]);
+    return row ? (JSON.parse(row.entry_json) as InboxEntry) : undefined;
   }
 
-  async pendingIntakes(): Promise<string[]> {
-    const rows = await this.rows<{ delivery_id: string }>(`SELECT delivery_id FROM gate_intake ORDER BY seq`);
+  async inboxDeliveries(): Promise<string[]> {
+    const rows = await this.rows<{ delivery_id: string }>(`SELECT delivery_id FROM gate_inbox ORDER BY seq`);
     return rows.map((r) => r.delivery_id);
   }
 

@@ -5,15 +5,16 @@ import type { ReviewRunner } from "../review/runner.js";
 import type { Later } from "./answers-first.js";
 
 /**
- * The second half of taking a pull_request delivery. The webhook's answer waits only for the
- * delivery and what it asks (its intake) to be on disk; registering the review is the `intake`
- * job's, after the answer. Should the process stop in between, the intake is still there: a
- * restart registers it (SQLite), or its job is taken over by another replica (PostgreSQL).
+ * The delivery inbox: the second half of taking a pull_request delivery. The webhook's answer
+ * waits only for the delivery and what it asks (its inbox entry) to be on disk; registering the
+ * review is the `register` job's, after the answer. Should the process stop in between, the entry
+ * is still in the inbox: a restart registers it (SQLite), or another replica takes its job over
+ * (PostgreSQL).
  */
-export interface Intake {
+export interface Inbox {
   /**
    * Registers the review a delivery asked for, unless its head is under review already, and
-   * queues its `review` job, all in one transaction with taking the intake; a second call for
+   * queues its `review` job, all in one transaction with taking the entry; a second call for
    * the same delivery finds nothing to take and does nothing.
    */
   register(deliveryId: string): Promise<void>;
@@ -22,25 +23,25 @@ export interface Intake {
 }
 
 /**
- * The intake on the gate's store, registering through the runner and queueing on `jobs`.
+ * The inbox on the gate's store, registering through the runner and queueing on `jobs`.
  *
- * @example const intake = createIntake({ store, runner, jobs, log, later }); await intake.register(deliveryId);
+ * @example const inbox = createInbox({ store, runner, jobs, log, later }); await inbox.register(deliveryId);
  */
-export function createIntake(deps: {
+export function createInbox(deps: {
   store: ReviewStore;
   runner: ReviewRunner;
   jobs: ReviewJobs;
   log: Logger;
   /** When the "in progress" announcement goes out: after the answers being written (AnswersFirst). */
   later: Later;
-}): Intake {
+}): Inbox {
   return {
-    pending: () => deps.store.pendingIntakes(),
+    pending: () => deps.store.inboxDeliveries(),
     async register(deliveryId) {
       const registered = await deps.store.transaction(async (tx) => {
-        const intake = await tx.takeIntake(deliveryId);
-        if (!intake) return undefined;
-        const { review, baseChanged } = intake;
+        const entry = await tx.takeFromInbox(deliveryId);
+        if (!entry) return undefined;
+        const { review, baseChanged } = entry;
         const pr = `${review.repo}#${review.number}`;
         // Reopened or marked ready with the same head: the review of that commit stands. Not so
         // when the base branch changed: the same head has another diff, and the older review is superseded.
