@@ -18,8 +18,8 @@ export interface ReviewRegistration {
 
 /**
  * What a `pull_request` delivery asks of the gate, kept with the delivery until its review is
- * registered (the delivery inbox): written before GitHub gets its answer, taken (and deleted) by the `register` job that
- * registers the review after it.
+ * registered (the delivery inbox): written before GitHub gets its answer, taken (and deleted) by
+ * the `register` job that registers the review after it.
  */
 export interface InboxEntry {
   /** The review to register. */

@@ -30,8 +30,8 @@ export function existsSql(t: OnceTable, placeholder: string): string {
 }
 
 /**
- * The delivery inbox (`gate_inbox`): what a recorded delivery asks of the gate, kept until its review is
- * registered. Written with the delivery, then taken once: deleted, its JSON returned.
+ * The delivery inbox (`gate_inbox`): what a recorded delivery asks of the gate, kept until its
+ * review is registered. Written with the delivery, then taken once: deleted, its JSON returned.
  */
 export const insertInboxSql = (id: string, json: string) =>
   `INSERT INTO gate_inbox (delivery_id, entry_json) VALUES (${id}, ${json})`;

@@ -11,8 +11,8 @@ export interface Queryable {
 
 /**
  * The job table (PostgreSQL migration 2). `key` is what one job at a time may hold a
- * lease on (the review, the PR of a close, the delivery of a register job); a job is taken by setting `locked_by` and
- * `locked_until`, renewed while it runs, and deleted when it is done.
+ * lease on (the review, the PR of a close, the delivery of a register job); a job is taken by
+ * setting `locked_by` and `locked_until`, renewed while it runs, and deleted when it is done.
  */
 export const JOBS_TABLE = `
 CREATE TABLE gate_jobs (
