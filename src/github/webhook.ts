@@ -54,7 +54,7 @@ export interface WebhookDelivery {
 export type Recorded = { duplicate: boolean };
 
 /**
- * Where verified deliveries go (the store records them, the runner queues a review). Each method
+ * Where verified deliveries go (the store records them with the job each calls for). Each method
  * records the delivery and acts on it in one transaction, unless its id was recorded before: the
  * same transaction says which. Each must be quick (GitHub waits 10 s at most).
  */

@@ -19,17 +19,26 @@ export function createWebhookSink(deps: {
   log: Logger;
   rerun: StartRerun;
 }): WebhookSink {
+  /**
+   * Records a delivery (with its inbox entry, if it has one) and, unless it is a redelivery, acts
+   * on it, in one transaction: the shape every kind of delivery shares.
+   */
+  const recordOnce = (
+    delivery: { id: string; event: string },
+    act: (tx: ReviewStore) => Promise<void>,
+    entry?: InboxEntry,
+  ): Promise<Recorded> =>
+    deps.store.transaction(async (tx) => {
+      if (!(await tx.recordDelivery(delivery.id, delivery.event, entry))) return { duplicate: true };
+      await act(tx);
+      return { duplicate: false };
+    });
+
   return {
-    closed: (delivery) =>
-      deps.store.transaction(async (tx) => {
-        if (!(await tx.recordDelivery(delivery.id, delivery.event))) return { duplicate: true };
-        await deps.jobs.enqueue({ kind: "close", pr: delivery.pr }, tx);
-        return { duplicate: false };
-      }),
+    closed: (delivery) => recordOnce(delivery, (tx) => deps.jobs.enqueue({ kind: "close", pr: delivery.pr }, tx)),
     rerun(request) {
       const log = deps.log.child({ deliveryId: request.id, repo: request.repo, headSha: request.headSha });
-      return deps.store.transaction(async (tx): Promise<Recorded> => {
-        if (!(await tx.recordDelivery(request.id, request.event))) return { duplicate: true };
+      return recordOnce(request, async (tx) => {
         // The check run names its review; a suite names only its head and pull requests.
         const named = request.reviewId ? await tx.get(request.reviewId) : undefined;
         let target = named && named.repo === request.repo && named.headSha === request.headSha ? named : undefined;
@@ -43,47 +52,48 @@ export function createWebhookSink(deps: {
         if (!target || target.status === "closed")
           log.info({ found: target?.id }, "re-run of a head the gate has no open pull request for; ignored");
         else await deps.rerun(target.id, `github:${request.by}`);
-        return { duplicate: false };
       });
     },
     async accept(delivery: WebhookDelivery): Promise<Recorded> {
-      const p = delivery.payload;
-      const skipped = delivery.draft && !deps.reviewDrafts;
-      const entry: InboxEntry | undefined = skipped
-        ? undefined
-        : {
-            review: {
-              source: {
-                kind: "github",
-                owner: p.repository.owner.login,
-                repo: p.repository.name,
-                number: p.pull_request.number,
-                headSha: p.pull_request.head.sha,
-                ...(p.installation ? { installationId: p.installation.id } : {}),
-              },
-              repo: p.repository.full_name,
-              number: p.pull_request.number,
-              headSha: p.pull_request.head.sha,
-              title: p.pull_request.title,
-              url: p.pull_request.html_url,
-              author: p.pull_request.user?.login ?? "unknown",
-              ...(p.installation ? { installationId: p.installation.id } : {}),
-              ...(p.pull_request.updated_at ? { eventAt: p.pull_request.updated_at } : {}),
-            },
-            baseChanged: delivery.action === "edited" && p.changes?.base != null,
-          };
-      const recorded = await deps.store.transaction(async (tx) => {
-        if (!(await tx.recordDelivery(delivery.id, delivery.event, entry))) return false;
-        if (entry) await deps.jobs.enqueue({ kind: "register", deliveryId: delivery.id }, tx);
-        return true;
-      });
-      if (recorded && skipped) {
-        deps.log.info(
-          { deliveryId: delivery.id, pr: `${p.repository.full_name}#${p.pull_request.number}` },
-          "draft skipped (GATE_REVIEW_DRAFTS=false)",
-        );
+      if (delivery.draft && !deps.reviewDrafts) {
+        const recorded = await recordOnce(delivery, async () => {});
+        if (!recorded.duplicate) {
+          const p = delivery.payload;
+          deps.log.info(
+            { deliveryId: delivery.id, pr: `${p.repository.full_name}#${p.pull_request.number}` },
+            "draft skipped (GATE_REVIEW_DRAFTS=false)",
+          );
+        }
+        return recorded;
       }
-      return { duplicate: !recorded };
+      const register = (tx: ReviewStore) => deps.jobs.enqueue({ kind: "register", deliveryId: delivery.id }, tx);
+      return recordOnce(delivery, register, inboxEntry(delivery));
     },
+  };
+}
+
+/** What a pull_request delivery asks of the gate: the review to register, kept in the inbox until it is. */
+function inboxEntry(delivery: WebhookDelivery): InboxEntry {
+  const p = delivery.payload;
+  return {
+    review: {
+      source: {
+        kind: "github",
+        owner: p.repository.owner.login,
+        repo: p.repository.name,
+        number: p.pull_request.number,
+        headSha: p.pull_request.head.sha,
+        ...(p.installation ? { installationId: p.installation.id } : {}),
+      },
+      repo: p.repository.full_name,
+      number: p.pull_request.number,
+      headSha: p.pull_request.head.sha,
+      title: p.pull_request.title,
+      url: p.pull_request.html_url,
+      author: p.pull_request.user?.login ?? "unknown",
+      ...(p.installation ? { installationId: p.installation.id } : {}),
+      ...(p.pull_request.updated_at ? { eventAt: p.pull_request.updated_at } : {}),
+    },
+    baseChanged: delivery.action === "edited" && p.changes?.base != null,
   };
 }
