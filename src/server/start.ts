@@ -163,6 +163,8 @@ export async function startGateServer(
   }
   // Webhook answers go out before the background work their deliveries queue (announcements, reviews).
   const answersFirst = new AnswersFirst();
+  // The handler needs the inbox, the inbox the queue, and the queue the handler: the queue gets
+  // this forwarder, which reaches the handler once it exists (no job runs before it does).
   const handleJob: JobHandler = (job) => handle(job);
   // PostgreSQL: the job table every replica takes from; SQLite: this process's queue.
   const jobs: ReviewJobs = gate.jobQueue ?? new InProcessJobs(server.concurrency, log, handleJob, answersFirst.later);
