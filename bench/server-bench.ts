@@ -203,19 +203,18 @@ export const SERVER_BENCH_FULL: ServerBenchSize = {
  * so that neither meets the tail of the other's work; the round's figure on each side is the p99
  * over its answers (`bursts` x `concurrent`), and its ratio is gate over bare.
  */
-export async function interleavedBursts(
+async function interleavedBursts(
   a: () => Promise<number[]>,
   b: () => Promise<number[]>,
   opts: { runs: number; bursts: number; warmup: number; label: string; quietMs: number },
 ): Promise<{ a: number[]; b: number[]; ratio: number[] }> {
   const out = { a: [] as number[], b: [] as number[], ratio: [] as number[] };
+  const quietly = async (side: () => Promise<number[]>) => {
+    await new Promise((r) => setTimeout(r, opts.quietMs));
+    return side();
+  };
   for (let round = -opts.warmup; round < opts.runs; round++) {
     const answers = { a: [] as number[], b: [] as number[] };
-    // Each burst starts after a quiet pause, so that neither meets the tail of the other's work.
-    const quietly = async (side: () => Promise<number[]>) => {
-      await new Promise((r) => setTimeout(r, opts.quietMs));
-      return side();
-    };
     for (let i = 0; i < opts.bursts; i++) {
       if ((round + i) % 2 === 0) {
         answers.a.push(...(await quietly(a)));
