@@ -109,6 +109,9 @@ export function decisionAudit(
   return { ...base, outcome: "received", detail: { door: step.received, ...detail } };
 }
 
+/** The least time between the starts of two batches of transactions (`TransactionGate.due`). */
+export const BATCH_SPACING_MS = 5;
+
 /** How one transaction of a batch ended. */
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
@@ -130,8 +133,29 @@ interface Batched {
  * (its statements would otherwise land inside it, and be rolled back with it).
  */
 export class TransactionGate {
-  /** @param flush how the WAL reaches the disk (see wal-sync.ts; a test wraps it to watch). */
-  constructor(private readonly flush?: (file: string) => Promise<void>) {}
+  /**
+   * @param flush how the WAL reaches the disk (see wal-sync.ts; a test wraps it to watch).
+   * @param spacingMs the least time from one batch's start to the next's (see `due`).
+   */
+  constructor(
+    private readonly flush?: (file: string) => Promise<void>,
+    readonly spacingMs = BATCH_SPACING_MS,
+  ) {}
+
+  /** When (performance.now()) the last batch started. */
+  lastBatch = Number.NEGATIVE_INFINITY;
+
+  /**
+   * How long a new batch waits before it starts: none when the last one started `spacingMs` ago
+   * or more (a lone transaction commits at the end of its turn), else the rest of that time.
+   * Transactions that come one after another (deliveries a client sends one by one, a
+   * millisecond apart) then share a COMMIT and an fsync instead of paying one each: on the
+   * development machine a delivery's transaction committed and fsynced alone costs about 220 µs
+   * of CPU, one of a batch of 50 about 40 µs; a delivery waits at most `spacingMs` more.
+   */
+  due(now: number): number {
+    return Math.max(0, this.lastBatch + this.spacingMs - now);
+  }
 
   /** Settles when the open transaction ends; undefined when none is open. */
   open: Promise<void> | undefined;
@@ -287,9 +311,11 @@ export class SqliteReviewStore implements ReviewStore {
    *
    * Transactions are committed in batches (group commit). Those asked for during one turn of the
    * event loop (a burst of webhook deliveries read in one poll) run together on the turn's check
-   * phase, one after another, each in a savepoint of its own, under one BEGIN IMMEDIATE (the
-   * write lock is taken at once, so a second process waits on the busy timeout rather than
-   * failing at its first write) and one COMMIT. A transaction whose work throws is rolled back
+   * phase; when the last batch started less than the gate's `spacingMs` ago, they wait until
+   * then, with every one asked for meanwhile (deliveries that arrive one by one). A batch runs
+   * its transactions one after another, each in a savepoint of its own, under one BEGIN
+   * IMMEDIATE (the write lock is taken at once, so a second process waits on the busy timeout
+   * rather than failing at its first write) and one COMMIT. A transaction whose work throws is rolled back
    * to its savepoint and rejects alone; the others commit. Sharing the COMMIT writes each changed
    * page to the WAL once for the batch instead of once per transaction, and every transaction of
    * the batch then waits for the same fsync, which none of them could have had sooner: a
@@ -306,7 +332,9 @@ export class SqliteReviewStore implements ReviewStore {
       });
       if (this.gate.scheduled) return;
       this.gate.scheduled = true;
-      setImmediate(() => void this.runBatch());
+      const wait = this.gate.due(performance.now());
+      if (wait > 0) setTimeout(() => void this.runBatch(), wait);
+      else setImmediate(() => void this.runBatch());
     });
   }
 
@@ -316,6 +344,7 @@ export class SqliteReviewStore implements ReviewStore {
     while (this.gate.open) await this.gate.open;
     const batch = this.gate.queued.splice(0);
     if (batch.length === 0) return;
+    this.gate.lastBatch = performance.now();
     let release = () => {};
     this.gate.open = new Promise<void>((resolve) => {
       release = resolve;

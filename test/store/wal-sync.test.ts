@@ -12,7 +12,7 @@ import { at } from "./review-store-contract.js";
  * A store on a fresh WAL file whose fsyncs are watched: at the start of each, a second connection
  * reads which deliveries are committed; when it finishes, those are on disk.
  */
-function watched(fail = false) {
+function watched(fail = false, spacingMs?: number) {
   const file = path.join(tempDir(), "gate.db");
   const db = openDatabase(file);
   const reader = new Database(file, { readonly: true });
@@ -31,7 +31,7 @@ function watched(fail = false) {
       flush ??= heldFsync(wal);
       await flush();
       for (const id of committed) durable.add(id);
-    }),
+    }, spacingMs),
   );
   return { db, store, durable, flushes };
 }
@@ -89,6 +89,31 @@ describe("group commit on the SQLite WAL", () => {
     // One fsync each would be 40; a burst shares them.
     expect(flushes.length).toBeGreaterThanOrEqual(1);
     expect(flushes.length).toBeLessThan(ids.length / 2);
+  });
+
+  it("spaces batches: transactions asked for one after another, soon after a batch, wait for the next and share it", async () => {
+    const { store, flushes } = watched(false, 200);
+    const record = (id: string) =>
+      store.transaction(async (tx) => {
+        await tx.recordDelivery(id, "pull_request");
+      });
+    // Alone, after a quiet spell: committed on its own, at once.
+    await record("first");
+    // Asked for 10 ms apart, both within 200 ms of the first batch: without the spacing, "a"
+    // would commit (and fsync) alone before "b" was asked for.
+    const a = record("a");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await Promise.all([a, record("b")]);
+    expect(flushes.map((ids) => [...ids].sort())).toEqual([["first"], ["a", "b", "first"]]);
+  });
+
+  it("lets a batch start at once when the last started the spacing ago or more, else waits out the rest", () => {
+    const gate = new TransactionGate(undefined, 2);
+    expect(gate.due(1000)).toBe(0);
+    gate.lastBatch = 1000;
+    expect(gate.due(1000.5)).toBe(1.5);
+    expect(gate.due(1002)).toBe(0);
+    expect(gate.due(1500)).toBe(0);
   });
 
   it("leaves the connection at synchronous = NORMAL: single statements wait for no fsync, before or after a transaction, committed or rolled back", async () => {
