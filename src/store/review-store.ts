@@ -315,11 +315,11 @@ export class SqliteReviewStore implements ReviewStore {
    * then, with every one asked for meanwhile (deliveries that arrive one by one). A batch runs
    * its transactions one after another, each in a savepoint of its own, under one BEGIN
    * IMMEDIATE (the write lock is taken at once, so a second process waits on the busy timeout
-   * rather than failing at its first write) and one COMMIT. A transaction whose work throws is rolled back
-   * to its savepoint and rejects alone; the others commit. Sharing the COMMIT writes each changed
-   * page to the WAL once for the batch instead of once per transaction, and every transaction of
-   * the batch then waits for the same fsync, which none of them could have had sooner: a
-   * thread-pool fsync completes only after the turn that started it.
+   * rather than failing at its first write) and one COMMIT. A transaction whose work throws is
+   * rolled back to its savepoint and rejects alone; the others commit. Sharing the COMMIT writes
+   * each changed page to the WAL once for the batch instead of once per transaction, and every
+   * transaction of the batch then waits for the same fsync, which none of them could have had
+   * sooner: a thread-pool fsync completes only after the turn that started it.
    */
   transaction<T>(work: (tx: ReviewStore) => Promise<T>): Promise<T> {
     if (this.bound || this.gate.inside.getStore()?.active) return work(this.bound ? this : this.boundStore());
