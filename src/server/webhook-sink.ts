@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { Recorded, WebhookDelivery, WebhookSink } from "../github/webhook.js";
+import { baseChanged, type Recorded, type WebhookDelivery, type WebhookSink } from "../github/webhook.js";
 import type { InboxEntry, ReviewStore } from "../domain/review-store.js";
 import type { ReviewJobs } from "../domain/review-jobs.js";
 import type { StartRerun } from "./reruns.js";
@@ -94,6 +94,6 @@ function inboxEntry(delivery: WebhookDelivery): InboxEntry {
       ...(p.installation ? { installationId: p.installation.id } : {}),
       ...(p.pull_request.updated_at ? { eventAt: p.pull_request.updated_at } : {}),
     },
-    baseChanged: delivery.action === "edited" && p.changes?.base != null,
+    baseChanged: delivery.action === "edited" && baseChanged(p),
   };
 }
