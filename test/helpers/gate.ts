@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { pino } from "pino";
 import type { ReviewJob } from "../../src/domain/review-jobs.js";
+import type { ReviewRegistration } from "../../src/domain/review-store.js";
 import { nextTurn } from "../../src/server/answers-first.js";
 import { createInbox } from "../../src/server/inbox.js";
 import { reviewJobHandler } from "../../src/server/jobs.js";
@@ -35,10 +36,10 @@ export function sqliteDb(gate: { state: OpenState }) {
   return gate.state.db;
 }
 
-/** Registers a bundled fixture's review (not yet run). */
-export function registerFixture(gate: TestGate, name: string, fixturesDir = BUNDLED_FIXTURES_DIR) {
+/** The registration of a bundled fixture's review, as a delivery of its PR would ask for it. */
+export function fixtureRegistration(name: string, fixturesDir = BUNDLED_FIXTURES_DIR): ReviewRegistration {
   const pr = loadFixturePullRequest(fixturesDir, name);
-  return gate.runner.register({
+  return {
     source: { kind: "fixture", fixturesDir, name },
     repo: pr.repo,
     number: pr.number,
@@ -46,7 +47,12 @@ export function registerFixture(gate: TestGate, name: string, fixturesDir = BUND
     title: pr.title,
     url: pr.url,
     author: pr.author,
-  });
+  };
+}
+
+/** Registers a bundled fixture's review (not yet run). */
+export function registerFixture(gate: TestGate, name: string, fixturesDir = BUNDLED_FIXTURES_DIR) {
+  return gate.runner.register(fixtureRegistration(name, fixturesDir));
 }
 
 /** Registers and runs a bundled fixture's review. */

@@ -2,27 +2,17 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { InboxEntry } from "../../src/domain/review-store.js";
 import { loadFixturePullRequest } from "../../src/fixture/fixture.js";
 import { BUNDLED_FIXTURES_DIR } from "../../src/package-paths.js";
-import { openedGates, reviewFixture, wiredJobs as wired } from "../helpers/gate.js";
+import { fixtureRegistration, openedGates, reviewFixture, wiredJobs as wired } from "../helpers/gate.js";
 
 const gates = openedGates();
 afterEach(() => gates.closeAll());
 const open = (dir?: string) => gates.open({}, dir);
 
 /** What a webhook delivery of a bundled fixture's PR asks for. */
-function fixtureEntry(name: string, baseChanged = false): InboxEntry {
-  const pr = loadFixturePullRequest(BUNDLED_FIXTURES_DIR, name);
-  return {
-    review: {
-      source: { kind: "fixture", fixturesDir: BUNDLED_FIXTURES_DIR, name },
-      repo: pr.repo,
-      number: pr.number,
-      headSha: pr.headSha,
-      title: pr.title,
-      author: pr.author,
-    },
-    baseChanged,
-  };
-}
+const fixtureEntry = (name: string, baseChanged = false): InboxEntry => ({
+  review: fixtureRegistration(name),
+  baseChanged,
+});
 
 describe("the delivery inbox", () => {
   it("a register job registers the review its delivery asked for, queues its run, and does nothing a second time", async () => {

@@ -60,14 +60,8 @@ describe("PgJobQueue (the real PostgreSQL server)", () => {
     const busy = new Set<string>();
     let overlap = 0;
     const handler = (by: string) => async (job: ReviewJob) => {
-      const key =
-        job.kind === "close"
-          ? job.pr
-          : job.kind === "recover"
-            ? ""
-            : job.kind === "register"
-              ? job.deliveryId
-              : job.reviewId;
+      // Every job queued here is of one review.
+      const key = "reviewId" in job ? job.reviewId : job.kind;
       if (busy.has(key)) overlap++;
       busy.add(key);
       await tick(5);
