@@ -17,7 +17,13 @@ const NO_LICENCES = { lookup: async () => ({ status: "unknown" as const }) };
 async function detectAndRisk(build: () => PullRequest): Promise<number> {
   const pr = build();
   const started = process.cpuUsage();
-  const ctx = { pr, head: NO_HEAD, licenses: NO_LICENCES, licenseRules: defaultLicenseRules() };
+  const ctx = {
+    pr,
+    head: NO_HEAD,
+    licenses: NO_LICENCES,
+    licenseRules: defaultLicenseRules(),
+    notRead: () => undefined,
+  };
   const findings = (await Promise.all(ALL_DETECTORS.map((d) => d.detect(ctx)))).flat();
   assessRisk(pr, findings, []);
   const used = process.cpuUsage(started);

@@ -1,3 +1,4 @@
+import { coverageLines } from "../domain/coverage.js";
 import type { ReviewResult } from "../domain/review-result.js";
 
 const ROUTE_TEXT: Record<string, string> = {
@@ -40,6 +41,7 @@ export function formatResult(r: ReviewResult): string {
     }
   }
   if (r.escalation) lines.push(`  escalation: ${r.escalation.reason}: ${r.escalation.detail}`);
+  if (r.coverage) lines.push(...coverageLines(r.coverage).map((l, i) => (i === 0 ? `  coverage: ${l}` : `    ${l}`)));
   for (const [i, inv] of r.investigations.entries()) {
     lines.push(`  investigation ${i + 1}: ${inv.status} (${inv.tool_calls} tool calls, ${inv.chars_read} chars read)`);
     lines.push(`    question: ${inv.question}`);

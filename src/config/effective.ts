@@ -1,6 +1,7 @@
 import type { Severity, Specialty } from "../domain/finding.js";
 import type { Policy } from "../domain/policy.js";
 import type { ConfigException, GateConfigFile, LicenseAction } from "./schema.js";
+import type { AcceptedUnread } from "../coverage/ledger.js";
 
 /** The licence allow-list when a configuration file gives none (the bundled file repeats it). */
 export const DEFAULT_ALLOWED_LICENSES: readonly string[] = [
@@ -59,6 +60,8 @@ export interface EffectiveConfig {
   unknownPolicies: string[];
   exceptions: ConfigException[];
   risk: { threshold: number; docs: string[]; tests: string[]; generated: string[] };
+  /** Unread files the configuration accepts as warnings (none by default: unread code goes to a person). */
+  coverage: { acceptUnread: AcceptedUnread[] };
   /** Approvers the configuration names (empty: the settings' lists apply). */
   approvers: { any: string[]; bySpecialty: Partial<Record<Specialty, string[]>> };
   /** The Slack channel the configuration names for this repository's cards. */
@@ -123,6 +126,7 @@ export function effectiveConfig(
       tests: file.risk?.tests ?? [],
       generated: file.risk?.generated ?? [],
     },
+    coverage: { acceptUnread: (file.coverage?.accept_unread ?? []).map((u) => ({ ...u })) },
     approvers: { any: a.any ?? [], bySpecialty },
     ...(file.slack?.channel ? { slackChannel: file.slack.channel } : {}),
   };

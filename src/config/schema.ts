@@ -86,6 +86,24 @@ const ExceptionSchema = z
     message: "an exception names exactly one of package or path",
   });
 
+/** An unread file a team accepts as a warning: a path glob or a language, and why. */
+const AcceptUnreadSchema = z
+  .object({
+    path: GlobSchema.optional().describe("a path glob of the files, e.g. dist/**/*.min.js"),
+    language: z
+      .string()
+      .trim()
+      .min(1)
+      .regex(/^[a-z0-9._-]+$/i, "must be a language or format name as the coverage ledger writes it, e.g. perl")
+      .optional()
+      .describe("a language or format, as the coverage ledger names it (perl, shell, so)"),
+    reason: z.string().trim().min(3).describe("why the team accepts it unread"),
+  })
+  .strict()
+  .refine((a) => (a.path === undefined) !== (a.language === undefined), {
+    message: "an accepted unread entry names exactly one of path or language",
+  });
+
 /** One policy's switches: a team may raise or lower its own policies. */
 const PolicySwitchSchema = z
   .object({
@@ -140,6 +158,15 @@ export const GateConfigSchema = z
         docs: z.array(GlobSchema).optional(),
         tests: z.array(GlobSchema).optional(),
         generated: z.array(GlobSchema).optional(),
+      })
+      .strict()
+      .optional(),
+    coverage: z
+      .object({
+        accept_unread: z
+          .array(AcceptUnreadSchema)
+          .optional()
+          .describe("unread files that are a warning rather than a reason to ask a person (none by default)"),
       })
       .strict()
       .optional(),

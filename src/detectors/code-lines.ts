@@ -117,8 +117,23 @@ export function withCommentsJoined(text: string): string {
   return text.includes("/*") ? `${text}\n${text.replace(/\/\*.*?\*\//g, "")}` : text;
 }
 
-/** Lines longer than this (minified or generated code) are read as blank, here and by the parser's text. */
+/**
+ * Lines longer than this, once their trailing whitespace is dropped (minified or generated code),
+ * are read as blank, here and by the parser's text. They are never skipped silently: the coverage
+ * ledger records each file that has one as unread, and the review goes to a person.
+ */
 export const MAX_LINE = 2000;
+
+/**
+ * A line as the detectors read it: trailing whitespace dropped (padding never hides code), or
+ * undefined when it is still over `MAX_LINE` (the ledger records it unread).
+ *
+ * @example readableLine(`q = "SELECT " + id${" ".repeat(2100)}`) // 'q = "SELECT " + id'
+ */
+export function readableLine(text: string): string | undefined {
+  const trimmed = text.length > MAX_LINE ? text.trimEnd() : text;
+  return trimmed.length > MAX_LINE ? undefined : trimmed;
+}
 
 /** A line of the head file that the patch shows (added or context), reduced to code. */
 export interface CodeLine {
@@ -150,8 +165,8 @@ export function codeLines(
       line: p.line,
       added: p.kind === "add",
       raw: p.text,
-      // Minified or generated lines are not reviewed text, and would make the scanners slow.
-      code: p.text.length > MAX_LINE ? "" : sanitizeCode(p.text, lang),
+      // Overlong lines would make the scanners slow; the coverage ledger records them unread.
+      code: sanitizeCode(readableLine(p.text) ?? "", lang),
       follows: previous !== undefined && p.line === previous + 1,
     });
     previous = p.line;

@@ -1,3 +1,4 @@
+import type { Coverage, UnreadEntry } from "./coverage.js";
 import type { ExceptionRef, Finding, Severity, Specialty } from "./finding.js";
 import type { InvestigationReport } from "./investigation.js";
 import type { Risk } from "./risk.js";
@@ -18,6 +19,7 @@ export type EscalationReason =
   | "inconclusive"
   | "needs_more_context"
   | "not_fully_reviewed"
+  | "not_inspected"
   | "intake_failed"
   | "lookup_failed";
 
@@ -55,6 +57,18 @@ export type ResultInvestigation = Pick<
   "status" | "question" | "answers" | "evidence" | "tool_calls" | "chars_read"
 > & { reason: string };
 
+/**
+ * The coverage ledger as the result prints it: `complete` is false while any unread entry is not
+ * accepted by the configuration. An unread file a model reviewer was given says so
+ * (`read_by_model`): a model's reading never counts as a detector's.
+ */
+export interface ResultCoverage {
+  complete: boolean;
+  read: Coverage["read"];
+  unread: Array<UnreadEntry & { read_by_model: boolean }>;
+  exempt: Coverage["exempt"];
+}
+
 /** A person's decision, once made. */
 export interface Decision {
   kind: "approve" | "reject";
@@ -76,6 +90,8 @@ export interface ReviewResult {
   escalation: Escalation | null;
   budget: ResultBudget;
   investigations: ResultInvestigation[];
+  /** What the detectors read and did not; null before the review's detect step ran. */
+  coverage: ResultCoverage | null;
   review_id: string;
   decision?: Decision;
   superseded_by?: string;

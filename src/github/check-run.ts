@@ -1,4 +1,5 @@
-import type { ResultFinding, ReviewResult } from "../domain/review-result.js";
+import { coverageLines } from "../domain/coverage.js";
+import type { ResultCoverage, ResultFinding, ReviewResult } from "../domain/review-result.js";
 
 /** The check run's name, and the commit status's context: what branch protection requires. */
 export const CHECK_NAME = "compliance-gate";
@@ -152,6 +153,7 @@ function summary(result: ReviewResult, title: string, opts: VerdictOptions): str
   if (result.escalation) {
     lines.push("", "### Escalation", "", `**${result.escalation.reason}**: ${result.escalation.detail}`);
   }
+  if (result.coverage) lines.push("", "### Coverage", "", ...coverageLines(result.coverage).map((l) => `- ${l}`));
   const b = result.budget;
   lines.push(
     "",
@@ -177,11 +179,28 @@ function summary(result: ReviewResult, title: string, opts: VerdictOptions): str
 }
 
 /**
- * The annotations of a result: one per finding with a file and line; blocking ones as failures.
+ * The annotations of a result: one per finding with a file and line, blocking ones as failures;
+ * then one per file the detectors could not read (a failure, or a warning where the configuration
+ * accepts it), at the overlong line where that is why.
  *
  * @example annotationsFor(result.findings)[0]?.annotation_level // "failure"
  */
-export function annotationsFor(findings: ResultFinding[]): CheckAnnotation[] {
+export function annotationsFor(findings: ResultFinding[], coverage: ResultCoverage | null = null): CheckAnnotation[] {
+  const unread = (coverage?.unread ?? []).map((u): CheckAnnotation => {
+    const line = u.line ?? 1;
+    return {
+      path: u.file,
+      start_line: line,
+      end_line: line,
+      annotation_level: u.accepted === undefined ? "failure" : "warning",
+      title: clip(`Not read by the detectors (${u.reason.replace(/_/g, " ")})`, 255),
+      message: clip(u.accepted === undefined ? u.detail : `${u.detail}; accepted: ${u.accepted}`, 60_000),
+    };
+  });
+  return [...findingAnnotations(findings), ...unread];
+}
+
+function findingAnnotations(findings: ResultFinding[]): CheckAnnotation[] {
   return findings
     .filter((f): f is ResultFinding & { file: string; line: number } => f.file !== undefined && f.line !== undefined)
     .map((f) => ({
@@ -221,7 +240,7 @@ export function buildCheckRun(result: ReviewResult, opts: VerdictOptions): Check
     ...(opts.detailsUrl ? { details_url: opts.detailsUrl } : {}),
     external_id: result.review_id,
     output: { title, summary: summary(result, title, opts) },
-    annotations: annotationsFor(result.findings),
+    annotations: annotationsFor(result.findings, result.coverage),
   };
 }
 

@@ -2,6 +2,7 @@ import type { Finding } from "../domain/finding.js";
 import { latestMachineReport, type InvestigationReport, type InvestigationRequest } from "../domain/investigation.js";
 import type { Escalation } from "../domain/review-result.js";
 import { describeLookupFailure, type LookupFailure } from "../domain/license-resolver.js";
+import { describeUnread, type UnreadEntry } from "../domain/coverage.js";
 import { investigationRefusal } from "./budget.js";
 import type { FindingsBySpecialty, ReconcileRoute } from "./state.js";
 
@@ -19,6 +20,8 @@ export interface ReconcileInput {
   incomplete: string[];
   /** Licence lookups that got no answer. */
   lookupFailures: LookupFailure[];
+  /** What the coverage ledger says the detectors could not read (and no configuration accepts). */
+  unread: UnreadEntry[];
 }
 
 export interface ReconcileOutcome {
@@ -64,14 +67,15 @@ function describe(findings: Finding[]): string {
  * The rule ladder that routes a review after the specialists (plain code, no model). Rungs, in order:
  * 1. an escalation already recorded (specialist timeout or error, a person's open question) → human
  * 2. a licence lookup got no answer (a registry down, slow, 5xx, unparseable) → human `lookup_failed`
- * 3. part of the PR was not reviewed (input budget, intake, a failed detector) → human `not_fully_reviewed`
- * 4. a specialist contradicts a detector's block → human `disagreement`
- * 5. the latest investigation was inconclusive → human `inconclusive`
- * 6. a blocking finding that needs no more context → human `blocking_finding`
- * 7. a finding needs more context: cycles and money left → investigate; else → human `budget_exhausted`
- * 8. otherwise → verdict
+ * 3. the detectors could not read part of the change (the coverage ledger) → human `not_inspected`
+ * 4. part of the PR was not reviewed (input budget, intake, a failed detector) → human `not_fully_reviewed`
+ * 5. a specialist contradicts a detector's block → human `disagreement`
+ * 6. the latest investigation was inconclusive → human `inconclusive`
+ * 7. a blocking finding that needs no more context → human `blocking_finding`
+ * 8. a finding needs more context: cycles and money left → investigate; else → human `budget_exhausted`
+ * 9. otherwise → verdict
  *
- * @example reconcile({ findings: {}, detections: [], escalation: null, investigations: [], cyclesMax: 2, costUsd: 0, maxCostUsd: null, incomplete: [], lookupFailures: [] }).next // "verdict"
+ * @example reconcile({ findings: {}, detections: [], escalation: null, investigations: [], cyclesMax: 2, costUsd: 0, maxCostUsd: null, incomplete: [], lookupFailures: [], unread: [] }).next // "verdict"
  */
 export function reconcile(input: ReconcileInput): ReconcileOutcome {
   const batches = Object.values(input.findings).filter((b) => b !== undefined);
@@ -84,6 +88,10 @@ export function reconcile(input: ReconcileInput): ReconcileOutcome {
     const more = input.lookupFailures.length > 5 ? `; and ${input.lookupFailures.length - 5} more` : "";
     return human("lookup_failed", `licence lookup failed, so the licence is not known: ${shown.join("; ")}${more}`);
   }
+
+  // A model's reading never counts as a detector's: unread code goes to a person whatever it said.
+  if (input.unread.length > 0)
+    return human("not_inspected", `not read by the detectors: ${describeUnread(input.unread)}`);
 
   const notReviewed = [...new Set([...input.incomplete, ...batches.flatMap((b) => b.notReviewed)])];
   if (notReviewed.length > 0) {

@@ -1,4 +1,5 @@
 import { Annotation } from "@langchain/langgraph";
+import type { Coverage } from "../domain/coverage.js";
 import type { Finding, Specialty } from "../domain/finding.js";
 import type { LookupFailure } from "../domain/license-resolver.js";
 import type { PullRequestSummary } from "../domain/pull-request.js";
@@ -94,6 +95,11 @@ export const ReviewState = Annotation.Root({
   detections: Annotation<Finding[]>({ reducer: (_a, b) => b, default: () => [] }),
   /** Licence lookups that got no answer (the review goes to a person: `lookup_failed`). Written by `detect`. */
   lookupFailures: Annotation<LookupFailure[]>({ reducer: (_a, b) => b, default: () => [] }),
+  /**
+   * The coverage ledger: what the detectors read and what they could not (unread code goes to a
+   * person, `not_inspected`). Null in reviews checkpointed before the ledger existed. Written by `detect`.
+   */
+  coverage: Annotation<Coverage | null>({ reducer: (_a, b) => b, default: () => null }),
   /** Detectors that failed (their policies were not checked). Written by `detect`. */
   detectorErrors: Annotation<string[]>({ reducer: (_a, b) => b, default: () => [] }),
   /** Cost gate one's verdict. Written by `assess_risk`. */

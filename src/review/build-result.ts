@@ -1,7 +1,8 @@
 import { SEVERITY_RANK, SPECIALTIES, type Finding } from "../domain/finding.js";
 import type { ReviewStateValue } from "../graph/state.js";
 import type { Evidence } from "../domain/investigation.js";
-import { toResultFinding, type ReviewResult, type ReviewStatus } from "../domain/review-result.js";
+import { coverageComplete } from "../domain/coverage.js";
+import { toResultFinding, type ResultCoverage, type ReviewResult, type ReviewStatus } from "../domain/review-result.js";
 import type { ReviewRecord } from "../domain/review.js";
 
 /** Blocking first, then by severity, policy, file and line: the order a person reads. */
@@ -24,6 +25,21 @@ function uniqueEvidence(items: Evidence[]): Evidence[] {
     seen.add(k);
     return true;
   });
+}
+
+/** The ledger for the result: each unread file says whether a model reviewer was given it. */
+function resultCoverage(values: Partial<ReviewStateValue>): ResultCoverage | null {
+  const coverage = values.coverage;
+  if (!coverage) return null;
+  const batches = SPECIALTIES.map((s) => values.findings?.[s]).filter((b) => b !== undefined);
+  const modelsRan = (values.usage?.model_calls ?? 0) > 0 && batches.length > 0;
+  const cut = new Set(batches.flatMap((b) => b.notReviewed));
+  return {
+    complete: coverageComplete(coverage),
+    read: coverage.read,
+    unread: coverage.unread.map((u) => ({ ...u, read_by_model: modelsRan && !cut.has(u.file) })),
+    exempt: coverage.exempt,
+  };
 }
 
 /**
@@ -69,6 +85,7 @@ export function buildResult(
       chars_read: r.chars_read,
       reason: r.reason ?? "",
     })),
+    coverage: resultCoverage(values),
     review_id: record.id,
     ...(values.decision ? { decision: values.decision } : {}),
     ...(record.supersededBy ? { superseded_by: record.supersededBy } : {}),

@@ -1,3 +1,4 @@
+import { coverageLines } from "../domain/coverage.js";
 import type { types } from "@slack/bolt";
 import { SEVERITY_RANK } from "../domain/finding.js";
 import type { ResultFinding, ResultInvestigation, ReviewResult } from "../domain/review-result.js";
@@ -108,6 +109,10 @@ export function renderCard(input: CardInput): Card {
         ),
       ),
     );
+  }
+  const unread = result.coverage ? result.coverage.unread.length > 0 : false;
+  if (result.coverage && unread) {
+    blocks.push(section(truncateMrkdwn(escapeMrkdwn(coverageLines(result.coverage, 5).join("\n")), 1500)));
   }
   blocks.push(...findingBlocks(review, result.findings, input.checkRunUrl));
   blocks.push(...investigationBlocks(review, result.investigations));

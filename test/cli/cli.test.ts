@@ -26,8 +26,26 @@ describe("gate CLI, each command in its own process", { timeout: 120_000 }, () =
     expect(result.route).toBe("auto_approved");
     expect(result.budget.model_calls).toBe(0);
     expect(Object.keys(result).sort()).toEqual(
-      ["budget", "escalation", "findings", "investigations", "pr", "review_id", "risk", "route", "status"].sort(),
+      [
+        "budget",
+        "coverage",
+        "escalation",
+        "findings",
+        "investigations",
+        "pr",
+        "review_id",
+        "risk",
+        "route",
+        "status",
+      ].sort(),
     );
+    // The README is read (by the credentials detector), and nothing is left unread.
+    expect(result.coverage).toEqual({
+      complete: true,
+      read: [{ by: ["credentials", "pii-storage"], language: "md", files: ["README.md"] }],
+      unread: [],
+      exempt: [],
+    });
   });
 
   it("a bundled fixture resolves by name from any directory (packaged assets)", async () => {

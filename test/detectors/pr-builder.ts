@@ -89,18 +89,28 @@ export function offlineLicenses(map: Record<string, { license?: string }> = {}):
 }
 
 /**
- * A detect context for a PR, with optional head files and licences.
+ * A detect context for a PR, with optional head files and licences. What a detector records as
+ * not read goes to `options.notRead` when given; otherwise it fails the test (no cap expected).
  *
  * @example detectContext(buildPr(), { head: headFiles({ "a.ts": "x" }) })
  */
 export function detectContext(
   pr: PullRequest,
-  options: { head?: HeadFiles; licenses?: LicenseResolver; licenseRules?: LicenseRules } = {},
+  options: {
+    head?: HeadFiles;
+    licenses?: LicenseResolver;
+    licenseRules?: LicenseRules;
+    notRead?: Array<{ file: string; detail: string }>;
+  } = {},
 ): DetectContext {
   return {
     pr,
     head: options.head ?? headFiles(),
     licenses: options.licenses ?? offlineLicenses(),
     licenseRules: options.licenseRules ?? defaultLicenseRules(),
+    notRead(file, detail) {
+      if (!options.notRead) throw new Error(`unexpected gap in ${file}: ${detail}`);
+      options.notRead.push({ file, detail });
+    },
   };
 }

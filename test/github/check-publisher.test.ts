@@ -67,6 +67,7 @@ function result(over: Partial<ReviewResult> = {}): ReviewResult {
       cost_usd: 0,
     },
     investigations: [],
+    coverage: null,
     review_id: "r-1",
     ...over,
   };

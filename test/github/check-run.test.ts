@@ -43,6 +43,7 @@ function result(route: Route | null, status: ReviewStatus, over: Partial<ReviewR
       cost_usd: 0.0123,
     },
     investigations: [],
+    coverage: null,
     review_id: "r-abc",
     ...over,
   };

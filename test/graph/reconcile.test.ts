@@ -41,8 +41,16 @@ const input = (over: Partial<ReconcileInput>): ReconcileInput => ({
   maxCostUsd: null,
   incomplete: [],
   lookupFailures: [],
+  unread: [],
   ...over,
 });
+const perl = {
+  file: "cgi-bin/lookup.pl",
+  kind: "code" as const,
+  language: "perl",
+  reason: "language" as const,
+  detail: "perl: no detector reads this language",
+};
 const gplDown = {
   ecosystem: "npm" as const,
   name: "gpl-chart-lib",
@@ -74,12 +82,29 @@ const rows: Array<{ rung: string; input: ReconcileInput; next: string; reason?: 
     rung: "2 a licence lookup got no answer, whatever else was found",
     input: input({
       lookupFailures: [gplDown],
+      unread: [perl],
       findings: { security: batch([sec03], { notReviewed: ["big.ts"] }) },
       detections: [sec03],
       incomplete: ["detector x failed"],
     }),
     next: "human_gate",
     reason: "lookup_failed",
+  },
+  {
+    rung: "3 the detectors could not read part of the change, whatever the specialists say",
+    input: input({
+      unread: [perl],
+      findings: {
+        security: batch([], {
+          notReviewed: ["big.ts"],
+          verdicts: [{ policy: "SEC-02", verdict: "compliant", reason: "a model read it" }],
+        }),
+      },
+      detections: [sec03],
+      incomplete: ["detector x failed"],
+    }),
+    next: "human_gate",
+    reason: "not_inspected",
   },
   {
     rung: "2 part of the PR was not reviewed",
@@ -172,6 +197,15 @@ describe("reconcile: one row per rung", () => {
       expect(out.question?.origin).toBe("machine");
       expect(out.question?.findings.map((x) => x.policy)).toEqual(["SEC-03"]);
     }
+  });
+
+  it("unread files are named, each with why, at most ten and a count of the rest", () => {
+    const many = Array.from({ length: 12 }, (_, i) => ({ ...perl, file: `cgi-bin/s${i}.pl` }));
+    const out = reconcile(input({ unread: many }));
+    expect(out.escalation?.detail).toContain("cgi-bin/s0.pl (perl: no detector reads this language)");
+    expect(out.escalation?.detail).toContain("cgi-bin/s9.pl");
+    expect(out.escalation?.detail).not.toContain("cgi-bin/s10.pl");
+    expect(out.escalation?.detail).toMatch(/and 2 more$/);
   });
 
   it("a failed lookup names the package, the registry and the error", () => {

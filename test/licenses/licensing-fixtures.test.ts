@@ -55,6 +55,7 @@ describe("the licensing fixtures", () => {
       head: repoFiles(dir),
       licenses: createOfflineResolver(await loadRegistryFile(path.join(dir, "registry.json"))),
       licenseRules: defaultLicenseRules(),
+      notRead: (file: string, detail: string) => expect.fail(`${file} not read: ${detail}`),
     };
     const findings = [...(await dependencyLicensesDetector.detect(ctx)), ...(await copyleftSourceDetector.detect(ctx))];
     const cited = new Set(findings.map((f) => f.policy));
@@ -78,6 +79,7 @@ describe("the licensing fixtures", () => {
       head: repoFiles(dir),
       licenses: createOfflineResolver({}),
       licenseRules: defaultLicenseRules(),
+      notRead: (file, detail) => expect.fail(`${file} not read: ${detail}`),
     });
     expect(findings.map((f) => [f.file, f.line])).toEqual([
       ["vendor/fastjson/COPYING", 1],

@@ -1,6 +1,6 @@
 import type { ChangedFile } from "../../domain/pull-request.js";
 import { parsePatch } from "../../domain/patch.js";
-import { MAX_LINE } from "../code-lines.js";
+import { readableLine } from "../code-lines.js";
 
 /**
  * The head side of a changed file's patch (its context and added lines), row by row: exactly the
@@ -29,7 +29,7 @@ function buildHeadText(patch: string | undefined): HeadText {
       lines.push(undefined);
       added.push(false);
     }
-    rows.push(p.text.length > MAX_LINE ? "" : p.text);
+    rows.push(readableLine(p.text) ?? "");
     lines.push(p.line);
     added.push(p.kind === "add");
     previous = p.line;

@@ -107,6 +107,16 @@ export function parsedLanguageOf(file: ChangedFile): SyntaxLanguage | undefined 
   return file.patch ? syntaxLanguageOf(file.filename) : undefined;
 }
 
+/**
+ * Whether a grammar reads this file's language: what the code detectors read by what the code
+ * does. A file in any other language is unread code in the coverage ledger.
+ *
+ * @example readsByGrammar({ filename: "cgi-bin/run.pl", ... }) // false
+ */
+export function readsByGrammar(file: Pick<ChangedFile, "filename">): boolean {
+  return syntaxLanguageOf(file.filename) !== undefined;
+}
+
 /** One parse per changed file and review: every detector that asks gets the same tree. */
 const PARSED = new WeakMap<ChangedFile, PatchSyntax | null>();
 

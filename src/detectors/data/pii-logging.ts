@@ -14,7 +14,13 @@ import { callSites, type CallSite } from "../code/call-sites.js";
 import { codeRows } from "../code/code-text.js";
 import { headText } from "../code/head-text.js";
 import { oneLineArguments } from "../code/one-line-arguments.js";
-import { parsedLanguageOf, type SyntaxLanguage, syntaxOfPatch, type PatchSyntax } from "../code/syntax-tree.js";
+import {
+  parsedLanguageOf,
+  readsByGrammar,
+  type SyntaxLanguage,
+  syntaxOfPatch,
+  type PatchSyntax,
+} from "../code/syntax-tree.js";
 import { isDocPath, isTestPath, looksBinary } from "../security/file-kind.js";
 import { precheck } from "../precheck.js";
 
@@ -189,6 +195,8 @@ function fromLines(file: ChangedFile, patch: string): Finding[] {
 export const piiLoggingDetector: Detector = {
   id: "pii-logging",
   policies: ["DATA-01"],
+  covers: ["code"],
+  reads: readsByGrammar,
   async detect(ctx) {
     const findings: Finding[] = [];
     for (const file of ctx.pr.files) {

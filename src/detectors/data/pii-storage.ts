@@ -159,6 +159,8 @@ function retentionEvidence(files: readonly ChangedFile[]): string | undefined {
 export const piiStorageDetector: Detector = {
   id: "pii-storage",
   policies: ["DATA-02"],
+  covers: [],
+  reads: (file) => file.patch !== undefined,
   async detect(ctx) {
     const fields = ctx.pr.files
       .filter((f) => f.patch && !isTestPath(f.filename) && !isDocPath(f.filename) && !looksBinary(f.patch))

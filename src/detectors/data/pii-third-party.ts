@@ -1,3 +1,4 @@
+import { readsByGrammar } from "../code/syntax-tree.js";
 import { escapeRegExp } from "../../domain/reg-exp.js";
 import { addedLines, parsePatch } from "../../domain/patch.js";
 import type { ChangedFile } from "../../domain/pull-request.js";
@@ -295,6 +296,8 @@ export function maySendToThirdParty(patch: string): boolean {
 export const piiThirdPartyDetector: Detector = {
   id: "pii-third-party",
   policies: ["DATA-03"],
+  covers: ["code"],
+  reads: readsByGrammar,
   async detect(ctx) {
     const findings: Finding[] = [];
     const owner = ctx.pr.repo.split("/")[0];

@@ -63,7 +63,10 @@ const COMMENT_START = /^\s*(?:\/\/|\/\*|\*|#|--|;|%|<!--|\(\*|'|REM\b|"""|''')/;
 const VENDOR_DIR = /(?:^|\/)(?:vendor|vendored|third[_-]party|3rdparty|external|extern)\//;
 /** The names a licence text goes by in a vendored folder. */
 const LICENSE_NAMES = ["LICENSE", "LICENSE.txt", "LICENSE.md", "LICENCE", "COPYING", "COPYING.txt", "COPYING.LESSER"];
-/** At most this many vendored folders are looked up per review (a vendoring PR adds thousands of files). */
+/**
+ * At most this many vendored folders are looked up per review (a vendoring PR adds thousands of
+ * files); a file past the cap is recorded as not read (the coverage ledger), never skipped.
+ */
 const MAX_VENDOR_DIRS = 200;
 
 const COMMENT_MARKER = /^\s*(?:\/\/+|\/\*+|\*+|#+|--|;+|%+)?\s*/;
@@ -255,7 +258,14 @@ async function vendoredLicenses(ctx: DetectContext, added: readonly ChangedFile[
       dir = dir.slice(0, Math.max(dir.lastIndexOf("/"), 0))
     ) {
       if (checked.has(dir)) break;
-      if (checked.size >= MAX_VENDOR_DIRS) return findings;
+      if (checked.size >= MAX_VENDOR_DIRS) {
+        // A cap records what it did not read: the ledger lists the file and a person looks.
+        ctx.notRead(
+          file.filename,
+          `its vendored folder's licence was not looked up: over ${MAX_VENDOR_DIRS} vendored folders in one pull request`,
+        );
+        break;
+      }
       checked.add(dir);
       let licensed = false;
       for (const name of LICENSE_NAMES) {
@@ -304,6 +314,9 @@ async function vendoredLicenses(ctx: DetectContext, added: readonly ChangedFile[
 export const copyleftSourceDetector: Detector = {
   id: "copyleft-source",
   policies: ["LIC-03"],
+  // Licence notices are looked for in what a PR adds or copies, whatever its kind.
+  covers: [],
+  reads: (file) => (file.status === "added" || file.status === "copied") && file.patch !== undefined,
   async detect(ctx) {
     const findings: Finding[] = [];
     for (const file of ctx.pr.files) {

@@ -143,6 +143,8 @@ async function judge(ctx: DetectContext, change: DependencyChange): Promise<Find
 export const dependencyLicensesDetector: Detector = {
   id: "dependency-licenses",
   policies: ["LIC-01", "LIC-02"],
+  covers: ["manifest"],
+  reads: (file) => manifestParserFor(file.filename) !== undefined,
   async detect(ctx) {
     const findings: Finding[] = [];
     for (const file of ctx.pr.files) {

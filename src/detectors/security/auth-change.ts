@@ -2,7 +2,7 @@ import type { ChangedFile } from "../../domain/pull-request.js";
 import { parsePatch } from "../../domain/patch.js";
 import { callSites } from "../code/call-sites.js";
 import { headText } from "../code/head-text.js";
-import { parsedLanguageOf, syntaxLanguageOf, syntaxOfPatch } from "../code/syntax-tree.js";
+import { parsedLanguageOf, readsByGrammar, syntaxLanguageOf, syntaxOfPatch } from "../code/syntax-tree.js";
 import { codeLanguage, sanitizeCode, withCommentsJoined } from "../code-lines.js";
 import { cryptoCalls, mayCallCrypto } from "./crypto-calls.js";
 import type { Detector } from "../detector.js";
@@ -174,6 +174,8 @@ function firstChangedLine(file: ChangedFile, onlyAuthLines: boolean): { line?: n
 export const authChangeDetector: Detector = {
   id: "auth-change",
   policies: ["SEC-03"],
+  covers: ["code"],
+  reads: readsByGrammar,
   async detect(ctx) {
     const findings: Finding[] = [];
     for (const file of ctx.pr.files) {

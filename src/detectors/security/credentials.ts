@@ -59,6 +59,9 @@ export async function findSecrets(text: string): Promise<FoundSecret[]> {
 export const credentialsDetector: Detector = {
   id: "credentials",
   policies: ["SEC-01"],
+  // Secrets are words: every kind of text is read for them.
+  covers: ["code", "manifest", "workflow", "text"],
+  reads: (file) => file.patch !== undefined,
   async detect(ctx) {
     const findings: Finding[] = [];
     for (const file of ctx.pr.files) {

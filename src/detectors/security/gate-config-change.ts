@@ -35,6 +35,8 @@ function describeChange(file: ChangedFile, added: PatchLine[]): string {
 export const gateConfigChangeDetector: Detector = {
   id: "gate-config-change",
   policies: ["SEC-06"],
+  covers: [],
+  reads: (file) => file.filename === REPO_CONFIG_PATH,
   async detect(ctx) {
     return ctx.pr.files
       .filter((f) => f.filename === REPO_CONFIG_PATH || f.previousFilename === REPO_CONFIG_PATH)

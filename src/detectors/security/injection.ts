@@ -1,5 +1,5 @@
 import { headText } from "../code/head-text.js";
-import { parsedLanguageOf, syntaxOfPatch, type PatchSyntax } from "../code/syntax-tree.js";
+import { parsedLanguageOf, readsByGrammar, syntaxOfPatch, type PatchSyntax } from "../code/syntax-tree.js";
 import type { Detector } from "../detector.js";
 import type { Finding } from "../../domain/finding.js";
 import { isDocPath } from "./file-kind.js";
@@ -128,6 +128,8 @@ const FLOW_MESSAGE = {
 export const injectionDetector: Detector = {
   id: "injection",
   policies: ["SEC-02"],
+  covers: ["code"],
+  reads: readsByGrammar,
   async detect(ctx) {
     const findings: Finding[] = [];
     for (const file of ctx.pr.files) {

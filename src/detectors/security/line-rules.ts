@@ -1,9 +1,7 @@
 import type { ChangedFile } from "../../domain/pull-request.js";
 import { addedLines } from "../../domain/patch.js";
-import type { Detector } from "../detector.js";
-import type { Finding, Severity } from "../../domain/finding.js";
-import { isDocPath, languageOf, looksBinary } from "./file-kind.js";
-import { securityFinding } from "./security-finding.js";
+import { readableLine } from "../code-lines.js";
+import { languageOf, looksBinary } from "./file-kind.js";
 
 /** One line-level check: a test on an added line and what to tell a person when it matches. */
 export interface LineRule {
@@ -40,53 +38,16 @@ export function matchLineRules(file: ChangedFile, rules: readonly LineRule[]): L
   const language = languageOf(file.filename);
   const out: LineMatch[] = [];
   lines.forEach((l, i) => {
-    if (COMMENT_ONLY.test(l.text) || l.text.length > 2000) return;
+    // Overlong lines are recorded unread by the coverage ledger.
+    const text = readableLine(l.text);
+    if (text === undefined || COMMENT_ONLY.test(text)) return;
     const before = lines
       .slice(Math.max(0, i - 3), i)
       .filter((b) => b.line >= l.line - 3)
       .map((b) => b.text)
       .join("\n");
-    const rule = rules.find((r) => r.test(l.text, language, before));
-    if (rule) out.push({ rule, line: l.line, text: l.text });
+    const rule = rules.find((r) => r.test(text, language, before));
+    if (rule) out.push({ rule, line: l.line, text });
   });
   return out;
-}
-
-/**
- * A detector made of line rules: every match in an added line of a code file is one finding of
- * the given policy, severity and blocking flag.
- *
- * @example export const weakCryptoDetector = lineRuleDetector({ id: "weak-crypto", policy: "SEC-05", severity: "medium", blocking: false, rules });
- */
-export function lineRuleDetector(spec: {
-  id: string;
-  policy: string;
-  severity: Severity;
-  blocking: boolean;
-  rules: readonly LineRule[];
-}): Detector {
-  return {
-    id: spec.id,
-    policies: [spec.policy],
-    async detect(ctx) {
-      const findings: Finding[] = [];
-      for (const file of ctx.pr.files) {
-        if (file.status === "removed" || !file.patch || isDocPath(file.filename)) continue;
-        for (const m of matchLineRules(file, spec.rules)) {
-          findings.push(
-            securityFinding({
-              policy: spec.policy,
-              detector: spec.id,
-              severity: spec.severity,
-              blocking: spec.blocking,
-              file: file.filename,
-              line: m.line,
-              message: m.rule.message,
-            }),
-          );
-        }
-      }
-      return findings;
-    },
-  };
 }

@@ -1,5 +1,5 @@
 import { headText } from "../code/head-text.js";
-import { parsedLanguageOf, syntaxOfPatch } from "../code/syntax-tree.js";
+import { parsedLanguageOf, readsByGrammar, syntaxOfPatch } from "../code/syntax-tree.js";
 import type { Detector } from "../detector.js";
 import type { Finding } from "../../domain/finding.js";
 import { cryptoCalls, type CryptoCall, mayCallCrypto } from "./crypto-calls.js";
@@ -97,6 +97,8 @@ const TREE_MESSAGE: Record<CryptoCall["kind"], (c: CryptoCall) => string> = {
 export const weakCryptoDetector: Detector = {
   id: "weak-crypto",
   policies: ["SEC-05"],
+  covers: ["code"],
+  reads: readsByGrammar,
   async detect(ctx) {
     const findings: Finding[] = [];
     for (const file of ctx.pr.files) {

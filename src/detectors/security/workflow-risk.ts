@@ -46,6 +46,8 @@ async function sourceOf(file: ChangedFile, head: HeadFiles): Promise<WorkflowSou
 export const workflowRiskDetector: Detector = {
   id: "workflow-risk",
   policies: ["SEC-04"],
+  covers: ["workflow"],
+  reads: (file) => WORKFLOW_PATH.test(file.filename),
   async detect(ctx) {
     const findings: Finding[] = [];
     for (const file of ctx.pr.files) {

@@ -1,3 +1,4 @@
+import { coverageComplete } from "../../domain/coverage.js";
 import { assessRisk } from "../../risk/assess-risk.js";
 import { configOf, reviewedPullRequest, type ReviewGraphDeps } from "../deps.js";
 import type { ReviewStateUpdate, ReviewStateValue } from "../state.js";
@@ -11,13 +12,14 @@ export function assessRiskNode(deps: Pick<ReviewGraphDeps, "pullRequests" | "ser
   };
 }
 
-/** Below the threshold, nothing detected, nothing missing, every lookup answered: no specialist runs. */
+/** Below the threshold, nothing detected, nothing unread or missing, every lookup answered: no specialist runs. */
 export function routeAfterRisk(deps: Pick<ReviewGraphDeps, "server" | "configs">) {
   return async (state: ReviewStateValue): Promise<"verdict" | "retrieve_policies"> => {
     const clean =
       state.detections.length === 0 &&
       state.detectorErrors.length === 0 &&
       state.lookupFailures.length === 0 &&
+      coverageComplete(state.coverage) &&
       !state.intakeProblem;
     return clean && state.risk !== null && state.risk.score < (await configOf(deps, state)).risk.threshold
       ? "verdict"

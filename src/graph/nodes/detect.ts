@@ -3,6 +3,8 @@ import type { Finding } from "../../domain/finding.js";
 import type { HeadFiles } from "../../domain/head-files.js";
 import type { LicenseLookup, LicenseResolver, LookupFailure } from "../../domain/license-resolver.js";
 import { applyConfig } from "../../config/apply.js";
+import { buildCoverage, type ReadGap } from "../../coverage/ledger.js";
+import { withMovedFilesWhole } from "../../coverage/moved-files.js";
 import { configOf, reviewedPullRequest, type ReviewGraphDeps } from "../deps.js";
 import type { ReviewStateUpdate, ReviewStateValue } from "../state.js";
 
@@ -33,17 +35,19 @@ export function recordingFailures(inner: LicenseResolver, failures: LookupFailur
 }
 
 /**
- * The review's head files, noting why the snapshot could not be had (once) instead of letting a
- * detector fall back to the diff alone: the review then goes to a person saying why.
+ * The review's head files, noting each file the snapshot could not give, and why, instead of
+ * letting a detector fall back to the diff alone: the ledger lists it unread and the review goes
+ * to a person saying why.
  */
-export function recordingSnapshotFailure(inner: HeadFiles, problems: string[]): HeadFiles {
+export function recordingSnapshotFailure(inner: HeadFiles, gaps: ReadGap[]): HeadFiles {
   return {
     async read(path) {
       try {
         return await inner.read(path);
       } catch (error) {
-        const problem = describeError(error);
-        if (!problems.includes(problem)) problems.push(problem);
+        const detail = `the head snapshot could not give it: ${describeError(error)}`;
+        if (!gaps.some((g) => g.file === path && g.detail === detail))
+          gaps.push({ file: path, reason: "snapshot", detail });
         return undefined;
       }
     },
@@ -52,9 +56,11 @@ export function recordingSnapshotFailure(inner: HeadFiles, problems: string[]): 
 
 /**
  * Runs every deterministic detector (free, so always), then applies the review's configuration
- * to what they found (policies switched off or tuned, exceptions). A detector that throws is
- * recorded, never fatal; so is a licence lookup that got no answer, and a head snapshot a detector
- * needed that could not be had (the review then goes to a person).
+ * to what they found (policies switched off or tuned, exceptions), and writes the coverage ledger:
+ * what the detectors read and what they could not (a language no detector reads, a binary, an
+ * overlong line, a cap, a head file the snapshot could not give). Renamed or copied files whose
+ * new path changes what applies are read whole. A detector that throws is recorded, never fatal;
+ * so is a licence lookup that got no answer. Unread code and failed lookups go to a person.
  */
 export function detectNode(deps: ReviewGraphDeps) {
   return async (state: ReviewStateValue): Promise<ReviewStateUpdate> => {
@@ -68,9 +74,12 @@ export function detectNode(deps: ReviewGraphDeps) {
     const lookupFailures: LookupFailure[] = [];
     const licenses = recordingFailures(deps.licenses(state.source), lookupFailures);
     const config = await configOf(deps, state);
-    const snapshotProblems: string[] = [];
-    const head = recordingSnapshotFailure(deps.headFiles(state.snapshot), snapshotProblems);
-    const ctx = { pr, head, licenses, licenseRules: config.licenses };
+    const gaps: ReadGap[] = [];
+    const head = recordingSnapshotFailure(deps.headFiles(state.snapshot), gaps);
+    const moved = await withMovedFilesWhole(pr, head);
+    gaps.push(...moved.gaps);
+    const notRead = (file: string, detail: string) => gaps.push({ file, reason: "cap", detail });
+    const ctx = { pr: moved.pr, head, licenses, licenseRules: config.licenses, notRead };
     const found: Finding[] = [];
     const detectorErrors: string[] = [];
     await Promise.all(
@@ -90,13 +99,7 @@ export function detectNode(deps: ReviewGraphDeps) {
         a.policy.localeCompare(b.policy) || (a.file ?? "").localeCompare(b.file ?? "") || (a.line ?? 0) - (b.line ?? 0),
     );
     lookupFailures.sort((a, b) => `${a.ecosystem}:${a.name}`.localeCompare(`${b.ecosystem}:${b.name}`));
-    // Without the head's files the detectors saw only the diff: not fully reviewed, a person decides.
-    const problems = [state.intakeProblem, ...snapshotProblems].filter((p): p is string => !!p);
-    return {
-      detections,
-      detectorErrors: detectorErrors.sort(),
-      lookupFailures,
-      ...(snapshotProblems.length > 0 ? { intakeProblem: problems.join("; ") } : {}),
-    };
+    const coverage = buildCoverage(moved.pr.files, deps.detectors, gaps, config.coverage.acceptUnread);
+    return { detections, detectorErrors: detectorErrors.sort(), lookupFailures, coverage };
   };
 }

@@ -1,3 +1,4 @@
+import { blockingUnread } from "../../domain/coverage.js";
 import { reconcile, type ReconcileOutcome } from "../reconcile.js";
 import type { ReviewStateUpdate, ReviewStateValue } from "../state.js";
 
@@ -13,6 +14,7 @@ export function reconcileNode() {
       costUsd: state.usage.cost_usd,
       maxCostUsd: state.maxCostUsd,
       lookupFailures: state.lookupFailures,
+      unread: blockingUnread(state.coverage),
       incomplete: [
         ...(state.intakeProblem ? [state.intakeProblem] : []),
         ...state.detectorErrors.map((d) => `detector ${d} failed`),

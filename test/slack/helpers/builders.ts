@@ -59,6 +59,7 @@ export function makeResult(overrides: Partial<ReviewResult> = {}): ReviewResult 
       cost_usd: 0.0123,
     },
     investigations: [],
+    coverage: null,
     review_id: "r-0001",
     ...overrides,
   };

@@ -1,0 +1,136 @@
+import type { LedgerKind } from "../domain/coverage.js";
+import type { ChangedFile } from "../domain/pull-request.js";
+import { parsePatch } from "../domain/patch.js";
+
+/** Programming languages by file extension (lower case, without the dot). */
+const CODE_EXTENSIONS: Record<string, string> = {
+  js: "javascript",
+  mjs: "javascript",
+  cjs: "javascript",
+  jsx: "javascript",
+  ts: "typescript",
+  mts: "typescript",
+  cts: "typescript",
+  tsx: "typescript",
+  vue: "vue",
+  svelte: "svelte",
+  py: "python",
+  pyw: "python",
+  pyx: "cython",
+  go: "go",
+  java: "java",
+  kt: "kotlin",
+  kts: "kotlin",
+  scala: "scala",
+  groovy: "groovy",
+  cs: "csharp",
+  vb: "visual-basic",
+  fs: "fsharp",
+  php: "php",
+  phtml: "php",
+  rb: "ruby",
+  erb: "ruby",
+  rake: "ruby",
+  rs: "rust",
+  c: "c",
+  h: "c",
+  cc: "cpp",
+  cpp: "cpp",
+  cxx: "cpp",
+  hpp: "cpp",
+  hh: "cpp",
+  m: "objective-c",
+  mm: "objective-c",
+  swift: "swift",
+  dart: "dart",
+  pl: "perl",
+  pm: "perl",
+  cgi: "perl",
+  t: "perl",
+  lua: "lua",
+  r: "r",
+  jl: "julia",
+  ex: "elixir",
+  exs: "elixir",
+  erl: "erlang",
+  hs: "haskell",
+  clj: "clojure",
+  cljs: "clojure",
+  ml: "ocaml",
+  sh: "shell",
+  bash: "shell",
+  zsh: "shell",
+  ksh: "shell",
+  fish: "shell",
+  ps1: "powershell",
+  psm1: "powershell",
+  bat: "batch",
+  cmd: "batch",
+  tcl: "tcl",
+  zig: "zig",
+  nim: "nim",
+  sol: "solidity",
+};
+
+/** Binaries that can run or be loaded: shared libraries, archives of code, executables, bytecode. */
+const EXECUTABLE_BINARY =
+  /\.(so(\.\d+)*|dll|dylib|a|o|obj|lib|jar|war|ear|aar|apk|dex|class|whl|egg|pyc|pyo|pyd|node|wasm|exe|msi|bin|elf|com|deb|rpm|dmg|pkg|appimage|app|out|ko|sys|scr|cpl|ocx|jnilib|bundle|nupkg|gem|crx|xpi|vsix)$/i;
+
+/** Pictures, fonts, sound, video: nothing a policy concerns is read from them. */
+const MEDIA =
+  /\.(png|jpe?g|gif|webp|avif|bmp|ico|icns|tiff?|psd|heic|woff2?|ttf|otf|eot|mp3|wav|ogg|oga|flac|aac|m4a|mp4|m4v|mov|webm|avi|mkv)$/i;
+
+/** Manifests of the ecosystems the gate knows (read by the dependency-licences detector, or not yet). */
+const MANIFEST =
+  /(^|\/)(package\.json|requirements[^/]*\.txt|pyproject\.toml|setup\.cfg|Pipfile|go\.mod|Cargo\.toml|Gemfile|[^/]+\.gemspec|pom\.xml|build\.gradle(\.kts)?|settings\.gradle(\.kts)?|libs\.versions\.toml|composer\.json|[^/]+\.csproj|packages\.config|Directory\.Packages\.props)$/;
+
+/** CI/CD definitions. */
+const WORKFLOW = /(^|\/)\.github\/(workflows|actions)\/|(^|\/)action\.ya?ml$/;
+
+const SHEBANG: ReadonlyArray<[RegExp, string]> = [
+  [/^#!.*\b(perl)\b/, "perl"],
+  [/^#!.*\b(python[\d.]*)\b/, "python"],
+  [/^#!.*\b(node|deno|bun)\b/, "javascript"],
+  [/^#!.*\b(ruby)\b/, "ruby"],
+  [/^#!.*\b(php)\b/, "php"],
+  [/^#!.*\b(ba|z|k|da|fi)?sh\b/, "shell"],
+  [/^#!/, "script"],
+];
+
+/** What a changed file is and its language (or format), for the ledger. */
+export interface FileKind {
+  kind: LedgerKind;
+  language: string;
+}
+
+function extensionOf(path: string): string {
+  const base = path.slice(path.lastIndexOf("/") + 1);
+  const dot = base.lastIndexOf(".");
+  return dot > 0 ? base.slice(dot + 1).toLowerCase() : "";
+}
+
+/** The interpreter a script's first line names (`#!/usr/bin/env perl`), for a file without a known extension. */
+function shebangLanguage(file: ChangedFile): string | undefined {
+  const first = parsePatch(file.patch).find((l) => l.kind !== "del" && l.line === 1);
+  if (!first) return undefined;
+  return SHEBANG.find(([pattern]) => pattern.test(first.text))?.[1];
+}
+
+/**
+ * What a changed file is for the coverage ledger: code (in which language), a manifest, a
+ * workflow, a binary that can run, media, or other text.
+ *
+ * @example ledgerKind({ filename: "cgi-bin/run.pl", ... }) // { kind: "code", language: "perl" }
+ */
+export function ledgerKind(file: ChangedFile): FileKind {
+  const name = file.filename;
+  const base = name.slice(name.lastIndexOf("/") + 1);
+  if (WORKFLOW.test(name)) return { kind: "workflow", language: "workflow" };
+  if (MANIFEST.test(name)) return { kind: "manifest", language: base };
+  if (EXECUTABLE_BINARY.test(name)) return { kind: "binary", language: extensionOf(name) };
+  if (MEDIA.test(name)) return { kind: "media", language: extensionOf(name) };
+  const ext = extensionOf(name);
+  const language = CODE_EXTENSIONS[ext] ?? (ext === "" ? shebangLanguage(file) : undefined);
+  if (language) return { kind: "code", language };
+  return { kind: "text", language: ext || base };
+}
