@@ -7,6 +7,7 @@ import { BUNDLED_FIXTURES_DIR } from "../../src/package-paths.js";
 import { reviewFixture, tempDir, testGate } from "../helpers/gate.js";
 
 const dir = tempDir("gate-review-config-");
+const EVAL = path.join(BUNDLED_FIXTURES_DIR, "eval");
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 /**
@@ -31,6 +32,28 @@ const EXCEPTION =
   "exceptions:\n  - { policy: LIC-02, package: 'gpl-chart-lib@^2', reason: legal cleared 2.x (LEGAL-12), granted_by: dana, expires: 2027-06-30 }\n";
 
 describe("a review under a configuration file", () => {
+  it("coverage.accept_unread turns an unread Perl file into a warning the card and check run name; unaccepted it goes to a person", async () => {
+    const plain = await gateWith("");
+    expect((await reviewFixture(plain, "cov-perl-cgi-shell", EVAL)).escalation?.reason).toBe("not_inspected");
+    const gate = await gateWith(
+      "coverage:\n  accept_unread:\n    - { language: perl, reason: 'legacy CGI, read by the ops team' }\n",
+    );
+    const result = await reviewFixture(gate, "cov-perl-cgi-shell", EVAL);
+    expect(result.route).toBe("approved");
+    expect(result.coverage?.complete).toBe(true);
+    expect(result.coverage?.unread).toEqual([
+      expect.objectContaining({ file: "cgi-bin/hostcheck.pl", accepted: "legacy CGI, read by the ops team" }),
+    ]);
+    const review = await gate.store.get(result.review_id);
+    if (!review) throw new Error("no review");
+    const check = buildCheckRun(result, { headSha: review.headSha });
+    expect(check.conclusion).toBe("success");
+    expect(check.annotations).toContainEqual(
+      expect.objectContaining({ path: "cgi-bin/hostcheck.pl", annotation_level: "warning" }),
+    );
+    expect(JSON.stringify(renderCard({ review, result }).blocks)).toContain("accepted: legacy CGI");
+  });
+
   it("a raised policy blocks: LIC-01 made blocking sends a GPL dev dependency to a person", async () => {
     const plain = await gateWith("");
     const raised = await gateWith("policies: { LIC-01: { blocking: true } }");

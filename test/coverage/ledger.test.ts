@@ -1,0 +1,192 @@
+import { describe, expect, it } from "vitest";
+import { buildCoverage, type ReadGap } from "../../src/coverage/ledger.js";
+import { ledgerKind } from "../../src/coverage/ledger-kind.js";
+import { ALL_DETECTORS } from "../../src/detectors/index.js";
+import { blockingUnread, coverageComplete, coverageLines } from "../../src/domain/coverage.js";
+import type { ChangedFile } from "../../src/domain/pull-request.js";
+import { addedFilePatch, buildPr, type FileSpec } from "../detectors/pr-builder.js";
+
+const files = (...specs: FileSpec[]): ChangedFile[] => buildPr({ files: specs }).files;
+const ledger = (specs: FileSpec[], gaps: ReadGap[] = [], accepted: Parameters<typeof buildCoverage>[3] = []) =>
+  buildCoverage(files(...specs), ALL_DETECTORS, gaps, accepted);
+const noPatch = (filename: string, status: ChangedFile["status"] = "added"): ChangedFile => ({
+  filename,
+  status,
+  additions: 0,
+  deletions: 0,
+  changes: 0,
+});
+
+describe("ledgerKind", () => {
+  it.each([
+    ["cgi-bin/run.pl", "code", "perl"],
+    ["src/App.java", "code", "java"],
+    ["web/app.tsx", "code", "typescript"],
+    ["scripts/deploy.sh", "code", "shell"],
+    ["lib/libfast.so", "binary", "so"],
+    ["lib/libfast.so.1.2", "binary", "so"],
+    ["build/app.jar", "binary", "jar"],
+    ["native/addon.node", "binary", "node"],
+    ["web/pkg.wasm", "binary", "wasm"],
+    ["docs/logo.png", "media", "png"],
+    ["fonts/Inter.woff2", "media", "woff2"],
+    ["package.json", "manifest", "package.json"],
+    ["api/pom.xml", "manifest", "pom.xml"],
+    [".github/workflows/ci.yml", "workflow", "workflow"],
+    [".github/actions/setup/action.yml", "workflow", "workflow"],
+    ["README.md", "text", "md"],
+    ["config/app.yaml", "text", "yaml"],
+  ])("%s is %s (%s)", (filename, kind, language) => {
+    expect(ledgerKind({ filename, status: "added", additions: 1, deletions: 0, changes: 1 })).toEqual({
+      kind,
+      language,
+    });
+  });
+
+  it("a script without an extension is code in the language its first line names", () => {
+    const [script] = files({ filename: "bin/report", patch: addedFilePatch(["#!/usr/bin/env perl", "print 1;"]) });
+    expect(script && ledgerKind(script)).toEqual({ kind: "code", language: "perl" });
+    const [plain] = files({ filename: "NOTICE", patch: addedFilePatch(["Copyright 2026 Acme"]) });
+    expect(plain && ledgerKind(plain)).toEqual({ kind: "text", language: "NOTICE" });
+  });
+});
+
+describe("buildCoverage", () => {
+  it("reads TypeScript with every code detector and Markdown for secrets", () => {
+    const c = ledger([
+      { filename: "src/a.ts", patch: addedFilePatch(["export const a = 1;"]) },
+      { filename: "README.md", patch: addedFilePatch(["# Hi"]) },
+    ]);
+    expect(c.unread).toEqual([]);
+    expect(coverageComplete(c)).toBe(true);
+    const ts = c.read.find((g) => g.language === "typescript");
+    expect(ts?.files).toEqual(["src/a.ts"]);
+    expect(ts?.by).toEqual(
+      expect.arrayContaining([
+        "credentials",
+        "injection",
+        "auth-change",
+        "weak-crypto",
+        "pii-logging",
+        "pii-third-party",
+      ]),
+    );
+    expect(c.read.find((g) => g.language === "md")?.by).toContain("credentials");
+  });
+
+  it("a language no grammar reads is unread code, naming the detectors that do not read it", () => {
+    const c = ledger([{ filename: "cgi-bin/run.pl", patch: addedFilePatch(["print `ping $host`;"]) }]);
+    expect(c.read).toEqual([]);
+    expect(c.unread).toEqual([
+      expect.objectContaining({ file: "cgi-bin/run.pl", kind: "code", language: "perl", reason: "language" }),
+    ]);
+    expect(c.unread[0]?.detail).toContain("injection (SEC-02)");
+    expect(c.unread[0]?.detail).toContain("read only by credentials (SEC-01)");
+  });
+
+  it("binaries that can run and files without a diff are unread; pictures, removed files and pure renames are exempt", () => {
+    const c = buildCoverage(
+      [
+        noPatch("vendor/libfast.so"),
+        noPatch("build/tool.jar"),
+        noPatch("src/huge.ts", "modified"),
+        noPatch("docs/logo.png"),
+        { ...noPatch("src/old.ts", "removed"), deletions: 4, changes: 4 },
+        { ...noPatch("src/new/place.ts", "renamed"), previousFilename: "src/place.ts" },
+      ],
+      ALL_DETECTORS,
+      [],
+      [],
+    );
+    expect(c.unread.map((u) => [u.file, u.reason])).toEqual([
+      ["vendor/libfast.so", "binary"],
+      ["build/tool.jar", "binary"],
+      ["src/huge.ts", "no_patch"],
+    ]);
+    expect(c.exempt).toEqual([
+      { file: "docs/logo.png", why: "media" },
+      { file: "src/old.ts", why: "removed" },
+      { file: "src/new/place.ts", why: "unchanged rename" },
+    ]);
+  });
+
+  it("a manifest or workflow its detector does not parse is an unread format", () => {
+    const c = ledger([
+      { filename: "api/pom.xml", patch: addedFilePatch(["<project/>"]) },
+      { filename: ".github/actions/setup/action.yml", patch: addedFilePatch(["runs: {using: composite}"]) },
+      { filename: "package.json", patch: addedFilePatch(["{}"]) },
+    ]);
+    expect(c.unread.map((u) => [u.file, u.reason])).toEqual([
+      ["api/pom.xml", "format"],
+      [".github/actions/setup/action.yml", "format"],
+    ]);
+    expect(c.unread[0]?.detail).toContain("dependency-licenses (LIC-01, LIC-02)");
+    expect(c.read.map((g) => g.files).flat()).toEqual(["package.json"]);
+  });
+
+  it("an overlong added line is unread, at its line; trailing whitespace does not make a line long", () => {
+    const long = `log(user.email); // ${"x".repeat(2100)}`;
+    const padded = `q = "SELECT " + id${" ".repeat(2100)}`;
+    const c = ledger([
+      { filename: "src/a.ts", patch: addedFilePatch(["const a = 1;", long, long]) },
+      { filename: "src/b.ts", patch: addedFilePatch([padded]) },
+    ]);
+    expect(c.unread).toEqual([expect.objectContaining({ file: "src/a.ts", reason: "long_line", line: 2 })]);
+    expect(c.unread[0]?.detail).toBe(
+      "line 2 is 2,120 characters long (and 1 more line), over the 2,000 the detectors read",
+    );
+    expect(c.read.flatMap((g) => g.files)).toEqual(["src/b.ts"]);
+  });
+
+  it("a context line that is long is not a changed line", () => {
+    const patch = `@@ -1,1 +1,2 @@\n ${"y".repeat(3000)}\n+const b = 2;`;
+    expect(ledger([{ filename: "src/a.ts", patch }]).unread).toEqual([]);
+  });
+
+  it("gaps from the detect step (a cap, a head file) are unread, also for files the PR does not change", () => {
+    const c = ledger(
+      [{ filename: "vendor/x/a.c", patch: addedFilePatch(["int a;"]) }],
+      [
+        { file: "src/a.ts", reason: "cap", detail: "over the cap" },
+        { file: "vendor/x/COPYING", reason: "snapshot", detail: "the head snapshot could not give it: disk full" },
+      ],
+    );
+    expect(c.unread.map((u) => [u.file, u.reason])).toEqual([
+      ["vendor/x/a.c", "language"],
+      ["src/a.ts", "cap"],
+      ["vendor/x/COPYING", "snapshot"],
+    ]);
+    const d = ledger(
+      [{ filename: "src/a.ts", patch: addedFilePatch(["const a = 1;"]) }],
+      [{ file: "src/a.ts", reason: "cap", detail: "over the cap" }],
+    );
+    expect(d.unread).toEqual([expect.objectContaining({ file: "src/a.ts", reason: "cap", kind: "code" })]);
+    expect(d.read).toEqual([]);
+  });
+
+  it("the configuration can accept unread files by path or language: a warning, never a block", () => {
+    const c = ledger(
+      [
+        { filename: "cgi-bin/run.pl", patch: addedFilePatch(["print 1;"]) },
+        { filename: "scripts/deploy.sh", patch: addedFilePatch(["echo hi"]) },
+        { filename: "tools/gen.rb", patch: addedFilePatch(["puts 1"]) },
+      ],
+      [],
+      [
+        { language: "Perl", reason: "legacy CGI, reviewed by hand" },
+        { path: "scripts/**", reason: "ops scripts" },
+      ],
+    );
+    expect(c.unread.map((u) => [u.file, u.accepted])).toEqual([
+      ["cgi-bin/run.pl", "legacy CGI, reviewed by hand"],
+      ["scripts/deploy.sh", "ops scripts"],
+      ["tools/gen.rb", undefined],
+    ]);
+    expect(blockingUnread(c).map((u) => u.file)).toEqual(["tools/gen.rb"]);
+    expect(coverageLines(c)).toEqual([
+      "Read 0 of 3 changed files that need reading.",
+      expect.stringMatching(/^Not read: tools\/gen\.rb \(ruby: /),
+      expect.stringMatching(/^Not read, accepted by the configuration: cgi-bin\/run\.pl \(.*accepted: legacy CGI/),
+    ]);
+  });
+});
