@@ -1,3 +1,4 @@
+import { coverageLines } from "../domain/coverage.js";
 import type { ReviewResult } from "../domain/review-result.js";
 import type { ReviewRecord } from "../domain/review.js";
 import { escapeMrkdwn, formatUsd, mentionOrName, mrkdwnLink, slackDate, truncateMrkdwn } from "./mrkdwn.js";
@@ -9,8 +10,8 @@ const MAX_STATUS_FINDINGS = 5;
 const STATUS_TEXT_MAX = 3000;
 
 /**
- * A short mrkdwn summary of a review for `/gate status`: state, route, risk, findings, budget,
- * decision, and a link to the card when there is one.
+ * A short mrkdwn summary of a review for `/gate status`: state, route, risk, coverage, findings,
+ * budget, decision, and a link to the card when there is one.
  *
  * @example await respond({ response_type: "ephemeral", text: renderStatusText(result, review) });
  */
@@ -23,6 +24,10 @@ export function renderStatusText(result: ReviewResult, review?: ReviewRecord): s
     lines.push(
       `Escalation: ${result.escalation.reason} (${escapeMrkdwn(truncateMrkdwn(result.escalation.detail, 200))})`,
     );
+  if (result.coverage) {
+    const [read, ...unread] = coverageLines(result.coverage, 3);
+    lines.push(`Coverage: ${escapeMrkdwn(read ?? "")}`, ...unread.map((l) => truncateMrkdwn(escapeMrkdwn(l), 400)));
+  }
   const blocking = result.findings.filter((f) => f.blocking).length;
   lines.push(`Findings: ${result.findings.length} (${blocking} blocking)`);
   for (const f of result.findings.slice(0, MAX_STATUS_FINDINGS)) {

@@ -226,6 +226,31 @@ describe("renderStatusText", () => {
     expect(text).toContain("<https://slack.com/app_redirect?channel=C1&message_ts=1.2|Open the card>");
     expect(text.length).toBeLessThanOrEqual(3000);
   });
+
+  it("and the card say what the detectors could not read", () => {
+    const coverage = {
+      complete: false,
+      read: [{ by: ["credentials"], language: "typescript", files: ["src/a.ts"] }],
+      unread: [
+        {
+          file: "cgi-bin/run.pl",
+          kind: "code" as const,
+          language: "perl",
+          reason: "language" as const,
+          detail: "perl: no detector reads this language",
+          read_by_model: false,
+        },
+      ],
+      exempt: [],
+    };
+    const result = makeResult({ coverage, escalation: { reason: "not_inspected", detail: "cgi-bin/run.pl" } });
+    const text = renderStatusText(result);
+    expect(text).toContain("Coverage: Read 1 of 2 changed files that need reading.");
+    expect(text).toContain("Not read: cgi-bin/run.pl (perl: no detector reads this language)");
+    expect(all(renderCard({ review: makeReview(), result }).blocks as KnownBlock[])).toContain(
+      "Not read: cgi-bin/run.pl (perl: no detector reads this language)",
+    );
+  });
 });
 
 describe("renderHome", () => {
