@@ -150,6 +150,8 @@ export function lineCheck(file: string, lineAt: LineSource, line: number): LineC
     return m ? { kind: "verification", what: m[0].replace(/\s*\($/, "") } : undefined;
   }
   const family = familyOf(grammar);
+  // Only a call or a condition shows anything: most lines are neither, and need no parse.
+  if (!text.includes("(") && !CONDITION[family].test(text)) return undefined;
   const snippet = snippetAt(lineAt, line, lang);
   const calls = callSites({ lang: grammar, root: parseSource(grammar, snippet.join("\n")) }).filter((c) => c.row === 0);
   const shown = calls.map((c) => ({ call: c.callee, ...classifyCall(family, c) }));
