@@ -129,6 +129,7 @@ export function createModelStrategy(deps: ModelStrategyDeps): Strategy {
 
   return {
     name: "model",
+    kind: "model",
     async next(ctx: TurnContext): Promise<StrategyMove> {
       if (ctx.turn === 1 || messages.length === 0) {
         messages = [{ role: "user", content: await firstTurn(ctx.request, ctx.pr) }];

@@ -46,6 +46,12 @@ export interface InvestigationReport {
   chars_read: number;
   /** Why it is inconclusive ("budget: max tool calls (12) reached", "timeout after 30000 ms", ...). */
   reason?: string;
+  /**
+   * For a question about SEC-03 findings: the files among theirs in which a cited line (read by a
+   * tool, quoted as it reads) shows the check a clearance needs: a verify or compare call, or, where
+   * no token is at stake, a condition that refuses. Set by the harness; absent for other questions.
+   */
+  checks_shown?: string[];
   /** Model usage of a model-driven strategy; zeros for the deterministic one. */
   usage: Usage;
 }

@@ -43,8 +43,12 @@ export class LinesRead {
   }
 }
 
-/** A repository-relative path as the tools write it: `./lib/a.ts` and `lib//a.ts` are `lib/a.ts`. */
-function normalizePath(p: string): string {
+/**
+ * A repository-relative path as the tools write it: `./lib/a.ts` and `lib//a.ts` are `lib/a.ts`.
+ *
+ * @example normalizePath("./lib//a.ts") // "lib/a.ts"
+ */
+export function normalizePath(p: string): string {
   return path.posix
     .normalize(p.replace(/\\/g, "/"))
     .replace(/^(\.\/)+/, "")

@@ -6,6 +6,7 @@ import type { Strategy, StrategyAnswer, StrategyMove, ToolCall, ToolResult } fro
 import { realRoot } from "../snapshot/sandbox.js";
 import { runTool, type ToolRunner } from "./tools/index.js";
 import { LinesRead, unverifiedEvidence } from "./evidence-check.js";
+import { fileChecks, type FileCheck } from "./auth-checks/checks-shown.js";
 
 /** The investigator's budgets; the harness counts them, never the strategy. */
 export interface InvestigationLimits {
@@ -81,6 +82,7 @@ export async function runInvestigation(args: RunInvestigationArgs): Promise<Inve
 
   const report = (answer: StrategyAnswer | undefined, reason: string | undefined): InvestigationReport => ({
     status: answer?.conclusive === true && reason === undefined ? "resolved" : "inconclusive",
+    ...checksShown(answer),
     question: request.question,
     origin: request.origin,
     ...(request.askedBy !== undefined ? { askedBy: request.askedBy } : {}),
@@ -169,7 +171,7 @@ export async function runInvestigation(args: RunInvestigationArgs): Promise<Inve
         const answer = move.answer;
         const reason =
           answer?.conclusive === true
-            ? clearanceProblem(answer)
+            ? (clearanceProblem(answer) ?? uncheckedClearance(answer))
             : (answer?.reason ?? "the strategy could not reach a conclusion");
         return report(answer, reason);
       }
@@ -214,6 +216,33 @@ export async function runInvestigation(args: RunInvestigationArgs): Promise<Inve
     const problems = unverifiedEvidence(evidence, linesRead);
     if (problems.length === 0) return undefined;
     return `unverified evidence: ${problems.slice(0, 3).join("; ")}${problems.length > 3 ? `; and ${problems.length - 3} more` : ""}`;
+  }
+
+  /** The question's SEC-03 files, each with the verified cited line that shows its check, if any. */
+  function checksOf(answer: StrategyAnswer | undefined): FileCheck[] {
+    const evidence = Array.isArray(answer?.evidence) ? answer.evidence : [];
+    const verified = evidence.filter((e) => unverifiedEvidence([e], linesRead).length === 0);
+    return fileChecks(request, pr, verified, (file, line) => linesRead.text(file, line));
+  }
+
+  function checksShown(answer: StrategyAnswer | undefined): { checks_shown?: string[] } {
+    if (!request.findings.some((f) => f.policy === "SEC-03")) return {};
+    return { checks_shown: checksOf(answer).flatMap((c) => (c.shownAt ? [c.file || "(any file)"] : [])) };
+  }
+
+  /**
+   * A model's clearance of a SEC-03 question counts only when, for each file of its findings, a
+   * cited line shows the check itself (a line that imports a library or names a function does not).
+   */
+  function uncheckedClearance(answer: StrategyAnswer): string | undefined {
+    if (strategy.kind === "rules" || (Array.isArray(answer.concerns) && answer.concerns.length > 0)) return undefined;
+    const missing = checksOf(answer).filter((c) => !c.shownAt);
+    if (missing.length === 0) return undefined;
+    const files = missing.map((c) => c.file || "the changed code").join(", ");
+    const needs = missing.some((c) => c.need === "verification")
+      ? "the line that verifies the token, signature or password (a verify or compare call the harness recognises)"
+      : "a verify or compare call, or a condition that refuses the caller";
+    return `the model's clearance cited no line that shows the check in ${files}: SEC-03 needs ${needs}`;
   }
 
   async function execute(call: ToolCall, remainingChars: number): Promise<ToolResult> {

@@ -5,6 +5,7 @@ import { runInvestigation, type HarnessProgress, type InvestigationLimits } from
 import type { InvestigationReport, InvestigationRequest } from "../domain/investigation.js";
 import type { SnapshotCache, SnapshotRef } from "../domain/snapshot-ref.js";
 import type { Strategy } from "./strategy.js";
+import { withCrossCheck } from "./cross-check.js";
 
 /** What an investigation needs besides the question: the PR, its snapshot and how to report progress. */
 export interface InvestigateContext {
@@ -29,8 +30,8 @@ export interface Investigator {
  *
  * `crossCheck` (the deterministic strategy, when `newStrategy` is a model's) re-asks the same
  * question without a model whenever the first answer clears it. A clearance counts only when the
- * cross-check found no concern; otherwise the report is inconclusive and carries the concerns, so
- * a person decides with the line that shows them.
+ * cross-check found no concern, and assessed every new file of a SEC-03 finding (`withCrossCheck`);
+ * otherwise the report is inconclusive, so a person decides.
  *
  * @example const inv = createInvestigator({ newStrategy: createDeterministicStrategy, snapshots,
  *   limits: { maxTurns: 6, maxToolCalls: 12, maxFileChars: 60000, timeoutMs: 30000 } });
@@ -67,28 +68,8 @@ export function createInvestigator(deps: {
         limits: deps.limits,
         ...(ctx.signal ? { signal: ctx.signal } : {}),
       });
-      return withCrossCheck(report, check);
+      return withCrossCheck(report, check, req, ctx.pr);
     },
-  };
-}
-
-/**
- * The first report, overruled when the deterministic cross-check of the same question found a
- * concern: inconclusive, with the cross-check's concerns and their lines as evidence.
- *
- * @example withCrossCheck(modelSaysResolved, rulesFoundTokenLogged).status // "inconclusive"
- */
-export function withCrossCheck(report: InvestigationReport, check: InvestigationReport): InvestigationReport {
-  if (check.concerns.length === 0) return report;
-  const first = check.concerns[0];
-  return {
-    ...report,
-    status: "inconclusive",
-    concerns: [...check.concerns],
-    evidence: [...report.evidence, ...check.concerns.map((c) => c.evidence)],
-    reason:
-      `the answer cleared the question, but the deterministic investigation of the same question found a concern` +
-      (first ? `: ${first.message}` : ""),
   };
 }
 

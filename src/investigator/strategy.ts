@@ -53,5 +53,10 @@ export type StrategyMove =
  */
 export interface Strategy {
   name: string;
+  /**
+   * `rules` for the deterministic strategy, whose clearances follow its own rules; `model` for any
+   * other, whose clearance of a SEC-03 question must cite a line that shows the check.
+   */
+  kind: "rules" | "model";
   next(ctx: TurnContext): Promise<StrategyMove>;
 }

@@ -146,6 +146,23 @@ const rows: Array<{ rung: string; input: ReconcileInput; next: string; reason?: 
     reason: "inconclusive",
   },
   {
+    rung: "4b a model's clearance of a new auth file the deterministic investigation could not assess (withCrossCheck)",
+    input: input({
+      detections: [sec03],
+      findings: { security: batch([{ ...sec03, needs_more_context: false }]) },
+      investigations: [
+        report("inconclusive", {
+          reason:
+            "src/auth/token.ts is a new authentication file that the deterministic investigation could not assess " +
+            "(no line it read shows the check), so the model's clearance does not settle SEC-03: a person decides",
+          checks_shown: ["src/auth/token.ts"],
+        }),
+      ],
+    }),
+    next: "human_gate",
+    reason: "inconclusive",
+  },
+  {
     rung: "5 a blocking finding",
     input: input({ detections: [f()], findings: { security: batch([f()]) } }),
     next: "human_gate",

@@ -39,6 +39,7 @@ function scripted(
   const seen: TurnContext[] = [];
   return {
     name: "scripted",
+    kind: "model",
     seen,
     async next(ctx) {
       seen.push(ctx);
@@ -131,6 +132,7 @@ describe("runInvestigation", () => {
   it("stops at max turns", async () => {
     const forever: Strategy = {
       name: "forever",
+      kind: "model",
       next: async (ctx) => ({ kind: "tools", calls: [list(String(ctx.turn))] }),
     };
     const report = await runInvestigation({ strategy: forever, request, pr, root, limits: { ...limits, maxTurns: 3 } });
@@ -215,6 +217,7 @@ describe("runInvestigation", () => {
   it("a throwing strategy gives an inconclusive report", async () => {
     const boom: Strategy = {
       name: "boom",
+      kind: "model",
       next: async () => {
         throw new Error("model said no");
       },
@@ -226,12 +229,13 @@ describe("runInvestigation", () => {
   it("a strategy that throws synchronously or returns junk gives an inconclusive report", async () => {
     const sync: Strategy = {
       name: "sync",
+      kind: "model",
       next: () => {
         throw new Error("sync throw");
       },
     };
     expect((await runInvestigation({ strategy: sync, request, pr, root, limits })).reason).toMatch(/sync throw/);
-    const junk = { name: "junk", next: async () => ({ kind: "dance" }) } as unknown as Strategy;
+    const junk = { name: "junk", kind: "model", next: async () => ({ kind: "dance" }) } as unknown as Strategy;
     expect((await runInvestigation({ strategy: junk, request, pr, root, limits })).reason).toMatch(/unknown move/);
   });
 
@@ -239,6 +243,7 @@ describe("runInvestigation", () => {
     let signal: AbortSignal | undefined;
     const stuck: Strategy = {
       name: "stuck",
+      kind: "model",
       next: (ctx) => {
         signal = ctx.signal;
         return new Promise<StrategyMove>(() => undefined);
@@ -254,6 +259,7 @@ describe("runInvestigation", () => {
   it("counts what a model call cut off by the timeout reports it spent", async () => {
     const billed: Strategy = {
       name: "billed",
+      kind: "model",
       next: (ctx) =>
         new Promise<StrategyMove>((_, reject) =>
           ctx.signal.addEventListener("abort", () =>
@@ -277,6 +283,7 @@ describe("runInvestigation", () => {
   it("counts what a failing strategy call reports it spent", async () => {
     const failing: Strategy = {
       name: "failing",
+      kind: "model",
       next: async () => {
         throw Object.assign(new Error("invalid answer"), { usage: { model_calls: 2, cost_usd: 0.02 } });
       },

@@ -1,4 +1,5 @@
-import type { PullRequest } from "../../domain/pull-request.js";
+import type { ChangedFile, PullRequest } from "../../domain/pull-request.js";
+import { clearanceNeed, lineCheck, showsNeededCheck } from "../auth-checks/line-check.js";
 import type { Concern, Evidence, InvestigationRequest } from "../../domain/investigation.js";
 import type { StrategyAnswer } from "../strategy.js";
 import { definitionName, functionBody } from "./code-scan.js";
@@ -111,6 +112,12 @@ export function buildAnswer(state: RunState, request: InvestigationRequest, pr: 
       unproven.push(
         `${target} is a new file: there is no earlier version to compare it with, so rules alone cannot clear it`,
       );
+      // What the new file itself shows: the line that verifies, cited so a model's clearance can be weighed.
+      const shown = checkLinesIn(head, changed);
+      if (shown.length > 0) {
+        answers.push(`${target} is new; it makes the check: ${shown.map(cite).join("; ")}.`);
+        shown.forEach(addEvidence);
+      }
     }
 
     const removed = removedChecks(target, patch, [...head, ...allHelperLines]);
@@ -222,6 +229,21 @@ export function buildAnswer(state: RunState, request: InvestigationRequest, pr: 
       evidence: evidenceOf(line),
     });
   }
+}
+
+/** The first lines of a new file that show the check its clearance needs (see `clearanceNeed`). */
+function checkLinesIn(head: SourceLine[], file: ChangedFile): SourceLine[] {
+  const need = clearanceNeed(file);
+  const byLine = new Map(head.map((l) => [l.line, l.text]));
+  return head
+    .filter((l) =>
+      showsNeededCheck(
+        lineCheck(l.file, (n) => byLine.get(n), l.line),
+        need,
+      ),
+    )
+    .slice(0, 2)
+    .map((l) => ({ ...l, text: excerpt(l.text) }));
 }
 
 /** How many logging calls these lines make. */

@@ -25,6 +25,7 @@ export function createDeterministicStrategy(): Strategy {
   const runs = new WeakMap<AbortSignal, RunState>();
   return {
     name: "deterministic",
+    kind: "rules",
     async next(ctx: TurnContext): Promise<StrategyMove> {
       let state = runs.get(ctx.signal);
       if (!state) {

@@ -245,6 +245,17 @@ describe("the rules clear only with positive evidence", () => {
       expect(report.reason).toMatch(
         /src\/auth\/session\.ts is a new file: there is no earlier version to compare it with/,
       );
+      // What the new file shows is cited all the same: a model's clearance is weighed against it.
+      expect(report.answers).toContainEqual(
+        expect.stringMatching(/^src\/auth\/session\.ts is new; it makes the check: src\/auth\/session\.ts:22 `if/),
+      );
+      expect(report.evidence).toContainEqual({
+        file: "src/auth/session.ts",
+        line: 23,
+        excerpt:
+          'if (!verifySignature(session.token, session.signature)) return { ok: false, reason: "bad_signature" };',
+      });
+      expect(report.checks_shown).toEqual(["src/auth/session.ts"]);
     } finally {
       v.cleanup();
     }
