@@ -127,7 +127,9 @@ export function ledgerKind(file: ChangedFile): FileKind {
   const base = name.slice(name.lastIndexOf("/") + 1);
   if (WORKFLOW.test(name)) return { kind: "workflow", language: "workflow" };
   if (MANIFEST.test(name)) return { kind: "manifest", language: base };
-  if (EXECUTABLE_BINARY.test(name)) return { kind: "binary", language: extensionOf(name) };
+  const binary = EXECUTABLE_BINARY.exec(name);
+  // A versioned shared library (`libz.so.1.2`) is a `.so`.
+  if (binary) return { kind: "binary", language: (binary[1] ?? "").replace(/(\.\d+)+$/, "").toLowerCase() };
   if (MEDIA.test(name)) return { kind: "media", language: extensionOf(name) };
   const ext = extensionOf(name);
   const language = CODE_EXTENSIONS[ext] ?? (ext === "" ? shebangLanguage(file) : undefined);
