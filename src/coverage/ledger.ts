@@ -1,5 +1,5 @@
 import picomatch from "picomatch";
-import type { Coverage, ExemptFile, ReadGroup, UnreadEntry } from "../domain/coverage.js";
+import { readKey, type Coverage, type ExemptFile, type UnreadEntry } from "../domain/coverage.js";
 import { addedLines } from "../domain/patch.js";
 import type { ChangedFile } from "../domain/pull-request.js";
 import type { Detector } from "../detectors/detector.js";
@@ -116,7 +116,7 @@ export function buildCoverage(
   gaps: readonly ReadGap[],
   accepted: readonly AcceptedUnread[],
 ): Coverage {
-  const groups = new Map<string, ReadGroup>();
+  const read: Record<string, string[]> = {};
   const unread: UnreadEntry[] = [];
   const exempt: ExemptFile[] = [];
   for (const file of files) {
@@ -131,11 +131,11 @@ export function buildCoverage(
     if (gap) unread.push({ file: file.filename, ...gap });
     for (const g of fileGaps) unread.push({ kind: kind.kind, language: kind.language, ...g });
     if (gap || fileGaps.length > 0) continue;
-    const by = detectors.filter((d) => d.reads(file)).map((d) => d.id);
-    const key = `${kind.language}\u0000${by.join(",")}`;
-    const group = groups.get(key) ?? { by, language: kind.language, files: [] };
-    group.files.push(file.filename);
-    groups.set(key, group);
+    const key = readKey(
+      kind.language,
+      detectors.filter((d) => d.reads(file)).flatMap((d) => d.policies),
+    );
+    (read[key] ??= []).push(file.filename);
   }
   // Gaps in files the pull request does not change (a head file a detector needed) are unread too.
   const changed = new Set(files.map((f) => f.filename));
@@ -144,5 +144,5 @@ export function buildCoverage(
     const reason = acceptance(entry, accepted);
     if (reason !== undefined) entry.accepted = reason;
   }
-  return { read: [...groups.values()], unread, exempt };
+  return { read, ...(unread.length > 0 ? { unread } : {}), ...(exempt.length > 0 ? { exempt } : {}) };
 }

@@ -28,7 +28,10 @@ export type UnreadReason =
 
 /** Files read, grouped by who read them. */
 export interface ReadGroup {
-  /** The detectors that read these files (by id). */
+  /**
+   * The detectors that read these files, named by the policies they check (the credentials
+   * detector is `SEC-01`, the dependency-licences detector `LIC-01` and `LIC-02`).
+   */
   by: string[];
   /** The language or format, e.g. "typescript", "package.json", "markdown". */
   language: string;
@@ -56,11 +59,49 @@ export interface ExemptFile {
   why: "removed" | "media" | "unchanged rename";
 }
 
-/** The ledger of one review. */
+/**
+ * The ledger of one review, as the graph's state keeps it: compact, since every checkpoint after
+ * the detect step carries it. `read` maps `<language>:<detector ids, space-separated>` to its
+ * files (`readGroups` spells the groups out); the lists are absent when empty.
+ */
 export interface Coverage {
+  read: Record<string, string[]>;
+  unread?: UnreadEntry[];
+  exempt?: ExemptFile[];
+}
+
+/** The ledger spelled out, as the result prints it and people read it. */
+export interface CoverageView {
   read: ReadGroup[];
   unread: UnreadEntry[];
   exempt: ExemptFile[];
+}
+
+/**
+ * The ledger spelled out: the groups of files read, and the lists even when empty.
+ *
+ * @example coverageView({ read: {} }) // { read: [], unread: [], exempt: [] }
+ */
+export function coverageView(coverage: Coverage): CoverageView {
+  return { read: readGroups(coverage), unread: coverage.unread ?? [], exempt: coverage.exempt ?? [] };
+}
+
+/** The key of a group of files read: their language and the policies of the detectors that read them. */
+export function readKey(language: string, by: readonly string[]): string {
+  return `${language}:${by.join(" ")}`;
+}
+
+/**
+ * The groups of files read, spelled out.
+ *
+ * @example readGroups({ read: { "md:SEC-01": ["README.md"] } }) // [{ by: ["SEC-01"], language: "md", files: ["README.md"] }]
+ */
+export function readGroups(coverage: Coverage): ReadGroup[] {
+  return Object.entries(coverage.read).map(([key, files]) => {
+    const at = key.lastIndexOf(":");
+    const by = key.slice(at + 1);
+    return { by: by === "" ? [] : by.split(" "), language: key.slice(0, at), files };
+  });
 }
 
 /** The unread entries no configuration accepted: each sends the review to a person. */
@@ -90,12 +131,12 @@ export function describeUnread(entries: readonly UnreadEntry[], max = 10): strin
  *
  * @example coverageLines(coverage) // ["Read 11 of 12 changed files.", "Not read: cgi-bin/run.pl (perl: no detector reads this language)"]
  */
-export function coverageLines(coverage: Coverage, max = 10): string[] {
+export function coverageLines(coverage: CoverageView, max = 10): string[] {
   const read = coverage.read.reduce((n, g) => n + g.files.length, 0);
   const needing = read + new Set(coverage.unread.map((u) => u.file)).size;
   const exempt = coverage.exempt.length > 0 ? ` (${coverage.exempt.length} with nothing to read)` : "";
   const lines = [`Read ${read} of ${needing} changed file${needing === 1 ? "" : "s"} that need reading${exempt}.`];
-  const open = blockingUnread(coverage);
+  const open = coverage.unread.filter((u) => u.accepted === undefined);
   if (open.length > 0) lines.push(`Not read: ${describeUnread(open, max)}`);
   const accepted = coverage.unread.filter((u) => u.accepted !== undefined);
   if (accepted.length > 0) {

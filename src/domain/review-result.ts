@@ -1,4 +1,4 @@
-import type { Coverage, UnreadEntry } from "./coverage.js";
+import type { CoverageView, UnreadEntry } from "./coverage.js";
 import type { ExceptionRef, Finding, Severity, Specialty } from "./finding.js";
 import type { InvestigationReport } from "./investigation.js";
 import type { Risk } from "./risk.js";
@@ -62,11 +62,9 @@ export type ResultInvestigation = Pick<
  * accepted by the configuration. An unread file a model reviewer was given says so
  * (`read_by_model`): a model's reading never counts as a detector's.
  */
-export interface ResultCoverage {
+export interface ResultCoverage extends CoverageView {
   complete: boolean;
-  read: Coverage["read"];
   unread: Array<UnreadEntry & { read_by_model: boolean }>;
-  exempt: Coverage["exempt"];
 }
 
 /** A person's decision, once made. */

@@ -28,3 +28,15 @@ export function addUsage(a: Usage, b: Partial<Usage>): Usage {
     cost_usd: Math.round((a.cost_usd + (b.cost_usd ?? 0)) * 1e6) / 1e6,
   };
 }
+
+/**
+ * Sums two usages and leaves out the fields that are zero: how the graph's state keeps a review's
+ * usage, so a review that called no model carries none of it in every checkpoint. Read a field of
+ * it with `?? 0`.
+ *
+ * @example addSparseUsage({}, { model_calls: 0 }) // {}
+ */
+export function addSparseUsage(a: Partial<Usage>, b: Partial<Usage>): Partial<Usage> {
+  const sum = addUsage({ ...ZERO_USAGE, ...a }, b);
+  return Object.fromEntries(Object.entries(sum).filter(([, v]) => v !== 0)) as Partial<Usage>;
+}

@@ -26,7 +26,7 @@ export function budgetOf(
   state: {
     investigations?: readonly unknown[];
     cyclesMax?: number;
-    usage?: { cost_usd: number };
+    usage?: { cost_usd?: number };
     maxCostUsd?: number | null;
   },
   cyclesMaxDefault: number,

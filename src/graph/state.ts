@@ -5,7 +5,7 @@ import type { LookupFailure } from "../domain/license-resolver.js";
 import type { PullRequestSummary } from "../domain/pull-request.js";
 import type { InvestigationReport, InvestigationRequest } from "../domain/investigation.js";
 import type { SnapshotRef } from "../domain/snapshot-ref.js";
-import { addUsage, ZERO_USAGE, type Usage } from "../domain/usage.js";
+import { addSparseUsage, type Usage } from "../domain/usage.js";
 import type { Decision, Escalation, Route } from "../domain/review-result.js";
 import type { Risk } from "../domain/risk.js";
 import type { ReviewSource } from "../domain/review-source.js";
@@ -116,7 +116,7 @@ export const ReviewState = Annotation.Root({
     default: () => null,
   }),
   /** Model usage summed over every call. Written by specialists and `investigate`. */
-  usage: Annotation<Usage, Partial<Usage>>({ reducer: addUsage, default: () => ({ ...ZERO_USAGE }) }),
+  usage: Annotation<Partial<Usage>, Partial<Usage>>({ reducer: addSparseUsage, default: () => ({}) }),
   /** Investigation reports, oldest first; their count is the cycles used. Written by `investigate`. */
   investigations: Annotation<InvestigationReport[]>({ reducer: appendReports, default: () => [] }),
   /** The question the next investigation answers. Written by `reconcile` and `human_gate`, cleared by `investigate`. */

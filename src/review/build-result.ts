@@ -1,7 +1,7 @@
 import { SEVERITY_RANK, SPECIALTIES, type Finding } from "../domain/finding.js";
 import type { ReviewStateValue } from "../graph/state.js";
 import type { Evidence } from "../domain/investigation.js";
-import { coverageComplete } from "../domain/coverage.js";
+import { coverageComplete, coverageView } from "../domain/coverage.js";
 import { toResultFinding, type ResultCoverage, type ReviewResult, type ReviewStatus } from "../domain/review-result.js";
 import type { ReviewRecord } from "../domain/review.js";
 
@@ -34,11 +34,11 @@ function resultCoverage(values: Partial<ReviewStateValue>): ResultCoverage | nul
   const batches = SPECIALTIES.map((s) => values.findings?.[s]).filter((b) => b !== undefined);
   const modelsRan = (values.usage?.model_calls ?? 0) > 0 && batches.length > 0;
   const cut = new Set(batches.flatMap((b) => b.notReviewed));
+  const view = coverageView(coverage);
   return {
     complete: coverageComplete(coverage),
-    read: coverage.read,
-    unread: coverage.unread.map((u) => ({ ...u, read_by_model: modelsRan && !cut.has(u.file) })),
-    exempt: coverage.exempt,
+    ...view,
+    unread: view.unread.map((u) => ({ ...u, read_by_model: modelsRan && !cut.has(u.file) })),
   };
 }
 

@@ -42,7 +42,7 @@ describe("gate CLI, each command in its own process", { timeout: 120_000 }, () =
     // The README is read (by the credentials detector), and nothing is left unread.
     expect(result.coverage).toEqual({
       complete: true,
-      read: [{ by: ["credentials", "pii-storage"], language: "md", files: ["README.md"] }],
+      read: [{ by: ["SEC-01", "DATA-02"], language: "md", files: ["README.md"] }],
       unread: [],
       exempt: [],
     });

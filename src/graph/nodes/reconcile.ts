@@ -11,7 +11,7 @@ export function reconcileNode() {
       escalation: state.escalation,
       investigations: state.investigations,
       cyclesMax: state.cyclesMax,
-      costUsd: state.usage.cost_usd,
+      costUsd: state.usage.cost_usd ?? 0,
       maxCostUsd: state.maxCostUsd,
       lookupFailures: state.lookupFailures,
       unread: blockingUnread(state.coverage),
