@@ -135,7 +135,7 @@ export function buildCoverage(
       kind.language,
       detectors.filter((d) => d.reads(file)).flatMap((d) => d.policies),
     );
-    (read[key] ??= []).push(file.filename);
+    read[key] = [...(read[key] ?? []), file.filename];
   }
   // Gaps in files the pull request does not change (a head file a detector needed) are unread too.
   const changed = new Set(files.map((f) => f.filename));
