@@ -116,7 +116,7 @@ export function buildCoverage(
   gaps: readonly ReadGap[],
   accepted: readonly AcceptedUnread[],
 ): Coverage {
-  const read: Record<string, string[]> = {};
+  const read = new Map<string, string[]>();
   const unread: UnreadEntry[] = [];
   const exempt: ExemptFile[] = [];
   for (const file of files) {
@@ -135,7 +135,9 @@ export function buildCoverage(
       kind.language,
       detectors.filter((d) => d.reads(file)).flatMap((d) => d.policies),
     );
-    read[key] = [...(read[key] ?? []), file.filename];
+    const group = read.get(key) ?? [];
+    group.push(file.filename);
+    read.set(key, group);
   }
   // Gaps in files the pull request does not change (a head file a detector needed) are unread too.
   const changed = new Set(files.map((f) => f.filename));
@@ -144,5 +146,5 @@ export function buildCoverage(
     const reason = acceptance(entry, accepted);
     if (reason !== undefined) entry.accepted = reason;
   }
-  return { read, ...(unread.length > 0 ? { unread } : {}), ...(exempt.length > 0 ? { exempt } : {}) };
+  return { read: Object.fromEntries(read), ...(unread.length > 0 ? { unread } : {}), ...(exempt.length > 0 ? { exempt } : {}) };
 }
