@@ -146,5 +146,9 @@ export function buildCoverage(
     const reason = acceptance(entry, accepted);
     if (reason !== undefined) entry.accepted = reason;
   }
-  return { read: Object.fromEntries(read), ...(unread.length > 0 ? { unread } : {}), ...(exempt.length > 0 ? { exempt } : {}) };
+  return {
+    read: Object.fromEntries(read),
+    ...(unread.length > 0 ? { unread } : {}),
+    ...(exempt.length > 0 ? { exempt } : {}),
+  };
 }
