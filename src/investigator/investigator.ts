@@ -3,7 +3,7 @@ import type { PullRequest } from "../domain/pull-request.js";
 import { ZERO_USAGE } from "../domain/usage.js";
 import { runInvestigation, type HarnessProgress, type InvestigationLimits } from "./harness.js";
 import type { InvestigationReport, InvestigationRequest } from "../domain/investigation.js";
-import type { SnapshotCache, SnapshotRef } from "../domain/snapshot-ref.js";
+import type { OpenSnapshot, SnapshotCache, SnapshotRef } from "../domain/snapshot-ref.js";
 import type { Strategy } from "./strategy.js";
 
 /** What an investigation needs besides the question: the PR, its snapshot and how to report progress. */
@@ -43,17 +43,19 @@ export function createInvestigator(deps: {
 }): Investigator {
   return {
     async investigate(req, ctx) {
-      let root: string | undefined;
+      let snapshot: OpenSnapshot;
       try {
-        root = await deps.snapshots.root(ctx.snapshot);
+        snapshot = await deps.snapshots.open(ctx.snapshot);
       } catch (error) {
         return refused(req, `no readable snapshot: ${describeError(error)}`);
       }
+      const { root, lost } = snapshot;
       const report = await runInvestigation({
         strategy: deps.newStrategy(),
         request: req,
         pr: ctx.pr,
         root,
+        lost,
         limits: deps.limits,
         ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}),
         ...(ctx.signal ? { signal: ctx.signal } : {}),
@@ -64,6 +66,7 @@ export function createInvestigator(deps: {
         request: req,
         pr: ctx.pr,
         root,
+        lost,
         limits: deps.limits,
         ...(ctx.signal ? { signal: ctx.signal } : {}),
       });
