@@ -41,26 +41,29 @@ export function lostEntryOf(lost: readonly LostEntry[], rel: string): LostEntry 
 }
 
 /**
- * SNAPSHOT_INCOMPLETE for a read the snapshot cannot answer: `rel` was lost (or lies in a lost
- * folder), or it is absent while entries were lost (it may be one the extraction never reached).
- * The absent case has one message per snapshot whatever the path, so a review that probes many
- * optional files (LICENSE, LICENSE.txt, …) names the loss once.
+ * SNAPSHOT_INCOMPLETE for a read the snapshot cannot answer. A lost entry's own read names it and
+ * its cause; any other (a path in a lost folder, or one absent while entries were lost: it may be
+ * one the extraction never reached) gets one message per snapshot, naming what was lost, so a
+ * review that probes many optional files (LICENSE, LICENSE.txt, …) states the loss once.
  *
  * @example snapshotIncomplete(lost, "vendor/x/COPYING").message // "the head snapshot is incomplete: vendor/x/COPYING was not written (ENOSPC: …)"
  */
 export function snapshotIncomplete(lost: readonly LostEntry[], rel: string): GateError {
-  const entry = lostEntryOf(lost, rel);
-  if (entry === undefined) {
+  const wanted = rel
+    .split("/")
+    .filter((s) => s !== "" && s !== ".")
+    .join("/");
+  const entry = lost.find((e) => e.path.replace(/\/+$/, "") === wanted);
+  if (entry !== undefined) {
     return new GateError(
       "SNAPSHOT_INCOMPLETE",
-      `the head snapshot is incomplete (not written: ${describeLost(lost)}); a file it lacks may have been lost with them, so it is not read as absent`,
+      `the head snapshot is incomplete: ${shown(entry.path)} was not written (${entry.cause})`,
     );
   }
-  const what =
-    entry.path.replace(/\/+$/, "") === rel
-      ? `${shown(rel)} was not written`
-      : `${shown(rel)} lies in ${shown(entry.path)}, which was not written`;
-  return new GateError("SNAPSHOT_INCOMPLETE", `the head snapshot is incomplete: ${what} (${entry.cause})`);
+  return new GateError(
+    "SNAPSHOT_INCOMPLETE",
+    `the head snapshot is incomplete (not written: ${describeLost(lost)}); a file it lacks may have been lost with them, so it is not read as absent`,
+  );
 }
 
 /**
