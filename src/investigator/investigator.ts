@@ -22,7 +22,8 @@ export interface Investigator {
 /**
  * Builds the investigator: has the snapshot's sandbox root from `snapshots` (fetched if this process
  * has no copy; a refused ref or a snapshot that cannot be had gives an inconclusive report, not a
- * throw) and runs the harness with the configured limits.
+ * throw) and runs the harness with the configured limits and what the snapshot lost, so a tool
+ * call an incomplete snapshot cannot answer whole ends the investigation inconclusive.
  *
  * `newStrategy` makes one strategy per investigation, so a strategy that keeps a conversation
  * (the model's) never mixes two reviews investigated at once.
