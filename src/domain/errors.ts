@@ -14,6 +14,8 @@ export const ERROR_ADVICE = {
   SANDBOX_REFUSED: "the investigator reads only inside the PR's head snapshot; nothing outside it was touched",
   SNAPSHOT_OVER_CAP:
     "the head snapshot passed the cap named above, so nothing of it was kept and a person reviews the PR; raise that setting only for a repository you trust (README, Security)",
+  SNAPSHOT_INCOMPLETE:
+    "the head snapshot could not be extracted whole (a full disk, an I/O error, a name the filesystem cannot hold, a damaged download), so nothing is read as absent from it and a person reviews the PR; free space under GATE_DATA_DIR and re-run the review (README, Security)",
   REGISTRY_UNAVAILABLE:
     "a licence lookup got no usable answer, so a person decides; check the registry settings (GATE_NPM_REGISTRY_URL, GATE_PYPI_URL, GATE_CRATES_URL, GATE_GO_LICENSE_URL)",
   GITHUB_INTAKE:

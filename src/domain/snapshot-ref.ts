@@ -10,7 +10,7 @@ export type SnapshotRef =
   | { kind: "fixture"; fixturesDir: string; name: string }
   /**
    * A GitHub head commit, fetched when first read and extracted under
-   * `<dataDir>/snapshots/<owner>/<repo>/<sha>`; `installationId` names the GitHub App installation
+   * `<dataDir>/snapshots/<owner>/<repo>/<sha>.snapshot/tree`; `installationId` names the GitHub App installation
    * that may download it (absent: the repository's own is looked up, or the token is used).
    */
   | { kind: "github"; owner: string; repo: string; sha: string; installationId?: number }
@@ -35,16 +35,41 @@ export function snapshotOf(source: ReviewSource): SnapshotRef {
 }
 
 /**
+ * An entry of the head archive that extraction could not write whole (the disk full, an I/O error,
+ * a name the filesystem cannot hold), and why. Not an entry refused as unsafe, nor a cap: those are
+ * the gate's own refusals.
+ */
+export interface LostEntry {
+  /** The entry's path below the repository's root, `/`-separated; a folder's ends with `/`. */
+  path: string;
+  /** The error, without the local path: `ENOSPC: no space left on device`. */
+  cause: string;
+}
+
+/**
+ * A snapshot on disk: the sandbox root to read, and what its extraction lost. Empty `lost` means
+ * whole. Otherwise it is incomplete: a read of a lost entry, or of a path absent from it (it may
+ * be one the extraction never reached), must fail with SNAPSHOT_INCOMPLETE, never read as "no
+ * such file".
+ */
+export interface OpenSnapshot {
+  root: string;
+  lost: LostEntry[];
+}
+
+/**
  * The snapshots on this process's disk. A GitHub snapshot is a per-process cache: it is downloaded
  * by the first reader that needs it (concurrent readers share one download), again by a process
  * that never had it (a restart, another replica), and removed once its review is settled.
  */
 export interface SnapshotCache {
   /**
-   * The snapshot's sandbox root, extracted, fetching it first when it is absent. Throws a `GateError`
-   * when it cannot be had: SNAPSHOT_OVER_CAP, GITHUB_INTAKE (not downloadable), SANDBOX_REFUSED.
+   * The snapshot, extracted, fetching it first when it is absent. Throws a `GateError` when it
+   * cannot be had: SNAPSHOT_OVER_CAP, SNAPSHOT_INCOMPLETE (nothing of it could be written whole),
+   * GITHUB_INTAKE (not downloadable), SANDBOX_REFUSED. A snapshot that lost some entries opens,
+   * and says which in `lost`: every reader checks it (see `OpenSnapshot`).
    */
-  root(ref: SnapshotRef): Promise<string>;
+  open(ref: SnapshotRef): Promise<OpenSnapshot>;
   /** Removes this process's copy of a GitHub snapshot (nothing to do for others, or when it is gone). */
   release(ref: SnapshotRef): Promise<void>;
 }

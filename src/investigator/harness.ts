@@ -1,9 +1,11 @@
 import { GateError } from "../domain/errors.js";
+import type { LostEntry } from "../domain/snapshot-ref.js";
 import type { PullRequest } from "../domain/pull-request.js";
 import { addUsage, ZERO_USAGE, type Usage } from "../domain/usage.js";
 import type { InvestigationReport, InvestigationRequest } from "../domain/investigation.js";
 import type { Strategy, StrategyAnswer, StrategyMove, ToolCall, ToolResult } from "./strategy.js";
 import { realRoot } from "../snapshot/sandbox.js";
+import { isSnapshotIncomplete } from "../snapshot/snapshot-loss.js";
 import { runTool, type ToolRunner } from "./tools/index.js";
 import { LinesRead, unverifiedEvidence } from "./evidence-check.js";
 import { fileChecks, type FileCheck } from "./auth-checks/checks-shown.js";
@@ -30,6 +32,11 @@ export interface RunInvestigationArgs {
   pr: PullRequest;
   /** The sandbox root (from `sandboxRoot`); undefined when the review has no snapshot. */
   root: string | undefined;
+  /**
+   * What the snapshot's extraction lost (`OpenSnapshot.lost`). The tools refuse what it keeps them
+   * from answering whole, and such a refusal ends the investigation inconclusive: a person decides.
+   */
+  lost?: readonly LostEntry[];
   limits: InvestigationLimits;
   onProgress?: (p: HarnessProgress) => void;
   signal?: AbortSignal;
@@ -198,7 +205,7 @@ export async function runInvestigation(args: RunInvestigationArgs): Promise<Inve
       }
     }
   } catch (error) {
-    if (error instanceof Stop) return report(undefined, error.message);
+    if (error instanceof Stop || isSnapshotIncomplete(error)) return report(undefined, error.message);
     return report(undefined, `investigation failed: ${messageOf(error)}`);
   } finally {
     clearTimeout(timer);
@@ -251,7 +258,11 @@ export async function runInvestigation(args: RunInvestigationArgs): Promise<Inve
     const tool = call?.tool;
     try {
       const out = await race(() =>
-        tools(root as string, call, { maxChars: remainingChars, signal: controller.signal }),
+        tools(root as string, call, {
+          maxChars: remainingChars,
+          signal: controller.signal,
+          ...(args.lost ? { lost: args.lost } : {}),
+        }),
       );
       let { output, chars } = out;
       if (chars > remainingChars) {
@@ -263,7 +274,8 @@ export async function runInvestigation(args: RunInvestigationArgs): Promise<Inve
       linesRead.record(call, { ok: true, output });
       return { id, tool, ok: true, output, chars };
     } catch (error) {
-      if (error instanceof Stop) throw error;
+      // A tool the snapshot's loss kept from answering whole ends the run: no answer may rest on it.
+      if (error instanceof Stop || isSnapshotIncomplete(error)) throw error;
       return { id, tool, ok: false, output: `error: ${messageOf(error)}`, chars: 0 };
     }
   }

@@ -3,7 +3,7 @@ import type { PullRequest } from "../domain/pull-request.js";
 import { ZERO_USAGE } from "../domain/usage.js";
 import { runInvestigation, type HarnessProgress, type InvestigationLimits } from "./harness.js";
 import type { InvestigationReport, InvestigationRequest } from "../domain/investigation.js";
-import type { SnapshotCache, SnapshotRef } from "../domain/snapshot-ref.js";
+import type { OpenSnapshot, SnapshotCache, SnapshotRef } from "../domain/snapshot-ref.js";
 import type { Strategy } from "./strategy.js";
 import { withCrossCheck } from "./cross-check.js";
 
@@ -23,7 +23,8 @@ export interface Investigator {
 /**
  * Builds the investigator: has the snapshot's sandbox root from `snapshots` (fetched if this process
  * has no copy; a refused ref or a snapshot that cannot be had gives an inconclusive report, not a
- * throw) and runs the harness with the configured limits.
+ * throw) and runs the harness with the configured limits and what the snapshot lost, so a tool
+ * call an incomplete snapshot cannot answer whole ends the investigation inconclusive.
  *
  * `newStrategy` makes one strategy per investigation, so a strategy that keeps a conversation
  * (the model's) never mixes two reviews investigated at once.
@@ -44,17 +45,19 @@ export function createInvestigator(deps: {
 }): Investigator {
   return {
     async investigate(req, ctx) {
-      let root: string | undefined;
+      let snapshot: OpenSnapshot;
       try {
-        root = await deps.snapshots.root(ctx.snapshot);
+        snapshot = await deps.snapshots.open(ctx.snapshot);
       } catch (error) {
         return refused(req, `no readable snapshot: ${describeError(error)}`);
       }
+      const { root, lost } = snapshot;
       const report = await runInvestigation({
         strategy: deps.newStrategy(),
         request: req,
         pr: ctx.pr,
         root,
+        lost,
         limits: deps.limits,
         ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}),
         ...(ctx.signal ? { signal: ctx.signal } : {}),
@@ -65,6 +68,7 @@ export function createInvestigator(deps: {
         request: req,
         pr: ctx.pr,
         root,
+        lost,
         limits: deps.limits,
         ...(ctx.signal ? { signal: ctx.signal } : {}),
       });

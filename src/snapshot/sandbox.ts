@@ -22,7 +22,7 @@ function plainName(value: unknown, pattern: RegExp, what: string): string {
  * ref is refused before anything is read. Throws `GateError("SANDBOX_REFUSED")`.
  *
  * @example sandboxRoot({ kind: "github", owner: "acme", repo: "web", sha: "a".repeat(40) }, { dataDir: "/var/gate" })
- *   // "/var/gate/snapshots/acme/web/aaaa…"
+ *   // "/var/gate/snapshots/acme/web/aaaa….snapshot/tree"
  */
 export function sandboxRoot(ref: SnapshotRef, opts: { dataDir: string }): string {
   switch (ref.kind) {
@@ -43,7 +43,9 @@ export function sandboxRoot(ref: SnapshotRef, opts: { dataDir: string }): string
       if (typeof opts.dataDir !== "string" || opts.dataDir === "" || opts.dataDir.includes("\0")) {
         refuse("the data directory is not set");
       }
-      return path.join(path.resolve(opts.dataDir), "snapshots", owner, repo, ref.sha);
+      // The tree sits in a folder of its own beside its record (`snapshot-record.ts`): the two are
+      // moved into place in one rename, so a tree on disk is never without its record.
+      return path.join(path.resolve(opts.dataDir), "snapshots", owner, repo, `${ref.sha}.snapshot`, "tree");
     }
     case "none":
       return refuse("this review has no snapshot to read");
@@ -103,6 +105,22 @@ export async function realRoot(root: string): Promise<string> {
   }
 }
 
+/** The error `resolveInSandbox` throws for a path that is not in the snapshot. */
+class NotFound extends GateError {
+  constructor(what: string, cause: unknown) {
+    super("SANDBOX_REFUSED", `not found: ${what}`, { cause });
+  }
+}
+
+/**
+ * Whether `resolveInSandbox` refused a path because nothing is there (not for leaving the root).
+ *
+ * @example isNotFound(await resolveInSandbox(root, "missing.ts").catch((e) => e)) // true
+ */
+export function isNotFound(error: unknown): boolean {
+  return error instanceof NotFound;
+}
+
 /**
  * Resolves `relPath` to a real absolute path inside `root`, following symlinks at every depth and
  * refusing anything that leaves the root (NUL, absolute, `..`, encoded dots/slashes, symlinks out).
@@ -121,7 +139,7 @@ export async function resolveInSandbox(root: string, relPath: string): Promise<s
   } catch (error) {
     const code = error instanceof Error && "code" in error ? String(error.code) : "";
     if (code === "ENOENT" || code === "ENOTDIR") {
-      throw new GateError("SANDBOX_REFUSED", `not found: ${segments.join("/") || "."}`, { cause: error });
+      throw new NotFound(segments.join("/") || ".", error);
     }
     throw new GateError("SANDBOX_REFUSED", `cannot resolve ${JSON.stringify(relPath)}`, { cause: error });
   }

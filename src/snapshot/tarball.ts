@@ -4,8 +4,9 @@ import type { Octokit } from "@octokit/rest";
 import { Parser, ReadEntry, Unpack } from "tar";
 import { GateError } from "../domain/errors.js";
 import { GITHUB_SHA } from "../domain/github-names.js";
-import type { SnapshotCaps } from "../domain/snapshot-ref.js";
+import type { LostEntry, SnapshotCaps } from "../domain/snapshot-ref.js";
 import { CapCounter, SnapshotOverCap } from "./cap-counter.js";
+import { ExtractionReport } from "./extraction-report.js";
 import { feedGunzipped } from "./gunzip-feed.js";
 
 export interface SnapshotOptions extends SnapshotCaps {
@@ -13,12 +14,14 @@ export interface SnapshotOptions extends SnapshotCaps {
   root: string;
 }
 
-/** What an extraction wrote, and what it refused to write. */
+/** What an extraction wrote, what it refused to write, and what it could not write. */
 export interface SnapshotStats {
   files: number;
   bytes: number;
   /** `"<entry path>: <reason>"` for every entry skipped as unsafe. */
   refused: string[];
+  /** Every entry an operating-system error kept from being written whole: the snapshot is incomplete. */
+  lost: LostEntry[];
 }
 
 const FILE_TYPES = new Set(["File", "OldFile", "ContiguousFile"]);
@@ -109,17 +112,24 @@ function settled(unpack: Unpack): Promise<unknown> {
 
 /**
  * Reads the whole archive once without writing anything, counting entries, depth and decompressed
- * bytes: an archive over a cap is refused before a single file exists.
+ * bytes: an archive over a cap is refused before a single file exists. So is a damaged one (a bad
+ * header, truncated input, no end-of-archive blocks), which tar itself only warns about.
  */
 async function scan(tarball: Buffer, caps: SnapshotCaps): Promise<void> {
   const counter = new CapCounter(caps);
+  const report = new ExtractionReport();
+  let ended = false;
   const parser = new Parser({
     zstd: false,
+    onwarn: report.onwarn,
     onReadEntry: (entry) => {
       const rel = strippedPath(entry.path.replace(/\\/g, "/"));
       if (rel !== "") counter.addEntry(rel, FILE_TYPES.has(entry.type) ? (entry.size ?? 0) : 0);
       entry.resume();
     },
+  });
+  parser.on("eof", () => {
+    ended = true;
   });
   const done = new Promise<unknown>((resolve) => {
     parser.on("end", () => resolve(undefined));
@@ -130,6 +140,31 @@ async function scan(tarball: Buffer, caps: SnapshotCaps): Promise<void> {
   const error = complete ? await done : undefined;
   if (counter.over) throw counter.over;
   if (error) throw error;
+  if (report.damaged !== undefined) throw damagedArchive(report.damaged);
+  // GitHub's archives (git archive) always end with end-of-archive blocks: one cut at an entry's
+  // boundary reads as a shorter archive unless their absence is noticed.
+  if (!ended) throw damagedArchive("the archive ends before its end-of-archive blocks (truncated)");
+}
+
+function damagedArchive(why: string): GateError {
+  return new GateError(
+    "SNAPSHOT_INCOMPLETE",
+    `the snapshot archive cannot be read whole: ${why}; nothing of it was kept`,
+  );
+}
+
+/**
+ * Removes what a lost file left (a file cut short by a full disk, say), so that nothing reads part
+ * of it as the whole. Best effort: a read of a lost entry is refused whatever is on disk.
+ */
+async function removeLost(root: string, lost: readonly LostEntry[]): Promise<void> {
+  for (const entry of lost) {
+    if (entry.path.endsWith("/")) continue;
+    const file = path.join(root, ...entry.path.split("/"));
+    if (!file.startsWith(root + path.sep)) continue;
+    const info = await lstat(file).catch(() => undefined);
+    if (info?.isFile()) await unlink(file).catch(() => undefined);
+  }
 }
 
 /**
@@ -138,9 +173,12 @@ async function scan(tarball: Buffer, caps: SnapshotCaps): Promise<void> {
  * through asynchronous gunzip twice: first only counted, then written, each pass stopping at the
  * first cap passed. Over a cap (decompressed bytes, entries, path depth) it fails with
  * `SnapshotOverCap` (SNAPSHOT_OVER_CAP, naming the cap's setting) and leaves no root; an archive
- * that cannot be read fails with SANDBOX_REFUSED.
+ * that cannot be read whole (not gzip, truncated, a damaged header) or a root that cannot be
+ * written at all fails with SNAPSHOT_INCOMPLETE and leaves no root. An entry that cannot be
+ * written (ENOSPC, EIO, ENAMETOOLONG…) is not a failure of the whole: it is listed in `lost`, and
+ * what it left on disk is removed; the caller must treat the snapshot as incomplete.
  *
- * @example await extractTarball(gzBuffer, { root: "/var/gate/snapshots/acme/web/<sha>", maxBytes: 50e6, maxFiles: 5e4, maxDepth: 40 })
+ * @example await extractTarball(gzBuffer, { root: "/var/gate/snapshots/acme/web/<sha>.snapshot/tree", maxBytes: 50e6, maxFiles: 5e4, maxDepth: 40 })
  */
 export async function extractTarball(tarball: Buffer, opts: SnapshotOptions): Promise<SnapshotStats> {
   if (!path.isAbsolute(opts.root)) throw new GateError("SANDBOX_REFUSED", `snapshot root ${opts.root} is not absolute`);
@@ -152,8 +190,19 @@ export async function extractTarball(tarball: Buffer, opts: SnapshotOptions): Pr
   } catch (error) {
     throw asExtractionError(error);
   }
-  await mkdir(root, { recursive: true });
-  const refused: string[] = [];
+  try {
+    await mkdir(root, { recursive: true });
+    return await writeTree(tarball, root, caps);
+  } catch (error) {
+    await rm(root, { recursive: true, force: true }).catch(() => undefined);
+    throw asExtractionError(error);
+  }
+}
+
+/** The writing pass of `extractTarball`, into an existing, empty `root`. */
+async function writeTree(tarball: Buffer, root: string, caps: SnapshotCaps): Promise<SnapshotStats> {
+  const report = new ExtractionReport();
+  const { refused } = report;
   // The same counts again while writing, so nothing past a cap is written even if the passes differ.
   const counter = new CapCounter(caps);
 
@@ -176,11 +225,7 @@ export async function extractTarball(tarball: Buffer, opts: SnapshotOptions): Pr
       }
       return rel !== ""; // not the top-level folder itself
     },
-    onwarn: (code, message, data) => {
-      if (code === "TAR_ENTRY_INFO") return;
-      const entry = data.entry instanceof ReadEntry ? `${data.entry.path}: ` : "";
-      refused.push(`${entry}${String(message)}`);
-    },
+    onwarn: report.onwarn,
   });
   const done = settled(unpack);
   let failure: unknown;
@@ -190,29 +235,29 @@ export async function extractTarball(tarball: Buffer, opts: SnapshotOptions): Pr
     failure = error;
   }
   if (failure !== undefined || counter.over) {
-    // Let the writes already started finish (nothing new passes the filter), then remove them all.
+    // Let the writes already started finish (nothing new passes the filter); the caller removes them.
     unpack.end();
     await done;
-    await rm(root, { recursive: true, force: true });
-    throw asExtractionError(counter.over ?? failure);
+    throw counter.over ?? failure;
   }
   const unpackError = await done;
-  if (unpackError !== undefined) {
-    await rm(root, { recursive: true, force: true });
-    throw asExtractionError(unpackError);
-  }
+  if (unpackError !== undefined) throw unpackError;
+  if (report.damaged !== undefined) throw damagedArchive(report.damaged);
+  await removeLost(root, report.lost);
   const written = await auditTree(root, await realpath(root), refused);
-  return { ...written, refused };
+  return { ...written, refused, lost: [...report.lost] };
 }
 
-/** A cap passed stays itself; anything else is an archive that cannot be read. */
+/**
+ * A cap passed, or a refusal, stays itself; anything else (tar's unrecoverable errors, gunzip's,
+ * the root not writable at all) is a snapshot that could not be had whole.
+ */
 function asExtractionError(error: unknown): GateError {
   if (error instanceof GateError) return error;
-  return new GateError(
-    "SANDBOX_REFUSED",
-    `cannot extract the snapshot: ${error instanceof Error ? error.message : String(error)}`,
-    { cause: error },
-  );
+  const message = error instanceof Error ? error.message : String(error);
+  return new GateError("SNAPSHOT_INCOMPLETE", `cannot extract the snapshot: ${message}; nothing of it was kept`, {
+    cause: error,
+  });
 }
 
 /**

@@ -2,7 +2,7 @@ import { createPublicKey, verify as verifySignature, type KeyObject } from "node
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
-import { Header, type HeaderData } from "tar";
+import { Header, type HeaderData, Pax } from "tar";
 
 /** One request the fake received. */
 export interface RecordedRequest {
@@ -346,7 +346,10 @@ export function rawTarball(entries: RawEntry[]): Buffer {
       size: content.length,
     });
     const block = Buffer.alloc(512);
-    header.encode(block, 0);
+    // A path or link target too long for the header goes first in a PAX header, as tar writes it.
+    if (header.encode(block, 0)) {
+      blocks.push(new Pax({ path: data.path, ...(data.linkpath ? { linkpath: data.linkpath } : {}) }).encode());
+    }
     blocks.push(block, content, Buffer.alloc((512 - (content.length % 512)) % 512));
   }
   blocks.push(Buffer.alloc(1024));

@@ -1,5 +1,6 @@
 import { gzipSync } from "node:zlib";
 import { Header } from "tar";
+import type { RawEntry } from "./github-api.js";
 
 function headerBlock(path: string, type: "File" | "Directory", size: number): Buffer {
   const block = Buffer.alloc(512);
@@ -84,4 +85,24 @@ export function deepTarball(top: string, depth: number): Buffer {
       Buffer.alloc(1024),
     ]),
   );
+}
+
+/** A file name longer than any Linux filesystem holds (255 bytes): writing it fails with ENAMETOOLONG. */
+export function overlongName(stem: string, ext = ".c"): string {
+  return `${stem}${"_".repeat(Math.max(0, 300 - stem.length - ext.length))}${ext}`;
+}
+
+/**
+ * Entries after which the real filesystem cannot write `file` (its path relative to the archive,
+ * top folder included): a folder at that path, holding a file, comes first, so replacing it fails
+ * with ENOTEMPTY. No git tree holds both, but a write that fails is all the test needs.
+ *
+ * @example rawTarball([{ path: `${top}/`, type: "Directory" }, ...unwritableFile(`${top}/vendor/x/COPYING`, gpl)])
+ */
+export function unwritableFile(file: string, body: string): RawEntry[] {
+  return [
+    { path: `${file}/`, type: "Directory" },
+    { path: `${file}/NOTICE`, type: "File", body: "in the way\n" },
+    { path: file, type: "File", body },
+  ];
 }

@@ -40,7 +40,9 @@ describe("the head snapshot: fetched when first needed, again on a process that 
     expect(first.investigations[0]?.evidence.length).toBeGreaterThan(0);
     expect(tarballDownloads(s)).toBe(1);
     // A waiting review keeps this process's copy.
-    expect(fs.existsSync(path.join(s.dataDir, "snapshots", pr.owner, pr.repo, pr.headSha))).toBe(true);
+    expect(fs.existsSync(path.join(s.dataDir, "snapshots", pr.owner, pr.repo, `${pr.headSha}.snapshot`, "tree"))).toBe(
+      true,
+    );
 
     // As a replica that never had it: the process restarts with no data directory at all.
     await s.server.close();
@@ -65,7 +67,15 @@ describe("the head snapshot: fetched when first needed, again on a process that 
     const cited = answer.evidence;
     expect(cited).toContainEqual(expect.objectContaining({ file: "src/audit/audit.ts", line: 6 }));
     const headFile = fs.readFileSync(
-      path.join(s.dataDir, "snapshots", pr.owner, pr.repo, pr.headSha, cited[0]?.file ?? "missing"),
+      path.join(
+        s.dataDir,
+        "snapshots",
+        pr.owner,
+        pr.repo,
+        `${pr.headSha}.snapshot`,
+        "tree",
+        cited[0]?.file ?? "missing",
+      ),
       "utf8",
     );
     for (const e of cited) expect(e.line).toBeGreaterThan(0);
@@ -89,7 +99,9 @@ describe("the head snapshot: fetched when first needed, again on a process that 
     const fresh = await runner.registerRerun(old.id, "alice");
     await runner.supersedeForRerun(fresh);
     expect((await store.get(old.id))?.status).toBe("superseded");
-    expect(fs.existsSync(path.join(s.dataDir, "snapshots", pr.owner, pr.repo, pr.headSha))).toBe(true);
+    expect(fs.existsSync(path.join(s.dataDir, "snapshots", pr.owner, pr.repo, `${pr.headSha}.snapshot`, "tree"))).toBe(
+      true,
+    );
     const result = await runner.run(fresh.id);
     expect(result.investigations[0]?.evidence).toContainEqual(
       expect.objectContaining({ file: "src/audit/audit.ts", line: 6 }),

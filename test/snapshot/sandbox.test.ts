@@ -165,6 +165,6 @@ describe("sandboxRoot derives the root only from validated values", () => {
     ).toBe("/nonexistent/fixtures/003_auth_change/repo");
     expect(
       sandboxRoot({ kind: "github", owner: "acme-co", repo: "web.app", sha }, { dataDir: "/nonexistent/data" }),
-    ).toBe(`/nonexistent/data/snapshots/acme-co/web.app/${sha}`);
+    ).toBe(`/nonexistent/data/snapshots/acme-co/web.app/${sha}.snapshot/tree`);
   });
 });

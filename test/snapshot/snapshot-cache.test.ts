@@ -55,23 +55,33 @@ describe("the snapshot cache: a head fetched when first read, once per process",
       head.read("src/app.ts"),
       head.read("src/app.ts"),
       head.read("missing.ts"),
-      snapshots.root(REF),
+      snapshots.open(REF),
     ]);
     expect(texts.slice(0, 3)).toEqual(["export {};\n", "export {};\n", undefined]);
-    expect(texts[3]).toBe(path.join(dataDir, "snapshots", "acme", "web", SHA));
+    expect(texts[3]).toEqual({
+      root: path.join(dataDir, "snapshots", "acme", "web", `${SHA}.snapshot`, "tree"),
+      lost: [],
+    });
     expect(downloads()).toBe(1);
     // Later reads use the copy on disk; no staging folder is left beside it.
     expect(await head.read("src/app.ts")).toBe("export {};\n");
     expect(downloads()).toBe(1);
-    expect(treeOf(path.join(dataDir, "snapshots", "acme", "web"))).toEqual([SHA, `${SHA}/src`, `${SHA}/src/app.ts`]);
+    const folder = `${SHA}.snapshot`;
+    expect(treeOf(path.join(dataDir, "snapshots", "acme", "web"))).toEqual([
+      folder,
+      `${folder}/record.json`,
+      `${folder}/tree`,
+      `${folder}/tree/src`,
+      `${folder}/tree/src/app.ts`,
+    ]);
   });
 
   it("fetches again once the copy is released or gone (a restart, another replica), as the ref's installation", async () => {
     const { snapshots, asked } = cache();
     const ref: SnapshotRef = { ...REF, installationId: 77 };
-    const root = await snapshots.root(ref);
+    const { root } = await snapshots.open(ref);
     await snapshots.release(ref);
-    expect(fs.existsSync(root)).toBe(false);
+    expect(fs.existsSync(path.dirname(root))).toBe(false);
     expect(await headFilesFor(ref, snapshots).read("src/app.ts")).toBe("export {};\n");
     // A new process: nothing in memory, and the data directory lost.
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -83,9 +93,9 @@ describe("the snapshot cache: a head fetched when first read, once per process",
 
   it("a release while a download runs leaves no copy behind once it lands", async () => {
     const { snapshots } = cache();
-    const fetching = snapshots.root(REF);
+    const fetching = snapshots.open(REF);
     await snapshots.release(REF);
-    const root = await fetching;
+    const { root } = await fetching;
     expect(downloads()).toBe(1);
     expect(fs.existsSync(root)).toBe(false);
     expect(treeOf(dataDir).filter((p) => p.includes(SHA))).toEqual([]);
@@ -102,20 +112,20 @@ describe("the snapshot cache: a head fetched when first read, once per process",
         /^the head snapshot acme\/web@eeeeeee was refused: .*more than 1000 entries.*GATE_SNAPSHOT_MAX_FILES/,
       );
     }
-    await expect(snapshots.root(REF)).rejects.toMatchObject({ code: "SNAPSHOT_OVER_CAP" });
+    await expect(snapshots.open(REF)).rejects.toMatchObject({ code: "SNAPSHOT_OVER_CAP" });
     expect(downloads()).toBe(1);
     expect(treeOf(dataDir).filter((p) => p.includes(SHA))).toEqual([]);
   });
 
   it("a tarball GitHub does not serve, or no GitHub client, is GITHUB_INTAKE saying which commit", async () => {
     const missing: SnapshotRef = { ...REF, sha: "f".repeat(40) };
-    await expect(cache().snapshots.root(missing)).rejects.toMatchObject({
+    await expect(cache().snapshots.open(missing)).rejects.toMatchObject({
       code: "GITHUB_INTAKE",
       message: expect.stringMatching(
         /^the head snapshot acme\/web@fffffff could not be fetched: cannot download .*Not Found/,
       ),
     });
-    await expect(cache({ github: false }).snapshots.root(REF)).rejects.toMatchObject({
+    await expect(cache({ github: false }).snapshots.open(REF)).rejects.toMatchObject({
       code: "GITHUB_INTAKE",
       message: expect.stringContaining("could not be fetched: GitHub is not configured"),
     });
@@ -132,7 +142,7 @@ describe("the snapshot cache: a head fetched when first read, once per process",
     await snapshots.release(fixture);
     expect(fs.existsSync(path.join(fixturesDir, "f1", "repo", "a.txt"))).toBe(true);
     expect(await headFilesFor({ kind: "none" }, snapshots).read("a.txt")).toBeUndefined();
-    await expect(snapshots.root({ kind: "none" })).rejects.toMatchObject({ code: "SANDBOX_REFUSED" });
+    await expect(snapshots.open({ kind: "none" })).rejects.toMatchObject({ code: "SANDBOX_REFUSED" });
     expect(asked).toEqual([]);
     expect(downloads()).toBe(0);
     fs.rmSync(fixturesDir, { recursive: true, force: true });

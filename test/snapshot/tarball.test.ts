@@ -68,7 +68,7 @@ describe("snapshot extraction", () => {
       { owner: "acme", repo: "web", sha: SHA },
       { root, maxBytes: 1_000_000, ...CAPS },
     );
-    expect(stats).toEqual({ files: 2, bytes: 6 + 11, refused: [] });
+    expect(stats).toEqual({ files: 2, bytes: 6 + 11, refused: [], lost: [] });
     expect(await readFile(path.join(root, "src/auth/login.ts"), "utf8")).toBe("export {};\n");
     expect(existsSync(path.join(root, TOP))).toBe(false);
     expect(gh.find("GET", /\/tarball\//)).toHaveLength(1);
@@ -154,7 +154,8 @@ describe("snapshot extraction", () => {
     const good = rawTarball([{ path: `${TOP}/a.txt`, type: "File", body: "x".repeat(5000) }]);
     for (const input of [good.subarray(0, good.length - 30), Buffer.from("<html>rate limited</html>")]) {
       await expect(extractTarball(input, { root, maxBytes: 100_000, ...CAPS })).rejects.toMatchObject({
-        code: "SANDBOX_REFUSED",
+        code: "SNAPSHOT_INCOMPLETE",
+        message: expect.stringContaining("nothing of it was kept"),
       });
       expect(existsSync(root)).toBe(false);
     }
