@@ -79,7 +79,7 @@ describe("gate review owner/repo#n when the head snapshot lost a file", () => {
     expect(result.pr).toBe("acme/parsers#31");
     expect(result.route).toBe("human");
     expect(result.status).toBe("waiting_for_human");
-    expect(result.escalation.reason).toBe("not_fully_reviewed");
+    expect(result.escalation.reason).toBe("not_inspected");
     const detail: string = result.escalation.detail;
     // LIC-03 would rest on reading the COPYING; the person is told it could not be written, and why.
     expect(detail).toContain("the head snapshot is incomplete (not written: vendor/zlib-inflate_");

@@ -51,7 +51,9 @@ describe("a head snapshot that lost a file, on the real server", () => {
     const review = await openPr(s, pr);
     const result = await s.server.gate.runner.result(review.id);
     expect(result.findings.map((f) => `${f.policy} ${f.file}`)).toContain("LIC-03 vendor/fastjson/parse.h");
-    expect(result.escalation?.reason).toBe("blocking_finding");
+    // The vendored C is read for licences and secrets, not by what it does: the ledger says so.
+    expect(result.escalation?.reason).toBe("not_inspected");
+    expect(result.coverage?.unread.map((u) => `${u.file} ${u.reason}`)).toEqual(["vendor/fastjson/parse.h language"]);
     expect(checkRunsOn(s.gh, pr.headSha).map((r) => r.fields.conclusion)).toEqual(["action_required"]);
   });
 
@@ -65,7 +67,7 @@ describe("a head snapshot that lost a file, on the real server", () => {
     const result = await s.server.gate.runner.result(review.id);
     expect(result.route).toBe("human");
     expect(result.route).not.toMatch(/^(approved|auto_approved)$/);
-    expect(result.escalation?.reason).toBe("not_fully_reviewed");
+    expect(result.escalation?.reason).toBe("not_inspected");
     expect(result.escalation?.detail).toContain(
       "the head snapshot is incomplete: vendor/fastjson/COPYING was not written (ENOTEMPTY: directory not empty)",
     );

@@ -198,6 +198,7 @@ describe("the investigator's tools on an incomplete snapshot", () => {
     ];
     const strategy: Strategy = {
       name: "scripted",
+      kind: "model",
       next: async (ctx) => moves[ctx.turn - 1] ?? (moves[1] as StrategyMove),
     };
     const pr: PullRequest = {
