@@ -253,10 +253,10 @@ describe("the data-word checks", () => {
   });
 
   it("maySendToThirdParty needs a URL or an SDK's name", () => {
-    expect(maySendToThirdParty("+await fetch(`${RATES_URL}/v2`)")).toBe(false);
-    expect(maySendToThirdParty('+await fetch("https://api.example.io", { body })')).toBe(true);
-    expect(maySendToThirdParty("+mix/**/panel.track(user.email)")).toBe(true);
-    expect(maySendToThirdParty("+FS.identify(user.email)")).toBe(true);
+    expect(maySendToThirdParty("+await fetch(`${RATES_URL}/v2`)", "js")).toBe(false);
+    expect(maySendToThirdParty('+await fetch("https://api.example.io", { body })', "js")).toBe(true);
+    expect(maySendToThirdParty("+mix/**/panel.track(user.email)", "js")).toBe(true);
+    expect(maySendToThirdParty("+FS.identify(user.email)", "js")).toBe(true);
   });
 });
 
