@@ -1,3 +1,5 @@
+import { precheck } from "../precheck.js";
+
 /** A literal assigned to a secret-like name that looks like a real secret. */
 export interface SecretAssignment {
   /** The exact literal (without quotes). */
@@ -46,7 +48,7 @@ export function findSecretAssignments(text: string): SecretAssignment[] {
   const out: SecretAssignment[] = [];
   text.split("\n").forEach((lineText, index) => {
     // The name is part of the line: a line without a secret word has no assignment to report.
-    if (lineText.length > 2000 || !SECRET_WORD.test(lineText)) return;
+    if (lineText.length > 2000 || !precheck(SECRET_WORD.test(lineText))) return;
     for (const m of lineText.matchAll(ASSIGNMENT)) {
       const name = m[2] ?? "";
       const quoted = m[4];
