@@ -106,15 +106,27 @@ export function sanitizeCode(line: string, lang: CodeLanguage): string {
 }
 
 /**
- * The text, then again with its one-line block comments dropped. `sanitizeCode` drops those,
- * joining what stood on either side, and turns string keys into members (letters kept): a word
- * found in no line of this text is in no sanitized line either, so a word check on it may decide
- * that a file needs no closer reading.
- *
- * @example withCommentsJoined("a/* x *\/b") // "a/* x *\/b\nab"
+ * A line `sanitizeCode` may join words on: a block comment it drops, or a string key it turns into
+ * a member right before a word (`a["b"]c` reads `a.bc`). Elsewhere it only empties and drops text.
  */
-export function withCommentsJoined(text: string): string {
-  return text.includes("/*") ? `${text}\n${text.replace(/\/\*.*?\*\//g, "")}` : text;
+const MAY_JOIN = /\/\*|["']\s*[\])][\w$]/;
+
+/**
+ * The text, then each line `sanitizeCode` may join words on, as it reads that line. Elsewhere
+ * `sanitizeCode` only empties strings, drops comments and rewrites string keys (letters kept), so
+ * a word found in no line of this text is in no sanitized line either: a word check on it may
+ * decide that a file needs no closer reading. Reading the joining lines themselves (not a pattern
+ * guessing where a comment starts) keeps `"/*"` in a string from hiding a comment after it.
+ *
+ * @example withCommentsJoined("a/* x *\/b", "js") // "a/* x *\/b\nab"
+ */
+export function withCommentsJoined(text: string, lang: CodeLanguage): string {
+  if (!MAY_JOIN.test(text)) return text;
+  const joined = text
+    .split("\n")
+    .filter((line) => MAY_JOIN.test(line))
+    .map((line) => sanitizeCode(line, lang));
+  return `${text}\n${joined.join("\n")}`;
 }
 
 /**

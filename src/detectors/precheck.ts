@@ -2,7 +2,9 @@
  * The detectors' textual pre-checks: cheap tests on a file's text that say a closer reading (a
  * parse, a line-by-line scan, secretlint) can find nothing, so it is skipped. A pre-check only
  * ever spares work; `withoutPrechecks` turns them all off, so a test can show that the findings
- * are the same either way.
+ * are the same either way (`test/detectors/precheck-differential.test.ts`, and
+ * `scripts/precheck-differential.ts` over a folder of real code). Every shortcut of that kind
+ * goes through `precheck` or `prefilter`, so that turning them off reaches it.
  *
  * @example if (precheck(mayCallCrypto(text))) calls = cryptoCalls(syntaxOfPatch(file));
  */
@@ -15,6 +17,16 @@ let enabled = true;
  */
 export function precheck(mayFind: boolean): boolean {
   return mayFind || !enabled;
+}
+
+/**
+ * A cheap filter (a pattern a callee must match) whose every rejection the closer reading would
+ * reject too: the filter itself, or undefined (keep everything) while pre-checks are off.
+ *
+ * @example callSites(syntax, prefilter(SINK_NAMES)) // every call while pre-checks are off
+ */
+export function prefilter<T>(filter: T): T | undefined {
+  return enabled ? filter : undefined;
 }
 
 /**

@@ -6,11 +6,12 @@ import { ALL_DETECTORS } from "../../src/detectors/index.js";
 import { parsePullRequest, type PullRequest } from "../../src/domain/pull-request.js";
 import { headText } from "../../src/detectors/code/head-text.js";
 import { oneLineArguments } from "../../src/detectors/code/one-line-arguments.js";
+import { withCommentsJoined } from "../../src/detectors/code-lines.js";
 import { syntaxLanguageOf } from "../../src/detectors/code/syntax-tree.js";
 import { mayLogData } from "../../src/detectors/data/pii-logging.js";
 import { mayMentionData, mayNamePersonalData } from "../../src/detectors/data/pii-vocabulary.js";
 import { maySendToThirdParty } from "../../src/detectors/data/pii-third-party.js";
-import { precheck, withoutPrechecks } from "../../src/detectors/precheck.js";
+import { precheck, prefilter, withoutPrechecks } from "../../src/detectors/precheck.js";
 import { AUTH_CALL, AUTH_CALL_WORDS } from "../../src/detectors/security/auth-change.js";
 import { mayCallCrypto } from "../../src/detectors/security/crypto-calls.js";
 import { mayBuildStrings } from "../../src/detectors/security/injection-flow.js";
@@ -35,50 +36,16 @@ function corpus(): Array<{ name: string; json: { pr: unknown; files: unknown[] }
   );
 }
 
-/** The same PR cut up: every added line of every file as a one-line file of the same language. */
-function lineByLine(json: { pr: unknown; files: unknown[] }): { pr: unknown; files: unknown[] } {
-  const files = json.files.flatMap((f, i) => {
-    const file = f as { filename: string; patch?: string };
-    const added = (file.patch ?? "").split("\n").filter((l) => l.startsWith("+"));
-    const dot = file.filename.lastIndexOf(".");
-    const [stem, ext] = dot > 0 ? [file.filename.slice(0, dot), file.filename.slice(dot)] : [file.filename, ""];
-    return added.map((line, j) => ({
-      ...file,
-      filename: `${stem}-${i}-${j}${ext}`,
-      status: "added",
-      additions: 1,
-      deletions: 0,
-      changes: 1,
-      patch: `@@ -0,0 +1,1 @@\n${line}`,
-    }));
-  });
-  return { pr: json.pr, files };
-}
-
 async function findingsOf(pr: PullRequest) {
   const ctx = detectContext(pr);
   const all = await Promise.all(ALL_DETECTORS.map((d) => d.detect(ctx)));
   return all.flat();
 }
 
-describe("the detectors' pre-checks lose nothing", () => {
+// That the pre-checks lose nothing (the same findings with them and without, over the corpus and
+// its respellings) is test/detectors/precheck-differential.test.ts; here, what each one answers.
+describe("the detectors' pre-checks", () => {
   const fixtures = corpus();
-
-  it("reads the whole corpus: every bundled and evaluation fixture", () => {
-    expect(fixtures.length).toBeGreaterThan(90);
-  });
-
-  it.each(fixtures.map((f) => [f.name, f.json] as const))(
-    "%s: every detector finds the same with pre-checks as without, whole and line by line",
-    async (_name, json) => {
-      for (const variant of [json, lineByLine(json)]) {
-        const withChecks = await findingsOf(parsePullRequest(variant.pr, variant.files));
-        const without = await withoutPrechecks(() => findingsOf(parsePullRequest(variant.pr, variant.files)));
-        expect(withChecks).toEqual(without);
-      }
-    },
-    60_000,
-  );
 
   it("spares work on the corpus: some code files of it need no parse at all", () => {
     let spared = 0;
@@ -104,6 +71,13 @@ describe("the detectors' pre-checks lose nothing", () => {
     expect(precheck(false)).toBe(false);
     expect(await withoutPrechecks(async () => precheck(false))).toBe(true);
     expect(precheck(false)).toBe(false);
+  });
+
+  it("prefilter keeps its filter, and none while they are off", async () => {
+    const filter = /log/;
+    expect(prefilter(filter)).toBe(filter);
+    expect(await withoutPrechecks(async () => prefilter(filter))).toBeUndefined();
+    expect(prefilter(filter)).toBe(filter);
   });
 });
 
@@ -214,6 +188,12 @@ describe("mayLogData", () => {
     ["logger.info(\n  user.email);", true],
     ["logger\n  .info(total);", false],
     ["logger.info<Log>(total);", true],
+    // Any white space a grammar skips may stand before the arguments: no-break, form feed, BOM, ideographic.
+    ["logger.info\u00a0(user.email);", true],
+    ["logger.info\f(user.email);", true],
+    ["logger.info\ufeff(user.email);", true],
+    ["logger.info\u3000(total);", false],
+    ["logger.info\u200b(total);", true],
     ['throw new Error("rates unavailable");', false],
     ["const email = user.email;", false],
   ])("%j -> %s", (text, expected) => {
@@ -227,6 +207,16 @@ describe("mayLogData", () => {
     expect(mayLogData('log.Printf("%v", total)', "go")).toBe(false);
     expect(mayLogData("log.Printf(`%v`, user)", "go")).toBe(true);
     expect(mayLogData("log.Printf(`%v\n`, total)", "go")).toBe(true);
+  });
+});
+
+describe("withCommentsJoined", () => {
+  it("holds each word sanitizeCode joins, however a string before the comment reads", () => {
+    expect(withCommentsJoined("a/* x */b", "js")).toContain("\nab");
+    expect(withCommentsJoined('const s = "/*"; hash_pass/**/word(pw);', "js")).toContain("hash_password");
+    expect(withCommentsJoined('log(x["pass"]word)', "js")).toContain("password");
+    expect(withCommentsJoined("pass/* x */word = 1", "python")).not.toContain("password");
+    expect(withCommentsJoined("const total = a * b", "js")).toBe("const total = a * b");
   });
 });
 
@@ -253,10 +243,10 @@ describe("the data-word checks", () => {
   });
 
   it("maySendToThirdParty needs a URL or an SDK's name", () => {
-    expect(maySendToThirdParty("+await fetch(`${RATES_URL}/v2`)")).toBe(false);
-    expect(maySendToThirdParty('+await fetch("https://api.example.io", { body })')).toBe(true);
-    expect(maySendToThirdParty("+mix/**/panel.track(user.email)")).toBe(true);
-    expect(maySendToThirdParty("+FS.identify(user.email)")).toBe(true);
+    expect(maySendToThirdParty("+await fetch(`${RATES_URL}/v2`)", "js")).toBe(false);
+    expect(maySendToThirdParty('+await fetch("https://api.example.io", { body })', "js")).toBe(true);
+    expect(maySendToThirdParty("+mix/**/panel.track(user.email)", "js")).toBe(true);
+    expect(maySendToThirdParty("+FS.identify(user.email)", "js")).toBe(true);
   });
 });
 

@@ -22,7 +22,7 @@ import {
   type PatchSyntax,
 } from "../code/syntax-tree.js";
 import { isDocPath, isTestPath, looksBinary } from "../security/file-kind.js";
-import { precheck } from "../precheck.js";
+import { precheck, prefilter } from "../precheck.js";
 
 /** Line-based reading, for languages without a grammar here (Ruby, PHP, Java, Kotlin, C#, Rust...). */
 const CALLEES = [
@@ -80,26 +80,39 @@ const LOGGING_NAME = new RegExp(
   `(?<![\\w$])(?:${LOG_METHOD.source.slice(1, -1)}|${REPORT_NAMES.join("|")}|print)(?![\\w$])`,
   "g",
 );
-/** What may stand between a callee and its arguments other than spaces: a line break, a comment, type arguments, `?.`, a tagged template. */
-const UNCLEAR_AFTER_NAME = new Set([undefined, "\n", "\r", "/", "#", "<", "?", "`", "\\"]);
+/**
+ * White space on the line after a callee's name, as the grammars skip it: every kind JavaScript
+ * knows (tab, no-break space, form feed, byte-order mark, ideographic space...), not only spaces.
+ */
+const SPACE_ON_LINE = /[^\S\n\r]*/y;
+/**
+ * What may follow a name (and the space after it) that is not a call: another word (`new Error`),
+ * or ASCII punctuation other than what can stand between a callee and its arguments (a comment,
+ * type arguments, `?.`, a tagged template, a line continuation). Anything else (a line break, a
+ * character of another script, the end of the text) is read as unclear.
+ */
+const NOT_A_CALL_AFTER_NAME = /^[\w$!"%&')*+,\-.:;=>[\]^{|}~]$/;
 
 /**
  * False only when no logging call in the text (as the parser would read it) can carry personal
  * data, so the file need not be parsed for DATA-01. Every place a logging call's name is followed
  * by `(` has its argument list read on that line, strings skipped as the parser skips them; if it
  * holds none of the words a data mention needs, that call finds nothing. Anything this cannot
- * read exactly (arguments over several lines, a comment, a line break or type arguments after
- * the name) answers true, and the tree decides.
+ * read exactly (arguments over several lines, a comment, a line break, type arguments or any
+ * character but plain punctuation after the name) answers true, and the tree decides.
  *
  * @example mayLogData('logger.info("order loaded", { orderId: order.id });', "typescript") // false
  */
 export function mayLogData(text: string, lang: SyntaxLanguage): boolean {
   for (const m of text.matchAll(LOGGING_NAME)) {
-    let at = (m.index ?? 0) + m[0].length;
-    while (text[at] === " " || text[at] === "\t") at++;
+    SPACE_ON_LINE.lastIndex = (m.index ?? 0) + m[0].length;
+    SPACE_ON_LINE.test(text);
+    const at = SPACE_ON_LINE.lastIndex;
     const next = text[at];
-    if (UNCLEAR_AFTER_NAME.has(next)) return true;
-    if (next !== "(") continue;
+    if (next !== "(") {
+      if (next !== undefined && NOT_A_CALL_AFTER_NAME.test(next)) continue;
+      return true;
+    }
     const args = oneLineArguments(text, at, lang);
     if (args === undefined || mayMentionData(args)) return true;
   }
@@ -137,7 +150,7 @@ function fromSyntax(file: ChangedFile, syntax: PatchSyntax): Finding[] {
   const pythonPrint = syntax.lang === "python" && !isScriptPath(file.filename);
   const findings: Finding[] = [];
   const seen = new Set<number>();
-  for (const call of callSites(syntax, LOGGING_CALLEE)) {
+  for (const call of callSites(syntax, prefilter(LOGGING_CALLEE))) {
     if (!isLoggingCall(call, pythonPrint)) continue;
     const mentions: DataMention[] = [];
     let at: number | undefined;

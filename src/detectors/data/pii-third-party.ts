@@ -5,7 +5,14 @@ import type { ChangedFile } from "../../domain/pull-request.js";
 import type { Detector } from "../detector.js";
 import type { Finding } from "../../domain/finding.js";
 import { type DataMention, describeMentions, findDataMentions, isPersonalKind } from "./pii-vocabulary.js";
-import { callArguments, type CodeLine, codeLanguage, codeLines, withCommentsJoined } from "../code-lines.js";
+import {
+  callArguments,
+  type CodeLanguage,
+  type CodeLine,
+  codeLanguage,
+  codeLines,
+  withCommentsJoined,
+} from "../code-lines.js";
 import { isDocPath, isTestPath, looksBinary } from "../security/file-kind.js";
 import { precheck } from "../precheck.js";
 
@@ -124,7 +131,7 @@ function sdkBindings(lines: readonly CodeLine[]): Map<string, string> {
   const names = new Map<string, string>();
   for (const { raw, added } of lines) {
     if (!added) continue;
-    if (!/\b(import|require)\b/.test(raw)) continue;
+    if (!precheck(/\b(import|require)\b/.test(raw))) continue;
     for (const sdk of SDK_PATTERNS) {
       const m = sdk.js.exec(raw) ?? sdk.py.exec(raw);
       const bound = m?.[1] ?? m?.[2];
@@ -174,7 +181,7 @@ function hostOf(url: string): string | undefined {
 function urlAssignments(lines: readonly CodeLine[]): Map<string, string> {
   const out = new Map<string, string>();
   for (const l of lines) {
-    if (!l.raw.includes("http")) continue;
+    if (!precheck(l.raw.includes("http"))) continue;
     for (const m of l.raw.matchAll(URL_ASSIGNMENT)) {
       const host = m[3] ? hostOf(m[3]) : undefined;
       if (m[1] && host && !out.has(m[1])) out.set(m[1], host);
@@ -222,7 +229,10 @@ function boundCallPattern(bindings: ReadonlyMap<string, string>): RegExp | undef
 function callPatternsIn(lines: readonly CodeLine[]): { http: boolean; sdks: typeof SDK_CALLS } {
   const code = lines.map((l) => l.code).join("\n");
   // `search` ignores and keeps a global pattern's lastIndex.
-  return { http: code.search(HTTP_CALL) >= 0, sdks: SDK_CALLS.filter(({ re }) => code.search(re) >= 0) };
+  return {
+    http: precheck(code.search(HTTP_CALL) >= 0),
+    sdks: SDK_CALLS.filter(({ re }) => precheck(code.search(re) >= 0)),
+  };
 }
 
 function callsOn(
@@ -272,13 +282,13 @@ const SDK_WORDS =
 /**
  * False only when no call in the patch can be reported: an HTTP call needs a URL literal (its
  * own, or one assigned to a name it passes), so `http`; an SDK call or an SDK import needs its
- * vendor's word (in the code as `sanitizeCode` reads it, see `withCommentsJoined`).
+ * vendor's word (in the code as `sanitizeCode` reads it in `lang`, see `withCommentsJoined`).
  *
- * @example maySendToThirdParty('@@ -0,0 +1 @@\n+const r = await fetch(`${RATES_URL}/v2`);') // false
+ * @example maySendToThirdParty('@@ -0,0 +1 @@\n+const r = await fetch(`${RATES_URL}/v2`);', "js") // false
  */
-export function maySendToThirdParty(patch: string): boolean {
+export function maySendToThirdParty(patch: string, lang: CodeLanguage): boolean {
   if (patch.includes("http")) return true;
-  const text = withCommentsJoined(patch);
+  const text = withCommentsJoined(patch, lang);
   return SDK_WORDS.test(text) || /\bFS/.test(text);
 }
 
@@ -305,7 +315,7 @@ export const piiThirdPartyDetector: Detector = {
     for (const file of ctx.pr.files) {
       const lang = codeLanguage(file.filename);
       if (!lang || !file.patch || isTestPath(file.filename) || isDocPath(file.filename)) continue;
-      if (looksBinary(file.patch) || !precheck(maySendToThirdParty(file.patch))) continue;
+      if (looksBinary(file.patch) || !precheck(maySendToThirdParty(file.patch, lang))) continue;
       const lines = codeLines(parsePatch(file.patch), lang);
       const bindings = sdkBindings(lines);
       const bound = boundCallPattern(bindings);

@@ -5,6 +5,7 @@ import { classifyLicense } from "../../licenses/license-policy.js";
 import type { DetectContext, Detector } from "../detector.js";
 import type { Finding } from "../../domain/finding.js";
 import { parseSource, syntaxLanguageOf } from "../code/syntax-tree.js";
+import { precheck } from "../precheck.js";
 
 /**
  * A licence text's file name: `COPYING`, `LICENSE`, `LICENCE`, bare or with a suffix (`COPYING.txt`,
@@ -191,7 +192,7 @@ const NAMES_A_LICENCE = /licen[cs]e|GPL|MPL/i;
 /** The first header comment line of a source file that tags or announces a copyleft licence. */
 function sourceNotice(file: ChangedFile, lines: PatchLine[]): Finding | undefined {
   const path = file.filename;
-  if (!lines.some((l) => l.line <= HEADER_LINES && NAMES_A_LICENCE.test(l.text))) return undefined;
+  if (!precheck(lines.some((l) => l.line <= HEADER_LINES && NAMES_A_LICENCE.test(l.text)))) return undefined;
   const comments = headerComments(file, lines);
   const prose = NOT_SOURCE.test(path);
   if (!prose && DUAL.test(comments.map((c) => c.text).join("\n"))) return undefined;

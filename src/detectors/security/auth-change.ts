@@ -143,15 +143,16 @@ function pathWords(path: string): string[] {
 
 /** The first changed line that matters, numbered in the head file (a removal: where it was). */
 function firstChangedLine(file: ChangedFile, onlyAuthLines: boolean): { line?: number; hits: string[] } {
+  // In a parsed language only code counts: a mention in a comment or a string is not a change of behaviour.
+  const lang = syntaxLanguageOf(file.filename) ? codeLanguage(file.filename) : undefined;
   // Lines are read one by one only when the patch has a word some alternative of AUTH_LINE needs.
-  const mayHit = precheck(file.patch !== undefined && AUTH_LINE_WORDS.test(withCommentsJoined(file.patch)));
+  const text = file.patch === undefined ? undefined : lang ? withCommentsJoined(file.patch, lang) : file.patch;
+  const mayHit = precheck(text !== undefined && AUTH_LINE_WORDS.test(text));
   if (!mayHit && onlyAuthLines) return { hits: [] };
   const lines = parsePatch(file.patch);
   let lastHead = 0;
   let first: number | undefined;
   const hits = new Set<string>();
-  // In a parsed language only code counts: a mention in a comment or a string is not a change of behaviour.
-  const lang = syntaxLanguageOf(file.filename) ? codeLanguage(file.filename) : undefined;
   lines.forEach((l, i) => {
     if (l.kind !== "del") lastHead = l.line;
     if (l.kind === "context") return;

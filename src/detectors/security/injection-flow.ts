@@ -2,6 +2,7 @@ import type { SgNode } from "@ast-grep/napi";
 import { callSites, type CallSite } from "../code/call-sites.js";
 import type { PatchSyntax, SyntaxLanguage } from "../code/syntax-tree.js";
 import { callArguments, kindOf, StringBuilderReader, type BuiltString } from "./built-string.js";
+import { prefilter } from "../precheck.js";
 
 /** Text that reads as a SQL statement or clause. */
 export const SQL_SHAPE =
@@ -135,7 +136,7 @@ export interface InjectionFlow {
 export function injectionFlows(syntax: PatchSyntax): InjectionFlow[] {
   const reader = new StringBuilderReader(syntax.root, syntax.lang);
   const out: InjectionFlow[] = [];
-  for (const call of callSites(syntax, SINK_NAMES)) {
+  for (const call of callSites(syntax, prefilter(SINK_NAMES))) {
     const kind = sinkKind(call, syntax.lang);
     if (!kind) continue;
     const built = commandText(call, kind, syntax.lang).map((a) => reader.read(a));

@@ -1,4 +1,6 @@
 import { readableLine } from "../code-lines.js";
+import { precheck } from "../precheck.js";
+
 /** A literal assigned to a secret-like name that looks like a real secret. */
 export interface SecretAssignment {
   /** The exact literal (without quotes). */
@@ -49,7 +51,7 @@ export function findSecretAssignments(text: string): SecretAssignment[] {
     // Overlong lines are recorded unread by the coverage ledger.
     const lineText = readableLine(raw);
     // The name is part of the line: a line without a secret word has no assignment to report.
-    if (lineText === undefined || !SECRET_WORD.test(lineText)) return;
+    if (lineText === undefined || !precheck(SECRET_WORD.test(lineText))) return;
     for (const m of lineText.matchAll(ASSIGNMENT)) {
       const name = m[2] ?? "";
       const quoted = m[4];

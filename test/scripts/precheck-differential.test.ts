@@ -1,0 +1,62 @@
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { PACKAGE_ROOT } from "../../src/package-paths.js";
+
+const run = promisify(execFile);
+const SCRIPT = path.join(PACKAGE_ROOT, "scripts", "precheck-differential.ts");
+
+/** Runs the script as a person does, and returns its exit code, stdout and stderr. */
+async function differential(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", SCRIPT, ...args], { cwd: PACKAGE_ROOT });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe("scripts/precheck-differential.ts", () => {
+  const root = mkdtempSync(path.join(tmpdir(), "precheck-differential-"));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  mkdirSync(path.join(root, "src"));
+  mkdirSync(path.join(root, ".git"));
+  writeFileSync(path.join(root, "src", "jobs.js"), 'const cp = require("child_process");\ncp.exec("ls " + dir);\n');
+  writeFileSync(path.join(root, "src", "log.py"), 'import logging\nlogging.info("%s", user.email)\n');
+  writeFileSync(path.join(root, "src", "plain.go"), "package plain\n\nfunc Sum(a, b int) int { return a + b }\n");
+  writeFileSync(path.join(root, "src", "blob.ts"), Buffer.from([0x63, 0x6f, 0x00, 0x01, 0x02]));
+  writeFileSync(path.join(root, "src", "huge.js"), `// ${"x".repeat(600 * 1024)}\n`);
+  writeFileSync(path.join(root, "README.md"), "Not source code.\n");
+  writeFileSync(path.join(root, ".git", "hook.js"), 'eval("x")\n');
+
+  it("reads every source file as an added file, skips binaries and large files, and finds the same both ways", async () => {
+    const { code, stdout } = await differential(root, "--json");
+    const report = JSON.parse(stdout) as Record<string, unknown>;
+    expect(code).toBe(0);
+    expect(report).toMatchObject({
+      files: 3,
+      lines: 7,
+      skipped: { too_large: 1, binary: 1 },
+      differing_files: 0,
+      error_files: 0,
+      findings: { with_prechecks: 2, without_prechecks: 2 },
+    });
+  }, 60_000);
+
+  it("prints a readable report without --json", async () => {
+    const { code, stdout } = await differential(root);
+    expect(code).toBe(0);
+    expect(stdout).toContain("files: 3 source files read (7 lines)");
+    expect(stdout).toContain("files whose findings differ: 0");
+  }, 60_000);
+
+  it("refuses a folder that does not exist, with its usage and exit code 2", async () => {
+    const { code, stderr } = await differential(path.join(root, "missing"));
+    expect(code).toBe(2);
+    expect(stderr).toContain("usage:");
+  }, 60_000);
+});
