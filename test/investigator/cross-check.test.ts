@@ -4,6 +4,7 @@ import type { InvestigationReport, InvestigationRequest } from "../../src/domain
 import type { ChangedFile, PullRequest } from "../../src/domain/pull-request.js";
 import { ZERO_USAGE } from "../../src/domain/usage.js";
 import { withCrossCheck } from "../../src/investigator/cross-check.js";
+import { buildPr } from "../detectors/pr-builder.js";
 
 const file = (filename: string, status: ChangedFile["status"]): ChangedFile => ({
   filename,
@@ -14,18 +15,7 @@ const file = (filename: string, status: ChangedFile["status"]): ChangedFile => (
   patch: "@@ -0,0 +1 @@\n+x",
 });
 const pr: PullRequest = {
-  repo: "acme/api",
-  number: 9,
-  title: "t",
-  body: "",
-  author: "a",
-  draft: false,
-  labels: [],
-  baseRef: "main",
-  baseSha: "b".repeat(40),
-  headRef: "x",
-  headSha: "a".repeat(40),
-  url: "u",
+  ...buildPr({ repo: "acme/api", number: 9, headSha: "a".repeat(40) }),
   files: [file("src/auth/token.ts", "added"), file("src/auth/session.ts", "modified")],
 };
 const finding = (policy: string, path: string): Finding => ({

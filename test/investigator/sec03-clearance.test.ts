@@ -7,6 +7,7 @@ import type { Evidence, InvestigationRequest } from "../../src/domain/investigat
 import type { ChangedFile, PullRequest } from "../../src/domain/pull-request.js";
 import { runInvestigation, type InvestigationLimits } from "../../src/investigator/harness.js";
 import type { Strategy, StrategyMove } from "../../src/investigator/strategy.js";
+import { buildPr } from "../detectors/pr-builder.js";
 
 const TOKEN = [
   'import jwt from "jsonwebtoken";',
@@ -34,18 +35,7 @@ function added(filename: string, lines: string[]): ChangedFile {
 }
 
 const pr: PullRequest = {
-  repo: "acme/api",
-  number: 3,
-  title: "t",
-  body: "",
-  author: "a",
-  draft: false,
-  labels: [],
-  baseRef: "main",
-  baseSha: "b".repeat(40),
-  headRef: "x",
-  headSha: "a".repeat(40),
-  url: "u",
+  ...buildPr({ repo: "acme/api", number: 3, headSha: "a".repeat(40) }),
   files: [added("src/auth/token.ts", TOKEN), added("src/middleware/require-admin.ts", GUARD)],
 };
 

@@ -14,6 +14,7 @@ import { rawTarball, startFakeGitHub, type FakeGitHub } from "../fakes/github-ap
 import { overlongName, unwritableFile } from "../fakes/hostile-tarballs.js";
 import { silentLog, tempDir } from "../helpers/gate.js";
 import { treeOf } from "../server/helpers.js";
+import { buildPr } from "../detectors/pr-builder.js";
 
 const SHA = "9".repeat(40);
 const TOP = `acme-lib-${SHA.slice(0, 7)}`;
@@ -201,21 +202,7 @@ describe("the investigator's tools on an incomplete snapshot", () => {
       kind: "model",
       next: async (ctx) => moves[ctx.turn - 1] ?? (moves[1] as StrategyMove),
     };
-    const pr: PullRequest = {
-      repo: "acme/lib",
-      number: 5,
-      title: "t",
-      body: "",
-      author: "a",
-      draft: false,
-      labels: [],
-      baseRef: "main",
-      baseSha: "b".repeat(40),
-      headRef: "x",
-      headSha: SHA,
-      url: "u",
-      files: [],
-    };
+    const pr = buildPr({ repo: "acme/lib", number: 5, headSha: SHA });
     const report = await runInvestigation({
       strategy,
       request: { question: "Is the vendored code copyleft?", origin: "machine", findings: [] },
