@@ -154,6 +154,7 @@ describe("gate CLI, each command in its own process", { timeout: 120_000 }, () =
       "SEC-04",
       "SEC-05",
       "SEC-06",
+      "SEC-07",
     ]);
   });
 });
