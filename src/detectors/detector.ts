@@ -2,6 +2,7 @@ import type { PullRequest } from "../domain/pull-request.js";
 import type { Finding } from "../domain/finding.js";
 import type { HeadFiles } from "../domain/head-files.js";
 import type { LicenseResolver } from "../domain/license-resolver.js";
+import type { AdvisorySource } from "../domain/advisory-source.js";
 import type { LicenseRules } from "../config/effective.js";
 
 /** What every detector receives. */
@@ -11,6 +12,12 @@ export interface DetectContext {
   licenses: LicenseResolver;
   /** The licence rules of the review's configuration (allow, deny, unknown, own packages). */
   licenseRules: LicenseRules;
+  /**
+   * Known vulnerabilities of exact package versions (OSV, an offline folder, or a fixture's
+   * osv.json). The detect node always sets it; a context without it (one detector's own tests)
+   * has no advisory data, so SEC-07 raises nothing there.
+   */
+  advisories?: AdvisorySource;
 }
 
 /**

@@ -16,6 +16,8 @@ export const ERROR_ADVICE = {
     "the head snapshot passed the cap named above, so nothing of it was kept and a person reviews the PR; raise that setting only for a repository you trust (README, Security)",
   REGISTRY_UNAVAILABLE:
     "a licence lookup got no usable answer, so a person decides; check the registry settings (GATE_NPM_REGISTRY_URL, GATE_PYPI_URL, GATE_CRATES_URL, GATE_GO_LICENSE_URL)",
+  ADVISORIES_UNAVAILABLE:
+    "an advisory lookup got no usable answer, so a person decides; check GATE_OSV_URL or GATE_OSV_DIR (README, Known vulnerabilities)",
   GITHUB_INTAKE:
     "check the GitHub credentials, and that the App is installed on the repository (README, Running it for real)",
   REVIEW_NOT_FOUND: "`gate status <owner/repo#n>` lists the reviews of a PR",

@@ -3,6 +3,7 @@ import type { Finding } from "../../domain/finding.js";
 import type { HeadFiles } from "../../domain/head-files.js";
 import type { LicenseLookup, LicenseResolver, LookupFailure } from "../../domain/license-resolver.js";
 import { applyConfig } from "../../config/apply.js";
+import { recordingAdvisoryFailures } from "../../advisories/recording-failures.js";
 import { configOf, reviewedPullRequest, type ReviewGraphDeps } from "../deps.js";
 import type { ReviewStateUpdate, ReviewStateValue } from "../state.js";
 
@@ -70,7 +71,8 @@ export function detectNode(deps: ReviewGraphDeps) {
     const config = await configOf(deps, state);
     const snapshotProblems: string[] = [];
     const head = recordingSnapshotFailure(deps.headFiles(state.snapshot), snapshotProblems);
-    const ctx = { pr, head, licenses, licenseRules: config.licenses };
+    const advisories = recordingAdvisoryFailures(deps.advisories(state.source), lookupFailures);
+    const ctx = { pr, head, licenses, licenseRules: config.licenses, advisories };
     const found: Finding[] = [];
     const detectorErrors: string[] = [];
     await Promise.all(
