@@ -29,10 +29,12 @@ export function applyConfig(detections: readonly Finding[], config: EffectiveCon
     }
     const policy = config.policies[d.policy];
     if (!policy?.enabled) continue;
+    // A known-vulnerability finding was graded by `vulnerabilities.fail_on`: the file's defaults do not raise it.
+    const graded = d.advisories !== undefined;
     const tuned: Finding = {
       ...d,
-      severity: policy.configured.severity ?? higher(d.severity, policy.severity),
-      blocking: policy.configured.blocking ?? (d.blocking || policy.blocking),
+      severity: policy.configured.severity ?? (graded ? d.severity : higher(d.severity, policy.severity)),
+      blocking: policy.configured.blocking ?? (graded ? d.blocking : d.blocking || policy.blocking),
     };
     const { applied, expired } = exceptionFor(config.exceptions, tuned, today);
     if (applied) {

@@ -86,6 +86,28 @@ const ExceptionSchema = z
     message: "an exception names exactly one of package or path",
   });
 
+/** An advisory severity in GitHub's words: the threshold at which SEC-07 blocks. */
+export const AdvisoryLevelSchema = z.enum(["low", "moderate", "high", "critical"]);
+export type AdvisoryLevel = z.infer<typeof AdvisoryLevelSchema>;
+
+/** Known vulnerabilities (SEC-07): which advisory severities block, for runtime and development dependencies. */
+const VulnerabilitiesSchema = z
+  .object({
+    fail_on: AdvisoryLevelSchema.optional().describe(
+      "the lowest advisory severity that blocks a runtime dependency (default high); below it, a note",
+    ),
+    development: z
+      .object({
+        fail_on: z
+          .union([AdvisoryLevelSchema, z.literal("never")])
+          .optional()
+          .describe("the same for development dependencies (default never: a note)"),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
 /** One policy's switches: a team may raise or lower its own policies. */
 const PolicySwitchSchema = z
   .object({
@@ -134,6 +156,7 @@ export const GateConfigSchema = z
       })
       .optional(),
     exceptions: z.array(ExceptionSchema).optional(),
+    vulnerabilities: VulnerabilitiesSchema.optional(),
     risk: z
       .object({
         threshold: z.number().int().min(0).max(100).optional(),

@@ -3,7 +3,7 @@ import type { Finding } from "../domain/finding.js";
 import type { HeadFiles } from "../domain/head-files.js";
 import type { LicenseResolver } from "../domain/license-resolver.js";
 import type { AdvisorySource } from "../domain/advisory-source.js";
-import type { LicenseRules } from "../config/effective.js";
+import type { LicenseRules, VulnerabilityRules } from "../config/effective.js";
 
 /** What every detector receives. */
 export interface DetectContext {
@@ -18,6 +18,8 @@ export interface DetectContext {
    * has no advisory data, so SEC-07 raises nothing there.
    */
   advisories?: AdvisorySource;
+  /** SEC-07's thresholds (the defaults when absent). */
+  vulnerabilityRules?: VulnerabilityRules;
 }
 
 /**

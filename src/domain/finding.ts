@@ -47,6 +47,11 @@ export const FindingSchema = z.object({
   package: z.object({ name: z.string(), version: z.string().optional() }).optional(),
   /** The configuration's exception that cleared it, or that no longer applies (expired). */
   exception: ExceptionRefSchema.optional(),
+  /**
+   * The advisories a known-vulnerability finding (SEC-07) is about. Such a finding is graded by
+   * the configuration's `vulnerabilities` thresholds, so the policy file's defaults do not raise it.
+   */
+  advisories: z.array(z.object({ id: z.string(), aliases: z.array(z.string()) })).optional(),
 });
 export type Finding = z.infer<typeof FindingSchema>;
 

@@ -72,7 +72,14 @@ export function detectNode(deps: ReviewGraphDeps) {
     const snapshotProblems: string[] = [];
     const head = recordingSnapshotFailure(deps.headFiles(state.snapshot), snapshotProblems);
     const advisories = recordingAdvisoryFailures(deps.advisories(state.source), lookupFailures);
-    const ctx = { pr, head, licenses, licenseRules: config.licenses, advisories };
+    const ctx = {
+      pr,
+      head,
+      licenses,
+      licenseRules: config.licenses,
+      advisories,
+      ...(config.vulnerabilities ? { vulnerabilityRules: config.vulnerabilities } : {}),
+    };
     const found: Finding[] = [];
     const detectorErrors: string[] = [];
     await Promise.all(
