@@ -5,8 +5,14 @@ import { LOCKED_POLICIES } from "./schema.js";
 
 const higher = (a: Severity, b: Severity): Severity => (SEVERITY_RANK[a] >= SEVERITY_RANK[b] ? a : b);
 
-function describeException(e: { package?: string; path?: string; granted_by: string; expires: string }): string {
-  return `${e.package ?? e.path}, granted by ${e.granted_by}, until ${e.expires}`;
+function describeException(e: {
+  package?: string;
+  path?: string;
+  advisory?: string;
+  granted_by: string;
+  expires: string;
+}): string {
+  return `${e.package ?? e.path ?? e.advisory}, granted by ${e.granted_by}, until ${e.expires}`;
 }
 
 /**

@@ -17,6 +17,8 @@ export const ExceptionRefSchema = z.object({
   policy: z.string(),
   package: z.string().optional(),
   path: z.string().optional(),
+  /** An advisory id or alias (SEC-07). */
+  advisory: z.string().optional(),
   reason: z.string(),
   granted_by: z.string(),
   /** The last day it applies, `YYYY-MM-DD`. */
