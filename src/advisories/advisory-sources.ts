@@ -4,9 +4,8 @@ import type { Clock } from "../domain/clock.js";
 import type { ReviewSource } from "../domain/review-source.js";
 import type { ReviewStore } from "../domain/review-store.js";
 import { fixtureOsvRecords, osvDirRecords } from "./offline-records.js";
-import { osvApiRecords } from "./osv-api-records.js";
 import { storeOsvCache } from "./osv-cache.js";
-import { advisorySourceOver } from "./record-source.js";
+import { advisorySourceOver, type RecordSource } from "./record-source.js";
 
 /** Where live reviews' advisories come from (settings `GATE_OSV_URL`, `GATE_OSV_DIR`, `GATE_OSV_CACHE_TTL`). */
 export interface AdvisorySettings {
@@ -28,17 +27,25 @@ export function advisorySourcesFor(
   clock: Clock,
 ): (source: ReviewSource) => AdvisorySource {
   let live: AdvisorySource | undefined;
+  const api = settings.osvUrl ? { baseUrl: settings.osvUrl } : {};
+  // The HTTP client (and p-retry) is loaded by the first live review that asks OSV.
+  let client: Promise<RecordSource> | undefined;
+  const lazyApi: RecordSource = {
+    name: `OSV ${(settings.osvUrl ?? "https://api.osv.dev").replace(/\/+$/, "")}`,
+    async records(queries) {
+      client ??= import("./osv-api-records.js").then(({ osvApiRecords }) =>
+        osvApiRecords({
+          ...api,
+          cache: storeOsvCache(store),
+          cacheTtlMs: settings.cacheTtlMs,
+          now: () => clock().getTime(),
+        }),
+      );
+      return (await client).records(queries);
+    },
+  };
   const liveSource = (): AdvisorySource =>
-    settings.osvDir
-      ? advisorySourceOver(osvDirRecords(settings.osvDir))
-      : advisorySourceOver(
-          osvApiRecords({
-            ...(settings.osvUrl ? { baseUrl: settings.osvUrl } : {}),
-            cache: storeOsvCache(store),
-            cacheTtlMs: settings.cacheTtlMs,
-            now: () => clock().getTime(),
-          }),
-        );
+    advisorySourceOver(settings.osvDir ? osvDirRecords(settings.osvDir) : lazyApi);
   return (source) => {
     if (source.kind === "fixture") {
       return advisorySourceOver(fixtureOsvRecords(path.join(source.fixturesDir, source.name, "osv.json")));

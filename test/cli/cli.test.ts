@@ -212,7 +212,8 @@ describe("gate demo", { timeout: 120_000 }, () => {
     // The known-vulnerability review: the advisory, its fix, on the card.
     const vulnerable =
       defined(r.stdout.split("=== 018_vulnerable_dependency ===")[1], "the 018 section").split("\n=== ")[0] ?? "";
-    expect(vulnerable).toMatch(/\n {2}\| .*SEC-07.*GHSA-35jh-r3h4-6jhm/);
+    expect(vulnerable).toMatch(/\n {2}\| .*\*SEC-07\* · high · :no_entry: \*blocking\*/);
+    expect(vulnerable).toMatch(/\n {2}\| lodash@4\.17\.20 .*GHSA-35jh-r3h4-6jhm \(CVE-2021-23337\)/);
     expect(vulnerable).toContain("Upgrade to 4.17.21");
     expect(r.stdout).toMatch(/6 reviews in .* s, 0 model calls/);
   }, 60_000);

@@ -1,4 +1,5 @@
-import { parse } from "smol-toml";
+import { createRequire } from "node:module";
+import type * as SmolToml from "smol-toml";
 import type { Ecosystem } from "../../../domain/license-resolver.js";
 import type { ChangedFile } from "../../../domain/pull-request.js";
 import { normalizePackageName } from "../../../licenses/offline-resolver.js";
@@ -15,6 +16,14 @@ import {
 } from "./pinned-dependency.js";
 
 type Obj = Record<string, unknown>;
+
+let toml: typeof SmolToml | undefined;
+
+/** smol-toml, loaded by the first TOML lockfile a review reads (most reviews read none). */
+function parse(text: string): unknown {
+  toml ??= createRequire(import.meta.url)("smol-toml") as typeof SmolToml;
+  return toml.parse(text);
+}
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The `version = "..."` line of each `[[package]]` block, in file order. */

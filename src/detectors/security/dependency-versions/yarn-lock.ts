@@ -1,4 +1,5 @@
-import { parseSyml } from "@yarnpkg/parsers";
+import { createRequire } from "node:module";
+import type * as YarnParsers from "@yarnpkg/parsers";
 import { baseName } from "../../licensing/manifests/manifest-parser.js";
 import { directDependencies } from "./manifest-direct.js";
 import {
@@ -9,6 +10,14 @@ import {
   type PinnedDependency,
   type VersionReader,
 } from "./pinned-dependency.js";
+
+let yarnParsers: typeof YarnParsers | undefined;
+
+/** Yarn's own parser, loaded by the first yarn.lock a review reads. */
+function parseSyml(text: string): unknown {
+  yarnParsers ??= createRequire(import.meta.url)("@yarnpkg/parsers") as typeof YarnParsers;
+  return yarnParsers.parseSyml(text);
+}
 
 /** `"@scope/name@npm:^1.2.0"` or `name@^1` → the package name. */
 function nameOf(descriptor: string): string {
