@@ -1,5 +1,6 @@
 import { detectLinearity } from "./detect-bench.js";
 import { grepFigure } from "./grep-bench.js";
+import { osvLockfileFigure } from "./osv-bench.js";
 import { memoryFigure, startupFigure, storageFigures } from "./process-bench.js";
 import { largePrFigure, latencyFigures } from "./review-bench.js";
 import { replicaFigures } from "./replica-bench.js";
@@ -14,6 +15,7 @@ const BENCHES: Record<string, () => Promise<Figure[]>> = {
   startup: async () => [await startupFigure()],
   memory: async () => [await memoryFigure()],
   grep: async () => [await grepFigure()],
+  osv: async () => [await osvLockfileFigure()],
   server: serverFigures,
   replicas: replicaFigures,
 };

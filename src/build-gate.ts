@@ -16,6 +16,7 @@ import { snapshotOf } from "./domain/snapshot-ref.js";
 import type { Investigator } from "./investigator/investigator.js";
 import type { Strategy } from "./investigator/strategy.js";
 import { createFixtureResolver } from "./licenses/offline-resolver.js";
+import { advisorySourcesFor } from "./advisories/advisory-sources.js";
 import { effectiveConfig, type EffectiveConfig } from "./config/effective.js";
 import type { ReviewStateValue } from "./graph/state.js";
 import { configShelf } from "./graph/review-config.js";
@@ -150,6 +151,8 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
         source.kind === "fixture"
           ? createFixtureResolver(path.join(source.fixturesDir, source.name, "registry.json"))
           : (liveLicenses ?? NO_REGISTRY),
+      // Known vulnerabilities (SEC-07): a fixture's osv.json, else GATE_OSV_DIR or OSV's API.
+      advisories: advisorySourcesFor(settings.advisories, store, clock),
       policies,
       specialists: {
         security: extras.specialists?.security ?? model?.specialist ?? rulesReviewer,

@@ -5,8 +5,14 @@ import { LOCKED_POLICIES } from "./schema.js";
 
 const higher = (a: Severity, b: Severity): Severity => (SEVERITY_RANK[a] >= SEVERITY_RANK[b] ? a : b);
 
-function describeException(e: { package?: string; path?: string; granted_by: string; expires: string }): string {
-  return `${e.package ?? e.path}, granted by ${e.granted_by}, until ${e.expires}`;
+function describeException(e: {
+  package?: string;
+  path?: string;
+  advisory?: string;
+  granted_by: string;
+  expires: string;
+}): string {
+  return `${e.package ?? e.path ?? e.advisory}, granted by ${e.granted_by}, until ${e.expires}`;
 }
 
 /**
@@ -29,10 +35,12 @@ export function applyConfig(detections: readonly Finding[], config: EffectiveCon
     }
     const policy = config.policies[d.policy];
     if (!policy?.enabled) continue;
+    // A known-vulnerability finding was graded by `vulnerabilities.fail_on`: the file's defaults do not raise it.
+    const graded = d.advisories !== undefined;
     const tuned: Finding = {
       ...d,
-      severity: policy.configured.severity ?? higher(d.severity, policy.severity),
-      blocking: policy.configured.blocking ?? (d.blocking || policy.blocking),
+      severity: policy.configured.severity ?? (graded ? d.severity : higher(d.severity, policy.severity)),
+      blocking: policy.configured.blocking ?? (graded ? d.blocking : d.blocking || policy.blocking),
     };
     const { applied, expired } = exceptionFor(config.exceptions, tuned, today);
     if (applied) {

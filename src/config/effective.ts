@@ -1,6 +1,6 @@
 import type { Severity, Specialty } from "../domain/finding.js";
 import type { Policy } from "../domain/policy.js";
-import type { ConfigException, GateConfigFile, LicenseAction } from "./schema.js";
+import type { AdvisoryLevel, ConfigException, GateConfigFile, LicenseAction } from "./schema.js";
 import type { AcceptedUnread } from "../coverage/ledger.js";
 
 /** The licence allow-list when a configuration file gives none (the bundled file repeats it). */
@@ -33,6 +33,18 @@ export interface LicenseRules {
   own_packages: string[];
 }
 
+/** Which advisory severities block (SEC-07), defaults filled in. */
+export interface VulnerabilityRules {
+  runtime: { fail_on: AdvisoryLevel };
+  development: { fail_on: AdvisoryLevel | "never" };
+}
+
+/** SEC-07's thresholds when a configuration sets none: high blocks a runtime dependency; a development one gets a note. */
+export const DEFAULT_VULNERABILITY_RULES: VulnerabilityRules = {
+  runtime: { fail_on: "high" },
+  development: { fail_on: "never" },
+};
+
 /** One policy as it is enforced: its file's metadata with the configuration's switches applied. */
 export interface EffectivePolicy {
   id: string;
@@ -54,6 +66,8 @@ export interface EffectiveConfig {
   /** Where it came from, in the order applied (files, with the base commit for a repository's). */
   sources: string[];
   licenses: LicenseRules;
+  /** SEC-07's thresholds; absent in configurations kept before it existed (the defaults then apply). */
+  vulnerabilities?: VulnerabilityRules;
   /** Every policy of the corpus, by id. A policy with no file is not here, and not enforced. */
   policies: Record<string, EffectivePolicy>;
   /** Ids the configuration names that have no policy file (not enforced; `gate policies` says so). */
@@ -114,6 +128,12 @@ export function effectiveConfig(
       runtime: scope(l.runtime, "block"),
       development: scope(l.development, "warn"),
       own_packages: l.own_packages ?? [],
+    },
+    vulnerabilities: {
+      runtime: { fail_on: file.vulnerabilities?.fail_on ?? DEFAULT_VULNERABILITY_RULES.runtime.fail_on },
+      development: {
+        fail_on: file.vulnerabilities?.development?.fail_on ?? DEFAULT_VULNERABILITY_RULES.development.fail_on,
+      },
     },
     policies: byId,
     unknownPolicies: Object.keys(switches)

@@ -36,9 +36,20 @@ function versionWithin(version: string | undefined, range: string): boolean {
   return coerced !== null && /^\d+(\.\d+){0,2}$/.test(v) && sv.satisfies(coerced, range);
 }
 
-/** Whether an exception covers a finding: same policy, and its package (and version) or its path. */
+/**
+ * Whether an advisory exception covers a known-vulnerability finding: every advisory the finding
+ * names is that one (by id or alias), so a finding with a second advisory still stands.
+ */
+function coversAdvisories(advisory: string, finding: Finding): boolean {
+  const wanted = advisory.toUpperCase();
+  const named = finding.advisories ?? [];
+  return named.length > 0 && named.every((a) => [a.id, ...a.aliases].some((id) => id.toUpperCase() === wanted));
+}
+
+/** Whether an exception covers a finding: same policy, and its package (and version), its path or its advisory. */
 export function covers(exception: ConfigException, finding: Finding): boolean {
   if (exception.policy !== finding.policy) return false;
+  if (exception.advisory !== undefined) return coversAdvisories(exception.advisory, finding);
   if (exception.package !== undefined) {
     if (!finding.package) return false;
     const { name, range } = splitPackageSpec(exception.package);
@@ -57,6 +68,7 @@ export function exceptionRef(e: ConfigException, status: ExceptionRef["status"])
     policy: e.policy,
     ...(e.package !== undefined ? { package: e.package } : {}),
     ...(e.path !== undefined ? { path: e.path } : {}),
+    ...(e.advisory !== undefined ? { advisory: e.advisory } : {}),
     reason: e.reason,
     granted_by: e.granted_by,
     expires: e.expires,

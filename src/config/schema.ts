@@ -67,7 +67,7 @@ const ScopeRulesSchema = z
   })
   .strict();
 
-/** One exception: a policy, a package (with a semver range) or a path glob, why, who, until when. */
+/** One exception: a policy, a package (with a semver range), a path glob or an advisory, why, who, until when. */
 const ExceptionSchema = z
   .object({
     policy: PolicyIdSchema.describe("the policy the exception clears"),
@@ -77,13 +77,21 @@ const ExceptionSchema = z
       .optional()
       .describe("a dependency: name, or name@range (semver), e.g. left-pad@^1 or @acme/ui@>=2 <3"),
     path: GlobSchema.optional().describe("a path glob of the files it covers"),
+    advisory: z
+      .string()
+      .regex(
+        /^[A-Za-z0-9][A-Za-z0-9._:-]*$/,
+        "must be an advisory id or alias, e.g. GHSA-35jh-r3h4-6jhm or CVE-2021-23337",
+      )
+      .optional()
+      .describe("a known vulnerability (SEC-07): the advisory's id or one of its aliases"),
     reason: z.string().trim().min(3).describe("why it was granted"),
     granted_by: z.string().trim().min(1).describe("who granted it"),
     expires: DateSchema.describe("the last day it applies"),
   })
   .strict()
-  .refine((e) => (e.package === undefined) !== (e.path === undefined), {
-    message: "an exception names exactly one of package or path",
+  .refine((e) => [e.package, e.path, e.advisory].filter((x) => x !== undefined).length === 1, {
+    message: "an exception names exactly one of package, path or advisory",
   });
 
 /** An unread file a team accepts as a warning: a path glob or a language, and why. */
@@ -103,6 +111,28 @@ const AcceptUnreadSchema = z
   .refine((a) => (a.path === undefined) !== (a.language === undefined), {
     message: "an accepted unread entry names exactly one of path or language",
   });
+
+/** An advisory severity in GitHub's words: the threshold at which SEC-07 blocks. */
+export const AdvisoryLevelSchema = z.enum(["low", "moderate", "high", "critical"]);
+export type AdvisoryLevel = z.infer<typeof AdvisoryLevelSchema>;
+
+/** Known vulnerabilities (SEC-07): which advisory severities block, for runtime and development dependencies. */
+const VulnerabilitiesSchema = z
+  .object({
+    fail_on: AdvisoryLevelSchema.optional().describe(
+      "the lowest advisory severity that blocks a runtime dependency (default high); below it, a note",
+    ),
+    development: z
+      .object({
+        fail_on: z
+          .union([AdvisoryLevelSchema, z.literal("never")])
+          .optional()
+          .describe("the same for development dependencies (default never: a note)"),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
 
 /** One policy's switches: a team may raise or lower its own policies. */
 const PolicySwitchSchema = z
@@ -152,6 +182,7 @@ export const GateConfigSchema = z
       })
       .optional(),
     exceptions: z.array(ExceptionSchema).optional(),
+    vulnerabilities: VulnerabilitiesSchema.optional(),
     risk: z
       .object({
         threshold: z.number().int().min(0).max(100).optional(),

@@ -1,4 +1,4 @@
-// The `semver` package ships no types, and only these five functions are used; this declares
+// The `semver` package ships no types, and only these functions are used; this declares
 // them as its README documents them (kept local so no @types package is needed).
 declare module "semver" {
   interface SemVer {
@@ -14,6 +14,10 @@ declare module "semver" {
     subset(sub: string, sup: string): boolean;
     /** The first version-like part of a string (`2.1` → `2.1.0`), or null. */
     coerce(version: string): SemVer | null;
+    /** -1, 0 or 1; throws on a version that is not one. */
+    compare(a: string, b: string): -1 | 0 | 1;
+    /** The lowest version a range admits, or null when it admits none; throws on a range that is not one. */
+    minVersion(range: string): SemVer | null;
   }
   const semver: Semver;
   export default semver;

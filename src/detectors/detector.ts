@@ -3,7 +3,8 @@ import type { ChangedFile, PullRequest } from "../domain/pull-request.js";
 import type { Finding } from "../domain/finding.js";
 import type { HeadFiles } from "../domain/head-files.js";
 import type { LicenseResolver } from "../domain/license-resolver.js";
-import type { LicenseRules } from "../config/effective.js";
+import type { AdvisorySource } from "../domain/advisory-source.js";
+import type { LicenseRules, VulnerabilityRules } from "../config/effective.js";
 
 /** What every detector receives. */
 export interface DetectContext {
@@ -17,6 +18,14 @@ export interface DetectContext {
    * it never skips silently. The coverage ledger lists it and the review goes to a person.
    */
   notRead(file: string, detail: string): void;
+  /**
+   * Known vulnerabilities of exact package versions (OSV, an offline folder, or a fixture's
+   * osv.json). The detect node always sets it; a context without it (one detector's own tests)
+   * has no advisory data, so SEC-07 raises nothing there.
+   */
+  advisories?: AdvisorySource;
+  /** SEC-07's thresholds (the defaults when absent). */
+  vulnerabilityRules?: VulnerabilityRules;
 }
 
 /**

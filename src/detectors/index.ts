@@ -10,6 +10,7 @@ import { piiStorageDetector } from "./data/pii-storage.js";
 import { piiThirdPartyDetector } from "./data/pii-third-party.js";
 import { weakCryptoDetector } from "./security/weak-crypto.js";
 import { workflowRiskDetector } from "./security/workflow-risk.js";
+import { vulnerableDependenciesDetector } from "./security/vulnerable-dependencies.js";
 
 /** Every deterministic detector, one or more per policy of the starting catalogue. */
 export const ALL_DETECTORS: readonly Detector[] = [
@@ -19,6 +20,7 @@ export const ALL_DETECTORS: readonly Detector[] = [
   workflowRiskDetector,
   weakCryptoDetector,
   gateConfigChangeDetector,
+  vulnerableDependenciesDetector,
   dependencyLicensesDetector,
   copyleftSourceDetector,
   piiLoggingDetector,

@@ -17,6 +17,8 @@ export const ExceptionRefSchema = z.object({
   policy: z.string(),
   package: z.string().optional(),
   path: z.string().optional(),
+  /** An advisory id or alias (SEC-07). */
+  advisory: z.string().optional(),
   reason: z.string(),
   granted_by: z.string(),
   /** The last day it applies, `YYYY-MM-DD`. */
@@ -47,6 +49,11 @@ export const FindingSchema = z.object({
   package: z.object({ name: z.string(), version: z.string().optional() }).optional(),
   /** The configuration's exception that cleared it, or that no longer applies (expired). */
   exception: ExceptionRefSchema.optional(),
+  /**
+   * The advisories a known-vulnerability finding (SEC-07) is about. Such a finding is graded by
+   * the configuration's `vulnerabilities` thresholds, so the policy file's defaults do not raise it.
+   */
+  advisories: z.array(z.object({ id: z.string(), aliases: z.array(z.string()) })).optional(),
 });
 export type Finding = z.infer<typeof FindingSchema>;
 

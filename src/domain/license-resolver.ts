@@ -25,7 +25,9 @@ export interface LookupFailure {
   ecosystem: Ecosystem;
   name: string;
   version?: string;
-  /** Which registry, with its address (e.g. `npm registry https://registry.npmjs.org`). */
+  /** What was looked up: the package's licence (also when absent, as older reviews recorded it) or its advisories (SEC-07). */
+  lookup?: "licence" | "advisories";
+  /** Which registry or database, with its address (e.g. `npm registry https://registry.npmjs.org`, `OSV https://api.osv.dev`). */
   registry: string;
   /** What went wrong, e.g. `answered 503 (3 attempts)`. */
   reason: string;
@@ -39,4 +41,20 @@ export interface LookupFailure {
  */
 export function describeLookupFailure(f: LookupFailure): string {
   return `${f.name}${f.version ? `@${f.version}` : ""} (${f.ecosystem}): ${f.registry} ${f.reason}`;
+}
+
+/**
+ * What the failed lookups leave unknown, as the head of the `lookup_failed` escalation.
+ *
+ * @example lookupFailureHeadline([{ lookup: "advisories", ... }]) // "advisory lookup failed, so known vulnerabilities are not known"
+ */
+export function lookupFailureHeadline(failures: readonly LookupFailure[]): string {
+  const advisories = failures.some((f) => f.lookup === "advisories");
+  const licences = failures.some((f) => f.lookup !== "advisories");
+  if (advisories && licences) {
+    return "licence and advisory lookups failed, so licences and known vulnerabilities are not known";
+  }
+  return advisories
+    ? "advisory lookup failed, so known vulnerabilities are not known"
+    : "licence lookup failed, so the licence is not known";
 }

@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { Detector } from "../detectors/detector.js";
 import type { HeadFiles } from "../domain/head-files.js";
 import type { LicenseResolver } from "../domain/license-resolver.js";
+import type { AdvisorySource } from "../domain/advisory-source.js";
 import type { Specialty } from "../domain/finding.js";
 import type { PullRequestLoader, PullRequestStore } from "../domain/pull-request-loader.js";
 import type { PullRequest } from "../domain/pull-request.js";
@@ -42,6 +43,8 @@ export interface ReviewGraphDeps {
   headFiles(snapshot: SnapshotRef): HeadFiles;
   /** The licence resolver for a review (a fixture's registry.json, or the live registries). */
   licenses(source: ReviewSource): LicenseResolver;
+  /** The advisory source for a review (a fixture's osv.json, or OSV live or offline). */
+  advisories(source: ReviewSource): AdvisorySource;
   policies: Policy[];
   specialists: Record<Specialty, Specialist>;
   investigator: Investigator;

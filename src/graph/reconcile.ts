@@ -1,7 +1,7 @@
 import type { Finding } from "../domain/finding.js";
 import { latestMachineReport, type InvestigationReport, type InvestigationRequest } from "../domain/investigation.js";
 import type { Escalation } from "../domain/review-result.js";
-import { describeLookupFailure, type LookupFailure } from "../domain/license-resolver.js";
+import { describeLookupFailure, lookupFailureHeadline, type LookupFailure } from "../domain/license-resolver.js";
 import { describeUnread, type UnreadEntry } from "../domain/coverage.js";
 import { investigationRefusal } from "./budget.js";
 import type { FindingsBySpecialty, ReconcileRoute } from "./state.js";
@@ -18,7 +18,7 @@ export interface ReconcileInput {
   maxCostUsd: number | null;
   /** What could not be checked at all (intake problems, failed detectors). */
   incomplete: string[];
-  /** Licence lookups that got no answer. */
+  /** Licence and advisory lookups that got no answer. */
   lookupFailures: LookupFailure[];
   /** What the coverage ledger says the detectors could not read (and no configuration accepts). */
   unread: UnreadEntry[];
@@ -66,7 +66,7 @@ function describe(findings: Finding[]): string {
 /**
  * The rule ladder that routes a review after the specialists (plain code, no model). Rungs, in order:
  * 1. an escalation already recorded (specialist timeout or error, a person's open question) → human
- * 2. a licence lookup got no answer (a registry down, slow, 5xx, unparseable) → human `lookup_failed`
+ * 2. a licence or advisory lookup got no answer (a registry or OSV down, slow, 5xx, unparseable) → human `lookup_failed`
  * 3. the detectors could not read part of the change (the coverage ledger) → human `not_inspected`
  * 4. part of the PR was not reviewed (input budget, intake, a failed detector) → human `not_fully_reviewed`
  * 5. a specialist contradicts a detector's block → human `disagreement`
@@ -86,7 +86,7 @@ export function reconcile(input: ReconcileInput): ReconcileOutcome {
   if (input.lookupFailures.length > 0) {
     const shown = input.lookupFailures.slice(0, 5).map(describeLookupFailure);
     const more = input.lookupFailures.length > 5 ? `; and ${input.lookupFailures.length - 5} more` : "";
-    return human("lookup_failed", `licence lookup failed, so the licence is not known: ${shown.join("; ")}${more}`);
+    return human("lookup_failed", `${lookupFailureHeadline(input.lookupFailures)}: ${shown.join("; ")}${more}`);
   }
 
   // A model's reading never counts as a detector's: unread code goes to a person whatever it said.

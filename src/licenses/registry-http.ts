@@ -57,6 +57,19 @@ function messageOf(error: unknown): string {
  * @example const doc = await getRegistryJson("https://crates.io/api/v1/crates/serde", { retry: { retries: 1 } });
  */
 export async function getRegistryJson(url: string, opts: RegistryHttpOptions = {}): Promise<RegistryDocument> {
+  return requestRegistryJson(url, opts);
+}
+
+/**
+ * `getRegistryJson`, or with `body` a POST of that JSON (OSV's `querybatch`), with the same retries
+ * and answers; `purpose` names the lookups in the user agent.
+ *
+ * @example await requestRegistryJson("https://api.osv.dev/v1/querybatch", { body: { queries: [] }, purpose: "advisory lookups" });
+ */
+export async function requestRegistryJson(
+  url: string,
+  opts: RegistryHttpOptions & { body?: unknown; purpose?: string } = {},
+): Promise<RegistryDocument> {
   const doFetch = opts.fetch ?? fetch;
   const timeoutMs = opts.timeoutMs ?? 5000;
   const retry = { ...DEFAULT_RETRY, ...opts.retry };
@@ -65,8 +78,15 @@ export async function getRegistryJson(url: string, opts: RegistryHttpOptions = {
     attempts++;
     let res: Response;
     try {
+      const agent = `pr-compliance-gate (${opts.purpose ?? "licence lookups"})`;
       res = await doFetch(url, {
-        headers: { accept: "application/json", "user-agent": "pr-compliance-gate (licence lookups)" },
+        ...(opts.body !== undefined
+          ? {
+              method: "POST",
+              body: JSON.stringify(opts.body),
+              headers: { accept: "application/json", "content-type": "application/json", "user-agent": agent },
+            }
+          : { headers: { accept: "application/json", "user-agent": agent } }),
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {

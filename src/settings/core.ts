@@ -4,7 +4,7 @@ import type { InvestigationLimits } from "../investigator/harness.js";
 import type { SnapshotCaps } from "../domain/snapshot-ref.js";
 import { BUNDLED_CONFIG_FILE, BUNDLED_POLICIES_DIR } from "../package-paths.js";
 import type { DatabaseSetting } from "../store/open-state.js";
-import { httpUrl, integer } from "./fields.js";
+import { duration, httpUrl, integer } from "./fields.js";
 
 /** pino's levels. */
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -35,6 +35,8 @@ export interface CoreSettings {
   snapshot: SnapshotCaps;
   /** Registries for live licence lookups; unset means the public ones. */
   licenses: { npmRegistryUrl?: string; pypiUrl?: string; cratesUrl?: string; goLicenseUrl?: string };
+  /** Known vulnerabilities (SEC-07) of live reviews: OSV's API (`osvUrl`, the public one when unset) or a folder of its records. */
+  advisories: { osvUrl?: string; osvDir?: string; cacheTtlMs: number };
 }
 
 /**
@@ -80,6 +82,9 @@ export function coreSchema(cwd: string) {
       GATE_PYPI_URL: httpUrl.optional(),
       GATE_CRATES_URL: httpUrl.optional(),
       GATE_GO_LICENSE_URL: httpUrl.optional(),
+      GATE_OSV_URL: httpUrl.optional(),
+      GATE_OSV_DIR: z.string().optional(),
+      GATE_OSV_CACHE_TTL: duration.default(6 * 3_600_000),
     })
     .transform(
       (e): CoreSettings => ({
@@ -112,6 +117,11 @@ export function coreSchema(cwd: string) {
           ...(e.GATE_PYPI_URL ? { pypiUrl: e.GATE_PYPI_URL } : {}),
           ...(e.GATE_CRATES_URL ? { cratesUrl: e.GATE_CRATES_URL } : {}),
           ...(e.GATE_GO_LICENSE_URL ? { goLicenseUrl: e.GATE_GO_LICENSE_URL } : {}),
+        },
+        advisories: {
+          ...(e.GATE_OSV_URL ? { osvUrl: e.GATE_OSV_URL } : {}),
+          ...(e.GATE_OSV_DIR ? { osvDir: path.resolve(cwd, e.GATE_OSV_DIR) } : {}),
+          cacheTtlMs: e.GATE_OSV_CACHE_TTL,
         },
       }),
     );

@@ -172,6 +172,7 @@ describe("gate CLI, each command in its own process", { timeout: 120_000 }, () =
       "SEC-04",
       "SEC-05",
       "SEC-06",
+      "SEC-07",
     ]);
   });
 });
@@ -181,8 +182,12 @@ describe("gate demo", { timeout: 120_000 }, () => {
     const r = await gate("demo", "--blocks");
     expect(r.code).toBe(0);
     const cards = JSON.parse(r.stdout) as { fixture: string; review_id: string; blocks: { type: string }[] }[];
-    expect(cards.map((c) => c.fixture)).toEqual(["002_new_dependency", "003b_auth_change_logs_token"]);
-    expect(r.stderr).toMatch(/5 reviews in .* s, 0 model calls/);
+    expect(cards.map((c) => c.fixture)).toEqual([
+      "002_new_dependency",
+      "018_vulnerable_dependency",
+      "003b_auth_change_logs_token",
+    ]);
+    expect(r.stderr).toMatch(/6 reviews in .* s, 0 model calls/);
 
     // The same card, rendered in-process from the same SQLite file by the Slack module.
     const { buildGate } = await import("../../src/build-gate.js");
@@ -222,7 +227,13 @@ describe("gate demo", { timeout: 120_000 }, () => {
     const reviewId = defined(/\[(r-[0-9a-f]{12})\]/.exec(section)?.[1], "a review id");
     expect(section).toMatch(/\n {2}\| .*LIC-02/);
     expect(section).toContain(`npx gate decide ${reviewId} approve --by alice`);
-    expect(r.stdout).toMatch(/5 reviews in .* s, 0 model calls/);
+    // The known-vulnerability review: the advisory, its fix, on the card.
+    const vulnerable =
+      defined(r.stdout.split("=== 018_vulnerable_dependency ===")[1], "the 018 section").split("\n=== ")[0] ?? "";
+    expect(vulnerable).toMatch(/\n {2}\| .*\*SEC-07\* · high · :no_entry: \*blocking\*/);
+    expect(vulnerable).toMatch(/\n {2}\| lodash@4\.17\.20 .*GHSA-35jh-r3h4-6jhm \(CVE-2021-23337\)/);
+    expect(vulnerable).toContain("Upgrade to 4.17.21");
+    expect(r.stdout).toMatch(/6 reviews in .* s, 0 model calls/);
   }, 60_000);
 
   it("refuses --json with --blocks: each prints one JSON document", async () => {

@@ -234,6 +234,25 @@ describe("reconcile: one row per rung", () => {
     });
   });
 
+  it("a failed advisory lookup says what is not known, naming OSV and the error; with a licence one, both", () => {
+    const osvDown = {
+      ecosystem: "npm" as const,
+      name: "lodash",
+      version: "4.17.20",
+      lookup: "advisories" as const,
+      registry: "OSV http://127.0.0.1:2",
+      reason: "querybatch answered 500 (3 attempts)",
+    };
+    expect(reconcile(input({ lookupFailures: [osvDown] })).escalation).toEqual({
+      reason: "lookup_failed",
+      detail:
+        "advisory lookup failed, so known vulnerabilities are not known: lodash@4.17.20 (npm): OSV http://127.0.0.1:2 querybatch answered 500 (3 attempts)",
+    });
+    expect(reconcile(input({ lookupFailures: [gplDown, osvDown] })).escalation?.detail).toMatch(
+      /^licence and advisory lookups failed, so licences and known vulnerabilities are not known: gpl-chart-lib@2\.1\.0 .*; lodash@4\.17\.20/,
+    );
+  });
+
   it("is deterministic: the same input gives the same route every time", () => {
     for (const row of rows) expect(reconcile(row.input)).toEqual(reconcile(structuredClone(row.input)));
   });

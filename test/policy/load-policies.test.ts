@@ -18,7 +18,7 @@ version: 1
 Plain FTP sends credentials in clear text.`;
 
 describe("the policy corpus", () => {
-  it("ships all twelve policies of the catalogue with the contract's specialty and blocking flag", () => {
+  it("ships all thirteen policies of the catalogue with the contract's specialty and blocking flag", () => {
     const policies = loadPolicies(BUNDLED_POLICIES_DIR);
     const table = Object.fromEntries(policies.map((p) => [p.id, `${p.specialty}:${p.blocking}`]));
     expect(table).toEqual({
@@ -28,6 +28,7 @@ describe("the policy corpus", () => {
       "SEC-04": "security:true",
       "SEC-05": "security:false",
       "SEC-06": "security:true",
+      "SEC-07": "security:true",
       "LIC-01": "licensing:false",
       "LIC-02": "licensing:true",
       "LIC-03": "licensing:true",

@@ -91,7 +91,12 @@ afterEach(async () => {
   if (!scene) return;
   for (const child of scene.children) child.kill("SIGKILL");
   await Promise.all(scene.children.map((c) => c.exited));
-  await Promise.all([scene.fakes.gh.close(), scene.fakes.registry.close(), scene.fakes.slack?.close()]);
+  await Promise.all([
+    scene.fakes.gh.close(),
+    scene.fakes.registry.close(),
+    scene.fakes.osv.close(),
+    scene.fakes.slack?.close(),
+  ]);
   fs.rmSync(scene.dir, { recursive: true, force: true });
   scene = undefined;
 });

@@ -10,6 +10,7 @@ import { BUNDLED_FIXTURES_DIR } from "../../src/package-paths.js";
 import { startGateServer, type RunningServer } from "../../src/server/start.js";
 import { rawTarball, startFakeGitHub, type FakeCheckRun, type FakeGitHub, type RawEntry } from "../fakes/github-api.js";
 import { startFakeRegistry, type FakeRegistry } from "../fakes/registry.js";
+import { startFakeOsv, type FakeOsv, type FakeOsvRecord } from "../fakes/osv-api.js";
 import { startFakeSlackApi, type FakeSlackApi } from "../fakes/slack-api.js";
 import { defined } from "../helpers/defined.js";
 
@@ -72,10 +73,10 @@ function filesUnder(dir: string, prefix = ""): { rel: string; body: Buffer }[] {
 /**
  * Serves a bundled fixture from the fakes: the PR and its files from GitHub (head SHA optionally
  * replaced), its `repo/` as the head tarball (plus any extra raw entries), its registry.json as
- * npm/PyPI documents.
+ * npm/PyPI documents, its osv.json as OSV's records.
  */
 export function serveFixture(
-  stack: Pick<Stack, "gh" | "registry">,
+  stack: Pick<Stack, "gh" | "registry"> & { osv?: FakeOsv },
   name: string,
   opts: { headSha?: string; extraEntries?: (top: string) => RawEntry[] } = {},
 ): ServedPr {
@@ -118,6 +119,8 @@ export function serveFixture(
       }
     }
   }
+  const osvFile = path.join(dir, "osv.json");
+  if (stack.osv && fs.existsSync(osvFile)) stack.osv.add(...(readJson(osvFile) as FakeOsvRecord[]));
   return { owner, repo, number: pull.number, headSha, title: pull.title, author: pull.user.login, url: pull.html_url };
 }
 
@@ -235,6 +238,7 @@ export async function rows(
 export interface Stack {
   gh: FakeGitHub;
   registry: FakeRegistry;
+  osv: FakeOsv;
   slack?: FakeSlackApi;
   server: RunningServer;
   base: string;
@@ -259,6 +263,8 @@ export interface StackOptions {
 export interface StackFakes {
   gh: FakeGitHub;
   registry: FakeRegistry;
+  /** OSV's API (GATE_OSV_URL). */
+  osv: FakeOsv;
   slack?: FakeSlackApi;
 }
 
@@ -266,9 +272,10 @@ export interface StackFakes {
 export async function startFakes(opts: Pick<StackOptions, "mode" | "slack"> = {}): Promise<StackFakes> {
   const gh = await startFakeGitHub((opts.mode ?? "app") === "app" ? { appPublicKeyPem: appKeys().publicKey } : {});
   const registry = await startFakeRegistry();
+  const osv = await startFakeOsv();
   // Messages stamped with the real time, as the server's own clock is (the card lookup after a crash compares them).
   const slack = opts.slack ? await startFakeSlackApi({ now: Date.now }) : undefined;
-  return { gh, registry, ...(slack ? { slack } : {}) };
+  return { gh, registry, osv, ...(slack ? { slack } : {}) };
 }
 
 /**
@@ -280,7 +287,7 @@ export function stackEnv(
   dataDir: string,
   opts: Pick<StackOptions, "mode" | "env"> = {},
 ): NodeJS.ProcessEnv {
-  const { gh, registry, slack } = fakes;
+  const { gh, registry, osv, slack } = fakes;
   return {
     GATE_DB: path.join(dataDir, "gate.db"),
     GATE_DATA_DIR: dataDir,
@@ -295,6 +302,7 @@ export function stackEnv(
     GATE_PYPI_URL: registry.pypiUrl,
     GATE_CRATES_URL: registry.cratesUrl,
     GATE_GO_LICENSE_URL: registry.goUrl,
+    GATE_OSV_URL: osv.url,
     ...((opts.mode ?? "app") === "app"
       ? { GATE_GITHUB_APP_ID: "1234", GATE_GITHUB_PRIVATE_KEY: appKeys().privateKey }
       : { GITHUB_TOKEN: "ghp_e2e_token" }),
@@ -315,13 +323,14 @@ export function stackEnv(
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gate-e2e-"));
   const dataDir = path.join(dir, "data");
-  const { gh, registry, slack } = await startFakes(opts);
-  const env = stackEnv({ gh, registry, ...(slack ? { slack } : {}) }, dataDir, opts);
+  const { gh, registry, osv, slack } = await startFakes(opts);
+  const env = stackEnv({ gh, registry, osv, ...(slack ? { slack } : {}) }, dataDir, opts);
   const serverOpts = opts.clock ? { clock: opts.clock } : {};
   let server = await startGateServer(env, serverOpts);
   const stack: Stack = {
     gh,
     registry,
+    osv,
     ...(slack ? { slack } : {}),
     get server() {
       return server;
@@ -338,7 +347,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     },
     async close() {
       await server.close().catch(() => undefined);
-      await Promise.all([gh.close(), registry.close(), slack?.close()]);
+      await Promise.all([gh.close(), registry.close(), osv.close(), slack?.close()]);
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

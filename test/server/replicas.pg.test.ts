@@ -58,7 +58,7 @@ afterAll(async () => {
   await Promise.all(children.map((c) => c.exited));
   await pool?.end();
   await db?.drop();
-  await Promise.all([fakes?.gh.close(), fakes?.registry.close(), fakes?.slack?.close()]);
+  await Promise.all([fakes?.gh.close(), fakes?.registry.close(), fakes?.osv.close(), fakes?.slack?.close()]);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

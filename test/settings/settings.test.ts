@@ -34,6 +34,7 @@ describe("loadSettings", () => {
     expect(s.investigator).toEqual({ maxTurns: 8, maxToolCalls: 24, maxFileChars: 200_000, timeoutMs: 120_000 });
     expect(s.snapshot.maxBytes).toBe(209_715_200);
     expect(s.licenses).toEqual({});
+    expect(s.advisories).toEqual({ cacheTtlMs: 6 * 3_600_000 });
     expect(s.claude.apiKey).toBeUndefined();
     expect(s.github).toEqual({ reviewDrafts: false, webUrl: "https://github.com" });
     expect(s.slack).toMatchObject({ enabled: true, channels: { byRepo: {} } });
@@ -52,6 +53,9 @@ describe("loadSettings", () => {
         GATE_MAX_COST_USD: "0.25",
         GATE_INVESTIGATOR_MAX_TURNS: "3",
         GATE_NPM_REGISTRY_URL: "http://127.0.0.1:4873",
+        GATE_OSV_URL: "http://127.0.0.1:8090",
+        GATE_OSV_DIR: "osv",
+        GATE_OSV_CACHE_TTL: "30m",
         GATE_REVIEW_DRAFTS: "yes",
         PORT: "0",
         USER: "alice",
@@ -65,6 +69,7 @@ describe("loadSettings", () => {
     expect(s.review.maxCostUsd).toBe(0.25);
     expect(s.investigator.maxTurns).toBe(3);
     expect(s.licenses).toEqual({ npmRegistryUrl: "http://127.0.0.1:4873" });
+    expect(s.advisories).toEqual({ osvUrl: "http://127.0.0.1:8090", osvDir: "/srv/gate/osv", cacheTtlMs: 1_800_000 });
     expect(s.github.reviewDrafts).toBe(true);
     expect(s.server.port).toBe(0);
     expect(s.cli.user).toBe("alice");

@@ -6,11 +6,15 @@ import type { CliContext } from "../context.js";
 import { formatResult } from "../format-result.js";
 import { reviewFixture } from "./review.js";
 
-/** The demo arc: a typo, a version bump, a GPL dependency, an auth refactor, and one that logs a token. */
+/**
+ * The demo arc: a typo, a version bump, a GPL dependency, a dependency with a known
+ * vulnerability, an auth refactor, and one that logs a token.
+ */
 export const DEMO_FIXTURES = [
   "001_readme_typo",
   "017_version_bump",
   "002_new_dependency",
+  "018_vulnerable_dependency",
   "003_auth_change",
   "003b_auth_change_logs_token",
 ] as const;

@@ -5,6 +5,7 @@ import type { LicenseLookup, LicenseResolver, LookupFailure } from "../../domain
 import { applyConfig } from "../../config/apply.js";
 import { buildCoverage, type ReadGap } from "../../coverage/ledger.js";
 import { withMovedFilesWhole } from "../../coverage/moved-files.js";
+import { recordingAdvisoryFailures } from "../../advisories/recording-failures.js";
 import { configOf, reviewedPullRequest, type ReviewGraphDeps } from "../deps.js";
 import type { ReviewStateUpdate, ReviewStateValue } from "../state.js";
 
@@ -79,7 +80,16 @@ export function detectNode(deps: ReviewGraphDeps) {
     const moved = await withMovedFilesWhole(pr, head);
     gaps.push(...moved.gaps);
     const notRead = (file: string, detail: string) => gaps.push({ file, reason: "cap", detail });
-    const ctx = { pr: moved.pr, head, licenses, licenseRules: config.licenses, notRead };
+    const advisories = recordingAdvisoryFailures(deps.advisories(state.source), lookupFailures);
+    const ctx = {
+      pr: moved.pr,
+      head,
+      licenses,
+      licenseRules: config.licenses,
+      notRead,
+      advisories,
+      ...(config.vulnerabilities ? { vulnerabilityRules: config.vulnerabilities } : {}),
+    };
     const found: Finding[] = [];
     const detectorErrors: string[] = [];
     await Promise.all(

@@ -1,0 +1,50 @@
+import { createRequire } from "node:module";
+import type Semver from "semver";
+import type { Ecosystem } from "../domain/license-resolver.js";
+
+const require = createRequire(import.meta.url);
+
+/** How one ecosystem orders its versions. */
+export interface VersionOrder {
+  /** The version normalised for comparison, or undefined when the ecosystem's rules cannot read it. */
+  read(version: string): string | undefined;
+  /** Negative, zero or positive, like a sort comparator; both sides already `read`. */
+  compare(a: string, b: string): number;
+}
+
+let semverLib: typeof Semver | undefined;
+let pep440Lib: typeof import("@renovatebot/pep440") | undefined;
+
+/** semver (npm, Cargo, Go without its `v`): strict, so `1.2` or `latest` cannot be compared. */
+function semverOrder(stripV: boolean): VersionOrder {
+  semverLib ??= require("semver") as typeof Semver;
+  const sv = semverLib;
+  return {
+    read: (v) => {
+      const text = stripV ? v.replace(/^v/, "") : v;
+      return sv.valid(text) ?? undefined;
+    },
+    compare: (a, b) => sv.compare(a, b),
+  };
+}
+
+/** PEP 440 (PyPI), as pip orders versions: `1.0rc1` < `1.0` < `1.0.post1`. */
+function pep440Order(): VersionOrder {
+  pep440Lib ??= require("@renovatebot/pep440") as typeof import("@renovatebot/pep440");
+  const pep = pep440Lib;
+  return {
+    read: (v) => pep.valid(v) ?? undefined,
+    compare: (a, b) => pep.compare(a, b),
+  };
+}
+
+/**
+ * The version order of an ecosystem, with the kept library for each: `semver` for npm and Cargo
+ * (and Go, whose module versions are semver with a `v`), `@renovatebot/pep440` for PyPI.
+ *
+ * @example versionOrder("pypi").compare("1.0rc1", "1.0") // -1
+ */
+export function versionOrder(ecosystem: Ecosystem): VersionOrder {
+  if (ecosystem === "pypi") return pep440Order();
+  return semverOrder(ecosystem === "go");
+}

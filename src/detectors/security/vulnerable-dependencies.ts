@@ -1,0 +1,54 @@
+import type { AdvisoryLookup, AdvisoryQuery } from "../../domain/advisory-source.js";
+import type { Finding } from "../../domain/finding.js";
+import type { Detector } from "../detector.js";
+import { VERSION_READERS, pinnedDependencies, type UnreadLockfile } from "./dependency-versions/index.js";
+import { vulnerableFinding } from "./vulnerable-finding.js";
+
+const queryKey = (q: AdvisoryQuery) => `${q.ecosystem}:${q.name}@${q.version}`;
+
+function unreadFinding(u: UnreadLockfile): Finding {
+  return {
+    specialty: "security",
+    policy: "SEC-07",
+    severity: "high",
+    blocking: true,
+    needs_more_context: false,
+    file: u.file,
+    message: `${u.file} changed, but the gate could not read it whole (${u.why}), so the versions it resolves were not checked for known vulnerabilities; a person checks them.`,
+    source: "detector",
+    detector: "vulnerable-dependencies",
+  };
+}
+
+/**
+ * SEC-07: every dependency the pull request adds or changes, at its exact version (lockfiles,
+ * pins, the lowest version a range admits), asked about in one batch of the advisory source; a
+ * finding per affected dependency. A lookup that fails gives no finding here: the review's source
+ * recorded it, and the review goes to a person (`lookup_failed`).
+ *
+ * @example await vulnerableDependenciesDetector.detect(ctx) // [{ policy: "SEC-07", file: "package.json", line: 12, ... }]
+ */
+export const vulnerableDependenciesDetector: Detector = {
+  id: "vulnerable-dependencies",
+  policies: ["SEC-07"],
+  // Not yet every manifest the licence detector owns has a version reader: it reads what it can.
+  covers: [],
+  reads: (file) => VERSION_READERS.some((r) => r.matches(file.filename)),
+  async detect(ctx) {
+    if (!ctx.advisories) return [];
+    const { pinned, unread } = await pinnedDependencies(ctx.pr.files, ctx.head);
+    const findings = unread.map(unreadFinding);
+    if (pinned.length === 0) return findings;
+    const queries = new Map<string, AdvisoryQuery>();
+    for (const p of pinned) queries.set(queryKey(p), { ecosystem: p.ecosystem, name: p.name, version: p.version });
+    const asked = [...queries.values()];
+    const answers = await ctx.advisories.lookup(asked);
+    const byKey = new Map<string, AdvisoryLookup | undefined>(asked.map((q, i) => [queryKey(q), answers[i]]));
+    for (const dep of pinned) {
+      const answer = byKey.get(queryKey(dep));
+      if (answer?.status !== "found" || answer.advisories.length === 0) continue;
+      findings.push(vulnerableFinding(dep, answer.advisories, ctx.vulnerabilityRules));
+    }
+    return findings;
+  },
+};

@@ -1,0 +1,81 @@
+import { versionOrder } from "../../advisories/version-order.js";
+import { DEFAULT_VULNERABILITY_RULES, type VulnerabilityRules } from "../../config/effective.js";
+import type { AdvisoryMatch, AdvisorySeverity } from "../../domain/advisory-source.js";
+import type { Finding, Severity } from "../../domain/finding.js";
+import type { PinnedDependency } from "./dependency-versions/index.js";
+
+const RANK: Record<AdvisorySeverity, number> = { low: 0, moderate: 1, high: 2, critical: 3 };
+const AS_FINDING: Record<AdvisorySeverity, Severity> = {
+  low: "low",
+  moderate: "medium",
+  high: "high",
+  critical: "critical",
+};
+
+function worst(advisories: readonly AdvisoryMatch[]): AdvisorySeverity {
+  return advisories.reduce<AdvisorySeverity>((w, a) => (RANK[a.severity] > RANK[w] ? a.severity : w), "low");
+}
+
+/** The version that fixes every advisory (the highest first-fixed one), or undefined when one has no fix. */
+function fixingVersion(dep: PinnedDependency, advisories: readonly AdvisoryMatch[]): string | undefined {
+  const fixes = advisories.map((a) => a.fixed);
+  if (fixes.some((f) => f === undefined)) return undefined;
+  const order = versionOrder(dep.ecosystem);
+  return (fixes as string[]).sort((a, b) => order.compare(order.read(a) ?? a, order.read(b) ?? b)).at(-1);
+}
+
+function describeDependency(dep: PinnedDependency): string {
+  const judged = dep.from === "lowest" ? `, judged by ${dep.version}, the lowest version ${dep.range} admits` : "";
+  const via = dep.via ? `, brought in by ${dep.via}` : "";
+  return `${dep.name}@${dep.version} (${dep.ecosystem}, ${dep.scope} dependency${via}${judged})`;
+}
+
+function describeAdvisory(a: AdvisoryMatch): string {
+  const aliases = a.aliases.length > 0 ? ` (${a.aliases.join(", ")})` : "";
+  const fixed = a.fixed ? `, fixed in ${a.fixed}` : ", no fixed version";
+  return `${a.id}${aliases}, ${a.severity} (${a.severityFrom}): ${a.summary}; affected ${a.range}${fixed}`;
+}
+
+/**
+ * One SEC-07 finding for a dependency and the advisories that affect its version: every advisory
+ * with its aliases, severity, affected range and fix, and the version that fixes them all
+ * ("upgrade to 4.17.21"). It blocks when the worst advisory reaches the threshold for the
+ * dependency's kind (`vulnerabilities.fail_on`); below it, and for development dependencies by
+ * default, it is a note.
+ *
+ * @example vulnerableFinding(lodash, [ghsa], DEFAULT_VULNERABILITY_RULES).message // "lodash@4.17.20 (npm, runtime dependency) is affected by GHSA-…; upgrade to 4.17.21."
+ */
+export function vulnerableFinding(
+  dep: PinnedDependency,
+  advisories: readonly AdvisoryMatch[],
+  rules: VulnerabilityRules = DEFAULT_VULNERABILITY_RULES,
+): Finding {
+  const severity = worst(advisories);
+  const threshold = dep.scope === "runtime" ? rules.runtime.fail_on : rules.development.fail_on;
+  const blocking = threshold !== "never" && RANK[severity] >= RANK[threshold];
+  const fix = fixingVersion(dep, advisories);
+  const advice = fix
+    ? `Upgrade to ${fix}${advisories.length > 1 ? " (the first version that fixes them all)" : ""}${dep.via ? `, or upgrade ${dep.via}` : ""}.`
+    : `No fixed version is published for every advisory: replace ${dep.name}, or get an exception.`;
+  const rule = dep.scope === "runtime" ? "vulnerabilities.fail_on" : "vulnerabilities.development.fail_on";
+  const note = blocking
+    ? ""
+    : threshold === "never"
+      ? ` A note, not a block: ${rule} is never.`
+      : ` A note, not a block: below ${rule} (${threshold}).`;
+  const what = advisories.length === 1 ? "an advisory" : `${advisories.length} advisories`;
+  return {
+    specialty: "security",
+    policy: "SEC-07",
+    severity: AS_FINDING[severity],
+    blocking,
+    needs_more_context: false,
+    file: dep.file,
+    line: dep.line,
+    message: `${describeDependency(dep)} is affected by ${what}: ${advisories.map(describeAdvisory).join(". ")}. ${advice}${note}`,
+    source: "detector",
+    detector: "vulnerable-dependencies",
+    package: { name: dep.name, version: dep.version },
+    advisories: advisories.map((a) => ({ id: a.id, aliases: [...a.aliases] })),
+  };
+}
