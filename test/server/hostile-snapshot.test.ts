@@ -73,7 +73,7 @@ describe("hostile head snapshots, on the real server", () => {
     const s = await start();
     const { probes, result, run, pr } = await reviewHostileHead(s, (top) => gzipBomb(top, { files: 128, fileMiB: 8 }));
     expect(result.route).toBe("human");
-    expect(result.escalation?.reason).toBe("not_fully_reviewed");
+    expect(result.escalation?.reason).toBe("not_inspected");
     expect(result.escalation?.detail).toContain("GATE_SNAPSHOT_MAX_BYTES");
     expect(run?.fields.conclusion).toBe("action_required");
     expect(JSON.stringify(record(run?.fields.output))).toContain("GATE_SNAPSHOT_MAX_BYTES");
@@ -89,7 +89,7 @@ describe("hostile head snapshots, on the real server", () => {
   it("refuses a 100,000-file tarball at GATE_SNAPSHOT_MAX_FILES before writing a file, and keeps answering", async () => {
     const s = await start();
     const { probes, result, run, pr } = await reviewHostileHead(s, (top) => manyFilesTarball(top, 100_000));
-    expect(result.escalation?.reason).toBe("not_fully_reviewed");
+    expect(result.escalation?.reason).toBe("not_inspected");
     expect(result.escalation?.detail).toContain("more than 50000 entries");
     expect(result.escalation?.detail).toContain("GATE_SNAPSHOT_MAX_FILES");
     expect(run?.fields.conclusion).toBe("action_required");
