@@ -65,3 +65,25 @@ export async function withMovedFilesWhole(
   );
   return { pr: { ...pr, files }, gaps };
 }
+
+/** An added file GitHub gave no diff for and no change count: empty, or a binary it did not show. */
+function emptyOrUnshown(file: ChangedFile): boolean {
+  return file.status === "added" && file.patch === undefined && file.changes === 0;
+}
+
+/**
+ * The pull request with its empty added files shown as empty (an `__init__.py`, a `.gitkeep`):
+ * GitHub gives them no diff, as it gives none to a binary, so the head snapshot tells them apart.
+ * A file the snapshot gives with any content, or does not give, keeps no diff (unread in the ledger).
+ *
+ * @example const shown = await withEmptyFilesShown(pr, head);
+ */
+export async function withEmptyFilesShown(pr: PullRequest, head: HeadFiles): Promise<PullRequest> {
+  if (!pr.files.some(emptyOrUnshown)) return pr;
+  const files = await Promise.all(
+    pr.files.map(async (file) =>
+      emptyOrUnshown(file) && (await head.read(file.filename)) === "" ? { ...file, patch: "" } : file,
+    ),
+  );
+  return { ...pr, files };
+}

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { movedWhereItMatters, withMovedFilesWhole } from "../../src/coverage/moved-files.js";
+import { buildCoverage } from "../../src/coverage/ledger.js";
+import { movedWhereItMatters, withEmptyFilesShown, withMovedFilesWhole } from "../../src/coverage/moved-files.js";
+import { ALL_DETECTORS } from "../../src/detectors/index.js";
 import { copyleftSourceDetector } from "../../src/detectors/licensing/copyleft-source.js";
 import type { ChangedFile } from "../../src/domain/pull-request.js";
 import { buildPr, detectContext, headFiles } from "../detectors/pr-builder.js";
@@ -61,6 +63,32 @@ describe("withMovedFilesWhole", () => {
         reason: "snapshot",
         detail: expect.stringContaining("renamed from docs/ci.yml"),
       },
+    ]);
+  });
+});
+
+describe("withEmptyFilesShown", () => {
+  const added = (filename: string): ChangedFile => ({
+    filename,
+    status: "added",
+    additions: 0,
+    deletions: 0,
+    changes: 0,
+  });
+
+  it("an added file without a diff that the snapshot gives empty is read as empty; any other stays unread", async () => {
+    const pr = buildPr();
+    pr.files = [added("pkg/__init__.py"), added("tools/helper"), added("tools/missing")];
+    const shown = await withEmptyFilesShown(
+      pr,
+      headFiles({ "pkg/__init__.py": "", "tools/helper": "\u0000ELF\u0002" }),
+    );
+    expect(shown.files.map((f) => f.patch)).toEqual(["", undefined, undefined]);
+    const ledger = buildCoverage(shown.files, ALL_DETECTORS, [], []);
+    expect(Object.values(ledger.read).flat()).toEqual(["pkg/__init__.py"]);
+    expect(ledger.unread?.map((u) => [u.file, u.reason])).toEqual([
+      ["tools/helper", "no_patch"],
+      ["tools/missing", "no_patch"],
     ]);
   });
 });

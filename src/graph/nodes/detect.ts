@@ -4,7 +4,7 @@ import type { HeadFiles } from "../../domain/head-files.js";
 import type { LicenseLookup, LicenseResolver, LookupFailure } from "../../domain/license-resolver.js";
 import { applyConfig } from "../../config/apply.js";
 import { buildCoverage, type ReadGap } from "../../coverage/ledger.js";
-import { withMovedFilesWhole } from "../../coverage/moved-files.js";
+import { withEmptyFilesShown, withMovedFilesWhole } from "../../coverage/moved-files.js";
 import { recordingAdvisoryFailures } from "../../advisories/recording-failures.js";
 import { configOf, reviewedPullRequest, type ReviewGraphDeps } from "../deps.js";
 import type { ReviewStateUpdate, ReviewStateValue } from "../state.js";
@@ -77,7 +77,7 @@ export function detectNode(deps: ReviewGraphDeps) {
     const config = await configOf(deps, state);
     const gaps: ReadGap[] = [];
     const head = recordingSnapshotFailure(deps.headFiles(state.snapshot), gaps);
-    const moved = await withMovedFilesWhole(pr, head);
+    const moved = await withMovedFilesWhole(await withEmptyFilesShown(pr, head), head);
     gaps.push(...moved.gaps);
     const notRead = (file: string, detail: string) => gaps.push({ file, reason: "cap", detail });
     const advisories = recordingAdvisoryFailures(deps.advisories(state.source), lookupFailures);
