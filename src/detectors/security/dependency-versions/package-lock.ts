@@ -8,10 +8,10 @@ import {
   viaAndScope,
   type PinnedDependency,
   type VersionReader,
+  isObj,
+  type Obj,
 } from "./pinned-dependency.js";
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 const names = (v: unknown): string[] => (isObj(v) ? Object.keys(v) : []);
 
 interface LockEntry {

@@ -140,3 +140,9 @@ export function jsonKeyLines(text: string): Map<string, number> {
   }
   return out;
 }
+
+/** A parsed JSON, YAML or TOML map. */
+export type Obj = Record<string, unknown>;
+
+/** Whether a parsed value is a map (not null, not a list). */
+export const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);

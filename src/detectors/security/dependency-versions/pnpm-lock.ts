@@ -8,10 +8,9 @@ import {
   viaAndScope,
   type PinnedDependency,
   type VersionReader,
+  isObj,
+  type Obj,
 } from "./pinned-dependency.js";
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * A `packages:` key as pnpm writes it, to name and version: `/lodash@4.17.20` (v6),

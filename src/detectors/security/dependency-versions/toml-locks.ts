@@ -13,9 +13,9 @@ import {
   type PinnedDependency,
   type VersionReader,
   type VersionsRead,
+  isObj,
+  type Obj,
 } from "./pinned-dependency.js";
-
-type Obj = Record<string, unknown>;
 
 let toml: typeof SmolToml | undefined;
 
@@ -24,7 +24,6 @@ function parse(text: string): unknown {
   toml ??= createRequire(import.meta.url)("smol-toml") as typeof SmolToml;
   return toml.parse(text);
 }
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The `version = "..."` line of each `[[package]]` block, in file order. */
 function versionLines(text: string): (number | undefined)[] {
