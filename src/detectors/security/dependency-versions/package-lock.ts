@@ -1,6 +1,7 @@
 import { baseName } from "../../licensing/manifests/manifest-parser.js";
 import type { DependencyScope } from "../../licensing/manifests/manifest-parser.js";
 import {
+  parsedHead,
   addedLineNumbers,
   isAdded,
   jsonKeyLines,
@@ -95,19 +96,15 @@ export const packageLockReader: VersionReader = {
   matches: (path) =>
     ["package-lock.json", "npm-shrinkwrap.json"].includes(baseName(path)) && !path.includes("node_modules/"),
   read(file, headText) {
-    if (headText === undefined) return { unread: { file: file.filename, why: "its head version could not be read" } };
-    let lock: unknown;
-    try {
-      lock = JSON.parse(headText);
-    } catch {
-      return { unread: { file: file.filename, why: "it is not JSON" } };
-    }
+    const head = parsedHead(file, headText, JSON.parse, () => "it is not JSON");
+    if ("unread" in head) return head;
+    const lock = head.parsed;
     if (!isObj(lock)) return { unread: { file: file.filename, why: "it is not a lockfile" } };
     const entries = isObj(lock.packages)
       ? packagesEntries(lock)
       : v1Entries(lock.dependencies, "dependencies", undefined);
-    const lines = jsonKeyLines(headText);
-    const added = addedLineNumbers(file, headText);
+    const lines = jsonKeyLines(head.text);
+    const added = addedLineNumbers(file, head.text);
     const direct = directOf(lock);
     const graph = new Map<string, string[]>();
     for (const e of entries) graph.set(e.name, [...(graph.get(e.name) ?? []), ...e.dependencies]);

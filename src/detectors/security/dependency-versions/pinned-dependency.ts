@@ -146,3 +146,26 @@ export type Obj = Record<string, unknown>;
 
 /** Whether a parsed value is a map (not null, not a list). */
 export const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * A lockfile's head copy, parsed; or why it cannot be read (no head copy, or `refused`'s sentence
+ * for what the parser threw), which makes the lockfile unread rather than empty.
+ *
+ * @example const head = parsedHead(file, headText, JSON.parse, () => "it is not JSON"); if ("unread" in head) return head;
+ */
+export function parsedHead(
+  file: ChangedFile,
+  headText: string | undefined,
+  parse: (text: string) => unknown,
+  refused: (error: unknown) => string,
+): { parsed: unknown; text: string } | { unread: UnreadLockfile } {
+  if (headText === undefined) return { unread: { file: file.filename, why: "its head version could not be read" } };
+  try {
+    return { parsed: parse(headText), text: headText };
+  } catch (error) {
+    return { unread: { file: file.filename, why: refused(error) } };
+  }
+}
+
+/** The message of what a parser threw. */
+export const thrown = (error: unknown): string => (error instanceof Error ? error.message : String(error));

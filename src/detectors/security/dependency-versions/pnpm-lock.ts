@@ -2,6 +2,8 @@ import YAML from "yaml";
 import type { DependencyScope } from "../../licensing/manifests/manifest-parser.js";
 import { baseName } from "../../licensing/manifests/manifest-parser.js";
 import {
+  parsedHead,
+  thrown,
   addedLineNumbers,
   isAdded,
   reachedFrom,
@@ -70,18 +72,14 @@ export const pnpmLockReader: VersionReader = {
   lockfile: true,
   matches: (path) => baseName(path) === "pnpm-lock.yaml",
   read(file, headText) {
-    if (headText === undefined) return { unread: { file: file.filename, why: "its head version could not be read" } };
-    let lock: unknown;
-    try {
-      lock = YAML.parse(headText);
-    } catch (error) {
-      return {
-        unread: {
-          file: file.filename,
-          why: `it is not YAML: ${error instanceof Error ? error.message : String(error)}`,
-        },
-      };
-    }
+    const head = parsedHead(
+      file,
+      headText,
+      (t) => YAML.parse(t),
+      (e) => `it is not YAML: ${thrown(e)}`,
+    );
+    if ("unread" in head) return head;
+    const lock = head.parsed;
     if (!isObj(lock) || !isObj(lock.packages)) return { pinned: [] };
     const graph = new Map<string, string[]>();
     // v9 keeps each package's dependencies in `snapshots`; earlier versions in `packages`.
@@ -95,8 +93,8 @@ export const pnpmLockReader: VersionReader = {
     }
     const direct = directOf(lock);
     const reached = reachedFrom(graph, [...direct.keys()]);
-    const lines = packageKeyLines(headText);
-    const added = addedLineNumbers(file, headText);
+    const lines = packageKeyLines(head.text);
+    const added = addedLineNumbers(file, head.text);
     const pinned: PinnedDependency[] = [];
     for (const [key, value] of Object.entries(lock.packages)) {
       const id = pnpmKey(key);

@@ -2,6 +2,7 @@ import { changedDependencies } from "../../licensing/manifests/changed-dependenc
 import { baseName } from "../../licensing/manifests/manifest-parser.js";
 import { requirementsTxtParser } from "../../licensing/manifests/requirements-txt.js";
 import {
+  parsedHead,
   addedLineNumbers,
   isAdded,
   jsonKeyLines,
@@ -70,15 +71,11 @@ export const pipfileLockReader: VersionReader = {
   lockfile: true,
   matches: (path) => baseName(path) === "Pipfile.lock",
   read(file, headText) {
-    if (headText === undefined) return { unread: { file: file.filename, why: "its head version could not be read" } };
-    let lock: unknown;
-    try {
-      lock = JSON.parse(headText);
-    } catch {
-      return { unread: { file: file.filename, why: "it is not JSON" } };
-    }
-    const lines = jsonKeyLines(headText);
-    const added = addedLineNumbers(file, headText);
+    const head = parsedHead(file, headText, JSON.parse, () => "it is not JSON");
+    if ("unread" in head) return head;
+    const lock = head.parsed;
+    const lines = jsonKeyLines(head.text);
+    const added = addedLineNumbers(file, head.text);
     const pinned: PinnedDependency[] = [];
     for (const [section, scope] of [
       ["default", "runtime"],

@@ -6,6 +6,8 @@ import { normalizePackageName } from "../../../licenses/offline-resolver.js";
 import type { DependencyScope } from "../../licensing/manifests/manifest-parser.js";
 import { baseName } from "../../licensing/manifests/manifest-parser.js";
 import {
+  parsedHead,
+  thrown,
   addedLineNumbers,
   isAdded,
   reachedFrom,
@@ -61,18 +63,12 @@ interface TomlLockKind {
 }
 
 function readTomlLock(k: TomlLockKind, file: ChangedFile, headText: string | undefined): VersionsRead {
-  if (headText === undefined) return { unread: { file: file.filename, why: "its head version could not be read" } };
-  let doc: Obj;
-  try {
-    doc = parse(headText) as Obj;
-  } catch (error) {
-    return {
-      unread: { file: file.filename, why: `it is not TOML: ${error instanceof Error ? error.message : String(error)}` },
-    };
-  }
+  const head = parsedHead(file, headText, parse, (e) => `it is not TOML: ${thrown(e)}`);
+  if ("unread" in head) return head;
+  const doc = head.parsed as Obj;
   const packages = (Array.isArray(doc.package) ? doc.package : []).filter(isObj);
-  const lines = versionLines(headText);
-  const added = addedLineNumbers(file, headText);
+  const lines = versionLines(head.text);
+  const added = addedLineNumbers(file, head.text);
   const key = (n: string) => normalizePackageName(k.ecosystem, n);
   const graph = new Map<string, string[]>();
   const roots: string[] = [];

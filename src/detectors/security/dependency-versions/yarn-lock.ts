@@ -3,6 +3,8 @@ import type * as YarnParsers from "@yarnpkg/parsers";
 import { baseName } from "../../licensing/manifests/manifest-parser.js";
 import { directDependencies } from "./manifest-direct.js";
 import {
+  parsedHead,
+  thrown,
   addedLineNumbers,
   isAdded,
   reachedFrom,
@@ -55,20 +57,11 @@ export const yarnLockReader: VersionReader = {
   lockfile: true,
   matches: (path) => baseName(path) === "yarn.lock",
   read(file, headText, manifestText) {
-    if (headText === undefined) return { unread: { file: file.filename, why: "its head version could not be read" } };
-    let lock: Record<string, unknown>;
-    try {
-      lock = parseSyml(headText) as Record<string, unknown>;
-    } catch (error) {
-      return {
-        unread: {
-          file: file.filename,
-          why: `Yarn's parser refused it: ${error instanceof Error ? error.message : String(error)}`,
-        },
-      };
-    }
-    const lines = entryLines(headText);
-    const added = addedLineNumbers(file, headText);
+    const head = parsedHead(file, headText, parseSyml, (e) => `Yarn's parser refused it: ${thrown(e)}`);
+    if ("unread" in head) return head;
+    const lock = head.parsed as Record<string, unknown>;
+    const lines = entryLines(head.text);
+    const added = addedLineNumbers(file, head.text);
     const entries: { name: string; version: string; line: number; deps: string[] }[] = [];
     const seen = new Set<string>();
     for (const [key, value] of Object.entries(lock)) {
