@@ -1,5 +1,6 @@
 import type { SgNode } from "@ast-grep/napi";
-import { astGrep, type PatchSyntax, type SyntaxLanguage } from "./syntax-tree.js";
+import { type CallKind, type Grammar, GRAMMARS, type SyntaxLanguage } from "./grammars.js";
+import { astGrep, type PatchSyntax } from "./syntax-tree.js";
 
 /** One function or method call found in parsed code. */
 export interface CallSite {
@@ -19,30 +20,23 @@ export interface CallSite {
   readonly row: number;
 }
 
-/** Each grammar's call kind, with the language as ast-grep names it (`Lang.JavaScript` is "JavaScript"). */
-const CALL_KIND: Record<SyntaxLanguage, { lang: string; kind: string }> = {
-  javascript: { lang: "JavaScript", kind: "call_expression" },
-  typescript: { lang: "TypeScript", kind: "call_expression" },
-  tsx: { lang: "Tsx", kind: "call_expression" },
-  python: { lang: "python", kind: "call" },
-  go: { lang: "go", kind: "call_expression" },
-};
+/** The grammar's numeric ids of its call kinds: a number matcher is the cheapest search ast-grep has. */
+const CALL_KIND_IDS = new Map<SyntaxLanguage, Array<{ id: number; kind: CallKind }>>();
 
-/** The grammar's numeric id of its call kind: a number matcher is the cheapest search ast-grep has. */
-const CALL_KIND_ID = new Map<SyntaxLanguage, number>();
-
-function callKindId(lang: SyntaxLanguage): number {
-  let id = CALL_KIND_ID.get(lang);
-  if (id === undefined) {
+function callKindIds(lang: SyntaxLanguage): Array<{ id: number; kind: CallKind }> {
+  let ids = CALL_KIND_IDS.get(lang);
+  if (ids === undefined) {
     // The parse that gave us a tree of this language registered its grammar already.
-    id = astGrep().kind(CALL_KIND[lang].lang, CALL_KIND[lang].kind);
-    CALL_KIND_ID.set(lang, id);
+    const grammar = GRAMMARS[lang];
+    ids = grammar.callKinds.map((kind) => ({ id: astGrep().kind(grammar.astGrepName, kind.kind), kind }));
+    CALL_KIND_IDS.set(lang, ids);
   }
-  return id;
+  return ids;
 }
 
+/** Member access is written `.` whatever the language writes (`?.`, `->`, `?->`, `::`). */
 function compact(text: string): string {
-  return text.replace(/\s+/g, "").replace(/\?\./g, ".");
+  return text.replace(/\s+/g, "").replace(/\?\.|\??->|::/g, ".");
 }
 
 /** Splits `a.b(x.y).c` at its last top-level dot: receiver `a.b(x.y)`, method `c`. */
@@ -57,9 +51,37 @@ function splitCallee(callee: string): { receiver?: string; method: string } {
   return { method: callee };
 }
 
-function argumentNodes(list: SgNode): SgNode[] {
+function argumentNodes(list: SgNode, grammar: Grammar): SgNode[] {
   if (String(list.kind()) === "template_string") return [list];
-  return list.children().filter((c) => c.isNamed() && String(c.kind()) !== "comment");
+  const comments = grammar.commentKinds;
+  return list
+    .children()
+    .filter((c) => c.isNamed() && !comments.includes(String(c.kind())))
+    .map((c) => {
+      if (!grammar.argumentWrappers.includes(String(c.kind()))) return c;
+      const inner = c.children().filter((n) => n.isNamed());
+      return inner.length === 1 && inner[0] ? inner[0] : c;
+    });
+}
+
+/** The parts of a call of shape `before-arguments`: the callee's text and the argument list. */
+function beforeArguments(node: SgNode, kind: CallKind): { callee: string; args: SgNode | null } {
+  const kinds = kind.argumentKinds ?? [];
+  let callee = "";
+  let args: SgNode | null = null;
+  for (const child of node.children()) {
+    const k = String(child.kind());
+    if (kinds.includes(k)) {
+      args = child;
+      break;
+    }
+    if (kind.suffixKind !== undefined && k === kind.suffixKind) {
+      args = child.children().find((c) => kinds.includes(String(c.kind()))) ?? null;
+      break;
+    }
+    if (k !== "new") callee += child.text();
+  }
+  return { callee, args };
 }
 
 /** A call as the index holds it: the callee read, the rest read from the tree when first asked. */
@@ -73,9 +95,12 @@ class IndexedCall implements CallSite {
 
   constructor(
     readonly node: SgNode,
-    fn: SgNode,
+    calleeText: string,
+    private readonly grammar: Grammar,
+    argumentList?: SgNode | null,
   ) {
-    this.callee = compact(fn.text());
+    this.callee = compact(calleeText);
+    if (argumentList !== undefined) this.#argumentList = argumentList;
     const { receiver, method } = splitCallee(this.callee);
     this.method = method;
     if (receiver !== undefined) this.receiver = receiver;
@@ -93,13 +118,18 @@ class IndexedCall implements CallSite {
   }
 
   get args(): SgNode[] {
-    this.#args ??= argumentNodes(this.argumentList);
+    this.#args ??= argumentNodes(this.argumentList, this.grammar);
     return this.#args;
   }
 
   get row(): number {
     this.#row ??= this.node.range().start.line;
     return this.#row;
+  }
+
+  /** Where the call starts in the text, for ordering calls found by different searches. */
+  get start(): number {
+    return this.node.range().start.index;
   }
 }
 
@@ -112,13 +142,24 @@ const INDEX = new WeakMap<SgNode, IndexedCall[]>();
 function allCalls(syntax: Pick<PatchSyntax, "lang" | "root">): IndexedCall[] {
   const cached = INDEX.get(syntax.root);
   if (cached) return cached;
+  const grammar = GRAMMARS[syntax.lang];
+  const ids = callKindIds(syntax.lang);
   const out: IndexedCall[] = [];
-  for (const node of syntax.root.findAll(callKindId(syntax.lang))) {
-    let fn = node.field("function");
-    // TypeScript parses `await pool.query<Row>(sql)` with the await inside the callee: look past it.
-    if (fn && String(fn.kind()) === "await_expression") fn = fn.children().find((c) => c.isNamed()) ?? fn;
-    if (fn) out.push(new IndexedCall(node, fn));
+  for (const { id, kind } of ids) {
+    for (const node of syntax.root.findAll(id)) {
+      if (kind.shape === "before-arguments") {
+        const { callee, args } = beforeArguments(node, kind);
+        if (callee) out.push(new IndexedCall(node, callee, grammar, args));
+        continue;
+      }
+      let fn = node.field(kind.calleeField ?? "function");
+      // TypeScript parses `await pool.query<Row>(sql)` with the await inside the callee: look past it.
+      if (fn && String(fn.kind()) === "await_expression") fn = fn.children().find((c) => c.isNamed()) ?? fn;
+      if (fn) out.push(new IndexedCall(node, fn.text(), grammar));
+    }
   }
+  // Several call kinds are found one search each: put them back in source order.
+  if (ids.length > 1) out.sort((a, b) => a.start - b.start);
   INDEX.set(syntax.root, out);
   return out;
 }

@@ -1,15 +1,11 @@
 import type { SgNode } from "@ast-grep/napi";
-import { type CodeLanguage, sanitizeCode } from "../code-lines.js";
-import type { SyntaxLanguage } from "./syntax-tree.js";
+import { sanitizeCode } from "../code-lines.js";
+import { GRAMMARS, type SyntaxLanguage } from "./grammars.js";
 
 /** One row of a node's code: the parsed row and its text with strings emptied and comments dropped. */
 export interface CodeRow {
   row: number;
   code: string;
-}
-
-function lineLanguage(lang: SyntaxLanguage): CodeLanguage {
-  return lang === "python" ? "python" : lang === "go" ? "go" : "js";
 }
 
 /**
@@ -22,7 +18,7 @@ function lineLanguage(lang: SyntaxLanguage): CodeLanguage {
  */
 export function codeRows(node: SgNode, lang: SyntaxLanguage): CodeRow[] {
   const start = node.range().start.line;
-  const language = lineLanguage(lang);
+  const language = GRAMMARS[lang].family;
   return node
     .text()
     .split("\n")

@@ -2,32 +2,19 @@ import { createRequire } from "node:module";
 import type * as AstGrepModule from "@ast-grep/napi";
 import type { SgNode } from "@ast-grep/napi";
 import type { ChangedFile } from "../../domain/pull-request.js";
+import { GRAMMARS, syntaxLanguageOf, type SyntaxLanguage } from "./grammars.js";
 import { headText } from "./head-text.js";
 
 /**
  * Real parsing for the detectors: tree-sitter grammars through ast-grep, so a call inside a
  * string or a comment is never mistaken for code. JavaScript and TypeScript grammars ship in
- * `@ast-grep/napi`; Python and Go come as `@ast-grep/lang-*` packages with prebuilt parsers.
+ * `@ast-grep/napi`; the others come as `@ast-grep/lang-*` packages with prebuilt parsers (the
+ * table in `grammars.ts`).
  *
  * @example syntaxOfPatch(file)?.root.findAll({ rule: { kind: "call_expression" } })
  */
 
-/** The grammars the detectors parse with. */
-export type SyntaxLanguage = "javascript" | "typescript" | "tsx" | "python" | "go";
-
-/**
- * The grammar for a repository path, or undefined for a file no grammar reads.
- *
- * @example syntaxLanguageOf("api/users.py") // "python"
- */
-export function syntaxLanguageOf(path: string): SyntaxLanguage | undefined {
-  if (/\.(?:c|m)?tsx$/i.test(path)) return "tsx";
-  if (/\.(?:c|m)?ts$/i.test(path)) return "typescript";
-  if (/\.(?:c|m)?jsx?$/i.test(path)) return "javascript";
-  if (/\.py$/i.test(path)) return "python";
-  if (/\.go$/i.test(path)) return "go";
-  return undefined;
-}
+export { syntaxLanguageOf, type SyntaxLanguage } from "./grammars.js";
 
 const require = createRequire(import.meta.url);
 
@@ -46,13 +33,16 @@ export function astGrep(): typeof AstGrepModule {
 
 let dynamicRegistered = false;
 
-/** ast-grep allows one registration per process; Python and Go are loaded on first use. */
+/** ast-grep allows one registration per process: every grammar it does not build in, at the first parse of one. */
 function ensureDynamicLanguages(): void {
   if (dynamicRegistered) return;
-  astGrep().registerDynamicLanguage({
-    python: require("@ast-grep/lang-python") as Parameters<typeof AstGrepModule.registerDynamicLanguage>[0][string],
-    go: require("@ast-grep/lang-go") as Parameters<typeof AstGrepModule.registerDynamicLanguage>[0][string],
-  });
+  type Registration = Parameters<typeof AstGrepModule.registerDynamicLanguage>[0];
+  const languages: Registration = {};
+  for (const grammar of Object.values(GRAMMARS)) {
+    if (grammar.dynamicPackage)
+      languages[grammar.astGrepName] = require(grammar.dynamicPackage) as Registration[string];
+  }
+  astGrep().registerDynamicLanguage(languages);
   dynamicRegistered = true;
 }
 
@@ -62,19 +52,9 @@ function ensureDynamicLanguages(): void {
  * @example parseSource("go", "log.Printf(\"%v\", user)").kind() // "source_file"
  */
 export function parseSource(lang: SyntaxLanguage, text: string): SgNode {
-  const { parse, Lang } = astGrep();
-  switch (lang) {
-    case "javascript":
-      return parse(Lang.JavaScript, text).root();
-    case "typescript":
-      return parse(Lang.TypeScript, text).root();
-    case "tsx":
-      return parse(Lang.Tsx, text).root();
-    case "python":
-    case "go":
-      ensureDynamicLanguages();
-      return parse(lang, text).root();
-  }
+  const grammar = GRAMMARS[lang];
+  if (grammar.dynamicPackage) ensureDynamicLanguages();
+  return astGrep().parse(grammar.astGrepName, text).root();
 }
 
 /** The head-side text of a patch (context and added lines), parsed, with a map back to the diff. */
@@ -107,14 +87,36 @@ export function parsedLanguageOf(file: ChangedFile): SyntaxLanguage | undefined 
   return file.patch ? syntaxLanguageOf(file.filename) : undefined;
 }
 
+/** The grammars one detector reads, and the two questions it asks of a changed file. */
+export interface GrammarReader {
+  languages: readonly SyntaxLanguage[];
+  /**
+   * Whether this detector reads the file's language by what the code does: a code file in any
+   * other language is unread code in the coverage ledger (for this detector's policies).
+   */
+  reads(file: Pick<ChangedFile, "filename">): boolean;
+  /** The grammar this detector reads the file with (a language it knows, and a patch), or undefined. */
+  languageOf(file: ChangedFile): SyntaxLanguage | undefined;
+}
+
 /**
- * Whether a grammar reads this file's language: what the code detectors read by what the code
- * does. A file in any other language is unread code in the coverage ledger.
+ * A detector's grammars: a language is read by a detector once that detector's rules know it.
  *
- * @example readsByGrammar({ filename: "cgi-bin/run.pl", ... }) // false
+ * @example grammarReader(["python"]).reads({ filename: "cgi-bin/run.pl" }) // false
  */
-export function readsByGrammar(file: Pick<ChangedFile, "filename">): boolean {
-  return syntaxLanguageOf(file.filename) !== undefined;
+export function grammarReader(languages: readonly SyntaxLanguage[]): GrammarReader {
+  const known = new Set(languages);
+  return {
+    languages,
+    reads: (file) => {
+      const lang = syntaxLanguageOf(file.filename);
+      return lang !== undefined && known.has(lang);
+    },
+    languageOf: (file) => {
+      const lang = parsedLanguageOf(file);
+      return lang !== undefined && known.has(lang) ? lang : undefined;
+    },
+  };
 }
 
 /** One parse per changed file and review: every detector that asks gets the same tree. */

@@ -14,13 +14,8 @@ import { callSites, type CallSite } from "../code/call-sites.js";
 import { codeRows } from "../code/code-text.js";
 import { headText } from "../code/head-text.js";
 import { oneLineArguments } from "../code/one-line-arguments.js";
-import {
-  parsedLanguageOf,
-  readsByGrammar,
-  type SyntaxLanguage,
-  syntaxOfPatch,
-  type PatchSyntax,
-} from "../code/syntax-tree.js";
+import { grammarReader, type SyntaxLanguage, syntaxOfPatch, type PatchSyntax } from "../code/syntax-tree.js";
+import { FIRST_GRAMMARS } from "../code/grammars.js";
 import { isDocPath, isTestPath, looksBinary } from "../security/file-kind.js";
 import { precheck, prefilter } from "../precheck.js";
 
@@ -191,6 +186,9 @@ function fromLines(file: ChangedFile, patch: string): Finding[] {
   return findings;
 }
 
+/** The languages this detector reads by what the code does. */
+const LANGUAGES = grammarReader(FIRST_GRAMMARS);
+
 /**
  * DATA-01: a logging, console or error-report call whose arguments, on added lines, carry personal
  * data or secrets: named fields (emails, phones, names, addresses, birth dates, government ids,
@@ -209,12 +207,12 @@ export const piiLoggingDetector: Detector = {
   id: "pii-logging",
   policies: ["DATA-01"],
   covers: ["code"],
-  reads: readsByGrammar,
+  reads: LANGUAGES.reads,
   async detect(ctx) {
     const findings: Finding[] = [];
     for (const file of ctx.pr.files) {
       if (!file.patch || isTestPath(file.filename) || isDocPath(file.filename) || looksBinary(file.patch)) continue;
-      const lang = parsedLanguageOf(file);
+      const lang = LANGUAGES.languageOf(file);
       if (!lang) findings.push(...fromLines(file, file.patch));
       else if (precheck(mayLogData(headText(file).text, lang)))
         findings.push(...fromSyntax(file, syntaxOfPatch(file) as PatchSyntax));

@@ -1,4 +1,5 @@
-import { readsByGrammar } from "../code/syntax-tree.js";
+import { grammarReader } from "../code/syntax-tree.js";
+import { FIRST_GRAMMARS } from "../code/grammars.js";
 import { escapeRegExp } from "../../domain/reg-exp.js";
 import { addedLines, parsePatch } from "../../domain/patch.js";
 import type { ChangedFile } from "../../domain/pull-request.js";
@@ -292,6 +293,9 @@ export function maySendToThirdParty(patch: string, lang: CodeLanguage): boolean 
   return SDK_WORDS.test(text) || /\bFS/.test(text);
 }
 
+/** The languages this detector reads by what the code does. */
+const LANGUAGES = grammarReader(FIRST_GRAMMARS);
+
 /**
  * DATA-03: personal data sent to a third party. An added outbound call (fetch, axios, got,
  * http.request, requests/httpx, webhooks) to a literal non-internal host, or an analytics/CRM SDK
@@ -307,7 +311,7 @@ export const piiThirdPartyDetector: Detector = {
   id: "pii-third-party",
   policies: ["DATA-03"],
   covers: ["code"],
-  reads: readsByGrammar,
+  reads: LANGUAGES.reads,
   async detect(ctx) {
     const findings: Finding[] = [];
     const owner = ctx.pr.repo.split("/")[0];

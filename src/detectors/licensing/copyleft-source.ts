@@ -5,6 +5,7 @@ import { classifyLicense } from "../../licenses/license-policy.js";
 import type { DetectContext, Detector } from "../detector.js";
 import type { Finding } from "../../domain/finding.js";
 import { parseSource, syntaxLanguageOf } from "../code/syntax-tree.js";
+import { GRAMMARS } from "../code/grammars.js";
 import { precheck } from "../precheck.js";
 
 /**
@@ -156,7 +157,7 @@ function headerComments(file: ChangedFile, lines: PatchLine[]): PatchLine[] {
           if (line <= HEADER_LINES && rows[line - 1] !== undefined) out.push({ kind: "add", line, text });
         });
     };
-    for (const node of root.findAll({ rule: { kind: "comment" } })) {
+    for (const node of root.findAll({ rule: { any: GRAMMARS[lang].commentKinds.map((kind) => ({ kind })) } })) {
       if (node.range().start.line >= HEADER_LINES) break;
       take(node);
     }

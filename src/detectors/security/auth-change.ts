@@ -2,7 +2,8 @@ import type { ChangedFile } from "../../domain/pull-request.js";
 import { parsePatch } from "../../domain/patch.js";
 import { callSites } from "../code/call-sites.js";
 import { headText } from "../code/head-text.js";
-import { parsedLanguageOf, readsByGrammar, syntaxLanguageOf, syntaxOfPatch } from "../code/syntax-tree.js";
+import { grammarReader, syntaxOfPatch } from "../code/syntax-tree.js";
+import { FIRST_GRAMMARS } from "../code/grammars.js";
 import { codeLanguage, sanitizeCode, withCommentsJoined } from "../code-lines.js";
 import { cryptoCalls, mayCallCrypto } from "./crypto-calls.js";
 import type { Detector } from "../detector.js";
@@ -105,7 +106,7 @@ const AUTH_WORD_UNPARSED =
 
 /** Authentication calls that this patch adds, at their head lines. */
 function authCalls(file: ChangedFile): Array<{ line: number; call: string }> {
-  if (!parsedLanguageOf(file)) {
+  if (!LANGUAGES.languageOf(file)) {
     return parsePatch(file.patch)
       .filter((l) => l.kind === "add")
       .flatMap((l) => {
@@ -144,7 +145,7 @@ function pathWords(path: string): string[] {
 /** The first changed line that matters, numbered in the head file (a removal: where it was). */
 function firstChangedLine(file: ChangedFile, onlyAuthLines: boolean): { line?: number; hits: string[] } {
   // In a parsed language only code counts: a mention in a comment or a string is not a change of behaviour.
-  const lang = syntaxLanguageOf(file.filename) ? codeLanguage(file.filename) : undefined;
+  const lang = LANGUAGES.reads(file) ? codeLanguage(file.filename) : undefined;
   // Lines are read one by one only when the patch has a word some alternative of AUTH_LINE needs.
   const text = file.patch === undefined ? undefined : lang ? withCommentsJoined(file.patch, lang) : file.patch;
   const mayHit = precheck(text !== undefined && AUTH_LINE_WORDS.test(text));
@@ -165,6 +166,9 @@ function firstChangedLine(file: ChangedFile, onlyAuthLines: boolean): { line?: n
   return { ...(first !== undefined ? { line: Math.max(1, first) } : {}), hits: [...hits].slice(0, 4) };
 }
 
+/** The languages this detector reads by what the code does. */
+const LANGUAGES = grammarReader(FIRST_GRAMMARS);
+
 /**
  * SEC-03: a change to authentication or session handling (by path, or by what the changed lines
  * touch). One finding per file, high, blocking, `needs_more_context: true`: whether a check was
@@ -176,7 +180,7 @@ export const authChangeDetector: Detector = {
   id: "auth-change",
   policies: ["SEC-03"],
   covers: ["code"],
-  reads: readsByGrammar,
+  reads: LANGUAGES.reads,
   async detect(ctx) {
     const findings: Finding[] = [];
     for (const file of ctx.pr.files) {

@@ -1,5 +1,5 @@
 import type { SgNode } from "@ast-grep/napi";
-import type { SyntaxLanguage } from "../code/syntax-tree.js";
+import { GRAMMARS, type SyntaxLanguage } from "../code/grammars.js";
 
 /**
  * What an expression contributes to a string: its literal text, and whether a value that is not
@@ -187,7 +187,7 @@ export class StringBuilderReader {
   private assignments(): Map<string, Array<{ row: number; value: SgNode }>> {
     if (this.index) return this.index;
     const index = new Map<string, Array<{ row: number; value: SgNode }>>();
-    const kinds = ASSIGNMENT_KINDS[this.lang];
+    const kinds = GRAMMARS[this.lang].assignmentKinds;
     for (const a of this.root.findAll({ rule: { any: kinds.map((kind) => ({ kind })) } })) {
       const target = a.field("left") ?? a.field("name");
       const value = a.field("right") ?? a.field("value");
@@ -209,14 +209,6 @@ export class StringBuilderReader {
 
 /** Several targets or values in one assignment: `a, b := x, y` (Go), `a, b = x, y` (Python). */
 const LISTS = new Set(["expression_list", "pattern_list"]);
-
-const ASSIGNMENT_KINDS: Record<SyntaxLanguage, string[]> = {
-  javascript: ["variable_declarator", "assignment_expression", "augmented_assignment_expression"],
-  typescript: ["variable_declarator", "assignment_expression", "augmented_assignment_expression"],
-  tsx: ["variable_declarator", "assignment_expression", "augmented_assignment_expression"],
-  python: ["assignment", "augmented_assignment"],
-  go: ["short_var_declaration", "assignment_statement", "var_spec"],
-};
 
 /** A literal number, boolean or null, a plain string without substitutions, or an ALL_CAPS name. */
 function isConstant(node: SgNode | undefined): boolean {

@@ -1,5 +1,6 @@
 import { headText } from "../code/head-text.js";
-import { parsedLanguageOf, readsByGrammar, syntaxOfPatch, type PatchSyntax } from "../code/syntax-tree.js";
+import { grammarReader, syntaxOfPatch, type PatchSyntax } from "../code/syntax-tree.js";
+import { FIRST_GRAMMARS, GRAMMARS } from "../code/grammars.js";
 import type { Detector } from "../detector.js";
 import type { Finding } from "../../domain/finding.js";
 import { isDocPath } from "./file-kind.js";
@@ -21,22 +22,15 @@ const LITERAL_ONLY_CALL = /^\s*(["'])[^"'`]*\1\s*\)/;
 const TEMPLATE_SINK =
   /\b(render_template_string|jinja2\.Template|Environment\(\)\.from_string|from_string|Handlebars\.compile|ejs\.render|pug\.render|nunjucks\.renderString|_\.template)\s*\(/;
 
-/** Comment and string node kinds of each grammar (a kind a grammar lacks is an error in a rule). */
-const TEXT_KINDS: Record<PatchSyntax["lang"], string[]> = {
-  javascript: ["comment", "string", "template_string"],
-  typescript: ["comment", "string", "template_string"],
-  tsx: ["comment", "string", "template_string"],
-  python: ["comment", "string"],
-  go: ["comment", "interpreted_string_literal", "raw_string_literal"],
-};
-
 /** Head lines that lie inside a comment or a multi-line string (after its first line). */
 function textRows(syntax: PatchSyntax): Set<number> {
   const rows = new Set<number>();
-  const kinds = TEXT_KINDS[syntax.lang].map((kind) => ({ kind }));
+  const grammar = GRAMMARS[syntax.lang];
+  const comments = new Set(grammar.commentKinds);
+  const kinds = [...grammar.commentKinds, ...grammar.stringKinds].map((kind) => ({ kind }));
   for (const node of syntax.root.findAll({ rule: { any: kinds } })) {
     const { start, end } = node.range();
-    const first = kindOf(node) === "comment" ? start.line : start.line + 1;
+    const first = comments.has(kindOf(node)) ? start.line : start.line + 1;
     for (let row = first; row <= end.line; row++) {
       const line = syntax.lineAt(row);
       if (line !== undefined) rows.add(line);
@@ -115,6 +109,9 @@ const FLOW_MESSAGE = {
     "shell=True, sh -c): pass the program and its arguments as an array (execFile/spawn, subprocess.run([...]), exec.Command(name, args...)).",
 } as const;
 
+/** The languages this detector reads by what the code does. */
+const LANGUAGES = grammarReader(FIRST_GRAMMARS);
+
 /**
  * SEC-02: injection in added code. In JavaScript, TypeScript, Python and Go the syntax tree is
  * read: SQL or shell text built from non-constant values (template literals, `+`, f-strings, `%`,
@@ -129,13 +126,13 @@ export const injectionDetector: Detector = {
   id: "injection",
   policies: ["SEC-02"],
   covers: ["code"],
-  reads: readsByGrammar,
+  reads: LANGUAGES.reads,
   async detect(ctx) {
     const findings: Finding[] = [];
     for (const file of ctx.pr.files) {
       if (file.status === "removed" || !file.patch || isDocPath(file.filename)) continue;
       const found = new Map<number, string>();
-      const lang = parsedLanguageOf(file);
+      const lang = LANGUAGES.languageOf(file);
       // A file that builds no string at run time has no flow: it is parsed only if a line rule asks.
       const syntax = lang && precheck(mayBuildStrings(headText(file).text, lang)) ? syntaxOfPatch(file) : undefined;
       if (syntax) {

@@ -1,5 +1,6 @@
 import { headText } from "../code/head-text.js";
-import { parsedLanguageOf, readsByGrammar, syntaxOfPatch } from "../code/syntax-tree.js";
+import { grammarReader, syntaxOfPatch } from "../code/syntax-tree.js";
+import { FIRST_GRAMMARS } from "../code/grammars.js";
 import type { Detector } from "../detector.js";
 import type { Finding } from "../../domain/finding.js";
 import { cryptoCalls, type CryptoCall, mayCallCrypto } from "./crypto-calls.js";
@@ -84,6 +85,9 @@ const TREE_MESSAGE: Record<CryptoCall["kind"], (c: CryptoCall) => string> = {
     "SHA-256 or better; for passwords bcrypt, scrypt or argon2. Fine only for non-security checksums.",
 };
 
+/** The languages this detector reads by what the code does. */
+const LANGUAGES = grammarReader(FIRST_GRAMMARS);
+
 /**
  * SEC-05: weak cryptography in added lines (MD5/SHA-1, ECB, fixed IV/salt, predictable randomness
  * for secrets, fast hashes of passwords, TLS verification off). In JavaScript/TypeScript, Python
@@ -98,7 +102,7 @@ export const weakCryptoDetector: Detector = {
   id: "weak-crypto",
   policies: ["SEC-05"],
   covers: ["code"],
-  reads: readsByGrammar,
+  reads: LANGUAGES.reads,
   async detect(ctx) {
     const findings: Finding[] = [];
     for (const file of ctx.pr.files) {
@@ -106,7 +110,7 @@ export const weakCryptoDetector: Detector = {
       const found = new Map<number, string>();
       for (const m of matchLineRules(file, RULES)) found.set(m.line, m.rule.message);
       const syntax =
-        parsedLanguageOf(file) && precheck(mayCallCrypto(headText(file).text)) ? syntaxOfPatch(file) : undefined;
+        LANGUAGES.languageOf(file) && precheck(mayCallCrypto(headText(file).text)) ? syntaxOfPatch(file) : undefined;
       for (const c of syntax ? cryptoCalls(syntax) : []) {
         const line = syntax?.lineAt(c.row);
         if (line !== undefined && !found.has(line)) found.set(line, TREE_MESSAGE[c.kind](c));

@@ -3,7 +3,14 @@ import type { ChangedFile } from "../../domain/pull-request.js";
 import { parsePatch } from "../../domain/patch.js";
 import { callSites, type CallSite } from "../../detectors/code/call-sites.js";
 import { codeLanguage, MAX_LINE, sanitizeCode, type CodeLanguage } from "../../detectors/code-lines.js";
-import { parseSource, syntaxLanguageOf, syntaxOfPatch, type SyntaxLanguage } from "../../detectors/code/syntax-tree.js";
+import {
+  grammarReader,
+  parseSource,
+  syntaxLanguageOf,
+  syntaxOfPatch,
+  type SyntaxLanguage,
+} from "../../detectors/code/syntax-tree.js";
+import { FIRST_GRAMMARS } from "../../detectors/code/grammars.js";
 import {
   AUTH_STATUS,
   AUTH_SUBJECT,
@@ -40,6 +47,13 @@ const REJECTION_LINES = 5;
 
 function familyOf(grammar: SyntaxLanguage): CheckLanguage {
   return grammar === "python" || grammar === "go" ? grammar : "js";
+}
+
+/** The grammars whose checks the vocabulary knows: a file in any other language is read as text. */
+const CHECK_GRAMMARS = grammarReader(FIRST_GRAMMARS);
+
+function checkGrammarOf(path: string): SyntaxLanguage | undefined {
+  return CHECK_GRAMMARS.reads({ filename: path }) ? syntaxLanguageOf(path) : undefined;
 }
 
 function sanitized(text: string, lang: CodeLanguage): string {
@@ -143,7 +157,7 @@ export function classifyCall(
 export function lineCheck(file: string, lineAt: LineSource, line: number): LineCheck | undefined {
   const text = lineAt(line);
   if (text === undefined || text.length > MAX_LINE) return undefined;
-  const grammar = syntaxLanguageOf(file);
+  const grammar = checkGrammarOf(file);
   const lang = codeLanguage(file) ?? "c-like";
   if (!grammar) {
     const m = UNPARSED_VERIFICATION.exec(sanitized(text, lang));
@@ -185,7 +199,7 @@ export function clearanceNeed(file: ChangedFile | undefined): CheckNeed {
   const lang = codeLanguage(file.filename) ?? "c-like";
   const added = parsePatch(file.patch).filter((l) => l.kind === "add");
   if (added.some((l) => TOKEN_SOURCE.test(sanitized(l.text, lang)))) return "verification";
-  const grammar = syntaxLanguageOf(file.filename);
+  const grammar = checkGrammarOf(file.filename);
   const syntax = grammar ? syntaxOfPatch(file) : undefined;
   if (!grammar || !syntax) return "verification";
   const family = familyOf(grammar);

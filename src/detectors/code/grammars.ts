@@ -1,0 +1,218 @@
+import type { CodeLanguage } from "../code-lines.js";
+
+/**
+ * What the detectors need to know of each grammar, as data: which files it reads, how it names
+ * calls, strings, comments and assignments, and which line family its text belongs to. A detector
+ * asks this table; it never branches on a language's name to learn a node kind.
+ *
+ * @example GRAMMARS.java.callKinds.map((c) => c.kind) // ["method_invocation", "object_creation_expression"]
+ */
+
+/** The grammars the detectors parse with. */
+export type SyntaxLanguage =
+  | "javascript"
+  | "typescript"
+  | "tsx"
+  | "python"
+  | "go"
+  | "java"
+  | "kotlin"
+  | "csharp"
+  | "php"
+  | "ruby"
+  | "rust";
+
+/**
+ * How one kind of call node gives its callee and its arguments.
+ * - `function`: the callee is the node's `function` field (or the field `calleeField` names) and
+ *   the arguments its `arguments` field.
+ * - `before-arguments`: the callee is the text of the children before the argument list (`a.b.c`
+ *   of Java's `a.b.c(x)`, `$o->m` of PHP's `$o->m($x)`, `format!` of Rust's `format!(…)`), and
+ *   the arguments the first child of one of `argumentKinds`, looked for inside a child of kind
+ *   `suffixKind` when there is one (Kotlin's `call_suffix`). A constructor call (`new T(x)`)
+ *   drops its `new`: the callee is the type.
+ */
+export interface CallKind {
+  kind: string;
+  shape: "function" | "before-arguments";
+  calleeField?: string;
+  argumentKinds?: readonly string[];
+  suffixKind?: string;
+}
+
+/** One grammar's table. */
+export interface Grammar {
+  /** The name ast-grep knows the grammar by (built-in grammars are capitalised). */
+  astGrepName: string;
+  /** The package of a grammar ast-grep does not build in, registered on first use. */
+  dynamicPackage?: string;
+  /** File names this grammar reads. */
+  files: RegExp;
+  /** The line family of its text: how strings and comments are written (see `sanitizeCode`). */
+  family: CodeLanguage;
+  callKinds: readonly CallKind[];
+  /** Comment node kinds. */
+  commentKinds: readonly string[];
+  /** String literal node kinds, interpolating ones included. */
+  stringKinds: readonly string[];
+  /** Node kinds that splice a value into a string (`${x}`, `#{x}`, `{x}`, `$x`). */
+  interpolationKinds: readonly string[];
+  /** Node kinds that give a name a value. */
+  assignmentKinds: readonly string[];
+  /** Wrappers of one argument that hold the argument's expression as their one named child. */
+  argumentWrappers: readonly string[];
+}
+
+const JS_LIKE = {
+  dynamicPackage: undefined,
+  family: "js",
+  callKinds: [{ kind: "call_expression", shape: "function" }],
+  commentKinds: ["comment"],
+  stringKinds: ["string", "template_string"],
+  interpolationKinds: ["template_substitution"],
+  assignmentKinds: ["variable_declarator", "assignment_expression", "augmented_assignment_expression"],
+  argumentWrappers: [],
+} as const;
+
+/** Every grammar, by the name the detectors use. */
+export const GRAMMARS: Readonly<Record<SyntaxLanguage, Grammar>> = {
+  tsx: { ...JS_LIKE, astGrepName: "Tsx", files: /\.(?:c|m)?tsx$/i },
+  typescript: { ...JS_LIKE, astGrepName: "TypeScript", files: /\.(?:c|m)?ts$/i },
+  javascript: { ...JS_LIKE, astGrepName: "JavaScript", files: /\.(?:c|m)?jsx?$/i },
+  python: {
+    astGrepName: "python",
+    dynamicPackage: "@ast-grep/lang-python",
+    files: /\.py$/i,
+    family: "python",
+    callKinds: [{ kind: "call", shape: "function" }],
+    commentKinds: ["comment"],
+    stringKinds: ["string"],
+    interpolationKinds: ["interpolation"],
+    assignmentKinds: ["assignment", "augmented_assignment"],
+    argumentWrappers: [],
+  },
+  go: {
+    astGrepName: "go",
+    dynamicPackage: "@ast-grep/lang-go",
+    files: /\.go$/i,
+    family: "go",
+    callKinds: [{ kind: "call_expression", shape: "function" }],
+    commentKinds: ["comment"],
+    stringKinds: ["interpreted_string_literal", "raw_string_literal"],
+    interpolationKinds: [],
+    assignmentKinds: ["short_var_declaration", "assignment_statement", "var_spec"],
+    argumentWrappers: [],
+  },
+  java: {
+    astGrepName: "java",
+    dynamicPackage: "@ast-grep/lang-java",
+    files: /\.java$/i,
+    family: "c-like",
+    callKinds: [
+      { kind: "method_invocation", shape: "before-arguments", argumentKinds: ["argument_list"] },
+      { kind: "object_creation_expression", shape: "before-arguments", argumentKinds: ["argument_list"] },
+    ],
+    commentKinds: ["line_comment", "block_comment"],
+    stringKinds: ["string_literal"],
+    interpolationKinds: [],
+    assignmentKinds: ["variable_declarator", "assignment_expression"],
+    argumentWrappers: [],
+  },
+  kotlin: {
+    astGrepName: "kotlin",
+    dynamicPackage: "@ast-grep/lang-kotlin",
+    files: /\.kts?$/i,
+    family: "c-like",
+    callKinds: [
+      {
+        kind: "call_expression",
+        shape: "before-arguments",
+        suffixKind: "call_suffix",
+        argumentKinds: ["value_arguments", "annotated_lambda"],
+      },
+    ],
+    commentKinds: ["line_comment", "multiline_comment"],
+    stringKinds: ["string_literal"],
+    interpolationKinds: ["interpolated_identifier", "interpolated_expression"],
+    assignmentKinds: ["property_declaration", "assignment"],
+    argumentWrappers: ["value_argument"],
+  },
+  csharp: {
+    astGrepName: "csharp",
+    dynamicPackage: "@ast-grep/lang-csharp",
+    files: /\.cs$/i,
+    family: "c-like",
+    callKinds: [
+      { kind: "invocation_expression", shape: "function" },
+      { kind: "object_creation_expression", shape: "before-arguments", argumentKinds: ["argument_list"] },
+    ],
+    commentKinds: ["comment"],
+    stringKinds: ["string_literal", "verbatim_string_literal", "raw_string_literal", "interpolated_string_expression"],
+    interpolationKinds: ["interpolation"],
+    assignmentKinds: ["variable_declarator", "assignment_expression"],
+    argumentWrappers: ["argument"],
+  },
+  php: {
+    astGrepName: "php",
+    dynamicPackage: "@ast-grep/lang-php",
+    files: /\.(?:php|phtml)$/i,
+    family: "php",
+    callKinds: [
+      { kind: "function_call_expression", shape: "function" },
+      { kind: "member_call_expression", shape: "before-arguments", argumentKinds: ["arguments"] },
+      { kind: "nullsafe_member_call_expression", shape: "before-arguments", argumentKinds: ["arguments"] },
+      { kind: "scoped_call_expression", shape: "before-arguments", argumentKinds: ["arguments"] },
+      { kind: "object_creation_expression", shape: "before-arguments", argumentKinds: ["arguments"] },
+    ],
+    commentKinds: ["comment"],
+    stringKinds: ["string", "encapsed_string", "heredoc", "nowdoc"],
+    interpolationKinds: ["variable_name", "member_access_expression", "subscript_expression"],
+    assignmentKinds: ["assignment_expression", "augmented_assignment_expression"],
+    argumentWrappers: ["argument"],
+  },
+  ruby: {
+    astGrepName: "ruby",
+    dynamicPackage: "@ast-grep/lang-ruby",
+    files: /\.(?:rb|rake)$/i,
+    family: "ruby",
+    callKinds: [{ kind: "call", shape: "before-arguments", argumentKinds: ["argument_list"] }],
+    commentKinds: ["comment"],
+    stringKinds: ["string", "heredoc_body"],
+    interpolationKinds: ["interpolation"],
+    assignmentKinds: ["assignment", "operator_assignment"],
+    argumentWrappers: [],
+  },
+  rust: {
+    astGrepName: "rust",
+    dynamicPackage: "@ast-grep/lang-rust",
+    files: /\.rs$/i,
+    family: "c-like",
+    callKinds: [
+      { kind: "call_expression", shape: "function" },
+      { kind: "macro_invocation", shape: "before-arguments", argumentKinds: ["token_tree"] },
+    ],
+    commentKinds: ["line_comment", "block_comment"],
+    stringKinds: ["string_literal", "raw_string_literal"],
+    interpolationKinds: [],
+    assignmentKinds: ["let_declaration", "assignment_expression", "compound_assignment_expr"],
+    argumentWrappers: [],
+  },
+};
+
+/** The grammars in the order their file patterns are tried (`.tsx` before `.ts`). */
+const ORDER = Object.keys(GRAMMARS) as SyntaxLanguage[];
+
+/**
+ * The grammar for a repository path, or undefined for a file no grammar reads.
+ *
+ * @example syntaxLanguageOf("api/users.py") // "python"
+ */
+export function syntaxLanguageOf(path: string): SyntaxLanguage | undefined {
+  return ORDER.find((lang) => GRAMMARS[lang].files.test(path));
+}
+
+/** JavaScript, TypeScript, Python and Go: the grammars every code detector reads. */
+export const FIRST_GRAMMARS: readonly SyntaxLanguage[] = ["javascript", "typescript", "tsx", "python", "go"];
+
+/** Every grammar. */
+export const ALL_GRAMMARS: readonly SyntaxLanguage[] = ORDER;
