@@ -1,5 +1,6 @@
 import { detectLinearity } from "./detect-bench.js";
 import { grepFigure } from "./grep-bench.js";
+import { languageFigures } from "./language-bench.js";
 import { osvLockfileFigure } from "./osv-bench.js";
 import { memoryFigure, startupFigure, storageFigures } from "./process-bench.js";
 import { largePrFigure, latencyFigures } from "./review-bench.js";
@@ -11,6 +12,7 @@ import type { Figure } from "./stats.js";
 const BENCHES: Record<string, () => Promise<Figure[]>> = {
   latency: latencyFigures,
   detect: async () => [await detectLinearity(), await largePrFigure()],
+  languages: languageFigures,
   storage: storageFigures,
   startup: async () => [await startupFigure()],
   memory: async () => [await memoryFigure()],

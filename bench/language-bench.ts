@@ -1,0 +1,171 @@
+import { defaultLicenseRules } from "../src/config/effective.js";
+import { ALL_DETECTORS } from "../src/detectors/index.js";
+import { parsePullRequest } from "../src/domain/pull-request.js";
+import { type Figure, paired, pairedFigure } from "./stats.js";
+import { addedPatch } from "./synthetic.js";
+
+/**
+ * Ordinary service code in each language the detectors read: a query with parameters, a log line
+ * of an id, an outbound call, a comment that names risky words. Nothing in it is a finding, so
+ * every detector reads every line to the end, as the JavaScript file of `synthetic.ts` does.
+ */
+const SERVICE_CODE: Record<string, { path: string; lines: readonly string[] }> = {
+  java: {
+    path: "src/main/java/com/shop/orders/OrderService.java",
+    lines: [
+      "  public Order loadOrder(long orderId) {",
+      '    Order order = jdbc.queryForObject("SELECT id, total FROM orders WHERE id = ?", mapper, orderId);',
+      '    log.info("order loaded {}", order.getId());',
+      '    RatesResponse rates = restTemplate.getForObject(ratesUrl + "/v2/rates", RatesResponse.class);',
+      '    if (rates == null) throw new IllegalStateException("rates unavailable");',
+      "    // retry with exec or a process call is never needed here; the request is idempotent",
+      "    BigDecimal total = order.getTotal().multiply(rates.getEur());",
+      "    return new Order(order.getId(), total);",
+      "  }",
+      "",
+    ],
+  },
+  kotlin: {
+    path: "src/main/kotlin/com/shop/orders/OrderRoutes.kt",
+    lines: [
+      "suspend fun loadOrder(call: ApplicationCall, orderId: Long): Order {",
+      '    val order = db.prepareStatement("SELECT id, total FROM orders WHERE id = ?").apply { setLong(1, orderId) }',
+      '    logger.info("order loaded {}", orderId)',
+      '    val rates: Rates = client.get("$ratesUrl/v2/rates").body()',
+      '    require(rates.eur > 0) { "rates unavailable" }',
+      "    // retry with exec or a process call is never needed here; the request is idempotent",
+      "    val total = order.total * rates.eur",
+      "    return Order(orderId, total)",
+      "}",
+      "",
+    ],
+  },
+  csharp: {
+    path: "src/Shop.Orders/OrderService.cs",
+    lines: [
+      "    public async Task<Order> LoadOrder(int orderId) {",
+      '        var order = await _db.QuerySingleAsync<Order>("SELECT id, total FROM orders WHERE id = @id", new { id = orderId });',
+      '        _logger.LogInformation("order loaded {OrderId}", order.Id);',
+      '        var rates = await _http.GetFromJsonAsync<Rates>($"{_ratesUrl}/v2/rates");',
+      '        if (rates is null) throw new InvalidOperationException("rates unavailable");',
+      "        // retry with Process.Start is never needed here; the request is idempotent",
+      "        var total = order.Total * rates.Eur;",
+      "        return new Order(order.Id, total);",
+      "    }",
+      "",
+    ],
+  },
+  php: {
+    path: "app/Orders/OrderService.php",
+    lines: [
+      "    public function loadOrder(int $orderId): array {",
+      '        $stmt = $this->pdo->prepare("SELECT id, total FROM orders WHERE id = ?"); $stmt->execute([$orderId]);',
+      "        $this->logger->info('order loaded', ['order_id' => $orderId]);",
+      '        $rates = $this->http->get($this->ratesUrl . "/v2/rates")->json();',
+      "        if (!$rates) { throw new RuntimeException('rates unavailable'); }",
+      "        // retry with exec or shell_exec is never needed here; the request is idempotent",
+      "        $total = $stmt->fetch()['total'] * $rates['eur'];",
+      "        return ['id' => $orderId, 'total' => $total];",
+      "    }",
+      "",
+    ],
+  },
+  ruby: {
+    path: "app/services/order_loader.rb",
+    lines: [
+      "  def load_order(order_id)",
+      "    order = Order.where(id: order_id).select(:id, :total).first!",
+      '    Rails.logger.info("order loaded #{order.id}")',
+      '    rates = HTTP.get("#{rates_url}/v2/rates").parse',
+      '    raise ArgumentError, "rates unavailable" if rates.nil?',
+      "    # retry with system or backticks is never needed here; the request is idempotent",
+      '    total = order.total * rates["eur"]',
+      "    { id: order.id, total: total }",
+      "  end",
+      "",
+    ],
+  },
+  rust: {
+    path: "src/orders/service.rs",
+    lines: [
+      "pub async fn load_order(pool: &PgPool, order_id: i64) -> Result<Order, Error> {",
+      '    let order = sqlx::query_as::<_, Order>("SELECT id, total FROM orders WHERE id = $1").bind(order_id).fetch_one(pool).await?;',
+      '    tracing::info!(order_id, "order loaded");',
+      '    let rates: Rates = client.get(format!("{}/v2/rates", rates_url)).send().await?.json().await?;',
+      '    if rates.eur <= 0.0 { return Err(Error::msg("rates unavailable")); }',
+      "    // retry with Command::new is never needed here; the request is idempotent",
+      "    let total = order.total * rates.eur;",
+      "    Ok(Order { id: order.id, total })",
+      "}",
+      "",
+    ],
+  },
+};
+
+/** A patch adding `lines` lines of one language's service code, each block's names made unique. */
+function languagePatch(code: readonly string[], lines: number): string {
+  const body = Array.from({ length: lines }, (_, i) => {
+    const block = Math.floor(i / code.length);
+    return `+${(code[i % code.length] ?? "").replace(/loadOrder|load_order|LoadOrder/g, (m) => `${m}${block}`)}`;
+  });
+  return [`@@ -0,0 +1,${lines} @@`, ...body].join("\n");
+}
+
+function prOf(path: string, patch: string, lines: number) {
+  return parsePullRequest(
+    {
+      number: 1,
+      title: "Bench",
+      user: { login: "bench-author" },
+      base: { ref: "main", sha: "b".repeat(40), repo: { full_name: "bench/service" } },
+      head: { ref: "feature", sha: "a".repeat(40) },
+    },
+    [{ filename: path, status: "added", additions: lines, deletions: 0, changes: lines, patch }],
+  );
+}
+
+/** CPU µs per added line of every detector over one file, built fresh (a parse is kept per file object). */
+async function detectPerLine(path: string, patch: string, lines: number): Promise<number> {
+  const pr = prOf(path, patch, lines);
+  const started = process.cpuUsage();
+  const ctx = {
+    pr,
+    head: { read: async () => undefined },
+    licenses: { lookup: async () => ({ status: "unknown" as const }) },
+    licenseRules: defaultLicenseRules(),
+    notRead: () => undefined,
+  };
+  await Promise.all(ALL_DETECTORS.map((d) => d.detect(ctx)));
+  const used = process.cpuUsage(started);
+  return (used.user + used.system) / lines;
+}
+
+const LINES = 4_000;
+
+/**
+ * Detection cost per line in each language against JavaScript's, pair by pair in one run: a file
+ * of 4,000 lines of ordinary service code each (the goal: within 1.5x of JavaScript).
+ */
+export async function languageFigures(): Promise<Figure[]> {
+  const jsPatch = addedPatch(LINES);
+  const out: Figure[] = [];
+  for (const [lang, { path, lines }] of Object.entries(SERVICE_CODE)) {
+    const patch = languagePatch(lines, LINES);
+    const m = await paired(
+      () => detectPerLine(path, patch, LINES),
+      () => detectPerLine("src/orders/handler.ts", jsPatch, LINES),
+      { runs: 7, label: `detect ${lang}` },
+    );
+    out.push(
+      pairedFigure(
+        `detect_per_line_${lang}`,
+        `every detector, CPU µs per added line: ${lang} service code against TypeScript (${LINES.toLocaleString("en-US")} lines each)`,
+        { label: lang, unit: "µs CPU/line" },
+        { label: "typescript", unit: "µs CPU/line" },
+        m,
+        { max: 1.5 },
+      ),
+    );
+  }
+  return out;
+}
