@@ -10,6 +10,11 @@ export interface VersionOrder {
   read(version: string): string | undefined;
   /** Negative, zero or positive, like a sort comparator; both sides already `read`. */
   compare(a: string, b: string): number;
+  /**
+   * Whether a version (already `read`) lies in a range written the ecosystem's way (`>=1.4.1 <2`,
+   * `<2.20,>=2.0`), or undefined when the range cannot be read.
+   */
+  satisfies(version: string, range: string): boolean | undefined;
 }
 
 let semverLib: typeof Semver | undefined;
@@ -25,6 +30,10 @@ function semverOrder(stripV: boolean): VersionOrder {
       return sv.valid(text) ?? undefined;
     },
     compare: (a, b) => sv.compare(a, b),
+    satisfies: (v, range) => {
+      const r = sv.validRange(stripV ? range.replace(/(^|[\s<>=^~])v(?=\d)/g, "$1") : range);
+      return r === null ? undefined : sv.satisfies(v, r, { includePrerelease: true });
+    },
   };
 }
 
@@ -35,6 +44,7 @@ function pep440Order(): VersionOrder {
   return {
     read: (v) => pep.valid(v) ?? undefined,
     compare: (a, b) => pep.compare(a, b),
+    satisfies: (v, range) => (pep.validRange(range) ? pep.satisfies(v, range) : undefined),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { Severity, Specialty } from "../domain/finding.js";
 import type { Policy } from "../domain/policy.js";
-import type { AdvisoryLevel, ConfigException, GateConfigFile, LicenseAction } from "./schema.js";
+import type { AdvisoryLevel, ConfigException, DenyPackage, GateConfigFile, LicenseAction } from "./schema.js";
 import type { AcceptedUnread } from "../coverage/ledger.js";
 
 /** The licence allow-list when a configuration file gives none (the bundled file repeats it). */
@@ -37,6 +37,8 @@ export interface LicenseRules {
 export interface VulnerabilityRules {
   runtime: { fail_on: AdvisoryLevel };
   development: { fail_on: AdvisoryLevel | "never" };
+  /** Packages that block whatever the advisory data says (absent in configurations kept before it existed). */
+  deny?: DenyPackage[];
 }
 
 /** SEC-07's thresholds when a configuration sets none: high blocks a runtime dependency; a development one gets a note. */
@@ -134,6 +136,7 @@ export function effectiveConfig(
       development: {
         fail_on: file.vulnerabilities?.development?.fail_on ?? DEFAULT_VULNERABILITY_RULES.development.fail_on,
       },
+      ...(file.vulnerabilities?.deny_packages?.length ? { deny: file.vulnerabilities.deny_packages } : {}),
     },
     policies: byId,
     unknownPolicies: Object.keys(switches)

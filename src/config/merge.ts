@@ -18,12 +18,18 @@ function deepMerge(base: Obj, over: Obj): Obj {
 /**
  * The repository's file over the server-wide one: maps merge key by key (a repository's
  * `policies.LIC-01.blocking` keeps the server's `policies.LIC-01.severity`), lists and values
- * replace, except `exceptions`, where both files' exceptions apply.
+ * replace, except `exceptions` and `vulnerabilities.deny_packages`, where both files' entries apply
+ * (a repository cannot drop a package the server denies).
  *
  * @example mergeConfig(server, repo).risk?.threshold // the repository's, when it sets one
  */
 export function mergeConfig(base: GateConfigFile, over: GateConfigFile): GateConfigFile {
   const merged = deepMerge(base as Obj, over as Obj) as GateConfigFile;
   const exceptions = [...(base.exceptions ?? []), ...(over.exceptions ?? [])];
-  return { ...merged, ...(exceptions.length > 0 ? { exceptions } : {}) };
+  const deny = [...(base.vulnerabilities?.deny_packages ?? []), ...(over.vulnerabilities?.deny_packages ?? [])];
+  return {
+    ...merged,
+    ...(exceptions.length > 0 ? { exceptions } : {}),
+    ...(deny.length > 0 ? { vulnerabilities: { ...merged.vulnerabilities, deny_packages: deny } } : {}),
+  };
 }

@@ -116,6 +116,24 @@ const AcceptUnreadSchema = z
 export const AdvisoryLevelSchema = z.enum(["low", "moderate", "high", "critical"]);
 export type AdvisoryLevel = z.infer<typeof AdvisoryLevelSchema>;
 
+/** A package SEC-07 blocks whatever the advisory data says: a name glob, optionally a version range. */
+const DenyPackageSchema = z
+  .object({
+    package: z
+      .string()
+      .trim()
+      .min(1)
+      .describe("a name glob, optionally with @range: event-stream, @evil-scope/*, colors@>=1.4.1, requests@<2.20"),
+    ecosystem: z
+      .string()
+      .trim()
+      .regex(/^[a-z]+$/, "must be an ecosystem name as the gate writes it, e.g. npm, pypi, go, crates")
+      .optional()
+      .describe("only in this ecosystem (npm, pypi, go, crates, ...); every ecosystem when absent"),
+    reason: z.string().trim().min(3).describe("why the package is denied: a person reads it on the card"),
+  })
+  .strict();
+
 /** Known vulnerabilities (SEC-07): which advisory severities block, for runtime and development dependencies. */
 const VulnerabilitiesSchema = z
   .object({
@@ -131,8 +149,14 @@ const VulnerabilitiesSchema = z
       })
       .strict()
       .optional(),
+    deny_packages: z
+      .array(DenyPackageSchema)
+      .optional()
+      .describe("packages that block as SEC-07 at any version the range admits, runtime or development"),
   })
   .strict();
+
+export type DenyPackage = z.infer<typeof DenyPackageSchema>;
 
 /** One policy's switches: a team may raise or lower its own policies. */
 const PolicySwitchSchema = z

@@ -9,7 +9,8 @@ declare module "semver" {
     valid(version: string): string | null;
     /** The range normalised, or null if it is not one. */
     validRange(range: string): string | null;
-    satisfies(version: string | SemVer, range: string): boolean;
+    /** `includePrerelease` lets `1.0.0-beta` match `>=0.9` (a deny list must catch pre-releases too). */
+    satisfies(version: string | SemVer, range: string, options?: { includePrerelease?: boolean }): boolean;
     /** Every version `sub` admits is also in `sup`. */
     subset(sub: string, sup: string): boolean;
     /** The first version-like part of a string (`2.1` → `2.1.0`), or null. */

@@ -2,7 +2,7 @@ import type { AdvisoryLookup, AdvisoryQuery } from "../../domain/advisory-source
 import type { Finding } from "../../domain/finding.js";
 import type { Detector } from "../detector.js";
 import { VERSION_READERS, pinnedDependencies, type UnreadLockfile } from "./dependency-versions/index.js";
-import { vulnerableFinding } from "./vulnerable-finding.js";
+import { deniedBy, deniedFinding, vulnerableFinding } from "./vulnerable-finding.js";
 
 const queryKey = (q: AdvisoryQuery) => `${q.ecosystem}:${q.name}@${q.version}`;
 
@@ -24,7 +24,8 @@ function unreadFinding(u: UnreadLockfile): Finding {
  * SEC-07: every dependency the pull request adds or changes, at its exact version (lockfiles,
  * pins, the lowest version a range admits), asked about in one batch of the advisory source; a
  * finding per affected dependency. A lookup that fails gives no finding here: the review's source
- * recorded it, and the review goes to a person (`lookup_failed`).
+ * recorded it, and the review goes to a person (`lookup_failed`). A dependency on
+ * `vulnerabilities.deny_packages` blocks whatever the advisory data says, with or without it.
  *
  * @example await vulnerableDependenciesDetector.detect(ctx) // [{ policy: "SEC-07", file: "package.json", line: 12, ... }]
  */
@@ -35,10 +36,15 @@ export const vulnerableDependenciesDetector: Detector = {
   covers: [],
   reads: (file) => VERSION_READERS.some((r) => r.matches(file.filename)),
   async detect(ctx) {
-    if (!ctx.advisories) return [];
+    const deny = ctx.vulnerabilityRules?.deny ?? [];
+    if (!ctx.advisories && deny.length === 0) return [];
     const { pinned, unread } = await pinnedDependencies(ctx.pr.files, ctx.head);
     const findings = unread.map(unreadFinding);
-    if (pinned.length === 0) return findings;
+    for (const dep of pinned) {
+      const entry = deniedBy(dep, deny);
+      if (entry) findings.push(deniedFinding(dep, entry));
+    }
+    if (pinned.length === 0 || !ctx.advisories) return findings;
     const queries = new Map<string, AdvisoryQuery>();
     for (const p of pinned) queries.set(queryKey(p), { ecosystem: p.ecosystem, name: p.name, version: p.version });
     const asked = [...queries.values()];

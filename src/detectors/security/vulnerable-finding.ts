@@ -1,5 +1,8 @@
 import { versionOrder } from "../../advisories/version-order.js";
+import picomatch from "picomatch";
 import { DEFAULT_VULNERABILITY_RULES, type VulnerabilityRules } from "../../config/effective.js";
+import { splitPackageSpec } from "../../config/exceptions.js";
+import type { DenyPackage } from "../../config/schema.js";
 import type { AdvisoryMatch, AdvisorySeverity } from "../../domain/advisory-source.js";
 import type { Finding, Severity } from "../../domain/finding.js";
 import type { PinnedDependency } from "./dependency-versions/index.js";
@@ -77,5 +80,45 @@ export function vulnerableFinding(
     detector: "vulnerable-dependencies",
     package: { name: dep.name, version: dep.version },
     advisories: advisories.map((a) => ({ id: a.id, aliases: [...a.aliases] })),
+  };
+}
+
+/**
+ * The deny-list entry that names a dependency, and whether its range covers the version: a range
+ * the ecosystem's rules cannot read, or a version they cannot compare, counts as covered (a denied
+ * package is never let through because its version could not be judged).
+ */
+export function deniedBy(dep: PinnedDependency, deny: readonly DenyPackage[]): DenyPackage | undefined {
+  return deny.find((entry) => {
+    if (entry.ecosystem !== undefined && entry.ecosystem !== dep.ecosystem) return false;
+    const { name, range } = splitPackageSpec(entry.package);
+    if (!picomatch(name, { nocase: true, noextglob: true })(dep.name)) return false;
+    if (range === undefined || range === "*") return true;
+    const order = versionOrder(dep.ecosystem);
+    const version = order.read(dep.version);
+    return version === undefined || order.satisfies(version, range) !== false;
+  });
+}
+
+/**
+ * A SEC-07 finding for a dependency on `vulnerabilities.deny_packages`: it blocks, runtime or
+ * development, whatever the advisory data says, and names the entry and its reason.
+ *
+ * @example deniedFinding(eventStream, { package: "event-stream@3.3.6", reason: "compromised release" }).blocking // true
+ */
+export function deniedFinding(dep: PinnedDependency, entry: DenyPackage): Finding {
+  const where = entry.ecosystem ? ` (${entry.ecosystem})` : "";
+  return {
+    specialty: "security",
+    policy: "SEC-07",
+    severity: "high",
+    blocking: true,
+    needs_more_context: false,
+    file: dep.file,
+    line: dep.line,
+    message: `${describeDependency(dep)} is denied by vulnerabilities.deny_packages: ${entry.package}${where}, because ${entry.reason}. Remove it or choose another package; an exception for this package clears it.`,
+    source: "detector",
+    detector: "vulnerable-dependencies",
+    package: { name: dep.name, version: dep.version },
   };
 }
