@@ -3,6 +3,7 @@ import path from "node:path";
 import { z } from "zod";
 import { describeIssues, GateError } from "../domain/errors.js";
 import { normalizePackageName } from "../licenses/offline-resolver.js";
+import { osvZipEntries } from "./osv-export.js";
 import { gateEcosystem, osvEcosystem, OsvRecordSchema, type OsvRecord } from "./osv-record.js";
 import type { RecordSource } from "./record-source.js";
 
@@ -91,15 +92,28 @@ async function jsonFiles(dir: string): Promise<string[]> {
     .sort();
 }
 
+/** The records of an export zip itself (`all.zip`, as OSV publishes it). */
+async function zipRecords(file: string): Promise<OsvRecord[]> {
+  let zip: Buffer;
+  try {
+    zip = await readFile(file);
+  } catch (error) {
+    throw new GateError("ADVISORIES_UNAVAILABLE", `cannot read ${file}`, { cause: error });
+  }
+  return osvZipEntries(zip, file).flatMap((e) => parseRecords(e.name, e.text, false));
+}
+
 /**
  * An offline OSV database (`GATE_OSV_DIR`): a folder of OSV records, one JSON file per advisory,
- * as OSV's per-ecosystem export (`all.zip`) unpacks. Read whole on first use; a folder that cannot
- * be read, or a file that is not an OSV record, fails every lookup naming it (an incomplete
- * database cannot say a version is safe).
+ * as OSV's per-ecosystem export (`all.zip`) unpacks (`gate osv sync` fills one), or such a zip
+ * itself. Read whole on first use; a folder that cannot be read, or a file that is not an OSV
+ * record, fails every lookup naming it (an incomplete database cannot say a version is safe).
  *
  * @example advisorySourceOver(osvDirRecords("/srv/osv"))
  */
 export function osvDirRecords(dir: string): RecordSource {
+  if (dir.toLowerCase().endsWith(".zip"))
+    return indexedRecords(`the OSV export ${dir} (GATE_OSV_DIR)`, () => zipRecords(dir));
   return indexedRecords(`the OSV folder ${dir} (GATE_OSV_DIR)`, async () => {
     let files: string[];
     try {

@@ -15,6 +15,7 @@ const USAGE = `gate: the PR compliance gate
   gate config check <file>                    validate a configuration file (file:line:col: key: problem)
   gate graph                                  the review graph as Mermaid
   gate db copy --to <postgres://…>            copy the SQLite state (GATE_DB) into an empty PostgreSQL database
+  gate osv sync <dir> [--ecosystem npm,pypi]  fill a GATE_OSV_DIR folder from OSV's exports (needs network)
   gate eval [<dir>...] [--json] [--rules]     score the fixtures (default: fixtures/ and fixtures/eval/);
                                               rules mode without ANTHROPIC_API_KEY or with --rules
 
@@ -33,6 +34,7 @@ function parseCommandLine(argv: string[]) {
       rules: { type: "boolean", default: false },
       repo: { type: "string" },
       to: { type: "string" },
+      ecosystem: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -48,7 +50,7 @@ export async function runCli(argv: string[], env: Env): Promise<number> {
     return 2;
   }
   const [command, ...rest] = parsed.positionals;
-  const { json, blocks, by, note, rules, help, repo, to } = parsed.values;
+  const { json, blocks, by, note, rules, help, repo, to, ecosystem } = parsed.values;
   if (!command || help || command === "help") {
     process.stdout.write(`${USAGE}\n`);
     return command || help ? 0 : 2;
@@ -66,6 +68,20 @@ export async function runCli(argv: string[], env: Env): Promise<number> {
         import("../policy/load-policies.js"),
       ]);
       return await configCommand(rest, io, () => loadPolicies(settings.policiesDir));
+    } catch (error) {
+      process.stderr.write(`gate: ${describeError(error)}\n`);
+      return 1;
+    }
+  }
+  if (command === "osv") {
+    // Needs no database or configuration: it only fills a folder.
+    try {
+      const exportUrl = loadSettings(env).advisories.exportUrl;
+      return await (await import("./commands/osv.js")).osvCommand(
+        rest,
+        { ...(ecosystem ? { ecosystem } : {}), ...(exportUrl ? { exportUrl } : {}) },
+        { out: (t) => process.stdout.write(`${t}\n`), err: (t) => process.stderr.write(`${t}\n`) },
+      );
     } catch (error) {
       process.stderr.write(`gate: ${describeError(error)}\n`);
       return 1;

@@ -36,7 +36,7 @@ export interface CoreSettings {
   /** Registries for live licence lookups; unset means the public ones. */
   licenses: { npmRegistryUrl?: string; pypiUrl?: string; cratesUrl?: string; goLicenseUrl?: string };
   /** Known vulnerabilities (SEC-07) of live reviews: OSV's API (`osvUrl`, the public one when unset) or a folder of its records. */
-  advisories: { osvUrl?: string; osvDir?: string; cacheTtlMs: number };
+  advisories: { osvUrl?: string; osvDir?: string; exportUrl?: string; cacheTtlMs: number };
 }
 
 /**
@@ -84,6 +84,7 @@ export function coreSchema(cwd: string) {
       GATE_GO_LICENSE_URL: httpUrl.optional(),
       GATE_OSV_URL: httpUrl.optional(),
       GATE_OSV_DIR: z.string().optional(),
+      GATE_OSV_EXPORT_URL: httpUrl.optional(),
       GATE_OSV_CACHE_TTL: duration.default(6 * 3_600_000),
     })
     .transform(
@@ -121,6 +122,7 @@ export function coreSchema(cwd: string) {
         advisories: {
           ...(e.GATE_OSV_URL ? { osvUrl: e.GATE_OSV_URL } : {}),
           ...(e.GATE_OSV_DIR ? { osvDir: path.resolve(cwd, e.GATE_OSV_DIR) } : {}),
+          ...(e.GATE_OSV_EXPORT_URL ? { exportUrl: e.GATE_OSV_EXPORT_URL } : {}),
           cacheTtlMs: e.GATE_OSV_CACHE_TTL,
         },
       }),
