@@ -1,6 +1,7 @@
 import type { HeadFiles } from "../../../domain/head-files.js";
 import type { ChangedFile } from "../../../domain/pull-request.js";
 import { goModReader } from "./go-mod.js";
+import { goSumReader } from "./go-sum.js";
 import { npmManifestReader } from "./npm-manifest.js";
 import { packageLockReader } from "./package-lock.js";
 import type { PinnedDependency, UnreadLockfile, VersionReader } from "./pinned-dependency.js";
@@ -22,6 +23,7 @@ export const VERSION_READERS: readonly VersionReader[] = [
   poetryLockReader,
   uvLockReader,
   goModReader,
+  goSumReader,
   cargoLockReader,
 ];
 
@@ -68,8 +70,9 @@ export async function pinnedDependencies(
       continue; // the lockfile beside it says which exact versions the ranges resolved to
     }
     const headText = await readQuietly(head, file.filename);
-    const manifest =
-      reader === yarnLockReader ? await readQuietly(head, dir ? `${dir}/package.json` : "package.json") : undefined;
+    const manifest = reader.manifest
+      ? await readQuietly(head, dir ? `${dir}/${reader.manifest}` : reader.manifest)
+      : undefined;
     const read = reader.read(file, headText ?? wholeAddedFile(file), manifest);
     if ("unread" in read) unread.push(read.unread);
     else pinned.push(...read.pinned);

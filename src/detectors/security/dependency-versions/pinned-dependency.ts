@@ -44,6 +44,8 @@ export interface VersionReader {
   ecosystem: Ecosystem;
   /** A lockfile's exact versions take precedence over the ranges of manifests beside it. */
   lockfile: boolean;
+  /** The manifest beside it whose head text `read` also needs (which dependencies are direct). */
+  manifest?: string;
   matches(path: string): boolean;
   read(file: ChangedFile, headText: string | undefined, manifestText?: string): VersionsRead;
 }

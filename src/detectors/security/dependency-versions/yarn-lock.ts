@@ -55,6 +55,7 @@ export const yarnLockReader: VersionReader = {
   kind: "yarn.lock",
   ecosystem: "npm",
   lockfile: true,
+  manifest: "package.json",
   matches: (path) => baseName(path) === "yarn.lock",
   read(file, headText, manifestText) {
     const head = parsedHead(file, headText, parseSyml, (e) => `Yarn's parser refused it: ${thrown(e)}`);
