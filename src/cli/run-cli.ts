@@ -12,7 +12,8 @@ const USAGE = `gate: the PR compliance gate
   gate status <review-id|owner/repo#n> [--json]
   gate demo [--json | --blocks]               review the demo fixtures (--blocks: the Slack cards as JSON)
   gate policies [--json]                      the policy corpus and configuration in force
-  gate config check <file>                    validate a configuration file (file:line:col: key: problem)
+  gate config check <file> [--strict]         validate a configuration file (file:line:col: key: problem);
+                                              --strict: expired exceptions fail too
   gate graph                                  the review graph as Mermaid
   gate db copy --to <postgres://…>            copy the SQLite state (GATE_DB) into an empty PostgreSQL database
   gate osv sync <dir> [--ecosystem npm,pypi]  fill a GATE_OSV_DIR folder from OSV's exports (needs network)
@@ -35,6 +36,7 @@ function parseCommandLine(argv: string[]) {
       repo: { type: "string" },
       to: { type: "string" },
       ecosystem: { type: "string" },
+      strict: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -50,7 +52,7 @@ export async function runCli(argv: string[], env: Env): Promise<number> {
     return 2;
   }
   const [command, ...rest] = parsed.positionals;
-  const { json, blocks, by, note, rules, help, repo, to, ecosystem } = parsed.values;
+  const { json, blocks, by, note, rules, help, repo, to, ecosystem, strict } = parsed.values;
   if (!command || help || command === "help") {
     process.stdout.write(`${USAGE}\n`);
     return command || help ? 0 : 2;
@@ -67,7 +69,7 @@ export async function runCli(argv: string[], env: Env): Promise<number> {
         import("./commands/config.js"),
         import("../policy/load-policies.js"),
       ]);
-      return await configCommand(rest, io, () => loadPolicies(settings.policiesDir));
+      return await configCommand(rest, io, () => loadPolicies(settings.policiesDir), { strict });
     } catch (error) {
       process.stderr.write(`gate: ${describeError(error)}\n`);
       return 1;

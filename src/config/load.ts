@@ -96,6 +96,25 @@ export function parseConfigText(text: string, file: string): GateConfigFile {
 }
 
 /**
+ * Where a key sits in a configuration file's text (1-based line and column), or its nearest
+ * ancestor's place when it is not there.
+ *
+ * @example locateKey("version: 1\npolicies:\n  ACME-01: {}\n", ["policies", "ACME-01"], true) // { line: 3, col: 3 }
+ */
+export function locateKey(
+  text: string,
+  path: readonly (string | number)[],
+  atKey = false,
+): { line: number; col: number } {
+  const lineCounter = new LineCounter();
+  const doc = YAML.parseDocument(text, { lineCounter, prettyErrors: false });
+  const last = path.at(-1);
+  const key = atKey && typeof last === "string" ? keyNode(doc, path.slice(0, -1), last) : undefined;
+  const node = key ?? nodeAt(doc, path);
+  return lineCounter.linePos(node?.range?.[0] ?? 0);
+}
+
+/**
  * Reads and validates a configuration file from disk (the server-wide one, or one given to
  * `gate config check`).
  *

@@ -1,3 +1,5 @@
+import { createRequire } from "node:module";
+import type Semver from "semver";
 import parseSpdx from "spdx-expression-parse";
 import { z } from "zod";
 import { SeveritySchema } from "../domain/finding.js";
@@ -46,11 +48,66 @@ const PolicyIdSchema = z
   .regex(/^[A-Z]+-\d{2,}$/, "must be a policy id like LIC-01")
   .refine((id) => !LOCKED_POLICIES.has(id), "changes to the gate's own configuration (SEC-06) cannot be configured");
 
+/**
+ * Why a glob can never match a repository path, or undefined: paths are relative and use `/`, so a
+ * leading `/` or `./`, a `..` segment, a backslash, an empty segment or a trailing `/` match nothing.
+ *
+ * @example globProblem("/src/**") // "starts with / ..."
+ */
+export function globProblem(glob: string): string | undefined {
+  if (glob.startsWith("/")) return "starts with /, but repository paths are relative (write src/**, not /src/**)";
+  if (glob.startsWith("./")) return "starts with ./, which no repository path does (write src/**, not ./src/**)";
+  if (/(^|\/)\.\.(\/|$)/.test(glob)) return "has a .. segment, which no repository path has";
+  if (glob.includes("\\")) return "has a backslash: repository paths use /";
+  if (glob.includes("//")) return "has an empty segment (//), which no repository path has";
+  if (glob.endsWith("/")) return "ends with /, but it is matched against file paths (write dir/** for a folder)";
+  return undefined;
+}
+
 /** A glob: plain text, no extglobs (they are compiled with `noextglob`, and refused here to say so). */
 const GlobSchema = z
   .string()
   .min(1)
-  .refine((g) => !/[@!+*?]\(/.test(g), "extglob patterns like @(a|b) are not supported");
+  .refine((g) => !/[@!+*?]\(/.test(g), "extglob patterns like @(a|b) are not supported")
+  .superRefine((g, ctx) => {
+    const problem = globProblem(g);
+    if (problem) ctx.addIssue({ code: "custom", message: `can never match anything: it ${problem}` });
+  });
+
+let semverLib: typeof Semver | undefined;
+
+/** Why the range of an exception's `name@range` can never apply, or undefined. */
+function packageRangeProblem(spec: string): string | undefined {
+  const at = spec.lastIndexOf("@");
+  const range = at > 0 ? spec.slice(at + 1).trim() : "";
+  if (!range || range === "*") return undefined;
+  semverLib ??= createRequire(import.meta.url)("semver") as typeof Semver;
+  return semverLib.validRange(range) === null
+    ? `${range} is not a semver range (e.g. ^1.2, >=2 <3, 1.x), so this exception could never apply`
+    : undefined;
+}
+
+/** Why a deny entry's range cannot be read in its ecosystem (PEP 440 for pypi, semver elsewhere), or undefined. */
+function denyRangeProblem(spec: string, ecosystem: string | undefined): string | undefined {
+  const at = spec.lastIndexOf("@");
+  const range = at > 0 ? spec.slice(at + 1).trim() : "";
+  if (!range || range === "*") return undefined;
+  const require = createRequire(import.meta.url);
+  semverLib ??= require("semver") as typeof Semver;
+  const semverOk = semverLib.validRange(range.replace(/(^|[\s<>=^~])v(?=\d)/g, "$1")) !== null;
+  const pepOk = () => (require("@renovatebot/pep440") as { validRange(r: string): boolean }).validRange(range);
+  const ok = ecosystem === "pypi" ? pepOk() : ecosystem !== undefined ? semverOk : semverOk || pepOk();
+  return ok
+    ? undefined
+    : `${range} is not a version range ${ecosystem ? `in ${ecosystem}` : "in any ecosystem"} (it would deny every version)`;
+}
+
+/**
+ * Advisory ids as their databases write them: GitHub's `GHSA-xxxx-xxxx-xxxx`, `CVE-2021-23337`,
+ * and OSV's `<DATABASE>-<id>` (PYSEC-2021-59, GO-2023-2102, RUSTSEC-2021-0003, ...).
+ */
+const ADVISORY_ID =
+  /^(?:GHSA(?:-[0-9a-z]{4}){3}|CVE-\d{4}-\d{4,}|(?!GHSA-|CVE-)[A-Z][A-Z0-9]*-[A-Za-z0-9][A-Za-z0-9._:-]*)$/i;
 
 const SLACK_ID = /^[USW][A-Z0-9]+$/;
 const SlackIdsSchema = z.array(z.string().regex(SLACK_ID, "must be a Slack user id (U…/W…) or user-group id (S…)"));
@@ -74,14 +131,18 @@ const ExceptionSchema = z
     package: z
       .string()
       .min(1)
+      .superRefine((spec, ctx) => {
+        const problem = packageRangeProblem(spec);
+        if (problem) ctx.addIssue({ code: "custom", message: problem });
+      })
       .optional()
       .describe("a dependency: name, or name@range (semver), e.g. left-pad@^1 or @acme/ui@>=2 <3"),
     path: GlobSchema.optional().describe("a path glob of the files it covers"),
     advisory: z
       .string()
       .regex(
-        /^[A-Za-z0-9][A-Za-z0-9._:-]*$/,
-        "must be an advisory id or alias, e.g. GHSA-35jh-r3h4-6jhm or CVE-2021-23337",
+        ADVISORY_ID,
+        "must be an advisory id or alias as its database writes it, e.g. GHSA-35jh-r3h4-6jhm, CVE-2021-23337 or PYSEC-2021-59",
       )
       .optional()
       .describe("a known vulnerability (SEC-07): the advisory's id or one of its aliases"),
@@ -132,7 +193,11 @@ const DenyPackageSchema = z
       .describe("only in this ecosystem (npm, pypi, go, crates, ...); every ecosystem when absent"),
     reason: z.string().trim().min(3).describe("why the package is denied: a person reads it on the card"),
   })
-  .strict();
+  .strict()
+  .superRefine((d, ctx) => {
+    const problem = denyRangeProblem(d.package, d.ecosystem);
+    if (problem) ctx.addIssue({ code: "custom", path: ["package"], message: problem });
+  });
 
 /** Known vulnerabilities (SEC-07): which advisory severities block, for runtime and development dependencies. */
 const VulnerabilitiesSchema = z

@@ -85,7 +85,7 @@ describe("exceptions by advisory id (SEC-07)", () => {
     };
     expect(
       problems(
-        "version: 1\nexceptions:\n  - { policy: SEC-07, advisory: GHSA-x, package: lodash, reason: why not, granted_by: x, expires: 2030-01-01 }\n",
+        "version: 1\nexceptions:\n  - { policy: SEC-07, advisory: GHSA-35jh-r3h4-6jhm, package: lodash, reason: why not, granted_by: x, expires: 2030-01-01 }\n",
       ),
     ).toEqual([expect.stringMatching(/^3:exceptions\.0: .*exactly one of package, path or advisory/)]);
     expect(
