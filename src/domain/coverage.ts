@@ -146,3 +146,10 @@ export function coverageLines(coverage: CoverageView, max = 10): string[] {
   }
   return lines;
 }
+
+/** An unread file a team accepts (`coverage.accept_unread`): a path glob or a language, and why. */
+export interface AcceptedUnread {
+  path?: string;
+  language?: string;
+  reason: string;
+}
