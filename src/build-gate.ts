@@ -2,6 +2,7 @@ import path from "node:path";
 import type { Logger } from "pino";
 import type { LicenseResolver } from "./domain/license-resolver.js";
 import { ALL_DETECTORS } from "./detectors/index.js";
+import { policyRuleDetectors } from "./detectors/policy-rules.js";
 import { systemClock, type Clock } from "./domain/clock.js";
 import type { Specialty } from "./domain/finding.js";
 import { buildReviewGraph } from "./graph/build-review-graph.js";
@@ -93,6 +94,8 @@ export async function checkConfiguredModels(claude: Settings["claude"], log: Log
  */
 export async function buildGate(settings: Settings, log: Logger, extras: GateExtras = {}) {
   const policies = loadPolicies(settings.policiesDir);
+  // A policy's own ast-grep rules are checked here: a rule ast-grep refuses stops the start, naming it.
+  const ruleDetectors = policyRuleDetectors(policies);
   // The server-wide configuration, read whole before anything is reviewed: an invalid file stops the start.
   const configFile = loadConfigFile(settings.configFile);
   const config = effectiveConfig(configFile, policies, {
@@ -145,7 +148,7 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
     {
       loader,
       pullRequests,
-      detectors: [...ALL_DETECTORS],
+      detectors: [...ALL_DETECTORS, ...ruleDetectors],
       headFiles: (snapshot) => headFilesFor(snapshot, snapshots),
       licenses: (source: ReviewSource) =>
         source.kind === "fixture"

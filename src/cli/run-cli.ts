@@ -11,7 +11,9 @@ const USAGE = `gate: the PR compliance gate
   gate decide <review-id|owner/repo#n> info "<question>" [--by NAME]
   gate status <review-id|owner/repo#n> [--json]
   gate demo [--json | --blocks]               review the demo fixtures (--blocks: the Slack cards as JSON)
-  gate policies [--json]                      the policy corpus and configuration in force
+  gate policies [--repo owner/name] [--json]  the policy corpus and configuration in force (for one repository)
+  gate policies test <policy-file> <fixture-dir | path> [--json]
+                                              run one policy's ast-grep rules and print its findings
   gate config check <file> [--strict]         validate a configuration file (file:line:col: key: problem);
                                               --strict: expired exceptions fail too
   gate graph                                  the review graph as Mermaid
@@ -70,6 +72,18 @@ export async function runCli(argv: string[], env: Env): Promise<number> {
         import("../policy/load-policies.js"),
       ]);
       return await configCommand(rest, io, () => loadPolicies(settings.policiesDir), { strict });
+    } catch (error) {
+      process.stderr.write(`gate: ${describeError(error)}\n`);
+      return 1;
+    }
+  }
+  if (command === "policies" && rest[0] === "test") {
+    // One policy file's rules over a fixture or files on disk: no database, no configuration.
+    try {
+      return await (await import("./commands/policy-test.js")).policyTestCommand(rest.slice(1), json, {
+        out: (t) => process.stdout.write(`${t}\n`),
+        err: (t) => process.stderr.write(`${t}\n`),
+      });
     } catch (error) {
       process.stderr.write(`gate: ${describeError(error)}\n`);
       return 1;

@@ -7,6 +7,8 @@ export const ERROR_ADVICE = {
   CONFIG_FILE_INVALID:
     "fix the configuration file at the line and key named above (README, Configuration); `gate config check <file>` checks a file",
   POLICY_INVALID: "fix the policy file named above, or point GATE_POLICIES_DIR at a valid corpus (README, Policies)",
+  POLICY_RULE_TIMEOUT:
+    "a policy's ast-grep rule took longer than its budget, so a person reviews the PR; narrow the rule (its files, a kind before a pattern) and `gate policies test` it (README, Policies)",
   FIXTURE_INVALID: "a fixture needs pr.json and files.json in GitHub's REST shapes (docs/fixtures.md)",
   FIXTURE_NAME_REFUSED: "fixture folder names are plain: letters, digits, '.', '_' and '-'",
   PULL_REQUEST_MALFORMED: "the pull request or its files are not in the REST shapes GitHub returns (docs/fixtures.md)",

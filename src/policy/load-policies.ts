@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import YAML from "yaml";
+import YAML, { isSeq, LineCounter } from "yaml";
 import { GateError } from "../domain/errors.js";
 import { PolicyMetaSchema, type Policy } from "../domain/policy.js";
 
@@ -33,7 +33,20 @@ export function parsePolicyFile(source: string, text: string): Policy {
   }
   const body = (match[2] ?? "").trim();
   if (body.length === 0) throw new GateError("POLICY_INVALID", `${source}: the policy has no prose`);
-  return { ...parsed.data, text: body, source };
+  const policy: Policy = { ...parsed.data, text: body, source };
+  if (parsed.data.rules.length > 0) policy.ruleLines = ruleLines(match[1] ?? "", parsed.data.rules.length);
+  return policy;
+}
+
+/** The file line of each `rules:` entry (the front matter starts on line 2, below its `---`). */
+function ruleLines(frontMatter: string, count: number): number[] {
+  const lineCounter = new LineCounter();
+  const doc = YAML.parseDocument(frontMatter, { lineCounter });
+  const list = doc.get("rules", true);
+  return Array.from({ length: count }, (_, i) => {
+    const item = isSeq(list) ? (list.items[i] as { range?: [number, number, number] } | undefined) : undefined;
+    return lineCounter.linePos(item?.range?.[0] ?? 0).line + 1;
+  });
 }
 
 /**

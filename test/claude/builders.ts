@@ -62,6 +62,7 @@ export function policy(id: string, specialty: Specialty, extra: Partial<Policy> 
     paths: [],
     triggers: [],
     detectors: [],
+    rules: [],
     text: `The prose of ${id}.`,
     source: `policies/${id}.md`,
     ...extra,
