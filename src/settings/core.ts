@@ -34,7 +34,16 @@ export interface CoreSettings {
   investigator: InvestigationLimits;
   snapshot: SnapshotCaps;
   /** Registries for live licence lookups; unset means the public ones. */
-  licenses: { npmRegistryUrl?: string; pypiUrl?: string; cratesUrl?: string; goLicenseUrl?: string };
+  licenses: {
+    npmRegistryUrl?: string;
+    pypiUrl?: string;
+    cratesUrl?: string;
+    goLicenseUrl?: string;
+    mavenLicenseUrl?: string;
+    nugetLicenseUrl?: string;
+    packagistUrl?: string;
+    rubygemsUrl?: string;
+  };
   /** Known vulnerabilities (SEC-07) of live reviews: OSV's API (`osvUrl`, the public one when unset) or a folder of its records. */
   advisories: { osvUrl?: string; osvDir?: string; cacheTtlMs: number };
 }
@@ -82,6 +91,10 @@ export function coreSchema(cwd: string) {
       GATE_PYPI_URL: httpUrl.optional(),
       GATE_CRATES_URL: httpUrl.optional(),
       GATE_GO_LICENSE_URL: httpUrl.optional(),
+      GATE_MAVEN_LICENSE_URL: httpUrl.optional(),
+      GATE_NUGET_LICENSE_URL: httpUrl.optional(),
+      GATE_PACKAGIST_URL: httpUrl.optional(),
+      GATE_RUBYGEMS_URL: httpUrl.optional(),
       GATE_OSV_URL: httpUrl.optional(),
       GATE_OSV_DIR: z.string().optional(),
       GATE_OSV_CACHE_TTL: duration.default(6 * 3_600_000),
@@ -117,6 +130,10 @@ export function coreSchema(cwd: string) {
           ...(e.GATE_PYPI_URL ? { pypiUrl: e.GATE_PYPI_URL } : {}),
           ...(e.GATE_CRATES_URL ? { cratesUrl: e.GATE_CRATES_URL } : {}),
           ...(e.GATE_GO_LICENSE_URL ? { goLicenseUrl: e.GATE_GO_LICENSE_URL } : {}),
+          ...(e.GATE_MAVEN_LICENSE_URL ? { mavenLicenseUrl: e.GATE_MAVEN_LICENSE_URL } : {}),
+          ...(e.GATE_NUGET_LICENSE_URL ? { nugetLicenseUrl: e.GATE_NUGET_LICENSE_URL } : {}),
+          ...(e.GATE_PACKAGIST_URL ? { packagistUrl: e.GATE_PACKAGIST_URL } : {}),
+          ...(e.GATE_RUBYGEMS_URL ? { rubygemsUrl: e.GATE_RUBYGEMS_URL } : {}),
         },
         advisories: {
           ...(e.GATE_OSV_URL ? { osvUrl: e.GATE_OSV_URL } : {}),
