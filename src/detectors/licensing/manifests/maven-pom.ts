@@ -98,15 +98,22 @@ function declarationsOf(project: XmlElement, lines: (e: XmlElement) => { line: n
       });
     }
   }
-  // A dependency without a version takes the one dependencyManagement gives it in this file.
-  return out.map(({ managed, ...d }) =>
-    d.version === undefined && managedVersions.has(d.name) ? { ...d, version: managedVersions.get(d.name) } : d,
-  );
+  // A managed entry this file also uses takes the use's scope (a parent's junit is a test
+  // dependency where it is used so); one it does not use may be used by any module: its own scope.
+  const used = new Set(out.filter((d) => !d.managed).map((d) => d.name));
+  return out
+    .filter((d) => !(d.managed && used.has(d.name)))
+    .map(({ managed, ...d }) =>
+      // A dependency without a version takes the one dependencyManagement gives it in this file.
+      d.version === undefined && managedVersions.has(d.name) ? { ...d, version: managedVersions.get(d.name) } : d,
+    );
 }
 
 /**
  * Maven `pom.xml`: `<dependencies>` and `<dependencyManagement>` (of the project and of its
- * profiles), and build plugins' own dependencies (dev: the build's tooling). Scopes `compile`
+ * profiles), and build plugins' own dependencies (dev: the build's tooling). A managed entry
+ * the file also uses counts once, with the use's scope; one it does not use has its own scope
+ * (compile by default: runtime, as any module may use it). Scopes `compile`
  * and `runtime` ship (runtime); `test` and `provided` do not (see NOT_SHIPPED for why).
  * `${property}` references are filled in from `<properties>` and the project's coordinates; a
  * dependency without `<version>` takes the one its `<dependencyManagement>` gives. The name is
