@@ -59,7 +59,8 @@ export function createNpmResolver(opts: NpmResolverOptions = {}): LicenseResolve
       const versions = doc.versions ?? {};
       const latest = doc["dist-tags"]?.latest;
       const manifest =
-        (version !== undefined ? versions[version] : undefined) ?? (latest !== undefined ? versions[latest] : undefined);
+        (version !== undefined ? versions[version] : undefined) ??
+        (latest !== undefined ? versions[latest] : undefined);
       return (manifest !== undefined ? licenseOf(manifest) : undefined) ?? licenseOf(doc);
     });
   };

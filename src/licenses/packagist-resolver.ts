@@ -14,7 +14,10 @@ const PACKAGE_NAME = /^[a-z0-9](?:[_.-]?[a-z0-9]+)*\/[a-z0-9](?:(?:[_.]|-{1,2})?
 const VersionSchema = z.looseObject({
   version: z.string().optional(),
   version_normalized: z.string().optional(),
-  license: z.union([z.array(z.string()), z.string()]).nullable().optional(),
+  license: z
+    .union([z.array(z.string()), z.string()])
+    .nullable()
+    .optional(),
 });
 const P2Schema = z.looseObject({
   packages: z.record(z.string(), z.array(z.record(z.string(), z.unknown()))),

@@ -45,8 +45,14 @@ export function createRegistryResolver(
     pypi: createPypiResolver({ ...http, ...(opts.pypiUrl ? { baseUrl: opts.pypiUrl } : {}) }),
     cargo: createCratesResolver({ ...http, ...(opts.cratesUrl ? { baseUrl: opts.cratesUrl } : {}) }),
     go: createGoResolver({ ...http, ...(opts.goLicenseUrl ? { baseUrl: opts.goLicenseUrl } : {}) }),
-    maven: createDepsDevResolver("maven", { ...http, ...(opts.mavenLicenseUrl ? { baseUrl: opts.mavenLicenseUrl } : {}) }),
-    nuget: createDepsDevResolver("nuget", { ...http, ...(opts.nugetLicenseUrl ? { baseUrl: opts.nugetLicenseUrl } : {}) }),
+    maven: createDepsDevResolver("maven", {
+      ...http,
+      ...(opts.mavenLicenseUrl ? { baseUrl: opts.mavenLicenseUrl } : {}),
+    }),
+    nuget: createDepsDevResolver("nuget", {
+      ...http,
+      ...(opts.nugetLicenseUrl ? { baseUrl: opts.nugetLicenseUrl } : {}),
+    }),
     composer: createPackagistResolver({ ...http, ...(opts.packagistUrl ? { baseUrl: opts.packagistUrl } : {}) }),
     rubygems: createRubygemsResolver({ ...http, ...(opts.rubygemsUrl ? { baseUrl: opts.rubygemsUrl } : {}) }),
   };

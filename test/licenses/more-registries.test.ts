@@ -54,13 +54,19 @@ beforeEach(() => {
 describe("Maven and NuGet licences through deps.dev", () => {
   it("asks for the exact version the manifest names, with groupId:artifactId as one segment", async () => {
     const maven = createDepsDevResolver("maven", { baseUrl: reg.mavenUrl, retry: FAST_RETRY });
-    expect(await maven.lookup("maven", "org.acme:pdf-kit", "3.2.1")).toEqual({ status: "found", license: "AGPL-3.0-only" });
+    expect(await maven.lookup("maven", "org.acme:pdf-kit", "3.2.1")).toEqual({
+      status: "found",
+      license: "AGPL-3.0-only",
+    });
     expect(reg.requests).toEqual(["/v3/systems/maven/packages/org.acme%3Apdf-kit/versions/3.2.1"]);
   });
 
   it("asks for the default version when the manifest gives a range or an unresolved property", async () => {
     const maven = createDepsDevResolver("maven", { baseUrl: reg.mavenUrl, retry: FAST_RETRY });
-    expect(await maven.lookup("maven", "org.slf4j:slf4j-api", "[2.0,3.0)")).toEqual({ status: "found", license: "MIT" });
+    expect(await maven.lookup("maven", "org.slf4j:slf4j-api", "[2.0,3.0)")).toEqual({
+      status: "found",
+      license: "MIT",
+    });
     expect(await maven.lookup("maven", "org.slf4j:slf4j-api", "${slf4j.version}")).toEqual({
       status: "found",
       license: "MIT",
@@ -121,7 +127,11 @@ describe("Composer licences on Packagist", () => {
       status: "found",
       license: "GPL-2.0-or-later",
     });
-    expect(reg.requests.slice(0, 3)).toEqual(["/p2/monolog/monolog.json", "/p2/monolog/monolog.json", "/p2/monolog/monolog.json"]);
+    expect(reg.requests.slice(0, 3)).toEqual([
+      "/p2/monolog/monolog.json",
+      "/p2/monolog/monolog.json",
+      "/p2/monolog/monolog.json",
+    ]);
   });
 
   it("an array of licences is a choice (OR), as Composer documents it; none is unknown", async () => {
@@ -135,7 +145,11 @@ describe("Composer licences on Packagist", () => {
     expect(await packagist.lookup("composer", "not-a-vendor-name")).toEqual({ status: "unknown" });
     expect(composerLicense("(LGPL-2.1-only or GPL-3.0-or-later)")).toBe("(LGPL-2.1-only OR GPL-3.0-or-later)");
     expect(composerLicense(["MIT AND BSD-3-Clause", "Apache-2.0"])).toBe("(MIT AND BSD-3-Clause) OR Apache-2.0");
-    expect(expandMinified([{ a: 1, b: 2 }, { b: "__unset" }, { c: 3 }])).toEqual([{ a: 1, b: 2 }, { a: 1 }, { a: 1, c: 3 }]);
+    expect(expandMinified([{ a: 1, b: 2 }, { b: "__unset" }, { c: 3 }])).toEqual([
+      { a: 1, b: 2 },
+      { a: 1 },
+      { a: 1, c: 3 },
+    ]);
   });
 
   it("fails closed when Packagist is down or sends something else", async () => {
@@ -202,8 +216,10 @@ describe("live licences for the new ecosystems, through the detector", () => {
   </dependencies>
 </project>`;
   const POM_PATCH = `@@ -6,2 +6,7 @@\n   <dependencies>\n+    <dependency>\n+      <groupId>org.acme</groupId>\n+      <artifactId>pdf-kit</artifactId>\n+      <version>3.2.1</version>\n+    </dependency>\n   </dependencies>`;
-  const GEMFILE_PATCH = '@@ -1,2 +1,3 @@\n source "https://rubygems.org"\n+gem "imagewand", "~> 0.12"\n gem "rack", "3.1.7"';
-  const COMPOSER_PATCH = '@@ -2,3 +2,4 @@\n     "require": {\n+        "acme/dual": "1.0.0",\n         "monolog/monolog": "^3.6"\n     }';
+  const GEMFILE_PATCH =
+    '@@ -1,2 +1,3 @@\n source "https://rubygems.org"\n+gem "imagewand", "~> 0.12"\n gem "rack", "3.1.7"';
+  const COMPOSER_PATCH =
+    '@@ -2,3 +2,4 @@\n     "require": {\n+        "acme/dual": "1.0.0",\n         "monolog/monolog": "^3.6"\n     }';
 
   function live() {
     const store = new SqliteReviewStore(openDatabase(":memory:"), systemClock);
@@ -237,7 +253,9 @@ describe("live licences for the new ecosystems, through the detector", () => {
       ["pom.xml", "LIC-02", 7, true],
       ["Gemfile", "LIC-02", 2, true],
     ]);
-    expect(findings[0]?.message).toMatch(/org\.acme:pdf-kit@3\.2\.1 \(maven, runtime dependency, added\) is licensed AGPL-3\.0-only/);
+    expect(findings[0]?.message).toMatch(
+      /org\.acme:pdf-kit@3\.2\.1 \(maven, runtime dependency, added\) is licensed AGPL-3\.0-only/,
+    );
     expect(await store.cachedLicense("maven:org.acme:pdf-kit@3.2.1")).toBe("AGPL-3.0-only");
     expect(await store.cachedLicense("composer:acme/dual@1.0.0")).toBe("MIT OR GPL-3.0-only");
   });
@@ -253,7 +271,9 @@ describe("live licences for the new ecosystems, through the detector", () => {
         return answer;
       },
     };
-    expect(await dependencyLicensesDetector.detect(detectContext(pr(), { licenses: recording, head: head() }))).toEqual([]);
+    expect(await dependencyLicensesDetector.detect(detectContext(pr(), { licenses: recording, head: head() }))).toEqual(
+      [],
+    );
     expect(failed.sort()).toEqual(["composer:acme/dual", "maven:org.acme:pdf-kit", "rubygems:imagewand"]);
     expect(await store.cachedLicense("maven:org.acme:pdf-kit@3.2.1")).toBeUndefined();
   });

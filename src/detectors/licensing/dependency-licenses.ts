@@ -150,7 +150,8 @@ async function judge(ctx: DetectContext, change: DependencyChange): Promise<Find
  * and the root project's, beside the catalog's `gradle/` folder.
  */
 async function gradleScripts(ctx: DetectContext, catalog: string): Promise<string[]> {
-  const root = catalog.includes("/gradle/") || catalog.startsWith("gradle/") ? catalog.replace(/gradle\/[^/]+$/, "") : "";
+  const root =
+    catalog.includes("/gradle/") || catalog.startsWith("gradle/") ? catalog.replace(/gradle\/[^/]+$/, "") : "";
   const paths = new Set(
     ctx.pr.files.filter((f) => f.status !== "removed" && gradleParser.matches(f.filename)).map((f) => f.filename),
   );

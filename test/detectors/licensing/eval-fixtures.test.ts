@@ -33,10 +33,21 @@ describe("the licensing detectors on the evaluation corpus (fixtures/eval)", () 
   });
 
   it("has, for each manifest kind read since Maven, a runtime copyleft case, a development one and an unknown licence", () => {
-    for (const kind of ["maven-pom", "gradle-catalog", "nuget-csproj", "nuget-packages-config", "composer", "gemfile", "gemspec"]) {
+    for (const kind of [
+      "maven-pom",
+      "gradle-catalog",
+      "nuget-csproj",
+      "nuget-packages-config",
+      "composer",
+      "gemfile",
+      "gemspec",
+    ]) {
       expect(risky, kind).toContain(`lic-${kind}-gpl`);
       expect(risky, kind).toContain(`lic-${kind}-unknown`);
-      expect(clean.some((n) => n.startsWith(`clean-${kind}-`) && /gpl/.test(n)), kind).toBe(true);
+      expect(
+        clean.some((n) => n.startsWith(`clean-${kind}-`) && /gpl/.test(n)),
+        kind,
+      ).toBe(true);
     }
   });
 

@@ -5,7 +5,8 @@ import { baseName, type ManifestParser } from "./manifest-parser.js";
  * Platform requirements, not Packagist packages: PHP itself, its extensions and libraries, and
  * Composer's own APIs.
  */
-const PLATFORM = /^(?:php(?:-64bit|-ipv6|-zts|-debug)?|hhvm|ext-.+|lib-.+|composer|composer-plugin-api|composer-runtime-api)$/i;
+const PLATFORM =
+  /^(?:php(?:-64bit|-ipv6|-zts|-debug)?|hhvm|ext-.+|lib-.+|composer|composer-plugin-api|composer-runtime-api)$/i;
 /** A Packagist name: `vendor/package`. */
 const PACKAGE_NAME = /^[a-z0-9](?:[_.-]?[a-z0-9]+)*\/[a-z0-9](?:(?:[_.]|-{1,2})?[a-z0-9]+)*$/i;
 /** A value that reads as a Composer constraint (`^3.6`, `~2.0`, `>=1.2 <2`, `3.*`, `dev-main`, `*`). */

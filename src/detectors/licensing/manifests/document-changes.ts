@@ -44,7 +44,12 @@ function byName(parser: DocumentManifestParser, list: readonly Declaration[]): M
     const seen = out.get(key);
     const span = { line: d.line, endLine: d.endLine };
     if (!seen) {
-      out.set(key, { name: d.name, scope: d.scope, spans: [span], ...(d.version !== undefined ? { version: d.version } : {}) });
+      out.set(key, {
+        name: d.name,
+        scope: d.scope,
+        spans: [span],
+        ...(d.version !== undefined ? { version: d.version } : {}),
+      });
       continue;
     }
     seen.spans.push(span);

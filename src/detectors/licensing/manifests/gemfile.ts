@@ -1,5 +1,11 @@
 import { normalizePackageName } from "../../../licenses/offline-resolver.js";
-import { baseName, type DeclaredDependency, type ManifestParser, scopesByLine, sectionAtTop } from "./manifest-parser.js";
+import {
+  baseName,
+  type DeclaredDependency,
+  type ManifestParser,
+  scopesByLine,
+  sectionAtTop,
+} from "./manifest-parser.js";
 
 /** Bundler groups whose gems do not ship (`bundle install --without development test`). */
 const DEV_GROUPS = new Set(["development", "dev", "test", "ci"]);

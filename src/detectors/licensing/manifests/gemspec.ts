@@ -34,7 +34,8 @@ export const gemspecParser: ManifestParser = {
     const version = rubyVersion(requirements);
     return [{ name: m[3], section: m[1], ...(version !== undefined ? { version } : {}) }];
   },
-  scopeOf: (section) => (section !== undefined && Object.hasOwn(METHOD_SCOPE, section) ? METHOD_SCOPE[section] : undefined),
+  scopeOf: (section) =>
+    section !== undefined && Object.hasOwn(METHOD_SCOPE, section) ? METHOD_SCOPE[section] : undefined,
   readHead: (text, path) => scopesByLine(gemspecParser, text, path),
   normalizeName: (name) => normalizePackageName("rubygems", name),
 };

@@ -24,7 +24,6 @@ function privateAssetsScope(item: XmlElement, fallback: DependencyScope): Depend
 }
 
 function declaration(
-  item: XmlElement,
   lines: { line: number; endLine: number },
   name: string | undefined,
   version: string | undefined,
@@ -62,7 +61,6 @@ export const nugetParser: DocumentManifestParser = {
       if (!packages) return undefined;
       return childElements(packages, "package").flatMap((p) =>
         declaration(
-          p,
           doc.linesOf(p),
           attribute(p, "id"),
           attribute(p, "version"),
@@ -74,7 +72,6 @@ export const nugetParser: DocumentManifestParser = {
     if (!project) return undefined;
     const references = descendants(project, "PackageReference").flatMap((r) =>
       declaration(
-        r,
         doc.linesOf(r),
         attribute(r, "Include") ?? attribute(r, "Update"),
         metadata(r, "VersionOverride") ?? metadata(r, "Version"),
@@ -82,10 +79,10 @@ export const nugetParser: DocumentManifestParser = {
       ),
     );
     const central = descendants(project, "PackageVersion").flatMap((v) =>
-      declaration(v, doc.linesOf(v), attribute(v, "Include"), metadata(v, "Version"), "runtime"),
+      declaration(doc.linesOf(v), attribute(v, "Include"), metadata(v, "Version"), "runtime"),
     );
     const global = descendants(project, "GlobalPackageReference").flatMap((g) =>
-      declaration(g, doc.linesOf(g), attribute(g, "Include"), metadata(g, "Version"), privateAssetsScope(g, "dev")),
+      declaration(doc.linesOf(g), attribute(g, "Include"), metadata(g, "Version"), privateAssetsScope(g, "dev")),
     );
     return [...references, ...central, ...global];
   },

@@ -3,7 +3,12 @@ import { changedDependencies } from "../../../../src/detectors/licensing/manifes
 import { composerJsonParser } from "../../../../src/detectors/licensing/manifests/composer-json.js";
 import { gemfileParser, gemLine } from "../../../../src/detectors/licensing/manifests/gemfile.js";
 import { gemspecParser } from "../../../../src/detectors/licensing/manifests/gemspec.js";
-import { catalogUses, gradleConfigurationScope, gradleLine, gradleParser } from "../../../../src/detectors/licensing/manifests/gradle.js";
+import {
+  catalogUses,
+  gradleConfigurationScope,
+  gradleLine,
+  gradleParser,
+} from "../../../../src/detectors/licensing/manifests/gradle.js";
 import { catalogScopes, gradleCatalogParser } from "../../../../src/detectors/licensing/manifests/gradle-catalog.js";
 import { manifestParserFor } from "../../../../src/detectors/licensing/manifests/index.js";
 import { dependencyLicensesDetector } from "../../../../src/detectors/licensing/dependency-licenses.js";
@@ -22,11 +27,15 @@ describe("Gradle scripts", () => {
       version: "4.12.0",
       section: "implementation",
     });
-    expect(gradleLine(`    testImplementation("org.junit.jupiter:junit-jupiter:5.10.2") { because("tests") }`)).toMatchObject({
+    expect(
+      gradleLine(`    testImplementation("org.junit.jupiter:junit-jupiter:5.10.2") { because("tests") }`),
+    ).toMatchObject({
       name: "org.junit.jupiter:junit-jupiter",
       section: "testImplementation",
     });
-    expect(gradleLine(`    implementation(platform("org.springframework.boot:spring-boot-dependencies:3.3.0"))`)).toMatchObject({
+    expect(
+      gradleLine(`    implementation(platform("org.springframework.boot:spring-boot-dependencies:3.3.0"))`),
+    ).toMatchObject({
       name: "org.springframework.boot:spring-boot-dependencies",
       version: "3.3.0",
     });
@@ -35,11 +44,15 @@ describe("Gradle scripts", () => {
       version: "3.14.0",
       section: "api",
     });
-    expect(gradleLine(`    runtimeOnly(group = "org.postgresql", name = "postgresql", version = "42.7.3")`)).toMatchObject({
+    expect(
+      gradleLine(`    runtimeOnly(group = "org.postgresql", name = "postgresql", version = "42.7.3")`),
+    ).toMatchObject({
       name: "org.postgresql:postgresql",
       section: "runtimeOnly",
     });
-    expect(gradleLine(`    implementation "androidx.core:core-ktx:$coreVersion@aar"`)).toMatchObject({ version: "$coreVersion" });
+    expect(gradleLine(`    implementation "androidx.core:core-ktx:$coreVersion@aar"`)).toMatchObject({
+      version: "$coreVersion",
+    });
     expect(gradleLine(`    testImplementation 'org.junit.jupiter:junit-jupiter'`)).toEqual({
       name: "org.junit.jupiter:junit-jupiter",
       section: "testImplementation",
@@ -89,7 +102,9 @@ describe("Gradle scripts", () => {
 
   it("a hunk adding a test dependency and a runtime one gives each its scope", () => {
     const patch = `@@ -10,3 +10,5 @@ dependencies {\n     implementation("io.ktor:ktor-server-netty:2.3.11")\n+    implementation("org.gpl:gpl-lib:1.0")\n+    testImplementation("org.gpl:gpl-test:1.0")\n }`;
-    expect(changedDependencies(gradleParser, file("build.gradle.kts", patch)).map((c) => [c.name, c.scope, c.line])).toEqual([
+    expect(
+      changedDependencies(gradleParser, file("build.gradle.kts", patch)).map((c) => [c.name, c.scope, c.line]),
+    ).toEqual([
       ["org.gpl:gpl-lib", "runtime", 11],
       ["org.gpl:gpl-test", "dev", 12],
     ]);
@@ -126,9 +141,14 @@ describe("Gradle version catalogs", () => {
   it("an entry every build script uses only in tests becomes dev; one used at runtime, or not at all, stays runtime", () => {
     const patch = `@@ -5,2 +5,3 @@\n okhttp = { module = "com.squareup.okhttp3:okhttp", version.ref = "okhttp" }\n+junit-jupiter = { group = "org.junit.jupiter", name = "junit-jupiter", version = "5.10.2" }\n moshi = "com.squareup.moshi:moshi-kotlin:1.15.1"`;
     const changes = changedDependencies(gradleCatalogParser, file("gradle/libs.versions.toml", patch), CATALOG);
-    expect(catalogScopes(changes, CATALOG, [`dependencies {\n    testImplementation(libs.junit.jupiter)\n}`])[0]?.scope).toBe("dev");
     expect(
-      catalogScopes(changes, CATALOG, [`testImplementation(libs.junit.jupiter)`, `implementation(libs.junit.jupiter)`])[0]?.scope,
+      catalogScopes(changes, CATALOG, [`dependencies {\n    testImplementation(libs.junit.jupiter)\n}`])[0]?.scope,
+    ).toBe("dev");
+    expect(
+      catalogScopes(changes, CATALOG, [
+        `testImplementation(libs.junit.jupiter)`,
+        `implementation(libs.junit.jupiter)`,
+      ])[0]?.scope,
     ).toBe("runtime");
     expect(catalogScopes(changes, CATALOG, [])[0]?.scope).toBe("runtime");
     expect(catalogUses(`    implementation(platform(libs.okhttp.bom))\n    kapt libs.moshi`)).toEqual(
@@ -186,7 +206,9 @@ describe("composer.json", () => {
 
   it("a hunk that does not show its object counts a versioned package, not a script; names compare without case", () => {
     const patch = `@@ -7,2 +7,4 @@\n         "laravel/framework": "^11.9",\n+        "Acme/Other": "^2.0",\n+        "build": "php artisan build",\n         "acme/gpl-lib": "1.0.0"`;
-    expect(changedDependencies(composerJsonParser, file("composer.json", patch)).map((c) => c.name)).toEqual(["Acme/Other"]);
+    expect(changedDependencies(composerJsonParser, file("composer.json", patch)).map((c) => c.name)).toEqual([
+      "Acme/Other",
+    ]);
     expect(composerJsonParser.normalizeName("Acme/Other")).toBe("acme/other");
   });
 });
@@ -252,7 +274,9 @@ describe("gemspec", () => {
       '+  # spec.add_dependency "gpl-lib"',
       " end",
     ].join("\n");
-    expect(changedDependencies(gemspecParser, file("acme.gemspec", patch)).map((c) => [c.name, c.version, c.scope])).toEqual([
+    expect(
+      changedDependencies(gemspecParser, file("acme.gemspec", patch)).map((c) => [c.name, c.version, c.scope]),
+    ).toEqual([
       ["rack", ">= 2.2, < 4", "runtime"],
       ["nokogiri", "~> 1.16", "runtime"],
       ["rspec", "3.13.0", "dev"],

@@ -136,7 +136,15 @@ describe("pom.xml", () => {
   });
 
   it("leaves a property it cannot resolve as written, and stops on a cycle", () => {
-    expect(interpolate("${a}-${missing}", new Map([["a", "${b}"], ["b", "1"]]))).toBe("1-${missing}");
+    expect(
+      interpolate(
+        "${a}-${missing}",
+        new Map([
+          ["a", "${b}"],
+          ["b", "1"],
+        ]),
+      ),
+    ).toBe("1-${missing}");
     expect(interpolate("${x}", new Map([["x", "${x}"]]))).toBe("${x}");
   });
 
@@ -162,7 +170,12 @@ describe("pom.xml", () => {
     const bumped = POM.replace("<jackson.version>2.17.1<", "<jackson.version>2.18.0<");
     const bump = patchOf(POM, bumped);
     expect(changesOf(mavenPomParser, "pom.xml", bump, bumped)).toMatchObject([
-      { name: "com.fasterxml.jackson.core:jackson-databind", kind: "version_changed", previousVersion: "2.17.1", version: "2.18.0" },
+      {
+        name: "com.fasterxml.jackson.core:jackson-databind",
+        kind: "version_changed",
+        previousVersion: "2.17.1",
+        version: "2.18.0",
+      },
     ]);
   });
 
@@ -198,10 +211,15 @@ describe("pom.xml", () => {
     const patch = `@@ -0,0 +1,${lines.length} @@\n${lines.map((l) => `+${l}`).join("\n")}`;
     const ctx = detectContext(buildPr({ files: [{ filename: "pom.xml", patch, status: "added" }] }), {
       head: headFiles({ "pom.xml": POM }),
-      licenses: offlineLicenses({ "maven:org.pdfkit:pdf-kit": { license: "GPL-3.0-only" }, "maven:org.jooq:jooq": { license: "Apache-2.0" } }),
+      licenses: offlineLicenses({
+        "maven:org.pdfkit:pdf-kit": { license: "GPL-3.0-only" },
+        "maven:org.jooq:jooq": { license: "Apache-2.0" },
+      }),
     });
     const findings = await dependencyLicensesDetector.detect(ctx);
-    expect(findings.filter((f) => f.policy === "LIC-02").map((f) => [f.package?.name, f.line])).toEqual([["org.pdfkit:pdf-kit", 28]]);
+    expect(findings.filter((f) => f.policy === "LIC-02").map((f) => [f.package?.name, f.line])).toEqual([
+      ["org.pdfkit:pdf-kit", 28],
+    ]);
   });
 });
 
@@ -253,7 +271,9 @@ describe("NuGet", () => {
   <package id="log4net" version="2.0.17" targetFramework="net48" />
   <package id="NUnit" version="3.14.0" developmentDependency="true" />
 </packages>`;
-    expect(nugetParser.declarations(config, "packages.config")?.map((d) => [d.name, d.version, d.scope, d.line])).toEqual([
+    expect(
+      nugetParser.declarations(config, "packages.config")?.map((d) => [d.name, d.version, d.scope, d.line]),
+    ).toEqual([
       ["log4net", "2.0.17", "runtime", 3],
       ["NUnit", "3.14.0", "dev", 4],
     ]);
