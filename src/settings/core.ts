@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { InvestigationLimits } from "../investigator/harness.js";
 import type { SnapshotCaps } from "../domain/snapshot-ref.js";
 import { BUNDLED_CONFIG_FILE, BUNDLED_POLICIES_DIR } from "../package-paths.js";
+import type { RegistryUrls } from "../licenses/registry-resolver.js";
 import type { DatabaseSetting } from "../store/open-state.js";
 import { duration, httpUrl, integer } from "./fields.js";
 
@@ -34,16 +35,7 @@ export interface CoreSettings {
   investigator: InvestigationLimits;
   snapshot: SnapshotCaps;
   /** Registries for live licence lookups; unset means the public ones. */
-  licenses: {
-    npmRegistryUrl?: string;
-    pypiUrl?: string;
-    cratesUrl?: string;
-    goLicenseUrl?: string;
-    mavenLicenseUrl?: string;
-    nugetLicenseUrl?: string;
-    packagistUrl?: string;
-    rubygemsUrl?: string;
-  };
+  licenses: RegistryUrls;
   /** Known vulnerabilities (SEC-07) of live reviews: OSV's API (`osvUrl`, the public one when unset) or a folder of its records. */
   advisories: { osvUrl?: string; osvDir?: string; cacheTtlMs: number };
 }

@@ -74,7 +74,8 @@ const ROUTES = [
  * @example const reg = await startFakeRegistry(); reg.npm.set("left-pad", { "dist-tags": { latest: "1.0.0" }, versions: { "1.0.0": { license: "MIT" } } });
  */
 export async function startFakeRegistry(): Promise<FakeRegistry> {
-  const state = {
+  // The documents, by route; each map is the fake's own, so a test's `set` is what it serves.
+  const docs = {
     npm: new Map<string, unknown>(),
     pypi: new Map<string, unknown>(),
     crates: new Map<string, unknown>(),
@@ -84,6 +85,8 @@ export async function startFakeRegistry(): Promise<FakeRegistry> {
     packagist: new Map<string, unknown>(),
     gems: new Map<string, unknown>(),
     gemVersions: new Map<string, unknown>(),
+  };
+  const state = {
     mode: "ok" as RegistryMode,
     failNext: 0,
     requests: [] as string[],
@@ -111,7 +114,7 @@ export async function startFakeRegistry(): Promise<FakeRegistry> {
       return;
     }
     const route = ROUTES.find((r) => raw.startsWith(r.prefix));
-    const doc = route ? state[route.map].get(decodeURIComponent(raw.slice(route.prefix.length))) : undefined;
+    const doc = route ? docs[route.map].get(decodeURIComponent(raw.slice(route.prefix.length))) : undefined;
     if (doc === undefined) {
       res.writeHead(404, { "content-type": "application/json" });
       res.end(JSON.stringify({ error: "Not found" }));
@@ -131,33 +134,9 @@ export async function startFakeRegistry(): Promise<FakeRegistry> {
     nugetUrl: base,
     packagistUrl: base,
     rubygemsUrl: base,
-    get npm() {
-      return state.npm;
-    },
-    get pypi() {
-      return state.pypi;
-    },
-    get crates() {
-      return state.crates;
-    },
-    get go() {
-      return state.go;
-    },
-    get maven() {
-      return state.maven;
-    },
-    get nuget() {
-      return state.nuget;
-    },
-    get packagist() {
-      return state.packagist;
-    },
-    get gems() {
-      return state.gems;
-    },
-    get gemVersions() {
-      return state.gemVersions;
-    },
+    ...docs,
+    requests: state.requests,
+    userAgents: state.userAgents,
     get mode() {
       return state.mode;
     },
@@ -169,12 +148,6 @@ export async function startFakeRegistry(): Promise<FakeRegistry> {
     },
     set failNext(n: number) {
       state.failNext = n;
-    },
-    get requests() {
-      return state.requests;
-    },
-    get userAgents() {
-      return state.userAgents;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,14 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { systemClock } from "../../src/domain/clock.js";
 import { dependencyLicensesDetector } from "../../src/detectors/licensing/dependency-licenses.js";
 import { createDepsDevResolver } from "../../src/licenses/deps-dev-resolver.js";
 import { composerLicense, createPackagistResolver, expandMinified } from "../../src/licenses/packagist-resolver.js";
-import { createRegistryResolver } from "../../src/licenses/registry-resolver.js";
 import { createRubygemsResolver } from "../../src/licenses/rubygems-resolver.js";
-import { openDatabase } from "../../src/store/database.js";
-import { SqliteReviewStore } from "../../src/store/review-store.js";
 import { buildPr, detectContext, headFiles } from "../detectors/pr-builder.js";
 import { FAST_RETRY, startFakeRegistry, type FakeRegistry } from "../fakes/registry.js";
+import { liveLicenses } from "./live-licenses.js";
 
 let reg: FakeRegistry;
 beforeAll(async () => {
@@ -221,21 +218,7 @@ describe("live licences for the new ecosystems, through the detector", () => {
   const COMPOSER_PATCH =
     '@@ -2,3 +2,4 @@\n     "require": {\n+        "acme/dual": "1.0.0",\n         "monolog/monolog": "^3.6"\n     }';
 
-  function live() {
-    const store = new SqliteReviewStore(openDatabase(":memory:"), systemClock);
-    return {
-      store,
-      licenses: createRegistryResolver({
-        store,
-        mavenLicenseUrl: reg.mavenUrl,
-        nugetLicenseUrl: reg.nugetUrl,
-        packagistUrl: reg.packagistUrl,
-        rubygemsUrl: reg.rubygemsUrl,
-        retry: FAST_RETRY,
-        timeoutMs: 150,
-      }),
-    };
-  }
+  const live = () => liveLicenses(reg);
   const pr = () =>
     buildPr({
       files: [

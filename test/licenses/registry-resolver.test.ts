@@ -1,15 +1,12 @@
-import { systemClock } from "../../src/domain/clock.js";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { dependencyLicensesDetector } from "../../src/detectors/licensing/dependency-licenses.js";
 import { createCratesResolver } from "../../src/licenses/crates-resolver.js";
 import { createGoResolver, goLicenseExpression } from "../../src/licenses/go-resolver.js";
-import { createRegistryResolver } from "../../src/licenses/registry-resolver.js";
-import { openDatabase } from "../../src/store/database.js";
-import { SqliteReviewStore } from "../../src/store/review-store.js";
 import { buildPr, detectContext } from "../detectors/pr-builder.js";
 import { FAST_RETRY, startFakeRegistry, type FakeRegistry } from "../fakes/registry.js";
+import { liveLicenses } from "./live-licenses.js";
 import { reviewFixture, tempDir, testGate } from "../helpers/gate.js";
 import { BUNDLED_FIXTURES_DIR } from "../../src/package-paths.js";
 
@@ -157,19 +154,7 @@ describe("Go module licence resolver (deps.dev API)", () => {
 });
 
 describe("live licences for every ecosystem", () => {
-  function live() {
-    const store = new SqliteReviewStore(openDatabase(":memory:"), systemClock);
-    const licenses = createRegistryResolver({
-      store,
-      cratesUrl: reg.cratesUrl,
-      goLicenseUrl: reg.goUrl,
-      npmRegistryUrl: reg.npmUrl,
-      pypiUrl: reg.pypiUrl,
-      retry: FAST_RETRY,
-      timeoutMs: 150,
-    });
-    return { store, licenses };
-  }
+  const live = () => liveLicenses(reg);
   const pr = () =>
     buildPr({
       files: [

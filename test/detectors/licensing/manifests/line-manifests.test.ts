@@ -12,7 +12,7 @@ import {
 import { catalogScopes, gradleCatalogParser } from "../../../../src/detectors/licensing/manifests/gradle-catalog.js";
 import { manifestParserFor } from "../../../../src/detectors/licensing/manifests/index.js";
 import { dependencyLicensesDetector } from "../../../../src/detectors/licensing/dependency-licenses.js";
-import { buildPr, detectContext, headFiles, offlineLicenses } from "../../pr-builder.js";
+import { addedFilePatch, buildPr, detectContext, headFiles, offlineLicenses } from "../../pr-builder.js";
 
 function file(filename: string, patch: string) {
   const f = buildPr({ files: [{ filename, patch }] }).files[0];
@@ -126,8 +126,7 @@ kotlin-jvm = { id = "org.jetbrains.kotlin.jvm", version = "2.0.0" }
 
 describe("Gradle version catalogs", () => {
   it("reads [libraries] entries in every notation, not plugins or versions", () => {
-    const lines = CATALOG.split("\n");
-    const patch = `@@ -0,0 +1,${lines.length} @@\n${lines.map((l) => `+${l}`).join("\n")}`;
+    const patch = addedFilePatch(CATALOG.split("\n"));
     const f = { ...file("gradle/libs.versions.toml", patch), status: "added" as const };
     expect(changedDependencies(gradleCatalogParser, f, CATALOG).map((c) => [c.name, c.version, c.scope])).toEqual([
       ["com.squareup.okhttp3:okhttp", undefined, "runtime"],
@@ -194,8 +193,7 @@ describe("composer.json", () => {
 }`;
 
   it("require is runtime, require-dev dev; platform entries and scripts are not packages", () => {
-    const lines = HEAD.split("\n");
-    const patch = `@@ -0,0 +1,${lines.length} @@\n${lines.map((l) => `+${l}`).join("\n")}`;
+    const patch = addedFilePatch(HEAD.split("\n"));
     const f = { ...file("composer.json", patch), status: "added" as const };
     expect(changedDependencies(composerJsonParser, f, HEAD).map((c) => [c.name, c.version, c.scope])).toEqual([
       ["laravel/framework", "^11.9", "runtime"],
@@ -238,8 +236,7 @@ gem 'puma', '= 6.4.2'
 `;
 
   it("reads gems with their requirements, and the groups of options and blocks (nested blocks too)", () => {
-    const lines = GEMFILE.split("\n");
-    const patch = `@@ -0,0 +1,${lines.length} @@\n${lines.map((l) => `+${l}`).join("\n")}`;
+    const patch = addedFilePatch(GEMFILE.split("\n"));
     const f = { ...file("Gemfile", patch), status: "added" as const };
     expect(changedDependencies(gemfileParser, f, GEMFILE).map((c) => [c.name, c.version, c.scope])).toEqual([
       ["rails", "~> 7.1.3", "runtime"],

@@ -4,7 +4,7 @@ import { interpolate, mavenPomParser } from "../../../../src/detectors/licensing
 import { nugetParser } from "../../../../src/detectors/licensing/manifests/nuget.js";
 import { manifestParserFor } from "../../../../src/detectors/licensing/manifests/index.js";
 import { dependencyLicensesDetector } from "../../../../src/detectors/licensing/dependency-licenses.js";
-import { buildPr, detectContext, headFiles, offlineLicenses } from "../../pr-builder.js";
+import { addedFilePatch, buildPr, detectContext, headFiles, offlineLicenses } from "../../pr-builder.js";
 
 const POM = `<?xml version="1.0" encoding="UTF-8"?>
 <project xmlns="http://maven.apache.org/POM/4.0.0">
@@ -207,8 +207,7 @@ describe("pom.xml", () => {
   });
 
   it("an added pom reads every dependency as new, with its scope", async () => {
-    const lines = POM.split("\n");
-    const patch = `@@ -0,0 +1,${lines.length} @@\n${lines.map((l) => `+${l}`).join("\n")}`;
+    const patch = addedFilePatch(POM.split("\n"));
     const ctx = detectContext(buildPr({ files: [{ filename: "pom.xml", patch, status: "added" }] }), {
       head: headFiles({ "pom.xml": POM }),
       licenses: offlineLicenses({
