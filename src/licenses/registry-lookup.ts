@@ -3,9 +3,6 @@ import type { LicenseLookup } from "../domain/license-resolver.js";
 import { classifyLicense } from "./license-policy.js";
 import { RegistryUnavailable } from "./registry-http.js";
 
-/** A registry answered with a document of the wrong shape; `message` names the document it should have been. */
-class NotADocument extends Error {}
-
 /**
  * A registry's JSON read against its schema; throws (inside `registryLookup`) when it does not
  * fit, which makes the lookup failed, never unknown.
@@ -14,7 +11,8 @@ class NotADocument extends Error {}
  */
 export function readDocument<T>(json: unknown, schema: z.ZodType<T>, what: string): T {
   const parsed = schema.safeParse(json);
-  if (!parsed.success) throw new NotADocument(what);
+  // An answer of the wrong shape is no usable answer, as an outage is.
+  if (!parsed.success) throw new RegistryUnavailable(`sent something that is not ${what}`);
   return parsed.data;
 }
 
@@ -33,9 +31,6 @@ export async function registryLookup(registry: string, ask: () => Promise<string
     license = await ask();
   } catch (error) {
     if (error instanceof RegistryUnavailable) return { status: "failed", registry, reason: error.message };
-    if (error instanceof NotADocument) {
-      return { status: "failed", registry, reason: `sent something that is not ${error.message}` };
-    }
     throw error;
   }
   const trimmed = license?.trim();
