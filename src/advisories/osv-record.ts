@@ -39,7 +39,16 @@ export type OsvRecord = z.infer<typeof OsvRecordSchema>;
 export type OsvRange = z.infer<typeof RangeSchema>;
 
 /** OSV's ecosystem names, which are exact (docs of the OSV schema). */
-const OSV_ECOSYSTEM: Record<Ecosystem, string> = { npm: "npm", pypi: "PyPI", go: "Go", cargo: "crates.io" };
+const OSV_ECOSYSTEM: Record<Ecosystem, string> = {
+  npm: "npm",
+  pypi: "PyPI",
+  go: "Go",
+  cargo: "crates.io",
+  maven: "Maven",
+  nuget: "NuGet",
+  composer: "Packagist",
+  rubygems: "RubyGems",
+};
 
 /**
  * The OSV ecosystem name of one of the gate's ecosystems.
@@ -52,7 +61,7 @@ export function osvEcosystem(ecosystem: Ecosystem): string {
 
 /**
  * The gate's ecosystem for an OSV ecosystem name (`PyPI`, `crates.io`, ...), or undefined for one
- * the gate does not read (OSV also has `Debian:12`, `Maven`, ...).
+ * the gate does not read (OSV also has `Debian:12`, `Hex`, ...).
  *
  * @example gateEcosystem("PyPI") // "pypi"
  */

@@ -19,7 +19,7 @@ export const ERROR_ADVICE = {
   SNAPSHOT_INCOMPLETE:
     "the head snapshot could not be extracted whole (a full disk, an I/O error, a name the filesystem cannot hold, a damaged download), so nothing is read as absent from it and a person reviews the PR; free space under GATE_DATA_DIR and re-run the review (README, Security)",
   REGISTRY_UNAVAILABLE:
-    "a licence lookup got no usable answer, so a person decides; check the registry settings (GATE_NPM_REGISTRY_URL, GATE_PYPI_URL, GATE_CRATES_URL, GATE_GO_LICENSE_URL)",
+    "a licence lookup got no usable answer, so a person decides; check the registry settings (GATE_NPM_REGISTRY_URL, GATE_PYPI_URL, GATE_CRATES_URL, GATE_GO_LICENSE_URL, GATE_MAVEN_LICENSE_URL, GATE_NUGET_LICENSE_URL, GATE_PACKAGIST_URL, GATE_RUBYGEMS_URL)",
   ADVISORIES_UNAVAILABLE:
     "an advisory lookup got no usable answer, so a person decides; check GATE_OSV_URL or GATE_OSV_DIR (README, Known vulnerabilities)",
   GITHUB_INTAKE:

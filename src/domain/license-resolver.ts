@@ -1,5 +1,8 @@
-/** Package ecosystems whose licences the gate resolves. */
-export type Ecosystem = "npm" | "pypi" | "go" | "cargo";
+/**
+ * Package ecosystems whose licences the gate resolves. `maven` is Maven Central's (pom.xml and
+ * Gradle), `nuget` NuGet's, `composer` Packagist's, `rubygems` RubyGems'.
+ */
+export type Ecosystem = "npm" | "pypi" | "go" | "cargo" | "maven" | "nuget" | "composer" | "rubygems";
 
 /**
  * What a licence lookup concluded. `found` and `unknown` are the registry's answers (`unknown`:

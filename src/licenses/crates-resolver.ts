@@ -1,12 +1,7 @@
 import { z } from "zod";
-import type { LicenseLookup, LicenseResolver } from "../domain/license-resolver.js";
-import { classifyLicense } from "./license-policy.js";
-import {
-  getRegistryJson,
-  RegistryUnavailable,
-  type RegistryDocument,
-  type RegistryHttpOptions,
-} from "./registry-http.js";
+import type { LicenseResolver } from "../domain/license-resolver.js";
+import { getRegistryJson, type RegistryHttpOptions } from "./registry-http.js";
+import { readDocument, registryLookup } from "./registry-lookup.js";
 
 export interface CratesResolverOptions extends RegistryHttpOptions {
   /** The crates.io root (API at `/api/v1/crates/…`); a mirror with the same API works too. */
@@ -29,11 +24,6 @@ const CrateDocSchema = z.looseObject({
   versions: z.array(VersionSchema).optional(),
 });
 
-function found(license: string | null | undefined): LicenseLookup {
-  const trimmed = license?.trim();
-  return trimmed && classifyLicense(trimmed).parsed ? { status: "found", license: trimmed } : { status: "unknown" };
-}
-
 /**
  * Looks up Cargo crate licences on crates.io: the exact version's `license` when the manifest pins
  * one, else the newest stable version's. A 404 or no licence is unknown; crates.io not answering
@@ -45,33 +35,24 @@ export function createCratesResolver(opts: CratesResolverOptions = {}): LicenseR
   const base = (opts.baseUrl ?? "https://crates.io").replace(/\/+$/, "");
   const registry = `crates.io ${base}`;
 
-  const lookup = async (ecosystem: string, name: string, version?: string): Promise<LicenseLookup> => {
+  const lookup: LicenseResolver["lookup"] = async (ecosystem, name, version) => {
     if (ecosystem !== "cargo" || !CRATE_NAME.test(name)) return { status: "unknown" };
     const crate = `${base}/api/v1/crates/${encodeURIComponent(name)}`;
     const exact = version !== undefined ? EXACT_VERSION.exec(version.trim())?.[1] : undefined;
-    let answer: RegistryDocument;
-    try {
+    return registryLookup(registry, async () => {
       if (exact !== undefined) {
-        answer = await getRegistryJson(`${crate}/${encodeURIComponent(exact)}`, opts);
-        if (answer.found) {
-          const doc = VersionDocSchema.safeParse(answer.json);
-          if (!doc.success)
-            return { status: "failed", registry, reason: "sent something that is not a crate version document" };
-          return found(doc.data.version.license);
+        const pinned = await getRegistryJson(`${crate}/${encodeURIComponent(exact)}`, opts);
+        if (pinned.found) {
+          return readDocument(pinned.json, VersionDocSchema, "a crate version document").version.license ?? undefined;
         }
       }
-      answer = await getRegistryJson(crate, opts);
-    } catch (error) {
-      if (error instanceof RegistryUnavailable) return { status: "failed", registry, reason: error.message };
-      throw error;
-    }
-    if (!answer.found) return { status: "unknown" };
-    const doc = CrateDocSchema.safeParse(answer.json);
-    if (!doc.success) return { status: "failed", registry, reason: "sent something that is not a crate document" };
-    const newest = doc.data.crate.max_stable_version ?? doc.data.crate.newest_version ?? doc.data.crate.max_version;
-    const versions = doc.data.versions ?? [];
-    const chosen = versions.find((v) => v.num === newest) ?? versions[0];
-    return found(chosen?.license);
+      const answer = await getRegistryJson(crate, opts);
+      if (!answer.found) return undefined;
+      const doc = readDocument(answer.json, CrateDocSchema, "a crate document");
+      const newest = doc.crate.max_stable_version ?? doc.crate.newest_version ?? doc.crate.max_version;
+      const versions = doc.versions ?? [];
+      return (versions.find((v) => v.num === newest) ?? versions[0])?.license ?? undefined;
+    });
   };
 
   return { lookup };

@@ -1,12 +1,7 @@
 import { z } from "zod";
-import type { LicenseLookup, LicenseResolver } from "../domain/license-resolver.js";
-import { classifyLicense } from "./license-policy.js";
-import {
-  getRegistryJson,
-  RegistryUnavailable,
-  type RegistryDocument,
-  type RegistryHttpOptions,
-} from "./registry-http.js";
+import type { LicenseResolver } from "../domain/license-resolver.js";
+import { getRegistryJson, type RegistryHttpOptions } from "./registry-http.js";
+import { readDocument, registryLookup } from "./registry-lookup.js";
 
 export interface NpmResolverOptions extends RegistryHttpOptions {
   /** The registry root; a company mirror works too. */
@@ -55,25 +50,19 @@ export function createNpmResolver(opts: NpmResolverOptions = {}): LicenseResolve
   const base = (opts.registryUrl ?? "https://registry.npmjs.org").replace(/\/+$/, "");
   const registry = `npm registry ${base}`;
 
-  const lookup = async (ecosystem: string, name: string, version?: string): Promise<LicenseLookup> => {
+  const lookup: LicenseResolver["lookup"] = async (ecosystem, name, version) => {
     if (ecosystem !== "npm" || !NPM_NAME.test(name)) return { status: "unknown" };
-    let answer: RegistryDocument;
-    try {
-      answer = await getRegistryJson(`${base}/${npmPackagePath(name)}`, opts);
-    } catch (error) {
-      if (error instanceof RegistryUnavailable) return { status: "failed", registry, reason: error.message };
-      throw error;
-    }
-    if (!answer.found) return { status: "unknown" };
-    const doc = PackumentSchema.safeParse(answer.json);
-    if (!doc.success) return { status: "failed", registry, reason: "sent something that is not a package document" };
-    const versions = doc.data.versions ?? {};
-    const latest = doc.data["dist-tags"]?.latest;
-    const manifest =
-      (version !== undefined ? versions[version] : undefined) ?? (latest !== undefined ? versions[latest] : undefined);
-    const license = (manifest !== undefined ? licenseOf(manifest) : undefined) ?? licenseOf(doc.data);
-    const trimmed = license?.trim();
-    return trimmed && classifyLicense(trimmed).parsed ? { status: "found", license: trimmed } : { status: "unknown" };
+    return registryLookup(registry, async () => {
+      const answer = await getRegistryJson(`${base}/${npmPackagePath(name)}`, opts);
+      if (!answer.found) return undefined;
+      const doc = readDocument(answer.json, PackumentSchema, "a package document");
+      const versions = doc.versions ?? {};
+      const latest = doc["dist-tags"]?.latest;
+      const manifest =
+        (version !== undefined ? versions[version] : undefined) ??
+        (latest !== undefined ? versions[latest] : undefined);
+      return (manifest !== undefined ? licenseOf(manifest) : undefined) ?? licenseOf(doc);
+    });
   };
 
   return { lookup };

@@ -16,11 +16,12 @@ export const RegistryEntrySchema = z.looseObject({
 export const RegistrySchema = z.record(z.string(), RegistryEntrySchema);
 export type Registry = z.infer<typeof RegistrySchema>;
 
-const ECOSYSTEMS: readonly Ecosystem[] = ["npm", "pypi", "go", "cargo"];
+const ECOSYSTEMS: readonly Ecosystem[] = ["npm", "pypi", "go", "cargo", "maven", "nuget", "composer", "rubygems"];
 
 /**
  * A package name as its registry compares names: PyPI per PEP 503 (case-insensitive, runs of
- * `-_.` equal), crates.io case-insensitive with `-` equal to `_`; npm and Go as written.
+ * `-_.` equal), crates.io case-insensitive with `-` equal to `_`, NuGet ids and Packagist
+ * `vendor/name` case-insensitive; npm, Go, Maven `groupId:artifactId` and RubyGems as written.
  *
  * @example normalizePackageName("pypi", "Foo__Bar.baz") // "foo-bar-baz"
  */
@@ -28,6 +29,7 @@ export function normalizePackageName(ecosystem: Ecosystem, name: string): string
   const trimmed = name.trim();
   if (ecosystem === "pypi") return trimmed.toLowerCase().replace(/[-_.]+/g, "-");
   if (ecosystem === "cargo") return trimmed.toLowerCase().replace(/_/g, "-");
+  if (ecosystem === "nuget" || ecosystem === "composer") return trimmed.toLowerCase();
   return trimmed;
 }
 

@@ -1,12 +1,8 @@
 import { z } from "zod";
-import type { LicenseLookup, LicenseResolver } from "../domain/license-resolver.js";
+import type { LicenseResolver } from "../domain/license-resolver.js";
 import { classifyLicense } from "./license-policy.js";
-import {
-  getRegistryJson,
-  RegistryUnavailable,
-  type RegistryDocument,
-  type RegistryHttpOptions,
-} from "./registry-http.js";
+import { getRegistryJson, type RegistryHttpOptions } from "./registry-http.js";
+import { readDocument, registryLookup } from "./registry-lookup.js";
 
 export interface PypiResolverOptions extends RegistryHttpOptions {
   /** The PyPI root (JSON API at `/pypi/<name>/json`); a mirror works too. */
@@ -91,31 +87,24 @@ export function createPypiResolver(opts: PypiResolverOptions = {}): LicenseResol
   const base = (opts.baseUrl ?? "https://pypi.org").replace(/\/+$/, "");
   const registry = `PyPI ${base}`;
 
-  const lookup = async (ecosystem: string, name: string, version?: string): Promise<LicenseLookup> => {
+  const lookup: LicenseResolver["lookup"] = async (ecosystem, name, version) => {
     if (ecosystem !== "pypi" || !PYPI_NAME.test(name)) return { status: "unknown" };
     const project = encodeURIComponent(name.toLowerCase().replace(/[-_.]+/g, "-"));
-    let answer: RegistryDocument;
-    try {
+    return registryLookup(registry, async () => {
       const pinned = version !== undefined && PYPI_VERSION.test(version);
-      answer = await getRegistryJson(
+      let answer = await getRegistryJson(
         `${base}${pinned ? `/pypi/${project}/${encodeURIComponent(version)}/json` : `/pypi/${project}/json`}`,
         opts,
       );
       if (pinned && !answer.found) answer = await getRegistryJson(`${base}/pypi/${project}/json`, opts);
-    } catch (error) {
-      if (error instanceof RegistryUnavailable) return { status: "failed", registry, reason: error.message };
-      throw error;
-    }
-    if (!answer.found) return { status: "unknown" };
-    const doc = ProjectSchema.safeParse(answer.json);
-    if (!doc.success)
-      return { status: "failed", registry, reason: "sent something that is not a PyPI project document" };
-    const info = doc.data.info;
-    const license =
-      spdxOrUndefined(info.license_expression) ??
-      spdxOrUndefined(info.license) ??
-      licenseFromClassifiers(info.classifiers ?? []);
-    return license ? { status: "found", license } : { status: "unknown" };
+      if (!answer.found) return undefined;
+      const info = readDocument(answer.json, ProjectSchema, "a PyPI project document").info;
+      return (
+        spdxOrUndefined(info.license_expression) ??
+        spdxOrUndefined(info.license) ??
+        licenseFromClassifiers(info.classifiers ?? [])
+      );
+    });
   };
 
   return { lookup };

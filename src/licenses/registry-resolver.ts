@@ -2,9 +2,12 @@ import type { Ecosystem, LicenseResolver } from "../domain/license-resolver.js";
 import type { ReviewStore } from "../domain/review-store.js";
 import { createCachedResolver } from "./cached-resolver.js";
 import { createCratesResolver } from "./crates-resolver.js";
+import { createDepsDevResolver } from "./deps-dev-resolver.js";
 import { createGoResolver } from "./go-resolver.js";
 import { createNpmResolver } from "./npm-resolver.js";
+import { createPackagistResolver } from "./packagist-resolver.js";
 import { createPypiResolver } from "./pypi-resolver.js";
+import { createRubygemsResolver } from "./rubygems-resolver.js";
 import type { RegistryHttpOptions } from "./registry-http.js";
 
 /** Where each ecosystem's licences are looked up; unset means the public service. */
@@ -13,11 +16,18 @@ export interface RegistryUrls {
   pypiUrl?: string;
   cratesUrl?: string;
   goLicenseUrl?: string;
+  /** deps.dev-compatible API for Maven artifacts (pom.xml, Gradle). */
+  mavenLicenseUrl?: string;
+  /** deps.dev-compatible API for NuGet packages. */
+  nugetLicenseUrl?: string;
+  packagistUrl?: string;
+  rubygemsUrl?: string;
 }
 
 /**
- * Live licences: npm, PyPI and crates.io through their registries, Go modules through deps.dev's
- * API (every address configurable for a mirror), each retried with backoff, answers cached in
+ * Live licences: npm, PyPI, crates.io, Packagist and RubyGems through their registries, Go
+ * modules, Maven artifacts and NuGet packages through deps.dev's API (every address configurable
+ * for a mirror), each retried with backoff, answers cached in
  * SQLite. A lookup that gets no answer is `failed`: the review goes to a person.
  *
  * @example createRegistryResolver({ store, npmRegistryUrl: "https://npm.internal" })
@@ -35,6 +45,16 @@ export function createRegistryResolver(
     pypi: createPypiResolver({ ...http, ...(opts.pypiUrl ? { baseUrl: opts.pypiUrl } : {}) }),
     cargo: createCratesResolver({ ...http, ...(opts.cratesUrl ? { baseUrl: opts.cratesUrl } : {}) }),
     go: createGoResolver({ ...http, ...(opts.goLicenseUrl ? { baseUrl: opts.goLicenseUrl } : {}) }),
+    maven: createDepsDevResolver("maven", {
+      ...http,
+      ...(opts.mavenLicenseUrl ? { baseUrl: opts.mavenLicenseUrl } : {}),
+    }),
+    nuget: createDepsDevResolver("nuget", {
+      ...http,
+      ...(opts.nugetLicenseUrl ? { baseUrl: opts.nugetLicenseUrl } : {}),
+    }),
+    composer: createPackagistResolver({ ...http, ...(opts.packagistUrl ? { baseUrl: opts.packagistUrl } : {}) }),
+    rubygems: createRubygemsResolver({ ...http, ...(opts.rubygemsUrl ? { baseUrl: opts.rubygemsUrl } : {}) }),
   };
   return createCachedResolver(
     { lookup: (ecosystem, name, version) => byEcosystem[ecosystem].lookup(ecosystem, name, version) },

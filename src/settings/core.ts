@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { InvestigationLimits } from "../investigator/harness.js";
 import type { SnapshotCaps } from "../domain/snapshot-ref.js";
 import { BUNDLED_CONFIG_FILE, BUNDLED_POLICIES_DIR } from "../package-paths.js";
+import type { RegistryUrls } from "../licenses/registry-resolver.js";
 import type { DatabaseSetting } from "../store/open-state.js";
 import { duration, httpUrl, integer } from "./fields.js";
 
@@ -34,7 +35,7 @@ export interface CoreSettings {
   investigator: InvestigationLimits;
   snapshot: SnapshotCaps;
   /** Registries for live licence lookups; unset means the public ones. */
-  licenses: { npmRegistryUrl?: string; pypiUrl?: string; cratesUrl?: string; goLicenseUrl?: string };
+  licenses: RegistryUrls;
   /** Known vulnerabilities (SEC-07) of live reviews: OSV's API (`osvUrl`, the public one when unset) or a folder of its records. */
   advisories: { osvUrl?: string; osvDir?: string; exportUrl?: string; cacheTtlMs: number };
 }
@@ -82,6 +83,10 @@ export function coreSchema(cwd: string) {
       GATE_PYPI_URL: httpUrl.optional(),
       GATE_CRATES_URL: httpUrl.optional(),
       GATE_GO_LICENSE_URL: httpUrl.optional(),
+      GATE_MAVEN_LICENSE_URL: httpUrl.optional(),
+      GATE_NUGET_LICENSE_URL: httpUrl.optional(),
+      GATE_PACKAGIST_URL: httpUrl.optional(),
+      GATE_RUBYGEMS_URL: httpUrl.optional(),
       GATE_OSV_URL: httpUrl.optional(),
       GATE_OSV_DIR: z.string().optional(),
       GATE_OSV_EXPORT_URL: httpUrl.optional(),
@@ -118,6 +123,10 @@ export function coreSchema(cwd: string) {
           ...(e.GATE_PYPI_URL ? { pypiUrl: e.GATE_PYPI_URL } : {}),
           ...(e.GATE_CRATES_URL ? { cratesUrl: e.GATE_CRATES_URL } : {}),
           ...(e.GATE_GO_LICENSE_URL ? { goLicenseUrl: e.GATE_GO_LICENSE_URL } : {}),
+          ...(e.GATE_MAVEN_LICENSE_URL ? { mavenLicenseUrl: e.GATE_MAVEN_LICENSE_URL } : {}),
+          ...(e.GATE_NUGET_LICENSE_URL ? { nugetLicenseUrl: e.GATE_NUGET_LICENSE_URL } : {}),
+          ...(e.GATE_PACKAGIST_URL ? { packagistUrl: e.GATE_PACKAGIST_URL } : {}),
+          ...(e.GATE_RUBYGEMS_URL ? { rubygemsUrl: e.GATE_RUBYGEMS_URL } : {}),
         },
         advisories: {
           ...(e.GATE_OSV_URL ? { osvUrl: e.GATE_OSV_URL } : {}),

@@ -106,16 +106,19 @@ describe("buildCoverage", () => {
 
   it("a manifest or workflow its detector does not parse is an unread format", () => {
     const c = ledger([
-      { filename: "api/pom.xml", patch: addedFilePatch(["<project/>"]) },
+      { filename: "vendor/acme/mailer/composer.json", patch: addedFilePatch(["{}"]) },
       { filename: ".github/actions/setup/action.yml", patch: addedFilePatch(["runs: {using: composite}"]) },
       { filename: "package.json", patch: addedFilePatch(["{}"]) },
+      { filename: "api/pom.xml", patch: addedFilePatch(["<project/>"]) },
+      { filename: "Gemfile", patch: addedFilePatch(['gem "rack"']) },
     ]);
     expect(c.unread.map((u) => [u.file, u.reason])).toEqual([
-      ["api/pom.xml", "format"],
+      ["vendor/acme/mailer/composer.json", "format"],
       [".github/actions/setup/action.yml", "format"],
     ]);
     expect(c.unread[0]?.detail).toContain("dependency-licenses (LIC-01, LIC-02)");
-    expect(c.read.map((g) => g.files).flat()).toEqual(["package.json"]);
+    // pom.xml, Gemfile and the other manifests the ledger knows are read by the licence detector.
+    expect(c.read.flatMap((g) => g.files)).toEqual(["package.json", "api/pom.xml", "Gemfile"]);
   });
 
   it("an overlong added line is unread, at its line; trailing whitespace does not make a line long", () => {

@@ -16,6 +16,14 @@ export interface FakeRegistry {
   cratesUrl: string;
   /** deps.dev API root (`baseUrl`); Go modules are under `/v3/systems/go/packages/`. */
   goUrl: string;
+  /** deps.dev API root for Maven artifacts (`/v3/systems/maven/packages/`). */
+  mavenUrl: string;
+  /** deps.dev API root for NuGet packages (`/v3/systems/nuget/packages/`). */
+  nugetUrl: string;
+  /** Packagist root; Composer v2 metadata is under `/p2/`. */
+  packagistUrl: string;
+  /** RubyGems root; the API is under `/api/v1/gems/` and `/api/v2/rubygems/`. */
+  rubygemsUrl: string;
   /** npm package documents by package name. */
   npm: Map<string, unknown>;
   /** PyPI JSON documents by path after `/pypi/`, e.g. `requests/json` or `requests/2.31.0/json`. */
@@ -24,6 +32,16 @@ export interface FakeRegistry {
   crates: Map<string, unknown>;
   /** deps.dev documents by decoded path after `/v3/systems/go/packages/`, e.g. `github.com/a/b` or `github.com/a/b/versions/v1.2.3`. */
   go: Map<string, unknown>;
+  /** deps.dev documents by decoded path after `/v3/systems/maven/packages/`, e.g. `org.slf4j:slf4j-api/versions/2.0.13`. */
+  maven: Map<string, unknown>;
+  /** deps.dev documents by decoded path after `/v3/systems/nuget/packages/`, e.g. `Serilog/versions/4.0.1`. */
+  nuget: Map<string, unknown>;
+  /** Packagist v2 documents by path after `/p2/`, e.g. `monolog/monolog.json`. */
+  packagist: Map<string, unknown>;
+  /** RubyGems gem documents by path after `/api/v1/gems/`, e.g. `rack.json`. */
+  gems: Map<string, unknown>;
+  /** RubyGems version documents by path after `/api/v2/rubygems/`, e.g. `rack/versions/3.1.7.json`. */
+  gemVersions: Map<string, unknown>;
   mode: RegistryMode;
   /** The next this-many requests answer 503 whatever the mode (a registry that recovers). */
   failNext: number;
@@ -39,21 +57,36 @@ const ROUTES = [
   { prefix: "/pypi/", map: "pypi" },
   { prefix: "/api/v1/crates/", map: "crates" },
   { prefix: "/v3/systems/go/packages/", map: "go" },
+  { prefix: "/v3/systems/maven/packages/", map: "maven" },
+  { prefix: "/v3/systems/nuget/packages/", map: "nuget" },
+  { prefix: "/p2/", map: "packagist" },
+  { prefix: "/api/v1/gems/", map: "gems" },
+  { prefix: "/api/v2/rubygems/", map: "gemVersions" },
 ] as const;
 
 /**
  * A loopback fake of the npm registry (`GET /npm/<name>`), PyPI's JSON API
  * (`GET /pypi/<name>[/<version>]/json`), crates.io's API (`GET /api/v1/crates/<name>[/<version>]`)
- * and deps.dev's Go endpoints (`GET /v3/systems/go/packages/<module>[/versions/<v>]`).
+ * deps.dev's Go, Maven and NuGet endpoints (`GET /v3/systems/<system>/packages/<name>[/versions/<v>]`),
+ * Packagist's v2 metadata (`GET /p2/<vendor>/<name>.json`) and RubyGems' API
+ * (`GET /api/v1/gems/<name>.json`, `GET /api/v2/rubygems/<name>/versions/<v>.json`).
  *
  * @example const reg = await startFakeRegistry(); reg.npm.set("left-pad", { "dist-tags": { latest: "1.0.0" }, versions: { "1.0.0": { license: "MIT" } } });
  */
 export async function startFakeRegistry(): Promise<FakeRegistry> {
-  const state = {
+  // The documents, by route; each map is the fake's own, so a test's `set` is what it serves.
+  const docs = {
     npm: new Map<string, unknown>(),
     pypi: new Map<string, unknown>(),
     crates: new Map<string, unknown>(),
     go: new Map<string, unknown>(),
+    maven: new Map<string, unknown>(),
+    nuget: new Map<string, unknown>(),
+    packagist: new Map<string, unknown>(),
+    gems: new Map<string, unknown>(),
+    gemVersions: new Map<string, unknown>(),
+  };
+  const state = {
     mode: "ok" as RegistryMode,
     failNext: 0,
     requests: [] as string[],
@@ -81,7 +114,7 @@ export async function startFakeRegistry(): Promise<FakeRegistry> {
       return;
     }
     const route = ROUTES.find((r) => raw.startsWith(r.prefix));
-    const doc = route ? state[route.map].get(decodeURIComponent(raw.slice(route.prefix.length))) : undefined;
+    const doc = route ? docs[route.map].get(decodeURIComponent(raw.slice(route.prefix.length))) : undefined;
     if (doc === undefined) {
       res.writeHead(404, { "content-type": "application/json" });
       res.end(JSON.stringify({ error: "Not found" }));
@@ -97,18 +130,13 @@ export async function startFakeRegistry(): Promise<FakeRegistry> {
     pypiUrl: base,
     cratesUrl: base,
     goUrl: base,
-    get npm() {
-      return state.npm;
-    },
-    get pypi() {
-      return state.pypi;
-    },
-    get crates() {
-      return state.crates;
-    },
-    get go() {
-      return state.go;
-    },
+    mavenUrl: base,
+    nugetUrl: base,
+    packagistUrl: base,
+    rubygemsUrl: base,
+    ...docs,
+    requests: state.requests,
+    userAgents: state.userAgents,
     get mode() {
       return state.mode;
     },
@@ -120,12 +148,6 @@ export async function startFakeRegistry(): Promise<FakeRegistry> {
     },
     set failNext(n: number) {
       state.failNext = n;
-    },
-    get requests() {
-      return state.requests;
-    },
-    get userAgents() {
-      return state.userAgents;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,15 +1,12 @@
-import { systemClock } from "../../src/domain/clock.js";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { dependencyLicensesDetector } from "../../src/detectors/licensing/dependency-licenses.js";
 import { createCratesResolver } from "../../src/licenses/crates-resolver.js";
 import { createGoResolver, goLicenseExpression } from "../../src/licenses/go-resolver.js";
-import { createRegistryResolver } from "../../src/licenses/registry-resolver.js";
-import { openDatabase } from "../../src/store/database.js";
-import { SqliteReviewStore } from "../../src/store/review-store.js";
 import { buildPr, detectContext } from "../detectors/pr-builder.js";
 import { FAST_RETRY, startFakeRegistry, type FakeRegistry } from "../fakes/registry.js";
+import { expectFailsClosed, liveLicenses } from "./live-licenses.js";
 import { reviewFixture, tempDir, testGate } from "../helpers/gate.js";
 import { BUNDLED_FIXTURES_DIR } from "../../src/package-paths.js";
 
@@ -142,34 +139,16 @@ describe("Go module licence resolver (deps.dev API)", () => {
 
   it("is a failed lookup when the service is down or slow", async () => {
     const go = createGoResolver({ baseUrl: reg.goUrl, timeoutMs: 150, retry: FAST_RETRY });
-    reg.mode = "fail";
-    expect(await go.lookup("go", "github.com/acme/gplkit", "v1.4.0")).toEqual({
-      status: "failed",
-      registry: `Go module metadata ${reg.goUrl}`,
-      reason: "answered 503 (3 attempts)",
-    });
-    reg.mode = "hang";
-    expect(await go.lookup("go", "github.com/acme/gplkit", "v1.4.0")).toMatchObject({
-      status: "failed",
-      reason: "timed out after 150 ms (3 attempts)",
-    });
+    await expectFailsClosed(
+      reg,
+      () => go.lookup("go", "github.com/acme/gplkit", "v1.4.0"),
+      `Go module metadata ${reg.goUrl}`,
+    );
   });
 });
 
 describe("live licences for every ecosystem", () => {
-  function live() {
-    const store = new SqliteReviewStore(openDatabase(":memory:"), systemClock);
-    const licenses = createRegistryResolver({
-      store,
-      cratesUrl: reg.cratesUrl,
-      goLicenseUrl: reg.goUrl,
-      npmRegistryUrl: reg.npmUrl,
-      pypiUrl: reg.pypiUrl,
-      retry: FAST_RETRY,
-      timeoutMs: 150,
-    });
-    return { store, licenses };
-  }
+  const live = () => liveLicenses(reg);
   const pr = () =>
     buildPr({
       files: [

@@ -4,7 +4,19 @@ import { classifyLicense } from "../../licenses/license-policy.js";
 import type { DetectContext, Detector } from "../detector.js";
 import type { Finding } from "../../domain/finding.js";
 import type { LicenseLookup } from "../../domain/license-resolver.js";
-import { changedDependencies, manifestParserFor, type DependencyChange } from "./manifests/index.js";
+import type { ChangedFile } from "../../domain/pull-request.js";
+import {
+  catalogScopes,
+  changedDependencies,
+  documentChanges,
+  gradleCatalogParser,
+  gradleParser,
+  isDocumentParser,
+  manifestParserFor,
+  type DependencyChange,
+  type DocumentManifestParser,
+  type ManifestParser,
+} from "./manifests/index.js";
 
 /** The lookup's answer; a resolver that throws anyway is a failed lookup, never an unknown licence. */
 async function lookup(ctx: DetectContext, change: DependencyChange, version?: string): Promise<LicenseLookup> {
@@ -134,9 +146,46 @@ async function judge(ctx: DetectContext, change: DependencyChange): Promise<Find
 }
 
 /**
+ * The build scripts that may use a version catalog's entries: the Gradle scripts this PR changes,
+ * and the root project's, beside the catalog's `gradle/` folder.
+ */
+async function gradleScripts(ctx: DetectContext, catalog: string): Promise<string[]> {
+  const root =
+    catalog.includes("/gradle/") || catalog.startsWith("gradle/") ? catalog.replace(/gradle\/[^/]+$/, "") : "";
+  const paths = new Set(
+    ctx.pr.files.filter((f) => f.status !== "removed" && gradleParser.matches(f.filename)).map((f) => f.filename),
+  );
+  for (const name of ["build.gradle.kts", "build.gradle"]) paths.add(`${root}${name}`);
+  const texts = await Promise.all([...paths].map((p) => readQuietly(ctx, p)));
+  return texts.filter((t): t is string => t !== undefined);
+}
+
+/** The dependency changes of one manifest, or undefined when it could not be read (recorded as unread). */
+async function changesOf(
+  ctx: DetectContext,
+  parser: ManifestParser | DocumentManifestParser,
+  file: ChangedFile,
+): Promise<DependencyChange[] | undefined> {
+  const headText = await readQuietly(ctx, file.filename);
+  if (isDocumentParser(parser)) {
+    const got = documentChanges(parser, file, headText);
+    if ("unread" in got) {
+      ctx.notRead(file.filename, got.unread);
+      return undefined;
+    }
+    return got.changes;
+  }
+  const changes = changedDependencies(parser, file, headText);
+  if (parser !== gradleCatalogParser || headText === undefined || changes.length === 0) return changes;
+  return catalogScopes(changes, headText, await gradleScripts(ctx, file.filename));
+}
+
+/**
  * Licences of added or changed dependencies in package.json, requirements*.txt, pyproject.toml
- * (PEP 621 and Poetry), setup.py, setup.cfg, Pipfile, go.mod and Cargo.toml (LIC-01, LIC-02).
- * One finding per dependency, on its added line.
+ * (PEP 621 and Poetry), setup.py, setup.cfg, Pipfile, go.mod, Cargo.toml, Maven pom.xml, Gradle
+ * scripts and version catalogs, NuGet (.csproj, packages.config, Directory.Packages.props),
+ * composer.json, Gemfile and .gemspec (LIC-01, LIC-02). One finding per dependency, on its added
+ * line.
  *
  * @example await dependencyLicensesDetector.detect(ctx) // [{ policy: "LIC-02", file: "package.json", line: 14, ... }]
  */
@@ -150,8 +199,7 @@ export const dependencyLicensesDetector: Detector = {
     for (const file of ctx.pr.files) {
       const parser = manifestParserFor(file.filename);
       if (!parser || file.status === "removed") continue;
-      const headText = await readQuietly(ctx, file.filename);
-      for (const change of changedDependencies(parser, file, headText)) {
+      for (const change of (await changesOf(ctx, parser, file)) ?? []) {
         const found = await judge(ctx, change);
         if (found) findings.push(found);
       }

@@ -1,5 +1,5 @@
 import { normalizePackageName } from "../../../licenses/offline-resolver.js";
-import { addScope, baseName, type DependencyScope, type ManifestParser } from "./manifest-parser.js";
+import { addScope, baseName, type DependencyScope, type ManifestParser, sectionAtTop } from "./manifest-parser.js";
 import {
   inlineField,
   isTomlTable,
@@ -68,7 +68,7 @@ export const cargoTomlParser: ManifestParser = {
   kind: "Cargo.toml",
   ecosystem: "cargo",
   matches: (path) => baseName(path) === "Cargo.toml",
-  sectionAtStart: (start) => (start <= 1 ? "(top)" : undefined),
+  sectionAtStart: sectionAtTop,
   nextSection: nextTomlSection,
   parseLine(text, section) {
     const header = tableHeader(text);

@@ -34,7 +34,7 @@ interface SeenDependency {
 const HUNK_HEADER = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/;
 
 /** The patch cut at hunk headers, each hunk with the line it starts on in base and head. */
-function hunks(patch: string): { oldStart: number; newStart: number; lines: PatchLine[] }[] {
+export function hunks(patch: string): { oldStart: number; newStart: number; lines: PatchLine[] }[] {
   const out: { oldStart: number; newStart: number; lines: PatchLine[] }[] = [];
   let current: string[] = [];
   const flush = (): void => {

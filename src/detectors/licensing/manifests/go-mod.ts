@@ -1,4 +1,4 @@
-import { addScope, baseName, type DependencyScope, type ManifestParser } from "./manifest-parser.js";
+import { baseName, type ManifestParser, scopesByLine, sectionAtTop } from "./manifest-parser.js";
 
 const BLOCK_START = /^\s*(require|replace|exclude|retract|tool|godebug|ignore)\s*\(\s*(?:\/\/.*)?$/;
 const BLOCK_END = /^\s*\)\s*$/;
@@ -24,7 +24,7 @@ export const goModParser: ManifestParser = {
   kind: "go.mod",
   ecosystem: "go",
   matches: (path) => baseName(path) === "go.mod",
-  sectionAtStart: (start) => (start <= 1 ? "(top)" : undefined),
+  sectionAtStart: sectionAtTop,
   nextSection(section, text) {
     const start = BLOCK_START.exec(text);
     if (start) return start[1];
@@ -33,14 +33,6 @@ export const goModParser: ManifestParser = {
   },
   parseLine: (text, section) => requires(text, section),
   scopeOf: () => "runtime",
-  readHead(text) {
-    const out = new Map<string, DependencyScope>();
-    let section: string | undefined = "(top)";
-    for (const line of text.split("\n")) {
-      for (const dep of requires(line, section)) addScope(out, dep.name, "runtime");
-      section = goModParser.nextSection(section, line);
-    }
-    return out;
-  },
+  readHead: (text, path) => scopesByLine(goModParser, text, path),
   normalizeName: (name) => name,
 };

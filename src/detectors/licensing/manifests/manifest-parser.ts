@@ -61,3 +61,68 @@ export function baseName(path: string): string {
 export function addScope(map: Map<string, DependencyScope>, name: string, scope: DependencyScope): void {
   if (map.get(name) !== "runtime") map.set(name, scope);
 }
+
+/**
+ * The section a hunk starts in, for a parser whose sections open on lines: the top of the file
+ * for a hunk at line 1, else not known (the hunk does not show its header).
+ *
+ * @example sectionAtTop(1) // "(top)"
+ */
+export function sectionAtTop(start: number): string | undefined {
+  return start <= 1 ? "(top)" : undefined;
+}
+
+/**
+ * Every dependency of a whole file, read line by line as the parser reads a hunk, by normalised
+ * name with the scope its section gives (runtime wins over dev). The section loop every
+ * line-oriented parser's `readHead` shares.
+ *
+ * @example scopesByLine(goModParser, "require (\n\tgithub.com/pkg/errors v0.9.1\n)", "go.mod") // Map { "github.com/pkg/errors" => "runtime" }
+ */
+export function scopesByLine(parser: ManifestParser, text: string, path: string): Map<string, DependencyScope> {
+  const out = new Map<string, DependencyScope>();
+  let section = parser.sectionAtStart(1);
+  for (const line of text.split("\n")) {
+    for (const dep of parser.parseLine(line, section)) {
+      const scope = parser.scopeOf(dep.section ?? section, path);
+      if (scope) addScope(out, parser.normalizeName(dep.name), scope);
+    }
+    section = parser.nextSection(section, line);
+  }
+  return out;
+}
+
+/** A dependency a whole manifest declares, with where it stands in that text. */
+export interface Declaration {
+  /** The registry name (Maven's `groupId:artifactId`, a NuGet id). */
+  name: string;
+  /** The version as the manifest resolves it (a Maven property filled in); absent when it names none. */
+  version?: string;
+  scope: DependencyScope;
+  /** The first and last line of its declaration (an XML element may span several). */
+  line: number;
+  endLine: number;
+}
+
+/**
+ * A manifest kind read as a whole document (XML): its dependencies are the declarations of the
+ * head file compared with those of the base file, which is the head with the patch taken back.
+ * Without the head file it cannot be read at all, and says so (the ledger then calls it unread).
+ */
+export interface DocumentManifestParser {
+  kind: string;
+  ecosystem: Ecosystem;
+  matches(path: string): boolean;
+  /** Every dependency the text declares, or undefined when the text does not parse. */
+  declarations(text: string, path: string): Declaration[] | undefined;
+  normalizeName(name: string): string;
+}
+
+/**
+ * Whether a parser reads whole documents rather than lines.
+ *
+ * @example isDocumentParser(mavenPomParser) // true
+ */
+export function isDocumentParser(parser: ManifestParser | DocumentManifestParser): parser is DocumentManifestParser {
+  return "declarations" in parser;
+}

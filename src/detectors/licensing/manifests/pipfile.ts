@@ -1,5 +1,5 @@
 import { normalizePackageName } from "../../../licenses/offline-resolver.js";
-import { addScope, baseName, type DependencyScope, type ManifestParser } from "./manifest-parser.js";
+import { addScope, baseName, type DependencyScope, type ManifestParser, sectionAtTop } from "./manifest-parser.js";
 import {
   inlineField,
   isTomlTable,
@@ -37,7 +37,7 @@ export const pipfileParser: ManifestParser = {
   kind: "Pipfile",
   ecosystem: "pypi",
   matches: (path) => baseName(path) === "Pipfile",
-  sectionAtStart: (start) => (start <= 1 ? "(top)" : undefined),
+  sectionAtStart: sectionAtTop,
   nextSection: nextTomlSection,
   parseLine(text, section) {
     if (tableHeader(text) !== undefined) return [];

@@ -1,5 +1,5 @@
 import { normalizePackageName } from "../../../licenses/offline-resolver.js";
-import { addScope, baseName, type DependencyScope, type ManifestParser } from "./manifest-parser.js";
+import { addScope, baseName, type DependencyScope, type ManifestParser, sectionAtTop } from "./manifest-parser.js";
 import { parseRequirement, quotedRequirements } from "./pep508.js";
 import {
   arrayKeyOf,
@@ -98,7 +98,7 @@ export const pyprojectTomlParser: ManifestParser = {
   kind: "pyproject.toml",
   ecosystem: "pypi",
   matches: (path) => baseName(path) === "pyproject.toml",
-  sectionAtStart: (start) => (start <= 1 ? "(top)" : undefined),
+  sectionAtStart: sectionAtTop,
   nextSection: nextTomlSection,
   parseLine(text, section) {
     if (tableHeader(text) !== undefined) return [];

@@ -1,5 +1,5 @@
 import { normalizePackageName } from "../../../licenses/offline-resolver.js";
-import { addScope, baseName, type DependencyScope, type ManifestParser } from "./manifest-parser.js";
+import { baseName, type DependencyScope, type ManifestParser, scopesByLine, sectionAtTop } from "./manifest-parser.js";
 import { parseRequirement } from "./pep508.js";
 
 /** Extras whose names say "for developers": their dependencies do not ship. */
@@ -50,7 +50,7 @@ export const setupCfgParser: ManifestParser = {
   kind: "setup.cfg",
   ecosystem: "pypi",
   matches: (path) => baseName(path) === "setup.cfg",
-  sectionAtStart: (start) => (start <= 1 ? "(top)" : undefined),
+  sectionAtStart: sectionAtTop,
   nextSection: next,
   parseLine(text, section) {
     if (HEADER.test(text)) return [];
@@ -68,17 +68,6 @@ export const setupCfgParser: ManifestParser = {
     return scopeOfLabel(section) ? requirement(text) : [];
   },
   scopeOf: (section) => scopeOfLabel(section),
-  readHead(text) {
-    const out = new Map<string, DependencyScope>();
-    let section: string | undefined = "(top)";
-    for (const line of text.split("\n")) {
-      for (const dep of setupCfgParser.parseLine(line, section)) {
-        const scope = scopeOfLabel(dep.section ?? section);
-        if (scope) addScope(out, normalizePackageName("pypi", dep.name), scope);
-      }
-      section = next(section, line);
-    }
-    return out;
-  },
+  readHead: (text, path) => scopesByLine(setupCfgParser, text, path),
   normalizeName: (name) => normalizePackageName("pypi", name),
 };

@@ -1,5 +1,5 @@
 import { normalizePackageName } from "../../../licenses/offline-resolver.js";
-import { addScope, baseName, type DependencyScope, type ManifestParser } from "./manifest-parser.js";
+import { baseName, type DependencyScope, type ManifestParser, scopesByLine, sectionAtTop } from "./manifest-parser.js";
 import { quotedRequirements } from "./pep508.js";
 
 /** Extras and list names that say "for developers". */
@@ -74,7 +74,7 @@ export const setupPyParser: ManifestParser = {
   kind: "setup.py",
   ecosystem: "pypi",
   matches: (path) => baseName(path) === "setup.py",
-  sectionAtStart: (start) => (start <= 1 ? "(top)" : undefined),
+  sectionAtStart: sectionAtTop,
   nextSection: next,
   parseLine(text, section) {
     const open = opens(text, section);
@@ -84,17 +84,6 @@ export const setupPyParser: ManifestParser = {
     return [];
   },
   scopeOf: (section) => scopeOfLabel(section),
-  readHead(text) {
-    const out = new Map<string, DependencyScope>();
-    let section: string | undefined = "(top)";
-    for (const line of text.split("\n")) {
-      for (const dep of setupPyParser.parseLine(line, section)) {
-        const scope = scopeOfLabel(dep.section ?? section);
-        if (scope) addScope(out, normalizePackageName("pypi", dep.name), scope);
-      }
-      section = next(section, line);
-    }
-    return out;
-  },
+  readHead: (text, path) => scopesByLine(setupPyParser, text, path),
   normalizeName: (name) => normalizePackageName("pypi", name),
 };
