@@ -48,13 +48,35 @@ function pep440Order(): VersionOrder {
   };
 }
 
+let rubyLib: typeof import("@renovatebot/ruby-semver") | undefined;
+
+/** RubyGems, as Bundler orders versions (`1.0.0.rc1` < `1.0.0`), and its requirements (`~> 1.2`, `>= 1, < 2`). */
+function rubyOrder(): VersionOrder {
+  rubyLib ??= require("@renovatebot/ruby-semver") as typeof import("@renovatebot/ruby-semver");
+  const ruby = rubyLib;
+  return {
+    read: (v) => ruby.valid(v) ?? undefined,
+    compare: (a, b) => (ruby.lt(a, b) ? -1 : ruby.gt(a, b) ? 1 : 0),
+    satisfies: (v, range) => {
+      try {
+        return ruby.satisfies(v, range);
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
 /**
  * The version order of an ecosystem, with the kept library for each: `semver` for npm and Cargo
- * (and Go, whose module versions are semver with a `v`), `@renovatebot/pep440` for PyPI.
+ * (and Go and Packagist, whose versions are semver with an optional `v`), `@renovatebot/pep440`
+ * for PyPI, `@renovatebot/ruby-semver` for RubyGems. A version the order cannot read is one the
+ * gate cannot judge (a lookup that failed).
  *
  * @example versionOrder("pypi").compare("1.0rc1", "1.0") // -1
  */
 export function versionOrder(ecosystem: Ecosystem): VersionOrder {
   if (ecosystem === "pypi") return pep440Order();
-  return semverOrder(ecosystem === "go");
+  if (ecosystem === "rubygems") return rubyOrder();
+  return semverOrder(ecosystem === "go" || ecosystem === "composer");
 }

@@ -2,6 +2,7 @@ import type { HeadFiles } from "../../../domain/head-files.js";
 import type { ChangedFile } from "../../../domain/pull-request.js";
 import { goModReader } from "./go-mod.js";
 import { goSumReader } from "./go-sum.js";
+import { composerLockReader, gemfileLockReader } from "./ruby-php-locks.js";
 import { npmManifestReader } from "./npm-manifest.js";
 import { packageLockReader } from "./package-lock.js";
 import type { PinnedDependency, UnreadLockfile, VersionReader } from "./pinned-dependency.js";
@@ -25,6 +26,8 @@ export const VERSION_READERS: readonly VersionReader[] = [
   goModReader,
   goSumReader,
   cargoLockReader,
+  gemfileLockReader,
+  composerLockReader,
 ];
 
 const dirOf = (path: string) => (path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "");
