@@ -19,13 +19,14 @@ RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY . .
 RUN npm rebuild better-sqlite3 esbuild && npm run build
 # The runtime's files: the package as `npm pack` makes it, installed from its tarball with
-# production dependencies only, under the package's own allowScripts. scripts/pack-install-check.ts
+# production dependencies only, under the package's own allowScripts (its own `prepare`, which builds
+# from sources, denied: the tarball holds dist/). scripts/pack-install-check.ts
 # (a step of .ci/run) does the same outside a container and runs the demo and /healthz from it.
 RUN npm pack --ignore-scripts --pack-destination /tmp \
  && mkdir -p /opt/gate \
- && node -e 'const p = require("/src/package.json"); require("fs").writeFileSync("/opt/gate/package.json", JSON.stringify({ name: "gate-image", private: true, allowScripts: p.allowScripts }))' \
+ && node -e 'const p = require("/src/package.json"); require("fs").writeFileSync("/opt/gate/package.json", JSON.stringify({ name: "gate-image", private: true, allowScripts: { ...p.allowScripts, [`file:/tmp/${p.name}-${p.version}.tgz`]: false } }))' \
  && cd /opt/gate \
- && npm install --omit=dev --no-audit --no-fund /tmp/pr-compliance-gate-*.tgz
+ && npm install --omit=dev --prefer-offline --no-audit --no-fund "$(ls /tmp/pr-compliance-gate-*.tgz)"
 
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production \

@@ -108,7 +108,15 @@ async function main(): Promise<void> {
   if (!info) fail("npm pack printed no file");
   const tarball = path.join(packDir, info.filename);
   const shipped = new Set(info.files.map((f) => f.path));
-  for (const needed of ["dist/main.js", "dist/cli/gate.cjs", "policies/SEC-01.md", "config/gate.default.yml"]) {
+  for (const needed of [
+    "dist/main.js",
+    "dist/cli/gate.cjs",
+    "policies/SEC-01.md",
+    "config/gate.default.yml",
+    "manifest.yml",
+    "app.yml",
+    "CHANGELOG.md",
+  ]) {
     if (![...shipped].some((p) => p === needed || p.startsWith(needed))) fail(`the tarball lacks ${needed}`);
   }
 
@@ -117,16 +125,24 @@ async function main(): Promise<void> {
   const prefix = reuse ? path.resolve(reuse) : path.join(work, "prefix");
   if (reuse && !fs.existsSync(path.join(prefix, "node_modules"))) fail(`--prefix ${reuse} holds no node_modules`);
   fs.mkdirSync(prefix, { recursive: true });
+  // The package itself is denied too: its `prepare` builds from sources the tarball does not hold
+  // (a tarball's scripts are matched by `file:<its path>`, not by its name).
   fs.writeFileSync(
     path.join(prefix, "package.json"),
-    JSON.stringify({ name: "gate-pack-check", private: true, allowScripts: pkg.allowScripts ?? {} }),
+    JSON.stringify({
+      name: "gate-pack-check",
+      private: true,
+      allowScripts: { ...pkg.allowScripts, [`file:${tarball}`]: false },
+    }),
   );
   step(`npm install --omit=dev ${info.filename} into ${reuse ? `the kept prefix ${prefix}` : "an empty prefix"}`);
-  await sh(
+  const install = await sh(
     "npm",
     ["install", "--omit=dev", "--prefer-offline", "--no-audit", "--no-fund", "--prefix", prefix, tarball],
     { cwd: prefix },
   );
+  // The package's allowScripts decides every install script of its production tree.
+  if (/not yet covered by allowScripts/.test(install.stderr)) fail(`npm warned of install scripts:\n${install.stderr}`);
   const installed = path.join(prefix, "node_modules", pkg.name);
   const dev = ["vitest", "typescript", "@biomejs/biome", "tsx", "esbuild"].filter((d) =>
     fs.existsSync(path.join(prefix, "node_modules", d)),
