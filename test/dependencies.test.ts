@@ -1,0 +1,55 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { PACKAGE_ROOT } from "../src/package-paths.js";
+
+const read = (file: string) => fs.readFileSync(path.join(PACKAGE_ROOT, file), "utf8");
+const pkg = JSON.parse(read("package.json")) as {
+  dependencies: Record<string, string>;
+  allowScripts: Record<string, boolean>;
+};
+const lock = JSON.parse(read("package-lock.json")) as {
+  packages: Record<string, { hasInstallScript?: boolean; dev?: boolean; peerDependencies?: Record<string, string> }>;
+};
+
+/** The package name of a lockfile key: `node_modules/a/node_modules/@s/b` → `@s/b`. */
+const nameOf = (key: string) => key.slice(key.lastIndexOf("node_modules/") + "node_modules/".length);
+
+describe("package.json's dependencies", () => {
+  it("every runtime dependency is imported by src/, or is a peer another one needs", () => {
+    const source = fs
+      .readdirSync(path.join(PACKAGE_ROOT, "src"), { recursive: true, encoding: "utf8" })
+      .filter((f) => f.endsWith(".ts"))
+      .map((f) => fs.readFileSync(path.join(PACKAGE_ROOT, "src", f), "utf8"))
+      .join("\n");
+    // A peer dependency is the project's to install (LangGraph's @langchain/core).
+    const peers = new Set(
+      Object.values(lock.packages)
+        .filter((p) => !p.dev)
+        .flatMap((p) => Object.keys(p.peerDependencies ?? {})),
+    );
+    const names = Object.keys(pkg.dependencies);
+    expect(names.length).toBeGreaterThan(20);
+    const unused = names.filter(
+      (name) => !peers.has(name) && !source.includes(`"${name}"`) && !source.includes(`"${name}/`),
+    );
+    expect(unused).toEqual([]);
+  });
+
+  it("allowScripts decides every install script in the lockfile, so `npm ci` warns of none", () => {
+    const withScripts = Object.entries(lock.packages)
+      .filter(([key, p]) => key !== "" && p.hasInstallScript)
+      .map(([key]) => nameOf(key));
+    expect(withScripts).toContain("better-sqlite3");
+    for (const name of withScripts) expect(Object.keys(pkg.allowScripts), name).toContain(name);
+    // better-sqlite3 builds its addon; the ast-grep grammars ship prebuilt parsers, so theirs never run.
+    expect(pkg.allowScripts["better-sqlite3"]).toBe(true);
+    const grammars = withScripts.filter((n) => n.startsWith("@ast-grep/lang-"));
+    expect(grammars.length).toBeGreaterThanOrEqual(8);
+    for (const name of grammars) {
+      expect(pkg.allowScripts[name], name).toBe(false);
+      const prebuilds = path.join(PACKAGE_ROOT, "node_modules", name, "prebuilds");
+      expect(fs.existsSync(prebuilds), `${name} ships no prebuilt parsers`).toBe(true);
+    }
+  });
+});
