@@ -122,7 +122,7 @@ export const GRAMMARS: Readonly<Record<SyntaxLanguage, Grammar>> = {
     astGrepName: "kotlin",
     dynamicPackage: "@ast-grep/lang-kotlin",
     files: /\.kts?$/i,
-    family: "c-like",
+    family: "kotlin",
     callKinds: [
       {
         kind: "call_expression",
@@ -141,7 +141,7 @@ export const GRAMMARS: Readonly<Record<SyntaxLanguage, Grammar>> = {
     astGrepName: "csharp",
     dynamicPackage: "@ast-grep/lang-csharp",
     files: /\.cs$/i,
-    family: "c-like",
+    family: "csharp",
     callKinds: [
       { kind: "invocation_expression", shape: "function" },
       { kind: "object_creation_expression", shape: "before-arguments", argumentKinds: ["argument_list"] },
@@ -175,7 +175,8 @@ export const GRAMMARS: Readonly<Record<SyntaxLanguage, Grammar>> = {
     dynamicPackage: "@ast-grep/lang-ruby",
     files: /\.(?:rb|rake)$/i,
     family: "ruby",
-    callKinds: [{ kind: "call", shape: "before-arguments", argumentKinds: ["argument_list"] }],
+    // A call with only a block (`logger.debug { "..." }`) has the block as its arguments.
+    callKinds: [{ kind: "call", shape: "before-arguments", argumentKinds: ["argument_list", "block", "do_block"] }],
     commentKinds: ["comment"],
     stringKinds: ["string", "heredoc_body"],
     interpolationKinds: ["interpolation"],
@@ -186,7 +187,7 @@ export const GRAMMARS: Readonly<Record<SyntaxLanguage, Grammar>> = {
     astGrepName: "rust",
     dynamicPackage: "@ast-grep/lang-rust",
     files: /\.rs$/i,
-    family: "c-like",
+    family: "rust",
     callKinds: [
       { kind: "call_expression", shape: "function" },
       { kind: "macro_invocation", shape: "before-arguments", argumentKinds: ["token_tree"] },
