@@ -63,7 +63,7 @@ function readBody(
     }
     const spliced = opts.splice?.(src, i);
     if (spliced) {
-      kept += ` ${spliced.expr} `;
+      if (spliced.expr !== "") kept += ` ${spliced.expr} `;
       i = spliced.end;
       continue;
     }

@@ -61,6 +61,11 @@ export interface Grammar {
   assignmentKinds: readonly string[];
   /** Wrappers of one argument that hold the argument's expression as their one named child. */
   argumentWrappers: readonly string[];
+  /**
+   * Text a hunk needs before it to be read as code, put on its first row when the hunk lacks its
+   * own opener: PHP reads everything before `<?php` as HTML, and a hunk from a file's middle has none.
+   */
+  prelude?: { text: string; unless: RegExp };
 }
 
 const JS_LIKE = {
@@ -169,6 +174,7 @@ export const GRAMMARS: Readonly<Record<SyntaxLanguage, Grammar>> = {
     interpolationKinds: ["variable_name", "member_access_expression", "subscript_expression"],
     assignmentKinds: ["assignment_expression", "augmented_assignment_expression"],
     argumentWrappers: ["argument"],
+    prelude: { text: "<?php ", unless: /<\?/ },
   },
   ruby: {
     astGrepName: "ruby",

@@ -48,6 +48,8 @@ const SHARED_METHODS = alternatives(`log info warn warning error debug trace fat
   DebugContext With WithField WithFields bind new child`);
 
 const SHARED_LOGGERS = String.raw`[\w$]*[lL]ogger|log|LOG|Log|logging|[\w$]*Log|logrus|zap|slog|structlog|console|sugar|zerolog|glog|klog`;
+/** Constants the newer languages name their loggers with: `LOGGER`, `AUDIT_LOG`, `_log`. */
+const CONSTANT_LOGGERS = String.raw`[A-Z_]*LOGGER|[A-Z_]*_LOG|_log`;
 
 const SHARED_REPORTERS = [
   String.raw`Sentry\.(?:captureMessage|captureException|captureEvent|setUser|setContext|setExtra|setExtras|setTag|setTags|addBreadcrumb)`,
@@ -85,7 +87,7 @@ export const LOGGING_RULES: Readonly<Record<SyntaxLanguage, LoggingRules>> = {
   go: FIRST,
   java: {
     methods: anyOf(SHARED_METHODS, JVM_METHODS),
-    loggers: anyOf(SHARED_LOGGERS),
+    loggers: anyOf(SHARED_LOGGERS, CONSTANT_LOGGERS),
     reporters: anyOf(...JVM_REPORTERS),
     printers: anyOf(JVM_PRINTERS),
     callees: JVM_CALLEES,
@@ -94,7 +96,7 @@ export const LOGGING_RULES: Readonly<Record<SyntaxLanguage, LoggingRules>> = {
   kotlin: {
     // mu-logging and kotlin-logging write `logger.info { "..." }`: the lambda is the argument.
     methods: anyOf(SHARED_METHODS, JVM_METHODS),
-    loggers: anyOf(SHARED_LOGGERS),
+    loggers: anyOf(SHARED_LOGGERS, CONSTANT_LOGGERS),
     reporters: anyOf(...JVM_REPORTERS),
     printers: anyOf(JVM_PRINTERS, "println|print"),
     callees: JVM_CALLEES,
@@ -107,7 +109,7 @@ export const LOGGING_RULES: Readonly<Record<SyntaxLanguage, LoggingRules>> = {
       alternatives(`LogInformation LogWarning LogError LogDebug LogTrace LogCritical BeginScope Information Verbose
         ForContext Write InfoFormat DebugFormat WarnFormat ErrorFormat FatalFormat`),
     ),
-    loggers: anyOf(SHARED_LOGGERS, "_log"),
+    loggers: anyOf(SHARED_LOGGERS, CONSTANT_LOGGERS),
     reporters: anyOf(
       String.raw`(?:Debug|Trace)\.(?:WriteLine|Write|Print|TraceInformation|TraceWarning|TraceError)`,
       String.raw`SentrySdk\.(?:CaptureMessage|CaptureException|ConfigureScope)`,
@@ -119,7 +121,7 @@ export const LOGGING_RULES: Readonly<Record<SyntaxLanguage, LoggingRules>> = {
   php: {
     // PSR-3 (Monolog), Laravel's `Log::info`, `logger()` and `info()` helpers.
     methods: anyOf(SHARED_METHODS, "emergency|alert"),
-    loggers: anyOf(SHARED_LOGGERS),
+    loggers: anyOf(SHARED_LOGGERS, CONSTANT_LOGGERS),
     reporters: anyOf("error_log|syslog|logger|info|trigger_error", String.raw`\\?Sentry\\captureMessage`),
     printers: anyOf("var_dump|print_r|var_export|printf|dump|dd"),
     callees: /[lL]og|LOG|info|print|dump|\bdd\b|syslog|error|Sentry/,
@@ -127,7 +129,7 @@ export const LOGGING_RULES: Readonly<Record<SyntaxLanguage, LoggingRules>> = {
   },
   ruby: {
     methods: anyOf(SHARED_METHODS, "unknown|add|tagged"),
-    loggers: anyOf(SHARED_LOGGERS),
+    loggers: anyOf(SHARED_LOGGERS, CONSTANT_LOGGERS),
     reporters: anyOf(
       "warn",
       String.raw`Sentry\.(?:capture_message|capture_exception|set_user|set_context|set_extras|set_tags)`,
@@ -141,7 +143,7 @@ export const LOGGING_RULES: Readonly<Record<SyntaxLanguage, LoggingRules>> = {
   rust: {
     // The `log` and `tracing` macros (fields included: `info!(email = %user.email)`), spans, printers.
     methods: anyOf(SHARED_METHODS),
-    loggers: anyOf(SHARED_LOGGERS),
+    loggers: anyOf(SHARED_LOGGERS, CONSTANT_LOGGERS),
     reporters: anyOf(
       String.raw`(?:(?:log|tracing)\.)?(?:info|warn|error|debug|trace|event|(?:info|warn|error|debug|trace)_span|span)!`,
       String.raw`sentry\.(?:capture_message|capture_error)`,
