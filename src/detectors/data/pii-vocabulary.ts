@@ -128,6 +128,13 @@ const NETWORK_SUBJECTS = new Set(
   words("server socket net ip remote local host conn connection peer listener node wallet contract addr info"),
 );
 
+/** Objects whose `fullName` / `displayName` is a thing's, not a person's (`version.full_name`, `repo.full_name`). */
+const THING_SUBJECTS = new Set(
+  words(`version versions gem rubygem package pkg repo repository project module file dir directory branch tag team
+    org organization workspace app application service job queue product item event plan model table column field
+    class type task spec dependency crate library bucket release artifact image`),
+);
+
 /**
  * Splits an identifier into lower-case words: camelCase, PascalCase, snake_case, kebab-case, digits.
  *
@@ -181,6 +188,7 @@ function classify(identifier: string, parent?: string): DataKind | undefined {
   for (const rule of RULES) {
     if (!rule.ends.some((e) => joined.endsWith(e))) continue;
     if (rule.unless?.some((u) => joined.endsWith(u))) continue;
+    if (rule.kind === "name" && parentLast && THING_SUBJECTS.has(parentLast)) return undefined;
     return rule.kind;
   }
   return undefined;
@@ -339,11 +347,29 @@ const CALL_AFTER = /\s*\(/y;
 const MASKED_VALUE = /\s*[:=]\s*(REDACTED|[\w$]*(?:masked|Masked|redacted|Redacted|hashed|Hashed))\b/y;
 /** A key or keyword name (`{ user: ... }`, `user=...`, Go's `User: ...`), not a value. */
 const KEY_AFTER = /\s*(?::(?!:)|=(?!=))/y;
-const ACCESS_PATH = /(?<![\w$.#])[A-Za-z_$][\w$]*(?:\s*[!?]?\.\s*#?[A-Za-z_$][\w$]*)*/g;
+const ACCESS_PATH = /(?<![\w$.#])[A-Za-z_$][\w$]*(?:\s*[!?&]?\.\s*#?[A-Za-z_$][\w$]*)*/g;
 /** The same, with PHP's `->`, `?->` and `::` as member access too. */
-const ARROW_PATH = /(?<![\w$.#>:])[A-Za-z_$][\w$]*(?:(?:\s*[!?]?\.\s*#?|\s*\??->\s*|::)[A-Za-z_$][\w$]*)*/g;
-const SEGMENT_BREAK = /\s*[!?]?\.\s*#?/;
-const ARROW_BREAK = /\s*[!?]?\.\s*#?|\s*\??->\s*|::/;
+const ARROW_PATH = /(?<![\w$.#>:])[A-Za-z_$][\w$]*(?:(?:\s*[!?&]?\.\s*#?|\s*\??->\s*|::)[A-Za-z_$][\w$]*)*/g;
+const SEGMENT_BREAK = /\s*[!?&]?\.\s*#?/;
+const ARROW_BREAK = /\s*[!?&]?\.\s*#?|\s*\??->\s*|::/;
+/** A key whose value is an id read from the data (`api_key: api_key&.id`): it names the id. */
+const ID_VALUE = /\s*[:=]\s*[\w$]+(?:\s*(?:[!?&]?\.|->)\s*[\w$]+)*\s*(?:[!?&]?\.|->)\s*(?:id|uuid|guid)\b(?!\s*\()/y;
+/** A key's value when it is an access path: `full_name: version.full_name`. */
+const PATH_VALUE = /\s*[:=]\s*([\w$]+(?:\s*(?:[!?&]?\.|->)\s*[\w$]+)+)(?!\s*\()/y;
+
+/** A key named after the field of a thing it holds (`full_name: version.full_name`): the value decides, and it names no person. */
+function keysThingField(key: string, text: string, end: number): boolean {
+  PATH_VALUE.lastIndex = end;
+  const value = PATH_VALUE.exec(text)?.[1];
+  if (!value) return false;
+  const parts = value.split(/\s*(?:[!?&]?\.|->)\s*/);
+  const field = parts[parts.length - 1] ?? "";
+  const parent = splitWords(parts[parts.length - 2] ?? "");
+  return splitWords(field).join("") === splitWords(key).join("") && THING_SUBJECTS.has(parent[parent.length - 1] ?? "");
+}
+
+/** The last words of a last segment that name a property of the data, not the data: `api_key.id`, `key.owner_id`, `email.length`. */
+const PROPERTY_OF_DATA = new Set(words("id ids uuid guid length size count"));
 
 /**
  * Mentions of personal data, secrets and whole payloads in a line of code whose string literals
@@ -373,6 +399,14 @@ export function findDataMentions(code: string, options: MentionOptions = {}): Da
     }
     MASKED_VALUE.lastIndex = end;
     if (MASKED_VALUE.test(text)) continue;
+    ID_VALUE.lastIndex = end;
+    if (isKey && (ID_VALUE.test(text) || keysThingField(segments[segments.length - 1] ?? "", text, end))) continue;
+    if (
+      segments.length > 1 &&
+      !called &&
+      PROPERTY_OF_DATA.has(splitWords(segments[segments.length - 1] ?? "").pop() ?? "")
+    )
+      continue;
     let named = false;
     for (let i = segments.length - 1; i >= 0 && !named; i--) {
       const segment = segments[i] ?? "";

@@ -17,7 +17,9 @@ describe("the data detectors on the evaluation corpus (fixtures/eval)", () => {
 
   it("has risky fixtures and clean look-alikes in Java, Kotlin, C#, PHP, Ruby and Rust", () => {
     for (const lang of ["java", "kotlin", "csharp", "php", "ruby", "rust"]) {
-      expect(risky.filter((n) => n.startsWith(`lang-data0`) && n.includes(`-${lang}-`)).length, lang).toBeGreaterThan(0);
+      expect(risky.filter((n) => n.startsWith(`lang-data0`) && n.includes(`-${lang}-`)).length, lang).toBeGreaterThan(
+        0,
+      );
     }
     expect(clean.filter((n) => n.startsWith("clean-lang-data0")).length).toBeGreaterThanOrEqual(6);
   });

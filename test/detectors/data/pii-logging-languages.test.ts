@@ -77,6 +77,10 @@ const CLEAN: Array<[string, string]> = [
   [RUBY, 'Rails.logger.info "Signup #{user.id} (#{user.plan})"'],
   [RUBY, "logger.info('email sent to the user', user_id: user.id)"],
   [RUBY, "# logger.debug(params.inspect)"],
+  // Seen in real Rails code: a gem version's full name is no person's, an api key's id is no secret.
+  [RUBY, 'logger.info "Indexing contents of #{release.full_name}"'],
+  [RUBY, "logger.tagged(key_id: api_key.id, owner_id: api_key.owner_id) { revoke(api_key) }"],
+  [RUBY, "logger.info { { message:, api_key: api_key&.id, full_name: version.full_name } }"],
   [RUST, 'tracing::info!(user_id = %user.id, "signup");'],
   [RUST, 'fn name<\'a>(s: &\'a str) -> &\'static str { info!("count {}", n); "x" }'],
   [RUST, 'let help = "call println!(\\"{}\\", user.email) to debug";'],
