@@ -49,7 +49,7 @@ const SHARED_METHODS = alternatives(`log info warn warning error debug trace fat
 
 const SHARED_LOGGERS = String.raw`[\w$]*[lL]ogger|log|LOG|Log|logging|[\w$]*Log|logrus|zap|slog|structlog|console|sugar|zerolog|glog|klog`;
 /** Constants the newer languages name their loggers with: `LOGGER`, `AUDIT_LOG`, `_log`. */
-const CONSTANT_LOGGERS = String.raw`[A-Z_]*LOGGER|[A-Z_]*_LOG|_log`;
+const CONSTANT_LOGGERS = "[A-Z_]*LOGGER|[A-Z_]*_LOG|_log";
 
 const SHARED_REPORTERS = [
   String.raw`Sentry\.(?:captureMessage|captureException|captureEvent|setUser|setContext|setExtra|setExtras|setTag|setTags|addBreadcrumb)`,
