@@ -4,8 +4,14 @@
  *
  * @example sanitizeCode('log("email")', "js") // 'log("")'
  */
-/** Source languages the detectors read, by how they write strings and comments. */
-export type CodeLanguage = "js" | "python" | "ruby" | "go" | "c-like" | "php";
+import { LINE_FAMILIES, sanitizeFamilyLine, type TabledFamily } from "./code-line-families.js";
+
+/**
+ * Source languages the detectors read, by how they write strings and comments. Kotlin, C# and
+ * Rust each splice values into strings their own way (`"$x"`, `$"{x}"`, `"{x}"`), so each is a
+ * family of its own; Java, Scala, Swift, C and C++ read as "c-like".
+ */
+export type CodeLanguage = "js" | "python" | "ruby" | "go" | "c-like" | "php" | TabledFamily;
 
 /**
  * The language family of a source file, or undefined for anything that is not code.
@@ -18,7 +24,10 @@ export function codeLanguage(path: string): CodeLanguage | undefined {
   if (/\.rb$/i.test(path)) return "ruby";
   if (/\.go$/i.test(path)) return "go";
   if (/\.php$/i.test(path)) return "php";
-  if (/\.(java|kt|kts|scala|cs|swift|rs|c|cc|cpp|h|hpp|dart)$/i.test(path)) return "c-like";
+  if (/\.kts?$/i.test(path)) return "kotlin";
+  if (/\.cs$/i.test(path)) return "csharp";
+  if (/\.rs$/i.test(path)) return "rust";
+  if (/\.(java|scala|swift|c|cc|cpp|h|hpp|dart)$/i.test(path)) return "c-like";
   return undefined;
 }
 
@@ -33,6 +42,27 @@ function keysAsMembers(line: string): string {
     .replace(/\.(?:get|getHeader|header)\(\s*(["'])([A-Za-z_][\w-]*)\1\s*\)/g, (_m, _q: string, k: string) => key(k));
 }
 
+/**
+ * Keys the newer families write as calls or symbols, read as members too: Ruby's `params[:email]`,
+ * PHP's `$request->input('email')`, Java's `request.getParameter("email")`.
+ */
+const FAMILY_KEYS: Partial<Record<CodeLanguage, (line: string) => string>> = {
+  ruby: (line) =>
+    line
+      .replace(/\[\s*:([A-Za-z_]\w*)\s*\]/g, ".$1")
+      .replace(/\.fetch\(\s*(?::|(["']))([A-Za-z_]\w*)\1?\s*\)/g, (_m, _q, k: string) => `.${k}`),
+  php: (line) =>
+    line.replace(
+      /(\??->)(?:input|get|query|post|header|cookie|json)\(\s*(["'])([A-Za-z_][\w-]*)\2\s*\)/g,
+      (_m, arrow: string, _q: string, k: string) => `${arrow}${k.replace(/-/g, "_")}`,
+    ),
+  "c-like": (line) =>
+    line.replace(
+      /\.(?:getParameter|getAttribute)\(\s*"([A-Za-z_][\w-]*)"\s*\)/g,
+      (_m, k: string) => `.${k.replace(/-/g, "_")}`,
+    ),
+};
+
 const SPECIAL = /["'`/#]/g;
 
 /**
@@ -42,7 +72,9 @@ const SPECIAL = /["'`/#]/g;
  * @example sanitizeCode('log.info(`hi ${user.email}`) // note', "js") // 'log.info(` user.email `) '
  */
 export function sanitizeCode(line: string, lang: CodeLanguage): string {
-  const src = keysAsMembers(line);
+  const familyKeys = FAMILY_KEYS[lang];
+  const src = familyKeys ? familyKeys(keysAsMembers(line)) : keysAsMembers(line);
+  if (lang in LINE_FAMILIES) return sanitizeFamilyLine(src, LINE_FAMILIES[lang as TabledFamily]);
   const trimmed = src.trimStart();
   if (/^(\*|\/\*)/.test(trimmed) && lang !== "python" && lang !== "ruby") return "";
   const hashComments = lang === "python" || lang === "ruby" || lang === "php";

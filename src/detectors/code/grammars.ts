@@ -61,6 +61,11 @@ export interface Grammar {
   assignmentKinds: readonly string[];
   /** Wrappers of one argument that hold the argument's expression as their one named child. */
   argumentWrappers: readonly string[];
+  /**
+   * Text a hunk needs before it to be read as code, put on its first row when the hunk lacks its
+   * own opener: PHP reads everything before `<?php` as HTML, and a hunk from a file's middle has none.
+   */
+  prelude?: { text: string; unless: RegExp };
 }
 
 const JS_LIKE = {
@@ -122,7 +127,7 @@ export const GRAMMARS: Readonly<Record<SyntaxLanguage, Grammar>> = {
     astGrepName: "kotlin",
     dynamicPackage: "@ast-grep/lang-kotlin",
     files: /\.kts?$/i,
-    family: "c-like",
+    family: "kotlin",
     callKinds: [
       {
         kind: "call_expression",
@@ -141,7 +146,7 @@ export const GRAMMARS: Readonly<Record<SyntaxLanguage, Grammar>> = {
     astGrepName: "csharp",
     dynamicPackage: "@ast-grep/lang-csharp",
     files: /\.cs$/i,
-    family: "c-like",
+    family: "csharp",
     callKinds: [
       { kind: "invocation_expression", shape: "function" },
       { kind: "object_creation_expression", shape: "before-arguments", argumentKinds: ["argument_list"] },
@@ -169,13 +174,15 @@ export const GRAMMARS: Readonly<Record<SyntaxLanguage, Grammar>> = {
     interpolationKinds: ["variable_name", "member_access_expression", "subscript_expression"],
     assignmentKinds: ["assignment_expression", "augmented_assignment_expression"],
     argumentWrappers: ["argument"],
+    prelude: { text: "<?php ", unless: /<\?/ },
   },
   ruby: {
     astGrepName: "ruby",
     dynamicPackage: "@ast-grep/lang-ruby",
     files: /\.(?:rb|rake)$/i,
     family: "ruby",
-    callKinds: [{ kind: "call", shape: "before-arguments", argumentKinds: ["argument_list"] }],
+    // A call with only a block (`logger.debug { "..." }`) has the block as its arguments.
+    callKinds: [{ kind: "call", shape: "before-arguments", argumentKinds: ["argument_list", "block", "do_block"] }],
     commentKinds: ["comment"],
     stringKinds: ["string", "heredoc_body"],
     interpolationKinds: ["interpolation"],
@@ -186,7 +193,7 @@ export const GRAMMARS: Readonly<Record<SyntaxLanguage, Grammar>> = {
     astGrepName: "rust",
     dynamicPackage: "@ast-grep/lang-rust",
     files: /\.rs$/i,
-    family: "c-like",
+    family: "rust",
     callKinds: [
       { kind: "call_expression", shape: "function" },
       { kind: "macro_invocation", shape: "before-arguments", argumentKinds: ["token_tree"] },

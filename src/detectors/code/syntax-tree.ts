@@ -57,6 +57,17 @@ export function parseSource(lang: SyntaxLanguage, text: string): SgNode {
   return astGrep().parse(grammar.astGrepName, text).root();
 }
 
+/**
+ * A hunk's text as its grammar reads it: a grammar's prelude (PHP's `<?php`) put on its first row
+ * when the hunk has no opener of its own, so rows keep their numbers.
+ *
+ * @example withPrelude("php", "$db->query($sql);") // "<?php $db->query($sql);"
+ */
+export function withPrelude(lang: SyntaxLanguage, text: string): string {
+  const prelude = GRAMMARS[lang].prelude;
+  return prelude && !prelude.unless.test(text) ? `${prelude.text}${text}` : text;
+}
+
 /** The head-side text of a patch (context and added lines), parsed, with a map back to the diff. */
 export interface PatchSyntax {
   lang: SyntaxLanguage;
@@ -71,7 +82,7 @@ function buildPatchSyntax(lang: SyntaxLanguage, file: ChangedFile): PatchSyntax 
   const head = headText(file);
   return {
     lang,
-    root: parseSource(lang, head.text),
+    root: parseSource(lang, withPrelude(lang, head.text)),
     lineAt: (row) => head.lines[row],
     isAdded: (row) => head.added[row] === true,
   };

@@ -8,18 +8,20 @@ import {
   findDataMentions,
   type MentionOptions,
   mayMentionData,
+  mentionOptionsFor,
 } from "./pii-vocabulary.js";
+import { isLoggingCallee, LOGGING_RULES } from "./logging-rules.js";
 import { callArguments, codeLanguage, codeLines } from "../code-lines.js";
-import { callSites, type CallSite } from "../code/call-sites.js";
+import { callSites } from "../code/call-sites.js";
 import { codeRows } from "../code/code-text.js";
 import { headText } from "../code/head-text.js";
 import { oneLineArguments } from "../code/one-line-arguments.js";
 import { grammarReader, type SyntaxLanguage, syntaxOfPatch, type PatchSyntax } from "../code/syntax-tree.js";
-import { FIRST_GRAMMARS } from "../code/grammars.js";
+import { ALL_GRAMMARS } from "../code/grammars.js";
 import { isDocPath, isTestPath, looksBinary } from "../security/file-kind.js";
 import { precheck, prefilter } from "../precheck.js";
 
-/** Line-based reading, for languages without a grammar here (Ruby, PHP, Java, Kotlin, C#, Rust...). */
+/** Line-based reading, for languages without a grammar here (Scala, Swift, C, C++, Dart...). */
 const CALLEES = [
   String.raw`\bconsole\s*\.\s*(?:log|info|warn|error|debug|trace|dir)`,
   // logger.info, this.logger.warn, auditLog.error, log.Printf, logging.info, LOG.debug
@@ -33,36 +35,10 @@ const CALLEES = [
 ];
 const LOG_CALL = new RegExp(`(?:${CALLEES.join("|")})\\s*\\(`, "g");
 
-/** Methods that write a log record, or attach fields to the records a logger writes (zap, logrus, structlog, pino). */
-const LOG_METHOD =
-  /^(?:log|info|warn|warning|error|debug|trace|fatal|critical|exception|verbose|silly|notice|msg|dir|Print|Printf|Println|Info|Infof|Infow|Infoln|Warn|Warnf|Warnw|Warning|Warningf|Error|Errorf|Errorw|Debug|Debugf|Debugw|Fatal|Fatalf|Fatalw|Panic|Panicf|Panicw|Log|LogAttrs|InfoContext|WarnContext|ErrorContext|DebugContext|With|WithField|WithFields|bind|new|child)$/;
-/** A receiver segment that names a logger: `logger`, `this.logger`, `auditLog`, `log`, `logging`, `zap.L()`, `logrus`, `slog`. */
-const LOGGER_NAME =
-  /^(?:[\w$]*[lL]ogger|log|LOG|Log|logging|[\w$]*Log|logrus|zap|slog|structlog|console|sugar|zerolog|glog|klog)$/;
-/** Error reporters and printers, by whole callee. */
-const REPORT_CALLEE =
-  /^(?:Sentry\.(?:captureMessage|captureException|captureEvent|setUser|setContext|setExtra|setExtras|setTag|setTags|addBreadcrumb)|sentry_sdk\.(?:capture_message|capture_exception|set_user|set_context|set_extra|set_tag)|captureMessage|captureException|capture_message|capture_exception|set_user|scope\.(?:setExtra|setExtras|setUser|setContext|setTag|set_user|set_extra|set_context|set_tag)|sentry\.(?:CaptureMessage|CaptureException)|fmt\.(?:Print|Println|Printf|Fprint|Fprintf|Fprintln))$/;
+/** The one-line pre-check's rules: JavaScript's, shared by Python and Go. */
+const FIRST_RULES = LOGGING_RULES.javascript;
 
-/** The receiver without call arguments: `log.WithFields(logrus.Fields{...})` reads `log.WithFields`. */
-function bareReceiver(receiver: string): string {
-  let out = receiver;
-  for (let guard = 0; guard < 10 && /\([^()]*\)/.test(out); guard++) out = out.replace(/\([^()]*\)/g, "");
-  return out;
-}
-
-function isLoggingCall(call: CallSite, pythonPrint: boolean): boolean {
-  if (REPORT_CALLEE.test(call.callee)) return true;
-  if (pythonPrint && call.callee === "print") return true;
-  if (call.receiver === undefined || !LOG_METHOD.test(call.method)) return false;
-  return bareReceiver(call.receiver)
-    .split(".")
-    .some((s) => LOGGER_NAME.test(s));
-}
-
-/** A cheap pre-filter on callee text; `isLoggingCall` decides. */
-const LOGGING_CALLEE = /[lL]og|LOG|console|print|Print|[sS]entry|capture|scope|fmt|zap|sugar|set_user/;
-
-/** The last names of the callees `REPORT_CALLEE` accepts: `captureMessage` of `Sentry.captureMessage`. */
+/** The last names of the callees the shared reporters accept: `captureMessage` of `Sentry.captureMessage`. */
 const REPORT_NAMES = [
   ...["captureMessage", "captureException", "captureEvent", "addBreadcrumb", "capture_message", "capture_exception"],
   ...["setUser", "setContext", "setExtra", "setExtras", "setTag", "setTags"],
@@ -70,9 +46,9 @@ const REPORT_NAMES = [
   ...["Print", "Println", "Printf", "Fprint", "Fprintf", "Fprintln"],
 ];
 
-/** Every name a logging call's callee can end with (`isLoggingCall`), as a whole word. */
+/** Every name a JavaScript, Python or Go logging call's callee can end with, as a whole word. */
 const LOGGING_NAME = new RegExp(
-  `(?<![\\w$])(?:${LOG_METHOD.source.slice(1, -1)}|${REPORT_NAMES.join("|")}|print)(?![\\w$])`,
+  `(?<![\\w$])(?:${FIRST_RULES.methods.source.slice(1, -1)}|${REPORT_NAMES.join("|")}|print)(?![\\w$])`,
   "g",
 );
 /**
@@ -99,6 +75,9 @@ const NOT_A_CALL_AFTER_NAME = /^[\w$!"%&')*+,\-.:;=>[\]^{|}~]$/;
  * @example mayLogData('logger.info("order loaded", { orderId: order.id });', "typescript") // false
  */
 export function mayLogData(text: string, lang: SyntaxLanguage): boolean {
+  const rules = LOGGING_RULES[lang];
+  // Calls without parentheses (Ruby), lambdas (Kotlin), macros (Rust): any logging word and any data word.
+  if (!rules.oneLinePrecheck) return rules.callees.test(text) && mayMentionData(text);
   for (const m of text.matchAll(LOGGING_NAME)) {
     SPACE_ON_LINE.lastIndex = (m.index ?? 0) + m[0].length;
     SPACE_ON_LINE.test(text);
@@ -114,7 +93,7 @@ export function mayLogData(text: string, lang: SyntaxLanguage): boolean {
   return false;
 }
 
-/** Python scripts and tools print to a terminal, not to server logs. */
+/** Scripts and tools print to a terminal, not to server logs. */
 function isScriptPath(path: string): boolean {
   return (
     /(^|\/)(scripts?|bin|tools|examples?|notebooks|docs)\//i.test(path) ||
@@ -141,12 +120,13 @@ function finding(file: string, line: number, callee: string, mentions: readonly 
 
 /** Logging calls found by the parser: only code counts, and each argument is read row by row. */
 function fromSyntax(file: ChangedFile, syntax: PatchSyntax): Finding[] {
-  const options: MentionOptions = { go: syntax.lang === "go" };
-  const pythonPrint = syntax.lang === "python" && !isScriptPath(file.filename);
+  const options: MentionOptions = mentionOptionsFor(syntax.lang);
+  const rules = LOGGING_RULES[syntax.lang];
+  const script = isScriptPath(file.filename);
   const findings: Finding[] = [];
   const seen = new Set<number>();
-  for (const call of callSites(syntax, prefilter(LOGGING_CALLEE))) {
-    if (!isLoggingCall(call, pythonPrint)) continue;
+  for (const call of callSites(syntax, prefilter(rules.callees))) {
+    if (!isLoggingCallee(rules, call, script)) continue;
     const mentions: DataMention[] = [];
     let at: number | undefined;
     for (const { row, code } of codeRows(call.argumentList, syntax.lang)) {
@@ -187,7 +167,7 @@ function fromLines(file: ChangedFile, patch: string): Finding[] {
 }
 
 /** The languages this detector reads by what the code does. */
-const LANGUAGES = grammarReader(FIRST_GRAMMARS);
+const LANGUAGES = grammarReader(ALL_GRAMMARS);
 
 /**
  * DATA-01: a logging, console or error-report call whose arguments, on added lines, carry personal
@@ -196,8 +176,12 @@ const LANGUAGES = grammarReader(FIRST_GRAMMARS);
  * request or its body, params, query or headers (`console.log(req.body)`,
  * `logging.info("%s", request.headers)`, Go's `r.Header`), or a whole user object
  * (`logger.info(user)`, `log.Printf("%+v", user)`, zap/logrus/structlog fields holding one).
- * JavaScript, TypeScript, Python and Go are parsed (tree-sitter), so calls inside strings,
- * docstrings and comments do not count; other languages are read line by line.
+ * JavaScript, TypeScript, Python, Go, Java, Kotlin, C#, PHP, Ruby and Rust are parsed (tree-sitter),
+ * so calls inside strings, docstrings and comments do not count; each language's logging calls are
+ * a table (logging-rules.ts): SLF4J/Log4j/java.util.logging and `System.out`, Kotlin's logger
+ * lambdas, `ILogger`/Serilog and `Console.WriteLine`, `error_log`/Monolog/Laravel `Log::` and
+ * `var_dump`, `Rails.logger`/`puts`/`p`, Rust's `log`/`tracing` macros and `println!`. Other
+ * languages are read line by line.
  * Ids are fine (`{ userId: user.id }`), so are masked or redacted values (`maskEmail(e)`,
  * `redact(user)`), test files and documentation. High, blocking.
  *

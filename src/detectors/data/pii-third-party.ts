@@ -1,5 +1,6 @@
-import { grammarReader } from "../code/syntax-tree.js";
-import { FIRST_GRAMMARS } from "../code/grammars.js";
+import { grammarReader, syntaxLanguageOf } from "../code/syntax-tree.js";
+import { ALL_GRAMMARS } from "../code/grammars.js";
+import { type OutboundRules, outboundRulesFor } from "./outbound-rules.js";
 import { escapeRegExp } from "../../domain/reg-exp.js";
 import { addedLines, parsePatch } from "../../domain/patch.js";
 import type { ChangedFile } from "../../domain/pull-request.js";
@@ -8,6 +9,7 @@ import type { Finding } from "../../domain/finding.js";
 import { type DataMention, describeMentions, findDataMentions, isPersonalKind } from "./pii-vocabulary.js";
 import {
   callArguments,
+  type CallArguments,
   type CodeLanguage,
   type CodeLine,
   codeLanguage,
@@ -16,23 +18,6 @@ import {
 } from "../code-lines.js";
 import { isDocPath, isTestPath, looksBinary } from "../security/file-kind.js";
 import { precheck } from "../precheck.js";
-
-/**
- * Outbound HTTP calls: a bare client function, or a method of a client object. Every alternative
- * must be followed by its `(`: a bare word (`request`, `fetch`) is not a call.
- */
-const HTTP_CALL = new RegExp(
-  "(?:" +
-    [
-      String.raw`(?<![\w$])(?:fetch|got|ky|axios|superagent|needle|request|urlopen)`,
-      String.raw`\b(?:axios|got|ky|superagent|needle|requests|httpx|aiohttp|http|https|session|client|urllib\s*\.\s*request|restTemplate|webClient|HttpClient|DefaultClient)` +
-        String.raw`\s*\.\s*(?:post|put|patch|get|request|urlopen|Post|PostForm|Get|Do|NewRequest|NewRequestWithContext|send|postForEntity|exchange)`,
-    ]
-      .map((callee) => `(?:${callee})`)
-      .join("|") +
-    String.raw`)\s*\(`,
-  "g",
-);
 
 /** Analytics and CRM SDK calls that need no import in the browser (globals), by vendor. */
 const SDK_CALLS: ReadonlyArray<{ vendor: string; re: RegExp }> = [
@@ -178,26 +163,39 @@ function hostOf(url: string): string | undefined {
   return HOST.exec(url)?.[1];
 }
 
-/** Every name the diff assigns a URL literal to, and its host: read once per file. */
-function urlAssignments(lines: readonly CodeLine[]): Map<string, string> {
+/** Every name the diff assigns a URL literal to (or, by the language's bindings, a client or URI built from one), and its host: read once per file. */
+function urlAssignments(lines: readonly CodeLine[], rules: OutboundRules): Map<string, string> {
   const out = new Map<string, string>();
+  const bind = (name: string | undefined, url: string | undefined) => {
+    const host = url ? hostOf(url) : undefined;
+    if (name && host && !out.has(name)) out.set(name, host);
+  };
   for (const l of lines) {
     if (!precheck(l.raw.includes("http"))) continue;
-    for (const m of l.raw.matchAll(URL_ASSIGNMENT)) {
-      const host = m[3] ? hostOf(m[3]) : undefined;
-      if (m[1] && host && !out.has(m[1])) out.set(m[1], host);
-    }
+    for (const m of l.raw.matchAll(URL_ASSIGNMENT)) bind(m[1], m[3]);
+    for (const re of rules.urlBindings) for (const m of l.raw.matchAll(re)) bind(m.groups?.name, m.groups?.url);
   }
   return out;
 }
 
-/** The host a call sends to: a URL literal in its arguments, or one assigned to a name it passes. */
-function destination(args: readonly CodeLine[], urls: ReadonlyMap<string, string>): string | undefined {
+/**
+ * The host a call sends to: a URL literal in its arguments, or one assigned to a name it passes
+ * (or, where the language's rules say so, to its receiver).
+ */
+function destination(
+  args: readonly CodeLine[],
+  urls: ReadonlyMap<string, string>,
+  receiver?: string,
+): string | undefined {
   for (const a of args) {
     const url = URL_LITERAL.exec(a.raw)?.[2];
     if (url) return hostOf(url);
   }
   if (urls.size === 0) return undefined;
+  for (const ident of receiver?.match(IDENTIFIER) ?? []) {
+    const host = urls.get(ident);
+    if (host) return host;
+  }
   for (const a of args) {
     for (const ident of a.code.match(IDENTIFIER) ?? []) {
       const host = urls.get(ident);
@@ -214,6 +212,10 @@ interface OutboundCall {
   /** The host, or the SDK vendor; undefined until resolved for HTTP calls. */
   recipient?: string;
   http: boolean;
+  /** Where the callee starts on its line. */
+  start: number;
+  /** False for a call written without parentheses (Ruby): its arguments run to the end of the line. */
+  parenthesized: boolean;
 }
 
 /** Calls on a name an SDK import bound: `mp.track(`, `client.capture(`. */
@@ -227,11 +229,14 @@ function boundCallPattern(bindings: ReadonlyMap<string, string>): RegExp | undef
  * The call patterns worth running line by line in a file: a pattern that matches nowhere in the
  * file's code (its lines joined) matches none of its lines.
  */
-function callPatternsIn(lines: readonly CodeLine[]): { http: boolean; sdks: typeof SDK_CALLS } {
+function callPatternsIn(
+  lines: readonly CodeLine[],
+  rules: OutboundRules,
+): { http: RegExp | undefined; sdks: typeof SDK_CALLS } {
   const code = lines.map((l) => l.code).join("\n");
   // `search` ignores and keeps a global pattern's lastIndex.
   return {
-    http: precheck(code.search(HTTP_CALL) >= 0),
+    http: precheck(code.search(rules.httpCall) >= 0) ? rules.httpCall : undefined,
     sdks: SDK_CALLS.filter(({ re }) => precheck(code.search(re) >= 0)),
   };
 }
@@ -243,11 +248,16 @@ function callsOn(
   patterns: ReturnType<typeof callPatternsIn>,
 ): OutboundCall[] {
   const calls: OutboundCall[] = [];
-  const at = (m: RegExpMatchArray) => ({
-    callee: m[0].replace(/\s+/g, "").replace(/\($/, ""),
-    openCol: (m.index ?? 0) + m[0].length - 1,
-  });
-  if (patterns.http) for (const m of code.matchAll(HTTP_CALL)) calls.push({ ...at(m), http: true });
+  const at = (m: RegExpMatchArray) => {
+    const parenthesized = m[0].endsWith("(");
+    return {
+      callee: m[0].replace(/\s+/g, "").replace(/\($/, ""),
+      openCol: (m.index ?? 0) + m[0].length - (parenthesized ? 1 : 0),
+      start: m.index ?? 0,
+      parenthesized,
+    };
+  };
+  if (patterns.http) for (const m of code.matchAll(patterns.http)) calls.push({ ...at(m), http: true });
   for (const { vendor, re } of patterns.sdks) {
     for (const m of code.matchAll(re)) calls.push({ ...at(m), recipient: vendor, http: false });
   }
@@ -258,6 +268,57 @@ function callsOn(
     }
   }
   return calls;
+}
+
+/**
+ * The arguments of a call written without parentheses (Ruby's `HTTParty.post url, body: ...`):
+ * the rest of its line, and the next lines while a line ends with a comma, an open bracket or `\`.
+ */
+function bareArguments(lines: readonly CodeLine[], index: number, from: number): CallArguments {
+  const out: CallArguments = [];
+  for (let i = index; i < lines.length && i < index + 10; i++) {
+    const line = lines[i];
+    if (!line || (i > index && !line.follows)) break;
+    out.push(i === index ? { ...line, code: line.code.slice(from) } : line);
+    if (!/[,([{\\]\s*$/.test(line.code)) break;
+  }
+  return out;
+}
+
+/**
+ * The lines after a call that belong to its statement: a chain (`.json(&body)`, `.bodyValue(x)`,
+ * a line starting with `.` or `->`) or a block the call opens (`client.post(url) { setBody(x) }`),
+ * at most `max` lines.
+ */
+function statementTail(
+  lines: readonly CodeLine[],
+  first: number,
+  last: number,
+  max = 10,
+): Array<{ line: CodeLine; index: number }> {
+  let depth = 0;
+  const balance = (code: string) => {
+    for (const c of code) depth += c === "{" ? 1 : c === "}" ? -1 : 0;
+  };
+  for (let i = first; i <= last; i++) balance(lines[i]?.code ?? "");
+  const out: Array<{ line: CodeLine; index: number }> = [];
+  for (let i = last + 1; i < lines.length && i <= last + max; i++) {
+    const line = lines[i];
+    if (!line?.follows) break;
+    if (depth <= 0 && !/^\s*(?:\??\.|->)/.test(line.code)) break;
+    out.push({ line, index: i });
+    balance(line.code);
+  }
+  return out;
+}
+
+/** The access path a call's pattern starts inside of, to its callee: `$client->post` of `->post(`. */
+const PATH_BEFORE = /(?:[$@]?\w+\s*(?:\??\.|\??->|::)\s*)*(?:[$@]?\w+)?$/;
+
+/** The callee of a call as written on its line, with the receiver its pattern may have left out. */
+function receiverOf(code: string, call: OutboundCall): string {
+  const before = PATH_BEFORE.exec(code.slice(0, call.start))?.[0] ?? "";
+  return `${before}${code.slice(call.start, call.openCol)}`.trim();
 }
 
 /** Up to `count` lines right before `index` in the same hunk, nearest last. */
@@ -294,7 +355,7 @@ export function maySendToThirdParty(patch: string, lang: CodeLanguage): boolean 
 }
 
 /** The languages this detector reads by what the code does. */
-const LANGUAGES = grammarReader(FIRST_GRAMMARS);
+const LANGUAGES = grammarReader(ALL_GRAMMARS);
 
 /**
  * DATA-03: personal data sent to a third party. An added outbound call (fetch, axios, got,
@@ -320,30 +381,41 @@ export const piiThirdPartyDetector: Detector = {
       const lang = codeLanguage(file.filename);
       if (!lang || !file.patch || isTestPath(file.filename) || isDocPath(file.filename)) continue;
       if (looksBinary(file.patch) || !precheck(maySendToThirdParty(file.patch, lang))) continue;
+      const rules = outboundRulesFor(syntaxLanguageOf(file.filename));
       const lines = codeLines(parsePatch(file.patch), lang);
       const bindings = sdkBindings(lines);
       const bound = boundCallPattern(bindings);
-      const urls = urlAssignments(lines);
-      const patterns = callPatternsIn(lines);
+      const urls = urlAssignments(lines, rules);
+      const patterns = callPatternsIn(lines, rules);
       // Each line's mentions, computed once: call windows overlap.
       const mentionsAt: Array<DataMention[] | undefined> = [];
-      const mentionsOf = (l: CodeLine, i: number) => (mentionsAt[i] ??= findDataMentions(l.code));
+      const mentionsOf = (l: CodeLine, i: number) => (mentionsAt[i] ??= findDataMentions(l.code, rules.mentions));
+      const reported = new Set<string>();
       lines.forEach((line, index) => {
         for (const call of callsOn(line.code, bindings, bound, patterns)) {
-          const args = callArguments(lines, index, call.openCol);
-          if (!args.some((a) => a.added)) continue;
-          const recipient = call.http ? destination(args, urls) : call.recipient;
+          const args = call.parenthesized
+            ? callArguments(lines, index, call.openCol)
+            : bareArguments(lines, index, call.openCol);
+          const tail = rules.followsChain ? statementTail(lines, index, index + args.length - 1) : [];
+          if (!args.some((a) => a.added) && !tail.some((t) => t.line.added)) continue;
+          const receiver = rules.receiverNamesHost ? receiverOf(line.code, call) : undefined;
+          const recipient = call.http ? destination(args, urls, receiver) : call.recipient;
           if (!recipient || (call.http && isInternalHost(recipient, owner))) continue;
-          const before = linesBefore(lines, index, 6).flatMap((l, k, all) =>
-            l.added ? mentionsOf(l, index - all.length + k) : [],
-          );
+          const before = linesBefore(lines, index, 6)
+            .flatMap((l, k, all) => (l.added ? mentionsOf(l, index - all.length + k) : []))
+            .filter((m) => rules.recordsBefore || m.kind !== "user record");
           const inCall = args.flatMap((a, k) =>
-            !a.added ? [] : k === 0 ? findDataMentions(a.code) : mentionsOf(a, index + k),
+            !a.added ? [] : k === 0 ? findDataMentions(a.code, rules.mentions) : mentionsOf(a, index + k),
           );
-          const mentions = [...before, ...inCall].filter(
+          const after = tail.flatMap((t) => (t.line.added ? mentionsOf(t.line, t.index) : []));
+          const mentions = [...before, ...inCall, ...after].filter(
             (m) => isPersonalKind(m.kind) || m.kind === "request body" || m.kind === "user record",
           );
           if (mentions.length === 0) continue;
+          // A chain names its host once but may match twice (`.uri(URI.create(url))`): one finding a line.
+          const key = `${line.line}\u0000${recipient}`;
+          if (rules.followsChain && reported.has(key)) continue;
+          reported.add(key);
           const deps = newSdks.length > 0 ? `; the PR also adds ${newSdks.join(", ")}` : "";
           findings.push({
             specialty: "data",
@@ -354,7 +426,7 @@ export const piiThirdPartyDetector: Detector = {
             file: file.filename,
             line: line.added ? line.line : (args.find((a) => a.added)?.line ?? line.line),
             message:
-              `${call.callee} sends personal data (${describeMentions(mentions)}) to ${recipient}, ` +
+              `${receiver ?? call.callee} sends personal data (${describeMentions(mentions)}) to ${recipient}, ` +
               `a third party${deps}. A new recipient of user data needs a data-processing review; ` +
               "send an id or aggregate instead, or record the processor and its agreement.",
             source: "detector",

@@ -7,6 +7,8 @@
  * @example classifyIdentifier("dateOfBirth") // "date of birth"
  */
 
+import type { SyntaxLanguage } from "../code/grammars.js";
+
 /** Personal data about a person (GDPR-style personal data). */
 export type PersonalKind =
   | "email"
@@ -126,6 +128,13 @@ const NETWORK_SUBJECTS = new Set(
   words("server socket net ip remote local host conn connection peer listener node wallet contract addr info"),
 );
 
+/** Objects whose `fullName` / `displayName` is a thing's, not a person's (`version.full_name`, `repo.full_name`). */
+const THING_SUBJECTS = new Set(
+  words(`version versions gem rubygem package pkg repo repository project module file dir directory branch tag team
+    org organization workspace app application service job queue product item event plan model table column field
+    class type task spec dependency crate library bucket release artifact image`),
+);
+
 /**
  * Splits an identifier into lower-case words: camelCase, PascalCase, snake_case, kebab-case, digits.
  *
@@ -179,6 +188,7 @@ function classify(identifier: string, parent?: string): DataKind | undefined {
   for (const rule of RULES) {
     if (!rule.ends.some((e) => joined.endsWith(e))) continue;
     if (rule.unless?.some((u) => joined.endsWith(u))) continue;
+    if (rule.kind === "name" && parentLast && THING_SUBJECTS.has(parentLast)) return undefined;
     return rule.kind;
   }
   return undefined;
@@ -217,6 +227,53 @@ const WHOLE_PROPS: Record<string, WholeKind | "cookie"> = {
 export interface MentionOptions {
   /** Go: `r` is the handler's request (`r.Header`, `r.Form`, `r.URL.Query()`). */
   go?: boolean;
+  /** PHP: members are read with `->`, `?->` and `::` (`$user->email`, `User::$email`). */
+  arrows?: boolean;
+  /**
+   * Names that hold a whole request's data by themselves, lower case (PHP's `$_POST`, Rails'
+   * `params`), read as such alone or converted (`params.inspect`, `params.to_unsafe_h`).
+   */
+  wholeNames?: Readonly<Record<string, WholeKind | "cookie">>;
+  /** Calls on a request object that return its data, lower case (Laravel's `$request->all()`). */
+  requestCalls?: Readonly<Record<string, WholeKind>>;
+}
+
+/** Calls that turn a whole payload into text or a map: still the whole payload. */
+const CONVERSIONS = new Set(
+  words("inspect to_h to_hash to_unsafe_h to_json to_s as_json permit all toString to_string tostring"),
+);
+
+/**
+ * What each grammar needs beyond the shared vocabulary, as data: a language absent here reads
+ * with the defaults.
+ *
+ * @example MENTIONS_BY_LANGUAGE.php?.arrows // true
+ */
+export const MENTIONS_BY_LANGUAGE: Readonly<Partial<Record<SyntaxLanguage, MentionOptions>>> = {
+  go: { go: true },
+  php: {
+    arrows: true,
+    wholeNames: {
+      $_post: "request body",
+      $_files: "request body",
+      $_get: "request parameters",
+      $_request: "request parameters",
+      $_cookie: "cookie",
+    },
+    requestCalls: { all: "request body", input: "request body", post: "request body", query: "request parameters" },
+  },
+  ruby: { wholeNames: { params: "request parameters" }, requestCalls: { raw_post: "request body" } },
+  java: { requestCalls: { getparametermap: "request parameters", getinputstream: "request body" } },
+  kotlin: { requestCalls: { receivetext: "request body", receiveparameters: "request body" } },
+};
+
+/**
+ * A language's mention options.
+ *
+ * @example mentionOptionsFor("go") // { go: true }
+ */
+export function mentionOptionsFor(lang: SyntaxLanguage | undefined): MentionOptions {
+  return (lang && MENTIONS_BY_LANGUAGE[lang]) || {};
 }
 
 /**
@@ -229,11 +286,15 @@ function wholeRequestKind(segments: string[], called: boolean, options: MentionO
   if (!called && (last === "req" || last === "request")) {
     return "request";
   }
+  const wholeName = options.wholeNames?.[(segments[0] ?? "").toLowerCase()];
+  if (wholeName && segments.slice(1).every((s) => CONVERSIONS.has(s.toLowerCase()))) return wholeName;
   if (segments.length < 2) return undefined;
   const object = segments.slice(0, -1).join(".").toLowerCase();
   const objects = options.go ? GO_REQUEST_OBJECTS : REQUEST_OBJECTS;
   if (options.go && last === "query" && /(?:^|\.)(?:r|req|request)\.url$/.test(object)) return "request parameters";
   if (!objects.has(object) && !/request$/.test(object)) return undefined;
+  const requestCall = called ? options.requestCalls?.[last] : undefined;
+  if (requestCall) return requestCall;
   if (called && last !== "json" && last !== "cookies") return undefined;
   const whole = WHOLE_PROPS[last];
   if (whole) return whole;
@@ -286,7 +347,29 @@ const CALL_AFTER = /\s*\(/y;
 const MASKED_VALUE = /\s*[:=]\s*(REDACTED|[\w$]*(?:masked|Masked|redacted|Redacted|hashed|Hashed))\b/y;
 /** A key or keyword name (`{ user: ... }`, `user=...`, Go's `User: ...`), not a value. */
 const KEY_AFTER = /\s*(?::(?!:)|=(?!=))/y;
-const ACCESS_PATH = /(?<![\w$.#])[A-Za-z_$][\w$]*(?:\s*[!?]?\.\s*#?[A-Za-z_$][\w$]*)*/g;
+const ACCESS_PATH = /(?<![\w$.#])[A-Za-z_$][\w$]*(?:\s*[!?&]?\.\s*#?[A-Za-z_$][\w$]*)*/g;
+/** The same, with PHP's `->`, `?->` and `::` as member access too. */
+const ARROW_PATH = /(?<![\w$.#>:])[A-Za-z_$][\w$]*(?:(?:\s*[!?&]?\.\s*#?|\s*\??->\s*|::)[A-Za-z_$][\w$]*)*/g;
+const SEGMENT_BREAK = /\s*[!?&]?\.\s*#?/;
+const ARROW_BREAK = /\s*[!?&]?\.\s*#?|\s*\??->\s*|::/;
+/** A key whose value is an id read from the data (`api_key: api_key&.id`): it names the id. */
+const ID_VALUE = /\s*[:=]\s*[\w$]+(?:\s*(?:[!?&]?\.|->)\s*[\w$]+)*\s*(?:[!?&]?\.|->)\s*(?:id|uuid|guid)\b(?!\s*\()/y;
+/** A key's value when it is an access path: `full_name: version.full_name`. */
+const PATH_VALUE = /\s*[:=]\s*([\w$]+(?:\s*(?:[!?&]?\.|->)\s*[\w$]+)+)(?!\s*\()/y;
+
+/** A key named after the field of a thing it holds (`full_name: version.full_name`): the value decides, and it names no person. */
+function keysThingField(key: string, text: string, end: number): boolean {
+  PATH_VALUE.lastIndex = end;
+  const value = PATH_VALUE.exec(text)?.[1];
+  if (!value) return false;
+  const parts = value.split(/\s*(?:[!?&]?\.|->)\s*/);
+  const field = parts[parts.length - 1] ?? "";
+  const parent = splitWords(parts[parts.length - 2] ?? "");
+  return splitWords(field).join("") === splitWords(key).join("") && THING_SUBJECTS.has(parent[parent.length - 1] ?? "");
+}
+
+/** The last words of a last segment that name a property of the data, not the data: `api_key.id`, `key.owner_id`, `email.length`. */
+const PROPERTY_OF_DATA = new Set(words("id ids uuid guid length size count"));
 
 /**
  * Mentions of personal data, secrets and whole payloads in a line of code whose string literals
@@ -301,12 +384,12 @@ const ACCESS_PATH = /(?<![\w$.#])[A-Za-z_$][\w$]*(?:\s*[!?]?\.\s*#?[A-Za-z_$][\w
 export function findDataMentions(code: string, options: MentionOptions = {}): DataMention[] {
   const text = dropSafeCalls(code);
   const out: DataMention[] = [];
-  for (const m of text.matchAll(ACCESS_PATH)) {
+  for (const m of text.matchAll(options.arrows ? ARROW_PATH : ACCESS_PATH)) {
     const raw = m[0];
     const end = (m.index ?? 0) + raw.length;
     CALL_AFTER.lastIndex = end;
     const called = CALL_AFTER.test(text);
-    const segments = raw.split(/\s*[!?]?\.\s*#?/).filter((s) => s.length > 0);
+    const segments = raw.split(options.arrows ? ARROW_BREAK : SEGMENT_BREAK).filter((s) => s.length > 0);
     KEY_AFTER.lastIndex = end;
     const isKey = KEY_AFTER.test(text);
     const whole = isKey ? undefined : wholeRequestKind(segments, called, options);
@@ -316,6 +399,14 @@ export function findDataMentions(code: string, options: MentionOptions = {}): Da
     }
     MASKED_VALUE.lastIndex = end;
     if (MASKED_VALUE.test(text)) continue;
+    ID_VALUE.lastIndex = end;
+    if (isKey && (ID_VALUE.test(text) || keysThingField(segments[segments.length - 1] ?? "", text, end))) continue;
+    if (
+      segments.length > 1 &&
+      !called &&
+      PROPERTY_OF_DATA.has(splitWords(segments[segments.length - 1] ?? "").pop() ?? "")
+    )
+      continue;
     let named = false;
     for (let i = segments.length - 1; i >= 0 && !named; i--) {
       const segment = segments[i] ?? "";

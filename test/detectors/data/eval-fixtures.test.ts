@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { corpusChecks, evalFixtures } from "../eval-corpus.js";
 
-const risky = evalFixtures(["data-"]);
+const risky = evalFixtures(["data-", "lang-data0"]);
 const clean = evalFixtures(["clean-"]);
 
 describe("the data detectors on the evaluation corpus (fixtures/eval)", () => {
@@ -13,6 +13,15 @@ describe("the data detectors on the evaluation corpus (fixtures/eval)", () => {
       expect(langs.size, policy).toBeGreaterThanOrEqual(2);
     }
     expect(clean.length).toBeGreaterThanOrEqual(8);
+  });
+
+  it("has risky fixtures and clean look-alikes in Java, Kotlin, C#, PHP, Ruby and Rust", () => {
+    for (const lang of ["java", "kotlin", "csharp", "php", "ruby", "rust"]) {
+      expect(risky.filter((n) => n.startsWith(`lang-data0`) && n.includes(`-${lang}-`)).length, lang).toBeGreaterThan(
+        0,
+      );
+    }
+    expect(clean.filter((n) => n.startsWith("clean-lang-data0")).length).toBeGreaterThanOrEqual(6);
   });
 
   corpusChecks({ family: "data", policies: /^DATA-/, risky, clean });
