@@ -54,7 +54,15 @@ function ensureDynamicLanguages(): void {
 export function parseSource(lang: SyntaxLanguage, text: string): SgNode {
   const grammar = GRAMMARS[lang];
   if (grammar.dynamicPackage) ensureDynamicLanguages();
-  return astGrep().parse(grammar.astGrepName, text).root();
+  return astGrep().parse(grammar.astGrepName, withPhpTag(lang, text)).root();
+}
+
+/**
+ * PHP reads text before its first `<?php` as HTML: a hunk from the middle of a file (or one cited
+ * line) has none, so it is opened on its first row, which keeps every row where it was.
+ */
+function withPhpTag(lang: SyntaxLanguage, text: string): string {
+  return lang === "php" && !text.includes("<?") ? `<?php ${text}` : text;
 }
 
 /** The head-side text of a patch (context and added lines), parsed, with a map back to the diff. */
