@@ -113,21 +113,24 @@ function ruleFindings(syntax: PatchSyntax, rules: AuthRules, text: string): Arra
     if (candidate.length === 0 || !syntax.isAdded(call.row)) continue;
     if (candidate.some((r) => matchesCall(r, call, text))) out.push({ row: call.row, call: call.callee });
   }
-  for (const node of rules.values.length > 0 ? nodesOfKinds(syntax.root, rules.valueKinds) : []) {
+  const values = rules.values.length > 0 && (!rules.valueWords || precheck(rules.valueWords.test(text)));
+  for (const node of values ? nodesOfKinds(syntax.root, rules.valueKinds) : []) {
     const row = node.range().start.line;
     if (!syntax.isAdded(row) || !rules.values.some((r) => matchesValue(r, node))) continue;
     out.push({ row, call: collapsed(node.text()) });
   }
-  for (const node of rules.attributes ? nodesOfKinds(syntax.root, rules.attributeKinds) : []) {
+  const attributes = rules.attributes && (!rules.attributeWords || precheck(rules.attributeWords.test(text)));
+  for (const node of attributes ? nodesOfKinds(syntax.root, rules.attributeKinds) : []) {
     const row = node.range().start.line;
     const name = attributeName(node);
     if (syntax.isAdded(row) && rules.attributes?.test(name)) out.push({ row, call: `[${name}]` });
   }
-  if (rules.statements) {
+  const statements = rules.statements;
+  if (statements) {
     const family = GRAMMARS[syntax.lang].family;
     text.split("\n").forEach((line, row) => {
-      if (!syntax.isAdded(row) || !rules.statements?.test(line)) return;
-      const m = rules.statements.exec(sanitizeCode(line, family));
+      if (!syntax.isAdded(row) || !precheck(statements.test(line))) return;
+      const m = statements.exec(sanitizeCode(line, family));
       if (m) out.push({ row, call: m[0].trim() });
     });
   }

@@ -17,8 +17,12 @@ export interface AuthRules {
   values: readonly ValueRule[];
   /** Node kinds that give a name a value, read for `values`. */
   valueKinds: readonly string[];
+  /** A word every target of `values` has: a file without one needs no search of its values. */
+  valueWords?: RegExp;
   /** Attribute or annotation names that, added, open or exempt a route (`[AllowAnonymous]`). */
   attributes?: RegExp;
+  /** A word every name of `attributes` has. */
+  attributeWords?: RegExp;
   /** Attribute or annotation node kinds. */
   attributeKinds: readonly string[];
   /** Statement-level code (strings and comments dropped) that is a call without parentheses (Ruby's `has_secure_password`). */
@@ -113,6 +117,7 @@ const JVM: Omit<AuthRules, "valueKinds" | "attributeKinds"> = {
   calls: JVM_CALLS,
   values: [],
   attributes: /^(PermitAll|AnonymousAllowed)$/,
+  attributeWords: /PermitAll|AnonymousAllowed/,
   removedGuards: /^\s*@(PreAuthorize|PostAuthorize|Secured|RolesAllowed)\b/,
   hardening: /\bcsrf\(\)\s*\.\s*disable\(\)|\bcsrf\s*[({][^\n]*\bdisable\b|\.permitAll\(\)|@PermitAll\b/,
 };
@@ -150,7 +155,9 @@ export const AUTH_RULES: Readonly<Record<SyntaxLanguage, AuthRules>> = {
       { target: /^(SignatureValidator|IssuerSigningKeyValidator|LifetimeValidator|AudienceValidator)$/, value: /./ },
     ],
     valueKinds: ["assignment_expression"],
+    valueWords: /Validate|Require|Validator|HttpOnly/,
     attributes: /^(AllowAnonymous|IgnoreAntiforgeryToken)$/,
+    attributeWords: /AllowAnonymous|IgnoreAntiforgeryToken/,
     attributeKinds: ["attribute"],
     removedGuards: /[[,]\s*(Authorize|ValidateAntiForgeryToken|AutoValidateAntiforgeryToken)\b/,
     hardening: /[[,]\s*(AllowAnonymous|IgnoreAntiforgeryToken)\b|\.AllowAnonymous\(\)|\.DisableAntiforgery\(\)/,
@@ -220,6 +227,7 @@ export const AUTH_RULES: Readonly<Record<SyntaxLanguage, AuthRules>> = {
     ],
     values: [{ target: /^(validate_exp|validate_nbf|validate_aud)$/, value: /^false$/ }],
     valueKinds: ["assignment_expression", "field_initializer"],
+    valueWords: /validate_/,
     attributeKinds: [],
     hardening: /insecure_disable_signature_validation\(\)|\bvalidate_exp\s*=\s*false|dangerous_insecure_decode/,
   },

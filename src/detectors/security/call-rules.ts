@@ -66,10 +66,22 @@ export function withoutComments(text: string): string {
 
 const DECLARED = new Map<string, RegExp>();
 
+/** Answers for the last file's text: one scan of it per declared name and type. */
+let answered: { text: string; answers: Map<string, boolean> } = { text: "", answers: new Map() };
+
 /** Whether the text declares `name` with a type `type` matches (Java/C#/Kotlin/Rust forms). */
 function declaredAs(name: string, type: RegExp, text: string): boolean {
   if (!/^[A-Za-z_$][\w$]*$/.test(name)) return false;
   const key = `${name} ${type.source}`;
+  if (answered.text !== text) answered = { text, answers: new Map() };
+  const known = answered.answers.get(key);
+  if (known !== undefined) return known;
+  const answer = declarationPattern(name, type, key).test(text);
+  answered.answers.set(key, answer);
+  return answer;
+}
+
+function declarationPattern(name: string, type: RegExp, key: string): RegExp {
   let pattern = DECLARED.get(key);
   if (!pattern) {
     const t = type.source.replace(/^\^|\$$/g, "");
@@ -78,7 +90,7 @@ function declaredAs(name: string, type: RegExp, text: string): boolean {
     );
     DECLARED.set(key, pattern);
   }
-  return pattern.test(text);
+  return pattern;
 }
 
 /**

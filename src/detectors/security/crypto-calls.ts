@@ -15,6 +15,7 @@ import {
   targetAndValue,
   targetName,
 } from "./call-rules.js";
+import { precheck } from "../precheck.js";
 import { CRYPTO_RULES, type CryptoRules, TLS_DECLARATION_WORDS } from "./crypto-rules.js";
 
 /** Words that say a value must be unguessable: tokens, secrets, passwords, codes, keys. */
@@ -81,7 +82,8 @@ const NEEDS_TEXT = new Map<CryptoRules, boolean>(
   Object.values(CRYPTO_RULES).map((r) => {
     const calls = [r.random, r.fastHash, r.weakHash, r.weakCipher, r.fixedIv, r.tlsOff].flat();
     const byText = calls.some((c) => c.fileText || c.unlessFileText || c.receiverDeclared);
-    return [r, byText || r.tlsMethods.length > 0 || r.tlsNames !== undefined || r.weakCipherNames !== undefined];
+    const byNodes = r.tlsMethods.length > 0 || r.valueWords !== undefined;
+    return [r, byText || byNodes || r.tlsNames !== undefined || r.weakCipherNames !== undefined];
   }),
 );
 
@@ -111,7 +113,8 @@ function callFindings(syntax: PatchSyntax, rules: CryptoRules, text: string): Cr
 function nodeFindings(syntax: PatchSyntax, rules: CryptoRules, text: string): CryptoCall[] {
   const out: CryptoCall[] = [];
   const valueRules = [...rules.ivValues, ...rules.tlsValues];
-  for (const node of valueRules.length > 0 ? nodesOfKinds(syntax.root, rules.valueKinds) : []) {
+  const values = valueRules.length > 0 && (!rules.valueWords || precheck(rules.valueWords.test(text)));
+  for (const node of values ? nodesOfKinds(syntax.root, rules.valueKinds) : []) {
     const row = node.range().start.line;
     if (!syntax.isAdded(row)) continue;
     const iv = rules.ivValues.some((r) => matchesValue(r, node));
@@ -121,7 +124,7 @@ function nodeFindings(syntax: PatchSyntax, rules: CryptoRules, text: string): Cr
     }
   }
   const declarationWords = TLS_DECLARATION_WORDS[syntax.lang];
-  const methods = rules.tlsMethods.length > 0 && declarationWords?.test(text) === true;
+  const methods = rules.tlsMethods.length > 0 && (!declarationWords || precheck(declarationWords.test(text)));
   for (const node of methods ? nodesOfKinds(syntax.root, rules.methodKinds) : []) {
     const name = methodParts(node)?.name;
     const row = name?.range().start.line;
@@ -136,11 +139,11 @@ function nodeFindings(syntax: PatchSyntax, rules: CryptoRules, text: string): Cr
 /** Rows whose code (strings and comments dropped) names a constant of `tlsNames` or `weakCipherNames`. */
 function namedConstants(syntax: PatchSyntax, rules: CryptoRules, text: string): CryptoCall[] {
   const names = [rules.tlsNames, rules.weakCipherNames].filter((r): r is RegExp => r !== undefined);
-  if (!names.some((r) => r.test(text))) return [];
+  if (!precheck(names.some((r) => r.test(text)))) return [];
   const family = GRAMMARS[syntax.lang].family;
   const out: CryptoCall[] = [];
   text.split("\n").forEach((line, row) => {
-    if (!syntax.isAdded(row) || IMPORT_LINE.test(line) || !names.some((r) => r.test(line))) return;
+    if (!syntax.isAdded(row) || IMPORT_LINE.test(line) || !precheck(names.some((r) => r.test(line)))) return;
     const code = sanitizeCode(line, family);
     const tls = rules.tlsNames?.exec(code);
     const ecb = tls ? null : rules.weakCipherNames?.exec(code);

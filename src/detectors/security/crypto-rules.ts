@@ -35,6 +35,8 @@ export interface CryptoRules {
   weakCipherNames?: RegExp;
   /** Node kinds that give a name a value, read for `ivValues` and `tlsValues`. */
   valueKinds: readonly string[];
+  /** A word every target of `ivValues` and `tlsValues` has: a file without one needs no search of its values. */
+  valueWords?: RegExp;
   /** Method declaration kinds, read for `tlsMethods`. */
   methodKinds: readonly string[];
 }
@@ -77,6 +79,8 @@ const JVM_TLS = /trusted|hostnameverifier|trustmaterial|allow_all|truststrategy|
 /** A constant byte value: a string literal's bytes, zeroed bytes, a literal byte array. */
 const CONSTANT_BYTES =
   /^b?"[^"$]{4,}"(\.(getBytes|toByteArray|as_bytes|encode|bytes)\(.*\))?;?$|^'[^']{4,}'$|^new byte ?\[ ?\d+ ?\]$|^(new byte ?\[ ?\] ?)?\{ ?(0x)?\d|^byteArrayOf\( ?(0x)?\d|^ByteArray\( ?\d+ ?\)$|^\[ ?0u8 ?; ?\d+ ?\]$|^&?b"[^"]{4,}"$|^(Encoding\.\w+\.GetBytes|str_repeat)\( ?["']|^"\\0" ?\* ?\d+$|^\[ ?(0x)?\d+(u8)? ?,/;
+/** A word every IV, nonce or salt name has. */
+const IV_WORDS = /\b(iv|IV|nonce|NONCE|salt|SALT)\b|_(iv|IV|nonce|NONCE|salt|SALT)\b|(Iv|IV|Nonce|Salt)\b/;
 /** Names of an IV, a nonce or a salt. */
 const IV_NAME =
   /^(iv|IV|Iv|nonce|Nonce|NONCE|salt|Salt|SALT)$|_(iv|IV|nonce|NONCE|salt|SALT)$|^(iv|IV|nonce|salt|SALT|NONCE)_|[a-z0-9](Iv|IV|Nonce|Salt)$/;
@@ -90,9 +94,9 @@ const JVM: Omit<CryptoRules, "valueKinds" | "methodKinds"> = {
     { callee: /(^|\.)ThreadLocalRandom\.current\(\)\.next\w*$/ },
     { callee: /^(org\.apache\.commons\.lang3?\.)?RandomStringUtils\.random\w*$/ },
     { method: /^(next\w*|ints|longs)$/, receiver: /^(new)?(java\.util\.)?Random\(.*\)$/ },
-    { method: /^(next\w*|ints|longs)$/, receiverDeclared: /^(java\.util\.)?Random$/ },
     // Kotlin's default generator and its collection helpers.
     { callee: /^(kotlin\.random\.)?Random(\.Default)?\.next\w*$/ },
+    { method: /^(next\w*|ints|longs)$/, receiverDeclared: /^(java\.util\.)?Random$/ },
     { method: /^random$/, noArguments: true, fileText: /\bfun\b|\bval\b/ },
   ],
   fastHash: [
@@ -189,11 +193,13 @@ export const CRYPTO_RULES: Readonly<Record<SyntaxLanguage, CryptoRules>> = {
   },
   java: {
     ...JVM,
+    valueWords: new RegExp(`${IV_WORDS.source}|hostnameVerifier`),
     valueKinds: ["variable_declarator", "assignment_expression"],
     methodKinds: ["method_declaration"],
   },
   kotlin: {
     ...JVM,
+    valueWords: new RegExp(`${IV_WORDS.source}|hostnameVerifier`),
     valueKinds: ["property_declaration", "assignment"],
     methodKinds: ["function_declaration"],
   },
@@ -229,6 +235,7 @@ export const CRYPTO_RULES: Readonly<Record<SyntaxLanguage, CryptoRules>> = {
     tlsNames: /\bDangerousAcceptAnyServerCertificateValidator\b/,
     weakCipherNames: /\bCipherMode\.ECB\b/,
     valueKinds: ["assignment_expression", "variable_declarator"],
+    valueWords: new RegExp(`${IV_WORDS.source}|ValidationCallback`),
     methodKinds: ["method_declaration", "local_function_statement"],
   },
   php: {
@@ -276,6 +283,7 @@ export const CRYPTO_RULES: Readonly<Record<SyntaxLanguage, CryptoRules>> = {
     ],
     tlsMethods: [],
     valueKinds: ["assignment_expression", "array_element_initializer"],
+    valueWords: new RegExp(`${IV_WORDS.source}|CURLOPT_SSL_VERIFY|verify|allow_self_signed`),
     methodKinds: [],
   },
   ruby: {
@@ -305,6 +313,7 @@ export const CRYPTO_RULES: Readonly<Record<SyntaxLanguage, CryptoRules>> = {
     tlsMethods: [],
     tlsNames: /\bVERIFY_NONE\b/,
     valueKinds: ["assignment", "pair"],
+    valueWords: new RegExp(`${IV_WORDS.source}|verify`),
     methodKinds: [],
   },
   rust: {
@@ -340,6 +349,7 @@ export const CRYPTO_RULES: Readonly<Record<SyntaxLanguage, CryptoRules>> = {
       { name: /^verify_server_cert$/, body: /^\{ ?Ok\( ?(\w+::)*ServerCertVerified::assertion\(\) ?\) ?\}$/ },
     ],
     valueKinds: ["let_declaration", "assignment_expression"],
+    valueWords: IV_WORDS,
     methodKinds: ["function_item"],
   },
 };

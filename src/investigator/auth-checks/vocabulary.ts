@@ -185,7 +185,11 @@ export const CALLS: Record<CheckLanguage, CallRule[]> = {
     { callee: /\.Verify$/, shows: "verification", library: false },
   ],
   php: [
-    { callee: /^(password_verify|hash_equals|openssl_verify|sodium_crypto_sign_verify_detached)$/, shows: "verification", library: true },
+    {
+      callee: /^(password_verify|hash_equals|openssl_verify|sodium_crypto_sign_verify_detached)$/,
+      shows: "verification",
+      library: true,
+    },
     // firebase/php-jwt verifies in decode when given a key.
     { callee: /(^|\.)JWT\.decode$/, shows: "verification", requires: [{ argument: 1 }], library: true },
     { callee: /^(Hash\.check|Auth\.attempt|Auth\.validate)$/, shows: "verification", library: true },
@@ -214,7 +218,11 @@ export const CALLS: Record<CheckLanguage, CallRule[]> = {
     { callee: /\.verify$/, shows: "verification", library: false },
   ],
   rust: [
-    { callee: /(^|\.)(dangerous_insecure_decode|insecure_decode|decode_header)(\.<.*>)?$/, shows: "decode-only", library: true },
+    {
+      callee: /(^|\.)(dangerous_insecure_decode|insecure_decode|decode_header)(\.<.*>)?$/,
+      shows: "decode-only",
+      library: true,
+    },
     // jsonwebtoken verifies in decode given a key and a Validation.
     {
       callee: /(^|\.)decode(\.<.*>)?$/,
@@ -223,7 +231,8 @@ export const CALLS: Record<CheckLanguage, CallRule[]> = {
       library: true,
     },
     {
-      callee: /(^|\.)(bcrypt\.verify|verify_password|constant_time_eq|ct_eq|verify_slice|verify_truncated_left)$|^(ring\.)?hmac\.verify$/,
+      callee:
+        /(^|\.)(bcrypt\.verify|verify_password|constant_time_eq|ct_eq|verify_slice|verify_truncated_left)$|^(ring\.)?hmac\.verify$/,
       shows: "verification",
       library: true,
     },
