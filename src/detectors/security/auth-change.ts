@@ -72,7 +72,7 @@ const AUTH_LINE_WORDS =
 
 export { AUTH_CALL, AUTH_CALL_WORDS } from "./auth-rules.js";
 
-/** The same behaviour read from the added lines of files no grammar here parses (Ruby, Java, ...). */
+/** The same behaviour read from the added lines of files no grammar here parses (Scala, Swift, Elixir, ...). */
 const AUTH_WORD_UNPARSED =
   /\b(hmac|HMAC|Hmac)\b|\bOpenSSL::HMAC|\bset_cookie\b|\bSetCookie\b|\bcookies\.signed\b|\bpbkdf2|\bscrypt\b|\bsecure_compare\b|\bhas_secure_password\b|\bMessageDigest\.isEqual\b|\bJwts\.|\bBCrypt/;
 
