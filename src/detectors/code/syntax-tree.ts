@@ -54,7 +54,7 @@ function ensureDynamicLanguages(): void {
 export function parseSource(lang: SyntaxLanguage, text: string): SgNode {
   const grammar = GRAMMARS[lang];
   if (grammar.dynamicPackage) ensureDynamicLanguages();
-  return astGrep().parse(grammar.astGrepName, text).root();
+  return astGrep().parse(grammar.astGrepName, withPrelude(lang, text)).root();
 }
 
 /**
@@ -82,7 +82,7 @@ function buildPatchSyntax(lang: SyntaxLanguage, file: ChangedFile): PatchSyntax 
   const head = headText(file);
   return {
     lang,
-    root: parseSource(lang, withPrelude(lang, head.text)),
+    root: parseSource(lang, head.text),
     lineAt: (row) => head.lines[row],
     isAdded: (row) => head.added[row] === true,
   };

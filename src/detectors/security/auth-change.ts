@@ -1,9 +1,12 @@
 import type { ChangedFile } from "../../domain/pull-request.js";
 import { parsePatch } from "../../domain/patch.js";
+import type { SgNode } from "@ast-grep/napi";
 import { callSites } from "../code/call-sites.js";
 import { headText } from "../code/head-text.js";
-import { grammarReader, syntaxOfPatch } from "../code/syntax-tree.js";
-import { FIRST_GRAMMARS } from "../code/grammars.js";
+import { grammarReader, type PatchSyntax, syntaxLanguageOf, syntaxOfPatch } from "../code/syntax-tree.js";
+import { ALL_GRAMMARS, GRAMMARS } from "../code/grammars.js";
+import { AUTH_RULES, type AuthRules } from "./auth-rules.js";
+import { matchesCall, matchesValue, mayMatchCallee, nodesOfKinds, targetAndValue, targetName } from "./call-rules.js";
 import { codeLanguage, sanitizeCode, withCommentsJoined } from "../code-lines.js";
 import { cryptoCalls, mayCallCrypto } from "./crypto-calls.js";
 import type { Detector } from "../detector.js";
@@ -67,46 +70,16 @@ const AUTH_LINE = new RegExp(
 const AUTH_LINE_WORDS =
   /jwt|jsonwebtoken|jose|bcrypt|argon2|passport|auth|verify|session|expires|maxage|password|login|permission|role|isadmin|bearer|csrf|httponly|samesite|algorithms|ignoreexpiration/i;
 
-/**
- * Calls (callee as written, whitespace removed) that verify a signature, HMAC or token, issue a
- * session or cookie, or hash and check passwords, in JavaScript/TypeScript, Python and Go. Read
- * from the syntax tree, so a mention in a comment or a string is not a call.
- */
-export const AUTH_CALL = new RegExp(
-  [
-    // Tokens and JWTs: jsonwebtoken, jose, PyJWT, python-jose, golang-jwt.
-    String.raw`(^|\.)(jwt|jsonwebtoken|jose|jws|jwe)\.(sign|verify|decode|encode|Parse\w*|New\w*|Sign\w*)$`,
-    String.raw`(^|\.)(jwtVerify|jwtDecrypt|SignJWT|verifyIdToken|verifyAccessToken|verifyToken|verifyJwt|decodeJwt|ParseWithClaims|NewWithClaims|SignedString)$`,
-    // Signatures and HMACs.
-    String.raw`(^|\.)(createHmac|createVerify|createSign|timingSafeEqual|compare_digest|ConstantTimeCompare|verifySignature|verify_signature|checkSignature)$`,
-    String.raw`(^|\.)hmac\.(new|New|Equal|digest|HMAC)$`,
-    String.raw`(^|\.)(ed25519|ecdsa|rsa)\.(Verify\w*|Sign\w*)$`,
-    String.raw`^crypto\.(verify|sign)$|^crypto\.subtle\.(verify|sign)$`,
-    // Password hashing and checking.
-    String.raw`(^|\.)(bcrypt|bcryptjs|argon2|scrypt|pbkdf2|passlib|PasswordHasher\(\))\.\w+$`,
-    String.raw`(^|\.)(hashpw|checkpw|pbkdf2_hmac|pbkdf2Sync|pbkdf2|scryptSync|scrypt|IDKey|GenerateFromPassword|CompareHashAndPassword|generate_password_hash|check_password_hash|make_password|check_password|set_password|hashPassword|hash_password|verifyPassword|verify_password|comparePassword)$`,
-    // Sessions and cookies.
-    String.raw`(^|\.)(res|resp|response|reply|ctx|c|w)\.(cookie|set_cookie|set_signed_cookie|setCookie|SetCookie|clearCookie|delete_cookie)$`,
-    String.raw`(^|\.)cookies(\(\))?\.set$|^http\.SetCookie$|(^|\.)(NewCookieStore|NewFilesystemStore|login_user|logout_user|authenticate|regenerate)$`,
-    String.raw`(^|\.)session\.(regenerate|destroy|save|Save|Values|set)$|^(express-session|session|cookieSession|expressSession)$`,
-    String.raw`(^|\.)passport\.(authenticate|use|serializeUser|deserializeUser)$|(^|\.)(URLSafeTimedSerializer|TimestampSigner|Signer)$|(^|\.)signing\.(dumps|loads)$`,
-  ].join("|"),
-);
+export { AUTH_CALL, AUTH_CALL_WORDS } from "./auth-rules.js";
 
-/**
- * A word (any case) that every callee `AUTH_CALL` matches contains: a callee is a piece of the
- * parsed text, so a file whose text has none of them has no authentication call to find.
- */
-export const AUTH_CALL_WORDS =
-  /jwt|jsonwebtoken|jose|jws|jwe|verify|sign|withclaims|serializer|hmac|timingsafeequal|compare_digest|constanttimecompare|bcrypt|argon2|scrypt|pbkdf2|passlib|passwordhasher|hashpw|checkpw|idkey|password|cookie|filesystemstore|login_user|logout_user|authenticate|regenerate|session|passport/i;
-
-/** The same behaviour read from the added lines of files no grammar here parses (Ruby, Java, ...). */
+/** The same behaviour read from the added lines of files no grammar here parses (Scala, Swift, Elixir, ...). */
 const AUTH_WORD_UNPARSED =
   /\b(hmac|HMAC|Hmac)\b|\bOpenSSL::HMAC|\bset_cookie\b|\bSetCookie\b|\bcookies\.signed\b|\bpbkdf2|\bscrypt\b|\bsecure_compare\b|\bhas_secure_password\b|\bMessageDigest\.isEqual\b|\bJwts\.|\bBCrypt/;
 
 /** Authentication calls that this patch adds, at their head lines. */
 function authCalls(file: ChangedFile): Array<{ line: number; call: string }> {
-  if (!LANGUAGES.languageOf(file)) {
+  const lang = LANGUAGES.languageOf(file);
+  if (!lang) {
     return parsePatch(file.patch)
       .filter((l) => l.kind === "add")
       .flatMap((l) => {
@@ -114,24 +87,63 @@ function authCalls(file: ChangedFile): Array<{ line: number; call: string }> {
         return m ? [{ line: l.line, call: m[0] }] : [];
       });
   }
-  // The tree is read only when the text names a call it could find.
+  // The tree is read only when the text names something it could find.
+  const rules = AUTH_RULES[lang];
   const text = headText(file).text;
-  const auth = precheck(AUTH_CALL_WORDS.test(text));
-  const crypto = precheck(mayCallCrypto(text));
+  const auth = precheck(rules.words.test(text));
+  const crypto = precheck(mayCallCrypto(text, lang));
   const syntax = auth || crypto ? syntaxOfPatch(file) : undefined;
   if (!syntax) return [];
   const out: Array<{ line: number; call: string }> = [];
-  for (const call of auth ? callSites(syntax, AUTH_CALL) : []) {
-    if (!syntax.isAdded(call.row)) continue;
-    const line = syntax.lineAt(call.row);
-    if (line !== undefined) out.push({ line, call: call.callee });
-  }
+  const at = (row: number, call: string) => {
+    const line = syntax.lineAt(row);
+    if (line !== undefined) out.push({ line, call });
+  };
+  if (auth) for (const found of ruleFindings(syntax, rules, text)) at(found.row, found.call);
   // A password hashed with a fast hash is password hashing too (and weak: SEC-05 says so).
-  for (const c of crypto ? cryptoCalls(syntax) : []) {
-    const line = syntax.lineAt(c.row);
-    if (c.kind === "fast-hash-password" && line !== undefined) out.push({ line, call: c.call });
-  }
+  for (const c of crypto ? cryptoCalls(syntax) : []) if (c.kind === "fast-hash-password") at(c.row, c.call);
   return out.sort((a, b) => a.line - b.line);
+}
+
+/** What the grammar's rules find on added rows: calls, values, attributes, statements. */
+function ruleFindings(syntax: PatchSyntax, rules: AuthRules, text: string): Array<{ row: number; call: string }> {
+  const out: Array<{ row: number; call: string }> = [];
+  for (const call of callSites(syntax)) {
+    const candidate = rules.calls.filter((r) => mayMatchCallee(r, call));
+    if (candidate.length === 0 || !syntax.isAdded(call.row)) continue;
+    if (candidate.some((r) => matchesCall(r, call, text))) out.push({ row: call.row, call: call.callee });
+  }
+  const values = rules.values.length > 0 && (!rules.valueWords || precheck(rules.valueWords.test(text)));
+  for (const node of values ? nodesOfKinds(syntax.root, rules.valueKinds) : []) {
+    const row = node.range().start.line;
+    if (!syntax.isAdded(row) || !rules.values.some((r) => matchesValue(r, node))) continue;
+    out.push({ row, call: collapsed(node.text()) });
+  }
+  const attributes = rules.attributes && (!rules.attributeWords || precheck(rules.attributeWords.test(text)));
+  for (const node of attributes ? nodesOfKinds(syntax.root, rules.attributeKinds) : []) {
+    const row = node.range().start.line;
+    const name = attributeName(node);
+    if (syntax.isAdded(row) && rules.attributes?.test(name)) out.push({ row, call: `[${name}]` });
+  }
+  const statements = rules.statements;
+  if (statements) {
+    const family = GRAMMARS[syntax.lang].family;
+    text.split("\n").forEach((line, row) => {
+      if (!syntax.isAdded(row) || !precheck(statements.test(line))) return;
+      const m = statements.exec(sanitizeCode(line, family));
+      if (m) out.push({ row, call: m[0].trim() });
+    });
+  }
+  return out;
+}
+
+const collapsed = (text: string): string => text.replace(/\s+/g, " ").trim();
+
+/** `AllowAnonymous` of `[AllowAnonymous]`, `PreAuthorize` of `@PreAuthorize("…")`. */
+function attributeName(node: SgNode): string {
+  const name = node.field("name") ?? targetAndValue(node)?.target;
+  const text = (name ?? node).text().replace(/^@/, "");
+  return targetName({ text: () => /^[\w.]+/.exec(text)?.[0] ?? text } as SgNode);
 }
 
 function pathWords(path: string): string[] {
@@ -146,10 +158,13 @@ function pathWords(path: string): string[] {
 function firstChangedLine(file: ChangedFile, onlyAuthLines: boolean): { line?: number; hits: string[] } {
   // In a parsed language only code counts: a mention in a comment or a string is not a change of behaviour.
   const lang = LANGUAGES.reads(file) ? codeLanguage(file.filename) : undefined;
+  const grammar = syntaxLanguageOf(file.filename);
+  const rules = grammar && LANGUAGES.reads(file) ? AUTH_RULES[grammar] : undefined;
   // Lines are read one by one only when the patch has a word some alternative of AUTH_LINE needs.
   const text = file.patch === undefined ? undefined : lang ? withCommentsJoined(file.patch, lang) : file.patch;
   const mayHit = precheck(text !== undefined && AUTH_LINE_WORDS.test(text));
-  if (!mayHit && onlyAuthLines) return { hits: [] };
+  // A removed guard is read by its own rule, whatever words the patch has.
+  if (!mayHit && onlyAuthLines && !rules?.removedGuards) return { hits: [] };
   const lines = parsePatch(file.patch);
   let lastHead = 0;
   let first: number | undefined;
@@ -157,8 +172,11 @@ function firstChangedLine(file: ChangedFile, onlyAuthLines: boolean): { line?: n
   lines.forEach((l, i) => {
     if (l.kind !== "del") lastHead = l.line;
     if (l.kind === "context") return;
-    const match = mayHit ? AUTH_LINE.exec(lang ? sanitizeCode(l.text, lang) : l.text) : null;
-    if (match) hits.add(match[0].trim());
+    // Removing an exemption (`skip_forgery_protection`, `.csrf().disable()`) is hardening, not a change to review.
+    if (l.kind === "del" && rules?.hardening?.test(l.text)) return;
+    const guard = l.kind === "del" ? rules?.removedGuards?.exec(l.text) : null;
+    const match = guard ?? (mayHit ? AUTH_LINE.exec(lang ? sanitizeCode(l.text, lang) : l.text) : null);
+    if (match) hits.add(guard ? `removed ${match[0].trim()}` : match[0].trim());
     if (first !== undefined || (onlyAuthLines && !match)) return;
     if (l.kind === "add") first = l.line;
     else first = lines.slice(i + 1).find((n) => n.kind !== "del")?.line ?? lastHead + 1;
@@ -167,7 +185,7 @@ function firstChangedLine(file: ChangedFile, onlyAuthLines: boolean): { line?: n
 }
 
 /** The languages this detector reads by what the code does. */
-const LANGUAGES = grammarReader(FIRST_GRAMMARS);
+const LANGUAGES = grammarReader(ALL_GRAMMARS);
 
 /**
  * SEC-03: a change to authentication or session handling (by path, or by what the changed lines

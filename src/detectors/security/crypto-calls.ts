@@ -1,7 +1,22 @@
 import type { SgNode } from "@ast-grep/napi";
 import { callSites, type CallSite } from "../code/call-sites.js";
+import { GRAMMARS, type SyntaxLanguage } from "../code/grammars.js";
 import type { PatchSyntax } from "../code/syntax-tree.js";
+import { sanitizeCode } from "../code-lines.js";
 import { callArguments, kindOf } from "./built-string.js";
+import {
+  type CallRule,
+  matchesCall,
+  matchesMethod,
+  matchesValue,
+  mayMatchCallee,
+  methodParts,
+  nodesOfKinds,
+  targetAndValue,
+  targetName,
+} from "./call-rules.js";
+import { precheck } from "../precheck.js";
+import { CRYPTO_RULES, type CryptoRules, TLS_DECLARATION_WORDS } from "./crypto-rules.js";
 
 /** Words that say a value must be unguessable: tokens, secrets, passwords, codes, keys. */
 const SECRET_WORD =
@@ -12,48 +27,39 @@ const isSecretPurpose = (name: string): boolean => SECRET_WORD.test(name) || ID_
 /** Names that say a value is a password (what a fast hash must never be used on). */
 const PASSWORD = /passw|pwd|passphrase|\bpin\b/i;
 
-/** What a call in the tree is, for SEC-05 and SEC-03. */
+/** What a call (or a value, or a method) in the tree is, for SEC-05 and SEC-03. */
 export interface CryptoCall {
-  kind: "predictable-random" | "fast-hash-password" | "weak-hash";
+  kind: "predictable-random" | "fast-hash-password" | "weak-hash" | "weak-cipher" | "fixed-iv" | "tls-off";
   /** 0-based parsed row of the call. */
   row: number;
-  /** The callee as written. */
+  /** The callee as written (for a value or a method: the name given it, or the method's name). */
   call: string;
   /** The name that gave the purpose away (a variable, a key, the enclosing function). */
   purpose?: string;
 }
 
-const PY_RANDOM = /^random\.(random|randint|randrange|choice|choices|getrandbits|sample|uniform|shuffle|randbytes)$/;
-const PY_RANDOM_BARE = /^(randint|randrange|choice|choices|getrandbits|randbytes)$/;
-/** math/rand functions that crypto/rand does not have: seeing one is enough. */
-const GO_MATH_RAND_ONLY =
-  /^rand\.(Intn|IntN|Int31|Int31n|Int63|Int63n|Int64|Int64N|Int32|Int32N|Uint32|Uint64|Uint|UintN|Float32|Float64|Perm|Shuffle|N|NewSource|New|Seed|ExpFloat64|NormFloat64)$/;
-const GO_AMBIGUOUS_RAND = /^rand\.(Read|Int)$/;
-const FAST_HASH_CALL =
-  /^(hashlib\.(md5|sha1|sha224|sha256|sha384|sha512|new)|md5\.Sum|sha1\.Sum|sha256\.Sum256|sha512\.Sum512|md5|sha1|sha256|CryptoJS\.(MD5|SHA1|SHA256|SHA512))$/;
-const GO_WEAK_HASH = /^(md5|sha1)\.(Sum|New)$/;
-
 /**
- * The words every callee `cryptoCalls` looks at contains (any case): `random`, `rand.`, the bare
- * Python names (`randint`, `choice`...), the hashes (`md5`, `sha1`, `hashlib`, `CryptoJS.SHA256`)
- * and `.update`. A callee is a piece of the parsed text, so text without them has no such call.
- */
-const CRYPTO_CALL_WORDS = /rand|choice|md5|sha|hashlib|update/i;
-
-/**
- * False only when the text (as the parser would read it) names no call `cryptoCalls` looks at:
- * such a file need not be parsed for SEC-05 or SEC-03.
+ * False only when the text (as the parser would read it) names no call, value or method that
+ * `cryptoCalls` looks at in this grammar: such a file need not be parsed for SEC-05 or SEC-03.
  *
- * @example mayCallCrypto("const id = crypto.randomUUID()") // true
+ * @example mayCallCrypto("const id = crypto.randomUUID()", "typescript") // true
  */
-export function mayCallCrypto(text: string): boolean {
-  return CRYPTO_CALL_WORDS.test(text);
+export function mayCallCrypto(text: string, lang: SyntaxLanguage): boolean {
+  return CRYPTO_RULES[lang].words.test(text);
 }
 
+const anyCall = (rules: readonly CallRule[], call: CallSite, text: string): boolean =>
+  rules.some((r) => matchesCall(r, call, text));
+
+/** Lines that only name an import (`import ...NoopHostnameVerifier;`, `using ...;`, `use ...;`). */
+const IMPORT_LINE = /^\s*(import|using|use|require|require_once)\b/;
+
 /**
- * Randomness from a predictable generator (`Math.random`, Python's `random`, Go's `math/rand`)
- * whose value is named as a token, id, secret or password; fast hashes (MD5, SHA-1, SHA-2) of a
- * password; Go's MD5 and SHA-1. Only calls on added rows.
+ * By the grammar's rules (`crypto-rules.ts`), on added rows only: randomness from a predictable
+ * generator whose value is named as a token, id, secret or password; fast hashes (MD5, SHA-1,
+ * SHA-2) of a password; MD5 and SHA-1; broken ciphers and ECB; constant IVs; and TLS checks turned
+ * off (by a call's arguments, a value given a name, a verifier whose body accepts everything, or a
+ * constant that only means "verify nothing").
  *
  * @example cryptoCalls(syntax) // [{ kind: "predictable-random", row: 4, call: "random.choice", purpose: "reset_token" }]
  */
@@ -61,67 +67,96 @@ export function cryptoCalls(syntax: PatchSyntax): CryptoCall[] {
   // SEC-03 and SEC-05 both ask, per file: one reading per tree.
   const known = FOUND.get(syntax.root);
   if (known) return known;
-  const out: CryptoCall[] = [];
-  // Only Go and Python need the whole text (their imports decide what `rand` and `random` are).
-  const text = syntax.lang === "go" || syntax.lang === "python" ? syntax.root.text() : "";
-  const goImports = syntax.lang === "go" ? goRandImport(text) : undefined;
-  const pyBareRandom = syntax.lang === "python" && /^\s*from\s+random\s+import\b/m.test(text);
-  for (const call of callSites(syntax)) {
-    // The callee decides first (plain JavaScript); the row is read from the tree only for a candidate.
-    const random = isPredictableRandom(call, syntax.lang, goImports, pyBareRandom);
-    const goWeak = syntax.lang === "go" && GO_WEAK_HASH.test(call.callee);
-    if (!random && !goWeak && !FAST_HASH_CALL.test(call.callee) && call.method !== "update") continue;
-    if (!syntax.isAdded(call.row)) continue;
-    if (random) {
-      const purpose = purposeOf(call.node);
-      if (purpose) out.push({ kind: "predictable-random", row: call.row, call: call.callee, purpose });
-      continue;
-    }
-    if (hashesPassword(call)) {
-      out.push({ kind: "fast-hash-password", row: call.row, call: call.callee });
-      continue;
-    }
-    if (goWeak) out.push({ kind: "weak-hash", row: call.row, call: call.callee });
-  }
+  const rules = CRYPTO_RULES[syntax.lang];
+  // Only rules that read imports, declarations or other nodes need the whole text.
+  const text = NEEDS_TEXT.get(rules) ? syntax.root.text() : "";
+  const out: CryptoCall[] = [...callFindings(syntax, rules, text), ...nodeFindings(syntax, rules, text)];
+  out.sort((a, b) => a.row - b.row);
   FOUND.set(syntax.root, out);
   return out;
 }
 
 const FOUND = new WeakMap<SgNode, CryptoCall[]>();
 
-function goRandImport(text: string): "math" | "crypto" | undefined {
-  if (/"math\/rand(\/v2)?"/.test(text)) return "math";
-  if (/"crypto\/rand"/.test(text)) return "crypto";
-  return undefined;
+const NEEDS_TEXT = new Map<CryptoRules, boolean>(
+  Object.values(CRYPTO_RULES).map((r) => {
+    const calls = [r.random, r.fastHash, r.weakHash, r.weakCipher, r.fixedIv, r.tlsOff].flat();
+    const byText = calls.some((c) => c.fileText || c.unlessFileText || c.receiverDeclared);
+    const byNodes = r.tlsMethods.length > 0 || r.valueWords !== undefined;
+    return [r, byText || byNodes || r.tlsNames !== undefined || r.weakCipherNames !== undefined];
+  }),
+);
+
+function callFindings(syntax: PatchSyntax, rules: CryptoRules, text: string): CryptoCall[] {
+  const out: CryptoCall[] = [];
+  const lists = [rules.random, rules.fastHash, rules.weakHash, rules.weakCipher, rules.fixedIv, rules.tlsOff];
+  for (const call of callSites(syntax)) {
+    // The callee decides first (plain JavaScript); arguments and rows are read only for a candidate.
+    if (!lists.some((list) => list.some((r) => mayMatchCallee(r, call)))) continue;
+    if (!syntax.isAdded(call.row)) continue;
+    const found = (kind: CryptoCall["kind"]) => out.push({ kind, row: call.row, call: call.callee });
+    if (anyCall(rules.random, call, text)) {
+      const purpose = purposeOf(call.node);
+      if (purpose) out.push({ kind: "predictable-random", row: call.row, call: call.callee, purpose });
+      continue;
+    }
+    if (anyCall(rules.fastHash, call, text) && PASSWORD.test(argumentText(call))) found("fast-hash-password");
+    else if (anyCall(rules.weakHash, call, text)) found("weak-hash");
+    else if (anyCall(rules.weakCipher, call, text)) found("weak-cipher");
+    else if (anyCall(rules.fixedIv, call, text)) found("fixed-iv");
+    else if (anyCall(rules.tlsOff, call, text)) found("tls-off");
+  }
+  return out;
 }
 
-function isPredictableRandom(
-  call: CallSite,
-  lang: PatchSyntax["lang"],
-  goImport: "math" | "crypto" | undefined,
-  pyBare: boolean,
-): boolean {
-  if (lang === "python") return PY_RANDOM.test(call.callee) || (pyBare && PY_RANDOM_BARE.test(call.callee));
-  if (lang === "go") {
-    if (goImport === "crypto") return false;
-    return GO_MATH_RAND_ONLY.test(call.callee) || (goImport === "math" && GO_AMBIGUOUS_RAND.test(call.callee));
+/** Values given names, verifier methods, and constants named in code, on added rows. */
+function nodeFindings(syntax: PatchSyntax, rules: CryptoRules, text: string): CryptoCall[] {
+  const out: CryptoCall[] = [];
+  const valueRules = [...rules.ivValues, ...rules.tlsValues];
+  const values = valueRules.length > 0 && (!rules.valueWords || precheck(rules.valueWords.test(text)));
+  for (const node of values ? nodesOfKinds(syntax.root, rules.valueKinds) : []) {
+    const row = node.range().start.line;
+    if (!syntax.isAdded(row)) continue;
+    const iv = rules.ivValues.some((r) => matchesValue(r, node));
+    if (iv || rules.tlsValues.some((r) => matchesValue(r, node))) {
+      const name = targetAndValue(node)?.target;
+      out.push({ kind: iv ? "fixed-iv" : "tls-off", row, call: name ? targetName(name) : node.text() });
+    }
   }
-  return call.callee === "Math.random";
+  const declarationWords = TLS_DECLARATION_WORDS[syntax.lang];
+  const methods = rules.tlsMethods.length > 0 && (!declarationWords || precheck(declarationWords.test(text)));
+  for (const node of methods ? nodesOfKinds(syntax.root, rules.methodKinds) : []) {
+    const name = methodParts(node)?.name;
+    const row = name?.range().start.line;
+    if (row === undefined || !syntax.isAdded(row)) continue;
+    if (rules.tlsMethods.some((r) => matchesMethod(r, node, text)))
+      out.push({ kind: "tls-off", row, call: name?.text() ?? "" });
+  }
+  if (rules.tlsNames || rules.weakCipherNames) out.push(...namedConstants(syntax, rules, text));
+  return out;
 }
 
-/** A fast hash whose input (or the `.update(...)` chained on it) names a password. */
-function hashesPassword(call: CallSite): boolean {
-  const argText = (c: CallSite | SgNode[]): string =>
-    (Array.isArray(c) ? c : callArguments(c)).map((a) => a.text()).join(" ");
-  if (FAST_HASH_CALL.test(call.callee)) return PASSWORD.test(argText(call));
-  // createHash("sha256").update(password): the algorithm on the inner call, the data on this one.
-  if (
-    call.method === "update" &&
-    /createHash\(\s*["'`](md5|sha1|sha-1|sha256|sha512)["'`]\s*\)/i.test(call.receiver ?? "")
-  ) {
-    return PASSWORD.test(argText(call));
-  }
-  return false;
+/** Rows whose code (strings and comments dropped) names a constant of `tlsNames` or `weakCipherNames`. */
+function namedConstants(syntax: PatchSyntax, rules: CryptoRules, text: string): CryptoCall[] {
+  const names = [rules.tlsNames, rules.weakCipherNames].filter((r): r is RegExp => r !== undefined);
+  if (!precheck(names.some((r) => r.test(text)))) return [];
+  const family = GRAMMARS[syntax.lang].family;
+  const out: CryptoCall[] = [];
+  text.split("\n").forEach((line, row) => {
+    if (!syntax.isAdded(row) || IMPORT_LINE.test(line) || !precheck(names.some((r) => r.test(line)))) return;
+    const code = sanitizeCode(line, family);
+    const tls = rules.tlsNames?.exec(code);
+    const ecb = tls ? null : rules.weakCipherNames?.exec(code);
+    if (tls) out.push({ kind: "tls-off", row, call: tls[0] });
+    else if (ecb) out.push({ kind: "weak-cipher", row, call: ecb[0] });
+  });
+  return out;
+}
+
+function argumentText(call: CallSite): string {
+  return callArguments(call)
+    .map((a) => a.text())
+    .join(" ");
 }
 
 const NAMED_KINDS = new Set([
@@ -137,6 +172,9 @@ const NAMED_KINDS = new Set([
   "keyed_element",
   "public_field_definition",
   "field_definition",
+  // Kotlin, Rust.
+  "property_declaration",
+  "let_declaration",
 ]);
 const FUNCTION_KINDS = new Set([
   "function_declaration",
@@ -144,6 +182,10 @@ const FUNCTION_KINDS = new Set([
   "function_definition",
   "method_declaration",
   "function_expression",
+  // Ruby, Rust, C# local functions.
+  "method",
+  "function_item",
+  "local_function_statement",
 ]);
 
 /**
@@ -156,11 +198,12 @@ function purposeOf(node: SgNode): string | undefined {
   for (let n: SgNode | null = node.parent(); n; n = n.parent()) {
     const kind = kindOf(n);
     if (NAMED_KINDS.has(kind) && names.length === 0) {
-      const target = n.field("name") ?? n.field("left") ?? n.field("key") ?? n.children().find((c) => c.isNamed());
+      const target =
+        n.field("name") ?? n.field("left") ?? n.field("key") ?? n.field("pattern") ?? targetAndValue(n)?.target;
       if (target) names.push(target.text());
     }
     if (FUNCTION_KINDS.has(kind)) {
-      const name = n.field("name")?.text();
+      const name = (n.field("name") ?? methodParts(n)?.name)?.text();
       if (name) names.push(name);
       break;
     }

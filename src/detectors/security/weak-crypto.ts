@@ -1,6 +1,6 @@
 import { headText } from "../code/head-text.js";
 import { grammarReader, syntaxOfPatch } from "../code/syntax-tree.js";
-import { FIRST_GRAMMARS } from "../code/grammars.js";
+import { ALL_GRAMMARS, FIRST_GRAMMARS } from "../code/grammars.js";
 import type { Detector } from "../detector.js";
 import type { Finding } from "../../domain/finding.js";
 import { cryptoCalls, type CryptoCall, mayCallCrypto } from "./crypto-calls.js";
@@ -83,18 +83,36 @@ const TREE_MESSAGE: Record<CryptoCall["kind"], (c: CryptoCall) => string> = {
   "weak-hash": (c) =>
     `${c.call}: MD5/SHA-1 are broken for security (collisions, fast brute force). For integrity or tokens use ` +
     "SHA-256 or better; for passwords bcrypt, scrypt or argon2. Fine only for non-security checksums.",
+  "weak-cipher": (c) =>
+    `${c.call}: a broken cipher or mode (DES, 3DES, RC4, RC2, Blowfish, or ECB, which gives identical ciphertext ` +
+    "for identical blocks). Use an AEAD mode such as AES-GCM with a random IV.",
+  "fixed-iv": (c) =>
+    `${c.call}: a constant IV, nonce or salt. It must be random per encryption or hash (SecureRandom, ` +
+    "RandomNumberGenerator, random_bytes, SecureRandom.random_bytes, OsRng) and stored beside the result.",
+  "tls-off": (c) =>
+    `TLS certificate or host name verification turned off (${c.call}): any machine in the path can read and ` +
+    "change the traffic. Trust the right CA or pin the certificate instead of accepting every one.",
 };
 
 /** The languages this detector reads by what the code does. */
-const LANGUAGES = grammarReader(FIRST_GRAMMARS);
+const LANGUAGES = grammarReader(ALL_GRAMMARS);
+/**
+ * The languages whose added lines are read by the line rules too (as before the rules table),
+ * with every language no grammar here parses: the others are judged by their calls alone.
+ */
+const LINE_RULE_LANGUAGES = grammarReader(FIRST_GRAMMARS);
 
 /**
  * SEC-05: weak cryptography in added lines (MD5/SHA-1, ECB, fixed IV/salt, predictable randomness
  * for secrets, fast hashes of passwords, TLS verification off). In JavaScript/TypeScript, Python
- * and Go the syntax tree is read as well: `Math.random`, Python's `random` and Go's `math/rand`
- * when the value is named as a token, id, secret or password (directly, or by the enclosing
- * function), MD5/SHA-1/SHA-2 applied to a password, and Go's `crypto/md5` and `crypto/sha1`.
- * Severity medium, not blocking (the policy's contract).
+ * and Go the line rules are read with the syntax tree: `Math.random`, Python's `random` and Go's
+ * `math/rand` when the value is named as a token, id, secret or password (directly, or by the
+ * enclosing function), MD5/SHA-1/SHA-2 applied to a password, and Go's `crypto/md5` and
+ * `crypto/sha1`. Java, Kotlin, C#, PHP, Ruby and Rust are judged by their calls, values and
+ * verifier bodies alone, by the rules of `crypto-rules.ts` (`Cipher.getInstance("AES/ECB/…")`,
+ * `curl_setopt($ch, CURLOPT_SSL_VERIFYPEER, false)`, an empty `checkServerTrusted`, …); a file in
+ * a language no grammar reads gets the line rules. Severity medium, not blocking (the policy's
+ * contract).
  *
  * @example await weakCryptoDetector.detect(ctx) // [{ policy: "SEC-05", blocking: false, ... }]
  */
@@ -108,9 +126,10 @@ export const weakCryptoDetector: Detector = {
     for (const file of ctx.pr.files) {
       if (file.status === "removed" || !file.patch || isDocPath(file.filename)) continue;
       const found = new Map<number, string>();
-      for (const m of matchLineRules(file, RULES)) found.set(m.line, m.rule.message);
-      const syntax =
-        LANGUAGES.languageOf(file) && precheck(mayCallCrypto(headText(file).text)) ? syntaxOfPatch(file) : undefined;
+      const lang = LANGUAGES.languageOf(file);
+      const byLines = LINE_RULE_LANGUAGES.reads(file) || !LANGUAGES.reads(file);
+      for (const m of byLines ? matchLineRules(file, RULES) : []) found.set(m.line, m.rule.message);
+      const syntax = lang && precheck(mayCallCrypto(headText(file).text, lang)) ? syntaxOfPatch(file) : undefined;
       for (const c of syntax ? cryptoCalls(syntax) : []) {
         const line = syntax?.lineAt(c.row);
         if (line !== undefined && !found.has(line)) found.set(line, TREE_MESSAGE[c.kind](c));

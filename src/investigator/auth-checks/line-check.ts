@@ -10,7 +10,7 @@ import {
   syntaxOfPatch,
   type SyntaxLanguage,
 } from "../../detectors/code/syntax-tree.js";
-import { FIRST_GRAMMARS } from "../../detectors/code/grammars.js";
+import { ALL_GRAMMARS } from "../../detectors/code/grammars.js";
 import {
   AUTH_STATUS,
   AUTH_SUBJECT,
@@ -45,12 +45,27 @@ const MAX_FOLLOWING = 12;
 /** Lines of a condition's block in which its refusal is looked for. */
 const REJECTION_LINES = 5;
 
+/** The vocabulary each grammar is read with. */
+const FAMILY: Readonly<Record<SyntaxLanguage, CheckLanguage>> = {
+  javascript: "js",
+  typescript: "js",
+  tsx: "js",
+  python: "python",
+  go: "go",
+  java: "java",
+  kotlin: "kotlin",
+  csharp: "csharp",
+  php: "php",
+  ruby: "ruby",
+  rust: "rust",
+};
+
 function familyOf(grammar: SyntaxLanguage): CheckLanguage {
-  return grammar === "python" || grammar === "go" ? grammar : "js";
+  return FAMILY[grammar];
 }
 
 /** The grammars whose checks the vocabulary knows: a file in any other language is read as text. */
-const CHECK_GRAMMARS = grammarReader(FIRST_GRAMMARS);
+const CHECK_GRAMMARS = grammarReader(ALL_GRAMMARS);
 
 function checkGrammarOf(path: string): SyntaxLanguage | undefined {
   return CHECK_GRAMMARS.reads({ filename: path }) ? syntaxLanguageOf(path) : undefined;
@@ -81,7 +96,9 @@ function snippetAt(lineAt: LineSource, line: number, lang: CodeLanguage): string
   const firstIndent = indentOf(first);
   const code = sanitized(first, lang);
   let depth = bracketDelta(code);
-  const opensBlock = lang === "python" && code.trimEnd().endsWith(":");
+  // A Python block opened by `:`, a Ruby one by `if`/`unless` (closed by `end`, not a bracket).
+  const opensBlock =
+    (lang === "python" && code.trimEnd().endsWith(":")) || (lang === "ruby" && /^\s*(if|unless|elsif)\b/.test(code));
   for (let k = 1; k <= MAX_FOLLOWING && (depth > 0 || (opensBlock && k <= REJECTION_LINES)); k++) {
     const next = lineAt(line + k);
     if (next === undefined) break;
@@ -113,6 +130,7 @@ function holds(test: ArgumentTest, call: CallSite): boolean {
 /** True when the arguments turn verification off, or might (options that are not a literal). */
 function turnedOff(off: VerificationOff, call: CallSite): boolean {
   if (off.keyword !== undefined) return keywordArgument(call, off.keyword)?.field("value")?.text() === off.value;
+  if (off.argument !== undefined) return positional(call)[off.argument]?.text().trim() === off.value;
   if (!off.optionsKey) return false;
   const options = keywordArgument(call, off.optionsKey.keyword)?.field("value");
   if (!options) return false;

@@ -16,10 +16,12 @@ export type ArgumentTest =
   /** The argument at this 0-based position is given and is not `nil`/`None`/`null`. */
   | { argument: number };
 
-/** A keyword argument or options entry that turns verification off (Python). */
+/** A keyword argument, options entry or positional argument that turns verification off. */
 export interface VerificationOff {
   /** `verify=False`: the keyword itself. */
   keyword?: string;
+  /** Ruby's `JWT.decode(token, key, false)`: the positional argument at this 0-based index. */
+  argument?: number;
   /** `options={"verify_signature": False}`: a key of the dictionary given as this keyword. */
   optionsKey?: { keyword: string; key: string };
   /** The value that turns it off, as written. */
@@ -43,7 +45,7 @@ export interface CallRule {
 }
 
 /** The language families the recogniser reads with a grammar. */
-export type CheckLanguage = "js" | "python" | "go";
+export type CheckLanguage = "js" | "python" | "go" | "java" | "kotlin" | "csharp" | "php" | "ruby" | "rust";
 
 /** Project helpers that verify, in any language: `verifySignature(`, `verify_token(`, `comparePassword(`. */
 const HELPER: CallRule = {
@@ -52,6 +54,30 @@ const HELPER: CallRule = {
   shows: "verification",
   library: false,
 };
+
+/** jjwt, auth0 java-jwt, jBCrypt, Spring's password encoders, the JDK: Java and Kotlin. */
+const JVM: CallRule[] = [
+  // jjwt verifies a signed token in parseClaimsJws/parseSignedClaims (no key, no token); parseClaimsJwt reads an unsigned one.
+  {
+    callee: /(^|\.)(parseClaimsJws|parseSignedClaims|parseSignedContent|parseEncryptedClaims)$/,
+    shows: "verification",
+    library: true,
+  },
+  { callee: /(^|\.)(parseClaimsJwt|parseUnsecuredClaims|parseUnsecuredContent)$/, shows: "decode-only", library: true },
+  { callee: /(^|\.)Jwts\.parser(Builder)?\(\).*\.parse$/, shows: "decode-only", library: true },
+  // auth0: JWT.require(alg)...build().verify(token) verifies, JWT.decode(token) does not.
+  { callee: /^(com\.auth0\.jwt\.)?JWT\.require\(.*\)\.verify$/, shows: "verification", library: true },
+  { callee: /^(com\.auth0\.jwt\.)?JWT\.decode$/, shows: "decode-only", library: true },
+  {
+    callee: /(^|\.)(BCrypt\.checkpw|MessageDigest\.isEqual)$|(^|\.)\w*([Pp]assword)?[Ee]ncoder\w*\.matches$/,
+    shows: "verification",
+    library: true,
+  },
+  { callee: /^Base64\.get(Url|Mime)?Decoder\(\)\.decode$/, shows: "decode-only", library: true },
+  HELPER,
+  // A JWTVerifier, a Signature, Google's IdTokenVerifier.
+  { callee: /\.verify$/, shows: "verification", library: false },
+];
 
 /**
  * The call vocabulary, tried in order (the first rule whose callee matches decides).
@@ -139,14 +165,99 @@ export const CALLS: Record<CheckLanguage, CallRule[]> = {
     // go-oidc's verifier.Verify, jws.Verify.
     { callee: /\.Verify$/, shows: "verification", library: false },
   ],
+  java: JVM,
+  kotlin: JVM,
+  csharp: [
+    {
+      callee:
+        /(^|\.)(ValidateToken|ValidateTokenAsync|FixedTimeEquals|VerifyHashedPassword|CheckPasswordAsync|CheckPasswordSignInAsync|PasswordSignInAsync|VerifyData|VerifyHash)$/,
+      shows: "verification",
+      library: true,
+    },
+    { callee: /(^|\.)BCrypt\.(Verify|EnhancedVerify)$/, shows: "verification", library: true },
+    // Reading a JWT is not validating it.
+    {
+      callee: /(^|\.)(ReadJwtToken|ReadToken)$|(^|\.)(Convert\.FromBase64String|Base64UrlEncoder\.Decode)$/,
+      shows: "decode-only",
+      library: true,
+    },
+    HELPER,
+    { callee: /\.Verify$/, shows: "verification", library: false },
+  ],
+  php: [
+    {
+      callee: /^(password_verify|hash_equals|openssl_verify|sodium_crypto_sign_verify_detached)$/,
+      shows: "verification",
+      library: true,
+    },
+    // firebase/php-jwt verifies in decode when given a key.
+    { callee: /(^|\.)JWT\.decode$/, shows: "verification", requires: [{ argument: 1 }], library: true },
+    { callee: /^(Hash\.check|Auth\.attempt|Auth\.validate)$/, shows: "verification", library: true },
+    { callee: /(^|\.)JWT\.(jsonDecode|urlsafeB64Decode)$|^base64_decode$/, shows: "decode-only", library: true },
+    HELPER,
+    { callee: /\.verify$/, shows: "verification", library: false },
+  ],
+  ruby: [
+    { callee: /(^|\.)(secure_compare|fixed_length_secure_compare)$/, shows: "verification", library: true },
+    // ruby-jwt verifies in decode given a key, unless its third argument is false.
+    {
+      callee: /^JWT\.decode$/,
+      shows: "verification",
+      requires: [{ argument: 1 }],
+      off: [{ argument: 2, value: "false" }],
+      library: true,
+    },
+    {
+      callee: /(^|\.)(authenticate|authenticate_by|valid_password\?|is_password\?|valid_authenticity_token\?)$/,
+      shows: "verification",
+      library: true,
+    },
+    { callee: /^Base64\.(decode64|urlsafe_decode64|strict_decode64)$/, shows: "decode-only", library: true },
+    HELPER,
+    // ActiveSupport::MessageVerifier#verify.
+    { callee: /\.verify$/, shows: "verification", library: false },
+  ],
+  rust: [
+    {
+      callee: /(^|\.)(dangerous_insecure_decode|insecure_decode|decode_header)(\.<.*>)?$/,
+      shows: "decode-only",
+      library: true,
+    },
+    // jsonwebtoken verifies in decode given a key and a Validation.
+    {
+      callee: /(^|\.)decode(\.<.*>)?$/,
+      shows: "verification",
+      requires: [{ argument: 1 }, { argument: 2 }],
+      library: true,
+    },
+    {
+      callee:
+        /(^|\.)(bcrypt\.verify|verify_password|constant_time_eq|ct_eq|verify_slice|verify_truncated_left)$|^(ring\.)?hmac\.verify$/,
+      shows: "verification",
+      library: true,
+    },
+    HELPER,
+    { callee: /\.verify$/, shows: "verification", library: false },
+  ],
 };
 
 /** A line that opens a condition, per family. */
+const BRACED_IF = /^\s*(\}\s*)?(else\s+)?if\s*\(/;
 export const CONDITION: Record<CheckLanguage, RegExp> = {
-  js: /^\s*(\}\s*)?(else\s+)?if\s*\(/,
+  js: BRACED_IF,
   python: /^\s*(el)?if\b/,
   go: /^\s*(\}\s*)?(else\s+)?if\b/,
+  java: BRACED_IF,
+  kotlin: BRACED_IF,
+  csharp: BRACED_IF,
+  php: /^\s*(\}\s*)?(else\s*)?if\s*\(/,
+  ruby: /^\s*(if|unless|elsif)\b|\s(if|unless)\s/,
+  rust: /^\s*(\}\s*)?(else\s+)?if\b/,
 };
+
+/** Java and Kotlin: an exception, a null/false answer, a 401/403 response. */
+const JVM_REJECTION =
+  /\bthrow\b|\breturn(@\w+)?\s+(null|false)\b|ResponseEntity\.status\(\s*(HttpStatus\.)?(UNAUTHORIZED|FORBIDDEN|40[13])|\bsendError\(\s*(HttpServletResponse\.SC_(UNAUTHORIZED|FORBIDDEN)|40[13])|\bsetStatus\(\s*40[13]\b|HttpStatusCode\.(Unauthorized|Forbidden)/;
 
 /** A statement that refuses: the request, the session or the caller is turned away. */
 export const REJECTION: Record<CheckLanguage, RegExp> = {
@@ -154,6 +265,13 @@ export const REJECTION: Record<CheckLanguage, RegExp> = {
   python:
     /\braise\b|\babort\(\s*40[13]\b|\breturn\s+(None|False)\b|\bHttpResponse(Forbidden|NotAllowed)\b|\bstatus_code\s*=\s*40[13]\b/,
   go: /\breturn\b[^\n]*\b(err\w*|Err\w+|errors\.New|fmt\.Errorf)\b|\breturn\s+(nil|false)\s*$|\bhttp\.Error\(|\bWriteHeader\(\s*(40[13]|http\.Status(Unauthorized|Forbidden))|\.Abort\w*\(/m,
+  java: JVM_REJECTION,
+  kotlin: JVM_REJECTION,
+  csharp:
+    /\bthrow\b|\breturn\s+(null|false)\b|\breturn\s+(Unauthorized|Forbid|Challenge)\(|\bStatusCode\(\s*40[13]\b|StatusCodes\.Status40[13]|Results\.(Unauthorized|Forbid)\(/,
+  php: /\bthrow\b|\breturn\s+(null|false)\b|\babort\(\s*40[13]\b|\bhttp_response_code\(\s*40[13]\b|\bexit\b|\bdie\b/,
+  ruby: /\braise\b|\bhead\s*\(?\s*:(unauthorized|forbidden)|status:\s*:(unauthorized|forbidden)|status:\s*40[13]\b|\bredirect_to\b|\breturn\s+(nil|false)\b|\bhalt\s*\(?\s*40[13]\b/,
+  rust: /\breturn\s+(Err|None|false)\b|\bErr\s*\(|StatusCode::(UNAUTHORIZED|FORBIDDEN)|HttpResponse::(Unauthorized|Forbidden)\(|\bbail!\(/,
 };
 
 /** What a rejecting condition is about, for it to be an authentication or authorization check. */
@@ -167,8 +285,8 @@ export const AUTH_STATUS = /\b40[13]\b|Unauthori[sz]ed|Forbidden|PermissionDenie
 export const TOKEN_SOURCE = /\bauthorization\b|\bbearer\b|x[-_]api[-_]key/i;
 
 /**
- * Languages read without a grammar (Ruby, PHP, Java, C#, Kotlin, ...): verifications found by
- * word in the line's code.
+ * Languages read without a grammar (Scala, Swift, Elixir, ...): verifications found by word in the
+ * line's code.
  */
 export const UNPARSED_VERIFICATION =
   /\bsecure_compare\b|\bMessageDigest\.isEqual\b|\bhash_equals\s*\(|\bpassword_verify\s*\(|\bFixedTimeEquals\b|\.verify\w*\s*\(|\bverifyWith\s*\(|\bBCrypt\.(checkpw|Verify)\b/;

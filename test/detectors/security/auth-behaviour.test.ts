@@ -99,7 +99,7 @@ describe("authChangeDetector reads authentication by behaviour, wherever the fil
       }),
     ).toEqual([]);
   });
-  it("languages no grammar here parses (Ruby, Java): the auth words of added lines, on word boundaries", async () => {
+  it("Ruby and Java: a constant-time compare and an HMAC read as calls, not as words", async () => {
     expect(
       await found({
         "app/controllers/hooks_controller.rb": [

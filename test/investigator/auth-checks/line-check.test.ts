@@ -212,14 +212,9 @@ describe("lineCheck: Go", () => {
 
 describe("lineCheck: languages read without a grammar", () => {
   it("knows a few verifications by word, and nothing else", () => {
-    expect(
-      kindOf(
-        "app/controllers/hooks_controller.rb",
-        "return head :unauthorized unless ActiveSupport::SecurityUtils.secure_compare(a, b)",
-      ),
-    ).toBe("verification");
-    expect(kindOf("src/Auth.php", "if (!password_verify($password, $hash)) {")).toBe("verification");
-    expect(kindOf("app/controllers/hooks_controller.rb", "payload = JWT.decode(token, nil, false)")).toBeUndefined();
+    expect(kindOf("app/Hooks.scala", "if (!MessageDigest.isEqual(expected, given)) {")).toBe("verification");
+    expect(kindOf("Sources/Auth/Hooks.swift", "let ok = hash_equals(a, b)")).toBe("verification");
+    expect(kindOf("app/Hooks.scala", "val claims = JwtJson.decode(token)")).toBeUndefined();
   });
 });
 
@@ -251,7 +246,7 @@ describe("clearanceNeed", () => {
       clearanceNeed({ filename: "src/auth/big.ts", status: "modified", additions: 9000, deletions: 0, changes: 9000 }),
     ).toBe("verification");
     expect(clearanceNeed(undefined)).toBe("verification");
-    expect(clearanceNeed(added("app/auth.rb", ["return head(:forbidden) unless user"]))).toBe("verification");
+    expect(clearanceNeed(added("app/Auth.scala", ["if (user == null) throw Forbidden()"]))).toBe("verification");
   });
 });
 

@@ -1,0 +1,126 @@
+import { describe, expect, it } from "vitest";
+import { authChangeDetector } from "../../../src/detectors/security/auth-change.js";
+import { addedFilePatch, buildPr, detectContext } from "../pr-builder.js";
+
+/** SEC-03 findings (line) for one file outside any auth-named folder. */
+async function auth(filename: string, patch: string): Promise<number[]> {
+  const pr = buildPr({ files: [{ filename, patch }] });
+  const findings = await authChangeDetector.detect(detectContext(pr));
+  for (const f of findings) expect(f).toMatchObject({ policy: "SEC-03", blocking: true, needs_more_context: true });
+  return findings.map((f) => f.line ?? 0);
+}
+
+/** [file, risky added lines (the first is where the finding lands), clean look-alike added lines]. */
+const CASES: Array<[string, string[], string[]]> = [
+  [
+    "src/main/java/com/acme/web/WebConfig.java",
+    ["http.csrf().disable();", 'http.authorizeHttpRequests(a -> a.requestMatchers("/admin/**").permitAll());'],
+    ['registry.addResourceHandler("/static/**").addResourceLocations("classpath:/static/");'],
+  ],
+  [
+    "src/main/java/com/acme/api/Claims.java",
+    ["Claims c = Jwts.parser().setSigningKey(key).parseClaimsJws(token).getBody();"],
+    ['Map<String, Object> c = mapper.readValue(body, Map.class); // jwt "parse" later'],
+  ],
+  [
+    "src/main/java/com/acme/api/Decode.java",
+    ["DecodedJWT jwt = JWT.decode(token);"],
+    ["Document doc = Jsoup.parse(html);"],
+  ],
+  ["app/src/main/kotlin/acme/Security.kt", ["http { csrf { disable() } }"], ['val cacheKey = "csrf-disabled-${id}"']],
+  [
+    "app/src/main/kotlin/acme/Members.kt",
+    ["val ok = passwordEncoder.matches(raw, member.hash)"],
+    ['val ok = raw.matches(Regex("[a-z]+"))'],
+  ],
+  [
+    "src/Api/Controllers/ReportsController.cs",
+    ["[AllowAnonymous]", "public IActionResult Export() => Ok();"],
+    ["[HttpGet]", "public IActionResult Export() => Ok();"],
+  ],
+  [
+    "src/Api/Startup.cs",
+    ["o.TokenValidationParameters = new TokenValidationParameters { ValidateLifetime = false };"],
+    ["services.AddControllers().AddJsonOptions(o => o.JsonSerializerOptions.WriteIndented = false);"],
+  ],
+  [
+    "src/Api/Controllers/FormsController.cs",
+    ["[HttpPost, IgnoreAntiforgeryToken]", "public IActionResult Save(Form f) => Ok();"],
+    ["[HttpPost]", "public IActionResult Save(Form f) => Ok();"],
+  ],
+  [
+    "app/Http/Controllers/MemberController.php",
+    ["<?php", "if (password_verify($input, $member->hash)) { $ok = true; }"],
+    ["<?php", "$total = array_sum($lines);"],
+  ],
+  [
+    "routes/web.php",
+    ["<?php", "Route::post('/hooks/stripe', StripeHook::class)->withoutMiddleware('auth');"],
+    ["<?php", "Route::get('/health', HealthController::class);"],
+  ],
+  [
+    "app/Api/Tokens.php",
+    ["<?php", "$claims = JWT::decode($jwt, new Key($secret, 'HS256'));"],
+    ["<?php", "$claims = json_decode($body, true);"],
+  ],
+  [
+    "app/controllers/admin/reports_controller.rb",
+    ["class Admin::ReportsController < ApplicationController", "  skip_before_action :authenticate_user!", "end"],
+    ["class Admin::ReportsController < ApplicationController", "  skip_before_action :set_locale", "end"],
+  ],
+  [
+    "app/controllers/webhooks_controller.rb",
+    ["class WebhooksController < ApplicationController", "  skip_forgery_protection", "end"],
+    ["class WebhooksController < ApplicationController", "  # skip_forgery_protection is not needed", "end"],
+  ],
+  [
+    "app/models/member.rb",
+    ["class Member < ApplicationRecord", "  has_secure_password", "end"],
+    ["class Member < ApplicationRecord", "  has_many :orders", "end"],
+  ],
+  ["app/lib/claims.rb", ["payload, = JWT.decode(token, nil, false)"], ["payload = JSON.parse(body)"]],
+  [
+    "src/claims.rs",
+    [
+      "use jsonwebtoken::{decode, DecodingKey, Validation};",
+      "let data = decode::<Claims>(&token, &DecodingKey::from_secret(key), &validation)?;",
+    ],
+    ["use base64::Engine;", "let bytes = STANDARD.decode(&input)?;"],
+  ],
+  [
+    "src/api/limits.rs",
+    ["let mut v = Validation::new(Algorithm::HS256);", "v.validate_exp = false;"],
+    ["let mut v = Vec::with_capacity(8);", "v.push(1);"],
+  ],
+];
+
+describe("SEC-03 in Java, Kotlin, C#, PHP, Ruby and Rust, by calls, values, attributes and statements", () => {
+  it.each(CASES)("%s: the risky form is flagged", async (file, risky) => {
+    const first = risky.findIndex((l) => !l.startsWith("<?php") && !/^class /.test(l)) + 1;
+    expect(await auth(file, addedFilePatch(risky))).toEqual([first]);
+  });
+
+  it.each(CASES)("%s: the look-alike is clean", async (file, _risky, clean) => {
+    expect(await auth(file, addedFilePatch(clean))).toEqual([]);
+  });
+
+  it.each([
+    ["app/controllers/payments_controller.rb", "-  skip_before_action :verify_authenticity_token, only: :callback"],
+    ["app/controllers/payments_controller.rb", "-  skip_forgery_protection"],
+    ["src/main/java/com/acme/web/WebConfig.java", "-    http.csrf().disable();"],
+    ["src/Api/Controllers/FormsController.cs", "-    [IgnoreAntiforgeryToken]"],
+    ["routes/web.php", "-Route::post('/upload', Upload::class)->withoutMiddleware('auth');"],
+  ])("%s: a removed exemption is hardening, not a change to review", async (file, removed) => {
+    const patch = ["@@ -3,3 +3,2 @@", " first();", removed, " last();"].join("\n");
+    expect(await auth(file, patch)).toEqual([]);
+  });
+
+  it.each([
+    ["src/main/java/com/acme/api/AdminController.java", "-  @PreAuthorize(\"hasRole('ADMIN')\")"],
+    ["src/Api/Controllers/AdminController.cs", '-    [Authorize(Roles = "Admin")]'],
+    ["app/controllers/admin_controller.rb", "-  before_action :authenticate_admin!"],
+  ])("%s: a removed guard is a change to review", async (file, removed) => {
+    const patch = ["@@ -3,3 +3,2 @@", " first();", removed, " last();"].join("\n");
+    expect(await auth(file, patch)).toEqual([4]);
+  });
+});
