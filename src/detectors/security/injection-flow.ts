@@ -1,6 +1,7 @@
 import type { SgNode } from "@ast-grep/napi";
 import { callSites, type CallSite } from "../code/call-sites.js";
 import type { PatchSyntax, SyntaxLanguage } from "../code/syntax-tree.js";
+import { matchesCall } from "./call-rule.js";
 import { callArguments, kindOf, StringBuilderReader, type BuiltString } from "./built-string.js";
 import {
   INJECTION_RULES,
@@ -120,27 +121,10 @@ interface Sink {
   text: SgNode[];
 }
 
-const METHOD_TESTS = new WeakMap<SinkRule, RegExp>();
-
-function methodTest(rule: SinkRule): RegExp {
-  let test = METHOD_TESTS.get(rule);
-  if (!test) {
-    test = new RegExp(`^(?:${rule.methods.join("|")})$`);
-    METHOD_TESTS.set(rule, test);
-  }
-  return test;
-}
-
 /** The first rule of the language that the call matches and whose shape finds text in it. */
 function sinkOf(call: CallSite, rules: InjectionRules, reader: StringBuilderReader): Sink | undefined {
-  // A generic call's type arguments are not its name: `conn.Query<User>(sql)`.
-  const method = call.method.replace(/<.*>$/, "");
   for (const rule of rules.sinks) {
-    if (!methodTest(rule).test(method)) continue;
-    if (rule.receiver === "any" && call.receiver === undefined) continue;
-    if (rule.receiver === "none" && call.receiver !== undefined) continue;
-    if (rule.receiver instanceof RegExp && !rule.receiver.test(call.receiver ?? "")) continue;
-    if (rule.callee && !rule.callee.test(call.callee)) continue;
+    if (!matchesCall(rule, call)) continue;
     if (rule.when === "shell-keyword" && !callArguments(call).some((a) => isTrueKeyword(a, "shell"))) continue;
     if (
       rule.when === "shell-option" &&

@@ -1,4 +1,5 @@
 import type { SyntaxLanguage } from "../code/grammars.js";
+import { calleeNames, type CallRule } from "./call-rule.js";
 
 /**
  * Where each language runs SQL text or a shell command, as data: the calls (by last name, with an
@@ -25,14 +26,8 @@ import type { SyntaxLanguage } from "../code/grammars.js";
 export type SinkShape = "text" | "argv" | "text-or-array" | "text-or-argv" | "program-argline" | "receiver-argv";
 
 /** One call that runs SQL or a shell command. */
-export interface SinkRule {
+export interface SinkRule extends CallRule {
   kind: "sql" | "shell";
-  /** The callee's last names, as regular-expression alternatives (the call index is filtered by them). */
-  methods: readonly string[];
-  /** `any`: a member call only; `none`: a bare call only; a pattern: the receiver as written. */
-  receiver?: "any" | "none" | RegExp;
-  /** A pattern the whole callee must match. */
-  callee?: RegExp;
   /** How the arguments carry the text (default `text`). */
   shape?: SinkShape;
   /** The positional arguments that may carry the text, for `text` (default the first). */
@@ -516,8 +511,7 @@ export const INJECTION_RULES: Readonly<Record<SyntaxLanguage, InjectionRules>> =
 export function sinkNames(lang: SyntaxLanguage): RegExp {
   let names = SINK_NAMES.get(lang);
   if (!names) {
-    const all = [...new Set(INJECTION_RULES[lang].sinks.flatMap((r) => r.methods))];
-    names = new RegExp(`(?:^|[^\\w$])(?:${all.join("|")})(?:<.*>)?$`);
+    names = calleeNames(INJECTION_RULES[lang].sinks);
     SINK_NAMES.set(lang, names);
   }
   return names;
