@@ -169,7 +169,7 @@ const JVM: DeserializationRules = {
     },
     {
       methods: ["load", "loadAll", "loadAs"],
-      receiver: /(^|\.)(\w*[yY]aml|Yaml\(\))$/,
+      receiver: /(^|\.|new)(\w*[yY]aml|Yaml\(\))$/,
       exposure: "outside",
       safeFile: /\bSafeConstructor\b/,
       message: MESSAGE.snakeYaml,
