@@ -359,7 +359,12 @@ describe("SEC-02 injection in Java, Kotlin, C#, PHP, Ruby and Rust", () => {
   });
 
   it("reads the six languages by behaviour (the coverage ledger counts them read)", () => {
-    for (const file of ["A.java", "a.kt", "A.cs", "a.php", "a.rb", "a.rs"])
-      expect(injectionDetector.reads?.({ filename: file }), file).toBe(true);
+    const pr = buildPr({
+      files: ["A.java", "a.kt", "A.cs", "a.php", "a.rb", "a.rs"].map((filename) => ({
+        filename,
+        patch: "@@ -0,0 +1 @@\n+x",
+      })),
+    });
+    for (const file of pr.files) expect(injectionDetector.reads(file), file.filename).toBe(true);
   });
 });
