@@ -32,6 +32,8 @@ interface Assigned {
   appended?: boolean;
 }
 
+const READERS = new WeakMap<SgNode, StringBuilderReader>();
+
 /**
  * Reads one language's syntax for string building, following variables within one tree. What
  * each grammar writes (its names, strings, substitutions, joining operators, format, append and
@@ -45,6 +47,20 @@ export class StringBuilderReader {
     private readonly lang: SyntaxLanguage,
   ) {
     this.syntax = STRING_SYNTAX[lang];
+  }
+
+  /**
+   * The reader of a tree, made once: the detectors that read one file share its assignment index.
+   *
+   * @example StringBuilderReader.of(syntax).read(argNode)
+   */
+  static of(syntax: { root: SgNode; lang: SyntaxLanguage }): StringBuilderReader {
+    let reader = READERS.get(syntax.root);
+    if (!reader) {
+      reader = new StringBuilderReader(syntax.root, syntax.lang);
+      READERS.set(syntax.root, reader);
+    }
+    return reader;
   }
 
   /**
@@ -98,12 +114,14 @@ export class StringBuilderReader {
       return { literal: parts.map((p) => p.literal).join(""), dynamic: parts.some((p) => p.dynamic), rows: [row] };
     }
     const syntax = this.syntax;
-    const substitutions = node.children().filter((c) => syntax.substitutionKinds.includes(kindOf(c)));
-    const literal = node
-      .children()
-      .filter((c) => syntax.contentKinds.includes(kindOf(c)) || kindOf(c).endsWith("_literal_content"))
-      .map((c) => c.text())
-      .join(" ");
+    const substitutions: SgNode[] = [];
+    const content: string[] = [];
+    for (const c of node.children()) {
+      const kind = kindOf(c);
+      if (syntax.substitutionKinds.includes(kind)) substitutions.push(c);
+      else if (syntax.contentKinds.includes(kind) || kind.endsWith("_literal_content")) content.push(c.text());
+    }
+    const literal = content.join(" ");
     const dynamic = substitutions.some((s) => {
       const inner = this.substituted(s);
       return !this.isConstant(inner) && !(inner && this.holdsOnlyLiterals(inner));
@@ -276,8 +294,9 @@ export class StringBuilderReader {
       ...GRAMMARS[this.lang].assignmentKinds,
       ...(syntax.appendOperators.length > 0 ? syntax.binaryKinds : []),
     ];
+    const appendOperators = syntax.appendOperators.length > 0;
     for (const a of this.root.findAll({ rule: { any: kinds.map((kind) => ({ kind })) } })) {
-      if (syntax.binaryKinds.includes(kindOf(a))) {
+      if (appendOperators && syntax.binaryKinds.includes(kindOf(a))) {
         const { left, op, right } = binaryParts(a);
         if (left && right && op && syntax.appendOperators.includes(op))
           add(left.text(), a.range().start.line, right, true);
@@ -285,13 +304,9 @@ export class StringBuilderReader {
       }
       const { target, value } = this.assignmentParts(a);
       if (!target || !value) continue;
-      const operator =
-        a.field("operator")?.text() ??
-        a
-          .children()
-          .find((c) => !c.isNamed() && /=$/.test(c.text()))
-          ?.text();
-      const appended = operator !== undefined && syntax.appendAssignments.includes(operator);
+      // The token before the value is the operator: `+=`, `.=`.
+      const appended =
+        syntax.appendAssignments.length > 0 && syntax.appendAssignments.includes(value.prev()?.text() ?? "");
       const names = LISTS.has(kindOf(target)) ? target.children().filter((c) => c.isNamed()) : [target];
       const values = LISTS.has(kindOf(value)) ? value.children().filter((c) => c.isNamed()) : [value];
       names.forEach((n, i) => {
@@ -318,16 +333,19 @@ export class StringBuilderReader {
 
   /** An assignment's target name node and value: by field where the grammar names them, else by position. */
   private assignmentParts(a: SgNode): { target?: SgNode; value?: SgNode } {
-    const named = a.children().filter((c) => c.isNamed());
-    let target = a.field("left") ?? a.field("name") ?? a.field("pattern") ?? undefined;
-    if (!target) target = named.find((c) => !ASSIGNMENT_NOISE.has(kindOf(c)));
-    if (target && this.syntax.targetWrappers.includes(kindOf(target))) {
-      target = target.children().find((c) => c.isNamed()) ?? target;
+    const byField = this.syntax.assignmentFields;
+    let target = byField ? (a.field("left") ?? a.field("name") ?? a.field("pattern") ?? undefined) : undefined;
+    let value = byField ? (a.field("right") ?? a.field("value") ?? undefined) : undefined;
+    if (!target || !value) {
+      // Kotlin names no fields, C#'s declarator names no value: read them by position, around the `=`.
+      const children = a.children();
+      const equals = children.findIndex((c) => !c.isNamed() && /=$/.test(c.text()));
+      const before = equals < 0 ? children : children.slice(0, equals);
+      target ??= before.find((c) => c.isNamed() && !ASSIGNMENT_NOISE.has(kindOf(c)));
+      if (!value && equals >= 0) value = children.slice(equals + 1).find((c) => c.isNamed());
     }
-    let value = a.field("right") ?? a.field("value") ?? undefined;
-    if (!value) {
-      const last = named[named.length - 1];
-      if (last && last.text() !== target?.text() && named.length > 1 && hasEquals(a)) value = last;
+    if (target && this.syntax.targetWrappers.length > 0 && this.syntax.targetWrappers.includes(kindOf(target))) {
+      target = target.children().find((c) => c.isNamed()) ?? target;
     }
     return { ...(target ? { target } : {}), ...(value ? { value } : {}) };
   }
@@ -335,11 +353,6 @@ export class StringBuilderReader {
 
 /** Children of a declaration that come before its name (Kotlin `val`, modifiers, annotations). */
 const ASSIGNMENT_NOISE = new Set(["binding_pattern_kind", "modifiers", "annotation", "type_identifier", "user_type"]);
-
-/** An assignment node that gives a value (`=`, `+=`, ...), not a bare declaration (`String s;`). */
-function hasEquals(node: SgNode): boolean {
-  return node.children().some((c) => !c.isNamed() && /=$/.test(c.text()));
-}
 
 /** Several targets or values in one assignment: `a, b := x, y` (Go), `a, b = x, y` (Python). */
 const LISTS = new Set(["expression_list", "pattern_list"]);

@@ -69,7 +69,7 @@ export interface InjectionFlow {
  * @example injectionFlows(syntaxOfPatch(file)!) // [{ kind: "sql", row: 3, call: "cursor.execute(q)" }]
  */
 export function injectionFlows(syntax: PatchSyntax, headText = ""): InjectionFlow[] {
-  const reader = new StringBuilderReader(syntax.root, syntax.lang);
+  const reader = StringBuilderReader.of(syntax);
   const rules = INJECTION_RULES[syntax.lang];
   const outside = new OutsideReader(syntax.lang, reader, headText);
   const out: InjectionFlow[] = [];

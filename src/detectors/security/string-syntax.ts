@@ -62,6 +62,8 @@ export interface StringSyntax {
   literalKinds: readonly string[];
   /** Node kinds that read as constant values (a cast to a number: PHP `(int)$id`). */
   numericKinds: readonly string[];
+  /** Whether assignments name their target and value by field (`left`/`name`, `right`/`value`); Kotlin's do not. */
+  assignmentFields: boolean;
   /** Assignment target kinds that wrap the name (Kotlin `variable_declaration`). */
   targetWrappers: readonly string[];
 }
@@ -111,6 +113,7 @@ const FIRST = {
     "undefined",
   ],
   numericKinds: [],
+  assignmentFields: true,
   targetWrappers: [],
 } satisfies StringSyntax;
 
@@ -181,6 +184,7 @@ export const STRING_SYNTAX: Readonly<Record<SyntaxLanguage, StringSyntax>> = {
     safeCalls: JVM_SAFE,
     memberKinds: ["navigation_expression"],
     literalKinds: ["integer_literal", "real_literal", "boolean_literal", "null", "character_literal", "long_literal"],
+    assignmentFields: false,
     targetWrappers: ["variable_declaration", "directly_assignable_expression"],
   },
   csharp: {

@@ -104,7 +104,7 @@ export const unsafeDeserializationDetector: Detector = {
 /** Every added sink of the file's language that its rules call unsafe. */
 function unsafeSites(syntax: PatchSyntax, text: string): Site[] {
   const rules = DESERIALIZATION_RULES[syntax.lang];
-  const reader = new StringBuilderReader(syntax.root, syntax.lang);
+  const reader = StringBuilderReader.of(syntax);
   const outside = new OutsideReader(syntax.lang, reader, text);
   const out: Site[] = [];
   const names = namesOf(syntax.lang);
