@@ -5,6 +5,7 @@ import { gateConfigChangeDetector } from "./security/gate-config-change.js";
 import { dependencyLicensesDetector } from "./licensing/dependency-licenses.js";
 import type { Detector } from "./detector.js";
 import { injectionDetector } from "./security/injection.js";
+import { unsafeDeserializationDetector } from "./security/unsafe-deserialization.js";
 import { piiLoggingDetector } from "./data/pii-logging.js";
 import { piiStorageDetector } from "./data/pii-storage.js";
 import { piiThirdPartyDetector } from "./data/pii-third-party.js";
@@ -16,6 +17,7 @@ import { vulnerableDependenciesDetector } from "./security/vulnerable-dependenci
 export const ALL_DETECTORS: readonly Detector[] = [
   credentialsDetector,
   injectionDetector,
+  unsafeDeserializationDetector,
   authChangeDetector,
   workflowRiskDetector,
   weakCryptoDetector,

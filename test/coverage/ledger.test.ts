@@ -166,7 +166,7 @@ describe("buildCoverage", () => {
       [
         { filename: "cgi-bin/run.pl", patch: addedFilePatch(["print 1;"]) },
         { filename: "scripts/deploy.sh", patch: addedFilePatch(["echo hi"]) },
-        { filename: "tools/gen.rb", patch: addedFilePatch(["puts 1"]) },
+        { filename: "tools/gen.lua", patch: addedFilePatch(["print(1)"]) },
       ],
       [],
       [
@@ -177,12 +177,12 @@ describe("buildCoverage", () => {
     expect(c.unread.map((u) => [u.file, u.accepted])).toEqual([
       ["cgi-bin/run.pl", "legacy CGI, reviewed by hand"],
       ["scripts/deploy.sh", "ops scripts"],
-      ["tools/gen.rb", undefined],
+      ["tools/gen.lua", undefined],
     ]);
-    expect(c.unread.filter((u) => u.accepted === undefined).map((u) => u.file)).toEqual(["tools/gen.rb"]);
+    expect(c.unread.filter((u) => u.accepted === undefined).map((u) => u.file)).toEqual(["tools/gen.lua"]);
     expect(coverageLines(c)).toEqual([
       "Read 0 of 3 changed files that need reading.",
-      expect.stringMatching(/^Not read: tools\/gen\.rb \(ruby: /),
+      expect.stringMatching(/^Not read: tools\/gen\.lua \(lua: /),
       expect.stringMatching(/^Not read, accepted by the configuration: cgi-bin\/run\.pl \(.*accepted: legacy CGI/),
     ]);
   });

@@ -133,6 +133,31 @@ class IndexedCall implements CallSite {
   }
 }
 
+/** One call node read as the index reads it, or undefined when it names no callee. */
+function indexedCall(node: SgNode, kind: CallKind, grammar: Grammar): IndexedCall | undefined {
+  if (kind.shape === "before-arguments") {
+    const { callee, args } = beforeArguments(node, kind);
+    return callee ? new IndexedCall(node, callee, grammar, args) : undefined;
+  }
+  let fn = node.field(kind.calleeField ?? "function");
+  // TypeScript parses `await pool.query<Row>(sql)` with the await inside the callee: look past it.
+  if (fn && String(fn.kind()) === "await_expression") fn = fn.children().find((c) => c.isNamed()) ?? fn;
+  return fn ? new IndexedCall(node, fn.text(), grammar) : undefined;
+}
+
+/**
+ * One node read as a call of its grammar (the callee split, the arguments unwrapped), or
+ * undefined when it is no call kind of the grammar or has no argument list.
+ *
+ * @example callAt("java", node)?.callee // "String.format"
+ */
+export function callAt(lang: SyntaxLanguage, node: SgNode): CallSite | undefined {
+  const grammar = GRAMMARS[lang];
+  const kind = grammar.callKinds.find((k) => k.kind === String(node.kind()));
+  const call = kind ? indexedCall(node, kind, grammar) : undefined;
+  return call && call.argumentListOrNull() !== null ? call : undefined;
+}
+
 /**
  * Every call of a tree, in source order, found once per tree: each crossing into the parser costs
  * microseconds, so the detectors share one list and filter it by callee text in JavaScript.
@@ -147,15 +172,8 @@ function allCalls(syntax: Pick<PatchSyntax, "lang" | "root">): IndexedCall[] {
   const out: IndexedCall[] = [];
   for (const { id, kind } of ids) {
     for (const node of syntax.root.findAll(id)) {
-      if (kind.shape === "before-arguments") {
-        const { callee, args } = beforeArguments(node, kind);
-        if (callee) out.push(new IndexedCall(node, callee, grammar, args));
-        continue;
-      }
-      let fn = node.field(kind.calleeField ?? "function");
-      // TypeScript parses `await pool.query<Row>(sql)` with the await inside the callee: look past it.
-      if (fn && String(fn.kind()) === "await_expression") fn = fn.children().find((c) => c.isNamed()) ?? fn;
-      if (fn) out.push(new IndexedCall(node, fn.text(), grammar));
+      const call = indexedCall(node, kind, grammar);
+      if (call) out.push(call);
     }
   }
   // Several call kinds are found one search each: put them back in source order.

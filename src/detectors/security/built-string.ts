@@ -1,5 +1,7 @@
 import type { SgNode } from "@ast-grep/napi";
+import { callAt, callSites, type CallSite } from "../code/call-sites.js";
 import { GRAMMARS, type SyntaxLanguage } from "../code/grammars.js";
+import { STRING_SYNTAX, TEXT_VERB, type StringSyntax } from "./string-syntax.js";
 
 /**
  * What an expression contributes to a string: its literal text, and whether a value that is not
@@ -18,39 +20,48 @@ export interface BuiltString {
 const NONE: BuiltString = { literal: "", dynamic: false, rows: [] };
 /** An ALL_CAPS name is a constant by convention: splicing it in is not injection. */
 const CONSTANT = /^[A-Z_][A-Z0-9_]*$/;
-/** Format verbs that only print numbers: a number cannot carry SQL or shell syntax. */
-const TEXT_VERB = /%[-+# 0-9.*]*[sqvrx]|%\([^)]*\)[sr]/;
 const MAX_DEPTH = 4;
 /** How far above a use a variable's assignments are looked for (about one function). */
 const MAX_ROWS_BACK = 80;
 
-const STRING_KINDS = new Set([
-  "string",
-  "template_string",
-  "interpreted_string_literal",
-  "raw_string_literal",
-  "concatenated_string",
-]);
-const LITERAL_KINDS = new Set([
-  "number",
-  "integer",
-  "float",
-  "int_literal",
-  "float_literal",
-  "true",
-  "false",
-  "null",
-  "none",
-  "nil",
-  "undefined",
-]);
+/** One value given to a name: an assignment, or an append (`sb.append(x)`, Ruby `s << x`). */
+interface Assigned {
+  row: number;
+  value: SgNode;
+  /** The value is added to what the name held (`sb.append(x)`, `$sql .= $x`), not put in its place. */
+  appended?: boolean;
+}
 
-/** Reads one language's syntax for string building, following variables within one tree. */
+const READERS = new WeakMap<SgNode, StringBuilderReader>();
+
+/**
+ * Reads one language's syntax for string building, following variables within one tree. What
+ * each grammar writes (its names, strings, substitutions, joining operators, format, append and
+ * pass-through calls) is the `STRING_SYNTAX` table's.
+ */
 export class StringBuilderReader {
+  private readonly syntax: StringSyntax;
+
   constructor(
     private readonly root: SgNode,
     private readonly lang: SyntaxLanguage,
-  ) {}
+  ) {
+    this.syntax = STRING_SYNTAX[lang];
+  }
+
+  /**
+   * The reader of a tree, made once: the detectors that read one file share its assignment index.
+   *
+   * @example StringBuilderReader.of(syntax).read(argNode)
+   */
+  static of(syntax: { root: SgNode; lang: SyntaxLanguage }): StringBuilderReader {
+    let reader = READERS.get(syntax.root);
+    if (!reader) {
+      reader = new StringBuilderReader(syntax.root, syntax.lang);
+      READERS.set(syntax.root, reader);
+    }
+    return reader;
+  }
 
   /**
    * What `node` builds.
@@ -60,16 +71,36 @@ export class StringBuilderReader {
   read(node: SgNode, depth = 0, seen: Set<string> = new Set()): BuiltString {
     const row = node.range().start.line;
     const kind = kindOf(node);
+    const syntax = this.syntax;
     if (depth > MAX_DEPTH) return { ...NONE, rows: [row] };
-    if (kind === "parenthesized_expression" || kind === "expression_list") {
+    if (syntax.wrapperKinds.includes(kind)) {
       const inner = node.children().filter((c) => c.isNamed());
       return inner.length === 1 && inner[0] ? this.read(inner[0], depth, seen) : { ...NONE, rows: [row] };
     }
-    if (STRING_KINDS.has(kind)) return this.literalString(node);
-    if (kind === "binary_expression" || kind === "binary_operator") return this.binary(node, depth, seen);
-    if (kind === "identifier") return this.variable(node, depth, seen);
-    if (kind === "call" || kind === "call_expression") return this.formatCall(node, depth, seen);
+    if (syntax.stringKinds.includes(kind)) return this.literalString(node);
+    if (syntax.binaryKinds.includes(kind)) return this.binary(node, depth, seen);
+    if (syntax.identifierKinds.includes(kind)) return this.variable(node, depth, seen);
+    if (syntax.callKinds.includes(kind)) return this.formatCall(node, depth, seen);
     return { ...NONE, rows: [row] };
+  }
+
+  /**
+   * What a string-like node says and whether it splices a non-constant in: a string literal, or a
+   * node that runs its own text (Ruby's `` `ls #{d}` ``, PHP's backticks).
+   *
+   * @example reader.readText(subshellNode) // { literal: "ls", dynamic: true, rows: [3] }
+   */
+  readText(node: SgNode): BuiltString {
+    return this.literalString(node);
+  }
+
+  /**
+   * The node read as a call of this grammar, or undefined.
+   *
+   * @example reader.callOf(node)?.callee // "listOf"
+   */
+  callOf(node: SgNode): CallSite | undefined {
+    return this.syntax.callKinds.includes(kindOf(node)) ? callAt(this.lang, node) : undefined;
   }
 
   /** A string literal: template literals and f-strings are dynamic when they substitute a non-constant. */
@@ -82,76 +113,93 @@ export class StringBuilderReader {
         .map((c) => this.literalString(c));
       return { literal: parts.map((p) => p.literal).join(""), dynamic: parts.some((p) => p.dynamic), rows: [row] };
     }
-    const substitutions = node
-      .children()
-      .filter((c) => kindOf(c) === "template_substitution" || kindOf(c) === "interpolation");
-    const literal = node
-      .children()
-      .filter(
-        (c) =>
-          kindOf(c) === "string_fragment" || kindOf(c) === "string_content" || kindOf(c).endsWith("_literal_content"),
-      )
-      .map((c) => c.text())
-      .join(" ");
+    const syntax = this.syntax;
+    const substitutions: SgNode[] = [];
+    const content: string[] = [];
+    for (const c of node.children()) {
+      const kind = kindOf(c);
+      if (syntax.substitutionKinds.includes(kind)) substitutions.push(c);
+      else if (syntax.contentKinds.includes(kind) || kind.endsWith("_literal_content")) content.push(c.text());
+    }
+    const literal = content.join(" ");
     const dynamic = substitutions.some((s) => {
-      const inner = s.children().filter((c) => c.isNamed())[0];
-      return !isConstant(inner) && !(inner && this.holdsOnlyLiterals(inner));
+      const inner = this.substituted(s);
+      return !this.isConstant(inner) && !(inner && this.holdsOnlyLiterals(inner));
     });
     // A raw Go string or a plain string without content children still says something.
     const text =
-      literal !== "" || substitutions.length > 0 ? literal : node.text().replace(/^[a-zA-Z]*["'`]+|["'`]+$/g, "");
+      literal !== "" || substitutions.length > 0 ? literal : node.text().replace(/^[a-zA-Z@$]*["'`]+|["'`]+$/g, "");
     return { literal: text, dynamic, rows: [row] };
+  }
+
+  /** The value a substitution splices in: the node itself (Kotlin `$name`), or the one it wraps. */
+  private substituted(node: SgNode): SgNode | undefined {
+    if (this.syntax.bareSubstitutionKinds.includes(kindOf(node))) return node;
+    return node.children().filter((c) => c.isNamed() && !this.syntax.substitutionPunctuation.includes(kindOf(c)))[0];
   }
 
   /** A variable whose every assignment above its use is a plain literal (`const table = "orders"`). */
   private holdsOnlyLiterals(node: SgNode): boolean {
-    if (kindOf(node) !== "identifier") return false;
+    if (!this.syntax.identifierKinds.includes(kindOf(node))) return false;
     const values = this.assignmentsTo(node.text(), node.range().start.line);
-    return values.length > 0 && values.every((v) => isConstant(v));
+    return values.length > 0 && values.every((v) => this.isConstant(v));
   }
 
-  /** `a + b` joins strings; Python's `"..." % x` formats one. */
+  /** `a + b` (PHP `a . b`) joins strings; Python's and Ruby's `"..." % x` formats one. */
   private binary(node: SgNode, depth: number, seen: Set<string>): BuiltString {
     const row = node.range().start.line;
-    const op = node.field("operator")?.text();
-    const left = node.field("left");
-    const right = node.field("right");
+    const { left, op, right } = binaryParts(node);
     if (!left || !right) return { ...NONE, rows: [row] };
-    if (op === "%" && this.lang === "python") {
+    if (op === "%" && this.syntax.percentFormats) {
       const format = this.read(left, depth + 1, seen);
       if (format.literal === "") return { ...NONE, rows: [row] };
-      const spliced = !isConstant(right) && TEXT_VERB.test(format.literal);
+      const spliced = !this.isConstant(right) && TEXT_VERB.test(format.literal);
       return { literal: format.literal, dynamic: format.dynamic || spliced, rows: [row, ...format.rows] };
     }
-    if (op !== "+") return { ...NONE, rows: [row] };
-    const l = this.read(left, depth + 1, seen);
-    const r = this.read(right, depth + 1, seen);
+    if (op === undefined || !this.syntax.concatOperators.includes(op)) return { ...NONE, rows: [row] };
+    return this.joined(left, this.read(left, depth + 1, seen), right, this.read(right, depth + 1, seen), row);
+  }
+
+  /** Two pieces of text joined: built at run time when either is, or when text meets an opaque value. */
+  private joined(left: SgNode, l: BuiltString, right: SgNode, r: BuiltString, row: number): BuiltString {
     const literal = [l.literal, r.literal].filter((t) => t !== "").join(" ");
     // Text joined with something that is neither literal text nor a constant is built at run time.
-    const opaque = (side: SgNode, read: BuiltString) => read.literal === "" && !read.dynamic && !isConstant(side);
+    const opaque = (side: SgNode, read: BuiltString) => read.literal === "" && !read.dynamic && !this.isConstant(side);
     const dynamic = l.dynamic || r.dynamic || (literal !== "" && (opaque(left, l) || opaque(right, r)));
     return { literal, dynamic, rows: [row, ...l.rows, ...r.rows] };
   }
 
-  /** `"...".format(x)`, `fmt.Sprintf("...", x)`, `util.format("...", x)`, `"...".concat(x)`. */
+  /**
+   * Calls that build text: `"...".format(x)`, `fmt.Sprintf("...", x)`, `String.format`, `sprintf`,
+   * `format!`, `sb.append(x)` chains, and calls that pass their receiver's or argument's text on.
+   */
   private formatCall(node: SgNode, depth: number, seen: Set<string>): BuiltString {
     const row = node.range().start.line;
-    const fn = node.field("function");
-    const args = (node.field("arguments")?.children() ?? []).filter((c) => c.isNamed() && kindOf(c) !== "comment");
-    if (!fn) return { ...NONE, rows: [row] };
-    const callee = fn.text().replace(/\s+/g, "");
-    const object = fn.field("object") ?? fn.field("operand");
-    const method = (fn.field("attribute") ?? fn.field("property") ?? fn.field("field"))?.text();
-    if ((method === "format" || method === "concat") && object && STRING_KINDS.has(kindOf(object))) {
+    const call = callAt(this.lang, node);
+    if (!call) return { ...NONE, rows: [row] };
+    const syntax = this.syntax;
+    const args = call.args;
+    const object = call.receiver === undefined ? undefined : receiverNode(node);
+    if (syntax.formatMethods.test(call.method) && object && syntax.stringKinds.includes(kindOf(object))) {
       const format = this.literalString(object);
-      const spliced = args.some((a) => !isConstant(a) && !STRING_KINDS.has(kindOf(a)));
+      const spliced = args.some((a) => !this.isConstant(a) && !syntax.stringKinds.includes(kindOf(a)));
       return { literal: format.literal, dynamic: format.dynamic || spliced, rows: [row] };
     }
-    if (/^(fmt\.Sprintf|fmt\.Sprint|util\.format|format)$/.test(callee) && args[0]) {
+    const formatter = syntax.formatFunctions.find((f) => f.callee.test(call.callee));
+    if (formatter && args[0]) {
       const format = this.read(args[0], depth + 1, seen);
       const values = args.slice(1);
-      const spliced = values.some((a) => !isConstant(a)) && (TEXT_VERB.test(format.literal) || callee === "fmt.Sprint");
-      return { literal: format.literal, dynamic: format.dynamic || spliced, rows: [row, ...format.rows] };
+      const verbs = formatter.verbs === "any" || formatter.verbs.test(format.literal);
+      const spliced = values.some((a) => !this.isConstant(a)) && verbs;
+      const captured = syntax.formatCaptures.test(format.literal);
+      return { literal: format.literal, dynamic: format.dynamic || spliced || captured, rows: [row, ...format.rows] };
+    }
+    if (object && syntax.appendMethods.includes(call.method) && args[0]) {
+      return this.joined(object, this.read(object, depth + 1, seen), args[0], this.read(args[0], depth + 1, seen), row);
+    }
+    if (object && syntax.passThroughMethods.test(call.method)) return this.read(object, depth + 1, seen);
+    if (syntax.passThroughFunctions.test(call.callee)) {
+      return args[0] ? this.read(args[0], depth + 1, seen) : { ...NONE, rows: [row] };
     }
     return { ...NONE, rows: [row] };
   }
@@ -162,7 +210,12 @@ export class StringBuilderReader {
     const row = node.range().start.line;
     if (CONSTANT.test(name) || seen.has(name)) return { ...NONE, rows: [row] };
     const next = new Set(seen).add(name);
-    const parts = this.assignmentsTo(name, row).map((value) => this.read(value, depth + 1, next));
+    const parts = this.assignedTo(name, row).map(({ value, appended }) => {
+      const read = this.read(value, depth + 1, next);
+      // A value added to text is built text unless it is a constant: `sb.append(name)`.
+      const opaque = appended === true && read.literal === "" && !read.dynamic && !this.isConstant(value);
+      return opaque ? { ...read, dynamic: true } : read;
+    });
     if (parts.length === 0) return { ...NONE, rows: [row] };
     return {
       literal: parts
@@ -174,57 +227,170 @@ export class StringBuilderReader {
     };
   }
 
-  /** The values assigned to `name` (`=`, `:=`, `+=`, `let/const/var`) on rows above `before`. */
-  private assignmentsTo(name: string, before: number): SgNode[] {
-    return (this.assignments().get(name) ?? [])
-      .filter((a) => a.row < before && a.row >= before - MAX_ROWS_BACK)
-      .map((a) => a.value);
+  /**
+   * The values given to `name` (`=`, `:=`, `+=`, `.=`, `let/const/var`, appends) on rows above `before`.
+   *
+   * @example reader.assignmentsTo("sql", 12).map((v) => v.text()) // ['"SELECT * FROM t WHERE id = " + id']
+   */
+  assignmentsTo(name: string, before: number): SgNode[] {
+    return this.assignedTo(name, before).map((a) => a.value);
   }
 
-  private index: Map<string, Array<{ row: number; value: SgNode }>> | undefined;
+  private assignedTo(name: string, before: number): Assigned[] {
+    return (this.assignments().get(name) ?? []).filter((a) => a.row < before && a.row >= before - MAX_ROWS_BACK);
+  }
+
+  /**
+   * Every name the tree assigns (as written: `sql`, `$sql`, `cmd.CommandText`) with its values.
+   *
+   * @example [...reader.assignedNames()].map(([name]) => name) // ["sql", "cmd.CommandText"]
+   */
+  assignedNames(): IterableIterator<[string, ReadonlyArray<Assigned>]> {
+    return this.assignments().entries();
+  }
+
+  /**
+   * True for a literal number, boolean or null, a plain string without substitutions, an ALL_CAPS
+   * name or member, a numeric cast, or a call whose result cannot carry syntax (an escaper).
+   *
+   * @example reader.isConstant(node) // true for `"orders"`, `MAX_ROWS`, `escapeshellarg($f)`
+   */
+  isConstant(node: SgNode | undefined): boolean {
+    if (!node) return true;
+    const kind = kindOf(node);
+    const syntax = this.syntax;
+    if (LITERAL_KINDS.has(kind) || syntax.literalKinds.includes(kind) || syntax.numericKinds.includes(kind))
+      return true;
+    if (syntax.identifierKinds.includes(kind) || kind === "constant") return CONSTANT.test(node.text());
+    if (kind === "member_expression" || kind === "attribute" || kind === "selector_expression") {
+      const last = (node.field("property") ?? node.field("attribute") ?? node.field("field"))?.text() ?? "";
+      return CONSTANT.test(last);
+    }
+    if (syntax.memberKinds.includes(kind)) return CONSTANT.test(/[\w$]+$/.exec(node.text())?.[0] ?? "");
+    if (syntax.constantStringKinds.includes(kind)) {
+      return !node.children().some((c) => syntax.substitutionKinds.includes(kindOf(c)));
+    }
+    if (syntax.safeCalls && syntax.callKinds.includes(kind)) {
+      // A call without an argument list (Ruby's `params[:id].to_i`) is named by its whole text.
+      const callee = callAt(this.lang, node)?.callee ?? node.text().replace(/\s+/g, "");
+      return syntax.safeCalls.test(callee);
+    }
+    return false;
+  }
+
+  private index: Map<string, Assigned[]> | undefined;
 
   /** Every assignment of the tree by target name, read once (one native search per file). */
-  private assignments(): Map<string, Array<{ row: number; value: SgNode }>> {
+  private assignments(): Map<string, Assigned[]> {
     if (this.index) return this.index;
-    const index = new Map<string, Array<{ row: number; value: SgNode }>>();
-    const kinds = GRAMMARS[this.lang].assignmentKinds;
+    const index = new Map<string, Assigned[]>();
+    const add = (name: string, row: number, value: SgNode, appended = false) => {
+      const list = index.get(name) ?? [];
+      list.push(appended ? { row, value, appended } : { row, value });
+      index.set(name, list);
+    };
+    const syntax = this.syntax;
+    const kinds = [
+      ...GRAMMARS[this.lang].assignmentKinds,
+      ...(syntax.appendOperators.length > 0 ? syntax.binaryKinds : []),
+    ];
+    const appendOperators = syntax.appendOperators.length > 0;
     for (const a of this.root.findAll({ rule: { any: kinds.map((kind) => ({ kind })) } })) {
-      const target = a.field("left") ?? a.field("name");
-      const value = a.field("right") ?? a.field("value");
+      if (appendOperators && syntax.binaryKinds.includes(kindOf(a))) {
+        const { left, op, right } = binaryParts(a);
+        if (left && right && op && syntax.appendOperators.includes(op))
+          add(left.text(), a.range().start.line, right, true);
+        continue;
+      }
+      const { target, value } = this.assignmentParts(a);
       if (!target || !value) continue;
+      // The token before the value is the operator: `+=`, `.=`.
+      const appended =
+        syntax.appendAssignments.length > 0 && syntax.appendAssignments.includes(value.prev()?.text() ?? "");
       const names = LISTS.has(kindOf(target)) ? target.children().filter((c) => c.isNamed()) : [target];
       const values = LISTS.has(kindOf(value)) ? value.children().filter((c) => c.isNamed()) : [value];
       names.forEach((n, i) => {
         const v = values[i] ?? (values.length === 1 ? values[0] : undefined);
-        if (!v) return;
-        const list = index.get(n.text()) ?? [];
-        list.push({ row: a.range().start.line, value: v });
-        index.set(n.text(), list);
+        if (v) add(n.text(), a.range().start.line, v, appended);
       });
     }
+    if (syntax.appendMethods.length > 0) this.indexAppends(add);
     this.index = index;
     return index;
   }
+
+  /** `sb.append(x)` and `sb.append(x).append(y)` give `sb` more text. */
+  private indexAppends(add: (name: string, row: number, value: SgNode, appended: boolean) => void): void {
+    const names = this.syntax.appendMethods;
+    const pattern = new RegExp(`\\.(?:${names.join("|")})$`);
+    for (const call of callSites({ lang: this.lang, root: this.root }, pattern)) {
+      const root = /^([$\w]+)(?:\.(\w+)\(|$)/.exec(call.receiver ?? "");
+      const arg = call.args[0];
+      if (!root?.[1] || !arg || (root[2] !== undefined && !names.includes(root[2]))) continue;
+      add(root[1], call.row, arg, true);
+    }
+  }
+
+  /** An assignment's target name node and value: by field where the grammar names them, else by position. */
+  private assignmentParts(a: SgNode): { target?: SgNode; value?: SgNode } {
+    const byField = this.syntax.assignmentFields;
+    let target = byField ? (a.field("left") ?? a.field("name") ?? a.field("pattern") ?? undefined) : undefined;
+    let value = byField ? (a.field("right") ?? a.field("value") ?? undefined) : undefined;
+    if (!target || !value) {
+      // Kotlin names no fields, C#'s declarator names no value: read them by position, around the `=`.
+      const children = a.children();
+      const equals = children.findIndex((c) => !c.isNamed() && /=$/.test(c.text()));
+      const before = equals < 0 ? children : children.slice(0, equals);
+      target ??= before.find((c) => c.isNamed() && !ASSIGNMENT_NOISE.has(kindOf(c)));
+      if (!value && equals >= 0) value = children.slice(equals + 1).find((c) => c.isNamed());
+    }
+    if (target && this.syntax.targetWrappers.length > 0 && this.syntax.targetWrappers.includes(kindOf(target))) {
+      target = target.children().find((c) => c.isNamed()) ?? target;
+    }
+    return { ...(target ? { target } : {}), ...(value ? { value } : {}) };
+  }
 }
+
+/** Children of a declaration that come before its name (Kotlin `val`, modifiers, annotations). */
+const ASSIGNMENT_NOISE = new Set(["binding_pattern_kind", "modifiers", "annotation", "type_identifier", "user_type"]);
 
 /** Several targets or values in one assignment: `a, b := x, y` (Go), `a, b = x, y` (Python). */
 const LISTS = new Set(["expression_list", "pattern_list"]);
+/** Literal kinds of the first three grammars, always constant. */
+const LITERAL_KINDS = new Set(STRING_SYNTAX.javascript.literalKinds);
 
-/** A literal number, boolean or null, a plain string without substitutions, or an ALL_CAPS name. */
-function isConstant(node: SgNode | undefined): boolean {
-  if (!node) return true;
-  const kind = kindOf(node);
-  if (LITERAL_KINDS.has(kind)) return true;
-  if (kind === "identifier") return CONSTANT.test(node.text());
-  if (kind === "member_expression" || kind === "attribute" || kind === "selector_expression") {
-    const last = (node.field("property") ?? node.field("attribute") ?? node.field("field"))?.text() ?? "";
-    return CONSTANT.test(last);
-  }
-  if (kind === "string" || kind === "interpreted_string_literal" || kind === "raw_string_literal") {
-    return !node.children().some((c) => kindOf(c) === "interpolation" || kindOf(c) === "template_substitution");
-  }
-  return false;
+/** A binary node's sides and operator: by field where the grammar names them, else by position. */
+function binaryParts(node: SgNode): { left?: SgNode; op?: string; right?: SgNode } {
+  const left = node.field("left");
+  const right = node.field("right");
+  if (left && right) return { left, right, op: node.field("operator")?.text() };
+  const named = node.children().filter((c) => c.isNamed());
+  const op = node
+    .children()
+    .find((c) => !c.isNamed())
+    ?.text();
+  if (named.length !== 2) return {};
+  return { left: named[0], right: named[1], ...(op !== undefined ? { op } : {}) };
 }
+
+/** The receiver of a member call node: `sb` of `sb.append(x)`, `"..."` of `"...".format(x)`. */
+function receiverNode(node: SgNode): SgNode | undefined {
+  const fn = node.field("function");
+  const member = fn ?? node.children().find((c) => MEMBER_CALLEES.has(kindOf(c)));
+  const holder = member ?? node;
+  const object =
+    holder.field("object") ??
+    holder.field("operand") ??
+    holder.field("receiver") ??
+    holder.field("expression") ??
+    (member && kindOf(member) === "field_expression" ? member.field("value") : null);
+  if (object) return object;
+  if (member && MEMBER_CALLEES.has(kindOf(member))) return member.children().find((c) => c.isNamed());
+  return undefined;
+}
+
+/** Callee node kinds that are member access with the receiver first (Kotlin, Rust paths). */
+const MEMBER_CALLEES = new Set(["navigation_expression", "scoped_identifier"]);
 
 /**
  * A node's grammar kind as a string (ast-grep types it as a union that admits numbers).

@@ -1,119 +1,52 @@
 import type { SgNode } from "@ast-grep/napi";
 import { callSites, type CallSite } from "../code/call-sites.js";
 import type { PatchSyntax, SyntaxLanguage } from "../code/syntax-tree.js";
+import { matchesCall } from "./call-rule.js";
 import { callArguments, kindOf, StringBuilderReader, type BuiltString } from "./built-string.js";
+import {
+  INJECTION_RULES,
+  SHELL_FLAG,
+  SHELL_FLAG_LINE,
+  SHELLS,
+  sinkNames,
+  type InjectionRules,
+  type SinkRule,
+} from "./injection-rules.js";
+import { OutsideReader } from "./request-sources.js";
+import { STRING_SYNTAX } from "./string-syntax.js";
 import { prefilter } from "../precheck.js";
 
 /** Text that reads as a SQL statement or clause. */
 export const SQL_SHAPE =
   /\b(select\b[\s\S]*\bfrom|insert\s+into|update\s+[\w."`]+\s+set|delete\s+from|where\s+[\w.]+\s*(=|like|in\b|<|>)|order\s+by|values\s*\(|(and|or)\s+[\w.]+\s*(=|like|<|>))/i;
 
-/** Methods that run SQL text: drivers, ORMs' raw escapes, query builders' `*Raw`. */
-const SQL_METHOD = new Set([
-  "query",
-  "execute",
-  "executemany",
-  "executescript",
-  "raw",
-  "unsafe",
-  "$queryRawUnsafe",
-  "$executeRawUnsafe",
-  "queryRawUnsafe",
-  "executeRawUnsafe",
-  "exec",
-  "exec_driver_sql",
-  "prepare",
-  "whereRaw",
-  "orderByRaw",
-  "havingRaw",
-  "joinRaw",
-  "fromRaw",
-  "read_sql",
-  "read_sql_query",
-  "text",
-  "extra",
-  "all",
-  "get",
-  "run",
-  "each",
-  "Query",
-  "QueryRow",
-  "QueryContext",
-  "QueryRowContext",
-  "Exec",
-  "ExecContext",
-  "Prepare",
-  "PrepareContext",
-  "Raw",
-  "Select",
-  "Get",
-  "MustExec",
-  "Queryx",
-  "QueryRowx",
-  "Execute",
-  // asyncpg and encode/databases.
-  "fetch",
-  "fetchrow",
-  "fetchval",
-  "fetch_all",
-  "fetch_one",
-  "fetch_val",
-]);
-/** Receivers whose `exec` runs a shell command, not SQL (`child_process.exec`, `require("child_process").exec`). */
-const SHELL_RECEIVER = /^(child_process|childProcess|cp|shell|shelljs)$|^require\(["'`](node:)?child_process["'`]\)$/;
-/** Bare function names that run a shell command in JavaScript (imported or promisified `exec`). */
-const JS_SHELL_FN = /^(exec|execSync|execAsync|execPromise|pexec|execCommand|execaCommand|execaCommandSync)$/;
-const PY_SHELL_CALL =
-  /^(os\.system|os\.popen|subprocess\.getoutput|subprocess\.getstatusoutput|commands\.getoutput|asyncio\.create_subprocess_shell|popen2\.\w+)$/;
-const PY_SUBPROCESS = /^(subprocess\.)?(run|call|check_call|check_output|Popen)$/;
-const JS_SPAWN = /^(child_process\.|childProcess\.|cp\.)?(spawn|spawnSync|execFile|execFileSync)$/;
-const SHELLS = /^(\/(usr\/)?bin\/)?(sh|bash|zsh|dash|ash|ksh|cmd(\.exe)?|powershell(\.exe)?|pwsh)$/;
-
-/** The last names of every call `sinkKind` can accept: a cheap pre-filter on callee text. */
-const SINK_NAMES = new RegExp(
-  `(?:^|[^\\w$])(?:${[
-    ...SQL_METHOD,
-    ...["exec", "execSync", "execAsync", "execPromise", "pexec", "execCommand", "execaCommand", "execaCommandSync"],
-    ...["system", "popen", "getoutput", "getstatusoutput", "create_subprocess_shell", "popen2\\.\\w+"],
-    ...[
-      "run",
-      "call",
-      "check_call",
-      "check_output",
-      "Popen",
-      "Command",
-      "CommandContext",
-      "spawn",
-      "spawnSync",
-      "execFile",
-      "execFileSync",
-      "text",
-    ],
-  ]
-    .map((n) => n.replace(/\$/g, "\\$"))
-    .join("|")})$`,
-);
-
-/** Every way `StringBuilderReader` sees text built at run time, by the characters it needs. */
-const BUILDS = /\+|format|concat|Sprint/;
-/** Python's `%` formatting, and an f-string (or t-string) prefix right before its quote. */
-const PY_BUILDS = /%|(?<![\w])(?:[fFtT][rR]?|[rR][fFtT])["']/;
 /** A template substitution; `${ALL_CAPS}` alone is a constant and builds nothing. */
 const SUBSTITUTION = /\$\{([^}]*)\}?/g;
 const CONSTANT_SUBSTITUTION = /^\s*[A-Z_][A-Z0-9_]*\s*$/;
 
 /**
  * False only when the text cannot build a string at run time, so no call in it can receive built
- * SQL or shell text: no `+`, no format or concat call, no `fmt.Sprint*`, no template substitution
- * of a non-constant, and in Python no `%` and no f-string. Checked on the text the parser would
- * read, before any parse: a file without any of these has no injection flow.
+ * SQL or shell text: none of the grammar's building text (`+`, a format or concat call,
+ * `fmt.Sprint*`, Python's `%` and f-strings, Ruby's `#{`, PHP's `.`, Kotlin's `$`...) and no
+ * template substitution of a non-constant. Checked on the text the parser would read, before any
+ * parse: a file without any of these has no injection flow.
  *
  * @example mayBuildStrings('db.query("SELECT 1 FROM t WHERE id = $1", [id])', "typescript") // false
  */
 export function mayBuildStrings(text: string, lang: SyntaxLanguage): boolean {
-  if (BUILDS.test(text) || (lang === "python" && PY_BUILDS.test(text))) return true;
+  if (STRING_SYNTAX[lang].buildsText.test(text)) return true;
   for (const m of text.matchAll(SUBSTITUTION)) if (!CONSTANT_SUBSTITUTION.test(m[1] ?? "")) return true;
   return false;
+}
+
+/**
+ * True when a request value could reach a sink that takes one straight in (Rails `order(params[:s])`),
+ * though no string is built: the language has such sinks and the text names a request.
+ *
+ * @example mayPassRequestData("User.order(params[:sort])", "ruby") // true
+ */
+export function mayPassRequestData(text: string, lang: SyntaxLanguage): boolean {
+  return INJECTION_RULES[lang].rawRequestText?.test(text) === true;
 }
 
 /** One place where built text reaches a SQL or shell call. */
@@ -126,68 +59,161 @@ export interface InjectionFlow {
 }
 
 /**
- * SQL or shell text built from non-constant values (template literals, `+`, f-strings, `%`,
- * `.format`, `fmt.Sprintf`), directly or through a variable, that reaches a query or exec call,
- * where the call or the building is added by the PR. Parameterised queries (a constant text with
- * placeholders and a values argument) and argument-array process calls are not flows.
+ * SQL or shell text built from non-constant values (template literals, `+`, `.`, f-strings, `%`,
+ * `.format`, `fmt.Sprintf`, `String.format`, `sprintf`, `format!`, interpolated strings, appends),
+ * directly or through a variable, that reaches a query or exec call (or a node that runs its own
+ * text in a shell, or a property that takes SQL), where the sink or the building is added by the
+ * PR. The sinks of each language are `INJECTION_RULES`'. Parameterised queries (a constant text
+ * with placeholders and a values argument) and argument-array process calls are not flows.
  *
  * @example injectionFlows(syntaxOfPatch(file)!) // [{ kind: "sql", row: 3, call: "cursor.execute(q)" }]
  */
-export function injectionFlows(syntax: PatchSyntax): InjectionFlow[] {
-  const reader = new StringBuilderReader(syntax.root, syntax.lang);
+export function injectionFlows(syntax: PatchSyntax, headText = ""): InjectionFlow[] {
+  const reader = StringBuilderReader.of(syntax);
+  const rules = INJECTION_RULES[syntax.lang];
+  const outside = new OutsideReader(syntax.lang, reader, headText);
   const out: InjectionFlow[] = [];
-  for (const call of callSites(syntax, prefilter(SINK_NAMES))) {
-    const kind = sinkKind(call, syntax.lang);
-    if (!kind) continue;
-    const built = commandText(call, kind, syntax.lang).map((a) => reader.read(a));
-    const hit = built.find((b) => b.dynamic && (kind === "shell" || SQL_SHAPE.test(b.literal)));
-    if (!hit) continue;
-    const row = reportRow(syntax, call.row, hit);
-    if (row !== undefined) out.push({ kind, row, call: shorten(call.node.text()) });
+  const report = (kind: InjectionFlow["kind"], node: SgNode, callRow: number, hit: BuiltString) => {
+    const row = reportRow(syntax, callRow, hit);
+    if (row !== undefined) out.push({ kind, row, call: shorten(node.text()) });
+  };
+  for (const call of callSites(syntax, prefilter(sinkNames(syntax.lang)))) {
+    const sink = sinkOf(call, rules, reader);
+    if (!sink) continue;
+    const built = sink.text.map((a) => reader.read(a));
+    const hit = built.find(
+      (b) => b.dynamic && (sink.rule.kind === "shell" || sink.rule.fragment || SQL_SHAPE.test(b.literal)),
+    );
+    if (hit) {
+      report(sink.rule.kind, call.node, call.row, hit);
+      continue;
+    }
+    const raw = sink.rule.rawRequest ? sink.text.find((a) => outside.fromOutside(a)) : undefined;
+    if (raw) report(sink.rule.kind, call.node, call.row, { literal: "", dynamic: true, rows: [call.row] });
   }
-  return out;
+  if (rules.shellTextKinds.length > 0) {
+    for (const node of syntax.root.findAll({ rule: { any: rules.shellTextKinds.map((kind) => ({ kind })) } })) {
+      const row = node.range().start.line;
+      const built = reader.readText(node);
+      if (built.dynamic) report("shell", node, row, built);
+    }
+  }
+  for (const sink of rules.propertySinks) {
+    for (const [name, values] of reader.assignedNames()) {
+      if (!sink.property.test(name)) continue;
+      for (const { row, value } of values) {
+        const built = reader.read(value);
+        const hit =
+          built.dynamic &&
+          (sink.kind === "sql"
+            ? SQL_SHAPE.test(built.literal)
+            : sink.shape !== "argline" || SHELL_FLAG_LINE.test(built.literal));
+        if (hit) report(sink.kind, value.parent() ?? value, row, built);
+      }
+    }
+  }
+  return out.sort((a, b) => a.row - b.row);
 }
 
-function sinkKind(call: CallSite, lang: SyntaxLanguage): InjectionFlow["kind"] | undefined {
-  if (lang === "python") {
-    if (PY_SHELL_CALL.test(call.callee)) return "shell";
-    if (PY_SUBPROCESS.test(call.callee) && callArguments(call).some((a) => isTrueKeyword(a, "shell"))) return "shell";
-  } else if (lang === "go") {
-    if (/^exec\.Command(Context)?$/.test(call.callee) && goShellArgs(call) !== undefined) return "shell";
-  } else {
-    if (call.receiver === undefined && JS_SHELL_FN.test(call.method)) return "shell";
-    if (call.receiver !== undefined && SHELL_RECEIVER.test(call.receiver) && /^(exec|execSync)$/.test(call.method))
-      return "shell";
+/** A call that matches a sink rule, and the nodes that carry its SQL or shell text. */
+interface Sink {
+  rule: SinkRule;
+  text: SgNode[];
+}
+
+/** The first rule of the language that the call matches and whose shape finds text in it. */
+function sinkOf(call: CallSite, rules: InjectionRules, reader: StringBuilderReader): Sink | undefined {
+  for (const rule of rules.sinks) {
+    if (!matchesCall(rule, call)) continue;
+    if (rule.when === "shell-keyword" && !callArguments(call).some((a) => isTrueKeyword(a, "shell"))) continue;
     if (
-      JS_SPAWN.test(call.callee) &&
-      callArguments(call).some((a) => kindOf(a) === "object" && /\bshell\s*:\s*true\b/.test(a.text()))
+      rule.when === "shell-option" &&
+      !callArguments(call).some((a) => kindOf(a) === "object" && /\bshell\s*:\s*true\b/.test(a.text()))
     )
-      return "shell";
+      continue;
+    const text = commandText(call, rule, rules, reader);
+    if (text) return { rule, text };
   }
-  if (call.receiver !== undefined && SQL_METHOD.has(call.method)) return "sql";
-  if (lang === "python" && /^(sqlalchemy\.)?text$/.test(call.callee)) return "sql";
   return undefined;
 }
 
-/** The arguments that carry the SQL or the shell command. */
-function commandText(call: CallSite, kind: InjectionFlow["kind"], lang: SyntaxLanguage): SgNode[] {
-  const positional = callArguments(call).filter((a) => kindOf(a) !== "keyword_argument");
-  if (lang === "go" && kind === "shell") {
-    const script = goShellArgs(call);
-    return script ? [script] : [];
+/** The arguments that carry the SQL or the shell command, or undefined when the shape does not apply. */
+function commandText(
+  call: CallSite,
+  rule: SinkRule,
+  rules: InjectionRules,
+  reader: StringBuilderReader,
+): SgNode[] | undefined {
+  const positional = call.args.filter((a) => !OPTION_KINDS.has(kindOf(a)));
+  const shape = rule.shape ?? "text";
+  if (shape === "argv") return scriptOf(argvOf(positional.slice(rule.argvFrom ?? 0), rules, reader));
+  if (shape === "text-or-array" || shape === "text-or-argv") {
+    const args = positional[0] && kindOf(positional[0]) === "hash" ? positional.slice(1) : positional;
+    const first = args[0];
+    if (!first) return [];
+    const argv = argvOf([first], rules, reader);
+    if (argv.length > 1 || (shape === "text-or-argv" && args.length > 1))
+      return scriptOf(argv.length > 1 ? argv : args);
+    return [first];
   }
-  if (kind === "shell") return positional.slice(0, 1);
-  // Go's context variants take the context first: look at the first two arguments.
-  return positional.slice(0, lang === "go" ? 2 : 1);
+  if (shape === "program-argline") {
+    const [program, line] = positional;
+    if (!program || !line || !SHELLS.test(unquoted(program))) return undefined;
+    const built = reader.read(line);
+    return SHELL_FLAG_LINE.test(built.literal) ? [line] : undefined;
+  }
+  if (shape === "receiver-argv") {
+    const argv = argvOf(positional, rules, reader);
+    return argv[0] && SHELL_FLAG.test(unquoted(argv[0])) && argv[1] ? [argv[1]] : undefined;
+  }
+  return (rule.args ?? [0]).map((i) => positional[i]).filter((a): a is SgNode => a !== undefined);
 }
 
-/** `exec.Command("sh", "-c", script)`: the script argument, when a shell is asked to run text. */
-function goShellArgs(call: CallSite): SgNode | undefined {
-  const args = call.callee.endsWith("Context") ? callArguments(call).slice(1) : callArguments(call);
-  const program = args[0]?.text().replace(/^["`]|["`]$/g, "");
-  const flag = args[1]?.text().replace(/^["`]|["`]$/g, "");
-  if (program === undefined || !SHELLS.test(program) || !/^(-c|\/c|\/C|-Command)$/.test(flag ?? "")) return undefined;
-  return args[2];
+/** Keyword arguments and trailing options (Python `shell=True`, Ruby `exception: true`) carry no command. */
+const OPTION_KINDS = new Set(["keyword_argument", "pair"]);
+
+/** A program and its arguments: one array or list argument stands for its elements. */
+function argvOf(args: SgNode[], rules: InjectionRules, reader: StringBuilderReader): SgNode[] {
+  if (args.length !== 1 || !args[0]) return args;
+  let only = args[0];
+  while (kindOf(only) === "reference_expression" || kindOf(only) === "parenthesized_expression") {
+    only = only.children().find((c) => c.isNamed()) ?? only;
+    if (only === args[0]) break;
+  }
+  if (rules.arrayKinds.includes(kindOf(only))) return elements(only, rules);
+  const list = rules.listCalls.source !== "(?!)" ? reader.callOf(only) : undefined;
+  if (list && rules.listCalls.test(list.callee)) return list.args;
+  return args;
+}
+
+/** An array literal's elements, through its initializer and element wrappers. */
+function elements(array: SgNode, rules: InjectionRules): SgNode[] {
+  const named = array.children().filter((c) => c.isNamed() && !ARRAY_NOISE.has(kindOf(c)));
+  const inner = named.find((c) => rules.arrayKinds.includes(kindOf(c)));
+  if (inner && named.length === 1) return elements(inner, rules);
+  return named.map((c) => (ELEMENT_WRAPPERS.has(kindOf(c)) ? (c.children().find((n) => n.isNamed()) ?? c) : c));
+}
+
+const ARRAY_NOISE = new Set([
+  "type_identifier",
+  "dimensions",
+  "predefined_type",
+  "array_type",
+  "generic_name",
+  "identifier_type",
+]);
+const ELEMENT_WRAPPERS = new Set(["array_element_initializer"]);
+
+/** `sh -c script`: the script, when a shell is asked to run text; undefined for any other program. */
+function scriptOf(argv: SgNode[]): SgNode[] | undefined {
+  const [program, flag, script] = argv;
+  if (!program || !SHELLS.test(unquoted(program)) || !flag || !SHELL_FLAG.test(unquoted(flag)) || !script)
+    return undefined;
+  return [script];
+}
+
+function unquoted(node: SgNode): string {
+  return node.text().replace(/^["'`]|["'`]$/g, "");
 }
 
 function isTrueKeyword(node: SgNode, name: string): boolean {

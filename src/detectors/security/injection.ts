@@ -1,11 +1,11 @@
 import { headText } from "../code/head-text.js";
 import { grammarReader, syntaxOfPatch, type PatchSyntax } from "../code/syntax-tree.js";
-import { FIRST_GRAMMARS, GRAMMARS } from "../code/grammars.js";
+import { ALL_GRAMMARS, GRAMMARS } from "../code/grammars.js";
 import type { Detector } from "../detector.js";
 import type { Finding } from "../../domain/finding.js";
 import { isDocPath } from "./file-kind.js";
 import { kindOf } from "./built-string.js";
-import { injectionFlows, mayBuildStrings } from "./injection-flow.js";
+import { injectionFlows, mayBuildStrings, mayPassRequestData } from "./injection-flow.js";
 import { interpolates, readsRequestData } from "./interpolation.js";
 import { matchLineRules, type LineRule } from "./line-rules.js";
 import { securityFinding } from "./security-finding.js";
@@ -110,7 +110,7 @@ const FLOW_MESSAGE = {
 } as const;
 
 /** The languages this detector reads by what the code does. */
-const LANGUAGES = grammarReader(FIRST_GRAMMARS);
+const LANGUAGES = grammarReader(ALL_GRAMMARS);
 
 /**
  * SEC-02: injection in added code. In JavaScript, TypeScript, Python and Go the syntax tree is
@@ -134,9 +134,11 @@ export const injectionDetector: Detector = {
       const found = new Map<number, string>();
       const lang = LANGUAGES.languageOf(file);
       // A file that builds no string at run time has no flow: it is parsed only if a line rule asks.
-      const syntax = lang && precheck(mayBuildStrings(headText(file).text, lang)) ? syntaxOfPatch(file) : undefined;
+      const text = lang ? headText(file).text : "";
+      const mayFlow = lang !== undefined && (mayBuildStrings(text, lang) || mayPassRequestData(text, lang));
+      const syntax = lang && precheck(mayFlow) ? syntaxOfPatch(file) : undefined;
       if (syntax) {
-        for (const flow of injectionFlows(syntax)) {
+        for (const flow of injectionFlows(syntax, text)) {
           const line = syntax.lineAt(flow.row);
           if (line !== undefined && !found.has(line)) found.set(line, `${FLOW_MESSAGE[flow.kind]} (\`${flow.call}\`)`);
         }

@@ -1,0 +1,293 @@
+import type { SyntaxLanguage } from "../code/grammars.js";
+
+/**
+ * How each grammar builds a string at run time, as data for `StringBuilderReader`: which nodes
+ * are names, literal strings and their substitutions, which binary operators join text, which
+ * calls format or append, and which calls give back their receiver's text unchanged. The reader
+ * asks this table; it never branches on a language's name.
+ *
+ * @example STRING_SYNTAX.php.concatOperators // [".", "+"]
+ */
+export interface StringSyntax {
+  /** Text any file that builds a string at run time holds (a cheap pre-check before any parse). */
+  buildsText: RegExp;
+  /** Names followed to their assignments (`identifier`, Kotlin `simple_identifier`, PHP `variable_name`). */
+  identifierKinds: readonly string[];
+  /** Literal string kinds, interpolating ones included. */
+  stringKinds: readonly string[];
+  /** String kinds that are constants when they substitute nothing (a JS template literal is not). */
+  constantStringKinds: readonly string[];
+  /** Children of a string that splice a value in. */
+  substitutionKinds: readonly string[];
+  /** Substitution kinds that are the value itself (Kotlin `$name`, PHP `"$name"`), not a wrapper around it. */
+  bareSubstitutionKinds: readonly string[];
+  /** Children of a substitution that are punctuation, not its value (C# `interpolation_brace`). */
+  substitutionPunctuation: readonly string[];
+  /** Children of a string that hold its literal text. */
+  contentKinds: readonly string[];
+  /** Binary node kinds, and the operators among them that join text. */
+  binaryKinds: readonly string[];
+  concatOperators: readonly string[];
+  /** `"..." % x` formats a string (Python, Ruby). */
+  percentFormats: boolean;
+  /** Nodes that hold one expression (parentheses, `&x` in Rust, `value_argument` in Kotlin). */
+  wrapperKinds: readonly string[];
+  /** Call node kinds the reader reads as formatting, appending or passing text through. */
+  callKinds: readonly string[];
+  /** Calls that format their first argument with the rest: the callee, and the verbs that print text. */
+  formatFunctions: ReadonlyArray<{ callee: RegExp; verbs: RegExp | "any" }>;
+  /** Methods of a string receiver that format or join it with the arguments (`"...".format(x)`). */
+  formatMethods: RegExp;
+  /** Methods that add their argument to their receiver (`sb.append(x)`, `s.push_str(x)`). */
+  appendMethods: readonly string[];
+  /** Binary operators that add the right side to a name on the left (Ruby `s << x`). */
+  appendOperators: readonly string[];
+  /**
+   * Compound assignments that add text to what the name holds (`sql .= $x`, `sql += x`): an opaque
+   * value added so is built text. (JavaScript, Python and Go keep their first reading, in which
+   * only the added value's own building counts.)
+   */
+  appendAssignments: readonly string[];
+  /** Methods whose result is the receiver's text (`sb.toString()`, `s.as_str()`). */
+  passThroughMethods: RegExp;
+  /** Calls whose result is their first argument's text (`new StringBuilder("...")`, `String::from`). */
+  passThroughFunctions: RegExp;
+  /** Names a format string splices by itself (Rust's `format!("{name}")`). */
+  formatCaptures: RegExp;
+  /** Calls whose result cannot carry SQL or shell syntax (escapers, number parsers), if the grammar has any. */
+  safeCalls?: RegExp;
+  /** Node kinds of member access whose last name, when ALL_CAPS, is a constant (`Config.TABLE`). */
+  memberKinds: readonly string[];
+  /** Node kinds that are always constant values (numbers, booleans, null, symbols). */
+  literalKinds: readonly string[];
+  /** Node kinds that read as constant values (a cast to a number: PHP `(int)$id`). */
+  numericKinds: readonly string[];
+  /** Whether assignments name their target and value by field (`left`/`name`, `right`/`value`); Kotlin's do not. */
+  assignmentFields: boolean;
+  /** Assignment target kinds that wrap the name (Kotlin `variable_declaration`). */
+  targetWrappers: readonly string[];
+}
+
+const NEVER = /(?!)/;
+/** Format verbs that print text (`%s`, `%v`, `%r`); numeric verbs cannot carry SQL or shell syntax. */
+export const TEXT_VERB = /%[-+# 0-9.*]*[sqvrx]|%\([^)]*\)[sr]/;
+/** JavaScript, Python and Go share the reader's first rules (their findings are fixed by tests). */
+const FIRST_FORMAT = [
+  { callee: /^(fmt\.Sprintf|util\.format|format)$/, verbs: TEXT_VERB },
+  { callee: /^fmt\.Sprint$/, verbs: "any" as const },
+];
+const FIRST = {
+  buildsText: /\+|format|concat|Sprint/,
+  identifierKinds: ["identifier"],
+  stringKinds: ["string", "template_string", "interpreted_string_literal", "raw_string_literal", "concatenated_string"],
+  constantStringKinds: ["string", "interpreted_string_literal", "raw_string_literal"],
+  substitutionKinds: ["template_substitution", "interpolation"],
+  bareSubstitutionKinds: [],
+  substitutionPunctuation: [],
+  contentKinds: ["string_fragment", "string_content"],
+  binaryKinds: ["binary_expression", "binary_operator"],
+  concatOperators: ["+"],
+  percentFormats: false,
+  wrapperKinds: ["parenthesized_expression", "expression_list"],
+  callKinds: ["call", "call_expression"],
+  formatFunctions: FIRST_FORMAT,
+  formatMethods: /^(format|concat)$/,
+  appendMethods: [],
+  appendOperators: [],
+  appendAssignments: [],
+  formatCaptures: NEVER,
+  passThroughMethods: NEVER,
+  passThroughFunctions: NEVER,
+  memberKinds: ["member_expression", "attribute", "selector_expression"],
+  literalKinds: [
+    "number",
+    "integer",
+    "float",
+    "int_literal",
+    "float_literal",
+    "true",
+    "false",
+    "null",
+    "none",
+    "nil",
+    "undefined",
+  ],
+  numericKinds: [],
+  assignmentFields: true,
+  targetWrappers: [],
+} satisfies StringSyntax;
+
+/** JVM languages: `String.format`, `"...".formatted(x)`, `StringBuilder` chains. */
+const JVM_FORMAT = [
+  { callee: /^(String\.format|MessageFormat\.format|java\.lang\.String\.format)$/, verbs: /%[-+# 0-9.]*s|\{\d+\}/ },
+];
+const JVM_SAFE =
+  /^(Integer\.parseInt|Integer\.valueOf|Long\.parseLong|Long\.valueOf|UUID\.fromString|.*\.toInt|.*\.toLong|.*\.toIntOrNull|.*\.toLongOrNull)$/;
+
+/** Every grammar's string building. */
+export const STRING_SYNTAX: Readonly<Record<SyntaxLanguage, StringSyntax>> = {
+  javascript: FIRST,
+  typescript: FIRST,
+  tsx: FIRST,
+  // Python's `%` formatting, and an f-string (or t-string) prefix right before its quote.
+  python: {
+    ...FIRST,
+    percentFormats: true,
+    buildsText: /\+|format|concat|Sprint|%|(?<![\w])(?:[fFtT][rR]?|[rR][fFtT])["']/,
+  },
+  go: FIRST,
+  java: {
+    ...FIRST,
+    appendAssignments: ["+="],
+    buildsText: /\+|format|concat|append|insert/,
+    stringKinds: ["string_literal"],
+    constantStringKinds: ["string_literal"],
+    substitutionKinds: [],
+    contentKinds: ["string_fragment", "multiline_string_fragment"],
+    binaryKinds: ["binary_expression"],
+    wrapperKinds: ["parenthesized_expression"],
+    callKinds: ["method_invocation", "object_creation_expression"],
+    formatFunctions: JVM_FORMAT,
+    formatMethods: /^(formatted|concat)$/,
+    appendMethods: ["append", "insert"],
+    passThroughMethods: /^(toString|trim|strip|intern)$/,
+    passThroughFunctions: /^(StringBuilder|StringBuffer|String|String\.valueOf)$/,
+    safeCalls: JVM_SAFE,
+    memberKinds: ["field_access"],
+    literalKinds: [
+      "decimal_integer_literal",
+      "decimal_floating_point_literal",
+      "true",
+      "false",
+      "null_literal",
+      "character_literal",
+    ],
+  },
+  kotlin: {
+    ...FIRST,
+    appendAssignments: ["+="],
+    buildsText: /\+|\$|format|append|insert/,
+    identifierKinds: ["simple_identifier", "interpolated_identifier"],
+    stringKinds: ["string_literal"],
+    constantStringKinds: ["string_literal"],
+    substitutionKinds: ["interpolated_identifier", "interpolated_expression"],
+    bareSubstitutionKinds: ["interpolated_identifier"],
+    contentKinds: ["string_content"],
+    binaryKinds: ["additive_expression"],
+    wrapperKinds: ["parenthesized_expression", "value_argument"],
+    callKinds: ["call_expression"],
+    formatFunctions: [{ callee: /^(String\.format|java\.lang\.String\.format)$/, verbs: /%[-+# 0-9.]*s/ }],
+    formatMethods: /^format$/,
+    appendMethods: ["append", "appendLine", "insert"],
+    passThroughMethods: /^(toString|trim|trimIndent|trimMargin)$/,
+    passThroughFunctions: /^(StringBuilder|StringBuffer|String)$/,
+    safeCalls: JVM_SAFE,
+    memberKinds: ["navigation_expression"],
+    literalKinds: ["integer_literal", "real_literal", "boolean_literal", "null", "character_literal", "long_literal"],
+    assignmentFields: false,
+    targetWrappers: ["variable_declaration", "directly_assignable_expression"],
+  },
+  csharp: {
+    ...FIRST,
+    appendAssignments: ["+="],
+    buildsText: /\+|\$|Format|Concat|Append|Insert/,
+    stringKinds: ["string_literal", "verbatim_string_literal", "raw_string_literal", "interpolated_string_expression"],
+    constantStringKinds: [
+      "string_literal",
+      "verbatim_string_literal",
+      "raw_string_literal",
+      "interpolated_string_expression",
+    ],
+    substitutionKinds: ["interpolation"],
+    substitutionPunctuation: ["interpolation_brace", "interpolation_alignment_clause", "interpolation_format_clause"],
+    contentKinds: ["string_content", "string_literal_content", "raw_string_content"],
+    binaryKinds: ["binary_expression"],
+    wrapperKinds: ["parenthesized_expression", "argument"],
+    callKinds: ["invocation_expression", "object_creation_expression"],
+    formatFunctions: [
+      { callee: /^(string\.Format|String\.Format)$/, verbs: /\{\d+[^}]*\}/ },
+      { callee: /^(string\.Concat|String\.Concat)$/, verbs: "any" },
+    ],
+    formatMethods: NEVER,
+    appendMethods: ["Append", "AppendLine", "AppendFormat", "Insert"],
+    passThroughMethods: /^(ToString|Trim)$/,
+    passThroughFunctions: /^(StringBuilder|System\.Text\.StringBuilder)$/,
+    safeCalls: /^(int\.Parse|long\.Parse|Guid\.Parse|Convert\.ToInt32|Convert\.ToInt64)$/,
+    memberKinds: ["member_access_expression"],
+    literalKinds: ["integer_literal", "real_literal", "boolean_literal", "null_literal", "character_literal"],
+  },
+  php: {
+    ...FIRST,
+    appendAssignments: [".="],
+    buildsText: /\.|\$|sprintf/,
+    identifierKinds: ["variable_name"],
+    stringKinds: ["string", "encapsed_string", "heredoc", "nowdoc"],
+    constantStringKinds: ["string", "encapsed_string", "heredoc", "nowdoc"],
+    substitutionKinds: ["variable_name", "member_access_expression", "subscript_expression", "member_call_expression"],
+    bareSubstitutionKinds: [
+      "variable_name",
+      "member_access_expression",
+      "subscript_expression",
+      "member_call_expression",
+    ],
+    contentKinds: ["string_content", "string_value", "heredoc_body", "nowdoc_body"],
+    binaryKinds: ["binary_expression"],
+    concatOperators: [".", "+"],
+    wrapperKinds: ["parenthesized_expression", "argument"],
+    callKinds: ["function_call_expression", "member_call_expression", "scoped_call_expression"],
+    formatFunctions: [{ callee: /^(sprintf|vsprintf)$/, verbs: /%[-+ 0-9.']*s/ }],
+    formatMethods: NEVER,
+    appendMethods: [],
+    passThroughMethods: NEVER,
+    passThroughFunctions: /^(trim|strval)$/,
+    safeCalls:
+      /^(escapeshellarg|escapeshellcmd|intval|floatval|mysqli_real_escape_string|pg_escape_string|pg_escape_literal|\$\w+\.quote|\$\w+\.real_escape_string)$/,
+    memberKinds: ["class_constant_access_expression"],
+    literalKinds: ["integer", "float", "boolean", "null"],
+    numericKinds: ["cast_expression"],
+  },
+  ruby: {
+    ...FIRST,
+    appendAssignments: ["+=", "<<"],
+    buildsText: /#\{|\+|<<|%|format|sprintf|concat|prepend/,
+    identifierKinds: ["identifier"],
+    stringKinds: ["string"],
+    constantStringKinds: ["string"],
+    substitutionKinds: ["interpolation"],
+    contentKinds: ["string_content"],
+    binaryKinds: ["binary"],
+    percentFormats: true,
+    wrapperKinds: ["parenthesized_statements"],
+    callKinds: ["call"],
+    formatFunctions: [{ callee: /^(format|sprintf|Kernel\.format)$/, verbs: TEXT_VERB }],
+    formatMethods: NEVER,
+    appendMethods: ["concat", "prepend"],
+    appendOperators: ["<<"],
+    passThroughMethods: /^(to_s|strip|squish|freeze|dup)$/,
+    passThroughFunctions: NEVER,
+    safeCalls:
+      /^(Shellwords\.escape|Shellwords\.shellescape|Shellwords\.join|.*\.shellescape|.*\.to_i|.*\.to_f|.*connection\.quote|.*\.sanitize_sql\w*|sanitize_sql\w*|.*\.quote)$/,
+    memberKinds: ["scope_resolution"],
+    literalKinds: ["integer", "float", "true", "false", "nil", "simple_symbol", "hash_key_symbol"],
+  },
+  rust: {
+    ...FIRST,
+    appendAssignments: ["+="],
+    buildsText: /\+|format|push|concat/,
+    stringKinds: ["string_literal", "raw_string_literal"],
+    constantStringKinds: ["string_literal", "raw_string_literal"],
+    substitutionKinds: [],
+    contentKinds: ["string_content"],
+    binaryKinds: ["binary_expression"],
+    wrapperKinds: ["parenthesized_expression", "reference_expression"],
+    callKinds: ["call_expression", "macro_invocation"],
+    formatFunctions: [{ callee: /^(format!|std\.format!|alloc\.format!)$/, verbs: /\{[^}]*\}/ }],
+    formatMethods: NEVER,
+    appendMethods: ["push_str", "push"],
+    passThroughMethods: /^(to_string|to_owned|as_str|into|clone|trim|as_ref)$/,
+    passThroughFunctions: /^(String\.from|String\.new)$/,
+    formatCaptures: /\{[A-Za-z_][\w]*(?::[^}]*)?\}/,
+    memberKinds: ["scoped_identifier", "field_expression"],
+    literalKinds: ["integer_literal", "float_literal", "boolean_literal", "char_literal"],
+  },
+};
