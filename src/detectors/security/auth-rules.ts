@@ -167,7 +167,12 @@ export const AUTH_RULES: Readonly<Record<SyntaxLanguage, AuthRules>> = {
     calls: [
       {
         callee:
-          /^(password_hash|password_verify|password_needs_rehash|hash_equals|hash_hmac|setcookie|session_start|session_regenerate_id|session_destroy|session_set_cookie_params)$/,
+          /^(password_hash|password_verify|password_needs_rehash|hash_equals|hash_hmac|session_start|session_regenerate_id|session_destroy|session_set_cookie_params)$/,
+      },
+      // A cookie is auth when it may carry a session or a token: a name that says so, or one not written out.
+      {
+        callee: /^setcookie$/,
+        args: [{ index: 0, matches: /sess|sid|auth|token|jwt|remember|login|user|csrf|xsrf|ident|^[^'"]/i }],
       },
       { callee: /(^|\.)JWT\.(decode|encode)$/ },
       { callee: /^(Auth|Hash|Sanctum|Passport|Gate|Cookie)\./ },

@@ -124,3 +124,23 @@ describe("SEC-03 in Java, Kotlin, C#, PHP, Ruby and Rust, by calls, values, attr
     expect(await auth(file, patch)).toEqual([4]);
   });
 });
+
+describe("PHP cookies: auth only when the cookie may carry a session or a token", () => {
+  it("a session or remember-me cookie, or one whose name is not written out, is an auth change; a cart cookie is not", async () => {
+    const run = async (line: string) =>
+      authChangeDetector.detect(
+        detectContext(buildPr({ files: [{ filename: "public/cart.php", patch: addedFilePatch(["<?php", line]) }] })),
+      );
+    expect(await run("setcookie('cart', json_encode($cart), time() + 86400, '/');")).toEqual([]);
+    for (const line of [
+      "setcookie('remember_me', $token, time() + 86400 * 30, '/');",
+      "setcookie(SESSION_COOKIE, session_id());",
+      "setcookie($name, $value);",
+    ]) {
+      expect(
+        (await run(line)).map((f) => f.policy),
+        line,
+      ).toEqual(["SEC-03"]);
+    }
+  });
+});
