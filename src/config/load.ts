@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import YAML, { isMap, isPair, isScalar, LineCounter, type Document } from "yaml";
-import { GateError } from "../domain/errors.js";
+import { GateError, messageOf } from "../domain/errors.js";
 import { GateConfigSchema, type GateConfigFile } from "./schema.js";
 
 /** One problem in a configuration file: where (file, line, column), which key, what. */
@@ -107,7 +107,7 @@ export function loadConfigFile(file: string): GateConfigFile {
     text = fs.readFileSync(file, "utf8");
   } catch (error) {
     throw new ConfigFileError(file, [
-      { file, line: 0, col: 0, key: "(file)", message: `cannot be read: ${(error as Error).message}` },
+      { file, line: 0, col: 0, key: "(file)", message: `cannot be read: ${messageOf(error)}` },
     ]);
   }
   return parseConfigText(text, file);

@@ -1,3 +1,4 @@
+import { messageOf } from "../domain/errors.js";
 import type { Policy } from "../domain/policy.js";
 import { effectiveConfig, type EffectiveConfig } from "./effective.js";
 import { parseConfigText } from "./load.js";
@@ -35,7 +36,7 @@ export function resolveReviewConfig(
   } catch (error) {
     return {
       config: server.config,
-      problem: `${(error as Error).message}; the repository's configuration was not used, so a person decides`,
+      problem: `${messageOf(error)}; the repository's configuration was not used, so a person decides`,
     };
   }
 }
