@@ -115,7 +115,7 @@ describe("buildCoverage", () => {
       [".github/actions/setup/action.yml", "format"],
     ]);
     expect(c.unread[0]?.detail).toContain("dependency-licenses (LIC-01, LIC-02)");
-    expect(c.read.map((g) => g.files).flat()).toEqual(["package.json"]);
+    expect(c.read.flatMap((g) => g.files)).toEqual(["package.json"]);
   });
 
   it("an overlong added line is unread, at its line; trailing whitespace does not make a line long", () => {

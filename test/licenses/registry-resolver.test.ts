@@ -7,7 +7,7 @@ import { createCratesResolver } from "../../src/licenses/crates-resolver.js";
 import { createGoResolver, goLicenseExpression } from "../../src/licenses/go-resolver.js";
 import { createRegistryResolver } from "../../src/licenses/registry-resolver.js";
 import { openDatabase } from "../../src/store/database.js";
-import { SqliteReviewStore } from "../../src/store/review-store.js";
+import { sqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { buildPr, detectContext } from "../detectors/pr-builder.js";
 import { FAST_RETRY, startFakeRegistry, type FakeRegistry } from "../fakes/registry.js";
 import { reviewFixture, tempDir, testGate } from "../helpers/gate.js";
@@ -158,7 +158,7 @@ describe("Go module licence resolver (deps.dev API)", () => {
 
 describe("live licences for every ecosystem", () => {
   function live() {
-    const store = new SqliteReviewStore(openDatabase(":memory:"), systemClock);
+    const store = sqliteStore(openDatabase(":memory:"), systemClock);
     const licenses = createRegistryResolver({
       store,
       cratesUrl: reg.cratesUrl,
