@@ -1,7 +1,7 @@
 import type { Severity, Specialty } from "../domain/finding.js";
 import type { Policy } from "../domain/policy.js";
 import type { AdvisoryLevel, ConfigException, GateConfigFile, LicenseAction } from "./schema.js";
-import type { AcceptedUnread } from "../coverage/ledger.js";
+import type { AcceptedUnread } from "../domain/coverage.js";
 
 /** The licence allow-list when a configuration file gives none (the bundled file repeats it). */
 export const DEFAULT_ALLOWED_LICENSES: readonly string[] = [

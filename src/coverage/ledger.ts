@@ -1,5 +1,5 @@
 import picomatch from "picomatch";
-import { readKey, type Coverage, type ExemptFile, type UnreadEntry } from "../domain/coverage.js";
+import { type AcceptedUnread, readKey, type Coverage, type ExemptFile, type UnreadEntry } from "../domain/coverage.js";
 import { addedLines } from "../domain/patch.js";
 import type { ChangedFile } from "../domain/pull-request.js";
 import type { Detector } from "../detectors/detector.js";
@@ -12,13 +12,6 @@ export interface ReadGap {
   file: string;
   reason: "cap" | "snapshot";
   detail: string;
-}
-
-/** An unread file a team accepts (`coverage.accept_unread`): a path glob or a language, and why. */
-export interface AcceptedUnread {
-  path?: string;
-  language?: string;
-  reason: string;
 }
 
 const plural = (n: number, one: string) => `${n.toLocaleString("en-US")} ${one}${n === 1 ? "" : "s"}`;

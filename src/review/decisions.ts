@@ -23,6 +23,8 @@ function refused(refusal: Refusal): Refused {
 /** What a door may hear while a decision is applied. */
 export interface DecideOptions {
   door?: DecisionDoor;
+  /** The door checked this attempt with `check` just before (see `ReviewService.decide`). */
+  checked?: boolean;
   onProgress?: (p: InvestigationProgress) => void;
   onReceived?: () => Promise<void>;
 }
@@ -63,13 +65,17 @@ export class ReviewDecisions {
   ): Promise<DecideOutcome> {
     const ctx = await this.work.load(reviewId);
     if (!ctx) return this.refuse(reviewId, resume, door, { code: "not_found", reviewId });
-    const refusal = await this.refusal(ctx, resume, door);
+    const refusal = opts.checked ? undefined : await this.refusal(ctx, resume, door);
     if (refusal) return refusal;
     // Stored durably with the claim (the cross-process lock: only one process moves waiting →
     // running), before anyone is told it was taken; a crash after this is finished by `recover`
     // (SQLite) or by another replica taking the decision's job over (PostgreSQL).
     const held = await this.receive(ctx, resume, door);
-    if (!held) return this.refuse(reviewId, resume, door, { code: "busy", reviewId });
+    if (!held) {
+      // Checked before the claim: say what changed since (decided meanwhile, superseded), else busy.
+      const since = opts.checked ? await this.refusal(ctx, resume, door) : undefined;
+      return since ?? this.refuse(reviewId, resume, door, { code: "busy", reviewId });
+    }
     await opts.onReceived?.();
     const stop = opts.onProgress ? this.work.deps.progress.listen(reviewId, opts.onProgress) : () => undefined;
     try {

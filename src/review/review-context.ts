@@ -1,5 +1,5 @@
 import type { ApproverConfig, DecisionDoor } from "../domain/decision.js";
-import { approversWith } from "../config/approvers.js";
+import { approversWith } from "../config/approvers-with.js";
 import type { EffectiveConfig } from "../config/effective.js";
 import { SPECIALTIES } from "../domain/finding.js";
 import type { ReviewResult, ReviewStatus } from "../domain/review-result.js";

@@ -118,6 +118,14 @@ export class ReviewRunner implements ReviewService {
     return this.recovery.finishReceived(reviewId);
   }
 
+  /**
+   * Publishes every review through these publishers from now on: the server adds GitHub's check
+   * run and Slack's card once the gate (and the store they remember things in) is built.
+   */
+  publishWith(publishersFor: RunnerDeps["publishersFor"]): void {
+    this.work.publishing.use(publishersFor);
+  }
+
   /** Publishes the review's last saved result again (see `ReviewPublishing.publish`). */
   publish(reviewId: string): Promise<void> {
     return this.work.publishing.publish(reviewId);

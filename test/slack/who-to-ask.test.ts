@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { groupIdsIn } from "../../src/slack/approvers.js";
+import { groupIdsIn } from "../../src/slack/who-to-ask.js";
 
 describe("groupIdsIn", () => {
   it("lists the groups a config names", () => {
