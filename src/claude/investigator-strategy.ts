@@ -12,9 +12,8 @@ import type { ModelClient } from "./client.js";
 import { REPORT_FORMAT, readReportText } from "./investigator-report-schema.js";
 import { INVESTIGATOR_SYSTEM, firstTurn } from "./investigator-prompt.js";
 import { INVESTIGATOR_TOOLS, toToolCall } from "./investigator-tools.js";
-import { estimateTokens } from "./input-budget.js";
-import { ModelCallAborted } from "./model-output-error.js";
-import { costOf, type PriceTable } from "./pricing.js";
+import { abortedCall } from "./aborted-call.js";
+import type { PriceTable } from "./pricing.js";
 import { redact } from "./redact.js";
 import { responseText } from "./response-text.js";
 import { usageOf } from "./response-usage.js";
@@ -69,17 +68,9 @@ export function createModelStrategy(deps: ModelStrategyDeps): Strategy {
       message = await deps.client.messages.create(params, { signal: ctx.signal });
     } catch (error) {
       if (!ctx.signal.aborted) throw error;
-      // Cut off by the harness after sending: count what was sent, as uncached input.
-      const sent = estimateTokens(JSON.stringify(params.system ?? "") + JSON.stringify(params.messages));
-      const spent = {
-        model_calls: 1,
-        input_tokens: sent,
-        cost_usd: costOf(params.model, { input_tokens: sent }, deps.prices),
-      };
-      throw new ModelCallAborted("the investigator's model call was aborted", {
-        usage: addUsage(usage, spent),
-        cause: error,
-      });
+      // Cut off by the harness after sending: what was sent is counted.
+      const sent = JSON.stringify(params.system ?? "") + JSON.stringify(params.messages);
+      throw abortedCall("the investigator's model call", { model: params.model, sent }, usage, deps.prices, error);
     }
     const total = addUsage(usage, usageOf(message, deps.prices, deps.log));
     messages.push({ role: "assistant", content: toParams(message.content) });
