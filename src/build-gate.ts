@@ -9,7 +9,7 @@ import type { Specialist } from "./domain/specialist.js";
 import type { ReviewSource } from "./domain/review-source.js";
 import type { GitHubAuth } from "./github/client.js";
 import { createGitHubLoader, octokitFor } from "./github/live-loader.js";
-import { createLoader } from "./fixture/loader.js";
+import { loaderBySource } from "./fixture/source-switch.js";
 import { headFilesFor } from "./snapshot/head-files.js";
 import { createSnapshotCache } from "./snapshot/snapshot-cache.js";
 import { snapshotOf } from "./domain/snapshot-ref.js";
@@ -141,7 +141,7 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
       limits: settings.investigator,
     });
   });
-  const loader = createLoader(github ? { github: createGitHubLoader({ auth: github }) } : {});
+  const loader = loaderBySource(github ? { github: createGitHubLoader({ auth: github }) } : {});
   const configs = configShelf(store);
   const graph = buildReviewGraph(
     {

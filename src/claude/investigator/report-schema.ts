@@ -1,6 +1,6 @@
 import { zodOutputFormat } from "@anthropic-ai/sdk/helpers/zod";
 import { z } from "zod";
-import { describeIssues } from "../domain/errors.js";
+import { describeIssues } from "../../domain/errors.js";
 
 const EvidenceSchema = z.object({
   file: z.string().min(1).describe("Path of the file quoted, relative to the repository root"),

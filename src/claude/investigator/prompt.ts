@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import type { PullRequest } from "../domain/pull-request.js";
-import { prKey } from "../domain/pull-request.js";
-import type { InvestigationRequest } from "../domain/investigation.js";
-import { packHunks } from "./input-budget.js";
-import { InvestigatorReportSchema } from "./investigator-report-schema.js";
-import { redact } from "./redact.js";
-import { describeFinding } from "./specialist/prompt.js";
+import type { PullRequest } from "../../domain/pull-request.js";
+import { prKey } from "../../domain/pull-request.js";
+import type { InvestigationRequest } from "../../domain/investigation.js";
+import { packHunks } from "../input-budget.js";
+import { InvestigatorReportSchema } from "./report-schema.js";
+import { redact } from "../redact.js";
+import { describeFinding } from "../specialist/prompt.js";
 
 /** Estimated tokens of the changed hunks the first turn shows (the files the findings cite first). */
 const DIFF_TOKENS = 4000;

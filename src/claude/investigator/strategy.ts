@@ -7,19 +7,19 @@ import type {
   ToolResultBlockParam,
 } from "@anthropic-ai/sdk/resources/messages";
 import type { Logger } from "pino";
-import type { Strategy, StrategyAnswer, StrategyMove, ToolCall, TurnContext } from "../investigator/strategy.js";
-import type { ModelClient } from "./client.js";
-import { REPORT_FORMAT, readReportText } from "./investigator-report-schema.js";
-import { INVESTIGATOR_SYSTEM, firstTurn } from "./investigator-prompt.js";
-import { INVESTIGATOR_TOOLS, toToolCall } from "./investigator-tools.js";
-import { abortedCall } from "./aborted-call.js";
-import type { PriceTable } from "./pricing.js";
-import { redact } from "./redact.js";
-import { responseText } from "./response-text.js";
-import { usageOf } from "./response-usage.js";
-import type { ModelSettings } from "./settings.js";
-import { thinkingParam } from "./thinking-param.js";
-import { ZERO_USAGE, addUsage, type Usage } from "../domain/usage.js";
+import type { Strategy, StrategyAnswer, StrategyMove, ToolCall, TurnContext } from "../../investigator/strategy.js";
+import type { ModelClient } from "../client.js";
+import { REPORT_FORMAT, readReportText } from "./report-schema.js";
+import { INVESTIGATOR_SYSTEM, firstTurn } from "./prompt.js";
+import { INVESTIGATOR_TOOLS, toToolCall } from "./tools.js";
+import { abortedCall } from "../aborted-call.js";
+import type { PriceTable } from "../pricing.js";
+import { redact } from "../redact.js";
+import { responseText } from "../response-text.js";
+import { usageOf } from "../response-usage.js";
+import type { ModelSettings } from "../settings.js";
+import { thinkingParam } from "../thinking-param.js";
+import { ZERO_USAGE, addUsage, type Usage } from "../../domain/usage.js";
 
 /** What the Claude investigator is built from; the same injected client as the specialists. */
 export interface ModelStrategyDeps {

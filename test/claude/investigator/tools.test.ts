@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { INVESTIGATOR_TOOLS, toToolCall } from "../../src/claude/investigator-tools.js";
+import { INVESTIGATOR_TOOLS, toToolCall } from "../../../src/claude/investigator/tools.js";
 
 describe("toToolCall", () => {
   it("declares exactly the three read-only tools", () => {

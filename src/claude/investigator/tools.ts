@@ -1,6 +1,6 @@
 import type { Tool, ToolUseBlock } from "@anthropic-ai/sdk/resources/messages";
 import { z } from "zod";
-import type { ToolCall } from "../investigator/strategy.js";
+import type { ToolCall } from "../../investigator/strategy.js";
 
 const ReadFileArgs = z
   .object({

@@ -3,11 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AuthenticationError } from "@anthropic-ai/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runInvestigation, type InvestigationLimits } from "../../src/investigator/harness.js";
-import type { InvestigationRequest } from "../../src/domain/investigation.js";
-import type { StrategyMove, ToolResult, TurnContext } from "../../src/investigator/strategy.js";
-import { createModelStrategy } from "../../src/claude/investigator-strategy.js";
-import { DEFAULT_PRICES } from "../../src/claude/pricing.js";
+import { runInvestigation, type InvestigationLimits } from "../../../src/investigator/harness.js";
+import type { InvestigationRequest } from "../../../src/domain/investigation.js";
+import type { StrategyMove, ToolResult, TurnContext } from "../../../src/investigator/strategy.js";
+import { createModelStrategy } from "../../../src/claude/investigator/strategy.js";
+import { DEFAULT_PRICES } from "../../../src/claude/pricing.js";
 import {
   startFakeAnthropic,
   textMessage,
@@ -15,8 +15,8 @@ import {
   unauthorized,
   type FakeAnthropic,
   type MessagesRequestBody,
-} from "../fakes/anthropic-api.js";
-import { AWS_KEY_ID, addedPatch, detectorFinding, fakeClient, file, pr, settings, silentLog } from "./builders.js";
+} from "../../fakes/anthropic-api.js";
+import { AWS_KEY_ID, addedPatch, detectorFinding, fakeClient, file, pr, settings, silentLog } from "../builders.js";
 
 const REPORT = {
   answers: ["verifySession still checks expiry before returning the user."],
