@@ -1,5 +1,5 @@
 import type { Octokit } from "@octokit/rest";
-import { REPO_CONFIG_PATH, type RepoConfigText } from "../config/repo-file.js";
+import { REPO_CONFIG_PATH, type RepoConfigText } from "../gate-file/repo-file.js";
 import { GateError, messageOf } from "../domain/errors.js";
 
 /**

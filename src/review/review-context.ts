@@ -1,6 +1,6 @@
 import type { ApproverConfig, DecisionDoor } from "../domain/decision.js";
-import { approversWith } from "../config/approvers-with.js";
-import type { EffectiveConfig } from "../config/effective.js";
+import { approversWith } from "../gate-file/approvers-with.js";
+import type { EffectiveConfig } from "../gate-file/effective.js";
 import { SPECIALTIES } from "../domain/finding.js";
 import type { ReviewResult, ReviewStatus } from "../domain/review-result.js";
 import type { ResumeValue, ReviewRecord } from "../domain/review.js";

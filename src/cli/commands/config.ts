@@ -1,4 +1,4 @@
-import { ConfigFileError, describeProblem, loadConfigFile } from "../../config/load.js";
+import { ConfigFileError, describeProblem, loadConfigFile } from "../../gate-file/load.js";
 import { describeError } from "../../domain/errors.js";
 import type { Policy } from "../../domain/policy.js";
 

@@ -1,5 +1,5 @@
 import { versionOrder } from "../../advisories/version-order.js";
-import { DEFAULT_VULNERABILITY_RULES, type VulnerabilityRules } from "../../config/effective.js";
+import { DEFAULT_VULNERABILITY_RULES, type VulnerabilityRules } from "../../gate-file/effective.js";
 import type { AdvisoryMatch, AdvisorySeverity } from "../../domain/advisory-source.js";
 import type { Finding, Severity } from "../../domain/finding.js";
 import type { PinnedDependency } from "./dependency-versions/index.js";

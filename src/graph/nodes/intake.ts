@@ -1,5 +1,5 @@
 import { messageOf } from "../../domain/errors.js";
-import { resolveReviewConfig } from "../../config/resolve.js";
+import { resolveReviewConfig } from "../../gate-file/resolve.js";
 import { summarizePullRequest } from "../../domain/pull-request.js";
 import type { ReviewGraphDeps } from "../deps.js";
 import type { ReviewStateUpdate, ReviewStateValue } from "../state.js";

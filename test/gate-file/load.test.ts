@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_ALLOWED_LICENSES, effectiveConfig } from "../../src/config/effective.js";
-import { ConfigFileError, loadConfigFile, parseConfigText } from "../../src/config/load.js";
-import { mergeConfig } from "../../src/config/merge.js";
+import { DEFAULT_ALLOWED_LICENSES, effectiveConfig } from "../../src/gate-file/effective.js";
+import { ConfigFileError, loadConfigFile, parseConfigText } from "../../src/gate-file/load.js";
+import { mergeConfig } from "../../src/gate-file/merge.js";
 import { loadPolicies } from "../../src/policy/load-policies.js";
 import { BUNDLED_CONFIG_FILE, BUNDLED_POLICIES_DIR, PACKAGE_ROOT } from "../../src/package-paths.js";
 

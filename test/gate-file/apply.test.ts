@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { applyConfig } from "../../src/config/apply.js";
-import { effectiveConfig } from "../../src/config/effective.js";
-import { parseConfigText } from "../../src/config/load.js";
+import { applyConfig } from "../../src/gate-file/apply.js";
+import { effectiveConfig } from "../../src/gate-file/effective.js";
+import { parseConfigText } from "../../src/gate-file/load.js";
 import type { Finding } from "../../src/domain/finding.js";
 import { loadPolicies } from "../../src/policy/load-policies.js";
 import { BUNDLED_POLICIES_DIR } from "../../src/package-paths.js";

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
-import { ConfigFileError, parseConfigText } from "../../src/config/load.js";
+import { ConfigFileError, parseConfigText } from "../../src/gate-file/load.js";
 import { buildCheckRun } from "../../src/github/check-run.js";
 import { renderCard } from "../../src/slack/card.js";
 import { reviewFixture, tempDir, testGate } from "../helpers/gate.js";

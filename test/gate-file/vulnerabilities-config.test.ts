@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { applyConfig } from "../../src/config/apply.js";
-import { DEFAULT_VULNERABILITY_RULES, effectiveConfig } from "../../src/config/effective.js";
-import { ConfigFileError, loadConfigFile, parseConfigText } from "../../src/config/load.js";
-import { mergeConfig } from "../../src/config/merge.js";
+import { applyConfig } from "../../src/gate-file/apply.js";
+import { DEFAULT_VULNERABILITY_RULES, effectiveConfig } from "../../src/gate-file/effective.js";
+import { ConfigFileError, loadConfigFile, parseConfigText } from "../../src/gate-file/load.js";
+import { mergeConfig } from "../../src/gate-file/merge.js";
 import type { Finding } from "../../src/domain/finding.js";
 import { BUNDLED_CONFIG_FILE, BUNDLED_POLICIES_DIR } from "../../src/package-paths.js";
 import { loadPolicies } from "../../src/policy/load-policies.js";
