@@ -1,4 +1,4 @@
-import { defaultLicenseRules } from "../src/config/effective.js";
+import { defaultLicenseRules } from "../src/gate-file/effective.js";
 import { ALL_DETECTORS } from "../src/detectors/index.js";
 import type { PullRequest } from "../src/domain/pull-request.js";
 import { assessRisk } from "../src/risk/assess-risk.js";

@@ -1,4 +1,4 @@
-import { defaultLicenseRules } from "../src/config/effective.js";
+import { defaultLicenseRules } from "../src/gate-file/effective.js";
 import { ALL_DETECTORS } from "../src/detectors/index.js";
 import { parsePullRequest } from "../src/domain/pull-request.js";
 import { type Figure, paired, pairedFigure } from "./stats.js";

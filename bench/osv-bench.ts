@@ -1,7 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { osvApiRecords } from "../src/advisories/osv-api-records.js";
 import { advisorySourceOver } from "../src/advisories/record-source.js";
-import { defaultLicenseRules } from "../src/config/effective.js";
+import { defaultLicenseRules } from "../src/gate-file/effective.js";
 import { vulnerableDependenciesDetector } from "../src/detectors/security/vulnerable-dependencies.js";
 import type { PullRequest } from "../src/domain/pull-request.js";
 import { startFakeOsv } from "../test/fakes/osv-api.js";

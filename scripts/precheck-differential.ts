@@ -1,6 +1,6 @@
 // The pre-check differential over a folder of real code: each source file becomes a pull request
 // that adds it, every detector runs with its pre-checks and without, and any difference in the
-// findings is a pre-check that skipped work which would have found something (README, Development).
+// findings is a pre-check that skipped work which would have found something (docs/development.md).
 //
 //   node --import tsx scripts/precheck-differential.ts <folder> [--json]
 //

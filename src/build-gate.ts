@@ -10,7 +10,7 @@ import type { Specialist } from "./domain/specialist.js";
 import type { ReviewSource } from "./domain/review-source.js";
 import type { GitHubAuth } from "./github/client.js";
 import { createGitHubLoader, octokitFor } from "./github/live-loader.js";
-import { createLoader } from "./fixture/loader.js";
+import { loaderBySource } from "./fixture/source-switch.js";
 import { headFilesFor } from "./snapshot/head-files.js";
 import { createSnapshotCache } from "./snapshot/snapshot-cache.js";
 import { snapshotOf } from "./domain/snapshot-ref.js";
@@ -18,17 +18,18 @@ import type { Investigator } from "./investigator/investigator.js";
 import type { Strategy } from "./investigator/strategy.js";
 import { createFixtureResolver } from "./licenses/offline-resolver.js";
 import { advisorySourcesFor } from "./advisories/advisory-sources.js";
-import { effectiveConfig, type EffectiveConfig } from "./config/effective.js";
+import { effectiveConfig, type EffectiveConfig } from "./gate-file/effective.js";
 import type { ReviewStateValue } from "./graph/state.js";
 import { configShelf } from "./graph/review-config.js";
-import { loadConfigFile } from "./config/load.js";
-import { approversWith } from "./config/approvers.js";
+import { loadConfigFile } from "./gate-file/load.js";
+import { approversWith } from "./gate-file/approvers-with.js";
 import { loadPolicies } from "./policy/load-policies.js";
 import { rulesReviewer } from "./policy/rules-reviewer.js";
 import { ProgressHub } from "./review/progress-hub.js";
 import { ReviewRunner } from "./review/runner.js";
 import { threadOf } from "./review/review-context.js";
 import type { Publisher, ReviewRecord } from "./domain/review.js";
+import type { ReviewResult } from "./domain/review-result.js";
 import type { Settings } from "./settings/index.js";
 import { openState } from "./store/open-state.js";
 import type { PgJobQueue } from "./store/postgres/job-queue.js";
@@ -41,7 +42,8 @@ export interface GateExtras {
   /** Makes the investigator's strategy, one per investigation. */
   newStrategy?: () => Strategy;
   publishersFor?: (review: ReviewRecord) => Publisher[];
-  onSettled?: (review: ReviewRecord) => void | Promise<void>;
+  /** Called when a review settles, with the result it settled on. */
+  onSettled?: (review: ReviewRecord, result: ReviewResult) => void | Promise<void>;
   clock?: Clock;
 }
 
@@ -142,7 +144,7 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
       limits: settings.investigator,
     });
   });
-  const loader = createLoader(github ? { github: createGitHubLoader({ auth: github }) } : {});
+  const loader = loaderBySource(github ? { github: createGitHubLoader({ auth: github }) } : {});
   const configs = configShelf(store);
   const graph = buildReviewGraph(
     {
@@ -186,7 +188,7 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
     approvers: approversWith(settings.approvers, config.approvers),
     ...(jobQueue ? { coordination: jobQueue } : {}),
     // A settled review frees this process's copy of its snapshot; the edges may add more.
-    onSettled: async (review) => {
+    onSettled: async (review, result) => {
       await pullRequests.delete(review.id);
       await state.pruneCheckpoints(review.id);
       const source = await store.source(review.id);
@@ -197,7 +199,7 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
           .release(snapshotOf(source))
           .catch((error: unknown) => log.warn({ err: error, reviewId: review.id }, "could not free the snapshot"));
       }
-      await extras.onSettled?.(review);
+      await extras.onSettled?.(review, result);
     },
   });
   return {

@@ -1,4 +1,4 @@
-import { defaultLicenseRules } from "../../src/config/effective.js";
+import { defaultLicenseRules } from "../../src/gate-file/effective.js";
 import type { DetectContext } from "../../src/detectors/detector.js";
 import { ALL_DETECTORS } from "../../src/detectors/index.js";
 import { withoutPrechecks } from "../../src/detectors/precheck.js";

@@ -9,7 +9,7 @@ import { osvEcosystem } from "./osv-record.js";
 export const OSV_EXPORT_URL = "https://osv-vulnerabilities.storage.googleapis.com";
 
 /** The ecosystems whose exports a sync fetches when none is named: every one the gate reads versions in. */
-export const SYNCED_ECOSYSTEMS: readonly Ecosystem[] = ["npm", "pypi", "go", "cargo"];
+export const SYNCED_ECOSYSTEMS: readonly Ecosystem[] = ["npm", "pypi", "go", "cargo", "rubygems", "composer"];
 
 /** The JSON records of an export zip, by file name (folders inside the zip are kept out of the names). */
 export function osvZipEntries(zip: Uint8Array, where: string): Array<{ name: string; text: string }> {

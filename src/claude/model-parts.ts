@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import { checkModels } from "./check-models.js";
 import { createModelClient } from "./client.js";
-import { createModelStrategy } from "./investigator-strategy.js";
+import { createModelStrategy } from "./investigator/strategy.js";
 import type { ModelSettings } from "./settings.js";
 import { createModelSpecialist } from "./specialist/index.js";
 

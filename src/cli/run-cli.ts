@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { describeError } from "../domain/errors.js";
+import { describeError, messageOf } from "../domain/errors.js";
 import { loadSettings, type Env } from "../settings/index.js";
 import type { CliContext } from "./context.js";
 
@@ -50,7 +50,7 @@ export async function runCli(argv: string[], env: Env): Promise<number> {
   try {
     parsed = parseCommandLine(argv);
   } catch (error) {
-    process.stderr.write(`gate: ${(error as Error).message}\n`);
+    process.stderr.write(`gate: ${messageOf(error)}\n`);
     return 2;
   }
   const [command, ...rest] = parsed.positionals;

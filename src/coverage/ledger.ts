@@ -1,7 +1,5 @@
 import picomatch from "picomatch";
-import { readKey, type AcceptedUnread, type Coverage, type ExemptFile, type UnreadEntry } from "../domain/coverage.js";
-
-export type { AcceptedUnread } from "../domain/coverage.js";
+import { type AcceptedUnread, readKey, type Coverage, type ExemptFile, type UnreadEntry } from "../domain/coverage.js";
 import { addedLines } from "../domain/patch.js";
 import type { ChangedFile } from "../domain/pull-request.js";
 import type { Detector } from "../detectors/detector.js";

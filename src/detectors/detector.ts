@@ -4,7 +4,7 @@ import type { Finding } from "../domain/finding.js";
 import type { HeadFiles } from "../domain/head-files.js";
 import type { LicenseResolver } from "../domain/license-resolver.js";
 import type { AdvisorySource } from "../domain/advisory-source.js";
-import type { LicenseRules, VulnerabilityRules } from "../config/effective.js";
+import type { LicenseRules, VulnerabilityRules } from "../gate-file/effective.js";
 
 /** What every detector receives. */
 export interface DetectContext {

@@ -53,6 +53,13 @@ export interface UnreadEntry {
   accepted?: string;
 }
 
+/** An unread file a team accepts (`coverage.accept_unread`): a path glob or a language, and why. */
+export interface AcceptedUnread {
+  path?: string;
+  language?: string;
+  reason: string;
+}
+
 /** A changed file with nothing a detector reads: removed, a picture or a font, a rename with no change. */
 export interface ExemptFile {
   file: string;

@@ -60,10 +60,20 @@ export class GateError extends Error {
   }
 }
 
+/**
+ * The message of whatever was thrown: an Error's message, else the value as text. The one
+ * normaliser for a caught `unknown` (no `(error as Error).message` casts).
+ *
+ * @example messageOf(new Error("boom")) // "boom"; messageOf("boom") // "boom"
+ */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** One line a person can act on, for any error. */
 export function describeError(error: unknown): string {
   if (error instanceof GateError) return `${error.message} (${ERROR_ADVICE[error.code]})`;
-  return error instanceof Error ? error.message : String(error);
+  return messageOf(error);
 }
 
 /**

@@ -93,6 +93,11 @@ export interface ReviewService {
       onProgress?: (p: InvestigationProgress) => void;
       /** Called once the decision is stored durably, before it is applied (Slack answers here). */
       onReceived?: () => Promise<void>;
+      /**
+       * The door ran `check` for this attempt just before (Slack): the decision policy is not run
+       * again unless the review cannot be claimed (then it says why, or "busy").
+       */
+      checked?: boolean;
     },
   ): Promise<DecideOutcome>;
   /** The current result of a review by id, or of the newest review of `owner/repo#n`. */

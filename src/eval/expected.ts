@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { describeIssues, GateError } from "../domain/errors.js";
+import { describeIssues, GateError, messageOf } from "../domain/errors.js";
 import { FIXTURE_NAME } from "../fixture/fixture.js";
 
 /**
@@ -42,7 +42,7 @@ export function loadExpected(fixturesDir: string, name: string): Expected {
   try {
     json = JSON.parse(fs.readFileSync(file, "utf8"));
   } catch (error) {
-    throw new GateError("FIXTURE_INVALID", `${file}: not readable JSON (${(error as Error).message})`);
+    throw new GateError("FIXTURE_INVALID", `${file}: not readable JSON (${messageOf(error)})`);
   }
   const parsed = ExpectedSchema.safeParse(json);
   if (!parsed.success) {

@@ -22,8 +22,8 @@ export interface CheckPublisherOptions {
   /** A decider's name for their id (Slack display name, GitHub login). */
   personName?: (id: string) => string | undefined;
   /**
-   * Attempts at one publish, and the backoff unit between them (attempt n waits n² units), on
-   * top of the client's own retries of each request. Defaults: 3 attempts, 1000 ms.
+   * Attempts at creating the check run, and the backoff unit between them (attempt n waits n²
+   * units); every other request is retried by the client alone. Defaults: 3 attempts, 1000 ms.
    */
   retry?: { attempts?: number; baseMs?: number };
 }
@@ -50,18 +50,9 @@ function isTransient(error: unknown): boolean {
   return status === undefined || status >= 500 || status === 429 || status === 408;
 }
 
-/** Runs a publish, again after a transient failure, up to `attempts` times with quadratic backoff. */
-async function withBackoff<T>(attempts: number, baseMs: number, log: Logger, work: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await work();
-    } catch (error) {
-      if (attempt >= attempts || !isTransient(error)) throw error;
-      const waitMs = baseMs * attempt * attempt;
-      log.warn({ err: error, attempt, waitMs }, "publishing to GitHub failed; trying again");
-      await new Promise((resolve) => setTimeout(resolve, waitMs));
-    }
-  }
+/** Waits attempt² backoff units before the next attempt at a create. */
+function backoff(attempt: number, baseMs: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, baseMs * attempt * attempt));
 }
 
 /**
@@ -120,28 +111,43 @@ function runFields(payload: CheckRunPayload) {
   };
 }
 
-async function publishCheckRun(
+/**
+ * The run to update: the recorded one, or one found by head, name and review id (a recorded run
+ * that is gone is looked up again), with the annotations it does not have yet; undefined when
+ * there is none.
+ */
+async function runToUpdate(
   octokit: Octokit,
+  where: { owner: string; repo: string },
   review: ReviewRecord,
   payload: CheckRunPayload,
   log: Logger,
-): Promise<number> {
-  const where = splitRepo(review.repo);
-  let checkRunId = review.checkRunId ?? (await existingCheckRun(octokit, where, payload));
-  let pending = payload.annotations;
-  if (checkRunId !== undefined) {
-    try {
-      pending = await missingAnnotations(octokit, where, checkRunId, payload.annotations);
-    } catch (error) {
-      if (!isNotFound(error)) throw error;
-      log.warn({ checkRunId }, "the recorded check run is gone; creating a new one");
-      checkRunId = await existingCheckRun(octokit, where, payload);
-    }
+): Promise<{ id: number; pending: CheckAnnotation[] } | undefined> {
+  const id = review.checkRunId ?? (await existingCheckRun(octokit, where, payload));
+  if (id === undefined) return undefined;
+  try {
+    return { id, pending: await missingAnnotations(octokit, where, id, payload.annotations) };
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+    log.warn({ checkRunId: id }, "the recorded check run is gone; creating a new one");
+    const found = await existingCheckRun(octokit, where, payload);
+    return found === undefined ? undefined : { id: found, pending: payload.annotations };
   }
-  const [first = [], ...rest] = annotationBatches(pending);
+}
+
+/** Sends the first batch of annotations with the run's fields (`id`: update; none: create), then the rest. */
+async function writeRun(
+  octokit: Octokit,
+  where: { owner: string; repo: string },
+  payload: CheckRunPayload,
+  run: { id?: number; pending: CheckAnnotation[] },
+  log: Logger,
+): Promise<number> {
+  const [first = [], ...rest] = annotationBatches(run.pending);
   const output = { ...payload.output, annotations: first };
+  let checkRunId = run.id;
   if (checkRunId === undefined) {
-    // Never retried as is: a create whose answer is lost is looked up again before the next attempt.
+    // Never retried by the client: a create whose answer is lost is looked up again before the next attempt.
     const created = await octokit.rest.checks.create({
       ...where,
       head_sha: payload.head_sha,
@@ -166,12 +172,38 @@ async function publishCheckRun(
 }
 
 /**
+ * Creates or updates the review's check run. Every request is retried by the client (Octokit's
+ * retry plugin); the create alone is not (it could make a second run), so a create that fails on
+ * GitHub's side is tried again here, after looking the run up again: one retry layer per request.
+ */
+async function publishCheckRun(
+  octokit: Octokit,
+  review: ReviewRecord,
+  payload: CheckRunPayload,
+  log: Logger,
+  retry: { attempts: number; baseMs: number },
+): Promise<number> {
+  const where = splitRepo(review.repo);
+  for (let attempt = 1; ; attempt += 1) {
+    const existing = await runToUpdate(octokit, where, review, payload, log);
+    if (existing) return writeRun(octokit, where, payload, existing, log);
+    try {
+      return await writeRun(octokit, where, payload, { pending: payload.annotations }, log);
+    } catch (error) {
+      if (attempt >= retry.attempts || !isTransient(error)) throw error;
+      log.warn({ err: error, attempt }, "creating the check run failed; looking it up and trying again");
+      await backoff(attempt, retry.baseMs);
+    }
+  }
+}
+
+/**
  * Publishes a review to GitHub: a `compliance-gate` check run (App mode; created once, then
  * updated, annotations in batches of 50) or a commit status (token mode). Idempotent: a check run
- * is looked up (by head, name and the review id as external id) before one is created, and a
- * publish that fails on GitHub's side is tried again with backoff within the process.
+ * is looked up (by head, name and the review id as external id) before one is created. Requests
+ * are retried by the client; a create (which the client must not repeat) by `publishCheckRun`.
  *
- * @example runner.addPublisher(createCheckPublisher({ auth, log }));
+ * @example const check = createCheckPublisher({ auth, log }); await check.publish(review, result);
  */
 export function createCheckPublisher(opts: CheckPublisherOptions): Publisher {
   const attempts = opts.retry?.attempts ?? 3;
@@ -180,7 +212,7 @@ export function createCheckPublisher(opts: CheckPublisherOptions): Publisher {
     name: "github-check",
     publish(review: ReviewRecord, result: ReviewResult): Promise<PublishReceipt> {
       const log = opts.log.child({ reviewId: review.id, pr: review.pr, headSha: review.headSha });
-      return withBackoff(attempts, baseMs, log, () => publishOnce(opts, review, result, log));
+      return publishOnce(opts, review, result, log, { attempts, baseMs });
     },
   };
 }
@@ -190,6 +222,7 @@ async function publishOnce(
   review: ReviewRecord,
   result: ReviewResult,
   log: Logger,
+  retry: { attempts: number; baseMs: number },
 ): Promise<PublishReceipt> {
   const detailsUrl = opts.detailsUrl?.(review);
   const askedWho = opts.askedWho?.(review);
@@ -210,6 +243,6 @@ async function publishOnce(
     log.info({ state: status.state }, "commit status set");
     return {};
   }
-  const checkRunId = await publishCheckRun(octokit, review, buildCheckRun(result, verdictOpts), log);
+  const checkRunId = await publishCheckRun(octokit, review, buildCheckRun(result, verdictOpts), log, retry);
   return { checkRunId };
 }

@@ -1,7 +1,7 @@
 import type { Octokit } from "@octokit/rest";
 import { GateError } from "../domain/errors.js";
 import { parsePullRequest, PullRequestShapeError, type PullRequest } from "../domain/pull-request.js";
-import type { PrRef } from "./pr-ref.js";
+import { formatPrRef, type PrRef } from "./pr-ref.js";
 
 /** GitHub lists at most this many files of a pull request. */
 export const GITHUB_FILE_CAP = 3000;
@@ -125,7 +125,7 @@ function httpStatus(error: unknown): number | undefined {
  * @example const { pr, incomplete } = await loadPullRequest(octokit, { owner: "acme", repo: "web", number: 7 });
  */
 export async function loadPullRequest(octokit: Octokit, ref: PrRef): Promise<LoadedPullRequest> {
-  const where = `${ref.owner}/${ref.repo}#${ref.number}`;
+  const where = formatPrRef(ref);
   try {
     const params = { owner: ref.owner, repo: ref.repo, pull_number: ref.number };
     const { data: pull } = await octokit.rest.pulls.get(params);

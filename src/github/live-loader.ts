@@ -1,3 +1,4 @@
+import { messageOf } from "../domain/errors.js";
 import type { Octokit } from "@octokit/rest";
 import type { ReviewSource } from "../domain/review-source.js";
 import type { IntakeResult, PullRequestLoader } from "../domain/pull-request-loader.js";
@@ -52,7 +53,7 @@ export function createGitHubLoader(opts: { auth: GitHubAuth }): PullRequestLoade
       try {
         repoConfig = await readRepoConfig(octokit, { owner: source.owner, repo: source.repo, ref: pr.baseSha });
       } catch (error) {
-        problems.push(`${(error as Error).message}; the review cannot use the repository's configuration`);
+        problems.push(`${messageOf(error)}; the review cannot use the repository's configuration`);
       }
       return {
         pr,

@@ -1,5 +1,6 @@
 import { GateError } from "../domain/errors.js";
 import { GITHUB_OWNER, isRepoName } from "../domain/github-names.js";
+import { prKey } from "../domain/pull-request.js";
 
 /** A pull request named by its repository and number. */
 export interface PrRef {
@@ -83,5 +84,5 @@ export function parsePrRef(text: string, defaultRepo?: string): PrRef {
  * @example formatPrRef({ owner: "acme", repo: "web", number: 7 }) // "acme/web#7"
  */
 export function formatPrRef(ref: PrRef): string {
-  return `${ref.owner}/${ref.repo}#${ref.number}`;
+  return prKey({ repo: `${ref.owner}/${ref.repo}`, number: ref.number });
 }

@@ -1,6 +1,6 @@
 import type { Octokit } from "@octokit/rest";
-import { REPO_CONFIG_PATH, type RepoConfigText } from "../config/repo-file.js";
-import { GateError } from "../domain/errors.js";
+import { REPO_CONFIG_PATH, type RepoConfigText } from "../gate-file/repo-file.js";
+import { GateError, messageOf } from "../domain/errors.js";
 
 /**
  * A repository's `.github/gate.yml` at `ref` (the pull request's base commit; the default branch
@@ -24,7 +24,7 @@ export async function readRepoConfig(
     }));
   } catch (error) {
     if ((error as { status?: number }).status === 404) return undefined;
-    throw new GateError("GITHUB_INTAKE", `could not read ${where}: ${(error as Error).message}`, { cause: error });
+    throw new GateError("GITHUB_INTAKE", `could not read ${where}: ${messageOf(error)}`, { cause: error });
   }
   const file = data as { type?: string; encoding?: string; content?: string };
   if (Array.isArray(data) || file.type !== "file" || file.encoding !== "base64" || typeof file.content !== "string") {

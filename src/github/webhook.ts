@@ -3,6 +3,7 @@ import { Webhooks } from "@octokit/webhooks";
 import type { Logger } from "pino";
 import { z } from "zod";
 import { rerunRequest, type RerunRequest } from "./rerun-event.js";
+import { prKey } from "../domain/pull-request.js";
 
 export type { RerunRequest } from "./rerun-event.js";
 
@@ -241,7 +242,7 @@ export function createWebhookHandler(
           send(res, 400, "pull_request payload is missing fields");
           return;
         }
-        const pr = `${closed.data.repository.full_name}#${closed.data.pull_request.number}`;
+        const pr = prKey({ repo: closed.data.repository.full_name, number: closed.data.pull_request.number });
         if ((await opts.sink.closed({ id, event, pr })).duplicate) {
           send(res, 200, "duplicate");
           return;
@@ -277,7 +278,12 @@ export function createWebhookHandler(
       // The delivery's log line, once GitHub has its answer; the review it asks for is registered
       // after it (a "review queued" line with the same deliveryId names the review).
       opts.log.info(
-        { ...delivery, action, draft, pr: `${payload.data.repository.full_name}#${payload.data.number}` },
+        {
+          ...delivery,
+          action,
+          draft,
+          pr: prKey({ repo: payload.data.repository.full_name, number: payload.data.number }),
+        },
         "webhook accepted",
       );
     } catch (error) {

@@ -12,8 +12,8 @@ import type { Policy } from "../domain/policy.js";
 import type { InvestigationProgress } from "../domain/review.js";
 import type { Specialist } from "../domain/specialist.js";
 import type { ReviewSource } from "../domain/review-source.js";
-import type { EffectiveConfig } from "../config/effective.js";
-import type { ServerConfig } from "../config/resolve.js";
+import type { EffectiveConfig } from "../gate-file/effective.js";
+import type { ServerConfig } from "../gate-file/resolve.js";
 import type { Clock } from "../domain/clock.js";
 import type { ConfigShelf } from "./review-config.js";
 

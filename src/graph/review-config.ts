@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { EffectiveConfig } from "../config/effective.js";
+import type { EffectiveConfig } from "../gate-file/effective.js";
 import { GateError } from "../domain/errors.js";
 import type { ReviewStore } from "../domain/review-store.js";
 

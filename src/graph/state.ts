@@ -10,7 +10,7 @@ import type { Decision, Escalation, Route } from "../domain/review-result.js";
 import type { Risk } from "../domain/risk.js";
 import type { ReviewSource } from "../domain/review-source.js";
 import type { PolicyVerdict } from "../domain/specialist.js";
-import type { EffectiveConfig } from "../config/effective.js";
+import type { EffectiveConfig } from "../gate-file/effective.js";
 
 /** One specialty's latest batch. A new batch replaces the old one (see `mergeFindings`). */
 export interface SpecialtyBatch {

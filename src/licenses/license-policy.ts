@@ -1,5 +1,5 @@
 import parseSpdx from "spdx-expression-parse";
-import { DEFAULT_ALLOWED_LICENSES } from "../config/effective.js";
+import { DEFAULT_ALLOWED_LICENSES } from "../gate-file/effective.js";
 
 /** The permissive allow-list of docs/policies.md (LIC-01), when the configuration gives none. */
 export const ALLOWED_LICENSES: readonly string[] = DEFAULT_ALLOWED_LICENSES;

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import YAML, { isSeq, LineCounter } from "yaml";
-import { GateError } from "../domain/errors.js";
+import { GateError, messageOf } from "../domain/errors.js";
 import { PolicyMetaSchema, type Policy } from "../domain/policy.js";
 
 const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/;
@@ -20,7 +20,7 @@ export function parsePolicyFile(source: string, text: string): Policy {
   try {
     meta = YAML.parse(match[1] ?? "");
   } catch (error) {
-    throw new GateError("POLICY_INVALID", `${source}: front matter is not YAML: ${(error as Error).message}`, {
+    throw new GateError("POLICY_INVALID", `${source}: front matter is not YAML: ${messageOf(error)}`, {
       cause: error,
     });
   }

@@ -33,7 +33,16 @@ export class ReviewPublishing {
   // Across replicas (PostgreSQL) the same holds through the coordination's shared lock.
   private readonly lock = new KeyedLock();
 
-  constructor(private readonly deps: PublishDeps) {}
+  private publishersFor: PublishDeps["publishersFor"];
+
+  constructor(private readonly deps: PublishDeps) {
+    this.publishersFor = deps.publishersFor;
+  }
+
+  /** Publishes through these publishers from now on (the server's, once their store is open). */
+  use(publishersFor: PublishDeps["publishersFor"]): void {
+    this.publishersFor = publishersFor;
+  }
 
   /** Saves what the review concluded, then publishes it. */
   async record(reviewId: string, result: ReviewResult): Promise<void> {
@@ -59,7 +68,7 @@ export class ReviewPublishing {
     let review = await this.deps.store.get(reviewId);
     if (!result || !review) return;
     let allOk = true;
-    for (const publisher of this.deps.publishersFor(review)) {
+    for (const publisher of this.publishersFor(review)) {
       try {
         const receipt = await publisher.publish(review, result);
         await this.deps.store.recordReceipt(reviewId, receipt);

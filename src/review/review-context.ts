@@ -1,6 +1,6 @@
 import type { ApproverConfig, DecisionDoor } from "../domain/decision.js";
-import { approversWith } from "../config/approvers.js";
-import type { EffectiveConfig } from "../config/effective.js";
+import { approversWith } from "../gate-file/approvers-with.js";
+import type { EffectiveConfig } from "../gate-file/effective.js";
 import { SPECIALTIES } from "../domain/finding.js";
 import type { ReviewResult, ReviewStatus } from "../domain/review-result.js";
 import type { ResumeValue, ReviewRecord } from "../domain/review.js";
@@ -12,6 +12,7 @@ import type { ReviewStateValue } from "../graph/state.js";
 import type { ReviewStore } from "../domain/review-store.js";
 import { buildResult } from "./build-result.js";
 import type { DecisionRequest } from "./decision-policy.js";
+import { receiveDecision } from "./decision-record.js";
 
 /** What the runner reads about a review: its record and its graph's checkpointed state. */
 export interface ContextDeps {
@@ -123,12 +124,12 @@ export class ReviewContext {
   }
 
   /**
-   * Takes a person's decision durably (see `ReviewStore.receiveDecision`): moves waiting → running
-   * if no one else did first (the cross-process lock of a decision) and stores the decision;
-   * `tx` when it is part of a larger transaction.
+   * Takes a person's decision durably (see `receiveDecision`): moves waiting → running if no one
+   * else did first (the cross-process lock of a decision) and stores the decision; `tx` when it
+   * is part of a larger transaction.
    */
   async receive(resume: ResumeValue, door: string, tx: ReviewStore = this.deps.store): Promise<boolean> {
-    if (!(await tx.receiveDecision(this.id, resume, door))) return false;
+    if (!(await receiveDecision(tx, this.id, resume, door))) return false;
     this.record = { ...this.record, status: "running" };
     return true;
   }

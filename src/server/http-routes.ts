@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import http, { type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 
 /** A route of the gate's HTTP server, in Bolt's custom-route shape. */
 export interface GateRoute {
@@ -34,5 +35,19 @@ export function routeListener(routes: GateRoute[]) {
       return;
     }
     route.handler(req, res);
+  };
+}
+
+/**
+ * Serves the routes on a plain HTTP server on `port` (0: any free one): the server with Slack off.
+ *
+ * @example const { port, stop } = await serveRoutes([healthRoute(() => true)], 0);
+ */
+export async function serveRoutes(routes: GateRoute[], port: number): Promise<{ port: number; stop(): Promise<void> }> {
+  const server = http.createServer(routeListener(routes));
+  await new Promise<void>((resolve) => server.listen(port, resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    stop: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -3,6 +3,7 @@ import type { ReviewJobs } from "../domain/review-jobs.js";
 import type { ReviewStore } from "../domain/review-store.js";
 import type { ReviewRunner } from "../review/runner.js";
 import type { Later } from "./answers-first.js";
+import { prKey } from "../domain/pull-request.js";
 
 /**
  * The delivery inbox: the second half of taking a pull_request delivery. The webhook's answer
@@ -42,7 +43,7 @@ export function createInbox(deps: {
         const entry = await tx.takeFromInbox(deliveryId);
         if (!entry) return undefined;
         const { review, baseChanged } = entry;
-        const pr = `${review.repo}#${review.number}`;
+        const pr = prKey(review);
         // Reopened or marked ready with the same head: the review of that commit stands. Not so
         // when the base branch changed: the same head has another diff, and the older review is superseded.
         const open = (await tx.openForPr(pr)).find((r) => r.headSha === review.headSha);

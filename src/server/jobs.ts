@@ -1,8 +1,12 @@
-import type { JobHandler, ReviewJob } from "../domain/review-jobs.js";
+import type { Logger } from "pino";
+import type { Gate } from "../build-gate.js";
+import type { JobHandler, ReviewJob, ReviewJobs } from "../domain/review-jobs.js";
 import type { ReviewStore } from "../domain/review-store.js";
-import { leftoverWork } from "../review/leftover-work.js";
+import { leftoverWork, RUN_AFTER_RESTART } from "../review/leftover-work.js";
 import type { ReviewRunner } from "../review/runner.js";
-import type { Inbox } from "./inbox.js";
+import type { Later } from "./answers-first.js";
+import { createInbox, type Inbox } from "./inbox.js";
+import { InProcessJobs } from "./review-queue.js";
 
 /**
  * What each review job does, by kind, through the runner. A review or re-run whose review has
@@ -75,4 +79,46 @@ export async function adoptUnqueued(
     if (await queue.adopt({ kind: "register", deliveryId })) adopted++;
   }
   return adopted;
+}
+
+/**
+ * The server's background work: the queue (PostgreSQL: the job table every replica takes from;
+ * SQLite: this process's), the delivery inbox, and the handler of each job kind. The handler
+ * needs the inbox, the inbox the queue, and the queue the handler: the queue gets a forwarder
+ * that reaches the handler once it exists (no job runs before it does).
+ *
+ * @example const { jobs, handle } = wireJobs(gate, { concurrency: 2, log, later: answersFirst.later });
+ */
+export function wireJobs(gate: Gate, opts: { concurrency: number; log: Logger; later: Later }) {
+  const handleJob: JobHandler = (job) => handle(job);
+  const jobs: ReviewJobs = gate.jobQueue ?? new InProcessJobs(opts.concurrency, opts.log, handleJob, opts.later);
+  const inbox = createInbox({ store: gate.store, runner: gate.runner, jobs, log: opts.log, later: opts.later });
+  const handle = reviewJobHandler(gate.runner, inbox);
+  return { jobs, handle: handleJob };
+}
+
+/**
+ * What a start takes up again; returns how many reviews and deliveries it found. PostgreSQL:
+ * replicas share the work: this one takes jobs (`concurrency` at once), and a job whose replica
+ * died is taken over once its lease expires; nothing else is recovered here, as another replica
+ * may be running it, and only what no job covers is queued (`adoptUnqueued`). SQLite: reviews
+ * that were queued or running run again, unpublished results are published, and deliveries whose
+ * review was not registered yet are registered (the `recover` job).
+ *
+ * @example const pending = await resumeOnStart(gate, jobs, handle, 2);
+ */
+export async function resumeOnStart(
+  gate: Gate,
+  jobs: ReviewJobs,
+  handle: JobHandler,
+  concurrency: number,
+): Promise<number> {
+  if (gate.jobQueue) {
+    await gate.jobQueue.start(handle, concurrency);
+    return adoptUnqueued(gate.store, gate.jobQueue);
+  }
+  const pending =
+    (await gate.store.withStatus(...RUN_AFTER_RESTART)).length + (await gate.store.inboxDeliveries()).length;
+  await jobs.enqueue({ kind: "recover" });
+  return pending;
 }

@@ -15,9 +15,13 @@ export interface MetricsSources {
  * The gate's Prometheus metrics, on a registry of its own (never the library's global one, so two
  * gates in one process, as in tests, do not share counters), served at `GET /metrics`.
  *
- * @example const metrics = createMetrics({ queueDepth: () => jobs.depth(), waiting: async () => 0 });
+ * What the gauges read (the queue, the store) is given to `watch` once those exist; until then
+ * they read 0.
+ *
+ * @example const metrics = createMetrics(); metrics.watch({ queueDepth: () => jobs.depth(), waiting: async () => 0 });
  */
-export function createMetrics(sources: MetricsSources) {
+export function createMetrics() {
+  let sources: MetricsSources = { queueDepth: async () => 0, waiting: async () => 0 };
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "gate_" });
 
@@ -82,6 +86,10 @@ export function createMetrics(sources: MetricsSources) {
 
   return {
     registry,
+    /** What the queue-depth and waiting gauges read at each scrape. */
+    watch(watched: MetricsSources): void {
+      sources = watched;
+    },
     /** Counts a settled review: its route, how long it took, what its model calls cost. */
     reviewed(review: ReviewRecord, result: ReviewResult, now: Date): void {
       const route = result.route ?? "none";

@@ -3,6 +3,8 @@ import { baseChanged, type Recorded, type WebhookDelivery, type WebhookSink } fr
 import type { InboxEntry, ReviewStore } from "../domain/review-store.js";
 import type { ReviewJobs } from "../domain/review-jobs.js";
 import type { StartRerun } from "./reruns.js";
+import { prKey } from "../domain/pull-request.js";
+import { registrationFor } from "../review/registration.js";
 
 /**
  * Where verified deliveries go. Before GitHub gets its answer, each is recorded (a redelivery is
@@ -43,7 +45,7 @@ export function createWebhookSink(deps: {
         const named = request.reviewId ? await tx.get(request.reviewId) : undefined;
         let target = named && named.repo === request.repo && named.headSha === request.headSha ? named : undefined;
         for (const n of target ? [] : request.numbers) {
-          const latest = await tx.latestForPr(`${request.repo}#${n}`);
+          const latest = await tx.latestForPr(prKey({ repo: request.repo, number: n }));
           if (latest?.headSha === request.headSha) {
             target = latest;
             break;
@@ -60,7 +62,7 @@ export function createWebhookSink(deps: {
         if (!recorded.duplicate) {
           const p = delivery.payload;
           deps.log.info(
-            { deliveryId: delivery.id, pr: `${p.repository.full_name}#${p.pull_request.number}` },
+            { deliveryId: delivery.id, pr: prKey({ repo: p.repository.full_name, number: p.pull_request.number }) },
             "draft skipped (GATE_REVIEW_DRAFTS=false)",
           );
         }
@@ -76,8 +78,8 @@ export function createWebhookSink(deps: {
 function inboxEntry(delivery: WebhookDelivery): InboxEntry {
   const p = delivery.payload;
   return {
-    review: {
-      source: {
+    review: registrationFor(
+      {
         kind: "github",
         owner: p.repository.owner.login,
         repo: p.repository.name,
@@ -85,15 +87,17 @@ function inboxEntry(delivery: WebhookDelivery): InboxEntry {
         headSha: p.pull_request.head.sha,
         ...(p.installation ? { installationId: p.installation.id } : {}),
       },
-      repo: p.repository.full_name,
-      number: p.pull_request.number,
-      headSha: p.pull_request.head.sha,
-      title: p.pull_request.title,
-      url: p.pull_request.html_url,
-      author: p.pull_request.user?.login ?? "unknown",
-      ...(p.installation ? { installationId: p.installation.id } : {}),
-      ...(p.pull_request.updated_at ? { eventAt: p.pull_request.updated_at } : {}),
-    },
+      {
+        repo: p.repository.full_name,
+        number: p.pull_request.number,
+        headSha: p.pull_request.head.sha,
+        title: p.pull_request.title,
+        url: p.pull_request.html_url,
+        author: p.pull_request.user?.login ?? "unknown",
+        ...(p.installation ? { installationId: p.installation.id } : {}),
+        ...(p.pull_request.updated_at ? { eventAt: p.pull_request.updated_at } : {}),
+      },
+    ),
     baseChanged: delivery.action === "edited" && baseChanged(p),
   };
 }

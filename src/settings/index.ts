@@ -1,6 +1,6 @@
 import type { ApproverConfig } from "../domain/decision.js";
 import { describeIssues, GateError } from "../domain/errors.js";
-import { approversSchema } from "./approvers.js";
+import { approversSchema } from "./approver-settings.js";
 import { claudeSchema, type ClaudeSettings } from "./claude.js";
 import { cliSchema, type CliSettings } from "./cli.js";
 import { coreSchema, type CoreSettings } from "./core.js";

@@ -73,6 +73,8 @@ export interface SlackAppOptions {
   clock?: () => Date;
   /** Remembers deciders' display names and names them (the store's people table). */
   people?: FlowDeps["people"];
+  /** The service publishes each review's card itself (the server's Slack publisher); see `FlowDeps.cardsPublished`. */
+  cardsPublished?: boolean;
   /** GitHub's web address for links (GitHub Enterprise Server). */
   githubWebUrl?: string;
 }
@@ -127,6 +129,7 @@ export function buildSlackApp(opts: SlackAppOptions): App {
     ...(opts.checkRunUrl ? { checkRunUrl: opts.checkRunUrl } : {}),
     progressIntervalMs: opts.progressIntervalMs ?? 3000,
     ...(opts.people ? { people: opts.people } : {}),
+    ...(opts.cardsPublished ? { cardsPublished: true } : {}),
     ...(opts.githubWebUrl ? { githubWebUrl: opts.githubWebUrl } : {}),
   };
   registerCardActions(app, deps, opts.rerun);

@@ -5,20 +5,50 @@ type WebClient = webApi.WebClient;
 /** How long a user's profile answer is trusted. */
 const TTL_MS = 5 * 60 * 1000;
 
-/** Remembers profile answers for a few minutes, so a burst of clicks costs one lookup per user. */
+/** What the gate reads of a Slack profile: the name to show, and every text that may name a GitHub account. */
+export interface SlackProfile {
+  /** The display name, else the real name; empty when the profile has neither. */
+  name: string;
+  texts: string[];
+}
+
+/**
+ * Remembers profile answers for a few minutes, so a burst of clicks costs one lookup per user,
+ * and one click one lookup whatever it needs of the profile (the decider's name, the author check).
+ */
 export class ProfileCache {
-  private readonly entries = new Map<string, { at: number; texts: string[] }>();
+  private readonly entries = new Map<string, { at: number; profile: SlackProfile }>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  get(userId: string): string[] | undefined {
+  get(userId: string): SlackProfile | undefined {
     const hit = this.entries.get(userId);
-    return hit && this.now() - hit.at < TTL_MS ? hit.texts : undefined;
+    return hit && this.now() - hit.at < TTL_MS ? hit.profile : undefined;
   }
 
-  set(userId: string, texts: string[]): void {
-    this.entries.set(userId, { at: this.now(), texts });
+  set(userId: string, profile: SlackProfile): void {
+    this.entries.set(userId, { at: this.now(), profile });
   }
+}
+
+/**
+ * A user's Slack profile through the cache (users.profile.get when it has none). Throws when
+ * Slack does not answer.
+ *
+ * @example (await slackProfile(client, "U123", cache)).name // "Priya"
+ */
+export async function slackProfile(client: WebClient, userId: string, cache: ProfileCache): Promise<SlackProfile> {
+  const cached = cache.get(userId);
+  if (cached) return cached;
+  const answer = await client.users.profile.get({ user: userId });
+  const p = answer.profile ?? {};
+  const fields = Object.values(p.fields ?? {}).flatMap((f) => [f?.value ?? "", f?.alt ?? ""]);
+  const profile = {
+    name: p.display_name || p.real_name || "",
+    texts: [p.display_name ?? "", p.real_name ?? "", ...fields].filter((t) => t !== ""),
+  };
+  cache.set(userId, profile);
+  return profile;
 }
 
 /** The ways a Slack profile names a GitHub account: `login`, `@login`, or a github.com URL. */
@@ -47,18 +77,10 @@ export async function slackUserIsGitHubUser(
   cache: ProfileCache,
   onError?: (error: unknown) => void,
 ): Promise<boolean> {
-  let texts = cache.get(userId);
-  if (!texts) {
-    try {
-      const answer = await client.users.profile.get({ user: userId });
-      const p = answer.profile ?? {};
-      const fields = Object.values(p.fields ?? {}).flatMap((f) => [f?.value ?? "", f?.alt ?? ""]);
-      texts = [p.display_name ?? "", p.real_name ?? "", ...fields].filter((t) => t !== "");
-      cache.set(userId, texts);
-    } catch (error) {
-      onError?.(error);
-      return false;
-    }
+  try {
+    return (await slackProfile(client, userId, cache)).texts.some((t) => namesLogin(t, login));
+  } catch (error) {
+    onError?.(error);
+    return false;
   }
-  return texts.some((t) => namesLogin(t, login));
 }

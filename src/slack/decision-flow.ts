@@ -11,8 +11,9 @@ import type {
   ReviewService,
 } from "../domain/review.js";
 import { authorSlackId, rerunRefusal } from "../review/decision-policy.js";
-import { type ProfileCache, slackUserIsGitHubUser } from "./author-profile.js";
-import { groupIdsIn } from "./approvers.js";
+import { type ProfileCache, slackProfile, slackUserIsGitHubUser } from "./author-profile.js";
+import type { People } from "./people.js";
+import { groupIdsIn } from "./who-to-ask.js";
 import { renderCard } from "./card.js";
 import { mentionOrName, slackDate } from "./mrkdwn.js";
 import { throttleProgress } from "./progress-throttle.js";
@@ -37,20 +38,25 @@ export interface FlowDeps {
   checkRunUrl?: (review: ReviewRecord) => string | undefined;
   progressIntervalMs: number;
   /** Remembers and gives back people's display names, so decisions name people, not ids. */
-  people?: { record(slackId: string, name: string): Promise<void>; name(slackId: string): string | undefined };
+  people?: People;
+  /**
+   * The service publishes the review's card itself after a decision (the server's Slack
+   * publisher): a decision then leaves the card to it, so one click updates the card once.
+   */
+  cardsPublished?: boolean;
   /** GitHub's web address for commit and file links (GitHub Enterprise Server). */
   githubWebUrl?: string;
 }
 
 /**
- * Reads the person's Slack display name (users.profile.get) and remembers it before they decide,
- * so the check run and the card name them. A failed lookup is logged; the id stands in.
+ * Reads the person's Slack display name (their profile, through the cache the author check
+ * shares) and remembers it before they decide, so the check run and the card name them. A failed
+ * lookup is logged; the id stands in.
  */
 async function rememberName(deps: FlowDeps, attempt: Attempt): Promise<void> {
   if (!deps.people) return;
   try {
-    const answer = await attempt.client.users.profile.get({ user: attempt.userId });
-    const name = answer.profile?.display_name || answer.profile?.real_name;
+    const { name } = await slackProfile(attempt.client, attempt.userId, deps.profiles);
     if (name) await deps.people.record(attempt.userId, name);
   } catch (error) {
     deps.log.warn({ err: error, userId: attempt.userId }, "cannot read a Slack profile for the decider's name");
@@ -131,7 +137,9 @@ export async function checkAttempt(deps: FlowDeps, attempt: Attempt): Promise<Ch
 }
 
 /**
- * Applies an approve or reject and updates the card, or tells the person why not.
+ * Applies an approve or reject and updates the card, or tells the person why not. One round trip:
+ * the person is checked once (the one decision policy, by `check`), their profile is read once
+ * (through the cache), and the card is updated once (by the service's publisher, or here).
  *
  * @example await decideAndUpdate(deps, attempt, { kind: "approve", by: userId });
  */
@@ -145,15 +153,17 @@ export async function decideAndUpdate(
   const checked = await checkAttempt(deps, attempt);
   if (!checked.ok) return;
   await rememberName(deps, attempt);
+  // Checked just now: the decision itself only claims the review (one decision check per click).
   const outcome = await deps.service.decide(attempt.reviewId, resume, {
     door: checked.door,
+    checked: true,
     ...(onReceived ? { onReceived } : {}),
   });
   if (!outcome.ok) {
     await tellRefusal(deps, attempt, outcome);
     return;
   }
-  await updateCard(deps, attempt, checked.review, outcome.result);
+  if (!deps.cardsPublished) await updateCard(deps, attempt, checked.review, outcome.result);
 }
 
 /**
@@ -208,12 +218,22 @@ export async function updateCard(
   result: ReviewResult,
   extra: { progress?: InvestigationProgress; note?: string } = {},
 ): Promise<void> {
-  const place = attempt.place ?? placeOf(review);
+  await redrawCard(deps, attempt, (await deps.service.get(review.id)) ?? review, result, extra);
+}
+
+/** Rewrites the card in place from a review record as it stands now (see `updateCard`). */
+async function redrawCard(
+  deps: FlowDeps,
+  attempt: Attempt,
+  fresh: ReviewRecord,
+  result: ReviewResult,
+  extra: { progress?: InvestigationProgress; note?: string } = {},
+): Promise<void> {
+  const place = attempt.place ?? placeOf(fresh);
   if (!place) {
-    deps.log.warn({ reviewId: review.id }, "no Slack card to update for this review");
+    deps.log.warn({ reviewId: fresh.id }, "no Slack card to update for this review");
     return;
   }
-  const fresh = (await deps.service.get(review.id)) ?? review;
   const checkRunUrl = deps.checkRunUrl?.(fresh);
   const people = deps.people;
   const card = renderCard({
@@ -227,7 +247,7 @@ export async function updateCard(
   try {
     await attempt.client.chat.update({ channel: place.channel, ts: place.ts, text: card.text, blocks: card.blocks });
   } catch (error) {
-    deps.log.error({ err: error, reviewId: review.id }, "chat.update of the card failed");
+    deps.log.error({ err: error, reviewId: fresh.id }, "chat.update of the card failed");
     if (!extra.progress)
       await ephemeral(
         deps,

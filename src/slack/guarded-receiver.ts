@@ -27,8 +27,9 @@ export interface GuardedReceiverOptions {
 
 /**
  * Bolt's HTTP receiver with a guard in front of `/slack/events`: the body is read (up to a limit),
- * the signature and a timestamp within five minutes either way are verified, and the request is
- * checked to be one this app handles, before Bolt parses it. Whatever fails gets a 4xx and a log
+ * the signature and a timestamp within five minutes either way are verified (once: Bolt's own
+ * check is off behind it), and the request is checked to be one this app handles, before Bolt
+ * parses it. Whatever fails gets a 4xx and a log
  * line; nothing a request carries can throw inside Bolt's receiver. Other paths (the custom
  * routes) go to Bolt's receiver unchanged.
  *
@@ -47,6 +48,9 @@ export class GuardedReceiver implements Receiver {
     this.bodyLimit = opts.bodyLimit ?? HTTPModuleFunctions.defaultBodyLimit;
     this.inner = new HTTPReceiver({
       signingSecret: opts.signingSecret,
+      // The guard has verified the signature and the timestamp of every request it forwards to
+      // `/slack/events` (the only requests Bolt would verify): Bolt does not verify them again.
+      signatureVerification: false,
       endpoints: [SLACK_EVENTS_PATH],
       customRoutes: opts.customRoutes ?? [],
       logger: boltLogger(opts.log),

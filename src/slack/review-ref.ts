@@ -1,4 +1,5 @@
 import { escapeMrkdwn, truncatePlain } from "./mrkdwn.js";
+import { prKey } from "../domain/pull-request.js";
 
 /** What `/gate status <ref>` accepts, normalised to what `ReviewService.status` takes. */
 export type ReviewRef = { ok: true; ref: string } | { ok: false; why: string };
@@ -24,7 +25,7 @@ const REVIEW_ID = /^r-[A-Za-z0-9_-]{1,64}$/;
 export function parseReviewRef(input: string, defaultRepo?: string, webUrl?: string): ReviewRef {
   const text = input.trim();
   const pr = PR_REF.exec(text) ?? PR_URL.exec(text) ?? (webUrl ? webPrUrl(webUrl).exec(text) : null);
-  if (pr) return { ok: true, ref: `${pr[1]}#${Number(pr[2])}` };
+  if (pr) return { ok: true, ref: prKey({ repo: pr[1] ?? "", number: Number(pr[2]) }) };
   const short = SHORT.exec(text);
   if (short) {
     if (!defaultRepo)
@@ -32,7 +33,7 @@ export function parseReviewRef(input: string, defaultRepo?: string, webUrl?: str
         ok: false,
         why: `\`${text}\` needs a repository: no default repository is set, so write owner/repo#${short[1]}`,
       };
-    return { ok: true, ref: `${defaultRepo}#${Number(short[1])}` };
+    return { ok: true, ref: prKey({ repo: defaultRepo, number: Number(short[1]) }) };
   }
   if (REVIEW_ID.test(text)) return { ok: true, ref: text };
   return {

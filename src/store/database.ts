@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { GateError } from "../domain/errors.js";
+import { GateError, messageOf } from "../domain/errors.js";
 import { type Migration, pendingMigrations, SCHEMA_VERSION_TABLE } from "./migrations.js";
 import { tablesV1 } from "./schema-v1.js";
 
@@ -52,7 +52,7 @@ export function openDatabase(file: string): Database.Database {
   try {
     createdDir = fs.mkdirSync(path.dirname(file), { recursive: true });
   } catch (error) {
-    refuse(`cannot make its folder (${(error as Error).message})`, error);
+    refuse(`cannot make its folder (${messageOf(error)})`, error);
   }
   let db: Database.Database | undefined;
   try {
@@ -63,7 +63,7 @@ export function openDatabase(file: string): Database.Database {
     if (error instanceof GateError) throw error;
     if (createdDir) fs.rmSync(createdDir, { recursive: true, force: true });
     else if (!existed) for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
-    return refuse(`cannot open it as the gate's database (${(error as Error).message})`, error);
+    return refuse(`cannot open it as the gate's database (${messageOf(error)})`, error);
   }
 }
 

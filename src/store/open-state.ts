@@ -4,7 +4,7 @@ import type { Logger } from "pino";
 import type { Clock } from "../domain/clock.js";
 import { openDatabase } from "./database.js";
 import { GzipPullRequestStore, pruneCheckpoints, sqlitePullRequestRows } from "./pull-request-store.js";
-import { SqliteReviewStore } from "./review-store.js";
+import { sqliteStore } from "./sqlite/sqlite-store.js";
 import type { DatabaseSetting, OpenState } from "./state.js";
 
 export { type DatabaseSetting, describeDatabase, type OpenState } from "./state.js";
@@ -27,7 +27,7 @@ function sqliteState(db: Database.Database, clock: Clock): OpenState {
   return {
     kind: "sqlite",
     db,
-    store: new SqliteReviewStore(db, clock),
+    store: sqliteStore(db, clock),
     pullRequests: new GzipPullRequestStore(sqlitePullRequestRows(db)),
     checkpointer: new SqliteSaver(db),
     pruneCheckpoints: async (threadId) => pruneCheckpoints(db, threadId),

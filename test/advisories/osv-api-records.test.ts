@@ -6,7 +6,7 @@ import { storeOsvCache } from "../../src/advisories/osv-cache.js";
 import { advisorySourceOver } from "../../src/advisories/record-source.js";
 import type { AdvisoryQuery } from "../../src/domain/advisory-source.js";
 import { openDatabase } from "../../src/store/database.js";
-import { SqliteReviewStore } from "../../src/store/review-store.js";
+import { sqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { FAST_RETRY } from "../fakes/registry.js";
 import { startFakeOsv, type FakeOsv } from "../fakes/osv-api.js";
 import { tempDir } from "../helpers/gate.js";
@@ -83,7 +83,7 @@ describe("OSV's API through the real HTTP client (loopback fake)", () => {
 
   it("keeps its cache in the store's SQLite shelf, beside the licences", async () => {
     const db = openDatabase(path.join(tempDir(), "gate.db"));
-    const store = new SqliteReviewStore(db, () => new Date("2026-12-01T00:00:00Z"));
+    const store = sqliteStore(db, () => new Date("2026-12-01T00:00:00Z"));
     await source({ cache: storeOsvCache(store) }).lookup([lodash]);
     expect(JSON.parse((await store.cachedLicense("osv:query:npm:lodash@4.17.20")) ?? "{}").value).toEqual([LODASH.id]);
     expect(JSON.parse((await store.cachedLicense(`osv:vuln:${LODASH.id}`)) ?? "{}").value).toMatchObject({

@@ -74,9 +74,18 @@ describe("gate osv sync (real CLI process, loopback export bucket)", () => {
     requests.length = 0;
     const r = await runGateCli(["osv", "sync", dir], { env: env(), cwd: tempDir() });
     expect(r.code).toBe(0);
-    expect(requests).toEqual(["GET /npm/all.zip", "GET /PyPI/all.zip", "GET /Go/all.zip", "GET /crates.io/all.zip"]);
-    expect(fs.readdirSync(dir).sort()).toEqual(["Go", "PyPI", "crates.io", "npm"]);
-    expect(r.stdout).toMatch(/^\d+ advisories in .* \(npm, PyPI, Go, crates\.io\): set GATE_OSV_DIR=/);
+    expect(requests).toEqual([
+      "GET /npm/all.zip",
+      "GET /PyPI/all.zip",
+      "GET /Go/all.zip",
+      "GET /crates.io/all.zip",
+      "GET /RubyGems/all.zip",
+      "GET /Packagist/all.zip",
+    ]);
+    expect(fs.readdirSync(dir).sort()).toEqual(["Go", "Packagist", "PyPI", "RubyGems", "crates.io", "npm"]);
+    expect(r.stdout).toMatch(
+      /^\d+ advisories in .* \(npm, PyPI, Go, crates\.io, RubyGems, Packagist\): set GATE_OSV_DIR=/,
+    );
     const live = await advisorySourceOver(osvApiRecords({ baseUrl: osv.url })).lookup(QUERIES);
     const synced = await advisorySourceOver(osvDirRecords(dir)).lookup(QUERIES);
     expect(live.filter((a) => a.status === "found" && a.advisories.length > 0)).toHaveLength(5);

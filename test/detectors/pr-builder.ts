@@ -1,4 +1,4 @@
-import { defaultLicenseRules, type LicenseRules } from "../../src/config/effective.js";
+import { defaultLicenseRules, type LicenseRules } from "../../src/gate-file/effective.js";
 import type { DetectContext } from "../../src/detectors/detector.js";
 import type { HeadFiles } from "../../src/domain/head-files.js";
 import type { Ecosystem, LicenseResolver } from "../../src/domain/license-resolver.js";

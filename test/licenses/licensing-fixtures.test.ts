@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defaultLicenseRules } from "../../src/config/effective.js";
+import { defaultLicenseRules } from "../../src/gate-file/effective.js";
 import { copyleftSourceDetector } from "../../src/detectors/licensing/copyleft-source.js";
 import { dependencyLicensesDetector } from "../../src/detectors/licensing/dependency-licenses.js";
 import type { HeadFiles } from "../../src/domain/head-files.js";

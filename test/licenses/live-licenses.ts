@@ -3,7 +3,7 @@ import type { LicenseLookup } from "../../src/domain/license-resolver.js";
 import { systemClock } from "../../src/domain/clock.js";
 import { createRegistryResolver } from "../../src/licenses/registry-resolver.js";
 import { openDatabase } from "../../src/store/database.js";
-import { SqliteReviewStore } from "../../src/store/review-store.js";
+import { sqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { FAST_RETRY, type FakeRegistry } from "../fakes/registry.js";
 
 /**
@@ -13,7 +13,7 @@ import { FAST_RETRY, type FakeRegistry } from "../fakes/registry.js";
  * @example const { store, licenses } = liveLicenses(reg);
  */
 export function liveLicenses(reg: FakeRegistry) {
-  const store = new SqliteReviewStore(openDatabase(":memory:"), systemClock);
+  const store = sqliteStore(openDatabase(":memory:"), systemClock);
   const licenses = createRegistryResolver({
     store,
     npmRegistryUrl: reg.npmUrl,

@@ -1,3 +1,4 @@
+import { receiveDecision } from "../../src/review/decision-record.js";
 import fs from "node:fs";
 import { Command } from "@langchain/langgraph";
 import { afterEach, describe, expect, it } from "vitest";
@@ -35,7 +36,8 @@ describe("a decision received before a crash", () => {
     expect(waiting.status).toBe("waiting_for_human");
     // What decide does before Slack is answered; then the process dies before applying it.
     expect(
-      await first.store.receiveDecision(
+      await receiveDecision(
+        first.store,
         waiting.review_id,
         { kind: "approve", by: "alice", note: "cleared by legal" },
         "slack",
@@ -58,7 +60,7 @@ describe("a decision received before a crash", () => {
     const first = await open();
     const waiting = await reviewFixture(first, "002_new_dependency");
     const approve = { kind: "approve" as const, by: "alice" };
-    expect(await first.store.receiveDecision(waiting.review_id, approve, "slack")).toBe(true);
+    expect(await receiveDecision(first.store, waiting.review_id, approve, "slack")).toBe(true);
     // The resume ran the human gate and saved its step; the process died before the verdict's step.
     await first.graph.invoke(new Command({ resume: approve }), {
       configurable: { thread_id: waiting.review_id },
@@ -79,8 +81,8 @@ describe("a decision received before a crash", () => {
   it("refuses a second decision while the first is received and not yet applied", async () => {
     const g = await open();
     const waiting = await reviewFixture(g, "002_new_dependency");
-    expect(await g.store.receiveDecision(waiting.review_id, { kind: "approve", by: "alice" }, "cli")).toBe(true);
-    expect(await g.store.receiveDecision(waiting.review_id, { kind: "reject", by: "bob", note: "no" }, "cli")).toBe(
+    expect(await receiveDecision(g.store, waiting.review_id, { kind: "approve", by: "alice" }, "cli")).toBe(true);
+    expect(await receiveDecision(g.store, waiting.review_id, { kind: "reject", by: "bob", note: "no" }, "cli")).toBe(
       false,
     );
     const outcome = await g.runner.decide(waiting.review_id, { kind: "reject", by: "bob", note: "no" });

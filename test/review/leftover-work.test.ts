@@ -1,9 +1,10 @@
+import { markDecisionApplied, receiveDecision } from "../../src/review/decision-record.js";
 import { describe, expect, it } from "vitest";
 import type { ReviewStatus } from "../../src/domain/review-result.js";
 import type { ReviewStore } from "../../src/domain/review-store.js";
 import { type LeftoverJob, leftoverWork, RUN_AFTER_RESTART } from "../../src/review/leftover-work.js";
 import { openDatabase } from "../../src/store/database.js";
-import { SqliteReviewStore } from "../../src/store/review-store.js";
+import { sqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 
 const at = new Date("2026-11-30T12:00:00Z");
 
@@ -25,11 +26,11 @@ async function review(s: ReviewStore, id: string, status: ReviewStatus, result?:
 
 /** A database a process stopped on: one review of each kind of left-over work, and settled history. */
 async function stopped(): Promise<ReviewStore> {
-  const s = new SqliteReviewStore(openDatabase(":memory:"), () => at);
+  const s = sqliteStore(openDatabase(":memory:"), () => at);
   await review(s, "settled", "done", "published");
   await review(s, "waiting", "waiting_for_human", "published");
   await review(s, "decided", "waiting_for_human", "published");
-  expect(await s.receiveDecision("decided", { kind: "approve", by: "alice" }, "slack")).toBe(true);
+  expect(await receiveDecision(s, "decided", { kind: "approve", by: "alice" }, "slack")).toBe(true);
   await review(s, "queued", "queued");
   await review(s, "running", "running", "published");
   await review(s, "unpublished", "done", "unpublished");
@@ -73,7 +74,7 @@ describe("leftoverWork", () => {
       if (job.kind !== "decision") return;
       // Finishing the decision settles its review and leaves its result unpublished, and a
       // publisher meanwhile shows the other unpublished result.
-      await s.markDecisionApplied(job.reviewId, { kind: "approve", by: "alice" }, "human_approved");
+      await markDecisionApplied(s, job.reviewId, { kind: "approve", by: "alice" }, "human_approved");
       await s.setStatus(job.reviewId, "done");
       await s.saveResult(job.reviewId, { pr: "x", route: "human_approved", status: "done" } as never);
       const shown = await s.lastResult("unpublished");

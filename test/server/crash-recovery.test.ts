@@ -7,7 +7,7 @@ import { z } from "zod";
 import { systemClock } from "../../src/domain/clock.js";
 import { ACTION_APPROVE } from "../../src/slack/card.js";
 import { openDatabase } from "../../src/store/database.js";
-import { SqliteReviewStore } from "../../src/store/review-store.js";
+import { sqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { defined } from "../helpers/defined.js";
 import { buttonClick, interactivityBody, postToSlackApp } from "../slack/helpers/slack-requests.js";
 import { startChildServer, type ChildServer } from "./child-server.js";
@@ -231,7 +231,7 @@ describe("a real server process killed with SIGKILL", { timeout: 4 * SLOW }, () 
       review: { source, repo: `${pr.owner}/${pr.repo}`, number: pr.number, headSha: pr.headSha, title: pr.title },
       baseChanged: false,
     };
-    expect(await new SqliteReviewStore(db, systemClock).recordDelivery("d-answered", "pull_request", entry)).toBe(true);
+    expect(await sqliteStore(db, systemClock).recordDelivery("d-answered", "pull_request", entry)).toBe(true);
     db.close();
 
     const server = await start(s);

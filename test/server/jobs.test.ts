@@ -1,3 +1,4 @@
+import { receiveDecision } from "../../src/review/decision-record.js";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ReviewResult } from "../../src/domain/review-result.js";
 import type { Publisher, ReviewRecord } from "../../src/domain/review.js";
@@ -39,7 +40,7 @@ describe("review jobs", () => {
   it("a decision job finishes the decision another process received and did not apply, once", async () => {
     const first = await open();
     const waiting = await reviewFixture(first, "002_new_dependency");
-    expect(await first.store.receiveDecision(waiting.review_id, { kind: "approve", by: "alice" }, "slack")).toBe(true);
+    expect(await receiveDecision(first.store, waiting.review_id, { kind: "approve", by: "alice" }, "slack")).toBe(true);
     // Another process (the same database) takes the job over.
     const second = await open(undefined, first.dir);
     const { handle } = wired(second);

@@ -89,6 +89,10 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     // The check's "Details" opens the card.
     expect(checkRunsOn(s.gh, pr.headSha)[0]?.fields.details_url).toBe(cardLink(review));
 
+    const before = {
+      profiles: slack.callsTo("users.profile.get").length,
+      updates: slack.callsTo("chat.update").length,
+    };
     expect((await click(s, ACTION_APPROVE, APPROVER, review.id, ts)).status).toBe(200);
     // Slack is answered only once the approval is stored durably: it is on record at the answer.
     expect((await s.server.gate.store.auditFor(review.id)).map((e) => e.outcome)).toContain("received");
@@ -114,6 +118,9 @@ describe("the gate's server with Slack (HTTP mode) and GitHub (App mode)", () =>
     );
     await s.server.idle();
     expect((await s.server.gate.store.auditFor(review.id)).filter((e) => e.outcome === "applied")).toHaveLength(1);
+    // One round trip per click: one profile look-up (the decider's name), one update of the card.
+    expect(slack.callsTo("users.profile.get").length - before.profiles).toBe(1);
+    expect(slack.callsTo("chat.update").length - before.updates).toBe(1);
   });
 
   it("rejects through the modal with a reason: check run failure, card updated", async () => {

@@ -3,7 +3,7 @@ import type { App } from "@slack/bolt";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildSlackApp } from "../../src/slack/app.js";
-import type { ApproverConfig } from "../../src/slack/approvers.js";
+import type { ApproverConfig } from "../../src/slack/who-to-ask.js";
 import { startFakeSlackApi, type FakeSlackApi, type SlackCall } from "../fakes/slack-api.js";
 import { makeFinding, makeResult, makeReview } from "./helpers/builders.js";
 import { serviceWithPostedCard, type InMemoryReviewService } from "./helpers/in-memory-review-service.js";

@@ -9,7 +9,7 @@ import { channelFor } from "../../src/slack/channel-map.js";
 import { createSlackPublisher } from "../../src/slack/slack-publisher.js";
 import { openDatabase } from "../../src/store/database.js";
 import type { ReviewStore } from "../../src/domain/review-store.js";
-import { SqliteReviewStore } from "../../src/store/review-store.js";
+import { sqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { startFakeSlackApi, type FakeSlackApi } from "../fakes/slack-api.js";
 import { makeResult, makeReview } from "./helpers/builders.js";
 import { defined } from "../helpers/defined.js";
@@ -150,7 +150,7 @@ describe("createSlackPublisher across a crash", () => {
   it("finds the card an interrupted attempt posted instead of posting a second one", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gate-cards-"));
     const file = path.join(dir, "gate.db");
-    const first = new SqliteReviewStore(openDatabase(file), clock);
+    const first = sqliteStore(openDatabase(file), clock);
     const review = await register(first);
     // The first process posts, then dies before the receipt is stored.
     const lost = await storePublisher(first).publish(review, makeResult());
@@ -162,7 +162,7 @@ describe("createSlackPublisher across a crash", () => {
     });
 
     // A restart: a new store on the same file and a new publisher (nothing in memory).
-    const second = new SqliteReviewStore(openDatabase(file), clock);
+    const second = sqliteStore(openDatabase(file), clock);
     const reloaded = defined(await second.get("r-crash"), "the review after the restart");
     expect(reloaded.slackTs).toBeUndefined();
     expect(reloaded.slackPostStartedAt).toBe("2023-11-14T22:13:20.000Z");
@@ -181,7 +181,7 @@ describe("createSlackPublisher across a crash", () => {
   });
 
   it("posts when the interrupted attempt never reached Slack, and not for another review's card", async () => {
-    const store = new SqliteReviewStore(openDatabase(":memory:"), clock);
+    const store = sqliteStore(openDatabase(":memory:"), clock);
     // Another review's card in the same channel.
     await createSlackPublisher({
       client,

@@ -1,9 +1,10 @@
+import type { ReviewStore } from "../../src/domain/review-store.js";
 import { AsyncLocalStorage } from "node:async_hooks";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/store/database.js";
-import { SqliteReviewStore } from "../../src/store/review-store.js";
+import { sqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { tempDir } from "../helpers/gate.js";
 import { at, reg } from "./review-store-contract.js";
 
@@ -11,11 +12,11 @@ import { at, reg } from "./review-store-contract.js";
 const opened = () => {
   const file = path.join(tempDir(), "gate.db");
   const db = openDatabase(file);
-  return { db, file, s: new SqliteReviewStore(db, () => at) };
+  return { db, file, s: sqliteStore(db, () => at) };
 };
 
 /** One webhook delivery's transaction: the delivery, its review and the review's audit entry. */
-const accept = (s: SqliteReviewStore, i: number) =>
+const accept = (s: ReviewStore, i: number) =>
   s.transaction(async (tx) => {
     await tx.recordDelivery(`d-${i}`, "pull_request");
     await reg(tx, `r-${i}`);

@@ -1,3 +1,4 @@
+import { markDecisionApplied, receiveDecision } from "../../src/review/decision-record.js";
 import { describe, expect, it } from "vitest";
 import type { InboxEntry, ReviewStore } from "../../src/domain/review-store.js";
 
@@ -208,12 +209,12 @@ export function reviewStoreContract(name: string, open: OpenStore): void {
       }
       const alice = { kind: "approve" as const, by: "alice" };
       const bob = { kind: "reject" as const, by: "bob", note: "no" };
-      expect(await s.receiveDecision("r-1", alice, "slack")).toBe(true);
-      expect(await s.receiveDecision("r-2", bob, "cli")).toBe(true);
+      expect(await receiveDecision(s, "r-1", alice, "slack")).toBe(true);
+      expect(await receiveDecision(s, "r-2", bob, "cli")).toBe(true);
       expect(await s.pendingDecisions("r-1")).toEqual([{ reviewId: "r-1", resume: alice, door: "slack" }]);
       expect(await s.pendingDecisions("r-2")).toEqual([{ reviewId: "r-2", resume: bob, door: "cli" }]);
       expect(await s.pendingDecisions("r-3")).toEqual([]);
-      await s.markDecisionApplied("r-1", alice, "human_approved");
+      await markDecisionApplied(s, "r-1", alice, "human_approved");
       expect(await s.pendingDecisions("r-1")).toEqual([]);
       expect((await s.pendingDecisions()).map((d) => d.reviewId)).toEqual(["r-2"]);
     });
@@ -233,6 +234,32 @@ export function reviewStoreContract(name: string, open: OpenStore): void {
       await s.keepConfig("d1", '{"a":1}');
       await s.keepConfig("d1", '{"a":2}');
       expect(await s.configJson("d1")).toBe('{"a":1}');
+    });
+
+    it("Slack memory: a thread note is claimed once, a person's newest name wins, a post intent keeps its first time", async () => {
+      const { store: s } = await open();
+      await reg(s, "r-1");
+      expect(await s.claimSlackNote("ask:acme/web#7:a", "r-1")).toBe(true);
+      expect(await s.claimSlackNote("ask:acme/web#7:a", "r-1")).toBe(false);
+      expect(await s.personName("U1")).toBeUndefined();
+      await s.recordPerson("U1", "Alice");
+      await s.recordPerson("U1", "Alice Liddell");
+      expect(await s.personName("U1")).toBe("Alice Liddell");
+      await s.recordSlackPostIntent("r-1", "2026-11-30T12:00:01.000Z");
+      await s.recordSlackPostIntent("r-1", "2026-11-30T12:00:02.000Z");
+      expect((await s.get("r-1"))?.slackPostStartedAt).toBe("2026-11-30T12:00:01.000Z");
+    });
+
+    it("decision log: a stored decision is pending until marked applied, once", async () => {
+      const { store: s } = await open();
+      const alice = { kind: "approve" as const, by: "alice" };
+      await s.storeDecision("r-1", alice, "slack");
+      expect(await s.pendingDecisions()).toEqual([{ reviewId: "r-1", resume: alice, door: "slack" }]);
+      expect(await s.markApplied("r-1")).toBe(true);
+      expect(await s.markApplied("r-1")).toBe(false);
+      expect(await s.pendingDecisions()).toEqual([]);
+      // The store appends no audit entry of its own: what the log says is the decision code's.
+      expect(await s.auditFor("r-1")).toEqual([]);
     });
 
     it("caches licences, telling a known-unknown (null) from a miss (undefined)", async () => {

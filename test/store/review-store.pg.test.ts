@@ -1,6 +1,7 @@
+import { markDecisionApplied, receiveDecision } from "../../src/review/decision-record.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { openState, type OpenState } from "../../src/store/open-state.js";
-import { UNPUBLISHED } from "../../src/store/review-store.js";
+import { UNPUBLISHED } from "../../src/store/rows.js";
 import { defined } from "../helpers/defined.js";
 import { postgresUrl, type TestDatabase } from "../helpers/postgres.js";
 import { at, reg, reviewStoreContract } from "./review-store-contract.js";
@@ -51,14 +52,14 @@ describe("ReviewStore on PostgreSQL, from several pools at once", () => {
   it("receiveDecision: two replicas receiving a decision at once store one decision and one audit entry", async () => {
     const [a, b] = await waitingOnTwoReplicas();
     const received = await Promise.all(
-      [a, b, a, b].map((s, i) => s.store.receiveDecision("r-1", { kind: "approve", by: `U${i}` }, "slack")),
+      [a, b, a, b].map((s, i) => receiveDecision(s.store, "r-1", { kind: "approve", by: `U${i}` }, "slack")),
     );
     expect(received.filter(Boolean)).toHaveLength(1);
     expect(await a.store.pendingDecisions()).toHaveLength(1);
     expect((await b.store.auditFor("r-1")).filter((e) => e.outcome === "received")).toHaveLength(1);
     const [pending] = await b.store.pendingDecisions();
-    await b.store.markDecisionApplied("r-1", defined(pending).resume, "approved");
-    await a.store.markDecisionApplied("r-1", defined(pending).resume, "approved");
+    await markDecisionApplied(b.store, "r-1", defined(pending).resume, "approved");
+    await markDecisionApplied(a.store, "r-1", defined(pending).resume, "approved");
     expect(await a.store.pendingDecisions()).toEqual([]);
     expect((await a.store.auditFor("r-1")).map((e) => e.outcome)).toEqual(["received", "applied"]);
   });
@@ -99,7 +100,7 @@ describe("ReviewStore on PostgreSQL, from several pools at once", () => {
     await reg(state.store, "r-1");
     await state.store.saveResult("r-1", { pr: "acme/web#7", route: null, status: "done", review_id: "r-1" } as never);
     await state.store.setStatus("r-1", "waiting_for_human");
-    expect(await state.store.receiveDecision("r-1", { kind: "approve", by: "alice" }, "slack")).toBe(true);
+    expect(await receiveDecision(state.store, "r-1", { kind: "approve", by: "alice" }, "slack")).toBe(true);
     await state.pool.query("ANALYZE gate_reviews, gate_decisions");
 
     expect((await state.store.unpublished()).map((r) => r.id)).toEqual(["r-1"]);

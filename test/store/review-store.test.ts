@@ -1,14 +1,15 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/store/database.js";
-import { SqliteReviewStore, UNPUBLISHED } from "../../src/store/review-store.js";
+import { sqliteStore } from "../../src/store/sqlite/sqlite-store.js";
+import { UNPUBLISHED } from "../../src/store/rows.js";
 import { tempDir } from "../helpers/gate.js";
 import { at, reviewStoreContract } from "./review-store-contract.js";
 
 /** A store on a fresh file, and the connection under it (for what only SQLite itself can show). */
 const opened = () => {
   const db = openDatabase(path.join(tempDir(), "gate.db"));
-  return { db, s: new SqliteReviewStore(db, () => at) };
+  return { db, s: sqliteStore(db, () => at) };
 };
 
 reviewStoreContract("SQLite", async () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { GateError } from "../../src/domain/errors.js";
 import { COPIED_TABLES } from "../../src/store/copy-state.js";
 import { migrateSqlite, openDatabase, SQLITE_MIGRATIONS } from "../../src/store/database.js";
-import { SqliteReviewStore } from "../../src/store/review-store.js";
+import { sqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { tempDir } from "../helpers/gate.js";
 
 const at = new Date("2026-11-30T12:00:00Z");
@@ -38,7 +38,7 @@ describe("SQLite schema migrations", () => {
     const old = new Database(f);
     // Today's schema, as unversioned releases made it: no gate_schema_version table.
     SQLITE_MIGRATIONS[0]?.up(old);
-    const before = new SqliteReviewStore(old, () => at);
+    const before = sqliteStore(old, () => at);
     const headSha = "a".repeat(40);
     await before.register({
       id: "r-old",
@@ -54,7 +54,7 @@ describe("SQLite schema migrations", () => {
 
     const db = openDatabase(f);
     expect(versions(db).map((v) => v.version)).toEqual(SQLITE_MIGRATIONS.map((m) => m.version));
-    const after = new SqliteReviewStore(db, () => at);
+    const after = sqliteStore(db, () => at);
     expect(await after.get("r-old")).toMatchObject({ id: "r-old", status: "queued", headSha });
     expect((await after.auditFor("r-old")).map((e) => e.outcome)).toEqual(["applied"]);
     expect(() => db.prepare("DELETE FROM gate_audit").run()).toThrow(/append-only/);

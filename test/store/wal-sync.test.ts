@@ -3,7 +3,8 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/store/database.js";
-import { SqliteReviewStore, TransactionGate } from "../../src/store/review-store.js";
+import { sqliteStore } from "../../src/store/sqlite/sqlite-store.js";
+import { TransactionGate } from "../../src/store/sqlite/group-commit.js";
 import { heldFsync, walSync } from "../../src/store/wal-sync.js";
 import { tempDir } from "../helpers/gate.js";
 import { at } from "./review-store-contract.js";
@@ -19,7 +20,7 @@ function watched(fail = false, spacingMs?: number) {
   const durable = new Set<string>();
   const flushes: string[][] = [];
   let flush: (() => Promise<void>) | undefined;
-  const store = new SqliteReviewStore(
+  const store = sqliteStore(
     db,
     () => at,
     new TransactionGate(async (wal) => {

@@ -9,8 +9,9 @@ import type { Policy } from "../../domain/policy.js";
 import { rulesReviewer } from "../../policy/rules-reviewer.js";
 import type { ModelClient } from "../client.js";
 import { estimateTokens, packHunks } from "../input-budget.js";
-import { ModelCallAborted, ModelOutputError } from "../model-output-error.js";
-import { costOf, type PriceTable } from "../pricing.js";
+import { abortedCall } from "../aborted-call.js";
+import { ModelOutputError } from "../model-output-error.js";
+import type { PriceTable } from "../pricing.js";
 import { redact, redactAll } from "../redact.js";
 import { responseText } from "../response-text.js";
 import { usageOf } from "../response-usage.js";
@@ -81,17 +82,15 @@ export function createModelSpecialist(deps: ModelSpecialistDeps): Specialist {
           message = await deps.client.messages.create(params, { signal: input.signal });
         } catch (error) {
           if (!input.signal.aborted) throw error;
-          // Cut off by the clock after sending: count what was sent, as uncached input.
-          const sent = estimateTokens(JSON.stringify(system) + content);
-          const spent = {
-            model_calls: 1,
-            input_tokens: sent,
-            cost_usd: costOf(params.model, { input_tokens: sent }, deps.prices),
-          };
-          throw new ModelCallAborted(`the ${input.specialty} model call was aborted`, {
-            usage: addUsage(usage, spent),
-            cause: error,
-          });
+          // Cut off by the clock after sending: what was sent is counted.
+          const sent = JSON.stringify(system) + content;
+          throw abortedCall(
+            `the ${input.specialty} model call`,
+            { model: params.model, sent },
+            usage,
+            deps.prices,
+            error,
+          );
         }
         const callUsage = usageOf(message, deps.prices, log);
         usage = addUsage(usage, callUsage);

@@ -1,6 +1,12 @@
 import fs from "node:fs";
-import { ConfigFileError, describeProblem, loadConfigFile, locateKey, type ConfigProblem } from "../../config/load.js";
-import type { GateConfigFile } from "../../config/schema.js";
+import {
+  ConfigFileError,
+  describeProblem,
+  loadConfigFile,
+  locateKey,
+  type ConfigProblem,
+} from "../../gate-file/load.js";
+import type { GateConfigFile } from "../../gate-file/schema.js";
 import { describeError } from "../../domain/errors.js";
 import type { Policy } from "../../domain/policy.js";
 

@@ -22,7 +22,7 @@ export async function osvCommand(
 ): Promise<number> {
   const [verb, dir, ...extra] = args;
   if (verb !== "sync" || !dir || extra.length > 0) {
-    io.err("usage: gate osv sync <dir> [--ecosystem npm,pypi,go,cargo]");
+    io.err("usage: gate osv sync <dir> [--ecosystem npm,pypi,go,cargo,rubygems,composer]");
     return 2;
   }
   const words = opts.ecosystem ? opts.ecosystem.split(",").filter((w) => w.trim()) : [];

@@ -1,9 +1,9 @@
-import type { EffectiveConfig } from "../../config/effective.js";
-import { resolveReviewConfig } from "../../config/resolve.js";
+import type { EffectiveConfig } from "../../gate-file/effective.js";
+import { resolveReviewConfig } from "../../gate-file/resolve.js";
 import { GateError } from "../../domain/errors.js";
 import { isFullRepoName } from "../../domain/github-names.js";
 import { readRepoConfig } from "../../github/repo-config.js";
-import { LOCKED_POLICIES } from "../../config/schema.js";
+import { LOCKED_POLICIES } from "../../gate-file/schema.js";
 import { ALL_DETECTORS } from "../../detectors/index.js";
 import type { CliContext } from "../context.js";
 

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { defaultLicenseRules } from "../../config/effective.js";
+import { defaultLicenseRules } from "../../gate-file/effective.js";
 import type { DetectContext } from "../../detectors/detector.js";
 import { policyRuleDetectors } from "../../detectors/policy-rules.js";
 import { GateError } from "../../domain/errors.js";

@@ -1,6 +1,6 @@
 import { GateError } from "../../domain/errors.js";
 import { loadPullRequest } from "../../github/intake.js";
-import { parsePrRef } from "../../github/pr-ref.js";
+import { formatPrRef, parsePrRef } from "../../github/pr-ref.js";
 import type { ReviewSource } from "../../domain/review-source.js";
 import { loadFixturePullRequest } from "../../fixture/fixture.js";
 import type { PullRequest } from "../../domain/pull-request.js";
@@ -9,6 +9,7 @@ import type { CliContext } from "../context.js";
 import { resolveFixtureArg } from "../fixture-arg.js";
 import { formatResult } from "../format-result.js";
 import { watchProgress } from "../progress.js";
+import { registrationFor } from "../../review/registration.js";
 
 /** Registers and runs a review of a fixture folder; returns its result. */
 export async function reviewFixture(ctx: CliContext, arg: string): Promise<ReviewResult> {
@@ -21,15 +22,7 @@ export async function reviewFixture(ctx: CliContext, arg: string): Promise<Revie
 /** Registers a review of a PR (so `status` knows it as queued) and runs it, showing progress. */
 async function registerAndRun(ctx: CliContext, source: ReviewSource, pr: PullRequest): Promise<ReviewResult> {
   const gate = await ctx.gate();
-  const review = await gate.runner.register({
-    source,
-    repo: pr.repo,
-    number: pr.number,
-    headSha: pr.headSha,
-    title: pr.title,
-    url: pr.url,
-    author: pr.author,
-  });
+  const review = await gate.runner.register(registrationFor(source, pr));
   const stop = watchProgress(gate.progress, review.id);
   try {
     return await gate.runner.run(review.id);
@@ -49,7 +42,7 @@ export async function reviewLive(ctx: CliContext, arg: string): Promise<ReviewRe
   if (!ctx.github) {
     throw new GateError(
       "CONFIG_INVALID",
-      `reviewing ${ref.owner}/${ref.repo}#${ref.number} needs GitHub credentials: set GITHUB_TOKEN (or a GitHub App, see README)`,
+      `reviewing ${formatPrRef(ref)} needs GitHub credentials: set GITHUB_TOKEN (or a GitHub App, see README)`,
     );
   }
   const octokit = await ctx.github.forRepo(ref.owner, ref.repo);

@@ -1,5 +1,5 @@
 import picomatch from "picomatch";
-import type { LicenseAction } from "../../config/schema.js";
+import type { LicenseAction } from "../../gate-file/schema.js";
 import { classifyLicense } from "../../licenses/license-policy.js";
 import type { DetectContext, Detector } from "../detector.js";
 import type { Finding } from "../../domain/finding.js";

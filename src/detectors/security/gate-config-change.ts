@@ -1,4 +1,4 @@
-import { REPO_CONFIG_PATH } from "../../config/repo-file.js";
+import { REPO_CONFIG_PATH } from "../../gate-file/repo-file.js";
 import { addedLines, type PatchLine, removedLines } from "../../domain/patch.js";
 import type { ChangedFile } from "../../domain/pull-request.js";
 import type { Detector } from "../detector.js";

@@ -1,8 +1,8 @@
 import { versionOrder } from "../../advisories/version-order.js";
 import picomatch from "picomatch";
-import { DEFAULT_VULNERABILITY_RULES, type VulnerabilityRules } from "../../config/effective.js";
-import { splitPackageSpec } from "../../config/exceptions.js";
-import type { DenyPackage } from "../../config/schema.js";
+import { DEFAULT_VULNERABILITY_RULES, type VulnerabilityRules } from "../../gate-file/effective.js";
+import { splitPackageSpec } from "../../gate-file/exceptions.js";
+import type { DenyPackage } from "../../gate-file/schema.js";
 import type { AdvisoryMatch, AdvisorySeverity } from "../../domain/advisory-source.js";
 import type { Finding, Severity } from "../../domain/finding.js";
 import type { PinnedDependency } from "./dependency-versions/index.js";

@@ -2,7 +2,7 @@ import { describeError } from "../../domain/errors.js";
 import type { Finding } from "../../domain/finding.js";
 import type { HeadFiles } from "../../domain/head-files.js";
 import type { LicenseLookup, LicenseResolver, LookupFailure } from "../../domain/license-resolver.js";
-import { applyConfig } from "../../config/apply.js";
+import { applyConfig } from "../../gate-file/apply.js";
 import { buildCoverage, type ReadGap } from "../../coverage/ledger.js";
 import { withEmptyFilesShown, withMovedFilesWhole } from "../../coverage/moved-files.js";
 import { recordingAdvisoryFailures } from "../../advisories/recording-failures.js";

@@ -4,6 +4,7 @@ import { toResultFinding } from "../../domain/review-result.js";
 import { budgetOf, investigationRefusal } from "../budget.js";
 import { ResumeSchema, type HumanGatePayload } from "../../domain/human-gate.js";
 import type { ReviewStateUpdate, ReviewStateValue } from "../state.js";
+import { prKey } from "../../domain/pull-request.js";
 
 /**
  * Waits for a person. Nothing with side effects sits before `interrupt()`: on resume this node
@@ -14,7 +15,7 @@ export function humanGateNode(clock: Clock) {
   return async (state: ReviewStateValue): Promise<ReviewStateUpdate> => {
     const payload: HumanGatePayload = {
       reviewId: state.reviewId,
-      pr: state.pr ? `${state.pr.repo}#${state.pr.number}` : "",
+      pr: state.pr ? prKey(state.pr) : "",
       title: state.pr?.title ?? "",
       risk: state.risk,
       findings: Object.values(state.findings)

@@ -1,4 +1,5 @@
-import { resolveReviewConfig } from "../../config/resolve.js";
+import { messageOf } from "../../domain/errors.js";
+import { resolveReviewConfig } from "../../gate-file/resolve.js";
 import { summarizePullRequest } from "../../domain/pull-request.js";
 import type { ReviewGraphDeps } from "../deps.js";
 import type { ReviewStateUpdate, ReviewStateValue } from "../state.js";
@@ -22,7 +23,7 @@ export function intakeNode(deps: ReviewGraphDeps) {
         configRef: await deps.configs.keep(config),
       };
     } catch (error) {
-      const detail = `could not load the pull request: ${(error as Error).message}`;
+      const detail = `could not load the pull request: ${messageOf(error)}`;
       deps.log.error({ err: error, reviewId: state.reviewId }, "intake failed");
       return { intakeProblem: detail, escalation: { reason: "intake_failed", detail } };
     }

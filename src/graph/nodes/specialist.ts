@@ -1,4 +1,4 @@
-import { GateError } from "../../domain/errors.js";
+import { GateError, messageOf } from "../../domain/errors.js";
 import type { Specialty } from "../../domain/finding.js";
 import type { Usage } from "../../domain/usage.js";
 import type { Policy } from "../../domain/policy.js";
@@ -91,7 +91,7 @@ export function specialistNode(deps: ReviewGraphDeps, specialty: Specialty) {
       };
     } catch (error) {
       const timedOut = error instanceof SpecialistTimeout;
-      const detail = `${specialty} specialist ${timedOut ? "timed out" : "failed"}: ${(error as Error).message}`;
+      const detail = `${specialty} specialist ${timedOut ? "timed out" : "failed"}: ${messageOf(error)}`;
       deps.log.warn({ err: error, specialty, reviewId: state.reviewId }, "specialist did not finish");
       // A model that answered badly still cost money: count what its failed attempts used.
       const spent = (error as { usage?: Partial<Usage> }).usage;

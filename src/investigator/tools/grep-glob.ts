@@ -1,6 +1,6 @@
 import picomatch from "picomatch";
 import { RE2JS } from "re2js";
-import { GateError } from "../../domain/errors.js";
+import { GateError, messageOf } from "../../domain/errors.js";
 import { GREP_MAX_PATTERN, GREP_MAX_PROGRAM } from "./grep-pattern.js";
 
 /**
@@ -38,7 +38,7 @@ export function compileGlob(glob: string): (rel: string) => boolean {
   try {
     re = RE2JS.compile(RE2JS.translateRegExp(source));
   } catch (error) {
-    return refuse(`grep_repo cannot use the glob ${JSON.stringify(glob)}: ${(error as Error).message}`);
+    return refuse(`grep_repo cannot use the glob ${JSON.stringify(glob)}: ${messageOf(error)}`);
   }
   if (re.programSize() > GREP_MAX_PROGRAM) refuse(`grep_repo glob ${JSON.stringify(glob)} is too complex`);
   // picomatch's `basename` rule: a glob without a slash is matched against the file name.

@@ -1,5 +1,5 @@
 import { RE2JS } from "re2js";
-import { GateError } from "../../domain/errors.js";
+import { GateError, messageOf } from "../../domain/errors.js";
 
 /** Longest pattern grep_repo accepts. */
 export const GREP_MAX_PATTERN = 300;
@@ -102,7 +102,7 @@ export function compilePattern(pattern: string): GrepPattern {
     line = RE2JS.compile(translated, base);
     lines = RE2JS.compile(translated, base | RE2JS.MULTILINE);
   } catch (error) {
-    return refuse(`grep_repo pattern is not a valid regular expression (RE2 syntax): ${(error as Error).message}`);
+    return refuse(`grep_repo pattern is not a valid regular expression (RE2 syntax): ${messageOf(error)}`);
   }
   const cost = line.programSize();
   if (cost > GREP_MAX_PROGRAM) {

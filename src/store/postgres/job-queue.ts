@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import pg from "pg";
 import type { HeldJob, JobHandler, ReplicaCoordination, ReviewJob, ReviewJobs } from "../../domain/review-jobs.js";
 import type { ReviewStore } from "../../domain/review-store.js";
-import { PgReviewStore } from "./review-store.js";
+import { pgClientOf } from "./pg-store.js";
 
 /** What runs a statement: the pool, or a transaction's checked-out client. */
 export interface Queryable {
@@ -436,7 +436,7 @@ export class PgJobQueue implements ReviewJobs, ReplicaCoordination {
 
 /**
  * The job queue of a PostgreSQL state: on its pool, writing jobs inside the store's
- * transactions (a `PgReviewStore` bound to one runs them on its client).
+ * transactions (a store bound to one runs them on its client).
  *
  * @example const jobs = openJobQueue(state.pool, settings.jobs, log);
  */
@@ -445,6 +445,6 @@ export function openJobQueue(pool: pg.Pool, settings: { replicaId: string; lease
     pool,
     ...settings,
     log,
-    clientOf: (tx) => (tx instanceof PgReviewStore ? tx.connection() : undefined),
+    clientOf: (tx) => pgClientOf(tx),
   });
 }

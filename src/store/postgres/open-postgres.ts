@@ -7,7 +7,7 @@ import { describeDatabase, type OpenState } from "../state.js";
 import { GzipPullRequestStore } from "../pull-request-store.js";
 import { migratePostgres } from "./migrate.js";
 import { pgPullRequestRows, prunePgCheckpoints } from "./pull-requests.js";
-import { PgReviewStore } from "./review-store.js";
+import { pgStore } from "./pg-store.js";
 
 /**
  * The state on PostgreSQL: one pool, the gate's migrations and the checkpointer's setup under one
@@ -33,7 +33,7 @@ export async function postgresState(url: string, clock: Clock, log?: Logger): Pr
   return {
     kind: "postgres",
     pool,
-    store: new PgReviewStore(pool, clock),
+    store: pgStore(pool, clock),
     pullRequests: new GzipPullRequestStore(pgPullRequestRows(pool)),
     checkpointer,
     pruneCheckpoints: (threadId) => prunePgCheckpoints(pool, threadId),

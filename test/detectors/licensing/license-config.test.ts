@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { effectiveConfig, type LicenseRules } from "../../../src/config/effective.js";
-import { parseConfigText } from "../../../src/config/load.js";
+import { effectiveConfig, type LicenseRules } from "../../../src/gate-file/effective.js";
+import { parseConfigText } from "../../../src/gate-file/load.js";
 import { dependencyLicensesDetector } from "../../../src/detectors/licensing/dependency-licenses.js";
 import { createOfflineResolver } from "../../../src/licenses/offline-resolver.js";
 import { buildPr, detectContext, headFiles } from "../pr-builder.js";

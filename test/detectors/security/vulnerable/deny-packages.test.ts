@@ -3,10 +3,10 @@ import {
   DEFAULT_VULNERABILITY_RULES,
   effectiveConfig,
   type VulnerabilityRules,
-} from "../../../../src/config/effective.js";
-import { ConfigFileError, parseConfigText } from "../../../../src/config/load.js";
-import { mergeConfig } from "../../../../src/config/merge.js";
-import { applyConfig } from "../../../../src/config/apply.js";
+} from "../../../../src/gate-file/effective.js";
+import { ConfigFileError, parseConfigText } from "../../../../src/gate-file/load.js";
+import { mergeConfig } from "../../../../src/gate-file/merge.js";
+import { applyConfig } from "../../../../src/gate-file/apply.js";
 import { vulnerableDependenciesDetector } from "../../../../src/detectors/security/vulnerable-dependencies.js";
 import { BUNDLED_POLICIES_DIR } from "../../../../src/package-paths.js";
 import { loadPolicies } from "../../../../src/policy/load-policies.js";

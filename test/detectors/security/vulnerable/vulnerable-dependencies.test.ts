@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { osvApiRecords } from "../../../../src/advisories/osv-api-records.js";
 import { advisorySourceOver } from "../../../../src/advisories/record-source.js";
 import { recordingAdvisoryFailures } from "../../../../src/advisories/recording-failures.js";
-import type { VulnerabilityRules } from "../../../../src/config/effective.js";
+import type { VulnerabilityRules } from "../../../../src/gate-file/effective.js";
 import { vulnerableDependenciesDetector } from "../../../../src/detectors/security/vulnerable-dependencies.js";
 import type { LookupFailure } from "../../../../src/domain/license-resolver.js";
 import { FAST_RETRY } from "../../../fakes/registry.js";

@@ -1,0 +1,95 @@
+import type { DecisionDoor, Refusal } from "../domain/decision.js";
+import type { Finding } from "../domain/finding.js";
+import type { ResumeValue } from "../domain/review.js";
+import type { AuditInput } from "../domain/review-store.js";
+
+/**
+ * What the audit log says of each step of a review, in one place: the runner's use cases write
+ * these, the store only appends them (the same words on SQLite and on PostgreSQL).
+ *
+ * @example await tx.audit(audits.registered("r-1", sha));
+ */
+export const audits = {
+  /** A review registered, queued. */
+  registered: (reviewId: string, headSha: string): AuditInput => ({
+    reviewId,
+    actor: "gate",
+    action: "register",
+    outcome: "queued",
+    detail: { headSha },
+  }),
+  /** An exception of the configuration that cleared a finding (or expired), in a first run. */
+  exception: (reviewId: string, f: Finding & { exception: NonNullable<Finding["exception"]> }): AuditInput => ({
+    reviewId,
+    actor: f.exception.granted_by,
+    action: "exception",
+    outcome: f.exception.status,
+    detail: { ...f.exception, ...(f.file ? { file: f.file } : {}), ...(f.line ? { line: f.line } : {}) },
+  }),
+  /** A refused decision: one shape for every door. */
+  refused: (
+    reviewId: string,
+    attempt: { kind: ResumeValue["kind"]; by: string },
+    door: DecisionDoor,
+    refusal: Refusal,
+    message: string,
+  ): AuditInput => ({
+    reviewId,
+    actor: attempt.by,
+    action: attempt.kind,
+    outcome: `refused:${refusal.code}`,
+    detail: { door: door.kind, message },
+  }),
+  /** A decision received through a door (not applied yet). */
+  received: (reviewId: string, resume: ResumeValue, door: string): AuditInput => ({
+    reviewId,
+    actor: resume.by,
+    action: resume.kind,
+    outcome: "received",
+    detail: { door, ...(resume.kind === "info" ? { question: resume.question } : { note: resume.note ?? "" }) },
+  }),
+  /** A received decision applied, with what came of it. */
+  applied: (reviewId: string, resume: ResumeValue, result: string): AuditInput => ({
+    reviewId,
+    actor: resume.by,
+    action: resume.kind,
+    outcome: "applied",
+    detail: { result },
+  }),
+  superseded: (reviewId: string, by: string): AuditInput => ({
+    reviewId,
+    actor: "gate",
+    action: "supersede",
+    outcome: "superseded",
+    detail: { by },
+  }),
+  closed: (reviewId: string, pr: string): AuditInput => ({
+    reviewId,
+    actor: "gate",
+    action: "close",
+    outcome: "closed",
+    detail: { pr },
+  }),
+  /** A re-run asked on the old review, by whom, and the fresh review's id. */
+  rerun: (reviewId: string, by: string, freshId: string): AuditInput => ({
+    reviewId,
+    actor: by,
+    action: "rerun",
+    outcome: "registered",
+    detail: { by: freshId },
+  }),
+  runFailed: (reviewId: string, error: string): AuditInput => ({
+    reviewId,
+    actor: "gate",
+    action: "run",
+    outcome: "failed",
+    detail: { error },
+  }),
+  handedOver: (reviewId: string, why: string): AuditInput => ({
+    reviewId,
+    actor: "gate",
+    action: "run",
+    outcome: "handed_over",
+    detail: { why },
+  }),
+};

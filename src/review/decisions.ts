@@ -1,0 +1,134 @@
+import { Command } from "@langchain/langgraph";
+import { type DecisionDoor, type Refusal, refusalMessage, routeOfDecision } from "../domain/decision.js";
+import { ResumeSchema } from "../domain/human-gate.js";
+import type { ReviewResult } from "../domain/review-result.js";
+import type { CheckOutcome, DecideOutcome, InvestigationProgress, Refused, ResumeValue } from "../domain/review.js";
+import type { HeldJob } from "../domain/review-jobs.js";
+import { audits } from "./audit-entries.js";
+import { decisionRefusal } from "./decision-policy.js";
+import { markDecisionApplied } from "./decision-record.js";
+import { type ReviewContext, threadOf } from "./review-context.js";
+import type { ReviewWork } from "./review-work.js";
+
+/** With one process (SQLite), a received decision is finished by `recover` after a crash: nothing to hold. */
+const NOT_HELD: HeldJob = { release: async () => undefined, abandon: () => undefined };
+
+type Attempt = { kind: ResumeValue["kind"]; by: string };
+
+/** A refusal as a door receives it: code, the one plain message, and the facts. */
+function refused(refusal: Refusal): Refused {
+  return { ok: false, code: refusal.code, message: refusalMessage(refusal), refusal };
+}
+
+/** What a door may hear while a decision is applied. */
+export interface DecideOptions {
+  door?: DecisionDoor;
+  /** The door checked this attempt with `check` just before (see `ReviewService.decide`). */
+  checked?: boolean;
+  onProgress?: (p: InvestigationProgress) => void;
+  onReceived?: () => Promise<void>;
+}
+
+/**
+ * People's decisions on a review: whether one may be made now (the one decision policy, audited
+ * when refused), and applying it exactly once (one of concurrent calls resumes the graph).
+ *
+ * @example const outcome = await decisions.decide("r-1", { kind: "approve", by: "U123" }, { door });
+ */
+export class ReviewDecisions {
+  constructor(private readonly work: ReviewWork) {}
+
+  /** Whether a person may make a decision now, by the one decision policy; a refusal is audited. */
+  async check(reviewId: string, attempt: Attempt, door: DecisionDoor): Promise<CheckOutcome> {
+    const ctx = await this.work.load(reviewId);
+    if (!ctx) return this.refuse(reviewId, attempt, door, { code: "not_found", reviewId });
+    const refusal = await this.refusal(ctx, attempt, door);
+    if (refusal) return refusal;
+    return { ok: true, review: ctx.review, result: await ctx.result() };
+  }
+
+  /** Applies a person's decision or question. Exactly one of concurrent calls resumes the graph. */
+  async decide(reviewId: string, resume: ResumeValue, opts: DecideOptions = {}): Promise<DecideOutcome> {
+    const parsed = ResumeSchema.safeParse(resume);
+    if (!parsed.success) return refused({ code: "invalid" });
+    // One decision at a time per review in this process; a second waits, then sees the first's outcome.
+    return this.work.lock.run(reviewId, () =>
+      this.decideNow(reviewId, parsed.data, opts.door ?? { kind: "cli" }, opts),
+    );
+  }
+
+  private async decideNow(
+    reviewId: string,
+    resume: ResumeValue,
+    door: DecisionDoor,
+    opts: DecideOptions,
+  ): Promise<DecideOutcome> {
+    const ctx = await this.work.load(reviewId);
+    if (!ctx) return this.refuse(reviewId, resume, door, { code: "not_found", reviewId });
+    const refusal = opts.checked ? undefined : await this.refusal(ctx, resume, door);
+    if (refusal) return refusal;
+    // Stored durably with the claim (the cross-process lock: only one process moves waiting →
+    // running), before anyone is told it was taken; a crash after this is finished by `recover`
+    // (SQLite) or by another replica taking the decision's job over (PostgreSQL).
+    const held = await this.receive(ctx, resume, door);
+    if (!held) {
+      // Checked before the claim: say what changed since (decided meanwhile, superseded), else busy.
+      const since = opts.checked ? await this.refusal(ctx, resume, door) : undefined;
+      return since ?? this.refuse(reviewId, resume, door, { code: "busy", reviewId });
+    }
+    await opts.onReceived?.();
+    const stop = opts.onProgress ? this.work.deps.progress.listen(reviewId, opts.onProgress) : () => undefined;
+    try {
+      const result = await this.apply(ctx, resume);
+      await markDecisionApplied(this.work.store, ctx.id, resume, result.route ?? result.status);
+      await held.release();
+      return { ok: true, result };
+    } catch (error) {
+      held.abandon();
+      throw error;
+    } finally {
+      stop();
+    }
+  }
+
+  /** The decision policy's refusal of this attempt (audited), or undefined when it may go ahead. */
+  private async refusal(ctx: ReviewContext, attempt: Attempt, door: DecisionDoor): Promise<Refused | undefined> {
+    const refusal = decisionRefusal(await ctx.decisionRequest(attempt, door, this.work.approvers));
+    return refusal ? this.refuse(ctx.id, attempt, door, refusal) : undefined;
+  }
+
+  /** Takes the decision (see `ReviewContext.receive`) and, with replicas, its job in the same transaction; undefined when busy. */
+  private receive(ctx: ReviewContext, resume: ResumeValue, door: DecisionDoor): Promise<HeldJob | undefined> {
+    return this.work.store.transaction(async (tx) => {
+      if (!(await ctx.receive(resume, door.kind, tx))) return undefined;
+      return this.work.deps.coordination?.hold({ kind: "decision", reviewId: ctx.id }, tx) ?? NOT_HELD;
+    });
+  }
+
+  /** Records a refused decision in the audit log (one shape for every door) and says why. */
+  private async refuse(reviewId: string, attempt: Attempt, door: DecisionDoor, refusal: Refusal): Promise<Refused> {
+    const outcome = refused(refusal);
+    await this.work.store.audit(audits.refused(reviewId, attempt, door, refusal, outcome.message));
+    return outcome;
+  }
+
+  /** Resumes the gate with a decision or a question (or, for a review that failed closed, records the decision). */
+  async apply(ctx: ReviewContext, resume: ResumeValue): Promise<ReviewResult> {
+    if (ctx.gatePending) return this.work.invokeAndSettle(ctx, new Command({ resume }));
+    if (resume.kind !== "info") {
+      // A review that failed before reaching the gate: record the decision as the gate would have.
+      const decision = {
+        kind: resume.kind,
+        by: resume.by,
+        at: this.work.deps.clock().toISOString(),
+        ...(resume.note ? { note: resume.note } : {}),
+      };
+      await this.work.deps.graph.updateState(
+        threadOf(ctx.id),
+        { decision, route: routeOfDecision(resume.kind) },
+        "verdict",
+      );
+    }
+    return this.work.settle(ctx);
+  }
+}

@@ -1,0 +1,98 @@
+import { GateError } from "../domain/errors.js";
+import type { ReviewRecord } from "../domain/review.js";
+import type { ReviewStore } from "../domain/review-store.js";
+import { audits } from "./audit-entries.js";
+import type { ReviewRun } from "./run.js";
+import { registrationFor } from "./registration.js";
+import type { ReviewWork } from "./review-work.js";
+import { supersedePlan } from "./supersede-order.js";
+
+/**
+ * What happens to a PR's reviews as the PR moves: a push supersedes the older ones, a close ends
+ * them, a re-run registers a fresh one and supersedes what stood before it.
+ *
+ * @example await lifecycle.closePr("acme/web#12");
+ */
+export class ReviewLifecycle {
+  constructor(
+    private readonly work: ReviewWork,
+    private readonly runs: ReviewRun,
+  ) {}
+
+  /**
+   * Marks a PR's older open reviews superseded by a new head and republishes them (their check
+   * runs close as neutral, their cards say so); `supersedePlan` says which, and by which head.
+   * Returns the superseded reviews.
+   */
+  async supersedeOlder(pr: string, newHeadSha: string, newId?: string): Promise<ReviewRecord[]> {
+    const superseded: ReviewRecord[] = [];
+    for (const step of supersedePlan(await this.work.store.openForPr(pr), newHeadSha, newId)) {
+      superseded.push(await this.supersede(step.id, step.bySha));
+    }
+    return superseded;
+  }
+
+  /** Marks one review superseded by a head SHA, records it, republishes it and frees its snapshot. */
+  private async supersede(reviewId: string, bySha: string): Promise<ReviewRecord> {
+    const ctx = await this.work.context(reviewId);
+    await this.work.store.transaction(async (tx) => {
+      await ctx.supersede(bySha, tx);
+      // With replicas, its queued runs go with it (a run another replica holds finishes, and stays superseded).
+      await this.work.deps.coordination?.dropQueued(reviewId, tx);
+      await tx.audit(audits.superseded(reviewId, bySha));
+    });
+    return this.work.settleAs(ctx);
+  }
+
+  /**
+   * Ends every unfinished review of a PR that was closed (or merged): no decision, the review
+   * stops gating (its check run closes as neutral, its card says so, clicks are refused), its
+   * snapshot is freed. Returns the reviews ended.
+   *
+   * @example await runner.closePr("acme/web#12");
+   */
+  async closePr(pr: string): Promise<ReviewRecord[]> {
+    const ended: ReviewRecord[] = [];
+    for (const open of await this.work.store.openForPr(pr)) {
+      const ctx = await this.work.context(open.id);
+      await this.work.store.transaction(async (tx) => {
+        await tx.close(open.id);
+        await tx.audit(audits.closed(open.id, pr));
+      });
+      await ctx.reload();
+      ended.push(await this.work.settleAs(ctx));
+    }
+    return ended;
+  }
+
+  /**
+   * Registers a fresh review of the same head as `reviewId` (a re-run asked from GitHub's
+   * "Re-run" or from Slack), audited on the old review with who asked; `tx` when it is part of a
+   * larger transaction. The caller queues the new review and supersedes the PR's earlier reviews
+   * with `supersedeForRerun`.
+   *
+   * @example const fresh = await runner.registerRerun("r-1", "U123");
+   */
+  async registerRerun(reviewId: string, by: string, tx: ReviewStore = this.work.store): Promise<ReviewRecord> {
+    const old = await tx.get(reviewId);
+    const source = await tx.source(reviewId);
+    if (!old || !source) throw new GateError("REVIEW_NOT_FOUND", `no review ${reviewId}`);
+    // A re-run is asked by a person, not a GitHub event: it carries no event time.
+    const { eventAt: _event, ...head } = old;
+    const fresh = await this.runs.register(registrationFor(source, head), tx);
+    await tx.audit(audits.rerun(reviewId, by, fresh.id));
+    return fresh;
+  }
+
+  /**
+   * Supersedes every earlier review of a re-run's PR that still stands (open, or finished on the
+   * same head): their check runs close as neutral and their cards point at the new one.
+   */
+  async supersedeForRerun(fresh: ReviewRecord): Promise<void> {
+    for (const r of await this.work.store.allForPr(fresh.pr)) {
+      if (r.id === fresh.id || r.status === "superseded" || r.status === "closed") continue;
+      if (r.status === "done" && r.headSha !== fresh.headSha) continue;
+      await this.supersede(r.id, fresh.id);
+    }
+  }
+}

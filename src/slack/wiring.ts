@@ -1,0 +1,144 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { type CustomRoute, webApi } from "@slack/bolt";
+import type { Logger } from "pino";
+import type { Clock } from "../domain/clock.js";
+import type { ApproverConfig } from "../domain/decision.js";
+import type { Publisher, ReviewRecord, ReviewService } from "../domain/review.js";
+import type { ReviewStore } from "../domain/review-store.js";
+import { buildSlackApp } from "./app.js";
+import { type ChannelMap, channelFor } from "./channel-map.js";
+import type { StartRerun } from "./decision-flow.js";
+import { createPeople, type People } from "./people.js";
+import { createReminders } from "./reminders.js";
+import { createSlackPublisher } from "./slack-publisher.js";
+import { whoToAsk } from "./who-to-ask.js";
+
+/** Slack as the server runs it (the settings' `ServerSlack` when enabled). */
+export interface SlackOn {
+  botToken: string;
+  signingSecret?: string;
+  appToken?: string;
+  socketMode: boolean;
+  apiUrl?: string;
+  channels: ChannelMap;
+  defaultRepo?: string;
+  reminderAfterMs?: number;
+  escalateTo: readonly string[];
+}
+
+/** The check run's page for a card's "+N more" link (the PR's Checks tab). */
+const checkRunUrl = (review: ReviewRecord) => (review.url ? `${review.url}/checks` : undefined);
+
+/** What the server's Slack side needs of the gate. */
+export interface SlackWiringDeps {
+  store: ReviewStore;
+  /** The channel a review's own configuration (a repository's file) names, if any. */
+  configuredChannel(reviewId: string): Promise<string | undefined>;
+  /** Who may decide (the decision policy's lists and GATE_GITHUB_TO_SLACK). */
+  approvers: ApproverConfig & { githubToSlack: Readonly<Record<string, string>> };
+  githubWebUrl?: string;
+  clock: Clock;
+  log: Logger;
+}
+
+/** The Slack side of a running server: its app listening, and how to stop it. */
+export interface SlackListening {
+  port: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * The server's Slack side, wired once: one Web API client, the people's names, the card
+ * publisher, the reminders (GATE_REMINDER_AFTER), and Bolt itself (HTTP on the gate's port
+ * with its routes, or Socket Mode), started by `listen`.
+ *
+ * @example const slack = wireSlack(server.slack, deps); const { port } = await slack.listen({ routes, service, rerun, port: 3000 });
+ */
+export function wireSlack(cfg: SlackOn, deps: SlackWiringDeps) {
+  const { log } = deps;
+  const client = new webApi.WebClient(cfg.botToken, { ...(cfg.apiUrl ? { slackApiUrl: cfg.apiUrl } : {}) });
+  const people: People = createPeople({ memory: deps.store, githubToSlack: deps.approvers.githubToSlack, log });
+  const publisher: Publisher = createSlackPublisher({
+    client,
+    // A channel the review's configuration names (a repository's own file) comes first.
+    channelFor: async (repo, review) =>
+      (review ? await deps.configuredChannel(review.id) : undefined) ?? channelFor(cfg.channels)(repo),
+    checkRunUrl,
+    log,
+    recordPostIntent: (reviewId, at) => deps.store.recordSlackPostIntent(reviewId, at),
+    now: deps.clock,
+    siblings: async (review) =>
+      Promise.all(
+        (await deps.store.allForPr(review.pr)).map(async (r) => {
+          const result = await deps.store.lastResult(r.id);
+          return { review: r, ...(result ? { result } : {}) };
+        }),
+      ),
+    claimNote: (key, reviewId) => deps.store.claimSlackNote(key, reviewId),
+    whoToAsk: (review, result) => whoToAsk(deps.approvers, review, result),
+    personName: (id) => people.name(id),
+    ...(deps.githubWebUrl ? { githubWebUrl: deps.githubWebUrl } : {}),
+  });
+  const reminders =
+    cfg.reminderAfterMs !== undefined
+      ? createReminders({
+          client,
+          afterMs: cfg.reminderAfterMs,
+          escalateTo: cfg.escalateTo,
+          clock: deps.clock,
+          waiting: () => deps.store.withStatus("waiting_for_human"),
+          resultOf: (id) => deps.store.lastResult(id),
+          deciders: (review, result) => (result ? whoToAsk(deps.approvers, review, result).approvers : []),
+          claimNote: (key, reviewId) => deps.store.claimSlackNote(key, reviewId),
+          log,
+        })
+      : undefined;
+  return {
+    /** How Slack reaches the gate: over HTTP, or Socket Mode. */
+    mode: cfg.socketMode ? ("socket" as const) : ("http" as const),
+    people,
+    publisher,
+    reminders,
+    /** Starts the reminders' timer (every minute at most, a quarter of GATE_REMINDER_AFTER at least); returns how to stop it. */
+    remindEvery: () => reminders?.every(Math.min(60_000, Math.max(1000, Math.floor((cfg.reminderAfterMs ?? 0) / 4)))),
+    /** How the check run says who a waiting review waits for. */
+    askedWho: `an approver in Slack (${cfg.channels.fallback ?? "the repository's channel"})`,
+    /** Starts Bolt with the gate's routes beside Slack's, on `port` (0: any free one). */
+    async listen(parts: {
+      routes: CustomRoute[];
+      service: ReviewService;
+      rerun: StartRerun;
+      port: number;
+    }): Promise<SlackListening> {
+      const app = buildSlackApp({
+        botToken: cfg.botToken,
+        ...(cfg.signingSecret ? { signingSecret: cfg.signingSecret } : {}),
+        ...(cfg.appToken ? { appToken: cfg.appToken } : {}),
+        socketMode: cfg.socketMode,
+        ...(cfg.apiUrl ? { slackApiUrl: cfg.apiUrl } : {}),
+        port: parts.port,
+        customRoutes: parts.routes,
+        service: parts.service,
+        ...(cfg.defaultRepo ? { defaultRepo: cfg.defaultRepo } : {}),
+        log,
+        checkRunUrl,
+        rerun: parts.rerun,
+        clock: deps.clock,
+        people,
+        // The publisher above updates each card after a decision.
+        cardsPublished: true,
+        ...(deps.githubWebUrl ? { githubWebUrl: deps.githubWebUrl } : {}),
+      });
+      const started = (await app.start(parts.port)) as unknown;
+      return {
+        port: started instanceof http.Server ? (started.address() as AddressInfo).port : parts.port,
+        stop: async () => {
+          await app.stop();
+        },
+      };
+    },
+  };
+}
+
+export type SlackWiring = ReturnType<typeof wireSlack>;
