@@ -1,5 +1,6 @@
 import type { SgNode } from "@ast-grep/napi";
 import { type CallKind, type Grammar, GRAMMARS, type SyntaxLanguage } from "./grammars.js";
+import { precheck } from "../precheck.js";
 import { astGrep, type PatchSyntax } from "./syntax-tree.js";
 
 /** One function or method call found in parsed code. */
@@ -65,7 +66,12 @@ function argumentNodes(list: SgNode, grammar: Grammar): SgNode[] {
 }
 
 /** The parts of a call of shape `before-arguments`: the callee's text and the argument list. */
-function beforeArguments(node: SgNode, kind: CallKind): { callee: string; args: SgNode | null } {
+function beforeArguments(
+  node: SgNode,
+  kind: CallKind,
+  source?: TreeText,
+): { callee: string; args: SgNode | null; start?: number } {
+  if (kind.argumentFields) return beforeArgumentField(node, kind.argumentFields, source);
   const kinds = kind.argumentKinds ?? [];
   let callee = "";
   let args: SgNode | null = null;
@@ -84,6 +90,28 @@ function beforeArguments(node: SgNode, kind: CallKind): { callee: string; args: 
   return { callee, args };
 }
 
+/** The same for a grammar that names the argument list's field: the callee is the text before it. */
+function beforeArgumentField(
+  node: SgNode,
+  fields: readonly string[],
+  source?: TreeText,
+): { callee: string; args: SgNode | null; start?: number } {
+  let args: SgNode | null = null;
+  for (const f of fields) {
+    args = node.field(f);
+    if (args) break;
+  }
+  if (!args) return { callee: "", args: null };
+  // Sliced from the tree's whole text when the index has it: no copy of the call's own text.
+  const start = node.range().start.index;
+  const end = args.range().start.index;
+  const callee =
+    source !== undefined
+      ? source.text.slice(start - source.offset, end - source.offset)
+      : node.text().slice(0, end - start);
+  return { callee: callee.replace(/^new\b/, ""), args, start };
+}
+
 /** A call as the index holds it: the callee read, the rest read from the tree when first asked. */
 class IndexedCall implements CallSite {
   readonly callee: string;
@@ -93,14 +121,18 @@ class IndexedCall implements CallSite {
   #args: SgNode[] | undefined;
   #row: number | undefined;
 
+  #start: number | undefined;
+
   constructor(
     readonly node: SgNode,
     calleeText: string,
     private readonly grammar: Grammar,
     argumentList?: SgNode | null,
+    start?: number,
   ) {
     this.callee = compact(calleeText);
     if (argumentList !== undefined) this.#argumentList = argumentList;
+    if (start !== undefined) this.#start = start;
     const { receiver, method } = splitCallee(this.callee);
     this.method = method;
     if (receiver !== undefined) this.receiver = receiver;
@@ -129,15 +161,22 @@ class IndexedCall implements CallSite {
 
   /** Where the call starts in the text, for ordering calls found by different searches. */
   get start(): number {
-    return this.node.range().start.index;
+    this.#start ??= this.node.range().start.index;
+    return this.#start;
   }
 }
 
 /** One call node read as the index reads it, or undefined when it names no callee. */
-function indexedCall(node: SgNode, kind: CallKind, grammar: Grammar): IndexedCall | undefined {
+/** A tree's whole text, and where it starts in the parsed source. */
+interface TreeText {
+  text: string;
+  offset: number;
+}
+
+function indexedCall(node: SgNode, kind: CallKind, grammar: Grammar, source?: TreeText): IndexedCall | undefined {
   if (kind.shape === "before-arguments") {
-    const { callee, args } = beforeArguments(node, kind);
-    return callee ? new IndexedCall(node, callee, grammar, args) : undefined;
+    const { callee, args, start } = beforeArguments(node, kind, source);
+    return callee ? new IndexedCall(node, callee, grammar, args, start) : undefined;
   }
   let fn = node.field(kind.calleeField ?? "function");
   // TypeScript parses `await pool.query<Row>(sql)` with the await inside the callee: look past it.
@@ -170,13 +209,20 @@ function allCalls(syntax: Pick<PatchSyntax, "lang" | "root">): IndexedCall[] {
   const grammar = GRAMMARS[syntax.lang];
   const ids = callKindIds(syntax.lang);
   const out: IndexedCall[] = [];
+  // One copy of the whole text, sliced for each callee a grammar's fields locate.
+  // The root's text starts where its first node does (leading blank lines are not in it).
+  const source = grammar.callKinds.some((k) => k.argumentFields || k.token)
+    ? { text: syntax.root.text(), offset: syntax.root.range().start.index }
+    : undefined;
   for (const { id, kind } of ids) {
+    // A kind whose token the text lacks (`?->`, `::`, `new`) has no node: its walk of the tree is spared.
+    if (kind.token !== undefined && source !== undefined && !precheck(source.text.includes(kind.token))) continue;
     for (const node of syntax.root.findAll(id)) {
-      const call = indexedCall(node, kind, grammar);
+      const call = indexedCall(node, kind, grammar, source);
       if (call) out.push(call);
     }
   }
-  // Several call kinds are found one search each: put them back in source order.
+  // Several call kinds are found one search each (each walks the tree): put them back in source order.
   if (ids.length > 1) out.sort((a, b) => a.start - b.start);
   INDEX.set(syntax.root, out);
   return out;

@@ -37,6 +37,13 @@ export interface CallKind {
   shape: "function" | "before-arguments";
   calleeField?: string;
   argumentKinds?: readonly string[];
+  /**
+   * The fields that hold the argument list, in the order tried: when the grammar names one, the
+   * callee is the node's text before it (two reads of the tree instead of one per child).
+   */
+  argumentFields?: readonly string[];
+  /** A token every node of this kind holds (`->`, `::`, `new`): a text without it has none to look for. */
+  token?: string;
   suffixKind?: string;
 }
 
@@ -114,8 +121,19 @@ export const GRAMMARS: Readonly<Record<SyntaxLanguage, Grammar>> = {
     files: /\.java$/i,
     family: "c-like",
     callKinds: [
-      { kind: "method_invocation", shape: "before-arguments", argumentKinds: ["argument_list"] },
-      { kind: "object_creation_expression", shape: "before-arguments", argumentKinds: ["argument_list"] },
+      {
+        kind: "method_invocation",
+        shape: "before-arguments",
+        argumentKinds: ["argument_list"],
+        argumentFields: ["arguments"],
+      },
+      {
+        kind: "object_creation_expression",
+        shape: "before-arguments",
+        argumentKinds: ["argument_list"],
+        argumentFields: ["arguments"],
+        token: "new",
+      },
     ],
     commentKinds: ["line_comment", "block_comment"],
     stringKinds: ["string_literal"],
@@ -149,7 +167,13 @@ export const GRAMMARS: Readonly<Record<SyntaxLanguage, Grammar>> = {
     family: "csharp",
     callKinds: [
       { kind: "invocation_expression", shape: "function" },
-      { kind: "object_creation_expression", shape: "before-arguments", argumentKinds: ["argument_list"] },
+      {
+        kind: "object_creation_expression",
+        shape: "before-arguments",
+        argumentKinds: ["argument_list"],
+        argumentFields: ["arguments"],
+        token: "new",
+      },
     ],
     commentKinds: ["comment"],
     stringKinds: ["string_literal", "verbatim_string_literal", "raw_string_literal", "interpolated_string_expression"],
@@ -164,10 +188,28 @@ export const GRAMMARS: Readonly<Record<SyntaxLanguage, Grammar>> = {
     family: "php",
     callKinds: [
       { kind: "function_call_expression", shape: "function" },
-      { kind: "member_call_expression", shape: "before-arguments", argumentKinds: ["arguments"] },
-      { kind: "nullsafe_member_call_expression", shape: "before-arguments", argumentKinds: ["arguments"] },
-      { kind: "scoped_call_expression", shape: "before-arguments", argumentKinds: ["arguments"] },
-      { kind: "object_creation_expression", shape: "before-arguments", argumentKinds: ["arguments"] },
+      {
+        kind: "member_call_expression",
+        shape: "before-arguments",
+        argumentKinds: ["arguments"],
+        argumentFields: ["arguments"],
+        token: "->",
+      },
+      {
+        kind: "nullsafe_member_call_expression",
+        shape: "before-arguments",
+        argumentKinds: ["arguments"],
+        argumentFields: ["arguments"],
+        token: "?->",
+      },
+      {
+        kind: "scoped_call_expression",
+        shape: "before-arguments",
+        argumentKinds: ["arguments"],
+        argumentFields: ["arguments"],
+        token: "::",
+      },
+      { kind: "object_creation_expression", shape: "before-arguments", argumentKinds: ["arguments"], token: "new" },
     ],
     commentKinds: ["comment"],
     stringKinds: ["string", "encapsed_string", "heredoc", "nowdoc"],
@@ -182,7 +224,14 @@ export const GRAMMARS: Readonly<Record<SyntaxLanguage, Grammar>> = {
     files: /\.(?:rb|rake)$/i,
     family: "ruby",
     // A call with only a block (`logger.debug { "..." }`) has the block as its arguments.
-    callKinds: [{ kind: "call", shape: "before-arguments", argumentKinds: ["argument_list", "block", "do_block"] }],
+    callKinds: [
+      {
+        kind: "call",
+        shape: "before-arguments",
+        argumentKinds: ["argument_list", "block", "do_block"],
+        argumentFields: ["arguments", "block"],
+      },
+    ],
     commentKinds: ["comment"],
     stringKinds: ["string", "heredoc_body"],
     interpolationKinds: ["interpolation"],
@@ -196,7 +245,7 @@ export const GRAMMARS: Readonly<Record<SyntaxLanguage, Grammar>> = {
     family: "rust",
     callKinds: [
       { kind: "call_expression", shape: "function" },
-      { kind: "macro_invocation", shape: "before-arguments", argumentKinds: ["token_tree"] },
+      { kind: "macro_invocation", shape: "before-arguments", argumentKinds: ["token_tree"], token: "!" },
     ],
     commentKinds: ["line_comment", "block_comment"],
     stringKinds: ["string_literal", "raw_string_literal"],

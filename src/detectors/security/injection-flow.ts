@@ -14,7 +14,7 @@ import {
 } from "./injection-rules.js";
 import { OutsideReader } from "./request-sources.js";
 import { STRING_SYNTAX } from "./string-syntax.js";
-import { prefilter } from "../precheck.js";
+import { precheck, prefilter } from "../precheck.js";
 
 /** Text that reads as a SQL statement or clause. */
 export const SQL_SHAPE =
@@ -99,6 +99,8 @@ export function injectionFlows(syntax: PatchSyntax, headText = ""): InjectionFlo
     }
   }
   for (const sink of rules.propertySinks) {
+    // Setting the property names it: a file whose text never does sets none (the assignments stay unread).
+    if (headText !== "" && !precheck(sink.word.test(headText))) continue;
     for (const [name, values] of reader.assignedNames()) {
       if (!sink.property.test(name)) continue;
       for (const { row, value } of values) {

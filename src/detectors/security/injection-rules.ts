@@ -46,6 +46,8 @@ export interface SinkRule extends CallRule {
 export interface PropertySink {
   kind: "sql" | "shell";
   property: RegExp;
+  /** A word the file's text holds wherever the property is set (a cheap pre-check before the assignments are read). */
+  word: RegExp;
   /** `argline`: an argument line that must start with a shell's `-c` flag to be a command. */
   shape: "text" | "argline";
 }
@@ -320,8 +322,8 @@ export const INJECTION_RULES: Readonly<Record<SyntaxLanguage, InjectionRules>> =
       },
     ],
     propertySinks: [
-      { kind: "sql", property: /(^|\.)CommandText$/, shape: "text" },
-      { kind: "shell", property: /(^|\.)Arguments$/, shape: "argline" },
+      { kind: "sql", property: /(^|\.)CommandText$/, word: /CommandText/, shape: "text" },
+      { kind: "shell", property: /(^|\.)Arguments$/, word: /Arguments/, shape: "argline" },
     ],
   },
   php: {
