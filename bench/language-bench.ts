@@ -7,7 +7,8 @@ import { addedPatch } from "./synthetic.js";
 /**
  * Ordinary service code in each language the detectors read: a query with parameters, a log line
  * of an id, an outbound call, a comment that names risky words. Nothing in it is a finding, so
- * every detector reads every line to the end, as the JavaScript file of `synthetic.ts` does.
+ * every detector reads every line to the end, as the JavaScript file of `synthetic.ts` does. Like
+ * that file, none names `http` (a word that sends a file to the outbound-call reading).
  */
 const SERVICE_CODE: Record<string, { path: string; lines: readonly string[] }> = {
   java: {
@@ -46,7 +47,7 @@ const SERVICE_CODE: Record<string, { path: string; lines: readonly string[] }> =
       "    public async Task<Order> LoadOrder(int orderId) {",
       '        var order = await _db.QuerySingleAsync<Order>("SELECT id, total FROM orders WHERE id = @id", new { id = orderId });',
       '        _logger.LogInformation("order loaded {OrderId}", order.Id);',
-      '        var rates = await _http.GetFromJsonAsync<Rates>($"{_ratesUrl}/v2/rates");',
+      '        var rates = await _client.GetFromJsonAsync<Rates>($"{_ratesUrl}/v2/rates");',
       '        if (rates is null) throw new InvalidOperationException("rates unavailable");',
       "        // retry with Process.Start is never needed here; the request is idempotent",
       "        var total = order.Total * rates.Eur;",
@@ -61,7 +62,7 @@ const SERVICE_CODE: Record<string, { path: string; lines: readonly string[] }> =
       "    public function loadOrder(int $orderId): array {",
       '        $stmt = $this->pdo->prepare("SELECT id, total FROM orders WHERE id = ?"); $stmt->execute([$orderId]);',
       "        $this->logger->info('order loaded', ['order_id' => $orderId]);",
-      '        $rates = $this->http->get($this->ratesUrl . "/v2/rates")->json();',
+      '        $rates = $this->client->get($this->ratesUrl . "/v2/rates")->json();',
       "        if (!$rates) { throw new RuntimeException('rates unavailable'); }",
       "        // retry with exec or shell_exec is never needed here; the request is idempotent",
       "        $total = $stmt->fetch()['total'] * $rates['eur'];",

@@ -91,7 +91,10 @@ export function injectionFlows(syntax: PatchSyntax, headText = ""): InjectionFlo
     const raw = sink.rule.rawRequest ? sink.text.find((a) => outside.fromOutside(a)) : undefined;
     if (raw) report(sink.rule.kind, call.node, call.row, { literal: "", dynamic: true, rows: [call.row] });
   }
-  if (rules.shellTextKinds.length > 0) {
+  const mayHoldShellText =
+    rules.shellTextKinds.length > 0 &&
+    (headText === "" || rules.shellTextToken === undefined || precheck(rules.shellTextToken.test(headText)));
+  if (mayHoldShellText) {
     for (const node of syntax.root.findAll({ rule: { any: rules.shellTextKinds.map((kind) => ({ kind })) } })) {
       const row = node.range().start.line;
       const built = reader.readText(node);

@@ -57,6 +57,8 @@ export interface InjectionRules {
   sinks: readonly SinkRule[];
   /** Node kinds that run their own text in a shell, substitutions included (Ruby `` `ls #{d}` ``, PHP backticks). */
   shellTextKinds: readonly string[];
+  /** What a file's text holds wherever it has such a node (a backtick, `%x`): without it, the tree is not searched. */
+  shellTextToken?: RegExp;
   propertySinks: readonly PropertySink[];
   /** Array literal kinds, and calls that build a list, whose elements are a program's arguments. */
   arrayKinds: readonly string[];
@@ -330,6 +332,7 @@ export const INJECTION_RULES: Readonly<Record<SyntaxLanguage, InjectionRules>> =
     ...NO_ARRAYS,
     arrayKinds: ["array_creation_expression"],
     shellTextKinds: ["shell_command_expression"],
+    shellTextToken: /`/,
     rawRequestText: /\$_|request/i,
     sinks: [
       {
@@ -391,6 +394,7 @@ export const INJECTION_RULES: Readonly<Record<SyntaxLanguage, InjectionRules>> =
     ...NO_ARRAYS,
     arrayKinds: ["array"],
     shellTextKinds: ["subshell"],
+    shellTextToken: /`|%x/,
     rawRequestText: /params|request|cookies/,
     sinks: [
       { kind: "shell", methods: ["system", "exec", "spawn"], receiver: "none", shape: "text-or-argv" },
