@@ -51,11 +51,8 @@ const CREATE_HASH_UPDATE: CallRule = {
 };
 const FIRST_WORDS = /rand|choice|md5|sha|hashlib|update/i;
 
-/** JavaScript and TypeScript: `Math.random`, fast hashes of passwords. */
-const JS: CryptoRules = {
-  words: FIRST_WORDS,
-  random: [{ callee: /^Math\.random$/ }],
-  fastHash: [{ callee: FAST_HASH_CALL }, CREATE_HASH_UPDATE],
+/** The rules of a language whose weak crypto is read from its calls alone (its text rules do the rest). */
+const CALLS_ONLY = {
   weakHash: [],
   weakCipher: [],
   fixedIv: [],
@@ -65,6 +62,14 @@ const JS: CryptoRules = {
   tlsMethods: [],
   valueKinds: [],
   methodKinds: [],
+} as const satisfies Partial<CryptoRules>;
+
+/** JavaScript and TypeScript: `Math.random`, fast hashes of passwords. */
+const JS: CryptoRules = {
+  words: FIRST_WORDS,
+  random: [{ callee: /^Math\.random$/ }],
+  fastHash: [{ callee: FAST_HASH_CALL }, CREATE_HASH_UPDATE],
+  ...CALLS_ONLY,
 };
 
 /** A function value that accepts whatever it is given: `(h, s) -> true`, `{ _, _ -> true }`, `delegate { return true; }`. */
@@ -159,15 +164,7 @@ export const CRYPTO_RULES: Readonly<Record<SyntaxLanguage, CryptoRules>> = {
       },
     ],
     fastHash: [{ callee: FAST_HASH_CALL }, CREATE_HASH_UPDATE],
-    weakHash: [],
-    weakCipher: [],
-    fixedIv: [],
-    tlsOff: [],
-    ivValues: [],
-    tlsValues: [],
-    tlsMethods: [],
-    valueKinds: [],
-    methodKinds: [],
+    ...CALLS_ONLY,
   },
   go: {
     words: FIRST_WORDS,
