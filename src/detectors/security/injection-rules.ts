@@ -1,5 +1,17 @@
 import type { SyntaxLanguage } from "../code/grammars.js";
-import { calleeNames, type CallRule } from "./call-rule.js";
+import { calleeNames } from "./call-rule.js";
+import type { InjectionRules } from "./injection-rule-types.js";
+import { FIRST_SQL_METHODS, NO_ARRAYS, JS_RULES, JVM_SQL, JVM_SHELL, JVM_LISTS } from "./injection-sinks-shared.js";
+
+export {
+  type InjectionRules,
+  type PropertySink,
+  SHELL_FLAG,
+  SHELL_FLAG_LINE,
+  SHELLS,
+  type SinkRule,
+  type SinkShape,
+} from "./injection-rule-types.js";
 
 /**
  * Where each language runs SQL text or a shell command, as data: the calls (by last name, with an
@@ -10,195 +22,6 @@ import { calleeNames, type CallRule } from "./call-rule.js";
  *
  * @example INJECTION_RULES.ruby.shellTextKinds // ["subshell"]
  */
-
-/**
- * How a sink's arguments carry the text.
- * - `text`: the arguments at `args` are SQL or a whole shell command line.
- * - `argv`: the arguments (or one array argument) are a program and its arguments; only a shell
- *   given `-c` (or `/c`, `-Command`) and a script is a command line, the script.
- * - `text-or-array`: an array first argument is `argv`; anything else is `text` (PHP `proc_open`, Java `exec`).
- * - `text-or-argv`: one argument is `text`; several, or an array, are `argv` (Ruby `system`).
- * - `program-argline`: a shell program first, then one argument line that starts with its `-c` flag
- *   (C# `Process.Start("cmd.exe", "/c " + x)`).
- * - `receiver-argv`: the receiver names a shell and the one array argument holds the flag and the
- *   script (Rust `Command::new("sh").args(["-c", x])`).
- */
-export type SinkShape = "text" | "argv" | "text-or-array" | "text-or-argv" | "program-argline" | "receiver-argv";
-
-/** One call that runs SQL or a shell command. */
-export interface SinkRule extends CallRule {
-  kind: "sql" | "shell";
-  /** How the arguments carry the text (default `text`). */
-  shape?: SinkShape;
-  /** The positional arguments that may carry the text, for `text` (default the first). */
-  args?: readonly number[];
-  /** For `argv`, where the program's argument list starts (Go's `CommandContext` takes a context first). */
-  argvFrom?: number;
-  /** Only when the call asks for a shell: Python `shell=True`, JavaScript `{ shell: true }`. */
-  when?: "shell-keyword" | "shell-option";
-  /** A SQL fragment (an ORM's `where("...")`): built text is enough, no SQL statement shape needed. */
-  fragment?: boolean;
-  /** A request value passed straight in is injection too (Rails `order(params[:sort])`). */
-  rawRequest?: boolean;
-}
-
-/** A property whose assigned text is SQL or a shell argument line (C# `cmd.CommandText = ...`). */
-export interface PropertySink {
-  kind: "sql" | "shell";
-  property: RegExp;
-  /** A word the file's text holds wherever the property is set (a cheap pre-check before the assignments are read). */
-  word: RegExp;
-  /** `argline`: an argument line that must start with a shell's `-c` flag to be a command. */
-  shape: "text" | "argline";
-}
-
-/** One language's sinks. */
-export interface InjectionRules {
-  sinks: readonly SinkRule[];
-  /** Node kinds that run their own text in a shell, substitutions included (Ruby `` `ls #{d}` ``, PHP backticks). */
-  shellTextKinds: readonly string[];
-  /** What a file's text holds wherever it has such a node (a backtick, `%x`): without it, the tree is not searched. */
-  shellTextToken?: RegExp;
-  propertySinks: readonly PropertySink[];
-  /** Array literal kinds, and calls that build a list, whose elements are a program's arguments. */
-  arrayKinds: readonly string[];
-  listCalls: RegExp;
-  /** Text a file must hold for a request value to reach a `rawRequest` sink (a cheap pre-check). */
-  rawRequestText?: RegExp;
-}
-
-/** Programs that run their argument as a command line. */
-export const SHELLS = /^(\/(usr\/)?bin\/)?(sh|bash|zsh|dash|ash|ksh|cmd(\.exe)?|powershell(\.exe)?|pwsh)$/;
-/** The flag that makes a shell run the next argument as a command line. */
-export const SHELL_FLAG = /^(-c|\/c|\/C|-Command)$/;
-/** An argument line that begins with a shell's command flag (`"/c " + x`, `$"-c \"{x}\""`). */
-export const SHELL_FLAG_LINE = /^\s*(-c|\/c|\/C|-Command)(\s|$)/;
-
-/** Methods that run SQL text in JavaScript, Python and Go: drivers, ORMs' raw escapes, query builders' `*Raw`. */
-const FIRST_SQL_METHODS = [
-  "query",
-  "execute",
-  "executemany",
-  "executescript",
-  "raw",
-  "unsafe",
-  "\\$queryRawUnsafe",
-  "\\$executeRawUnsafe",
-  "queryRawUnsafe",
-  "executeRawUnsafe",
-  "exec",
-  "exec_driver_sql",
-  "prepare",
-  "whereRaw",
-  "orderByRaw",
-  "havingRaw",
-  "joinRaw",
-  "fromRaw",
-  "read_sql",
-  "read_sql_query",
-  "text",
-  "extra",
-  "all",
-  "get",
-  "run",
-  "each",
-  "Query",
-  "QueryRow",
-  "QueryContext",
-  "QueryRowContext",
-  "Exec",
-  "ExecContext",
-  "Prepare",
-  "PrepareContext",
-  "Raw",
-  "Select",
-  "Get",
-  "MustExec",
-  "Queryx",
-  "QueryRowx",
-  "Execute",
-  // asyncpg and encode/databases.
-  "fetch",
-  "fetchrow",
-  "fetchval",
-  "fetch_all",
-  "fetch_one",
-  "fetch_val",
-];
-
-const NO_ARRAYS = { arrayKinds: [], listCalls: /(?!)/, propertySinks: [], shellTextKinds: [] } as const;
-
-const JS_RULES: InjectionRules = {
-  ...NO_ARRAYS,
-  sinks: [
-    // An imported or promisified `exec`.
-    {
-      kind: "shell",
-      methods: [
-        "exec",
-        "execSync",
-        "execAsync",
-        "execPromise",
-        "pexec",
-        "execCommand",
-        "execaCommand",
-        "execaCommandSync",
-      ],
-      receiver: "none",
-    },
-    {
-      kind: "shell",
-      methods: ["exec", "execSync"],
-      receiver: /^(child_process|childProcess|cp|shell|shelljs)$|^require\(["'`](node:)?child_process["'`]\)$/,
-    },
-    {
-      kind: "shell",
-      methods: ["spawn", "spawnSync", "execFile", "execFileSync"],
-      callee: /^(child_process\.|childProcess\.|cp\.)?(spawn|spawnSync|execFile|execFileSync)$/,
-      when: "shell-option",
-    },
-    { kind: "sql", methods: FIRST_SQL_METHODS, receiver: "any" },
-  ],
-};
-
-/** The JVM's JDBC, JPA, Hibernate and Spring `JdbcTemplate` calls that run SQL text. */
-const JVM_SQL: SinkRule = {
-  kind: "sql",
-  methods: [
-    "executeQuery",
-    "executeUpdate",
-    "executeLargeUpdate",
-    "execute",
-    "addBatch",
-    "prepareStatement",
-    "prepareCall",
-    "nativeSQL",
-    "createQuery",
-    "createNativeQuery",
-    "createSQLQuery",
-    "createNativeMutationQuery",
-    "query",
-    "queryForObject",
-    "queryForList",
-    "queryForMap",
-    "queryForRowSet",
-    "queryForStream",
-    "update",
-    "batchUpdate",
-  ],
-  receiver: "any",
-};
-const JVM_SHELL: readonly SinkRule[] = [
-  {
-    kind: "shell",
-    methods: ["exec"],
-    receiver: /(^|\.)getRuntime\(\)$|^(runtime|rt)$/,
-    shape: "text-or-array",
-  },
-  { kind: "shell", methods: ["ProcessBuilder"], callee: /^(java\.lang\.)?ProcessBuilder$/, shape: "argv" },
-  { kind: "shell", methods: ["command"], receiver: "any", shape: "argv" },
-];
-const JVM_LISTS = /^(List\.of|Arrays\.asList|listOf|mutableListOf|arrayOf|arrayListOf)$/;
 
 /** Every language's sinks. */
 export const INJECTION_RULES: Readonly<Record<SyntaxLanguage, InjectionRules>> = {

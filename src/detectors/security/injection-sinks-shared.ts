@@ -1,0 +1,129 @@
+import { type InjectionRules, SHELL_FLAG, SHELLS, type SinkRule } from "./injection-rule-types.js";
+
+/** Sinks several languages share: the SQL methods and rules of JavaScript, TypeScript, Python and Go, the JVM's SQL and process calls. */
+
+/** Methods that run SQL text in JavaScript, Python and Go: drivers, ORMs' raw escapes, query builders' `*Raw`. */
+export const FIRST_SQL_METHODS = [
+  "query",
+  "execute",
+  "executemany",
+  "executescript",
+  "raw",
+  "unsafe",
+  "\\$queryRawUnsafe",
+  "\\$executeRawUnsafe",
+  "queryRawUnsafe",
+  "executeRawUnsafe",
+  "exec",
+  "exec_driver_sql",
+  "prepare",
+  "whereRaw",
+  "orderByRaw",
+  "havingRaw",
+  "joinRaw",
+  "fromRaw",
+  "read_sql",
+  "read_sql_query",
+  "text",
+  "extra",
+  "all",
+  "get",
+  "run",
+  "each",
+  "Query",
+  "QueryRow",
+  "QueryContext",
+  "QueryRowContext",
+  "Exec",
+  "ExecContext",
+  "Prepare",
+  "PrepareContext",
+  "Raw",
+  "Select",
+  "Get",
+  "MustExec",
+  "Queryx",
+  "QueryRowx",
+  "Execute",
+  // asyncpg and encode/databases.
+  "fetch",
+  "fetchrow",
+  "fetchval",
+  "fetch_all",
+  "fetch_one",
+  "fetch_val",
+];
+
+export const NO_ARRAYS = { arrayKinds: [], listCalls: /(?!)/, propertySinks: [], shellTextKinds: [] } as const;
+
+export const JS_RULES: InjectionRules = {
+  ...NO_ARRAYS,
+  sinks: [
+    // An imported or promisified `exec`.
+    {
+      kind: "shell",
+      methods: [
+        "exec",
+        "execSync",
+        "execAsync",
+        "execPromise",
+        "pexec",
+        "execCommand",
+        "execaCommand",
+        "execaCommandSync",
+      ],
+      receiver: "none",
+    },
+    {
+      kind: "shell",
+      methods: ["exec", "execSync"],
+      receiver: /^(child_process|childProcess|cp|shell|shelljs)$|^require\(["'`](node:)?child_process["'`]\)$/,
+    },
+    {
+      kind: "shell",
+      methods: ["spawn", "spawnSync", "execFile", "execFileSync"],
+      callee: /^(child_process\.|childProcess\.|cp\.)?(spawn|spawnSync|execFile|execFileSync)$/,
+      when: "shell-option",
+    },
+    { kind: "sql", methods: FIRST_SQL_METHODS, receiver: "any" },
+  ],
+};
+
+/** The JVM's JDBC, JPA, Hibernate and Spring `JdbcTemplate` calls that run SQL text. */
+export const JVM_SQL: SinkRule = {
+  kind: "sql",
+  methods: [
+    "executeQuery",
+    "executeUpdate",
+    "executeLargeUpdate",
+    "execute",
+    "addBatch",
+    "prepareStatement",
+    "prepareCall",
+    "nativeSQL",
+    "createQuery",
+    "createNativeQuery",
+    "createSQLQuery",
+    "createNativeMutationQuery",
+    "query",
+    "queryForObject",
+    "queryForList",
+    "queryForMap",
+    "queryForRowSet",
+    "queryForStream",
+    "update",
+    "batchUpdate",
+  ],
+  receiver: "any",
+};
+export const JVM_SHELL: readonly SinkRule[] = [
+  {
+    kind: "shell",
+    methods: ["exec"],
+    receiver: /(^|\.)getRuntime\(\)$|^(runtime|rt)$/,
+    shape: "text-or-array",
+  },
+  { kind: "shell", methods: ["ProcessBuilder"], callee: /^(java\.lang\.)?ProcessBuilder$/, shape: "argv" },
+  { kind: "shell", methods: ["command"], receiver: "any", shape: "argv" },
+];
+export const JVM_LISTS = /^(List\.of|Arrays\.asList|listOf|mutableListOf|arrayOf|arrayListOf)$/;
