@@ -47,3 +47,18 @@ export function languageOf(path: string): "js" | "python" | "other" {
   if (/\.py$/i.test(path)) return "python";
   return "other";
 }
+
+/**
+ * The changed files a code detector reads line by line: those that still exist, have a diff, and
+ * are not prose.
+ *
+ * @example [...codeChanges(pr.files)].map((f) => f.filename) // ["src/db.ts"] (not README.md, not a removed file)
+ */
+export function* codeChanges<F extends { status: string; patch?: string; filename: string }>(
+  files: readonly F[],
+): Generator<F & { patch: string }> {
+  for (const file of files) {
+    if (file.status === "removed" || !file.patch || isDocPath(file.filename)) continue;
+    yield file as F & { patch: string };
+  }
+}

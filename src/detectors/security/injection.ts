@@ -3,12 +3,12 @@ import { grammarReader, syntaxOfPatch, type PatchSyntax } from "../code/syntax-t
 import { ALL_GRAMMARS, GRAMMARS } from "../code/grammars.js";
 import type { Detector } from "../detector.js";
 import type { Finding } from "../../domain/finding.js";
-import { isDocPath } from "./file-kind.js";
+import { codeChanges } from "./file-kind.js";
 import { kindOf } from "./built-string.js";
 import { injectionFlows, mayBuildStrings, mayPassRequestData } from "./injection-flow.js";
 import { interpolates, readsRequestData } from "./interpolation.js";
 import { matchLineRules, type LineRule } from "./line-rules.js";
-import { securityFinding } from "./security-finding.js";
+import { lineFindings } from "./security-finding.js";
 import { precheck } from "../precheck.js";
 
 const SQL_SHAPE =
@@ -129,8 +129,7 @@ export const injectionDetector: Detector = {
   reads: LANGUAGES.reads,
   async detect(ctx) {
     const findings: Finding[] = [];
-    for (const file of ctx.pr.files) {
-      if (file.status === "removed" || !file.patch || isDocPath(file.filename)) continue;
+    for (const file of codeChanges(ctx.pr.files)) {
       const found = new Map<number, string>();
       const lang = LANGUAGES.languageOf(file);
       // A file that builds no string at run time has no flow: it is parsed only if a line rule asks.
@@ -150,19 +149,15 @@ export const injectionDetector: Detector = {
       const tree = lang && matches.length > 0 ? (syntax ?? syntaxOfPatch(file)) : undefined;
       const inText = tree ? textRows(tree) : new Set<number>();
       for (const m of matches) if (!found.has(m.line) && !inText.has(m.line)) found.set(m.line, m.rule.message);
-      for (const [line, message] of [...found].sort((a, b) => a[0] - b[0])) {
-        findings.push(
-          securityFinding({
-            policy: "SEC-02",
-            detector: "injection",
-            severity: "high",
-            blocking: true,
-            file: file.filename,
-            line,
-            message,
-          }),
-        );
-      }
+      findings.push(
+        ...lineFindings(found, {
+          policy: "SEC-02",
+          detector: "injection",
+          severity: "high",
+          blocking: true,
+          file: file.filename,
+        }),
+      );
     }
     return findings;
   },

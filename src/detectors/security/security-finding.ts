@@ -32,3 +32,16 @@ export function securityFinding(input: SecurityFindingInput): Finding {
     detector: input.detector,
   };
 }
+
+/**
+ * One finding per line of a file, in line order, from what a detector found there (line →
+ * message): the tail every line-by-line security detector shares.
+ *
+ * @example lineFindings(new Map([[3, "MD5 used"]]), { policy: "SEC-05", detector: "weak-crypto", severity: "medium", blocking: false, file: "a.ts" })
+ */
+export function lineFindings(
+  found: ReadonlyMap<number, string>,
+  base: Omit<SecurityFindingInput, "line" | "message">,
+): Finding[] {
+  return [...found].sort((a, b) => a[0] - b[0]).map(([line, message]) => securityFinding({ ...base, line, message }));
+}

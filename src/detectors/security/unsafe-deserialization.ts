@@ -9,9 +9,9 @@ import { precheck, prefilter } from "../precheck.js";
 import { StringBuilderReader, kindOf } from "./built-string.js";
 import { calleeNames, matchesCall } from "./call-rule.js";
 import { DESERIALIZATION_RULES, type DeserializationRules, type DeserializationSink } from "./deserialization-rules.js";
-import { isDocPath } from "./file-kind.js";
+import { codeChanges } from "./file-kind.js";
 import { OutsideReader } from "./request-sources.js";
-import { securityFinding } from "./security-finding.js";
+import { lineFindings } from "./security-finding.js";
 
 /** The languages this detector reads by what the code does (Go and Rust have no sink: see the rules). */
 const LANGUAGES = grammarReader(ALL_GRAMMARS);
@@ -70,8 +70,7 @@ export const unsafeDeserializationDetector: Detector = {
   reads: LANGUAGES.reads,
   async detect(ctx) {
     const findings: Finding[] = [];
-    for (const file of ctx.pr.files) {
-      if (file.status === "removed" || !file.patch || isDocPath(file.filename)) continue;
+    for (const file of codeChanges(ctx.pr.files)) {
       const lang = LANGUAGES.languageOf(file);
       if (!lang) continue;
       const text = headText(file).text;
@@ -83,19 +82,15 @@ export const unsafeDeserializationDetector: Detector = {
         const line = syntax.lineAt(site.row);
         if (line !== undefined && !found.has(line)) found.set(line, site.message);
       }
-      for (const [line, message] of [...found].sort((a, b) => a[0] - b[0])) {
-        findings.push(
-          securityFinding({
-            policy: "SEC-02",
-            detector: "unsafe-deserialization",
-            severity: "high",
-            blocking: true,
-            file: file.filename,
-            line,
-            message,
-          }),
-        );
-      }
+      findings.push(
+        ...lineFindings(found, {
+          policy: "SEC-02",
+          detector: "unsafe-deserialization",
+          severity: "high",
+          blocking: true,
+          file: file.filename,
+        }),
+      );
     }
     return findings;
   },

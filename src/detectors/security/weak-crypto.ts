@@ -4,9 +4,9 @@ import { ALL_GRAMMARS, FIRST_GRAMMARS } from "../code/grammars.js";
 import type { Detector } from "../detector.js";
 import type { Finding } from "../../domain/finding.js";
 import { cryptoCalls, type CryptoCall, mayCallCrypto } from "./crypto-calls.js";
-import { isDocPath } from "./file-kind.js";
+import { codeChanges } from "./file-kind.js";
 import { matchLineRules, type LineRule } from "./line-rules.js";
-import { securityFinding } from "./security-finding.js";
+import { lineFindings } from "./security-finding.js";
 import { precheck } from "../precheck.js";
 
 /** Names that say a random value must be unguessable. */
@@ -123,8 +123,7 @@ export const weakCryptoDetector: Detector = {
   reads: LANGUAGES.reads,
   async detect(ctx) {
     const findings: Finding[] = [];
-    for (const file of ctx.pr.files) {
-      if (file.status === "removed" || !file.patch || isDocPath(file.filename)) continue;
+    for (const file of codeChanges(ctx.pr.files)) {
       const found = new Map<number, string>();
       const lang = LANGUAGES.languageOf(file);
       const byLines = LINE_RULE_LANGUAGES.reads(file) || !LANGUAGES.reads(file);
@@ -134,19 +133,15 @@ export const weakCryptoDetector: Detector = {
         const line = syntax?.lineAt(c.row);
         if (line !== undefined && !found.has(line)) found.set(line, TREE_MESSAGE[c.kind](c));
       }
-      for (const [line, message] of [...found].sort((a, b) => a[0] - b[0])) {
-        findings.push(
-          securityFinding({
-            policy: "SEC-05",
-            detector: "weak-crypto",
-            severity: "medium",
-            blocking: false,
-            file: file.filename,
-            line,
-            message,
-          }),
-        );
-      }
+      findings.push(
+        ...lineFindings(found, {
+          policy: "SEC-05",
+          detector: "weak-crypto",
+          severity: "medium",
+          blocking: false,
+          file: file.filename,
+        }),
+      );
     }
     return findings;
   },
