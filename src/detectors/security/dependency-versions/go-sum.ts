@@ -1,12 +1,5 @@
-import { createRequire } from "node:module";
-import type Semver from "semver";
+import { versionOrder } from "../../../advisories/version-order.js";
 import { addedLineNumbers, isAdded, type PinnedDependency, type VersionReader } from "./pinned-dependency.js";
-
-let semverLib: typeof Semver | undefined;
-const semver = () => {
-  semverLib ??= createRequire(import.meta.url)("semver") as typeof Semver;
-  return semverLib;
-};
 
 /** One module version whose code `go.sum` holds a hash of (not only its `go.mod`). */
 interface SumEntry {
@@ -58,13 +51,13 @@ export const goSumReader: VersionReader = {
   matches: (path) => /(^|\/)go\.sum$/.test(path),
   read(file, headText, goMod) {
     if (headText === undefined) return { unread: { file: file.filename, why: "its head version could not be read" } };
-    const sv = semver();
+    const go = versionOrder("go");
     const newest = new Map<string, SumEntry>();
     for (const e of codeEntries(headText)) {
       const seen = newest.get(e.module);
       const later = (a: string, b: string) => {
-        const [x, y] = [sv.valid(a.replace(/^v/, "")), sv.valid(b.replace(/^v/, ""))];
-        return x && y ? sv.compare(x, y) > 0 : a > b;
+        const [x, y] = [go.read(a), go.read(b)];
+        return x && y ? go.compare(x, y) > 0 : a > b;
       };
       if (!seen || later(e.version, seen.version)) newest.set(e.module, e);
     }
