@@ -90,7 +90,9 @@ describe("app.yml, the GitHub App manifest", () => {
   it("subscribes to exactly the events the webhook handler reads", () => {
     const read = new Set<string>();
     for (const { text } of sources("github")) {
-      // The handler tells events apart by comparing X-GitHub-Event (`event === "pull_request"`).
+      // Each event kind is registered with `webhooks.on("<event>.<action>")` (src/github/events/),
+      // and the route answers `ping` itself (`event === "ping"`).
+      for (const m of text.matchAll(/"([a-z_]+)\.[a-z_]+"/g)) read.add(m[1] ?? "");
       for (const m of text.matchAll(/\bevent\s*[!=]==\s*"([a-z_]+)"/g)) read.add(m[1] ?? "");
     }
     // GitHub sends `ping` to every new webhook; no App subscribes to it.

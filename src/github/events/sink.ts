@@ -1,0 +1,31 @@
+import type { PullRequestEvent } from "./pull-request.js";
+import type { RerunRequest } from "./rerun-request.js";
+
+/** One verified delivery the gate should review. */
+export interface WebhookDelivery {
+  /** `X-GitHub-Delivery`: the de-duplication key. */
+  id: string;
+  /** `X-GitHub-Event`, always "pull_request" here. */
+  event: string;
+  action?: string;
+  /** The PR is a draft: passed through, the caller decides whether drafts are reviewed. */
+  draft: boolean;
+  payload: PullRequestEvent;
+}
+
+/** What became of a delivery: a redelivery of one recorded before (GitHub redelivers), or recorded now. */
+export type Recorded = { duplicate: boolean };
+
+/**
+ * Where verified deliveries go (the store records them with the job each calls for). Each method
+ * records the delivery and acts on it in one transaction, unless its id was recorded before: the
+ * same transaction says which. Each must be quick (GitHub waits 10 s at most).
+ */
+export interface WebhookSink {
+  /** Records the delivery with the review it asks for (registered after the answer: the `review queued` line names both). */
+  accept(delivery: WebhookDelivery): Recorded | Promise<Recorded>;
+  /** A pull request was closed (or merged): its open reviews end without a decision. */
+  closed?(delivery: { id: string; event: string; pr: string }): Recorded | Promise<Recorded>;
+  /** GitHub's "Re-run" on the gate's check run, or on the whole check suite. */
+  rerun?(request: RerunRequest): Recorded | Promise<Recorded>;
+}
