@@ -1,14 +1,12 @@
 import { headText } from "../code/head-text.js";
-import { grammarReader, syntaxOfPatch, type PatchSyntax } from "../code/syntax-tree.js";
-import { ALL_GRAMMARS, GRAMMARS } from "../code/grammars.js";
+import { syntaxOfPatch, type PatchSyntax } from "../code/syntax-tree.js";
+import { GRAMMARS } from "../code/grammars.js";
 import type { Detector } from "../detector.js";
-import type { Finding } from "../../domain/finding.js";
-import { codeChanges } from "./file-kind.js";
 import { kindOf } from "./built-string.js";
 import { injectionFlows, mayBuildStrings, mayPassRequestData } from "./injection-flow.js";
 import { interpolates, readsRequestData } from "./interpolation.js";
 import { matchLineRules, type LineRule } from "./line-rules.js";
-import { lineFindings } from "./security-finding.js";
+import { codeLineDetector } from "./line-detector.js";
 import { precheck } from "../precheck.js";
 
 const SQL_SHAPE =
@@ -109,9 +107,6 @@ const FLOW_MESSAGE = {
     "shell=True, sh -c): pass the program and its arguments as an array (execFile/spawn, subprocess.run([...]), exec.Command(name, args...)).",
 } as const;
 
-/** The languages this detector reads by what the code does. */
-const LANGUAGES = grammarReader(ALL_GRAMMARS);
-
 /**
  * SEC-02: injection in added code. In JavaScript, TypeScript, Python and Go the syntax tree is
  * read: SQL or shell text built from non-constant values (template literals, `+`, f-strings, `%`,
@@ -122,43 +117,27 @@ const LANGUAGES = grammarReader(ALL_GRAMMARS);
  *
  * @example await injectionDetector.detect(ctx) // [{ policy: "SEC-02", line: 14, ... }]
  */
-export const injectionDetector: Detector = {
-  id: "injection",
-  policies: ["SEC-02"],
-  covers: ["code"],
-  reads: LANGUAGES.reads,
-  async detect(ctx) {
-    const findings: Finding[] = [];
-    for (const file of codeChanges(ctx.pr.files)) {
-      const found = new Map<number, string>();
-      const lang = LANGUAGES.languageOf(file);
-      // A file that builds no string at run time has no flow: it is parsed only if a line rule asks.
-      const text = lang ? headText(file).text : "";
-      const mayFlow = lang !== undefined && (mayBuildStrings(text, lang) || mayPassRequestData(text, lang));
-      const syntax = lang && precheck(mayFlow) ? syntaxOfPatch(file) : undefined;
-      if (syntax) {
-        for (const flow of injectionFlows(syntax, text)) {
-          const line = syntax.lineAt(flow.row);
-          if (line !== undefined && !found.has(line)) found.set(line, `${FLOW_MESSAGE[flow.kind]} (\`${flow.call}\`)`);
-        }
+export const injectionDetector: Detector = codeLineDetector(
+  { id: "injection", policy: "SEC-02", severity: "high", blocking: true },
+  (file, lang) => {
+    const found = new Map<number, string>();
+    // A file that builds no string at run time has no flow: it is parsed only if a line rule asks.
+    const text = lang ? headText(file).text : "";
+    const mayFlow = lang !== undefined && (mayBuildStrings(text, lang) || mayPassRequestData(text, lang));
+    const syntax = lang && precheck(mayFlow) ? syntaxOfPatch(file) : undefined;
+    if (syntax) {
+      for (const flow of injectionFlows(syntax, text)) {
+        const line = syntax.lineAt(flow.row);
+        if (line !== undefined && !found.has(line)) found.set(line, `${FLOW_MESSAGE[flow.kind]} (\`${flow.call}\`)`);
       }
-      // With a syntax tree, SQL and shell flows are read from it; the line rules keep what it does not
-      // follow (SQL built from request data before any call, eval, templates), outside strings and comments.
-      const matches = matchLineRules(file, lang ? TREE_FILE_RULES : RULES);
-      // Which rows are strings or comments is read from the tree only when a line rule matched.
-      const tree = lang && matches.length > 0 ? (syntax ?? syntaxOfPatch(file)) : undefined;
-      const inText = tree ? textRows(tree) : new Set<number>();
-      for (const m of matches) if (!found.has(m.line) && !inText.has(m.line)) found.set(m.line, m.rule.message);
-      findings.push(
-        ...lineFindings(found, {
-          policy: "SEC-02",
-          detector: "injection",
-          severity: "high",
-          blocking: true,
-          file: file.filename,
-        }),
-      );
     }
-    return findings;
+    // With a syntax tree, SQL and shell flows are read from it; the line rules keep what it does not
+    // follow (SQL built from request data before any call, eval, templates), outside strings and comments.
+    const matches = matchLineRules(file, lang ? TREE_FILE_RULES : RULES);
+    // Which rows are strings or comments is read from the tree only when a line rule matched.
+    const tree = lang && matches.length > 0 ? (syntax ?? syntaxOfPatch(file)) : undefined;
+    const inText = tree ? textRows(tree) : new Set<number>();
+    for (const m of matches) if (!found.has(m.line) && !inText.has(m.line)) found.set(m.line, m.rule.message);
+    return found;
   },
-};
+);

@@ -1,20 +1,15 @@
 import type { SgNode } from "@ast-grep/napi";
 import { callSites, type CallSite } from "../code/call-sites.js";
-import { ALL_GRAMMARS, type SyntaxLanguage } from "../code/grammars.js";
+import type { SyntaxLanguage } from "../code/grammars.js";
 import { headText } from "../code/head-text.js";
-import { grammarReader, syntaxOfPatch, type PatchSyntax } from "../code/syntax-tree.js";
+import { syntaxOfPatch, type PatchSyntax } from "../code/syntax-tree.js";
 import type { Detector } from "../detector.js";
-import type { Finding } from "../../domain/finding.js";
 import { precheck, prefilter } from "../precheck.js";
 import { StringBuilderReader, kindOf } from "./built-string.js";
 import { calleeNames, matchesCall } from "./call-rule.js";
 import { DESERIALIZATION_RULES, type DeserializationRules, type DeserializationSink } from "./deserialization-rules.js";
-import { codeChanges } from "./file-kind.js";
 import { OutsideReader } from "./request-sources.js";
-import { lineFindings } from "./security-finding.js";
-
-/** The languages this detector reads by what the code does (Go and Rust have no sink: see the rules). */
-const LANGUAGES = grammarReader(ALL_GRAMMARS);
+import { codeLineDetector } from "./line-detector.js";
 
 /** One unsafe deserialization or dynamic-code site. */
 interface Site {
@@ -63,38 +58,19 @@ export function mayDeserialize(text: string, lang: SyntaxLanguage): boolean {
  *
  * @example await unsafeDeserializationDetector.detect(ctx) // [{ policy: "SEC-02", line: 9, ... }]
  */
-export const unsafeDeserializationDetector: Detector = {
-  id: "unsafe-deserialization",
-  policies: ["SEC-02"],
-  covers: ["code"],
-  reads: LANGUAGES.reads,
-  async detect(ctx) {
-    const findings: Finding[] = [];
-    for (const file of codeChanges(ctx.pr.files)) {
-      const lang = LANGUAGES.languageOf(file);
-      if (!lang) continue;
-      const text = headText(file).text;
-      if (!precheck(mayDeserialize(text, lang))) continue;
-      const syntax = syntaxOfPatch(file);
-      if (!syntax) continue;
-      const found = new Map<number, string>();
-      for (const site of unsafeSites(syntax, text)) {
-        const line = syntax.lineAt(site.row);
-        if (line !== undefined && !found.has(line)) found.set(line, site.message);
-      }
-      findings.push(
-        ...lineFindings(found, {
-          policy: "SEC-02",
-          detector: "unsafe-deserialization",
-          severity: "high",
-          blocking: true,
-          file: file.filename,
-        }),
-      );
+export const unsafeDeserializationDetector: Detector = codeLineDetector(
+  { id: "unsafe-deserialization", policy: "SEC-02", severity: "high", blocking: true },
+  (file, lang) => {
+    const found = new Map<number, string>();
+    const text = lang ? headText(file).text : "";
+    const syntax = lang && precheck(mayDeserialize(text, lang)) ? syntaxOfPatch(file) : undefined;
+    for (const site of syntax ? unsafeSites(syntax, text) : []) {
+      const line = syntax?.lineAt(site.row);
+      if (line !== undefined && !found.has(line)) found.set(line, site.message);
     }
-    return findings;
+    return found;
   },
-};
+);
 
 /** Every added sink of the file's language that its rules call unsafe. */
 function unsafeSites(syntax: PatchSyntax, text: string): Site[] {

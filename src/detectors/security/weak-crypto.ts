@@ -1,12 +1,10 @@
 import { headText } from "../code/head-text.js";
 import { grammarReader, syntaxOfPatch } from "../code/syntax-tree.js";
-import { ALL_GRAMMARS, FIRST_GRAMMARS } from "../code/grammars.js";
+import { FIRST_GRAMMARS } from "../code/grammars.js";
 import type { Detector } from "../detector.js";
-import type { Finding } from "../../domain/finding.js";
 import { cryptoCalls, type CryptoCall, mayCallCrypto } from "./crypto-calls.js";
-import { codeChanges } from "./file-kind.js";
+import { CODE_LANGUAGES, codeLineDetector } from "./line-detector.js";
 import { matchLineRules, type LineRule } from "./line-rules.js";
-import { lineFindings } from "./security-finding.js";
 import { precheck } from "../precheck.js";
 
 /** Names that say a random value must be unguessable. */
@@ -94,8 +92,6 @@ const TREE_MESSAGE: Record<CryptoCall["kind"], (c: CryptoCall) => string> = {
     "change the traffic. Trust the right CA or pin the certificate instead of accepting every one.",
 };
 
-/** The languages this detector reads by what the code does. */
-const LANGUAGES = grammarReader(ALL_GRAMMARS);
 /**
  * The languages whose added lines are read by the line rules too (as before the rules table),
  * with every language no grammar here parses: the others are judged by their calls alone.
@@ -116,33 +112,17 @@ const LINE_RULE_LANGUAGES = grammarReader(FIRST_GRAMMARS);
  *
  * @example await weakCryptoDetector.detect(ctx) // [{ policy: "SEC-05", blocking: false, ... }]
  */
-export const weakCryptoDetector: Detector = {
-  id: "weak-crypto",
-  policies: ["SEC-05"],
-  covers: ["code"],
-  reads: LANGUAGES.reads,
-  async detect(ctx) {
-    const findings: Finding[] = [];
-    for (const file of codeChanges(ctx.pr.files)) {
-      const found = new Map<number, string>();
-      const lang = LANGUAGES.languageOf(file);
-      const byLines = LINE_RULE_LANGUAGES.reads(file) || !LANGUAGES.reads(file);
-      for (const m of byLines ? matchLineRules(file, RULES) : []) found.set(m.line, m.rule.message);
-      const syntax = lang && precheck(mayCallCrypto(headText(file).text, lang)) ? syntaxOfPatch(file) : undefined;
-      for (const c of syntax ? cryptoCalls(syntax) : []) {
-        const line = syntax?.lineAt(c.row);
-        if (line !== undefined && !found.has(line)) found.set(line, TREE_MESSAGE[c.kind](c));
-      }
-      findings.push(
-        ...lineFindings(found, {
-          policy: "SEC-05",
-          detector: "weak-crypto",
-          severity: "medium",
-          blocking: false,
-          file: file.filename,
-        }),
-      );
+export const weakCryptoDetector: Detector = codeLineDetector(
+  { id: "weak-crypto", policy: "SEC-05", severity: "medium", blocking: false },
+  (file, lang) => {
+    const found = new Map<number, string>();
+    const byLines = LINE_RULE_LANGUAGES.reads(file) || !CODE_LANGUAGES.reads(file);
+    for (const m of byLines ? matchLineRules(file, RULES) : []) found.set(m.line, m.rule.message);
+    const syntax = lang && precheck(mayCallCrypto(headText(file).text, lang)) ? syntaxOfPatch(file) : undefined;
+    for (const c of syntax ? cryptoCalls(syntax) : []) {
+      const line = syntax?.lineAt(c.row);
+      if (line !== undefined && !found.has(line)) found.set(line, TREE_MESSAGE[c.kind](c));
     }
-    return findings;
+    return found;
   },
-};
+);
