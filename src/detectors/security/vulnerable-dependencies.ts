@@ -2,22 +2,20 @@ import type { AdvisoryLookup, AdvisoryQuery } from "../../domain/advisory-source
 import type { Finding } from "../../domain/finding.js";
 import type { Detector } from "../detector.js";
 import { VERSION_READERS, pinnedDependencies, type UnreadLockfile } from "./dependency-versions/index.js";
+import { securityFinding } from "./security-finding.js";
 import { deniedBy, deniedFinding, vulnerableFinding } from "./vulnerable-finding.js";
 
 const queryKey = (q: AdvisoryQuery) => `${q.ecosystem}:${q.name}@${q.version}`;
 
 function unreadFinding(u: UnreadLockfile): Finding {
-  return {
-    specialty: "security",
+  return securityFinding({
     policy: "SEC-07",
+    detector: "vulnerable-dependencies",
     severity: "high",
     blocking: true,
-    needs_more_context: false,
     file: u.file,
     message: `${u.file} changed, but the gate could not read it whole (${u.why}), so the versions it resolves were not checked for known vulnerabilities; a person checks them.`,
-    source: "detector",
-    detector: "vulnerable-dependencies",
-  };
+  });
 }
 
 /**

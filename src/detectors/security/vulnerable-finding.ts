@@ -6,6 +6,7 @@ import type { DenyPackage } from "../../gate-file/schema.js";
 import type { AdvisoryMatch, AdvisorySeverity } from "../../domain/advisory-source.js";
 import type { Finding, Severity } from "../../domain/finding.js";
 import type { PinnedDependency } from "./dependency-versions/index.js";
+import { securityFinding } from "./security-finding.js";
 
 const RANK: Record<AdvisorySeverity, number> = { low: 0, moderate: 1, high: 2, critical: 3 };
 const AS_FINDING: Record<AdvisorySeverity, Severity> = {
@@ -68,16 +69,15 @@ export function vulnerableFinding(
       : ` A note, not a block: below ${rule} (${threshold}).`;
   const what = advisories.length === 1 ? "an advisory" : `${advisories.length} advisories`;
   return {
-    specialty: "security",
-    policy: "SEC-07",
-    severity: AS_FINDING[severity],
-    blocking,
-    needs_more_context: false,
-    file: dep.file,
-    line: dep.line,
-    message: `${describeDependency(dep)} is affected by ${what}: ${advisories.map(describeAdvisory).join(". ")}. ${advice}${note}`,
-    source: "detector",
-    detector: "vulnerable-dependencies",
+    ...securityFinding({
+      policy: "SEC-07",
+      detector: "vulnerable-dependencies",
+      severity: AS_FINDING[severity],
+      blocking,
+      file: dep.file,
+      line: dep.line,
+      message: `${describeDependency(dep)} is affected by ${what}: ${advisories.map(describeAdvisory).join(". ")}. ${advice}${note}`,
+    }),
     package: { name: dep.name, version: dep.version },
     advisories: advisories.map((a) => ({ id: a.id, aliases: [...a.aliases] })),
   };
@@ -109,16 +109,15 @@ export function deniedBy(dep: PinnedDependency, deny: readonly DenyPackage[]): D
 export function deniedFinding(dep: PinnedDependency, entry: DenyPackage): Finding {
   const where = entry.ecosystem ? ` (${entry.ecosystem})` : "";
   return {
-    specialty: "security",
-    policy: "SEC-07",
-    severity: "high",
-    blocking: true,
-    needs_more_context: false,
-    file: dep.file,
-    line: dep.line,
-    message: `${describeDependency(dep)} is denied by vulnerabilities.deny_packages: ${entry.package}${where}, because ${entry.reason}. Remove it or choose another package; an exception for this package clears it.`,
-    source: "detector",
-    detector: "vulnerable-dependencies",
+    ...securityFinding({
+      policy: "SEC-07",
+      detector: "vulnerable-dependencies",
+      severity: "high",
+      blocking: true,
+      file: dep.file,
+      line: dep.line,
+      message: `${describeDependency(dep)} is denied by vulnerabilities.deny_packages: ${entry.package}${where}, because ${entry.reason}. Remove it or choose another package; an exception for this package clears it.`,
+    }),
     package: { name: dep.name, version: dep.version },
   };
 }
