@@ -10,7 +10,7 @@ import { addedPatch } from "./synthetic.js";
  * every detector reads every line to the end, as the JavaScript file of `synthetic.ts` does. Like
  * that file, none names `http` (a word that sends a file to the outbound-call reading).
  */
-const SERVICE_CODE: Record<string, { path: string; lines: readonly string[] }> = {
+export const SERVICE_CODE: Record<string, { path: string; lines: readonly string[] }> = {
   java: {
     path: "src/main/java/com/shop/orders/OrderService.java",
     lines: [
@@ -104,7 +104,7 @@ const SERVICE_CODE: Record<string, { path: string; lines: readonly string[] }> =
 };
 
 /** A patch adding `lines` lines of one language's service code, each block's names made unique. */
-function languagePatch(code: readonly string[], lines: number): string {
+export function languagePatch(code: readonly string[], lines: number): string {
   const body = Array.from({ length: lines }, (_, i) => {
     const block = Math.floor(i / code.length);
     return `+${(code[i % code.length] ?? "").replace(/loadOrder|load_order|LoadOrder/g, (m) => `${m}${block}`)}`;
@@ -112,7 +112,7 @@ function languagePatch(code: readonly string[], lines: number): string {
   return [`@@ -0,0 +1,${lines} @@`, ...body].join("\n");
 }
 
-function prOf(path: string, patch: string, lines: number) {
+export function prOf(path: string, patch: string, lines: number) {
   return parsePullRequest(
     {
       number: 1,

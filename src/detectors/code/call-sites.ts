@@ -102,6 +102,12 @@ function beforeArgumentField(
     if (args) break;
   }
   if (!args) return { callee: "", args: null };
+  // The argument list ends the call (most calls): the callee is the text before it, two reads of text
+  // (a range is dearer than a text across the parser's boundary).
+  const whole = node.text();
+  const argsText = args.text();
+  if (whole.endsWith(argsText))
+    return { callee: whole.slice(0, whole.length - argsText.length).replace(/^new\b/, ""), args };
   // Sliced from the tree's whole text when the index has it: no copy of the call's own text.
   const start = node.range().start.index;
   const end = args.range().start.index;
@@ -214,16 +220,27 @@ function allCalls(syntax: Pick<PatchSyntax, "lang" | "root">): IndexedCall[] {
   const source = grammar.callKinds.some((k) => k.argumentFields || k.token)
     ? { text: syntax.root.text(), offset: syntax.root.range().start.index }
     : undefined;
-  for (const { id, kind } of ids) {
-    // A kind whose token the text lacks (`?->`, `::`, `new`) has no node: its walk of the tree is spared.
-    if (kind.token !== undefined && source !== undefined && !precheck(source.text.includes(kind.token))) continue;
-    for (const node of syntax.root.findAll(id)) {
-      const call = indexedCall(node, kind, grammar, source);
+  // A kind whose token the text lacks (`?->`, `::`, `new`) has no node: it is not searched for.
+  const live = ids.filter(
+    ({ kind }) => kind.token === undefined || source === undefined || precheck(source.text.includes(kind.token)),
+  );
+  const only = live.length === 1 ? live[0] : undefined;
+  if (only) {
+    // One kind: the numeric matcher, the cheapest search ast-grep has.
+    for (const node of syntax.root.findAll(only.id)) {
+      const call = indexedCall(node, only.kind, grammar, source);
+      if (call) out.push(call);
+    }
+  } else if (live.length > 1) {
+    // Several kinds: one walk of the tree for all of them (each search is a walk of its own).
+    const byKind = new Map(live.map(({ kind }) => [kind.kind, kind]));
+    for (const node of syntax.root.findAll({ rule: { any: live.map(({ kind }) => ({ kind: kind.kind })) } })) {
+      const kind = byKind.get(String(node.kind()));
+      const call = kind ? indexedCall(node, kind, grammar, source) : undefined;
       if (call) out.push(call);
     }
   }
-  // Several call kinds are found one search each (each walks the tree): put them back in source order.
-  if (ids.length > 1) out.sort((a, b) => a.start - b.start);
+  // Either walk is in tree order, which is source order (an outer call before the calls in its callee).
   INDEX.set(syntax.root, out);
   return out;
 }
