@@ -56,11 +56,11 @@ function argumentNodes(list: SgNode, grammar: Grammar): SgNode[] {
   if (String(list.kind()) === "template_string") return [list];
   const comments = grammar.commentKinds;
   return list
-    .children()
-    .filter((c) => c.isNamed() && !comments.includes(String(c.kind())))
+    .namedChildren()
+    .filter((c) => !comments.includes(String(c.kind())))
     .map((c) => {
       if (!grammar.argumentWrappers.includes(String(c.kind()))) return c;
-      const inner = c.children().filter((n) => n.isNamed());
+      const inner = c.namedChildren();
       return inner.length === 1 && inner[0] ? inner[0] : c;
     });
 }
@@ -186,7 +186,7 @@ function indexedCall(node: SgNode, kind: CallKind, grammar: Grammar, source?: Tr
   }
   let fn = node.field(kind.calleeField ?? "function");
   // TypeScript parses `await pool.query<Row>(sql)` with the await inside the callee: look past it.
-  if (fn && String(fn.kind()) === "await_expression") fn = fn.children().find((c) => c.isNamed()) ?? fn;
+  if (fn && String(fn.kind()) === "await_expression") fn = fn.namedChildren()[0] ?? fn;
   return fn ? new IndexedCall(node, fn.text(), grammar) : undefined;
 }
 

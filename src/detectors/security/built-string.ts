@@ -74,7 +74,7 @@ export class StringBuilderReader {
     const syntax = this.syntax;
     if (depth > MAX_DEPTH) return { ...NONE, rows: [row] };
     if (syntax.wrapperKinds.includes(kind)) {
-      const inner = node.children().filter((c) => c.isNamed());
+      const inner = node.namedChildren();
       return inner.length === 1 && inner[0] ? this.read(inner[0], depth, seen) : { ...NONE, rows: [row] };
     }
     if (syntax.stringKinds.includes(kind)) return this.literalString(node);
@@ -107,10 +107,7 @@ export class StringBuilderReader {
   private literalString(node: SgNode): BuiltString {
     const row = node.range().start.line;
     if (kindOf(node) === "concatenated_string") {
-      const parts = node
-        .children()
-        .filter((c) => c.isNamed())
-        .map((c) => this.literalString(c));
+      const parts = node.namedChildren().map((c) => this.literalString(c));
       return { literal: parts.map((p) => p.literal).join(""), dynamic: parts.some((p) => p.dynamic), rows: [row] };
     }
     const syntax = this.syntax;
@@ -135,7 +132,7 @@ export class StringBuilderReader {
   /** The value a substitution splices in: the node itself (Kotlin `$name`), or the one it wraps. */
   private substituted(node: SgNode): SgNode | undefined {
     if (this.syntax.bareSubstitutionKinds.includes(kindOf(node))) return node;
-    return node.children().filter((c) => c.isNamed() && !this.syntax.substitutionPunctuation.includes(kindOf(c)))[0];
+    return node.namedChildren().filter((c) => !this.syntax.substitutionPunctuation.includes(kindOf(c)))[0];
   }
 
   /** A variable whose every assignment above its use is a plain literal (`const table = "orders"`). */
@@ -307,8 +304,8 @@ export class StringBuilderReader {
       // The token before the value is the operator: `+=`, `.=`.
       const appended =
         syntax.appendAssignments.length > 0 && syntax.appendAssignments.includes(value.prev()?.text() ?? "");
-      const names = LISTS.has(kindOf(target)) ? target.children().filter((c) => c.isNamed()) : [target];
-      const values = LISTS.has(kindOf(value)) ? value.children().filter((c) => c.isNamed()) : [value];
+      const names = LISTS.has(kindOf(target)) ? target.namedChildren() : [target];
+      const values = LISTS.has(kindOf(value)) ? value.namedChildren() : [value];
       names.forEach((n, i) => {
         const v = values[i] ?? (values.length === 1 ? values[0] : undefined);
         if (v) add(n.text(), a.range().start.line, v, appended);
@@ -345,7 +342,7 @@ export class StringBuilderReader {
       if (!value && equals >= 0) value = children.slice(equals + 1).find((c) => c.isNamed());
     }
     if (target && this.syntax.targetWrappers.length > 0 && this.syntax.targetWrappers.includes(kindOf(target))) {
-      target = target.children().find((c) => c.isNamed()) ?? target;
+      target = target.namedChildren()[0] ?? target;
     }
     return { ...(target ? { target } : {}), ...(value ? { value } : {}) };
   }
@@ -364,7 +361,7 @@ function binaryParts(node: SgNode): { left?: SgNode; op?: string; right?: SgNode
   const left = node.field("left");
   const right = node.field("right");
   if (left && right) return { left, right, op: node.field("operator")?.text() };
-  const named = node.children().filter((c) => c.isNamed());
+  const named = node.namedChildren();
   const op = node
     .children()
     .find((c) => !c.isNamed())
@@ -385,7 +382,7 @@ function receiverNode(node: SgNode): SgNode | undefined {
     holder.field("expression") ??
     (member && kindOf(member) === "field_expression" ? member.field("value") : null);
   if (object) return object;
-  if (member && MEMBER_CALLEES.has(kindOf(member))) return member.children().find((c) => c.isNamed());
+  if (member && MEMBER_CALLEES.has(kindOf(member))) return member.namedChildren()[0];
   return undefined;
 }
 
@@ -410,5 +407,5 @@ export function kindOf(node: SgNode): string {
 export function callArguments(call: { argumentList: SgNode }): SgNode[] {
   const list = call.argumentList;
   if (kindOf(list) === "template_string") return [list];
-  return list.children().filter((c) => c.isNamed() && kindOf(c) !== "comment");
+  return list.namedChildren().filter((c) => kindOf(c) !== "comment");
 }

@@ -127,7 +127,7 @@ const SKIPPED_TARGET_KINDS = new Set(["binding_pattern_kind", "mutable_specifier
 
 /** The target and value of an assignment, a declaration with a value, or a key/value entry. */
 export function targetAndValue(node: SgNode): { target: SgNode; value: SgNode } | undefined {
-  const named = node.children().filter((c) => c.isNamed() && !SKIPPED_TARGET_KINDS.has(String(c.kind())));
+  const named = node.namedChildren().filter((c) => !SKIPPED_TARGET_KINDS.has(String(c.kind())));
   const target = named[0];
   const value = named[named.length - 1];
   if (!target || !value || target === value || named.length < 2) return undefined;

@@ -182,7 +182,7 @@ function argvOf(args: SgNode[], rules: InjectionRules, reader: StringBuilderRead
   if (args.length !== 1 || !args[0]) return args;
   let only = args[0];
   while (kindOf(only) === "reference_expression" || kindOf(only) === "parenthesized_expression") {
-    only = only.children().find((c) => c.isNamed()) ?? only;
+    only = only.namedChildren()[0] ?? only;
     if (only === args[0]) break;
   }
   if (rules.arrayKinds.includes(kindOf(only))) return elements(only, rules);
@@ -193,10 +193,10 @@ function argvOf(args: SgNode[], rules: InjectionRules, reader: StringBuilderRead
 
 /** An array literal's elements, through its initializer and element wrappers. */
 function elements(array: SgNode, rules: InjectionRules): SgNode[] {
-  const named = array.children().filter((c) => c.isNamed() && !ARRAY_NOISE.has(kindOf(c)));
+  const named = array.namedChildren().filter((c) => !ARRAY_NOISE.has(kindOf(c)));
   const inner = named.find((c) => rules.arrayKinds.includes(kindOf(c)));
   if (inner && named.length === 1) return elements(inner, rules);
-  return named.map((c) => (ELEMENT_WRAPPERS.has(kindOf(c)) ? (c.children().find((n) => n.isNamed()) ?? c) : c));
+  return named.map((c) => (ELEMENT_WRAPPERS.has(kindOf(c)) ? (c.namedChildren()[0] ?? c) : c));
 }
 
 const ARRAY_NOISE = new Set([
