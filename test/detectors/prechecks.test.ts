@@ -12,7 +12,7 @@ import { mayLogData } from "../../src/detectors/data/pii-logging.js";
 import { mayMentionData, mayNamePersonalData } from "../../src/detectors/data/pii-vocabulary.js";
 import { maySendToThirdParty } from "../../src/detectors/data/pii-third-party.js";
 import { precheck, prefilter, withoutPrechecks } from "../../src/detectors/precheck.js";
-import { AUTH_CALL, AUTH_CALL_WORDS } from "../../src/detectors/security/auth-change.js";
+import { AUTH_CALL, AUTH_CALL_WORDS, AUTH_LINE, AUTH_LINE_WORDS } from "../../src/detectors/security/auth-change.js";
 import { mayCallCrypto } from "../../src/detectors/security/crypto-calls.js";
 import { mayBuildStrings } from "../../src/detectors/security/injection-flow.js";
 import { maySecretlintFind } from "../../src/detectors/security/secretlint-scan.js";
@@ -172,6 +172,62 @@ describe("mayCallCrypto and AUTH_CALL_WORDS", () => {
   ])("%s", (callee) => {
     expect(AUTH_CALL.test(callee)).toBe(true);
     expect(AUTH_CALL_WORDS.test(callee)).toBe(true);
+  });
+});
+
+describe("AUTH_LINE_WORDS", () => {
+  // One changed line for every alternative of AUTH_LINE: each must be an authentication line, and
+  // hold a word of the pre-check that spares reading the patch line by line.
+  it.each([
+    "jwt.sign(claims)",
+    "import jsonwebtoken",
+    "from jose import jwt",
+    "bcrypt.compare(a, b)",
+    "argon2.hash(p)",
+    "passport.use(strategy)",
+    "if (req.isAuthenticated())",
+    "if (User.IsAuthenticated)",
+    "app.use(requireAuth)",
+    "router.get('/', ensureAuthenticated, h)",
+    "authenticateUser(req)",
+    "authorizeAdmin(u)",
+    "verifyToken(t)",
+    "key.verify(sig)",
+    "req.session.user = u",
+    "require('express-session')",
+    "require('cookie-session')",
+    "session.regenerate(cb)",
+    "const session_id = x",
+    "SESSION_SECRET=abc",
+    "expires_in: 3600",
+    "expiresIn: '1h'",
+    "maxAge: 60, cookie: true, session: s",
+    "session({ secret })",
+    "check_password(p)",
+    "password_hash($p, PASSWORD_DEFAULT)",
+    "@login_required",
+    "@requires_auth",
+    "permission_classes = [IsAdminUser]",
+    "if (u.hasRole('admin'))",
+    "requireRole('admin')",
+    "if (isAdmin)",
+    "req.headers.authorization",
+    "'Bearer ' + token",
+    "csrf: false",
+    "httpOnly: false",
+    "sameSite: 'none'",
+    "algorithms: ['none']",
+    "ignoreExpiration: true",
+    "noAuth: true",
+    "skipAuth: true",
+  ])("%s", (line) => {
+    expect(AUTH_LINE.test(line)).toBe(true);
+    expect(AUTH_LINE_WORDS.test(line)).toBe(true);
+  });
+
+  it("passes ordinary logging calls by (C#'s LogInformation names no login)", () => {
+    expect(AUTH_LINE_WORDS.test('_logger.LogInformation("order loaded {OrderId}", order.Id);')).toBe(false);
+    expect(AUTH_LINE.test('_logger.LogInformation("order loaded {OrderId}", order.Id);')).toBe(false);
   });
 });
 

@@ -51,7 +51,7 @@ const AUTH_PATH_WORDS = new Set([
 ]);
 
 /** Changed lines that touch token checks, sessions, password hashing or route guards. */
-const AUTH_LINE = new RegExp(
+export const AUTH_LINE = new RegExp(
   [
     String.raw`\bjwt\.|jsonwebtoken|\bjose\b|\bbcrypt|\bargon2|\bpassport\.|\bisAuthenticated\b|\bIsAuthenticated\b`,
     String.raw`\brequireAuth|\bensureAuth|\bauthenticate\w*\s*\(|\bauthorize\w*\s*\(`,
@@ -67,8 +67,8 @@ const AUTH_LINE = new RegExp(
 );
 
 /** A word (any case) that every alternative of `AUTH_LINE` needs. */
-const AUTH_LINE_WORDS =
-  /jwt|jsonwebtoken|jose|bcrypt|argon2|passport|auth|verify|session|expires|maxage|password|login|permission|role|isadmin|bearer|csrf|httponly|samesite|algorithms|ignoreexpiration/i;
+export const AUTH_LINE_WORDS =
+  /jwt|jsonwebtoken|jose|bcrypt|argon2|passport|auth|verify|session|expires|maxage|password|login_required|permission|role|isadmin|bearer|csrf|httponly|samesite|algorithms|ignoreexpiration/i;
 
 export { AUTH_CALL, AUTH_CALL_WORDS } from "./auth-rules.js";
 
