@@ -155,7 +155,10 @@ function pathWords(path: string): string[] {
 }
 
 /** The first changed line that matters, numbered in the head file (a removal: where it was). */
-function firstChangedLine(file: ChangedFile, onlyAuthLines: boolean): { line?: number; hits: string[] } {
+function firstChangedLine(
+  file: ChangedFile,
+  onlyAuthLines: boolean,
+): { line?: number; hits: string[]; onlyHardening?: boolean } {
   // In a parsed language only code counts: a mention in a comment or a string is not a change of behaviour.
   const lang = LANGUAGES.reads(file) ? codeLanguage(file.filename) : undefined;
   const grammar = syntaxLanguageOf(file.filename);
@@ -169,19 +172,39 @@ function firstChangedLine(file: ChangedFile, onlyAuthLines: boolean): { line?: n
   let lastHead = 0;
   let first: number | undefined;
   const hits = new Set<string>();
+  const list = rules?.exemptionList;
+  let inList = false;
+  // Whether every changed line drops an exemption (a change that only hardens is no change to review).
+  let hardening = 0;
+  let other = 0;
   lines.forEach((l, i) => {
     if (l.kind !== "del") lastHead = l.line;
+    const opens = list?.open.test(l.text) === true;
+    const entry = inList && !opens && !list?.close.test(l.text);
+    if (opens) inList = true;
+    else if (inList && list?.close.test(l.text)) inList = false;
     if (l.kind === "context") return;
-    // Removing an exemption (`skip_forgery_protection`, `.csrf().disable()`) is hardening, not a change to review.
-    if (l.kind === "del" && rules?.hardening?.test(l.text)) return;
+    if (l.text.trim() === "") return;
+    // Removing an exemption (`skip_forgery_protection`, `.csrf().disable()`, an entry of Laravel's
+    // `$except`) is hardening, not a change to review.
+    if (l.kind === "del" && (rules?.hardening?.test(l.text) || entry)) {
+      hardening++;
+      return;
+    }
+    other++;
+    const added = l.kind === "add" && entry && list ? `added ${list.what}` : undefined;
     const guard = l.kind === "del" ? rules?.removedGuards?.exec(l.text) : null;
-    const match = guard ?? (mayHit ? AUTH_LINE.exec(lang ? sanitizeCode(l.text, lang) : l.text) : null);
-    if (match) hits.add(guard ? `removed ${match[0].trim()}` : match[0].trim());
-    if (first !== undefined || (onlyAuthLines && !match)) return;
+    const match = added ?? (guard ?? (mayHit ? AUTH_LINE.exec(lang ? sanitizeCode(l.text, lang) : l.text) : null))?.[0];
+    if (match !== undefined) hits.add(guard ? `removed ${match.trim()}` : match.trim());
+    if (first !== undefined || (onlyAuthLines && match === undefined)) return;
     if (l.kind === "add") first = l.line;
     else first = lines.slice(i + 1).find((n) => n.kind !== "del")?.line ?? lastHead + 1;
   });
-  return { ...(first !== undefined ? { line: Math.max(1, first) } : {}), hits: [...hits].slice(0, 4) };
+  return {
+    ...(first !== undefined ? { line: Math.max(1, first) } : {}),
+    hits: [...hits].slice(0, 4),
+    onlyHardening: hardening > 0 && other === 0,
+  };
 }
 
 /** The languages this detector reads by what the code does. */
@@ -206,6 +229,8 @@ export const authChangeDetector: Detector = {
       const paths = [file.filename, ...(file.previousFilename ? [file.previousFilename] : [])];
       const byPath = paths.some((p) => pathWords(p).some((w) => AUTH_PATH_WORDS.has(w)));
       const byLine = firstChangedLine(file, !byPath);
+      // A change that only drops exemptions hardens the code, on an authentication path too.
+      if (byLine.onlyHardening) continue;
       const calls = authCalls(file);
       const hits = [
         ...new Set([...byLine.hits, ...calls.map((c) => (/^[\w.$]+$/.test(c.call) ? `${c.call}(` : c.call))]),

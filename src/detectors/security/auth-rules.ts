@@ -31,6 +31,11 @@ export interface AuthRules {
   removedGuards?: RegExp;
   /** A removed line that drops an exemption (`skip_forgery_protection`, `.csrf().disable()`): hardening. */
   hardening?: RegExp;
+  /**
+   * A list of exempted routes written one entry per line (Laravel's `protected $except = [` in its
+   * CSRF middleware, up to `];`): an entry removed is hardening, an entry added opens a route.
+   */
+  exemptionList?: { open: RegExp; close: RegExp; what: string };
 }
 
 /**
@@ -184,6 +189,7 @@ export const AUTH_RULES: Readonly<Record<SyntaxLanguage, AuthRules>> = {
     attributeKinds: [],
     removedGuards: /->middleware\(\s*\[?\s*['"](auth|can:|verified)/,
     hardening: /->withoutMiddleware\(/,
+    exemptionList: { open: /\$except\s*=\s*\[/, close: /^\s*\];/, what: "an entry of $except (CSRF exemptions)" },
   },
   ruby: {
     words:

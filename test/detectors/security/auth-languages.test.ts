@@ -125,6 +125,45 @@ describe("SEC-03 in Java, Kotlin, C#, PHP, Ruby and Rust, by calls, values, attr
   });
 });
 
+describe("Laravel's CSRF exemptions ($except), on the middleware's own authentication path", () => {
+  const FILE = "app/Http/Middleware/VerifyCsrfToken.php";
+  const hunk = (...changed: string[]) =>
+    [
+      `@@ -10,5 +10,${5 + changed.filter((l) => l.startsWith("+")).length - changed.filter((l) => l.startsWith("-")).length} @@ class VerifyCsrfToken extends Middleware`,
+      "     protected $except = [",
+      ...changed,
+      "         'stripe/*',",
+      "     ];",
+      " }",
+    ].join("\n");
+
+  it("an entry removed is hardening: no finding, though the path is authentication code", async () => {
+    expect(await auth(FILE, hunk("-        'webhooks/*',"))).toEqual([]);
+    expect(await auth(FILE, hunk("-        'webhooks/*',", "-        'api/*',"))).toEqual([]);
+  });
+
+  it("an entry added opens a route to cross-site requests, and names it", async () => {
+    const pr = buildPr({ files: [{ filename: FILE, patch: hunk("+        'webhooks/*',") }] });
+    const [finding, ...rest] = await authChangeDetector.detect(detectContext(pr));
+    expect(rest).toEqual([]);
+    expect(finding).toMatchObject({ policy: "SEC-03", line: 11 });
+  });
+
+  it("an entry removed beside any other change is still a change to review", async () => {
+    expect(await auth(FILE, hunk("-        'webhooks/*',", "+        'hooks/*',"))).toEqual([11]);
+    // The same removed line outside the list is not an exemption dropped.
+    const outside = ["@@ -3,3 +3,2 @@", " first();", "-        'webhooks/*',", " last();"].join("\n");
+    expect(await auth(FILE, outside)).toEqual([4]);
+  });
+
+  it("outside the middleware's path, an entry added to $except is found by what it does", async () => {
+    const file = "app/Http/Middleware/TrustForms.php";
+    const patch = hunk("+        'upload/*',").replace("class VerifyCsrfToken", "class TrustForms");
+    expect(await auth(file, patch)).toEqual([11]);
+    expect(await auth(file, hunk("-        'upload/*',"))).toEqual([]);
+  });
+});
+
 describe("PHP cookies: auth only when the cookie may carry a session or a token", () => {
   it("a session or remember-me cookie, or one whose name is not written out, is an auth change; a cart cookie is not", async () => {
     const run = async (line: string) =>
