@@ -172,7 +172,7 @@ function firstChangedLine(
   let lastHead = 0;
   let first: number | undefined;
   const hits = new Set<string>();
-  const list = rules?.exemptionList;
+  const list = rules?.exemptionList?.fileText.test(file.patch ?? "") ? rules.exemptionList : undefined;
   let inList = false;
   // Whether every changed line drops an exemption (a change that only hardens is no change to review).
   let hardening = 0;
@@ -180,9 +180,11 @@ function firstChangedLine(
   lines.forEach((l, i) => {
     if (l.kind !== "del") lastHead = l.line;
     const opens = list?.open.test(l.text) === true;
-    const entry = inList && !opens && !list?.close.test(l.text);
-    if (opens) inList = true;
-    else if (inList && list?.close.test(l.text)) inList = false;
+    const closes = list?.close.test(l.text) === true;
+    const entry = inList && !opens && !closes;
+    // `$except = [];` or `= ['a'];` opens and closes on one line: no entry follows.
+    if (opens) inList = !closes;
+    else if (inList && closes) inList = false;
     if (l.kind === "context") return;
     if (l.text.trim() === "") return;
     // Removing an exemption (`skip_forgery_protection`, `.csrf().disable()`, an entry of Laravel's

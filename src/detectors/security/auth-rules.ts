@@ -35,7 +35,7 @@ export interface AuthRules {
    * A list of exempted routes written one entry per line (Laravel's `protected $except = [` in its
    * CSRF middleware, up to `];`): an entry removed is hardening, an entry added opens a route.
    */
-  exemptionList?: { open: RegExp; close: RegExp; what: string };
+  exemptionList?: { open: RegExp; close: RegExp; what: string; fileText: RegExp };
 }
 
 /**
@@ -189,7 +189,13 @@ export const AUTH_RULES: Readonly<Record<SyntaxLanguage, AuthRules>> = {
     attributeKinds: [],
     removedGuards: /->middleware\(\s*\[?\s*['"](auth|can:|verified)/,
     hardening: /->withoutMiddleware\(/,
-    exemptionList: { open: /\$except\s*=\s*\[/, close: /^\s*\];/, what: "an entry of $except (CSRF exemptions)" },
+    // Other middlewares keep an `$except` too (EncryptCookies, TrimStrings): only the CSRF one's exempts routes.
+    exemptionList: {
+      open: /\$except\s*=\s*\[/,
+      close: /\];/,
+      what: "an entry of $except (CSRF exemptions)",
+      fileText: /\b(VerifyCsrfToken|ValidateCsrfToken)\b/,
+    },
   },
   ruby: {
     words:

@@ -77,7 +77,7 @@ export class StringBuilderReader {
       const inner = node.namedChildren();
       return inner.length === 1 && inner[0] ? this.read(inner[0], depth, seen) : { ...NONE, rows: [row] };
     }
-    if (syntax.stringKinds.includes(kind)) return this.literalString(node);
+    if (syntax.stringKinds.includes(kind) || kind === syntax.heredoc?.marker) return this.literalString(node);
     if (syntax.binaryKinds.includes(kind)) return this.binary(node, depth, seen);
     if (syntax.identifierKinds.includes(kind)) return this.variable(node, depth, seen);
     if (syntax.callKinds.includes(kind)) return this.formatCall(node, depth, seen);
@@ -113,7 +113,7 @@ export class StringBuilderReader {
     const syntax = this.syntax;
     const substitutions: SgNode[] = [];
     const content: string[] = [];
-    for (const c of node.children()) {
+    for (const c of this.stringParts(node)) {
       const kind = kindOf(c);
       if (syntax.substitutionKinds.includes(kind)) substitutions.push(c);
       else if (syntax.contentKinds.includes(kind) || kind.endsWith("_literal_content")) content.push(c.text());
@@ -127,6 +127,34 @@ export class StringBuilderReader {
     const text =
       literal !== "" || substitutions.length > 0 ? literal : node.text().replace(/^[a-zA-Z@$]*["'`]+|["'`]+$/g, "");
     return { literal: text, dynamic, rows: [row] };
+  }
+
+  /** A string's parts: its children, through a body that holds them (PHP) or in its heredoc's body (Ruby). */
+  private stringParts(node: SgNode): SgNode[] {
+    const syntax = this.syntax;
+    const kind = kindOf(node);
+    const string = kind === syntax.heredoc?.marker ? this.heredocBody(node) : node;
+    if (!string) return [];
+    if (syntax.bodyKinds.length === 0) return string.children();
+    return string.children().flatMap((c) => (syntax.bodyKinds.includes(kindOf(c)) ? c.children() : [c]));
+  }
+
+  private bodies: Map<number, SgNode> | undefined;
+
+  /** The body of a heredoc whose marker this is (Ruby writes the text after the marker's line). */
+  private heredocBody(marker: SgNode): SgNode | undefined {
+    const heredoc = this.syntax.heredoc;
+    if (!heredoc) return undefined;
+    if (!this.bodies) {
+      const markers = this.root.findAll({ rule: { kind: heredoc.marker } });
+      const bodies = this.root.findAll({ rule: { kind: heredoc.body } });
+      this.bodies = new Map();
+      markers.forEach((m, i) => {
+        const body = bodies[i];
+        if (body) this.bodies?.set(m.id(), body);
+      });
+    }
+    return this.bodies.get(marker.id());
   }
 
   /** The value a substitution splices in: the node itself (Kotlin `$name`), or the one it wraps. */
@@ -264,8 +292,8 @@ export class StringBuilderReader {
       return CONSTANT.test(last);
     }
     if (syntax.memberKinds.includes(kind)) return CONSTANT.test(/[\w$]+$/.exec(node.text())?.[0] ?? "");
-    if (syntax.constantStringKinds.includes(kind)) {
-      return !node.children().some((c) => syntax.substitutionKinds.includes(kindOf(c)));
+    if (syntax.constantStringKinds.includes(kind) || kind === syntax.heredoc?.marker) {
+      return !this.stringParts(node).some((c) => syntax.substitutionKinds.includes(kindOf(c)));
     }
     if (syntax.safeCalls && syntax.callKinds.includes(kind)) {
       // A call without an argument list (Ruby's `params[:id].to_i`) is named by its whole text.

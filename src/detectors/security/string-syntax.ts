@@ -25,6 +25,13 @@ export interface StringSyntax {
   substitutionPunctuation: readonly string[];
   /** Children of a string that hold its literal text. */
   contentKinds: readonly string[];
+  /** Children of a string whose own children are the string's parts (PHP's `heredoc_body`). */
+  bodyKinds: readonly string[];
+  /**
+   * A heredoc written as a marker where the value is and a body after the line (Ruby's `<<~SQL`):
+   * the n-th body of the tree belongs to its n-th marker.
+   */
+  heredoc?: { marker: string; body: string };
   /** Binary node kinds, and the operators among them that join text. */
   binaryKinds: readonly string[];
   concatOperators: readonly string[];
@@ -85,6 +92,7 @@ const FIRST = {
   bareSubstitutionKinds: [],
   substitutionPunctuation: [],
   contentKinds: ["string_fragment", "string_content"],
+  bodyKinds: [],
   binaryKinds: ["binary_expression", "binary_operator"],
   concatOperators: ["+"],
   percentFormats: false,
@@ -230,7 +238,8 @@ export const STRING_SYNTAX: Readonly<Record<SyntaxLanguage, StringSyntax>> = {
       "subscript_expression",
       "member_call_expression",
     ],
-    contentKinds: ["string_content", "string_value", "heredoc_body", "nowdoc_body"],
+    contentKinds: ["string_content", "string_value", "nowdoc_body"],
+    bodyKinds: ["heredoc_body"],
     binaryKinds: ["binary_expression"],
     concatOperators: [".", "+"],
     wrapperKinds: ["parenthesized_expression", "argument"],
@@ -254,7 +263,8 @@ export const STRING_SYNTAX: Readonly<Record<SyntaxLanguage, StringSyntax>> = {
     stringKinds: ["string"],
     constantStringKinds: ["string"],
     substitutionKinds: ["interpolation"],
-    contentKinds: ["string_content"],
+    contentKinds: ["string_content", "heredoc_content"],
+    heredoc: { marker: "heredoc_beginning", body: "heredoc_body" },
     binaryKinds: ["binary"],
     percentFormats: true,
     wrapperKinds: ["parenthesized_statements"],

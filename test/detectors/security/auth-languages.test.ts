@@ -158,9 +158,42 @@ describe("Laravel's CSRF exemptions ($except), on the middleware's own authentic
 
   it("outside the middleware's path, an entry added to $except is found by what it does", async () => {
     const file = "app/Http/Middleware/TrustForms.php";
-    const patch = hunk("+        'upload/*',").replace("class VerifyCsrfToken", "class TrustForms");
+    const patch = hunk("+        'upload/*',").replace(
+      "class VerifyCsrfToken extends",
+      "class TrustForms extends VerifyCsrfToken",
+    );
     expect(await auth(file, patch)).toEqual([11]);
     expect(await auth(file, hunk("-        'upload/*',"))).toEqual([]);
+  });
+
+  it("the $except of other middlewares (cookies left unencrypted, strings left untrimmed) is not a CSRF list", async () => {
+    const trim = hunk("+        'password_confirmation',").replace(
+      "class VerifyCsrfToken extends Middleware",
+      "class TrimStrings extends BaseTrimmer",
+    );
+    expect(await auth("app/Http/Middleware/TrimStrings.php", trim)).toEqual([]);
+    const cookies = [
+      "@@ -0,0 +1,6 @@",
+      "+<?php",
+      "+class EncryptCookies extends BaseEncrypter",
+      "+{",
+      "+    protected $except = [];",
+      "+}",
+      "+",
+    ].join("\n");
+    expect(await auth("app/Http/Middleware/EncryptCookies.php", cookies)).toEqual([]);
+  });
+
+  it("a list opened and closed on one line holds no entry below it", async () => {
+    const patch = [
+      "@@ -1,4 +1,5 @@ class Forms extends VerifyCsrfToken",
+      "     protected $except = [];",
+      " ",
+      "+    protected $retries = 3;",
+      "     public function handle($request, $next) {}",
+    ].join("\n");
+    expect(await auth("app/Http/Middleware/Forms.php", patch)).toEqual([]);
+    expect(await auth("app/Http/Middleware/Forms.php", patch.replace("$except = [];", "$except = ["))).toEqual([3]);
   });
 });
 
