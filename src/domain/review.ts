@@ -98,6 +98,11 @@ export interface ReviewService {
        * again unless the review cannot be claimed (then it says why, or "busy").
        */
       checked?: boolean;
+      /**
+       * Asked just before the decision would be stored; false means the door's answer is already
+       * due (Slack's 3 s) and it told the person nothing changed: nothing is stored ("too_late").
+       */
+      take?: () => boolean;
     },
   ): Promise<DecideOutcome>;
   /** The current result of a review by id, or of the newest review of `owner/repo#n`. */

@@ -78,6 +78,20 @@ export const audits = {
     outcome: "registered",
     detail: { by: freshId },
   }),
+  /** A re-run, or a Slack request seen before, refused (nothing started, nothing changed). */
+  requestRefused: (
+    reviewId: string,
+    by: string,
+    action: string,
+    refusal: Refusal,
+    detail: Record<string, unknown>,
+  ): AuditInput => ({
+    reviewId,
+    actor: by,
+    action,
+    outcome: `refused:${refusal.code}`,
+    detail,
+  }),
   runFailed: (reviewId: string, error: string): AuditInput => ({
     reviewId,
     actor: "gate",

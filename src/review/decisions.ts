@@ -27,6 +27,8 @@ export interface DecideOptions {
   checked?: boolean;
   onProgress?: (p: InvestigationProgress) => void;
   onReceived?: () => Promise<void>;
+  /** Asked just before the decision is stored: false when it is too late to take it (see `ReviewService.decide`). */
+  take?: () => boolean;
 }
 
 /**
@@ -67,6 +69,8 @@ export class ReviewDecisions {
     if (!ctx) return this.refuse(reviewId, resume, door, { code: "not_found", reviewId });
     const refusal = opts.checked ? undefined : await this.refusal(ctx, resume, door);
     if (refusal) return refusal;
+    // The door's answer is due: a decision it can no longer wait for is not taken at all.
+    if (opts.take && !opts.take()) return this.refuse(reviewId, resume, door, { code: "too_late", reviewId });
     // Stored durably with the claim (the cross-process lock: only one process moves waiting →
     // running), before anyone is told it was taken; a crash after this is finished by `recover`
     // (SQLite) or by another replica taking the decision's job over (PostgreSQL).
@@ -76,7 +80,10 @@ export class ReviewDecisions {
       const since = opts.checked ? await this.refusal(ctx, resume, door) : undefined;
       return since ?? this.refuse(reviewId, resume, door, { code: "busy", reviewId });
     }
-    await opts.onReceived?.();
+    // Taken: whatever the door does on hearing it (answering Slack, looking a name up), the decision is applied.
+    await opts.onReceived?.().catch((error: unknown) => {
+      this.work.deps.log.warn({ err: error, reviewId }, "a door failed on hearing its decision was taken");
+    });
     const stop = opts.onProgress ? this.work.deps.progress.listen(reviewId, opts.onProgress) : () => undefined;
     try {
       const result = await this.apply(ctx, resume);
