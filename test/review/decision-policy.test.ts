@@ -168,10 +168,14 @@ const rows: { name: string; req: DecisionRequest; code?: DecideRefusal; message?
     code: "not_allowed",
   },
   {
-    name: "two specialties: must be in both lists",
+    name: "two specialties: on one list, approves that one (the other still needs its approver)",
     req: request({ by: "USEC", blockingSpecialties: ["security", "licensing"], approvers: withTwo }),
+  },
+  {
+    name: "two specialties: on neither list",
+    req: request({ by: "U9", blockingSpecialties: ["security", "licensing"], approvers: withTwo }),
     code: "not_allowed",
-    message: /licensing/,
+    message: /not among the security\/licensing approvers/,
   },
   {
     name: "two specialties: in both lists",
