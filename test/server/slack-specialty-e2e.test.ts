@@ -17,7 +17,7 @@ import {
   waitFor,
   type Stack,
 } from "./helpers.js";
-import { blocksOf, click, clickForModal, hasButtons, submit } from "./slack-helpers.js";
+import { blocksOf, click, clickForModal, command, hasButtons, submit } from "./slack-helpers.js";
 
 /** Starts a stack, closed after its test. */
 const start = stacksClosedAfterEach();
@@ -98,6 +98,11 @@ describe("approvers per specialty are required per specialty", () => {
     expect(waiting.status).toBe("waiting_for_human");
     expect(waiting.approvals).toEqual([{ by: SECURITY_APPROVER, at: expect.any(String), covers: ["security"] }]);
     expect(waiting.approvals_needed).toEqual([{ covers: "licensing", from: "general", ids: [APPROVER] }]);
+
+    // `/gate list` names only who is still needed.
+    await command(s, "list", "list");
+    const [list] = await slack.waitFor("response_url");
+    expect(String(list?.body.text)).toMatch(new RegExp(`may decide: <@${APPROVER}>$`, "m"));
 
     // The security approver again: refused, told what is still needed.
     await click(s, ACTION_APPROVE, SECURITY_APPROVER, review.id, ts);
