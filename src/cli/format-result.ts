@@ -1,3 +1,5 @@
+import { approvalLines } from "../domain/approval-text.js";
+import { PLAIN_STYLE } from "../domain/decision.js";
 import { coverageLines } from "../domain/coverage.js";
 import type { ReviewResult } from "../domain/review-result.js";
 
@@ -49,6 +51,7 @@ export function formatResult(r: ReviewResult): string {
     for (const e of inv.evidence.slice(0, 6)) lines.push(`    evidence: ${e.file}:${e.line}  ${e.excerpt.trim()}`);
     if (inv.status === "inconclusive" && inv.reason) lines.push(`    reason: ${inv.reason}`);
   }
+  for (const line of approvalLines(r, PLAIN_STYLE)) lines.push(`  approval: ${line}`);
   if (r.decision) {
     lines.push(
       `  decision: ${r.decision.kind} by ${r.decision.by} at ${r.decision.at}${r.decision.note ? `: ${r.decision.note}` : ""}`,

@@ -46,7 +46,10 @@ export type DecideRefusal =
   | "budget_spent"
   | "cannot_investigate"
   | "not_allowed"
-  | "wrong_card";
+  | "wrong_card"
+  | "too_late"
+  | "already_running"
+  | "replayed";
 
 /** A refused decision: its code and the facts its message is made of. Plain JSON. */
 export type Refusal =
@@ -60,7 +63,12 @@ export type Refusal =
   | { code: "not_allowed"; pr: string; why: string }
   | { code: "budget_spent"; spent: string }
   | { code: "cannot_investigate"; reviewId: string }
-  | { code: "wrong_card"; reviewId: string };
+  | { code: "wrong_card"; reviewId: string }
+  | { code: "too_late"; reviewId: string }
+  /** A re-run asked while a review of the same head is queued or running. */
+  | { code: "already_running"; pr: string; reviewId: string }
+  /** A Slack request seen before (the same signed request, or the same trigger and action). */
+  | { code: "replayed"; reviewId: string };
 
 /** How a door shows people and dates (Slack mentions them; the terminal prints them). */
 export interface RefusalStyle {
@@ -106,6 +114,12 @@ export function refusalMessage(refusal: Refusal, style: RefusalStyle = PLAIN_STY
       return `Review ${refusal.reviewId} could not finish, so no question can be investigated: approve or reject.`;
     case "wrong_card":
       return `This card is not the card of review ${refusal.reviewId}; nothing was changed.`;
+    case "already_running":
+      return `A review of ${refusal.pr} at this head is already queued or running (review ${refusal.reviewId}); nothing was changed.`;
+    case "replayed":
+      return `This request was already received for review ${refusal.reviewId}; nothing was changed.`;
+    case "too_late":
+      return "The gate could not take your decision in time; nothing was changed. Try again in a moment.";
   }
 }
 

@@ -14,9 +14,26 @@ export interface HumanGatePayload {
   budget: { cycles_used: number; cycles_max: number };
 }
 
+const CoverageSchema = z.enum(["security", "licensing", "data", "general"]);
+const ApprovalSchema = z
+  .object({
+    by: z.string().min(1),
+    at: z.string().min(1),
+    covers: z.array(CoverageSchema).max(4),
+    note: z.string().max(3000).optional(),
+  })
+  .strict();
+
 /** The only resume values the human gate accepts; anything else is rejected and it asks again. */
 export const ResumeSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("approve"), by: z.string().min(1), note: z.string().max(3000).optional() }).strict(),
+  z
+    .object({
+      kind: z.literal("approve"),
+      by: z.string().min(1),
+      note: z.string().max(3000).optional(),
+      approvals: z.array(ApprovalSchema).max(8).optional(),
+    })
+    .strict(),
   z.object({ kind: z.literal("reject"), by: z.string().min(1), note: z.string().max(3000).optional() }).strict(),
   z.object({ kind: z.literal("info"), by: z.string().min(1), question: z.string().min(3).max(2000) }).strict(),
 ]) satisfies z.ZodType<ResumeValue>;

@@ -67,12 +67,33 @@ export interface ResultCoverage extends CoverageView {
   unread: Array<UnreadEntry & { read_by_model: boolean }>;
 }
 
+/** What one approval is given for: a blocking specialty, or the review as a whole when nothing blocks by specialty. */
+export type Coverage = Specialty | "general";
+
+/** One person's approval of a review whose blocking specialties need approvers of their own. Plain JSON. */
+export interface Approval {
+  by: string;
+  at: string;
+  /** The needs it covered (those still open that the person may approve). */
+  covers: Coverage[];
+  note?: string;
+}
+
+/** One approval a review needs: for what, from which list (a specialty's, or the general approvers), who is on it. */
+export interface ApprovalNeed {
+  covers: Coverage;
+  from: Coverage;
+  ids: readonly string[];
+}
+
 /** A person's decision, once made. */
 export interface Decision {
   kind: "approve" | "reject";
   by: string;
   at: string;
   note?: string;
+  /** When several approvers were needed (per specialty): every approval, the deciding one last. */
+  approvals?: Approval[];
 }
 
 /**
@@ -93,6 +114,13 @@ export interface ReviewResult {
   review_id: string;
   decision?: Decision;
   superseded_by?: string;
+  /**
+   * Approvals given per specialty, when the review needs several approvers: while it waits, those
+   * given so far; once decided, every one (as `decision.approvals`).
+   */
+  approvals?: Approval[];
+  /** While it waits with approvals given: the needs still open, and who may meet each. */
+  approvals_needed?: ApprovalNeed[];
 }
 
 /** Strips the internal fields of a finding for the result. */

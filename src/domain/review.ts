@@ -1,5 +1,5 @@
 import type { ApproverConfig, DecideRefusal, DecisionDoor, Refusal } from "./decision.js";
-import type { ReviewResult, ReviewStatus } from "./review-result.js";
+import type { Approval, ReviewResult, ReviewStatus } from "./review-result.js";
 
 export type { DecideRefusal } from "./decision.js";
 
@@ -8,7 +8,8 @@ export type { DecideRefusal } from "./decision.js";
  * Plain JSON.
  */
 export type ResumeValue =
-  | { kind: "approve"; by: string; note?: string }
+  /** `approvals`: every approval, when the blocking specialties needed several approvers (the last completes them). */
+  | { kind: "approve"; by: string; note?: string; approvals?: Approval[] }
   | { kind: "reject"; by: string; note?: string }
   | { kind: "info"; by: string; question: string };
 
@@ -98,6 +99,11 @@ export interface ReviewService {
        * again unless the review cannot be claimed (then it says why, or "busy").
        */
       checked?: boolean;
+      /**
+       * Asked just before the decision would be stored; false means the door's answer is already
+       * due (Slack's 3 s) and it told the person nothing changed: nothing is stored ("too_late").
+       */
+      take?: () => boolean;
     },
   ): Promise<DecideOutcome>;
   /** The current result of a review by id, or of the newest review of `owner/repo#n`. */

@@ -1,4 +1,5 @@
 import { coverageLines } from "../domain/coverage.js";
+import { approvalLines } from "../domain/approval-text.js";
 import type { ResultCoverage, ResultFinding, ReviewResult } from "../domain/review-result.js";
 
 /** The check run's name, and the commit status's context: what branch protection requires. */
@@ -98,7 +99,9 @@ function outcome(result: ReviewResult, opts: VerdictOptions): Outcome {
       return {
         status: "completed",
         conclusion: "action_required",
-        title: `Waiting for a person: ${opts.askedWho ?? "a reviewer"}`,
+        title: result.approvals_needed?.length
+          ? `Partly approved; still needed: ${result.approvals_needed.map((a) => (a.covers === "general" ? "an approver" : `a ${a.covers} approver`)).join(", ")}`
+          : `Waiting for a person: ${opts.askedWho ?? "a reviewer"}`,
       };
     case "auto_approved":
       return { status: "completed", conclusion: "success", title: "Low risk: approved without review" };
@@ -162,6 +165,8 @@ function summary(result: ReviewResult, title: string, opts: VerdictOptions): str
     `Cycles ${b.cycles_used}/${b.cycles_max} · tool calls ${b.tool_calls} · model calls ${b.model_calls} · ` +
       `tokens ${b.input_tokens} in / ${b.output_tokens} out · $${b.cost_usd.toFixed(4)}`,
   );
+  const approvals = approvalLines(result, { person: (id) => nameOf(id, opts), date: (iso) => iso });
+  if (approvals.length > 0) lines.push("", "### Approvals per specialty", "", ...approvals.map((l) => `- ${l}`));
   if (result.decision) {
     const d = result.decision;
     const note = d.note ? `: ${d.note}` : "";

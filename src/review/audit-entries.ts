@@ -1,6 +1,7 @@
 import type { DecisionDoor, Refusal } from "../domain/decision.js";
 import type { Finding } from "../domain/finding.js";
 import type { ResumeValue } from "../domain/review.js";
+import type { Approval, Coverage } from "../domain/review-result.js";
 import type { AuditInput } from "../domain/review-store.js";
 
 /**
@@ -48,6 +49,24 @@ export const audits = {
     outcome: "received",
     detail: { door, ...(resume.kind === "info" ? { question: resume.question } : { note: resume.note ?? "" }) },
   }),
+  /** One approval of several a review needs (per specialty): stored, the review keeps waiting for the rest. */
+  partialApproval: (
+    reviewId: string,
+    approval: Approval,
+    door: string,
+    stillNeeded: readonly Coverage[],
+  ): AuditInput => ({
+    reviewId,
+    actor: approval.by,
+    action: "approve",
+    outcome: "partial",
+    detail: {
+      door,
+      covers: approval.covers,
+      still_needed: stillNeeded,
+      ...(approval.note ? { note: approval.note } : {}),
+    },
+  }),
   /** A received decision applied, with what came of it. */
   applied: (reviewId: string, resume: ResumeValue, result: string): AuditInput => ({
     reviewId,
@@ -77,6 +96,20 @@ export const audits = {
     action: "rerun",
     outcome: "registered",
     detail: { by: freshId },
+  }),
+  /** A re-run, or a Slack request seen before, refused (nothing started, nothing changed). */
+  requestRefused: (
+    reviewId: string,
+    by: string,
+    action: string,
+    refusal: Refusal,
+    detail: Record<string, unknown>,
+  ): AuditInput => ({
+    reviewId,
+    actor: by,
+    action,
+    outcome: `refused:${refusal.code}`,
+    detail,
   }),
   runFailed: (reviewId: string, error: string): AuditInput => ({
     reviewId,

@@ -1,8 +1,9 @@
 import type { ApproverConfig, DecisionDoor, Refusal } from "../domain/decision.js";
 import type { Specialty } from "../domain/finding.js";
-import type { Decision, ReviewStatus } from "../domain/review-result.js";
+import type { Approval, ApprovalNeed, Decision, ReviewStatus } from "../domain/review-result.js";
 import type { ResumeValue } from "../domain/review.js";
 import { investigationRefusal, type BudgetState } from "../graph/budget.js";
+import { isOnList, neededApprovals, newCoverage, stillNeeded } from "./specialty-approvals.js";
 
 /** Everything the decision policy looks at: who asks, through which door, and the review as it stands. */
 export interface DecisionRequest {
@@ -15,6 +16,8 @@ export interface DecisionRequest {
   decision?: Decision;
   /** Specialties with at least one blocking finding on the review. */
   blockingSpecialties: readonly Specialty[];
+  /** Approvals given so far while the review waits for several approvers (per specialty). */
+  approvals?: readonly Approval[];
   /** Investigation cycles and money: used and allowed. */
   budget: BudgetState;
   /** Whether the graph waits at the human gate (false when the review failed closed before it). */
@@ -120,16 +123,22 @@ export interface DeciderList {
 }
 
 /**
- * Who may decide on a review with these blocking specialties: the lists a decider must be on, all
- * of them (each blocking specialty that has approvers; otherwise the general approvers). Empty
+ * Who may decide on a review with these blocking specialties: one list per approval it needs (see
+ * `neededApprovals`: each blocking specialty's own approvers, else the general approvers). Empty
  * when no one is configured. The Slack surface mentions these lists, `/gate list` names them.
  *
  * @example deciderLists({ approvers: ["S1"], bySpecialty: { licensing: ["U2"] } }, ["licensing"]) // [{ specialty: "licensing", ids: ["U2"] }]
  */
 export function deciderLists(config: ApproverConfig, blockingSpecialties: readonly Specialty[]): DeciderList[] {
-  const specialties = [...new Set(blockingSpecialties)].filter((s) => (config.bySpecialty?.[s]?.length ?? 0) > 0);
-  if (specialties.length > 0) return specialties.map((s) => ({ specialty: s, ids: config.bySpecialty?.[s] ?? [] }));
-  return config.approvers.length > 0 ? [{ ids: config.approvers }] : [];
+  return neededApprovals(config, blockingSpecialties)
+    .filter((n) => n.ids.length > 0)
+    .map((n) => (n.covers === "general" ? { ids: n.ids } : { specialty: n.covers, ids: n.ids }));
+}
+
+/** "licensing (the general approvers)", "security": a need as a refusal or a card names it. */
+export function describeNeed(need: ApprovalNeed): string {
+  if (need.covers === "general") return "an approval from the general approvers";
+  return need.from === "general" ? `${need.covers} (the general approvers)` : need.covers;
 }
 
 function whyNotAllowed(req: DecisionRequest): string | undefined {
@@ -141,12 +150,23 @@ function whyNotAllowed(req: DecisionRequest): string | undefined {
   // The CLI with no approver configured at all: the person named by --by decides.
   if (door.kind === "cli" && config.approvers.length === 0 && configured.length === 0) return undefined;
   const groups = door.groups ?? [];
-  const isIn = (list: readonly string[]): boolean => list.includes(req.by) || groups.some((g) => list.includes(g));
-  const lists = deciderLists(config, req.blockingSpecialties);
-  if (lists.length === 0) return "no approvers are configured for this gate, so nobody may decide (it fails closed)";
-  const missing = lists.filter((l) => !isIn(l.ids));
-  if (missing.length === 0) return undefined;
-  const names = missing.flatMap((l) => (l.specialty ? [l.specialty] : []));
-  if (names.length === 0) return "you are not among the configured approvers";
-  return `this review has blocking ${names.join(" and ")} findings, and you are not among the ${names.join("/")} approvers`;
+  const needs = neededApprovals(config, req.blockingSpecialties);
+  if (needs.every((n) => n.ids.length === 0))
+    return "no approvers are configured for this gate, so nobody may decide (it fails closed)";
+  // Anyone entitled to decide one of the blocking specialties may reject or ask; an approval must cover one still open.
+  if (!needs.some((n) => isOnList(n.ids, req.by, groups))) {
+    const own = needs.flatMap((n) => (n.from === "general" ? [] : [n.covers]));
+    if (own.length === 0) return "you are not among the configured approvers";
+    const general = needs.some((n) => n.from === "general") ? " or the general approvers" : "";
+    const blocking = needs.map((n) => n.covers).join(" and ");
+    return `this review has blocking ${blocking} findings, and you are not among the ${own.join("/")} approvers${general}`;
+  }
+  if (req.kind !== "approve") return undefined;
+  const nobody = needs.filter((n) => n.ids.length === 0).map((n) => n.covers);
+  if (nobody.length > 0)
+    return `its blocking ${nobody.join(" and ")} findings need the general approvers, and none are configured, so it cannot be approved (it fails closed)`;
+  const given = req.approvals ?? [];
+  if (newCoverage(needs, req.by, groups, given).length > 0) return undefined;
+  const open = stillNeeded(needs, given).map(describeNeed).join(" and ");
+  return `what you may approve is approved already; it still waits for ${open}`;
 }

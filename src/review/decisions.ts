@@ -7,6 +7,7 @@ import type { HeldJob } from "../domain/review-jobs.js";
 import { audits } from "./audit-entries.js";
 import { decisionRefusal } from "./decision-policy.js";
 import { markDecisionApplied } from "./decision-record.js";
+import { type ApprovalPlan, planApproval, receivePartial } from "./partial-approval.js";
 import { type ReviewContext, threadOf } from "./review-context.js";
 import type { ReviewWork } from "./review-work.js";
 
@@ -27,6 +28,8 @@ export interface DecideOptions {
   checked?: boolean;
   onProgress?: (p: InvestigationProgress) => void;
   onReceived?: () => Promise<void>;
+  /** Asked just before the decision is stored: false when it is too late to take it (see `ReviewService.decide`). */
+  take?: () => boolean;
 }
 
 /**
@@ -67,6 +70,15 @@ export class ReviewDecisions {
     if (!ctx) return this.refuse(reviewId, resume, door, { code: "not_found", reviewId });
     const refusal = opts.checked ? undefined : await this.refusal(ctx, resume, door);
     if (refusal) return refusal;
+    // The door's answer is due: a decision it can no longer wait for is not taken at all.
+    if (opts.take && !opts.take()) return this.refuse(reviewId, resume, door, { code: "too_late", reviewId });
+    // An approval of one specialty among several needed is stored; the review keeps waiting.
+    if (resume.kind === "approve") {
+      const at = this.work.deps.clock().toISOString();
+      const plan = planApproval(await ctx.decisionRequest(resume, door, this.work.approvers), resume, at);
+      if (plan.kind === "partial") return this.partial(ctx, resume, door, plan, opts);
+      resume = plan.resume;
+    }
     // Stored durably with the claim (the cross-process lock: only one process moves waiting →
     // running), before anyone is told it was taken; a crash after this is finished by `recover`
     // (SQLite) or by another replica taking the decision's job over (PostgreSQL).
@@ -76,7 +88,10 @@ export class ReviewDecisions {
       const since = opts.checked ? await this.refusal(ctx, resume, door) : undefined;
       return since ?? this.refuse(reviewId, resume, door, { code: "busy", reviewId });
     }
-    await opts.onReceived?.();
+    // Taken: whatever the door does on hearing it (answering Slack, looking a name up), the decision is applied.
+    await opts.onReceived?.().catch((error: unknown) => {
+      this.work.deps.log.warn({ err: error, reviewId }, "a door failed on hearing its decision was taken");
+    });
     const stop = opts.onProgress ? this.work.deps.progress.listen(reviewId, opts.onProgress) : () => undefined;
     try {
       const result = await this.apply(ctx, resume);
@@ -89,6 +104,24 @@ export class ReviewDecisions {
     } finally {
       stop();
     }
+  }
+
+  /** Stores one approval of several, publishes the review as it now waits (who approved what, what is still needed). */
+  private async partial(
+    ctx: ReviewContext,
+    resume: ResumeValue,
+    door: DecisionDoor,
+    plan: Extract<ApprovalPlan, { kind: "partial" }>,
+    opts: DecideOptions,
+  ): Promise<DecideOutcome> {
+    if (!(await receivePartial(this.work.store, ctx.id, plan, door.kind)))
+      return this.refuse(ctx.id, resume, door, { code: "busy", reviewId: ctx.id });
+    await opts.onReceived?.().catch((error: unknown) => {
+      this.work.deps.log.warn({ err: error, reviewId: ctx.id }, "a door failed on hearing its approval was taken");
+    });
+    const result = await ctx.result();
+    await this.work.publishing.record(ctx.id, result);
+    return { ok: true, result };
   }
 
   /** The decision policy's refusal of this attempt (audited), or undefined when it may go ahead. */

@@ -1,7 +1,7 @@
 import type { ApproverConfig, DecisionDoor } from "../domain/decision.js";
 import { approversWith } from "../gate-file/approvers-with.js";
 import type { EffectiveConfig } from "../gate-file/effective.js";
-import { SPECIALTIES } from "../domain/finding.js";
+import { SPECIALTIES, type Specialty } from "../domain/finding.js";
 import type { ReviewResult, ReviewStatus } from "../domain/review-result.js";
 import type { ResumeValue, ReviewRecord } from "../domain/review.js";
 import type { ReviewSource } from "../domain/review-source.js";
@@ -13,6 +13,8 @@ import type { ReviewStore } from "../domain/review-store.js";
 import { buildResult } from "./build-result.js";
 import type { DecisionRequest } from "./decision-policy.js";
 import { receiveDecision } from "./decision-record.js";
+import { givenApprovals } from "./partial-approval.js";
+import { neededApprovals, stillNeeded } from "./specialty-approvals.js";
 
 /** What the runner reads about a review: its record and its graph's checkpointed state. */
 export interface ContextDeps {
@@ -21,6 +23,8 @@ export interface ContextDeps {
   cyclesMax: number;
   /** Where reviews' configurations are kept (the gate's one shelf, with its memory of them). */
   configs: ConfigShelf;
+  /** The gate's approver lists (a review's own configuration may add to them). */
+  approvers?: ApproverConfig;
 }
 
 type StateSnapshot = Awaited<ReturnType<ReviewGraph["getState"]>>;
@@ -140,7 +144,25 @@ export class ReviewContext {
     // A review that failed closed keeps the escalation it was given (the graph never reached the gate).
     const saved =
       built.escalation === null && built.route === "human" ? await this.deps.store.lastResult(this.id) : undefined;
-    return saved?.escalation ? { ...built, escalation: saved.escalation } : built;
+    return this.withApprovals(saved?.escalation ? { ...built, escalation: saved.escalation } : built);
+  }
+
+  /** Approvals per specialty: every one once decided; while waiting, those given so far and what is still needed, from whom. */
+  private async withApprovals(result: ReviewResult): Promise<ReviewResult> {
+    if (result.decision?.approvals) return { ...result, approvals: result.decision.approvals };
+    if (this.record.status !== "waiting_for_human") return result;
+    const given = await givenApprovals(this.deps.store, this.id);
+    if (given.length === 0) return result;
+    const approvers = approversWith(this.deps.approvers ?? { approvers: [] }, await this.configApprovers());
+    const needs = neededApprovals(approvers, this.blockingSpecialties());
+    return { ...result, approvals: given, approvals_needed: stillNeeded(needs, given) };
+  }
+
+  /** The specialties with a blocking finding. */
+  private blockingSpecialties(): Specialty[] {
+    return SPECIALTIES.flatMap((s) => this.values.findings?.[s]?.findings ?? [])
+      .filter((f) => f.blocking)
+      .map((f) => f.specialty);
   }
 
   /** The approvers the review's own configuration names (a repository's file), if any. */
@@ -161,9 +183,10 @@ export class ReviewContext {
       door,
       review: this.record,
       ...(values.decision ? { decision: values.decision } : {}),
-      blockingSpecialties: SPECIALTIES.flatMap((s) => values.findings?.[s]?.findings ?? [])
-        .filter((f) => f.blocking)
-        .map((f) => f.specialty),
+      blockingSpecialties: this.blockingSpecialties(),
+      ...(this.record.status === "waiting_for_human"
+        ? { approvals: await givenApprovals(this.deps.store, this.id) }
+        : {}),
       budget: budgetOf(values, this.deps.cyclesMax),
       gatePending: this.gatePending,
       // The review's configuration (a repository's file) may name its own approvers.

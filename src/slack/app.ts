@@ -3,7 +3,10 @@ import { App, LogLevel, type BlockAction, type ButtonAction, type CustomRoute, t
 import type { Logger } from "pino";
 import { GateError } from "../domain/errors.js";
 import type { ReviewRecord, ReviewService } from "../domain/review.js";
+import { type AnswerWindow, TRY_AGAIN, answerWindow } from "./answer-window.js";
 import { boltLogger } from "./bolt-logger.js";
+import { firstDelivery, REQUEST_KEY, type RequestMemory } from "./replays.js";
+import { refusalMessage } from "../domain/decision.js";
 import { ACTION_APPROVE, ACTION_APPROVE_NOTE, ACTION_REJECT, ACTION_REQUEST_INFO, ACTION_RERUN } from "./card.js";
 import {
   SOMETHING_WENT_WRONG,
@@ -77,6 +80,10 @@ export interface SlackAppOptions {
   cardsPublished?: boolean;
   /** GitHub's web address for links (GitHub Enterprise Server). */
   githubWebUrl?: string;
+  /** Remembers the requests acted on, so a replay has no effect (the store's once-keys); none: no replay check. */
+  requests?: RequestMemory;
+  /** Tests only: Slack's answer deadline (`ANSWER_DEADLINE_MS`, 2.5 s, unless told). */
+  answerDeadlineMs?: number;
 }
 
 /**
@@ -131,6 +138,8 @@ export function buildSlackApp(opts: SlackAppOptions): App {
     ...(opts.people ? { people: opts.people } : {}),
     ...(opts.cardsPublished ? { cardsPublished: true } : {}),
     ...(opts.githubWebUrl ? { githubWebUrl: opts.githubWebUrl } : {}),
+    ...(opts.answerDeadlineMs !== undefined ? { answerDeadlineMs: opts.answerDeadlineMs } : {}),
+    ...(opts.requests ? { requests: opts.requests } : {}),
   };
   registerCardActions(app, deps, opts.rerun);
   registerModals(app, deps);
@@ -166,36 +175,80 @@ function attemptFromClick(
   return { client, reviewId, userId: body.user.id, action: kind, ...(place ? { place } : {}) };
 }
 
-/** Slack's `ack`, callable any number of times, answering once. */
-function answerOnce(ack: () => Promise<void>): () => Promise<void> {
-  let answered: Promise<void> | undefined;
-  return () => (answered ??= ack());
+/** Slack's trigger id of an interaction (block actions and view submissions carry one). */
+function triggerOf(body: object): unknown {
+  return "trigger_id" in body ? body.trigger_id : undefined;
+}
+
+/** Whether this request is new: a replay (the same signed request, or trigger and action) has no effect. */
+function isNew(
+  deps: FlowDeps,
+  attempt: Attempt,
+  action: string,
+  context: Record<string, unknown>,
+  triggerId: unknown,
+): Promise<boolean> {
+  return firstDelivery(deps.requests, deps.log, {
+    reviewId: attempt.reviewId,
+    userId: attempt.userId,
+    action,
+    requestKey: context[REQUEST_KEY],
+    triggerId,
+  });
+}
+
+/**
+ * Runs an approve or reject inside its answer window: Slack hears back once the decision is stored
+ * (or refused), and by the deadline whatever happens; a decision not stored by then is not stored
+ * at all, and the person is told to try again, nothing changed.
+ */
+async function decideWithin(
+  deps: FlowDeps,
+  attempt: Attempt,
+  ack: () => Promise<void>,
+  work: (window: AnswerWindow) => Promise<void>,
+): Promise<void> {
+  const window = answerWindow(ack, {
+    log: deps.log,
+    ...(deps.answerDeadlineMs !== undefined ? { deadlineMs: deps.answerDeadlineMs } : {}),
+  });
+  const told = window.closed.then(() => {
+    deps.log.warn(
+      { reviewId: attempt.reviewId, userId: attempt.userId },
+      "slack answered before its decision was stored",
+    );
+    return ephemeral(deps, attempt, TRY_AGAIN);
+  });
+  try {
+    await guarded(deps, attempt, () => work(window));
+  } finally {
+    window.done();
+    await window.answer();
+  }
+  if (window.isClosed) await told;
 }
 
 function registerCardActions(app: App, deps: FlowDeps, rerun: StartRerun | undefined): void {
   openModalOnClick(app, deps, ACTION_APPROVE_NOTE, "approve", (checked, meta) => approveModal(checked.review, meta));
 
-  app.action<BlockAction<ButtonAction>>(ACTION_RERUN, async ({ ack, body, action, client }) => {
+  app.action<BlockAction<ButtonAction>>(ACTION_RERUN, async ({ ack, body, action, client, context }) => {
     await ack();
     const attempt = attemptFromClick(body, action, "rerun", client);
     await guarded(deps, attempt, async () => {
+      if (!(await isNew(deps, attempt, ACTION_RERUN, context, triggerOf(body)))) return;
       const text = rerun ? await rerunFromSlack(deps, attempt, rerun, true) : "Re-runs are not available here.";
       await ephemeral(deps, attempt, text);
     });
   });
 
-  app.action<BlockAction<ButtonAction>>(ACTION_APPROVE, async ({ ack, body, action, client }) => {
-    // Slack hears back only once the approval is stored durably (or refused): a crash after the
-    // answer loses nothing, as the restart applies it.
-    const answer = answerOnce(ack);
+  app.action<BlockAction<ButtonAction>>(ACTION_APPROVE, async ({ ack, body, action, client, context }) => {
+    // Slack hears back once the approval is stored durably (or refused), and within the deadline:
+    // a crash after the answer loses nothing, as the restart applies it.
     const attempt = attemptFromClick(body, action, "approve", client);
-    try {
-      await guarded(deps, attempt, () =>
-        decideAndUpdate(deps, attempt, { kind: "approve", by: attempt.userId }, answer),
-      );
-    } finally {
-      await answer();
-    }
+    await decideWithin(deps, attempt, ack, async (window) => {
+      if (await isNew(deps, attempt, ACTION_APPROVE, context, triggerOf(body)))
+        await decideAndUpdate(deps, attempt, { kind: "approve", by: attempt.userId }, window);
+    });
   });
 
   openModalOnClick(app, deps, ACTION_REJECT, "reject", (checked, meta) => rejectModal(checked.review, meta));
@@ -216,10 +269,11 @@ function openModalOnClick(
   kind: SlackAction,
   view: (checked: Extract<Checked, { ok: true }>, meta: ModalMetadata) => types.ModalView,
 ): void {
-  app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client }) => {
+  app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client, context }) => {
     await ack();
     const attempt = attemptFromClick(body, action, kind, client);
     await guarded(deps, attempt, async () => {
+      if (!(await isNew(deps, attempt, actionId, context, triggerOf(body)))) return;
       const checked = await checkAttempt(deps, attempt);
       if (!checked.ok) return;
       const meta = { reviewId: attempt.reviewId, channel: attempt.place?.channel ?? "", ts: attempt.place?.ts ?? "" };
@@ -229,39 +283,42 @@ function openModalOnClick(
 }
 
 function registerModals(app: App, deps: FlowDeps): void {
-  app.view(APPROVE_MODAL, async ({ ack, body, view, client }) => {
+  app.view(APPROVE_MODAL, async ({ ack, body, view, client, context }) => {
     const note = inputValue(view.state.values, NOTE_BLOCK, NOTE_INPUT);
-    const answer = answerOnce(ack);
     const attempt = attemptFromModal(deps, view.private_metadata, body.user.id, "approve", client);
-    try {
-      if (attempt)
-        await guarded(deps, attempt, () =>
-          decideAndUpdate(deps, attempt, { kind: "approve", by: attempt.userId, ...(note ? { note } : {}) }, answer),
-        );
-    } finally {
-      await answer();
+    if (!attempt) {
+      await ack();
+      return;
     }
+    await decideWithin(deps, attempt, ack, async (window) => {
+      if (await isNew(deps, attempt, APPROVE_MODAL, context, triggerOf(body)))
+        await decideAndUpdate(
+          deps,
+          attempt,
+          { kind: "approve", by: attempt.userId, ...(note ? { note } : {}) },
+          window,
+        );
+    });
   });
 
-  app.view(REJECT_MODAL, async ({ ack, body, view, client }) => {
+  app.view(REJECT_MODAL, async ({ ack, body, view, client, context }) => {
     const reason = inputValue(view.state.values, REASON_BLOCK, REASON_INPUT);
     if (!reason) {
       await ack({ response_action: "errors", errors: { [REASON_BLOCK]: "Say why it is rejected." } });
       return;
     }
-    const answer = answerOnce(ack);
     const attempt = attemptFromModal(deps, view.private_metadata, body.user.id, "reject", client);
-    try {
-      if (attempt)
-        await guarded(deps, attempt, () =>
-          decideAndUpdate(deps, attempt, { kind: "reject", by: attempt.userId, note: reason }, answer),
-        );
-    } finally {
-      await answer();
+    if (!attempt) {
+      await ack();
+      return;
     }
+    await decideWithin(deps, attempt, ack, async (window) => {
+      if (await isNew(deps, attempt, REJECT_MODAL, context, triggerOf(body)))
+        await decideAndUpdate(deps, attempt, { kind: "reject", by: attempt.userId, note: reason }, window);
+    });
   });
 
-  app.view(INFO_MODAL, async ({ ack, body, view, client }) => {
+  app.view(INFO_MODAL, async ({ ack, body, view, client, context }) => {
     const question = inputValue(view.state.values, QUESTION_BLOCK, QUESTION_INPUT);
     if (!question) {
       await ack({ response_action: "errors", errors: { [QUESTION_BLOCK]: "Ask a question." } });
@@ -270,7 +327,9 @@ function registerModals(app: App, deps: FlowDeps): void {
     await ack();
     const attempt = attemptFromModal(deps, view.private_metadata, body.user.id, "info", client);
     if (!attempt) return;
-    await guarded(deps, attempt, () => requestInfo(deps, attempt, question));
+    await guarded(deps, attempt, async () => {
+      if (await isNew(deps, attempt, INFO_MODAL, context, triggerOf(body))) await requestInfo(deps, attempt, question);
+    });
   });
 }
 
@@ -291,25 +350,24 @@ function attemptFromModal(
 }
 
 function registerCommand(app: App, deps: FlowDeps, opts: SlackAppOptions): void {
-  app.command("/gate", async ({ ack, command, respond, client }) => {
+  app.command("/gate", async ({ ack, command, respond, client, context }) => {
     await ack();
     let text: string;
     const start = opts.rerun;
     // A command comes from no card: the re-run is checked without one (channel kept for answers).
     const rerun = start
-      ? (reviewId: string) =>
-          rerunFromSlack(
-            deps,
-            {
-              client,
-              reviewId,
-              userId: command.user_id,
-              action: "rerun",
-              place: { channel: command.channel_id, ts: "" },
-            },
-            start,
-            false,
-          )
+      ? async (reviewId: string) => {
+          const attempt: Attempt = {
+            client,
+            reviewId,
+            userId: command.user_id,
+            action: "rerun",
+            place: { channel: command.channel_id, ts: "" },
+          };
+          if (!(await isNew(deps, attempt, "/gate rerun", context, command.trigger_id)))
+            return refusalMessage({ code: "replayed", reviewId });
+          return rerunFromSlack(deps, attempt, start, false);
+        }
       : undefined;
     try {
       text = await answerGateCommand(command.text, {

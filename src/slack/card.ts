@@ -1,3 +1,4 @@
+import { approvalLines } from "../domain/approval-text.js";
 import { coverageLines } from "../domain/coverage.js";
 import type { types } from "@slack/bolt";
 import { SEVERITY_RANK } from "../domain/finding.js";
@@ -277,6 +278,7 @@ function stateBlocks(state: CardState, input: CardInput): KnownBlock[] {
             SECTION_TEXT_MAX,
           ),
         ),
+        ...approvalBlocks(input),
       ];
     }
     case "investigating": {
@@ -287,7 +289,7 @@ function stateBlocks(state: CardState, input: CardInput): KnownBlock[] {
       return [context(line)];
     }
     case "waiting":
-      return waitingBlocks(review, result);
+      return [...approvalBlocks(input), ...waitingBlocks(review, result)];
     default:
       return [context(`Status: ${result.status.replace(/_/g, " ")}${result.route ? ` · route ${result.route}` : ""}`)];
   }
@@ -360,6 +362,15 @@ function waitingBlocks(review: ReviewRecord, result: ReviewResult): KnownBlock[]
     );
   }
   return blocks;
+}
+
+/** Who approved which specialty, and which still need whom (a review needing several approvers); none otherwise. */
+function approvalBlocks(input: CardInput): KnownBlock[] {
+  const lines = approvalLines(input.result, {
+    person: (id) => personLabel(id, input.personName),
+    date: slackDate,
+  });
+  return lines.length > 0 ? [section(lines.map((l) => `:ballot_box_with_check: ${l}`).join("\n"))] : [];
 }
 
 function section(text: string): KnownBlock {

@@ -1,6 +1,6 @@
 import type { webApi } from "@slack/bolt";
 import type { Logger } from "pino";
-import { refusalMessage, type DecisionDoor, type RefusalStyle } from "../domain/decision.js";
+import { refusalMessage, type DecisionDoor, type Refusal, type RefusalStyle } from "../domain/decision.js";
 import type { ReviewResult } from "../domain/review-result.js";
 import type {
   DecideOutcome,
@@ -11,6 +11,8 @@ import type {
   ReviewService,
 } from "../domain/review.js";
 import { authorSlackId, rerunRefusal } from "../review/decision-policy.js";
+import type { AnswerWindow } from "./answer-window.js";
+import type { RequestMemory } from "./replays.js";
 import { type ProfileCache, slackProfile, slackUserIsGitHubUser } from "./author-profile.js";
 import type { People } from "./people.js";
 import { groupIdsIn } from "./who-to-ask.js";
@@ -24,8 +26,11 @@ type WebClient = webApi.WebClient;
 /** What a person tried from Slack. */
 export type SlackAction = "approve" | "reject" | "info" | "rerun";
 
-/** Starts a fresh review of a review's head (the server registers and queues it); returns the new review. */
-export type StartRerun = (reviewId: string, by: string) => Promise<ReviewRecord>;
+/** Starts a fresh review of a review's head (the server registers and queues it): the new review, or why none. */
+export type StartRerun = (
+  reviewId: string,
+  by: string,
+) => Promise<{ ok: true; review: ReviewRecord } | { ok: false; refusal: Refusal }>;
 
 /** The collaborators every Slack handler uses. */
 export interface FlowDeps {
@@ -46,21 +51,42 @@ export interface FlowDeps {
   cardsPublished?: boolean;
   /** GitHub's web address for commit and file links (GitHub Enterprise Server). */
   githubWebUrl?: string;
+  /** Slack is answered within this many ms (`ANSWER_DEADLINE_MS` unless told; tests shorten it). */
+  answerDeadlineMs?: number;
+  /** See `NAME_WAIT_MS`. */
+  nameWaitMs?: number;
+  /** Knows a replayed request again (see `firstDelivery`). */
+  requests?: RequestMemory;
 }
+
+/** How long a decision waits for its person's name (after Slack was answered) before it is applied with their id. */
+export const NAME_WAIT_MS = 8000;
 
 /**
  * Reads the person's Slack display name (their profile, through the cache the author check
- * shares) and remembers it before they decide, so the check run and the card name them. A failed
- * lookup is logged; the id stands in.
+ * shares) and remembers it, so the check run and the card name them. Called once the decision is
+ * stored and Slack answered, before it is applied. A failed or slow lookup (over `NAME_WAIT_MS`)
+ * is logged; the id stands in.
  */
 async function rememberName(deps: FlowDeps, attempt: Attempt): Promise<void> {
-  if (!deps.people) return;
+  const people = deps.people;
+  if (!people) return;
+  let timer: NodeJS.Timeout | undefined;
+  const lookup = slackProfile(attempt.client, attempt.userId, deps.profiles).then(async ({ name }) => {
+    if (name) await people.record(attempt.userId, name);
+  });
+  const slow = new Promise<"slow">((resolve) => {
+    timer = setTimeout(() => resolve("slow"), deps.nameWaitMs ?? NAME_WAIT_MS);
+  });
   try {
-    const { name } = await slackProfile(attempt.client, attempt.userId, deps.profiles);
-    if (name) await deps.people.record(attempt.userId, name);
+    if ((await Promise.race([lookup, slow])) === "slow")
+      deps.log.warn({ userId: attempt.userId }, "the decider's Slack profile is slow; deciding with their id");
   } catch (error) {
     deps.log.warn({ err: error, userId: attempt.userId }, "cannot read a Slack profile for the decider's name");
+  } finally {
+    clearTimeout(timer);
   }
+  lookup.catch(() => undefined);
 }
 
 /** Where a review's card is. */
@@ -138,29 +164,35 @@ export async function checkAttempt(deps: FlowDeps, attempt: Attempt): Promise<Ch
 
 /**
  * Applies an approve or reject and updates the card, or tells the person why not. One round trip:
- * the person is checked once (the one decision policy, by `check`), their profile is read once
- * (through the cache), and the card is updated once (by the service's publisher, or here).
+ * the person is checked once (the one decision policy, by `check`), the decision is stored
+ * durably and Slack answered (through `window`, before its deadline, or "nothing changed"), then
+ * their name is read once (through the profile cache) and the decision applied, and the card is
+ * updated once (by the service's publisher, or here).
  *
- * @example await decideAndUpdate(deps, attempt, { kind: "approve", by: userId });
+ * @example await decideAndUpdate(deps, attempt, { kind: "approve", by: userId }, answerWindow(ack, { log }));
  */
 export async function decideAndUpdate(
   deps: FlowDeps,
   attempt: Attempt,
   resume: ResumeValue,
-  /** Answers Slack: called once the decision is stored durably, before it is applied. */
-  onReceived?: () => Promise<void>,
+  /** Slack's answer: given once the decision is stored durably, before it is applied. */
+  window?: AnswerWindow,
 ): Promise<void> {
   const checked = await checkAttempt(deps, attempt);
   if (!checked.ok) return;
-  await rememberName(deps, attempt);
   // Checked just now: the decision itself only claims the review (one decision check per click).
   const outcome = await deps.service.decide(attempt.reviewId, resume, {
     door: checked.door,
     checked: true,
-    ...(onReceived ? { onReceived } : {}),
+    ...(window ? { take: () => window.take() } : {}),
+    onReceived: async () => {
+      await window?.answer();
+      await rememberName(deps, attempt);
+    },
   });
   if (!outcome.ok) {
-    await tellRefusal(deps, attempt, outcome);
+    // Too late: the person was told so when the deadline passed.
+    if (outcome.code !== "too_late") await tellRefusal(deps, attempt, outcome);
     return;
   }
   if (!deps.cardsPublished) await updateCard(deps, attempt, checked.review, outcome.result);
@@ -296,8 +328,9 @@ export async function rerunFromSlack(
     deps.log.info({ reviewId: review.id, userId: attempt.userId, code: refusal.code }, "slack re-run refused");
     return refusalMessage(refusal, SLACK_STYLE);
   }
-  const fresh = await start(review.id, attempt.userId);
-  return `Re-run started for ${review.pr}: review \`${fresh.id}\`. Its card is posted in the PR's thread when a person is needed.`;
+  const started = await start(review.id, attempt.userId);
+  if (!started.ok) return refusalMessage(started.refusal, SLACK_STYLE);
+  return `Re-run started for ${review.pr}: review \`${started.review.id}\`. Its card is posted in the PR's thread when a person is needed.`;
 }
 
 /** The card's place from the review record. */

@@ -79,7 +79,8 @@ async function listWaiting(deps: GateCommandDeps): Promise<string> {
   for (const review of oldestFirst.slice(0, LIST_MAX)) {
     const result = await deps.service.status(review.id);
     const blocking = (result?.findings ?? []).filter((f) => f.blocking).map((f) => f.specialty);
-    const lists = deciderLists(deps.service.approvers, blocking);
+    // Once some approved (per specialty), only who is still needed.
+    const lists = result?.approvals_needed ?? deciderLists(deps.service.approvers, blocking);
     const who = lists.length > 0 ? lists.map((l) => l.ids.map(mentionOf).join(" ")).join(" and ") : "nobody configured";
     const link = cardLink(review);
     const pr = link ? mrkdwnLink(link, review.pr) : escapeMrkdwn(review.pr);

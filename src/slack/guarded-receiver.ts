@@ -10,6 +10,7 @@ import {
 } from "@slack/bolt";
 import type { Logger } from "pino";
 import { boltLogger } from "./bolt-logger.js";
+import { REQUEST_KEY } from "./replays.js";
 import { checkSlackRequest } from "./request-check.js";
 
 /** Slack's events path (commands, interactivity and the Events API all post here). */
@@ -55,6 +56,11 @@ export class GuardedReceiver implements Receiver {
       customRoutes: opts.customRoutes ?? [],
       logger: boltLogger(opts.log),
       bodyLimit: this.bodyLimit,
+      // The verified signature (of the timestamp and the body) knows a replayed request again.
+      customPropertiesExtractor: (req) => {
+        const signature = req.headers["x-slack-signature"];
+        return typeof signature === "string" ? { [REQUEST_KEY]: signature } : {};
+      },
     });
   }
 

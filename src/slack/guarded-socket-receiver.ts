@@ -1,6 +1,7 @@
 import { SocketModeReceiver, type CustomRoute } from "@slack/bolt";
 import type { Logger } from "pino";
 import { boltLogger } from "./bolt-logger.js";
+import { REQUEST_KEY } from "./replays.js";
 import { checkSocketModeMessage } from "./request-check.js";
 
 export interface GuardedSocketModeReceiverOptions {
@@ -37,6 +38,9 @@ export class GuardedSocketModeReceiver extends SocketModeReceiver {
       appToken: opts.appToken,
       logger: boltLogger(opts.log),
       ...(opts.customRoutes ? { customRoutes: opts.customRoutes } : {}),
+      // Slack redelivers an envelope it heard no answer to: its id knows the request again.
+      customPropertiesExtractor: (args: { envelope_id?: unknown }) =>
+        typeof args.envelope_id === "string" ? { [REQUEST_KEY]: `envelope:${args.envelope_id}` } : {},
       installerOptions: {
         ...(opts.port !== undefined ? { port: opts.port } : {}),
         ...(opts.slackApiUrl ? { clientOptions: { slackApiUrl: opts.slackApiUrl } } : {}),

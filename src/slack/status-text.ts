@@ -1,3 +1,4 @@
+import { approvalLines } from "../domain/approval-text.js";
 import { coverageLines } from "../domain/coverage.js";
 import type { ReviewResult } from "../domain/review-result.js";
 import type { ReviewRecord } from "../domain/review.js";
@@ -42,6 +43,7 @@ export function renderStatusText(result: ReviewResult, review?: ReviewRecord): s
   lines.push(
     `Budget: cycles ${b.cycles_used}/${b.cycles_max} · ${b.tool_calls} tool calls · ${b.model_calls} model calls · ${b.input_tokens} in / ${b.output_tokens} out tokens · ${formatUsd(b.cost_usd)}`,
   );
+  lines.push(...approvalLines(result, { person: mentionOrName, date: slackDate }));
   if (result.decision) {
     const d = result.decision;
     lines.push(

@@ -14,14 +14,15 @@ export function groupIdsIn(config: ApproverConfig): string[] {
 
 /**
  * Who a waiting review asks in Slack: everyone on the lists the decision policy requires for its
- * blocking specialties (or the general approvers), and the PR's author when GATE_GITHUB_TO_SLACK
- * maps them.
+ * blocking specialties (or the general approvers), only those still needed once some approved,
+ * and the PR's author when GATE_GITHUB_TO_SLACK maps them.
  *
  * @example whoToAsk({ approvers: ["S1"], githubToSlack: { octocat: "U2" } }, review, result) // { approvers: ["S1"], author: "U2" }
  */
 export function whoToAsk(config: ApproverConfig, review: ReviewRecord, result: ReviewResult): WhoToAsk {
   const blocking = result.findings.filter((f) => f.blocking).map((f) => f.specialty);
-  const approvers = [...new Set(deciderLists(config, blocking).flatMap((l) => l.ids))];
+  const lists = result.approvals_needed ?? deciderLists(config, blocking);
+  const approvers = [...new Set(lists.flatMap((l) => l.ids))];
   const author = review.author ? authorSlackId(review.author, config.githubToSlack) : undefined;
   return { approvers, ...(author ? { author } : {}) };
 }

@@ -128,6 +128,10 @@ export function wireSlack(cfg: SlackOn, deps: SlackWiringDeps) {
         people,
         // The publisher above updates each card after a decision.
         cardsPublished: true,
+        requests: {
+          claim: (key, reviewId) => deps.store.claimSlackNote(key, reviewId),
+          audit: (entry) => deps.store.audit(entry),
+        },
         ...(deps.githubWebUrl ? { githubWebUrl: deps.githubWebUrl } : {}),
       });
       const started = (await app.start(parts.port)) as unknown;

@@ -30,6 +30,8 @@ export interface FakeSlackApi {
    * is sent (e.g. to kill the caller between Slack doing the work and the caller hearing of it).
    */
   after(method: string, hook: (body: Record<string, unknown>) => void): void;
+  /** Answers every call to `method` only after `ms` milliseconds (a slow or rate-limited Slack); 0 stops it. */
+  delay(method: string, ms: number): void;
   /** Members of user groups for usergroups.users.list. */
   userGroups: Map<string, string[]>;
   /** Slack profiles for users.profile.get, by user id. */
@@ -58,6 +60,7 @@ export async function startFakeSlackApi(opts: FakeSlackOptions = {}): Promise<Fa
   const calls: SlackCall[] = [];
   const overrides = new Map<string, Handler>();
   const hooks = new Map<string, (body: Record<string, unknown>) => void>();
+  const delays = new Map<string, number>();
   const userGroups = new Map<string, string[]>();
   const profiles = new Map<string, Record<string, unknown>>();
   let tsCounter = 100;
@@ -161,6 +164,8 @@ export async function startFakeSlackApi(opts: FakeSlackOptions = {}): Promise<Fa
     const handler = overrides.get(method) ?? defaults[method];
     const answer = handler ? handler(body) : { ok: false, error: "unknown_method" };
     hooks.get(method)?.(body);
+    const wait = delays.get(method) ?? 0;
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     res.writeHead(200, { "content-type": "application/json" });
     res.end(JSON.stringify(answer));
   }
@@ -178,6 +183,7 @@ export async function startFakeSlackApi(opts: FakeSlackOptions = {}): Promise<Fa
     callsTo,
     on: (method, handler) => overrides.set(method, handler),
     after: (method, hook) => void hooks.set(method, hook),
+    delay: (method, ms) => void delays.set(method, ms),
     userGroups,
     profiles,
     async waitFor(method, count = 1, timeoutMs = 3000) {

@@ -168,10 +168,14 @@ const rows: { name: string; req: DecisionRequest; code?: DecideRefusal; message?
     code: "not_allowed",
   },
   {
-    name: "two specialties: must be in both lists",
+    name: "two specialties: on one list, approves that one (the other still needs its approver)",
     req: request({ by: "USEC", blockingSpecialties: ["security", "licensing"], approvers: withTwo }),
+  },
+  {
+    name: "two specialties: on neither list",
+    req: request({ by: "U9", blockingSpecialties: ["security", "licensing"], approvers: withTwo }),
     code: "not_allowed",
-    message: /licensing/,
+    message: /not among the security\/licensing approvers/,
   },
   {
     name: "two specialties: in both lists",
@@ -297,6 +301,9 @@ describe("every refusal code has its wording", () => {
     cannot_investigate: { code: "cannot_investigate", reviewId: "r-1" },
     not_allowed: { code: "not_allowed", pr: "acme/web#12", why: "you are not among the configured approvers" },
     wrong_card: { code: "wrong_card", reviewId: "r-1" },
+    too_late: { code: "too_late", reviewId: "r-1" },
+    already_running: { code: "already_running", pr: "acme/web#12", reviewId: "r-2" },
+    replayed: { code: "replayed", reviewId: "r-1" },
   } satisfies { [C in DecideRefusal]: Extract<Refusal, { code: C }> };
 
   for (const [code, refusal] of Object.entries(one)) {

@@ -187,7 +187,7 @@ describe("card buttons", () => {
     await click("gate_reject", "UAPPROVER");
     const [open] = await fake.waitFor("views.open");
     const view = open?.body.view as { callback_id: string; private_metadata: string } | undefined;
-    expect(open?.body.trigger_id).toBe("trigger-UAPPROVER-gate_reject");
+    expect(String(open?.body.trigger_id)).toMatch(/^trigger-UAPPROVER-gate_reject-\d+$/);
     expect(view?.callback_id).toBe("gate_reject_modal");
     expect(JSON.parse(view?.private_metadata ?? "{}")).toEqual({
       reviewId: "r-0001",

@@ -37,6 +37,7 @@ export function humanGateNode(clock: Clock) {
         by: resume.by,
         at: clock().toISOString(),
         ...(resume.note ? { note: resume.note } : {}),
+        ...(resume.kind === "approve" && resume.approvals ? { approvals: resume.approvals } : {}),
       },
     };
   };

@@ -11,8 +11,9 @@ export async function postToSlackApp(
   body: string,
   contentType: string,
   opts: { secret: string; timestamp?: number; signature?: string },
-): Promise<{ status: number; text: string }> {
+): Promise<{ status: number; text: string; ms: number }> {
   const timestamp = opts.timestamp ?? Math.floor(Date.now() / 1000);
+  const started = Date.now();
   const res = await fetch(url, {
     method: "POST",
     headers: {
@@ -22,8 +23,12 @@ export async function postToSlackApp(
     },
     body,
   });
-  return { status: res.status, text: await res.text() };
+  return { status: res.status, text: await res.text(), ms: Date.now() - started };
 }
+
+let triggers = 0;
+/** A fresh trigger id, as Slack gives every interaction its own. */
+const nextTrigger = (what: string) => `trigger-${what}-${++triggers}`;
 
 /** An interactivity body: `payload=<json>`, form-encoded. */
 export function interactivityBody(payload: unknown): string {
@@ -47,7 +52,7 @@ export function buttonClick(opts: {
     api_app_id: "A1",
     token: "legacy-verification-token",
     container: { type: "message", message_ts: ts, channel_id: channel, is_ephemeral: false },
-    trigger_id: `trigger-${opts.userId}-${opts.actionId}`,
+    trigger_id: nextTrigger(`${opts.userId}-${opts.actionId}`),
     team: { id: "T1", domain: "acme" },
     channel: { id: channel, name: "reviews" },
     message: { type: "message", ts, text: "card" },
@@ -78,7 +83,7 @@ export function viewSubmission(opts: {
     user: { id: opts.userId, username: opts.userId.toLowerCase(), name: opts.userId.toLowerCase(), team_id: "T1" },
     api_app_id: "A1",
     token: "legacy-verification-token",
-    trigger_id: "trigger-view",
+    trigger_id: nextTrigger("view"),
     view: {
       id: "V123",
       team_id: "T1",
@@ -117,7 +122,7 @@ export function slashCommandBody(opts: { text: string; userId: string; responseU
     text: opts.text,
     api_app_id: "A1",
     response_url: opts.responseUrl,
-    trigger_id: "trigger-cmd",
+    trigger_id: nextTrigger("cmd"),
   }).toString();
 }
 
