@@ -2,8 +2,6 @@ import type { Logger } from "pino";
 import { buildGate, type Gate } from "../build-gate.js";
 import { type Clock, systemClock } from "../domain/clock.js";
 import type { ReviewJobs } from "../domain/review-jobs.js";
-import type { ReviewRecord } from "../domain/review.js";
-import type { ReviewResult } from "../domain/review-result.js";
 import { wireGitHub } from "../github/wiring.js";
 import { createLogger } from "../logger.js";
 import { type Env, loadSettings, type ServerSettings, type Settings, serverSettings } from "../settings/index.js";
@@ -50,8 +48,7 @@ export async function startGateServer(
   const clock = opts.clock ?? systemClock;
   const github = wireGitHub(server, log);
   const metrics = createMetrics();
-  const onSettled = (review: ReviewRecord, result: ReviewResult) => metrics.reviewed(review, result, clock());
-  const gate = await buildGate(settings, log, { github: github.auth, clock, onSettled });
+  const gate = await buildGate(settings, log, { github: github.auth, clock, ...metrics.gateHooks(clock) });
   await gate.checkModels().catch(async (error: unknown) => {
     await gate.close();
     throw error;
@@ -66,12 +63,14 @@ export async function startGateServer(
         log,
       })
     : undefined;
-  const check = github.checkPublisher({
-    askedWho: slack?.askedWho ?? "a person with `gate decide`",
-    ...(slack ? { personName: (id: string) => slack.people.name(id), detailsUrl: cardLink } : {}),
-  });
+  const check = metrics.counted(
+    github.checkPublisher({
+      askedWho: slack?.askedWho ?? "a person with `gate decide`",
+      ...(slack ? { personName: (id: string) => slack.people.name(id), detailsUrl: cardLink } : {}),
+    }),
+  );
   // Slack first: the card's place, once posted, is the check run's details link.
-  const first = slack ? [slack.publisher] : [];
+  const first = slack ? [metrics.counted(slack.publisher)] : [];
   gate.runner.publishWith((review) => (review.source === "github" ? [...first, check] : first));
   // Webhook answers go out before the background work their deliveries queue (announcements, reviews).
   const answersFirst = new AnswersFirst();
