@@ -4,6 +4,8 @@
  */
 export const ERROR_ADVICE = {
   CONFIG_INVALID: "fix the setting named above (README, Settings) and start again",
+  SERVICE_UNREACHABLE:
+    "the setting may well be right: the host named above gave no answer (network, DNS, a proxy or firewall, or the service is down); check the route to it, or its address setting, and start again",
   CONFIG_FILE_INVALID:
     "fix the configuration file at the line and key named above (README, Configuration); `gate config check <file>` checks a file",
   POLICY_INVALID: "fix the policy file named above, or point GATE_POLICIES_DIR at a valid corpus (README, Policies)",
@@ -68,6 +70,17 @@ export class GateError extends Error {
  */
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The deepest cause's message: what the network said under a client's own wording.
+ *
+ * @example rootCauseMessage(new Error("fetch failed", { cause: new Error("connect ECONNREFUSED 127.0.0.1:9") })) // "connect ECONNREFUSED 127.0.0.1:9"
+ */
+export function rootCauseMessage(error: unknown): string {
+  let e: unknown = error;
+  while (e instanceof Error && e.cause instanceof Error) e = e.cause;
+  return messageOf(e);
 }
 
 /** One line a person can act on, for any error. */

@@ -49,7 +49,8 @@ export async function startGateServer(
   const github = wireGitHub(server, log);
   const metrics = createMetrics();
   const gate = await buildGate(settings, log, { github: github.auth, clock, ...metrics.gateHooks(clock) });
-  await gate.checkModels().catch(async (error: unknown) => {
+  // Models and GitHub credentials are checked once, now, rather than failing every review later.
+  await Promise.all([gate.checkModels(), github.auth.check()]).catch(async (error: unknown) => {
     await gate.close();
     throw error;
   });
