@@ -12,6 +12,8 @@ export const ERROR_ADVICE = {
   POLICY_RULE_TIMEOUT:
     "a policy's ast-grep rule took longer than its budget, so a person reviews the PR; narrow the rule (its files, a kind before a pattern) and `gate policies test` it (README, Policies)",
   FIXTURE_INVALID: "a fixture needs pr.json and files.json in GitHub's REST shapes (docs/fixtures.md)",
+  FIXTURE_NOT_FOUND:
+    "name a fixture folder (a path), or a bundled fixture by its name; `gate demo` and docs/fixtures.md show them",
   FIXTURE_NAME_REFUSED: "fixture folder names are plain: letters, digits, '.', '_' and '-'",
   PULL_REQUEST_MALFORMED: "the pull request or its files are not in the REST shapes GitHub returns (docs/fixtures.md)",
   PR_REF_INVALID: "name a pull request as owner/repo#123 or by its URL",
