@@ -74,7 +74,6 @@ export const KNOWN_MODELS: readonly string[] = [
   "claude-sonnet-5",
   "claude-opus-4-8",
   "claude-sonnet-4-6",
-  "claude-sonnet-4-5",
   "claude-haiku-4-5",
 ];
 
