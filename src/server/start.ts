@@ -5,7 +5,6 @@ import type { ReviewJobs } from "../domain/review-jobs.js";
 import { wireGitHub } from "../github/wiring.js";
 import { createLogger } from "../logger.js";
 import { type Env, loadSettings, type ServerSettings, type Settings, serverSettings } from "../settings/index.js";
-import { cardLink } from "../slack/card-link.js";
 import { wireSlack } from "../slack/wiring.js";
 import { AnswersFirst } from "./answers-first.js";
 import { type GateRoute, healthRoute, serveRoutes } from "./http-routes.js";
@@ -13,6 +12,7 @@ import { InFlight, trackedService } from "./in-flight.js";
 import { resumeOnStart, wireJobs } from "./jobs.js";
 import { createMetrics, type GateMetrics } from "./metrics.js";
 import { createReruns } from "./reruns.js";
+import { detailsUrl, reviewPageRoute } from "./review-page.js";
 import { createWebhookSink } from "./webhook-sink.js";
 
 export interface RunningServer {
@@ -67,7 +67,8 @@ export async function startGateServer(
   const check = metrics.counted(
     github.checkPublisher({
       askedWho: slack?.askedWho ?? "a person with `gate decide`",
-      ...(slack ? { personName: (id: string) => slack.people.name(id), detailsUrl: cardLink } : {}),
+      ...(slack ? { personName: (id: string) => slack.people.name(id) } : {}),
+      detailsUrl: detailsUrl({ publicUrl: server.publicUrl, slackCard: slack !== undefined }),
     }),
   );
   // Slack first: the card's place, once posted, is the check run's details link.
@@ -76,10 +77,8 @@ export async function startGateServer(
   // Webhook answers go out before the background work their deliveries queue (announcements, reviews).
   const answersFirst = new AnswersFirst();
   const { jobs, handle } = wireJobs(gate, { concurrency: server.concurrency, log, later: answersFirst.later });
-  metrics.watch({
-    queueDepth: () => jobs.depth(),
-    waiting: async () => (await gate.store.withStatus("waiting_for_human")).length,
-  });
+  const waiting = async () => (await gate.store.withStatus("waiting_for_human")).length;
+  metrics.watch({ queueDepth: () => jobs.depth(), waiting });
   const decisions = new InFlight();
   const idle = async () => void (await Promise.all([jobs.idle(), decisions.idle()]));
   let ready = false;
@@ -89,6 +88,7 @@ export async function startGateServer(
     github.webhookRoute(sink, (handler) => answersFirst.answering(metrics.timedWebhook(handler))),
     healthRoute(() => ready),
     metrics.route(),
+    ...(server.publicUrl ? [reviewPageRoute(gate.store)] : []), // the check run's link without a card
   ];
   const listening = slack
     ? await slack.listen({ routes, service: trackedService(gate.runner, decisions), rerun, port: server.port })
