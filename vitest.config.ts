@@ -26,6 +26,8 @@ export default defineConfig(async () => {
       hookTimeout: 30_000,
       env: { TZ: "UTC" },
       globalSetup: ["test/postgres-notice.ts"],
+      // Beside the default output: one line saying the PostgreSQL suite ran, and how many of its tests passed.
+      reporters: ["default", ["./test/postgres-reporter.ts", { where: where(postgresUrl) }]],
       provide: { postgresUrl, postgresNotRun: notRun },
     },
   };

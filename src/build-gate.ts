@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { Logger } from "pino";
 import type { LicenseResolver } from "./domain/license-resolver.js";
+import { type LookupObserver, observedAdvisories, observedLicenses } from "./domain/lookup-observer.js";
 import { ALL_DETECTORS } from "./detectors/index.js";
 import { policyRuleDetectors } from "./detectors/policy-rules.js";
 import { systemClock, type Clock } from "./domain/clock.js";
@@ -44,6 +45,10 @@ export interface GateExtras {
   publishersFor?: (review: ReviewRecord) => Publisher[];
   /** Called when a review settles, with the result it settled on. */
   onSettled?: (review: ReviewRecord, result: ReviewResult) => void | Promise<void>;
+  /** Called each time a review goes to a person, with the result it waits on. */
+  onEscalated?: (review: ReviewRecord, result: ReviewResult) => void;
+  /** Told how each live licence and advisory lookup ended (a fixture's are not told). */
+  onLookup?: LookupObserver;
   clock?: Clock;
 }
 
@@ -115,12 +120,15 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
       : undefined;
   const progress = new ProgressHub();
   // The registries' clients are loaded only with GitHub credentials: a fixture reads its registry.json.
-  const liveLicenses = extras.github
+  const registries = extras.github
     ? (await import("./licenses/registry-resolver.js")).createRegistryResolver({
         store,
         ...settings.licenses,
       })
     : undefined;
+  const onLookup = extras.onLookup;
+  const liveLicenses = registries && onLookup ? observedLicenses(registries, onLookup) : registries;
+  const advisoriesFor = advisorySourcesFor(settings.advisories, store, clock);
   const model = await modelPartsFor(settings.claude, log);
   // This process's copies of head snapshots, fetched when first read (README, Security).
   const github = extras.github;
@@ -157,7 +165,10 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
           ? createFixtureResolver(path.join(source.fixturesDir, source.name, "registry.json"))
           : (liveLicenses ?? NO_REGISTRY),
       // Known vulnerabilities (SEC-07): a fixture's osv.json, else GATE_OSV_DIR or OSV's API.
-      advisories: advisorySourcesFor(settings.advisories, store, clock),
+      advisories: (source: ReviewSource) =>
+        source.kind !== "fixture" && onLookup
+          ? observedAdvisories(advisoriesFor(source), onLookup)
+          : advisoriesFor(source),
       policies,
       specialists: {
         security: extras.specialists?.security ?? model?.specialist ?? rulesReviewer,
@@ -201,6 +212,7 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
       }
       await extras.onSettled?.(review, result);
     },
+    ...(extras.onEscalated ? { onEscalated: extras.onEscalated } : {}),
   });
   return {
     /** The database under the store (its kind, and read-only queries for tests and tools). */

@@ -4,6 +4,7 @@ import { createModelClient } from "./client.js";
 import { createModelStrategy } from "./investigator/strategy.js";
 import type { ModelSettings } from "./settings.js";
 import { createModelSpecialist } from "./specialist/index.js";
+import { createTokenCounter } from "./token-counter.js";
 
 /** What building the model parts needs: the key (set), the host, and how to call the models. */
 export interface ModelPartsConfig {
@@ -25,7 +26,9 @@ export function modelParts(claude: ModelPartsConfig, log: Logger) {
     apiKey: claude.apiKey,
     ...(claude.baseURL ? { baseURL: claude.baseURL } : {}),
   });
-  const deps = { client, settings: claude.model, prices: claude.model.prices, log };
+  // One cache of token counts for every specialist: the same request is counted once.
+  const tokens = createTokenCounter(client, log);
+  const deps = { client, settings: claude.model, prices: claude.model.prices, log, tokens };
   const models = [
     { setting: "GATE_MODEL_SPECIALIST", id: claude.model.specialistModel },
     { setting: "GATE_MODEL_INVESTIGATOR", id: claude.model.investigatorModel },

@@ -45,7 +45,6 @@ const RULES: Record<string, ThinkingRules> = {
   "claude-opus-4-6": { off: DISABLED, adaptive: true, budget: true },
   "claude-sonnet-4-6": { off: DISABLED, adaptive: true, budget: true },
   "claude-opus-4-5": BUDGET_ONLY,
-  "claude-sonnet-4-5": BUDGET_ONLY,
   "claude-haiku-4-5": BUDGET_ONLY,
 };
 

@@ -1,46 +1,29 @@
 import { parseArgs } from "node:util";
 import { describeError, messageOf } from "../domain/errors.js";
 import { loadSettings, type Env } from "../settings/index.js";
+import { helpText, isCommand } from "./command-table.js";
 import type { CliContext } from "./context.js";
 
-const USAGE = `gate: the PR compliance gate
-
-  gate review <fixture-dir> [--json]          review a fixture (docs/fixtures.md)
-  gate review <owner/repo#n | PR URL> [--json] review a live pull request (needs GitHub credentials)
-  gate decide <review-id|owner/repo#n> approve|reject [--by NAME] [--note TEXT]
-  gate decide <review-id|owner/repo#n> info "<question>" [--by NAME]
-  gate status <review-id|owner/repo#n> [--json]
-  gate demo [--json | --blocks]               review the demo fixtures (--blocks: the Slack cards as JSON)
-  gate policies [--repo owner/name] [--json]  the policy corpus and configuration in force (for one repository)
-  gate policies test <policy-file> <fixture-dir | path> [--json]
-                                              run one policy's ast-grep rules and print its findings
-  gate config check <file> [--strict]         validate a configuration file (file:line:col: key: problem);
-                                              --strict: expired exceptions fail too
-  gate graph                                  the review graph as Mermaid
-  gate db copy --to <postgres://…>            copy the SQLite state (GATE_DB) into an empty PostgreSQL database
-  gate osv sync <dir> [--ecosystem npm,pypi]  fill a GATE_OSV_DIR folder from OSV's exports (needs network)
-  gate eval [<dir>...] [--json] [--rules]     score the fixtures (default: fixtures/ and fixtures/eval/);
-                                              rules mode without ANTHROPIC_API_KEY or with --rules
-
-Settings come from GATE_* environment variables (README, Settings).`;
+/** The flags the parser accepts (each named in a line of the command table). */
+export const CLI_OPTIONS = {
+  json: { type: "boolean", default: false },
+  blocks: { type: "boolean", default: false },
+  by: { type: "string" },
+  note: { type: "string" },
+  rules: { type: "boolean", default: false },
+  repo: { type: "string" },
+  to: { type: "string" },
+  ecosystem: { type: "string" },
+  strict: { type: "boolean", default: false },
+  help: { type: "boolean", short: "h", default: false },
+} as const;
 
 /** The command line's words and flags (throws on an unknown flag). */
 function parseCommandLine(argv: string[]) {
   return parseArgs({
     args: argv,
     allowPositionals: true,
-    options: {
-      json: { type: "boolean", default: false },
-      blocks: { type: "boolean", default: false },
-      by: { type: "string" },
-      note: { type: "string" },
-      rules: { type: "boolean", default: false },
-      repo: { type: "string" },
-      to: { type: "string" },
-      ecosystem: { type: "string" },
-      strict: { type: "boolean", default: false },
-      help: { type: "boolean", short: "h", default: false },
-    },
+    options: CLI_OPTIONS,
   });
 }
 
@@ -56,8 +39,19 @@ export async function runCli(argv: string[], env: Env): Promise<number> {
   const [command, ...rest] = parsed.positionals;
   const { json, blocks, by, note, rules, help, repo, to, ecosystem, strict } = parsed.values;
   if (!command || help || command === "help") {
-    process.stdout.write(`${USAGE}\n`);
+    // `gate help review`, `gate review --help`, `gate policies test --help`: that command's lines.
+    const [asked, sub] = command === "help" ? rest : [command, rest[0]];
+    const text = helpText(asked, sub);
+    if (text === undefined) {
+      process.stderr.write(`gate: unknown command ${JSON.stringify(asked)}\n\n${helpText()}\n`);
+      return 2;
+    }
+    process.stdout.write(`${text}\n`);
     return command || help ? 0 : 2;
+  }
+  if (!isCommand(command)) {
+    process.stderr.write(`gate: unknown command ${JSON.stringify(command)}\n\n${helpText()}\n`);
+    return 2;
   }
   if (command === "config") {
     // Checks a file without the gate's own configuration: that one may be the file being fixed.
@@ -144,7 +138,7 @@ export async function runCli(argv: string[], env: Env): Promise<number> {
       case "db":
         return await (await import("./commands/db.js")).dbCommand(ctx, rest, to);
       default:
-        process.stderr.write(`gate: unknown command ${JSON.stringify(command)}\n\n${USAGE}\n`);
+        process.stderr.write(`gate: unknown command ${JSON.stringify(command)}\n\n${helpText()}\n`);
         return 2;
     }
   } catch (error) {

@@ -4,12 +4,16 @@
  */
 export const ERROR_ADVICE = {
   CONFIG_INVALID: "fix the setting named above (README, Settings) and start again",
+  SERVICE_UNREACHABLE:
+    "the setting may well be right: the host named above gave no answer (network, DNS, a proxy or firewall, or the service is down); check the route to it, or its address setting, and start again",
   CONFIG_FILE_INVALID:
     "fix the configuration file at the line and key named above (README, Configuration); `gate config check <file>` checks a file",
   POLICY_INVALID: "fix the policy file named above, or point GATE_POLICIES_DIR at a valid corpus (README, Policies)",
   POLICY_RULE_TIMEOUT:
     "a policy's ast-grep rule took longer than its budget, so a person reviews the PR; narrow the rule (its files, a kind before a pattern) and `gate policies test` it (README, Policies)",
   FIXTURE_INVALID: "a fixture needs pr.json and files.json in GitHub's REST shapes (docs/fixtures.md)",
+  FIXTURE_NOT_FOUND:
+    "name a fixture folder (a path), or a bundled fixture by its name; `gate demo` and docs/fixtures.md show them",
   FIXTURE_NAME_REFUSED: "fixture folder names are plain: letters, digits, '.', '_' and '-'",
   PULL_REQUEST_MALFORMED: "the pull request or its files are not in the REST shapes GitHub returns (docs/fixtures.md)",
   PR_REF_INVALID: "name a pull request as owner/repo#123 or by its URL",
@@ -68,6 +72,17 @@ export class GateError extends Error {
  */
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The deepest cause's message: what the network said under a client's own wording.
+ *
+ * @example rootCauseMessage(new Error("fetch failed", { cause: new Error("connect ECONNREFUSED 127.0.0.1:9") })) // "connect ECONNREFUSED 127.0.0.1:9"
+ */
+export function rootCauseMessage(error: unknown): string {
+  let e: unknown = error;
+  while (e instanceof Error && e.cause instanceof Error) e = e.cause;
+  return messageOf(e);
 }
 
 /** One line a person can act on, for any error. */

@@ -5,6 +5,7 @@ import { Octokit } from "@octokit/rest";
 import Bottleneck from "bottleneck";
 import type { Logger } from "pino";
 import { GateError } from "../domain/errors.js";
+import { checkGitHubCredentials } from "./credential-check.js";
 
 /** The GitHub settings the gate reads once, in `main.ts`/the CLI. */
 export interface GitHubAuthConfig {
@@ -49,6 +50,12 @@ export interface GitHubAuth {
   forInstallation(installationId?: number): Promise<Octokit>;
   /** An Octokit for a repository, looking up the App's installation on it in app mode. */
   forRepo(owner: string, repo: string): Promise<Octokit>;
+}
+
+/** The auth `createGitHubAuth` builds, with the start-up check of its credentials (credential-check.ts). */
+export interface CheckableGitHubAuth extends GitHubAuth {
+  /** One request proving the credentials (App: its installations; token: its user); throws a GateError. */
+  check(): Promise<void>;
 }
 
 const USER_AGENT = "pr-compliance-gate";
@@ -103,13 +110,14 @@ function normalizeKey(key: string): string {
  *
  * @example const octokit = await createGitHubAuth({ token: "ghp_..." }).forInstallation();
  */
-export function createGitHubAuth(cfg: GitHubAuthConfig): GitHubAuth {
+export function createGitHubAuth(cfg: GitHubAuthConfig): CheckableGitHubAuth {
   const common = {
     userAgent: USER_AGENT,
     log: octokitLog(cfg.log),
     ...resilience({ ...DEFAULT_GITHUB_RETRY, ...cfg.retry }, cfg.log),
     ...(cfg.apiUrl ? { baseUrl: cfg.apiUrl.replace(/\/+$/, "") } : {}),
   };
+  const apiUrl = cfg.apiUrl ?? "https://api.github.com";
 
   if (cfg.appId && cfg.privateKey) {
     const appAuth = { appId: cfg.appId, privateKey: normalizeKey(cfg.privateKey) };
@@ -131,6 +139,7 @@ export function createGitHubAuth(cfg: GitHubAuthConfig): GitHubAuth {
     const appOctokit = new GateOctokit({ ...common, authStrategy: createAppAuth, auth: appAuth });
     return {
       mode: "app",
+      check: () => checkGitHubCredentials(appOctokit, { apiUrl, mode: "app" }),
       forInstallation,
       async forRepo(owner, repo) {
         let id: number;
@@ -150,6 +159,7 @@ export function createGitHubAuth(cfg: GitHubAuthConfig): GitHubAuth {
     const octokit = new GateOctokit({ ...common, auth: cfg.token });
     return {
       mode: "token",
+      check: () => checkGitHubCredentials(octokit, { apiUrl, mode: "token" }),
       forInstallation: async () => octokit,
       forRepo: async () => octokit,
     };

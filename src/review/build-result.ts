@@ -73,6 +73,8 @@ export function buildResult(
       model_calls: usage?.model_calls ?? 0,
       input_tokens: usage?.input_tokens ?? 0,
       output_tokens: usage?.output_tokens ?? 0,
+      cache_creation_input_tokens: usage?.cache_creation_input_tokens ?? 0,
+      cache_read_input_tokens: usage?.cache_read_input_tokens ?? 0,
       cost_usd: usage?.cost_usd ?? 0,
     },
     investigations: investigations.map((r) => ({

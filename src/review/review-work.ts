@@ -34,6 +34,8 @@ export interface RunnerDeps {
   newId?: () => string;
   /** Called when a review reaches a final state, with the result it settled on (e.g. to remove its snapshot). */
   onSettled?(review: ReviewRecord, result: ReviewResult): void | Promise<void>;
+  /** Called each time a review goes to a person, with the result it waits on (its escalation says why). */
+  onEscalated?(review: ReviewRecord, result: ReviewResult): void | Promise<void>;
   /**
    * Several replicas on one database (PostgreSQL): a received decision is a job this process
    * holds (another replica finishes it if this one dies), a superseded review's queued runs are
@@ -112,6 +114,7 @@ export class ReviewWork {
       escalation: { reason: "specialist_error", detail: `the review could not finish: ${messageOf(error)}` },
     };
     await this.publishing.record(ctx.id, result);
+    await this.deps.onEscalated?.(ctx.review, result);
     return result;
   }
 
@@ -123,6 +126,7 @@ export class ReviewWork {
     const result = await ctx.result();
     await this.publishing.record(ctx.id, result);
     if (status === "done") await this.deps.onSettled?.(ctx.review, result);
+    else await this.deps.onEscalated?.(ctx.review, result);
     return result;
   }
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
-import type { ReviewRecord } from "../domain/review.js";
+import type { LookupOutcome } from "../domain/lookup-observer.js";
+import type { Publisher, ReviewRecord } from "../domain/review.js";
 import type { ReviewResult } from "../domain/review-result.js";
 import type { GateRoute } from "./http-routes.js";
 
@@ -23,7 +24,8 @@ export interface MetricsSources {
 export function createMetrics() {
   let sources: MetricsSources = { queueDepth: async () => 0, waiting: async () => 0 };
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: "gate_" });
+  // prom-client's defaults under their standard names (process_*, nodejs_*), as dashboards expect them.
+  collectDefaultMetrics({ register: registry });
 
   const reviews = new Counter({
     name: "gate_reviews_settled_total",
@@ -53,8 +55,26 @@ export function createMetrics() {
   });
   const tokens = new Counter({
     name: "gate_model_tokens_total",
-    help: "Model tokens of settled reviews, by direction (input, output)",
-    labelNames: ["direction"] as const,
+    help: "Model tokens of settled reviews, by kind (input, output, cache_read, cache_write)",
+    labelNames: ["kind"] as const,
+    registers: [registry],
+  });
+  const escalations = new Counter({
+    name: "gate_escalations_total",
+    help: "Reviews sent to a person, by reason (blocking_finding, timeout, lookup_failed, ...)",
+    labelNames: ["reason"] as const,
+    registers: [registry],
+  });
+  const publishFailures = new Counter({
+    name: "gate_publish_failures_total",
+    help: "Failed attempts to show a result, by target (github-check, slack)",
+    labelNames: ["target"] as const,
+    registers: [registry],
+  });
+  const lookups = new Counter({
+    name: "gate_lookups_total",
+    help: "Licence and advisory lookups of live reviews, by source (npm, pypi, ..., osv) and outcome (found, unknown, failed)",
+    labelNames: ["source", "outcome"] as const,
     registers: [registry],
   });
   const cost = new Counter({
@@ -95,10 +115,42 @@ export function createMetrics() {
       const route = result.route ?? "none";
       reviews.inc({ route });
       reviewSeconds.observe({ route }, Math.max(0, (now.getTime() - Date.parse(review.createdAt)) / 1000));
-      tokens.inc({ direction: "input" }, result.budget.input_tokens);
-      tokens.inc({ direction: "output" }, result.budget.output_tokens);
+      tokens.inc({ kind: "input" }, result.budget.input_tokens);
+      tokens.inc({ kind: "output" }, result.budget.output_tokens);
+      tokens.inc({ kind: "cache_read" }, result.budget.cache_read_input_tokens);
+      tokens.inc({ kind: "cache_write" }, result.budget.cache_creation_input_tokens);
       cost.inc(result.budget.cost_usd);
       modelCalls.inc(result.budget.model_calls);
+    },
+    /** What the gate tells the metrics: settled reviews, escalations, lookups (`buildGate`'s extras). */
+    gateHooks(clock: () => Date) {
+      return {
+        onSettled: (review: ReviewRecord, result: ReviewResult) => this.reviewed(review, result, clock()),
+        onEscalated: (review: ReviewRecord, result: ReviewResult) => this.escalated(review, result),
+        onLookup: (source: string, outcome: LookupOutcome) => this.lookedUp(source, outcome),
+      };
+    },
+    /** Counts a review sent to a person, by its escalation's reason. */
+    escalated(_review: ReviewRecord, result: ReviewResult): void {
+      escalations.inc({ reason: result.escalation?.reason ?? "none" });
+    },
+    /** Counts one licence or advisory lookup. */
+    lookedUp(source: string, outcome: LookupOutcome): void {
+      lookups.inc({ source, outcome });
+    },
+    /** The publisher, its failures counted by its name (the error still goes to its caller). */
+    counted(publisher: Publisher): Publisher {
+      return {
+        name: publisher.name,
+        publish: async (review, result) => {
+          try {
+            return await publisher.publish(review, result);
+          } catch (error) {
+            publishFailures.inc({ target: publisher.name });
+            throw error;
+          }
+        },
+      };
     },
     /** A refused request (4xx) from `source` ("github", "slack"). */
     rejected(source: string, status: number): void {

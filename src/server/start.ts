@@ -2,12 +2,9 @@ import type { Logger } from "pino";
 import { buildGate, type Gate } from "../build-gate.js";
 import { type Clock, systemClock } from "../domain/clock.js";
 import type { ReviewJobs } from "../domain/review-jobs.js";
-import type { ReviewRecord } from "../domain/review.js";
-import type { ReviewResult } from "../domain/review-result.js";
 import { wireGitHub } from "../github/wiring.js";
 import { createLogger } from "../logger.js";
 import { type Env, loadSettings, type ServerSettings, type Settings, serverSettings } from "../settings/index.js";
-import { cardLink } from "../slack/card-link.js";
 import { wireSlack } from "../slack/wiring.js";
 import { AnswersFirst } from "./answers-first.js";
 import { type GateRoute, healthRoute, serveRoutes } from "./http-routes.js";
@@ -15,6 +12,7 @@ import { InFlight, trackedService } from "./in-flight.js";
 import { resumeOnStart, wireJobs } from "./jobs.js";
 import { createMetrics, type GateMetrics } from "./metrics.js";
 import { createReruns } from "./reruns.js";
+import { detailsUrl, reviewPageRoute } from "./review-page.js";
 import { createWebhookSink } from "./webhook-sink.js";
 
 export interface RunningServer {
@@ -50,9 +48,9 @@ export async function startGateServer(
   const clock = opts.clock ?? systemClock;
   const github = wireGitHub(server, log);
   const metrics = createMetrics();
-  const onSettled = (review: ReviewRecord, result: ReviewResult) => metrics.reviewed(review, result, clock());
-  const gate = await buildGate(settings, log, { github: github.auth, clock, onSettled });
-  await gate.checkModels().catch(async (error: unknown) => {
+  const gate = await buildGate(settings, log, { github: github.auth, clock, ...metrics.gateHooks(clock) });
+  // Models and GitHub credentials are checked once, now, rather than failing every review later.
+  await Promise.all([gate.checkModels(), github.auth.check()]).catch(async (error: unknown) => {
     await gate.close();
     throw error;
   });
@@ -66,20 +64,21 @@ export async function startGateServer(
         log,
       })
     : undefined;
-  const check = github.checkPublisher({
-    askedWho: slack?.askedWho ?? "a person with `gate decide`",
-    ...(slack ? { personName: (id: string) => slack.people.name(id), detailsUrl: cardLink } : {}),
-  });
+  const check = metrics.counted(
+    github.checkPublisher({
+      askedWho: slack?.askedWho ?? "a person with `gate decide`",
+      ...(slack ? { personName: (id: string) => slack.people.name(id) } : {}),
+      detailsUrl: detailsUrl({ publicUrl: server.publicUrl, slackCard: slack !== undefined }),
+    }),
+  );
   // Slack first: the card's place, once posted, is the check run's details link.
-  const first = slack ? [slack.publisher] : [];
+  const first = slack ? [metrics.counted(slack.publisher)] : [];
   gate.runner.publishWith((review) => (review.source === "github" ? [...first, check] : first));
   // Webhook answers go out before the background work their deliveries queue (announcements, reviews).
   const answersFirst = new AnswersFirst();
   const { jobs, handle } = wireJobs(gate, { concurrency: server.concurrency, log, later: answersFirst.later });
-  metrics.watch({
-    queueDepth: () => jobs.depth(),
-    waiting: async () => (await gate.store.withStatus("waiting_for_human")).length,
-  });
+  const waiting = async () => (await gate.store.withStatus("waiting_for_human")).length;
+  metrics.watch({ queueDepth: () => jobs.depth(), waiting });
   const decisions = new InFlight();
   const idle = async () => void (await Promise.all([jobs.idle(), decisions.idle()]));
   let ready = false;
@@ -89,6 +88,7 @@ export async function startGateServer(
     github.webhookRoute(sink, (handler) => answersFirst.answering(metrics.timedWebhook(handler))),
     healthRoute(() => ready),
     metrics.route(),
+    ...(server.publicUrl ? [reviewPageRoute(gate.store)] : []), // the check run's link without a card
   ];
   const listening = slack
     ? await slack.listen({ routes, service: trackedService(gate.runner, decisions), rerun, port: server.port })

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { ApproverConfig } from "../domain/decision.js";
 import { GateError } from "../domain/errors.js";
-import { integer } from "./fields.js";
+import { httpUrl, integer } from "./fields.js";
 import type { GitHubCredentials, GitHubSettings } from "./github.js";
 import type { SlackSettings } from "./slack.js";
 
@@ -10,6 +10,8 @@ export interface ServerPortSettings {
   port: number;
   /** Reviews run at once in the background. */
   concurrency: number;
+  /** GATE_PUBLIC_URL: where people reach this server; check runs link to its review page there. */
+  publicUrl?: string;
 }
 
 /** @example serverSchema.parse({ PORT: "8080" }).port // 8080 */
@@ -17,8 +19,15 @@ export const serverSchema = z
   .object({
     PORT: integer(0).max(65535).default(3000),
     GATE_CONCURRENCY: integer(1).max(64).default(2),
+    GATE_PUBLIC_URL: httpUrl.optional(),
   })
-  .transform((e): ServerPortSettings => ({ port: e.PORT, concurrency: e.GATE_CONCURRENCY }));
+  .transform(
+    (e): ServerPortSettings => ({
+      port: e.PORT,
+      concurrency: e.GATE_CONCURRENCY,
+      ...(e.GATE_PUBLIC_URL ? { publicUrl: e.GATE_PUBLIC_URL.replace(/\/+$/, "") } : {}),
+    }),
+  );
 
 /** Slack as the server runs it: off, or on with everything it needs. */
 export type ServerSlack =

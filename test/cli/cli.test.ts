@@ -122,6 +122,20 @@ describe("gate CLI, each command in its own process", { timeout: 120_000 }, () =
     expect(noFiles.stderr).toMatch(/files\.json: missing/);
   });
 
+  it("a misspelt bundled fixture name is refused with the names it most likely meant, writing nothing", async () => {
+    const r = await gate("review", "001_readme_tpyo", "--json");
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toContain('no fixture "001_readme_tpyo"');
+    expect(r.stderr).toContain("did you mean 001_readme_typo?");
+    const number = await gate("review", "018");
+    expect(number.stderr).toContain("did you mean 018_vulnerable_dependency?");
+    const nothing = await gate("review", "zzzzzzzz");
+    expect(nothing.stderr).toContain('no fixture "zzzzzzzz"');
+    expect(nothing.stderr).not.toContain("did you mean");
+  });
+
   it("refuses a fixture name that is not plain before touching the disk", async () => {
     const r = await gate("review", "evil name;rm -rf", "--json");
     expect(r.code).not.toBe(0);

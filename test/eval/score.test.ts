@@ -37,7 +37,14 @@ function outcome(
       route,
       findings: cited.map((p) => finding(p)),
       escalation: null,
-      budget: { cycles_used: 0, cycles_max: 2, tool_calls: 0, ...usage },
+      budget: {
+        cycles_used: 0,
+        cycles_max: 2,
+        tool_calls: 0,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+        ...usage,
+      },
     },
   };
 }

@@ -48,6 +48,14 @@ export interface FakeAnthropic {
   requests: RecordedRequest[];
   /** Requests to the Models API (`GET /v1/models[/<id>]`), kept apart from the Messages API's. */
   modelRequests: RecordedRequest[];
+  /** Requests to the token-counting endpoint (`POST /v1/messages/count_tokens`), kept apart from the Messages API's. */
+  countRequests: RecordedRequest[];
+  /**
+   * Answers token counts with `fn(request)` instead (a number of input tokens, or a scripted
+   * response such as an error); by default a count is the request's system and message text at 4
+   * characters a token, as the gate estimates.
+   */
+  countTokensWith(fn: ((request: RecordedRequest) => number | ScriptedResponse) | undefined): void;
   /** The model ids the Models API knows (a default list of current ids; tests may add or remove). */
   models: Set<string>;
   /** Answers Models API requests with `fn(request)` instead (undefined falls back to `models`). */
@@ -74,7 +82,6 @@ export const KNOWN_MODELS: readonly string[] = [
   "claude-sonnet-5",
   "claude-opus-4-8",
   "claude-sonnet-4-6",
-  "claude-sonnet-4-5",
   "claude-haiku-4-5",
 ];
 
@@ -94,6 +101,8 @@ export async function startFakeAnthropic(script: ScriptedResponse[] = []): Promi
   const queue = [...script];
   const requests: RecordedRequest[] = [];
   const modelRequests: RecordedRequest[] = [];
+  const countRequests: RecordedRequest[] = [];
+  let counter: ((request: RecordedRequest) => number | ScriptedResponse) | undefined;
   const models = new Set(KNOWN_MODELS);
   let modelResponder: Responder | undefined;
   let responder: Responder | undefined;
@@ -131,6 +140,11 @@ export async function startFakeAnthropic(script: ScriptedResponse[] = []): Promi
           ? send(res, { body: modelInfo(id) })
           : send(res, { status: 404, body: apiError("not_found_error", `model: ${id}`) });
       }
+      if (req.method === "POST" && (req.url ?? "").split("?")[0] === "/v1/messages/count_tokens") {
+        countRequests.push(recorded);
+        const answer = counter?.(recorded) ?? Math.ceil(textOf(body).length / 4);
+        return send(res, typeof answer === "number" ? { body: { input_tokens: answer } } : answer);
+      }
       requests.push(recorded);
       if (req.method !== "POST" || !(req.url ?? "").startsWith("/v1/messages")) {
         return send(res, { status: 404, body: apiError("not_found_error", `no route ${req.method} ${req.url}`) });
@@ -152,6 +166,10 @@ export async function startFakeAnthropic(script: ScriptedResponse[] = []): Promi
     url: `http://127.0.0.1:${port}`,
     requests,
     modelRequests,
+    countRequests,
+    countTokensWith: (fn) => {
+      counter = fn;
+    },
     models,
     respondModels: (fn) => {
       modelResponder = fn;
@@ -167,6 +185,19 @@ export async function startFakeAnthropic(script: ScriptedResponse[] = []): Promi
         server.close(() => resolve());
       }),
   };
+}
+
+/** The text of a request's system prompt and messages (string content or text blocks). */
+function textOf(body: MessagesRequestBody | undefined): string {
+  const texts = (value: unknown): string[] =>
+    typeof value === "string"
+      ? [value]
+      : Array.isArray(value)
+        ? value.flatMap((b: unknown) =>
+            typeof b === "object" && b !== null && "text" in b && typeof b.text === "string" ? [b.text] : [],
+          )
+        : [];
+  return [...texts(body?.system), ...(body?.messages ?? []).flatMap((m) => texts(m.content))].join("\n");
 }
 
 function send(res: ServerResponse, r: ScriptedResponse): void {

@@ -199,6 +199,21 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
         repository_selection: "all",
       });
     }
+    // The start-up checks: an App lists its installations (its JWT checked), a token reads its user.
+    if (method === "GET" && p === "/app/installations") {
+      if (publicKey && !jwtIsValid(authorization, publicKey))
+        return json(res, 401, { message: "A JSON web token could not be decoded" });
+      const ids = [...new Set(installations.values())];
+      return json(
+        res,
+        200,
+        ids.map((id) => ({ id, account: { login: "fake" }, app_id: 1234 })),
+      );
+    }
+    if (method === "GET" && p === "/user") {
+      if (!authorization) return json(res, 401, { message: "Requires authentication" });
+      return json(res, 200, { login: "fake-user", id: 1, type: "User" });
+    }
     m = method === "GET" ? /^\/repos\/([^/]+)\/([^/]+)\/installation$/.exec(p) : null;
     if (m) {
       const id = installations.get(`${m[1]}/${m[2]}`);

@@ -64,6 +64,8 @@ function result(over: Partial<ReviewResult> = {}): ReviewResult {
       model_calls: 0,
       input_tokens: 0,
       output_tokens: 0,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
       cost_usd: 0,
     },
     investigations: [],

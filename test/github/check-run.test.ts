@@ -40,6 +40,8 @@ function result(route: Route | null, status: ReviewStatus, over: Partial<ReviewR
       model_calls: 4,
       input_tokens: 500,
       output_tokens: 60,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
       cost_usd: 0.0123,
     },
     investigations: [],

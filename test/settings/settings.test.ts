@@ -129,7 +129,7 @@ describe("Claude settings", () => {
   });
 
   it("read thinking as off, on, on:<budget>, <budget> or adaptive", () => {
-    const older = { GATE_MODEL_SPECIALIST: "claude-sonnet-4-5", GATE_MODEL_INVESTIGATOR: "claude-sonnet-4-5" };
+    const older = { GATE_MODEL_SPECIALIST: "claude-sonnet-4-6", GATE_MODEL_INVESTIGATOR: "claude-sonnet-4-6" };
     const thinking = (v: string) => loadSettings({ ...older, GATE_MODEL_THINKING: v }).claude.model.thinking;
     expect(thinking("on")).toEqual({ type: "enabled", budgetTokens: 4096 });
     expect(thinking("on:2048")).toEqual({ type: "enabled", budgetTokens: 2048 });
@@ -175,8 +175,8 @@ describe("Claude settings", () => {
   it("refuse a thinking budget at or above max_tokens, or a made-up value, naming the variable", () => {
     expect(
       failure({
-        GATE_MODEL_SPECIALIST: "claude-sonnet-4-5",
-        GATE_MODEL_INVESTIGATOR: "claude-sonnet-4-5",
+        GATE_MODEL_SPECIALIST: "claude-sonnet-4-6",
+        GATE_MODEL_INVESTIGATOR: "claude-sonnet-4-6",
         GATE_MODEL_THINKING: "on:9000",
         GATE_MODEL_MAX_TOKENS: "8192",
       }),

@@ -17,6 +17,7 @@ import { responseText } from "../response-text.js";
 import { usageOf } from "../response-usage.js";
 import type { ModelSettings } from "../settings.js";
 import { thinkingParam } from "../thinking-param.js";
+import type { TokenCounter } from "../token-counter.js";
 import { ZERO_USAGE, addUsage, type Usage } from "../../domain/usage.js";
 import { investigationsText, systemBlocks, userMessage } from "./prompt.js";
 import { SpecialistAnswerSchema, type SpecialistAnswer } from "./schema.js";
@@ -27,6 +28,8 @@ export interface ModelSpecialistDeps {
   settings: Pick<ModelSettings, "specialistModel" | "thinking" | "effort" | "maxTokens" | "maxInputTokens">;
   prices: PriceTable;
   log: Logger;
+  /** The Messages API's token counts (cached per input); without it the diff is fitted by the character estimate alone. */
+  tokens?: TokenCounter;
 }
 
 /** Room kept for the rest of the prompt's wording and the schema (estimated tokens). */
@@ -57,7 +60,12 @@ export function createModelSpecialist(deps: ModelSpecialistDeps): Specialist {
         // Nothing to review against: no call, the detectors' findings stand.
         return { findings: standing, verdicts: [], usage: { ...ZERO_USAGE }, notReviewed: [] };
       }
-      const { system, user, dropped } = await buildRequest(input, policies, deps.settings.maxInputTokens);
+      const outputConfig = { format, ...(deps.settings.effort ? { effort: deps.settings.effort } : {}) };
+      const { system, user, dropped } = await buildRequest(input, policies, deps.settings.maxInputTokens, {
+        ...(deps.tokens ? { tokens: deps.tokens } : {}),
+        model: deps.settings.specialistModel,
+        outputConfig: outputConfig,
+      });
       const log = deps.log.child({ specialty: input.specialty, pr: prKey(input.pr) });
 
       let usage: Usage = { ...ZERO_USAGE };
@@ -74,7 +82,7 @@ export function createModelSpecialist(deps: ModelSpecialistDeps): Specialist {
           max_tokens: maxTokens,
           system,
           messages: [{ role: "user", content }],
-          output_config: { format, ...(deps.settings.effort ? { effort: deps.settings.effort } : {}) },
+          output_config: outputConfig,
           ...(thinking ? { thinking } : {}),
         };
         let message: Message;
@@ -115,7 +123,20 @@ export function createModelSpecialist(deps: ModelSpecialistDeps): Specialist {
   };
 }
 
-async function buildRequest(input: SpecialistInput, policies: readonly Policy[], maxInputTokens: number) {
+/** Rounds of counting and packing again, at most, when the count says the estimate was low. */
+const COUNT_ROUNDS = 3;
+
+/**
+ * The request's system blocks and user message, its diff packed under `maxInputTokens`: first by
+ * the character estimate, then (with a counter) checked against the Messages API's count of the
+ * whole request, and packed again smaller while the count is over (docs/claude.md, Input budget).
+ */
+async function buildRequest(
+  input: SpecialistInput,
+  policies: readonly Policy[],
+  maxInputTokens: number,
+  counting: { tokens?: TokenCounter; model: string; outputConfig: MessageCreateParamsNonStreaming["output_config"] },
+) {
   const system = systemBlocks(input.specialty, policies);
   const [title = "", body = "", investigations = ""] = (
     await redactAll([input.pr.title, input.pr.body, investigationsText(input.investigations)])
@@ -136,16 +157,36 @@ async function buildRequest(input: SpecialistInput, policies: readonly Policy[],
     estimateTokens(userMessage({ ...parts, sections: "", dropped: [] })) +
     estimateTokens(input.pr.files.map((f) => f.filename).join(", ")) +
     PROMPT_MARGIN_TOKENS;
-  const packed = packHunks({
-    specialty: input.specialty,
-    files,
-    policies,
-    detections: input.detections,
-    maxTokens: Math.max(0, maxInputTokens - overhead),
-  });
-  // A last pass over the whole message: nothing reaches the model unredacted.
-  const user = (await redact(userMessage({ ...parts, sections: packed.sections, dropped: packed.dropped }))).text;
-  return { system, user, dropped: packed.dropped };
+  let budget = Math.max(0, maxInputTokens - overhead);
+  for (let round = 1; ; round++) {
+    const packed = packHunks({
+      specialty: input.specialty,
+      files,
+      policies,
+      detections: input.detections,
+      maxTokens: budget,
+    });
+    // A last pass over the whole message: nothing reaches the model unredacted.
+    const user = (await redact(userMessage({ ...parts, sections: packed.sections, dropped: packed.dropped }))).text;
+    const request = { system, user, dropped: packed.dropped };
+    if (!counting.tokens || round > COUNT_ROUNDS || budget === 0) return request;
+    const counted = await counting.tokens.count(
+      {
+        model: counting.model,
+        system,
+        messages: [{ role: "user", content: user }],
+        ...(counting.outputConfig ? { output_config: counting.outputConfig } : {}),
+      },
+      input.signal,
+    );
+    if (counted === undefined || counted <= maxInputTokens) return request;
+    // The text counts more tokens than its characters suggest: scale the estimate by what was
+    // counted, and give the diff what is left of the budget at that rate (always less than before).
+    const estimated = estimateTokens(system.map((b) => b.text).join("\n")) + estimateTokens(user);
+    const perEstimated = counted / Math.max(1, estimated);
+    const rest = estimated - estimateTokens(packed.sections);
+    budget = Math.max(0, Math.min(budget - 1, Math.floor(maxInputTokens / perEstimated) - rest));
+  }
 }
 
 type Outcome = { ok: true; answer: SpecialistAnswer } | { ok: false; problem: string };

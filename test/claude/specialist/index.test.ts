@@ -295,8 +295,8 @@ describe("the Claude specialist against a fake Messages API", () => {
   it("asks for a thinking budget together with structured output on a model that takes one", async () => {
     api.enqueue(textMessage(COMPLIANT));
     await specialist({
-      GATE_MODEL_SPECIALIST: "claude-sonnet-4-5",
-      GATE_MODEL_INVESTIGATOR: "claude-sonnet-4-5",
+      GATE_MODEL_SPECIALIST: "claude-sonnet-4-6",
+      GATE_MODEL_INVESTIGATOR: "claude-sonnet-4-6",
       GATE_MODEL_THINKING: "on:2048",
       GATE_MODEL_MAX_TOKENS: "8192",
     }).review(specialistInput());

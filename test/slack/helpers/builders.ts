@@ -56,6 +56,8 @@ export function makeResult(overrides: Partial<ReviewResult> = {}): ReviewResult 
       model_calls: 3,
       input_tokens: 1200,
       output_tokens: 300,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
       cost_usd: 0.0123,
     },
     investigations: [],

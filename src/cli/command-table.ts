@@ -1,0 +1,103 @@
+/** One line of `gate --help`: how a command (or subcommand) is called, and what it does. */
+export interface CommandUsage {
+  command: string;
+  /** The subcommand word (`gate policies test`), when the line is one. */
+  sub?: string;
+  synopsis: string;
+  what: string;
+}
+
+/**
+ * Every command and subcommand the CLI runs, as `gate --help` and `gate <command> --help` print
+ * them. The dispatcher runs only commands listed here; `test/cli/help.test.ts` holds every flag
+ * the parser accepts to a line that names it.
+ */
+export const COMMANDS: readonly CommandUsage[] = [
+  { command: "review", synopsis: "gate review <fixture-dir> [--json]", what: "review a fixture (docs/fixtures.md)" },
+  {
+    command: "review",
+    synopsis: "gate review <owner/repo#n | PR URL> [--json]",
+    what: "review a live pull request (needs GitHub credentials)",
+  },
+  {
+    command: "decide",
+    synopsis: "gate decide <review-id|owner/repo#n> approve|reject [--by NAME] [--note TEXT] [--json]",
+    what: "approve or reject a review waiting for a person",
+  },
+  {
+    command: "decide",
+    synopsis: 'gate decide <review-id|owner/repo#n> info "<question>" [--by NAME] [--json]',
+    what: "ask the investigator a person's question (one cycle of the budget)",
+  },
+  { command: "status", synopsis: "gate status <review-id|owner/repo#n> [--json]", what: "where a review stands" },
+  {
+    command: "demo",
+    synopsis: "gate demo [--json | --blocks]",
+    what: "review the demo fixtures (--blocks: the Slack cards as JSON)",
+  },
+  {
+    command: "policies",
+    synopsis: "gate policies [--repo owner/name] [--json]",
+    what: "the policy corpus and configuration in force (for one repository)",
+  },
+  {
+    command: "policies",
+    sub: "test",
+    synopsis: "gate policies test <policy-file> <fixture-dir | path> [--json]",
+    what: "run one policy's ast-grep rules and print its findings",
+  },
+  {
+    command: "config",
+    sub: "check",
+    synopsis: "gate config check <file> [--strict]",
+    what: "validate a configuration file (file:line:col: key: problem); --strict: expired exceptions fail too",
+  },
+  { command: "graph", synopsis: "gate graph", what: "the review graph as Mermaid" },
+  {
+    command: "db",
+    sub: "copy",
+    synopsis: "gate db copy --to <postgres://…>",
+    what: "copy the SQLite state (GATE_DB) into an empty PostgreSQL database",
+  },
+  {
+    command: "osv",
+    sub: "sync",
+    synopsis: "gate osv sync <dir> [--ecosystem npm,pypi]",
+    what: "fill a GATE_OSV_DIR folder from OSV's exports (needs network)",
+  },
+  {
+    command: "eval",
+    synopsis: "gate eval [<dir>...] [--json] [--rules]",
+    what: "score the fixtures (default: fixtures/ and fixtures/eval/); rules mode without ANTHROPIC_API_KEY or with --rules",
+  },
+  { command: "help", synopsis: "gate help [<command>] | gate [<command>] --help", what: "this text, or one command's" },
+];
+
+const WIDTH = 46;
+
+function line(u: CommandUsage): string {
+  const pad = u.synopsis.length < WIDTH ? " ".repeat(WIDTH - u.synopsis.length) : `\n  ${" ".repeat(WIDTH)}`;
+  return `  ${u.synopsis}${pad}${u.what}`;
+}
+
+/**
+ * The help text: every command's lines, or only `command`'s (and `sub`'s, when it has that
+ * subcommand); undefined for a command the table does not hold.
+ *
+ * @example helpText("policies") // the two `gate policies` lines
+ */
+export function helpText(command?: string, sub?: string): string | undefined {
+  const rows = command === undefined ? COMMANDS : COMMANDS.filter((u) => u.command === command);
+  if (rows.length === 0) return undefined;
+  const narrowed = sub !== undefined && rows.some((u) => u.sub === sub) ? rows.filter((u) => u.sub === sub) : rows;
+  const head =
+    command === undefined
+      ? "gate: the PR compliance gate"
+      : `gate ${command}${narrowed[0]?.sub && sub ? ` ${sub}` : ""}`;
+  return `${head}\n\n${narrowed.map(line).join("\n")}\n\nSettings come from GATE_* environment variables (README, Settings).`;
+}
+
+/** Whether the table holds `command`. */
+export function isCommand(command: string): boolean {
+  return COMMANDS.some((u) => u.command === command);
+}
