@@ -21,7 +21,7 @@ import { advisorySourcesFor } from "./advisories/advisory-sources.js";
 import { effectiveConfig, type EffectiveConfig } from "./gate-file/effective.js";
 import type { ReviewStateValue } from "./graph/state.js";
 import { configShelf } from "./graph/review-config.js";
-import { loadConfigFile } from "./gate-file/load.js";
+import { loadServerConfigFile } from "./gate-file/corpus-check.js";
 import { approversWith } from "./gate-file/approvers-with.js";
 import { loadPolicies } from "./policy/load-policies.js";
 import { rulesReviewer } from "./policy/rules-reviewer.js";
@@ -98,13 +98,19 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
   const policies = loadPolicies(settings.policiesDir);
   // A policy's own ast-grep rules are checked here: a rule ast-grep refuses stops the start, naming it.
   const ruleDetectors = policyRuleDetectors(policies);
-  // The server-wide configuration, read whole before anything is reviewed: an invalid file stops the start.
-  const configFile = loadConfigFile(settings.configFile);
+  const clock = extras.clock ?? systemClock;
+  // The server-wide configuration, read whole and checked as strictly as `gate config check` before
+  // anything is reviewed: an invalid file, or a policy id with no policy file, stops the start.
+  const { file: configFile, warnings } = loadServerConfigFile(
+    settings.configFile,
+    policies.map((p) => p.id),
+    clock().toISOString().slice(0, 10),
+  );
+  for (const w of warnings) log.warn({ file: w.file, line: w.line, col: w.col, key: w.key }, w.message);
   const config = effectiveConfig(configFile, policies, {
     riskThreshold: settings.review.riskThreshold,
     sources: [settings.configFile],
   });
-  const clock = extras.clock ?? systemClock;
   const state = await openState(settings.database, clock, log);
   const { store, pullRequests } = state;
   // Several replicas on PostgreSQL share a job table; the server starts its workers.
