@@ -12,6 +12,8 @@ export interface IntakeResult {
   incomplete?: string;
   /** The repository's own configuration file as its base commit has it (absent: it has none). */
   repoConfig?: { source: string; text: string };
+  /** The repository's own policy files as its base commit has them (absent or empty: it has none). */
+  repoPolicies?: { source: string; text: string }[];
 }
 
 /**
