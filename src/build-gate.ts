@@ -193,9 +193,9 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
     // The server-wide file's approvers over GATE_APPROVERS* (a repository's file adds its own per review).
     approvers: approversWith(settings.approvers, config.approvers),
     ...(jobQueue ? { coordination: jobQueue } : {}),
-    // A settled review frees this process's copy of its snapshot; the edges may add more.
+    // A settled review keeps its pull request (gzipped, once: `gate config whatif` replays it) and
+    // only its last checkpoint, and frees this process's copy of its snapshot; the edges may add more.
     onSettled: async (review, result) => {
-      await pullRequests.delete(review.id);
       await state.pruneCheckpoints(review.id);
       const source = await store.source(review.id);
       // An open review of the same head (a re-run) reads the same copy: keep it.

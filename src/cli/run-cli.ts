@@ -16,6 +16,9 @@ const USAGE = `gate: the PR compliance gate
                                               run one policy's ast-grep rules and print its findings
   gate config check <file> [--strict]         validate a configuration file (file:line:col: key: problem);
                                               --strict: expired exceptions fail too
+  gate config whatif <file> [--repo owner/name] [--since 30d] [--policies <dir>] [--json]
+                                              replay the stored reviews with a proposed configuration
+                                              (rules mode, read-only) and list the ones that change
   gate graph                                  the review graph as Mermaid
   gate db copy --to <postgres://…>            copy the SQLite state (GATE_DB) into an empty PostgreSQL database
   gate osv sync <dir> [--ecosystem npm,pypi]  fill a GATE_OSV_DIR folder from OSV's exports (needs network)
@@ -39,6 +42,8 @@ function parseCommandLine(argv: string[]) {
       to: { type: "string" },
       ecosystem: { type: "string" },
       strict: { type: "boolean", default: false },
+      since: { type: "string" },
+      policies: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -54,10 +59,31 @@ export async function runCli(argv: string[], env: Env): Promise<number> {
     return 2;
   }
   const [command, ...rest] = parsed.positionals;
-  const { json, blocks, by, note, rules, help, repo, to, ecosystem, strict } = parsed.values;
+  const { json, blocks, by, note, rules, help, repo, to, ecosystem, strict, since, policies } = parsed.values;
   if (!command || help || command === "help") {
     process.stdout.write(`${USAGE}\n`);
     return command || help ? 0 : 2;
+  }
+  if (command === "config" && rest[0] === "whatif") {
+    // Replays the stored reviews read-only: the gate (and its read-write database) is never built.
+    try {
+      const settings = loadSettings(env);
+      const [{ whatifCommand }, { createLogger }] = await Promise.all([
+        import("./commands/whatif.js"),
+        import("../logger.js"),
+      ]);
+      const log = createLogger({ level: settings.logLevel ?? "warn", base: false, destination: 2 });
+      return await whatifCommand(
+        rest.slice(1),
+        { json, ...(repo ? { repo } : {}), ...(since ? { since } : {}), ...(policies ? { policies } : {}) },
+        settings,
+        log,
+        { out: (t) => process.stdout.write(`${t}\n`), err: (t) => process.stderr.write(`${t}\n`) },
+      );
+    } catch (error) {
+      process.stderr.write(`gate: ${describeError(error)}\n`);
+      return 1;
+    }
   }
   if (command === "config") {
     // Checks a file without the gate's own configuration: that one may be the file being fixed.
