@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runGateCli } from "../helpers/run-cli.js";
+import { corpusWith } from "../detectors/rules/rule-policies.js";
 import { PROPOSAL, storeBytes, storeWithReviews } from "./whatif-store.js";
 
 const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? "", GATE_LOG_LEVEL: "silent" };
@@ -84,5 +85,42 @@ describe("gate config whatif on SQLite", { timeout: 120_000 }, () => {
     expect(refused.code).toBe(1);
     expect(refused.stdout).toBe("");
     expect(refused.stderr).toContain(`${bad}:3:3: policies.ACME-99`);
+  });
+
+  it("--policies replays with a proposed policy folder: a new rule's findings appear where its code is", async () => {
+    const at = { ...env, GATE_DB: store.db, GATE_DATA_DIR: store.dir };
+    const rule = [
+      "---",
+      "id: ACME-02",
+      "title: Sessions are checked by the platform's verifySession",
+      "specialty: security",
+      "severity: medium",
+      "blocking: false",
+      "version: 1",
+      "rules:",
+      "  - id: no-own-session-check",
+      "    language: TypeScript",
+      '    rule: { pattern: "validateSession($$$ARGS)" }',
+      "    message: call the platform's verifySession instead",
+      "---",
+      "# ACME-02",
+      "",
+      "Sessions are checked in one place.",
+      "",
+    ].join("\n");
+    const same = path.join(store.dir, "same.yml");
+    fs.writeFileSync(same, "version: 1\n");
+    const r = await runGateCli(["config", "whatif", same, "--policies", corpusWith({ "ACME-02.md": rule }), "--json"], {
+      env: at,
+      cwd: store.dir,
+    });
+    expect(r.stderr).toBe("");
+    const report = JSON.parse(r.stdout) as Report;
+    // Only the auth refactor calls validateSession (twice: the demo reviews 003 and 003b).
+    expect(report.changes.map((c) => c.pr).sort()).toEqual(["acme/accounts#214", "acme/accounts#215"]);
+    for (const c of report.changes) {
+      expect(c.appeared).toEqual([expect.stringMatching(/^ACME-02 src\/auth\/session\.ts:\d+ \(medium\)$/)]);
+      expect(c.disappeared).toEqual([]);
+    }
   });
 });
