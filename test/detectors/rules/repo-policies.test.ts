@@ -15,7 +15,7 @@ describe("a repository's own policies", () => {
   });
 
   it("none is used when one is refused: a rule's field names its line and id; two files with one id name both", () => {
-    const missingMessage = ACME_01.replace(/    message: legacy_auth is retired; call verify_session\n/, "");
+    const missingMessage = ACME_01.replace("    message: legacy_auth is retired; call verify_session\n", "");
     const broken = repositoryPolicies(
       [
         { source: at("ACME-01.md"), text: missingMessage },
