@@ -7,6 +7,7 @@ import { largePrFigure, latencyFigures } from "./review-bench.js";
 import { replicaFigures } from "./replica-bench.js";
 import { serverFigures } from "./server-bench.js";
 import type { Figure } from "./stats.js";
+import { whatifFigures } from "./whatif-bench.js";
 
 /** Every bench `npm run bench` runs, in order (`--only` picks some by name); each gives figures. */
 const BENCHES: Record<string, () => Promise<Figure[]>> = {
@@ -20,6 +21,7 @@ const BENCHES: Record<string, () => Promise<Figure[]>> = {
   osv: async () => [await osvLockfileFigure()],
   server: serverFigures,
   replicas: replicaFigures,
+  whatif: whatifFigures,
 };
 
 function fmt(v: number): string {

@@ -22,7 +22,7 @@ import { advisorySourcesFor } from "./advisories/advisory-sources.js";
 import { effectiveConfig, type EffectiveConfig } from "./gate-file/effective.js";
 import type { ReviewStateValue } from "./graph/state.js";
 import { configShelf } from "./graph/review-config.js";
-import { loadConfigFile } from "./gate-file/load.js";
+import { loadServerConfigFile } from "./gate-file/corpus-check.js";
 import { approversWith } from "./gate-file/approvers-with.js";
 import { loadPolicies } from "./policy/load-policies.js";
 import { rulesReviewer } from "./policy/rules-reviewer.js";
@@ -103,13 +103,19 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
   const policies = loadPolicies(settings.policiesDir);
   // A policy's own ast-grep rules are checked here: a rule ast-grep refuses stops the start, naming it.
   const ruleDetectors = policyRuleDetectors(policies);
-  // The server-wide configuration, read whole before anything is reviewed: an invalid file stops the start.
-  const configFile = loadConfigFile(settings.configFile);
+  const clock = extras.clock ?? systemClock;
+  // The server-wide configuration, read whole and checked as strictly as `gate config check` before
+  // anything is reviewed: an invalid file, or a policy id with no policy file, stops the start.
+  const { file: configFile, warnings } = loadServerConfigFile(
+    settings.configFile,
+    policies.map((p) => p.id),
+    clock().toISOString().slice(0, 10),
+  );
+  for (const w of warnings) log.warn({ file: w.file, line: w.line, col: w.col, key: w.key }, w.message);
   const config = effectiveConfig(configFile, policies, {
     riskThreshold: settings.review.riskThreshold,
     sources: [settings.configFile],
   });
-  const clock = extras.clock ?? systemClock;
   const state = await openState(settings.database, clock, log);
   const { store, pullRequests } = state;
   // Several replicas on PostgreSQL share a job table; the server starts its workers.
@@ -198,9 +204,9 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
     // The server-wide file's approvers over GATE_APPROVERS* (a repository's file adds its own per review).
     approvers: approversWith(settings.approvers, config.approvers),
     ...(jobQueue ? { coordination: jobQueue } : {}),
-    // A settled review frees this process's copy of its snapshot; the edges may add more.
+    // A settled review keeps its pull request (gzipped, once: `gate config whatif` replays it) and
+    // only its last checkpoint, and frees this process's copy of its snapshot; the edges may add more.
     onSettled: async (review, result) => {
-      await pullRequests.delete(review.id);
       await state.pruneCheckpoints(review.id);
       const source = await store.source(review.id);
       // An open review of the same head (a re-run) reads the same copy: keep it.

@@ -52,6 +52,12 @@ export const COMMANDS: readonly CommandUsage[] = [
     synopsis: "gate config check <file> [--strict]",
     what: "validate a configuration file (file:line:col: key: problem); --strict: expired exceptions fail too",
   },
+  {
+    command: "config",
+    sub: "whatif",
+    synopsis: "gate config whatif <file> [--repo owner/name] [--since 30d] [--policies <dir>] [--json]",
+    what: "replay the stored reviews with a proposed configuration (rules mode, read-only) and list the ones that change",
+  },
   { command: "graph", synopsis: "gate graph", what: "the review graph as Mermaid" },
   {
     command: "db",

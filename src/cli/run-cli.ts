@@ -15,6 +15,8 @@ export const CLI_OPTIONS = {
   to: { type: "string" },
   ecosystem: { type: "string" },
   strict: { type: "boolean", default: false },
+  since: { type: "string" },
+  policies: { type: "string" },
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
@@ -37,7 +39,7 @@ export async function runCli(argv: string[], env: Env): Promise<number> {
     return 2;
   }
   const [command, ...rest] = parsed.positionals;
-  const { json, blocks, by, note, rules, help, repo, to, ecosystem, strict } = parsed.values;
+  const { json, blocks, by, note, rules, help, repo, to, ecosystem, strict, since, policies } = parsed.values;
   if (!command || help || command === "help") {
     // `gate help review`, `gate review --help`, `gate policies test --help`: that command's lines.
     const [asked, sub] = command === "help" ? rest : [command, rest[0]];
@@ -52,6 +54,27 @@ export async function runCli(argv: string[], env: Env): Promise<number> {
   if (!isCommand(command)) {
     process.stderr.write(`gate: unknown command ${JSON.stringify(command)}\n\n${helpText()}\n`);
     return 2;
+  }
+  if (command === "config" && rest[0] === "whatif") {
+    // Replays the stored reviews read-only: the gate (and its read-write database) is never built.
+    try {
+      const settings = loadSettings(env);
+      const [{ whatifCommand }, { createLogger }] = await Promise.all([
+        import("./commands/whatif.js"),
+        import("../logger.js"),
+      ]);
+      const log = createLogger({ level: settings.logLevel ?? "warn", base: false, destination: 2 });
+      return await whatifCommand(
+        rest.slice(1),
+        { json, ...(repo ? { repo } : {}), ...(since ? { since } : {}), ...(policies ? { policies } : {}) },
+        settings,
+        log,
+        { out: (t) => process.stdout.write(`${t}\n`), err: (t) => process.stderr.write(`${t}\n`) },
+      );
+    } catch (error) {
+      process.stderr.write(`gate: ${describeError(error)}\n`);
+      return 1;
+    }
   }
   if (command === "config") {
     // Checks a file without the gate's own configuration: that one may be the file being fixed.

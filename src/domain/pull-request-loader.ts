@@ -12,6 +12,8 @@ export interface IntakeResult {
   incomplete?: string;
   /** The repository's own configuration file as its base commit has it (absent: it has none). */
   repoConfig?: { source: string; text: string };
+  /** The repository's own policy files as its base commit has them (absent or empty: it has none). */
+  repoPolicies?: { source: string; text: string }[];
 }
 
 /**
@@ -24,12 +26,13 @@ export interface PullRequestLoader {
 
 /**
  * Where a review's pull request is kept, once, outside the checkpointed graph state: the graph's
- * state holds only its summary, so a large diff is not saved again at every step.
+ * state holds only its summary, so a large diff is not saved again at every step. It stays after
+ * the review settles (`gate config whatif` replays it).
  */
 export interface PullRequestStore {
   put(reviewId: string, pr: PullRequest): Promise<void>;
   /** The review's pull request, or undefined when it was never stored (or was pruned). */
   get(reviewId: string): Promise<PullRequest | undefined>;
-  /** Forgets a settled review's pull request (its result keeps what `status` shows). */
+  /** Forgets a review's pull request (its result keeps what `status` shows). */
   delete(reviewId: string): Promise<void>;
 }

@@ -82,6 +82,12 @@ export interface EffectiveConfig {
   approvers: { any: string[]; bySpecialty: Partial<Record<Specialty, string[]>> };
   /** The Slack channel the configuration names for this repository's cards. */
   slackChannel?: string;
+  /**
+   * The repository's own policy files (`.github/gate/policies/` at the base commit), kept whole
+   * with the configuration (checked at intake): their rules run as detectors beside the server's.
+   * Absent: it has none.
+   */
+  repoPolicies?: { source: string; text: string }[];
 }
 
 /**

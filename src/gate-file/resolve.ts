@@ -14,7 +14,8 @@ export interface ServerConfig {
 
 /**
  * A review's configuration: the repository's file (from the base commit) over the server-wide
- * one. A repository file with any problem is not used at all; the problem is returned, so the
+ * one, with the repository's own policies (already checked: they only add ids) enforced beside the
+ * server's. A repository file with any problem is not used at all; the problem is returned, so the
  * review goes to a person with it rather than run half-configured.
  *
  * @example resolveReviewConfig(server, { source: "acme/web:.github/gate.yml@abc", text }, policies).config.risk.threshold
@@ -23,19 +24,34 @@ export function resolveReviewConfig(
   server: ServerConfig,
   repo: RepoConfigText | undefined,
   policies: readonly Policy[],
+  own: { policies: readonly Policy[]; files: readonly RepoConfigText[] } = { policies: [], files: [] },
 ): { config: EffectiveConfig; problem?: string } {
-  if (!repo) return { config: server.config };
+  const repoPolicies = own.policies;
+  if (!repo && repoPolicies.length === 0) return { config: server.config };
+  const withOwn = (config: EffectiveConfig): EffectiveConfig =>
+    repoPolicies.length > 0
+      ? { ...config, repoPolicies: own.files.map((f) => ({ source: f.source, text: f.text })) }
+      : config;
+  const corpus = [...policies, ...repoPolicies];
+  const sources = [...server.config.sources, ...repoPolicies.map((p) => p.source)];
+  const serverOnly = () =>
+    repoPolicies.length > 0
+      ? effectiveConfig(server.file, corpus, { riskThreshold: server.config.risk.threshold, sources })
+      : server.config;
+  if (!repo) return { config: withOwn(serverOnly()) };
   try {
     const file = parseConfigText(repo.text, repo.source);
     return {
-      config: effectiveConfig(mergeConfig(server.file, file), policies, {
-        riskThreshold: server.config.risk.threshold,
-        sources: [...server.config.sources, repo.source],
-      }),
+      config: withOwn(
+        effectiveConfig(mergeConfig(server.file, file), corpus, {
+          riskThreshold: server.config.risk.threshold,
+          sources: [...sources, repo.source],
+        }),
+      ),
     };
   } catch (error) {
     return {
-      config: server.config,
+      config: withOwn(serverOnly()),
       problem: `${messageOf(error)}; the repository's configuration was not used, so a person decides`,
     };
   }

@@ -5,7 +5,7 @@ import type { IntakeResult, PullRequestLoader } from "../domain/pull-request-loa
 import { snapshotOf } from "../domain/snapshot-ref.js";
 import type { GitHubAuth } from "./client.js";
 import { loadPullRequest } from "./intake.js";
-import { readRepoConfig } from "./repo-config.js";
+import { readRepoConfig, readRepoPolicies } from "./repo-config.js";
 
 /**
  * The client for a repository: as the named App installation, or the repository's own (a token
@@ -55,12 +55,20 @@ export function createGitHubLoader(opts: { auth: GitHubAuth }): PullRequestLoade
       } catch (error) {
         problems.push(`${messageOf(error)}; the review cannot use the repository's configuration`);
       }
+      // Its own policies too: from the base commit only (a PR adding one raises SEC-06 instead).
+      let repoPolicies: IntakeResult["repoPolicies"];
+      try {
+        repoPolicies = await readRepoPolicies(octokit, { owner: source.owner, repo: source.repo, ref: pr.baseSha });
+      } catch (error) {
+        problems.push(`${messageOf(error)}; the review cannot use the repository's own policies`);
+      }
       return {
         pr,
         // The snapshot is of the commit this review is for (the webhook's head), never a moving ref.
         snapshot: snapshotOf(source),
         ...(problems.length > 0 ? { incomplete: problems.join("; ") } : {}),
         ...(repoConfig ? { repoConfig } : {}),
+        ...(repoPolicies?.length ? { repoPolicies } : {}),
       };
     },
   };

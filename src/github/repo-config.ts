@@ -1,6 +1,50 @@
 import type { Octokit } from "@octokit/rest";
-import { REPO_CONFIG_PATH, type RepoConfigText } from "../gate-file/repo-file.js";
+import { REPO_CONFIG_PATH, REPO_POLICIES_DIR, type RepoConfigText } from "../gate-file/repo-file.js";
 import { GateError, messageOf } from "../domain/errors.js";
+
+/** How many policy files a repository's folder may hold (each is one more contents call per review). */
+export const REPO_POLICY_FILES_MAX = 50;
+
+interface At {
+  owner: string;
+  repo: string;
+  ref?: string;
+}
+
+const whereOf = (at: At, file: string) =>
+  `${at.owner}/${at.repo}:${file}@${at.ref ? at.ref.slice(0, 12) : "default branch"}`;
+
+/** The contents API's answer for `file` at the ref; undefined on 404. */
+async function contentsOf(octokit: Octokit, at: At, file: string): Promise<unknown> {
+  try {
+    const { data } = await octokit.rest.repos.getContent({
+      owner: at.owner,
+      repo: at.repo,
+      path: file,
+      ...(at.ref ? { ref: at.ref } : {}),
+    });
+    return data;
+  } catch (error) {
+    if ((error as { status?: number }).status === 404) return undefined;
+    throw new GateError("GITHUB_INTAKE", `could not read ${whereOf(at, file)}: ${messageOf(error)}`, { cause: error });
+  }
+}
+
+async function readFileAt(octokit: Octokit, at: At, file: string): Promise<RepoConfigText | undefined> {
+  const where = whereOf(at, file);
+  const data = await contentsOf(octokit, at, file);
+  if (data === undefined) return undefined;
+  const entry = data as { type?: string; encoding?: string; content?: string };
+  if (
+    Array.isArray(data) ||
+    entry.type !== "file" ||
+    entry.encoding !== "base64" ||
+    typeof entry.content !== "string"
+  ) {
+    throw new GateError("GITHUB_INTAKE", `${where} is not a file GitHub returned whole`);
+  }
+  return { source: where, text: Buffer.from(entry.content, "base64").toString("utf8") };
+}
 
 /**
  * A repository's `.github/gate.yml` at `ref` (the pull request's base commit; the default branch
@@ -9,26 +53,40 @@ import { GateError, messageOf } from "../domain/errors.js";
  *
  * @example await readRepoConfig(octokit, { owner: "acme", repo: "web", ref: pr.baseSha }) // { source, text } | undefined
  */
-export async function readRepoConfig(
-  octokit: Octokit,
-  at: { owner: string; repo: string; ref?: string },
-): Promise<RepoConfigText | undefined> {
-  const where = `${at.owner}/${at.repo}:${REPO_CONFIG_PATH}@${at.ref ? at.ref.slice(0, 12) : "default branch"}`;
-  let data: unknown;
-  try {
-    ({ data } = await octokit.rest.repos.getContent({
-      owner: at.owner,
-      repo: at.repo,
-      path: REPO_CONFIG_PATH,
-      ...(at.ref ? { ref: at.ref } : {}),
-    }));
-  } catch (error) {
-    if ((error as { status?: number }).status === 404) return undefined;
-    throw new GateError("GITHUB_INTAKE", `could not read ${where}: ${messageOf(error)}`, { cause: error });
+export function readRepoConfig(octokit: Octokit, at: At): Promise<RepoConfigText | undefined> {
+  return readFileAt(octokit, at, REPO_CONFIG_PATH);
+}
+
+/**
+ * A repository's own policy files (`.github/gate/policies/*.md`) at `ref`, the pull request's
+ * base commit, never its head; none when the folder is absent. A folder GitHub cannot list, an
+ * entry it does not return whole, or more than `REPO_POLICY_FILES_MAX` files is an error (the
+ * review then goes to a person saying so).
+ *
+ * @example await readRepoPolicies(octokit, { owner: "acme", repo: "web", ref: pr.baseSha }) // [{ source: "acme/web:.github/gate/policies/ACME-01.md@…", text }]
+ */
+export async function readRepoPolicies(octokit: Octokit, at: At): Promise<RepoConfigText[]> {
+  const listing = await contentsOf(octokit, at, REPO_POLICIES_DIR);
+  if (listing === undefined) return [];
+  if (!Array.isArray(listing)) {
+    throw new GateError("GITHUB_INTAKE", `${whereOf(at, REPO_POLICIES_DIR)} is not a folder`);
   }
-  const file = data as { type?: string; encoding?: string; content?: string };
-  if (Array.isArray(data) || file.type !== "file" || file.encoding !== "base64" || typeof file.content !== "string") {
-    throw new GateError("GITHUB_INTAKE", `${where} is not a file GitHub returned whole`);
+  const names = (listing as { type?: string; name?: string }[])
+    .filter((e) => e.type === "file" && e.name?.endsWith(".md") && e.name.toLowerCase() !== "readme.md")
+    .map((e) => e.name as string)
+    .sort();
+  if (names.length > REPO_POLICY_FILES_MAX) {
+    throw new GateError(
+      "GITHUB_INTAKE",
+      `${whereOf(at, REPO_POLICIES_DIR)} holds ${names.length} policy files (at most ${REPO_POLICY_FILES_MAX} are read)`,
+    );
   }
-  return { source: where, text: Buffer.from(file.content, "base64").toString("utf8") };
+  const out: RepoConfigText[] = [];
+  for (const name of names) {
+    const file = await readFileAt(octokit, at, `${REPO_POLICIES_DIR}/${name}`);
+    if (!file)
+      throw new GateError("GITHUB_INTAKE", `${whereOf(at, `${REPO_POLICIES_DIR}/${name}`)} vanished while read`);
+    out.push(file);
+  }
+  return out;
 }

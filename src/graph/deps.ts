@@ -16,6 +16,7 @@ import type { EffectiveConfig } from "../gate-file/effective.js";
 import type { ServerConfig } from "../gate-file/resolve.js";
 import type { Clock } from "../domain/clock.js";
 import type { ConfigShelf } from "./review-config.js";
+import { parsePolicyTexts } from "../policy/load-policies.js";
 
 /** The investigator as the graph sees it. It never throws (a failure is an inconclusive report). */
 export interface Investigator {
@@ -84,4 +85,18 @@ export async function reviewedPullRequest(
   state: { reviewId: string; pr: unknown },
 ): Promise<PullRequest | undefined> {
   return state.pr ? deps.pullRequests.get(state.reviewId) : undefined;
+}
+
+/**
+ * The repository's own policies a review's configuration keeps (checked at intake); none when they
+ * no longer parse (the detect node records that as a failed detector, so the review goes to a person).
+ *
+ * @example ownPolicies(config).map((p) => p.id) // ["ACME-01"]
+ */
+export function ownPolicies(config: EffectiveConfig): Policy[] {
+  try {
+    return parsePolicyTexts(config.repoPolicies ?? []);
+  } catch {
+    return [];
+  }
 }

@@ -29,6 +29,18 @@ export function parsePolicyFile(source: string, text: string): Policy {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path.join(".") || "(front matter)";
+    const [top, index] = issue?.path ?? [];
+    if (top === "rules" && typeof index === "number") {
+      // A rule's own problem names the rule: its line and its id, as an ast-grep refusal does.
+      const rule = (meta as { rules?: { id?: unknown }[] }).rules?.[index];
+      const id = typeof rule?.id === "string" ? rule.id : `#${index + 1}`;
+      const policyId = (meta as { id?: unknown }).id;
+      const line = ruleLines(match[1] ?? "", index + 1)[index];
+      throw new GateError(
+        "POLICY_INVALID",
+        `${source}:${line}: rule ${id}${typeof policyId === "string" ? ` of ${policyId}` : ""}: field '${field}': ${issue?.message ?? "invalid"}`,
+      );
+    }
     throw new GateError("POLICY_INVALID", `${source}: field '${field}': ${issue?.message ?? "invalid"}`);
   }
   const body = (match[2] ?? "").trim();
@@ -75,4 +87,13 @@ export function loadPolicies(dir: string): Policy[] {
   // Ids are capitals, digits and a hyphen (PolicyMetaSchema): code-unit order is localeCompare's
   // order for them, without the ICU collator a first localeCompare builds.
   return policies.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/**
+ * The policies of files kept as text (a repository's own, kept with its review's configuration).
+ *
+ * @example parsePolicyTexts(config.repoPolicies ?? []).map((p) => p.id) // ["ACME-01"]
+ */
+export function parsePolicyTexts(files: readonly { source: string; text: string }[]): Policy[] {
+  return files.map((f) => parsePolicyFile(f.source, f.text));
 }

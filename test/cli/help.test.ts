@@ -28,15 +28,21 @@ describe("gate --help and the command table", () => {
     const listed = new Set(COMMANDS.map((u) => u.command));
     expect([...dispatched].sort()).toEqual([...listed].sort());
     // The subcommands each command checks for (`args[0] !== "copy"`, `sub !== "check"`, `rest[0] === "test"`).
-    const subs: Record<string, string> = {
-      policies: "run-cli.ts",
-      config: "commands/config.ts",
-      db: "commands/db.ts",
-      osv: "commands/osv.ts",
+    const subs: Record<string, string[]> = {
+      policies: ["run-cli.ts"],
+      // `config whatif` is dispatched before the gate is built (run-cli.ts), `config check` by its command.
+      config: ["commands/config.ts", "run-cli.ts"],
+      db: ["commands/db.ts"],
+      osv: ["commands/osv.ts"],
     };
     for (const u of COMMANDS.filter((c) => c.sub)) {
-      const file = fs.readFileSync(path.join(PACKAGE_ROOT, "src/cli", subs[u.command] ?? "missing"), "utf8");
-      expect(file, `${u.command} ${u.sub}`).toContain(`"${u.sub}"`);
+      const files = (subs[u.command] ?? ["missing"]).map((f) =>
+        fs.readFileSync(path.join(PACKAGE_ROOT, "src/cli", f), "utf8"),
+      );
+      expect(
+        files.some((f) => f.includes(`"${u.sub}"`)),
+        `${u.command} ${u.sub}`,
+      ).toBe(true);
     }
   });
 

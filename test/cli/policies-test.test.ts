@@ -3,51 +3,9 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/gate.js";
 import { runGateCli } from "../helpers/run-cli.js";
-import { ACME_01, corpusWith } from "../detectors/rules/rule-policies.js";
+import { ACME_01, corpusWith, legacyFixture } from "../detectors/rules/rule-policies.js";
 
 const env = { PATH: process.env.PATH ?? "", GATE_LOG_LEVEL: "silent" };
-
-/** A fixture whose PR adds a TypeScript file that calls legacyAuth, and a Python one that does not. */
-function legacyFixture(): string {
-  const dir = path.join(tempDir("gate-rules-fixture-"), "legacy_auth_call");
-  fs.mkdirSync(dir, { recursive: true });
-  const pr = {
-    number: 41,
-    title: "Session check for the admin page",
-    body: "",
-    user: { login: "dev" },
-    base: { ref: "main", sha: "a".repeat(40), repo: { full_name: "acme/portal" } },
-    head: { ref: "admin-session", sha: "b".repeat(40) },
-  };
-  const ts = [
-    "import { legacyAuth } from './legacy';",
-    "",
-    "export function admin(req: Request) {",
-    "  return legacyAuth(req);",
-    "}",
-  ];
-  const files = [
-    {
-      filename: "src/admin/session.ts",
-      status: "added",
-      additions: ts.length,
-      deletions: 0,
-      changes: ts.length,
-      patch: [`@@ -0,0 +1,${ts.length} @@`, ...ts.map((l) => `+${l}`)].join("\n"),
-    },
-    {
-      filename: "app/health.py",
-      status: "added",
-      additions: 1,
-      deletions: 0,
-      changes: 1,
-      patch: "@@ -0,0 +1 @@\n+def health(): return 'ok'",
-    },
-  ];
-  fs.writeFileSync(path.join(dir, "pr.json"), JSON.stringify(pr));
-  fs.writeFileSync(path.join(dir, "files.json"), JSON.stringify(files));
-  return dir;
-}
 
 describe("a team's ast-grep rule policy, through the real CLI", { timeout: 120_000 }, () => {
   it("in GATE_POLICIES_DIR it raises its finding in a review; the review goes to a person citing it", async () => {
@@ -64,10 +22,35 @@ describe("a team's ast-grep rule policy, through the real CLI", { timeout: 120_0
     };
     expect(result.findings.filter((f) => f.policy === "ACME-01")).toEqual([
       expect.objectContaining({
+        file: "app/session.py",
+        line: 5,
+        message: expect.stringContaining("legacy_auth is retired"),
+      }),
+      expect.objectContaining({
         file: "src/admin/session.ts",
         line: 4,
         message: expect.stringContaining("legacyAuth is retired"),
       }),
+    ]);
+    expect(result.route).toBe("human");
+  });
+
+  it("in a fixture's base-policies/ (the repository's own, at the base commit) it raises its findings too", async () => {
+    const fixture = legacyFixture();
+    fs.mkdirSync(path.join(fixture, "base-policies"));
+    fs.writeFileSync(path.join(fixture, "base-policies", "ACME-01.md"), ACME_01);
+    const data = tempDir("gate-rules-data-");
+    const r = await runGateCli(["review", fixture, "--json"], {
+      env: { ...env, GATE_DB: path.join(data, "gate.db"), GATE_DATA_DIR: data },
+      cwd: data,
+    });
+    const result = JSON.parse(r.stdout) as {
+      route: string;
+      findings: { policy: string; file: string; line: number }[];
+    };
+    expect(result.findings.filter((f) => f.policy === "ACME-01").map((f) => `${f.file}:${f.line}`)).toEqual([
+      "app/session.py:5",
+      "src/admin/session.ts:4",
     ]);
     expect(result.route).toBe("human");
   });
@@ -94,7 +77,8 @@ describe("a team's ast-grep rule policy, through the real CLI", { timeout: 120_0
     const onFixture = await runGateCli(["policies", "test", policyFile, legacyFixture()], { env, cwd: tempDir() });
     expect(onFixture.code).toBe(0);
     expect(onFixture.stdout).toContain("src/admin/session.ts:4: ACME-01: legacyAuth is retired");
-    expect(onFixture.stdout).toContain("1 finding of ACME-01 in 2 files");
+    expect(onFixture.stdout).toContain("app/session.py:5: ACME-01: legacy_auth is retired");
+    expect(onFixture.stdout).toContain("2 findings of ACME-01 in 2 files");
 
     const folder = tempDir("gate-rules-src-");
     fs.mkdirSync(path.join(folder, "lib"));

@@ -32,7 +32,7 @@ export interface FakeGitHub {
   setPull(owner: string, repo: string, number: number, data: { pr: unknown; files: unknown[] }): void;
   setTarball(owner: string, repo: string, ref: string, gz: Buffer): void;
   setInstallation(owner: string, repo: string, installationId: number): void;
-  /** Serves a file through the contents API at a ref (a commit SHA; "" for the default branch). */
+  /** Serves a file through the contents API at a ref (a commit SHA; "" for the default branch); its folders list it. */
   setContent(owner: string, repo: string, ref: string, path: string, text: string): void;
   /** Requests matching a method and a path pattern. */
   find(method: string, path: RegExp): RecordedRequest[];
@@ -247,8 +247,26 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
     m = method === "GET" ? /^\/repos\/([^/]+)\/([^/]+)\/contents\/(.+)$/.exec(p) : null;
     if (m) {
       const file = decodeURIComponent(m[3] ?? "");
-      const text = contents.get(`${m[1]}/${m[2]}@${url.searchParams.get("ref") ?? ""}:${file}`);
-      if (text === undefined) return json(res, 404, { message: "Not Found" });
+      const at = `${m[1]}/${m[2]}@${url.searchParams.get("ref") ?? ""}:`;
+      const text = contents.get(`${at}${file}`);
+      if (text === undefined) {
+        // A folder: its direct entries, as GitHub lists a directory (files and sub-folders).
+        const under = [...contents.keys()]
+          .filter((k) => k.startsWith(`${at}${file}/`))
+          .map((k) => k.slice(`${at}${file}/`.length));
+        if (under.length === 0) return json(res, 404, { message: "Not Found" });
+        const names = [...new Set(under.map((rest) => rest.split("/")[0] ?? rest))].sort();
+        return json(
+          res,
+          200,
+          names.map((name) => ({
+            type: under.includes(name) ? "file" : "dir",
+            name,
+            path: `${file}/${name}`,
+            size: Buffer.byteLength(contents.get(`${at}${file}/${name}`) ?? ""),
+          })),
+        );
+      }
       return json(res, 200, {
         type: "file",
         encoding: "base64",

@@ -44,11 +44,11 @@ describe("the review graph on PostgreSQL (PostgresSaver)", () => {
     const entries = (await second.store.auditFor(waiting.review_id)).map((a) => `${a.actor}:${a.action}:${a.outcome}`);
     expect(entries).toEqual(expect.arrayContaining(["alice:approve:received", "alice:approve:applied"]));
 
-    // Settled: one checkpoint kept (status still reads it), the diff forgotten.
+    // Settled: one checkpoint kept (status still reads it), the diff kept once (what-if replays it).
     const thread = `'${waiting.review_id}'`;
     expect(await count(second, `SELECT count(*) AS n FROM checkpoints WHERE thread_id = ${thread}`)).toBe(1);
     expect(await count(second, `SELECT count(*) AS n FROM checkpoint_writes WHERE thread_id = ${thread}`)).toBe(0);
-    expect(await count(second, `SELECT count(*) AS n FROM gate_pull_requests WHERE review_id = ${thread}`)).toBe(0);
+    expect(await count(second, `SELECT count(*) AS n FROM gate_pull_requests WHERE review_id = ${thread}`)).toBe(1);
     const status = await second.runner.status(waiting.review_id);
     expect(status?.route).toBe("human_approved");
     expect(status?.findings).toEqual(outcome.result.findings);

@@ -78,9 +78,9 @@ function filesUnder(dir: string, prefix = ""): { rel: string; body: Buffer }[] {
 export function serveFixture(
   stack: Pick<Stack, "gh" | "registry"> & { osv?: FakeOsv },
   name: string,
-  opts: { headSha?: string; extraEntries?: (top: string) => RawEntry[] } = {},
+  opts: { headSha?: string; extraEntries?: (top: string) => RawEntry[]; fixturesDir?: string } = {},
 ): ServedPr {
-  const dir = path.join(BUNDLED_FIXTURES_DIR, name);
+  const dir = path.join(opts.fixturesDir ?? BUNDLED_FIXTURES_DIR, name);
   const pull = FixturePullSchema.parse(readJson(path.join(dir, "pr.json")));
   const files = z.array(z.unknown()).parse(readJson(path.join(dir, "files.json")));
   const headSha = opts.headSha ?? pull.head.sha;

@@ -57,14 +57,15 @@ describe("the pull request is stored once per review", () => {
     expect(stored?.files.map((f) => f.patch).join("\n")).toContain(PATCH_TEXT);
   });
 
-  it("prunes a settled review to its newest checkpoint and forgets its diff; status still shows everything", async () => {
+  it("prunes a settled review to its newest checkpoint and keeps its diff once (what-if replays it); status still shows everything", async () => {
     const g = await gate();
     const result = await reviewFixture(g, "003_auth_change");
     expect(result.route).toBe("approved");
     expect(checkpointRows(g, result.review_id, "x").checkpoints).toBe(1);
     expect(
       sqliteDb(g).prepare(`SELECT count(*) AS n FROM gate_pull_requests WHERE review_id = ?`).get(result.review_id),
-    ).toEqual({ n: 0 });
+    ).toEqual({ n: 1 });
+    expect((await g.pullRequests.get(result.review_id))?.number).toBe(214);
     const status = await g.runner.status(result.review_id);
     expect(status?.route).toBe("approved");
     expect(status?.findings).toEqual(result.findings);

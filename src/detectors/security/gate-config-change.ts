@@ -1,4 +1,4 @@
-import { REPO_CONFIG_PATH } from "../../gate-file/repo-file.js";
+import { isGateConfigPath, REPO_CONFIG_PATH, REPO_POLICIES_DIR } from "../../gate-file/repo-file.js";
 import { addedLines, type PatchLine, removedLines } from "../../domain/patch.js";
 import type { ChangedFile } from "../../domain/pull-request.js";
 import type { Detector } from "../detector.js";
@@ -19,7 +19,7 @@ function describeChange(file: ChangedFile, added: PatchLine[]): string {
       ? "removes it"
       : file.status === "added"
         ? "adds it"
-        : file.status === "renamed" && file.filename !== REPO_CONFIG_PATH
+        : file.status === "renamed" && !isGateConfigPath(file.filename)
           ? `renames it to ${file.filename}`
           : "changes it";
   return shown.length > 0 ? `${how}: ${shown.join(", ")}${more}` : how;
@@ -27,8 +27,9 @@ function describeChange(file: ChangedFile, added: PatchLine[]): string {
 
 /**
  * SEC-06: a pull request that adds, changes, renames or removes the repository's own gate
- * configuration (`.github/gate.yml`). Its review still runs with the base commit's file; the
- * change applies once merged, so a person approves it. The finding names the change.
+ * configuration: its `.github/gate.yml`, or a policy file under `.github/gate/policies/`. Its
+ * review still runs with the base commit's files; the change applies once merged, so a person
+ * approves it. The finding names the change.
  *
  * @example await gateConfigChangeDetector.detect(ctx) // [{ policy: "SEC-06", file: ".github/gate.yml", ... }]
  */
@@ -36,12 +37,18 @@ export const gateConfigChangeDetector: Detector = {
   id: "gate-config-change",
   policies: ["SEC-06"],
   covers: [],
-  reads: (file) => file.filename === REPO_CONFIG_PATH,
+  reads: (file) => isGateConfigPath(file.filename),
   async detect(ctx) {
     return ctx.pr.files
-      .filter((f) => f.filename === REPO_CONFIG_PATH || f.previousFilename === REPO_CONFIG_PATH)
+      .filter((f) => isGateConfigPath(f.filename) || isGateConfigPath(f.previousFilename))
       .map((f) => {
         const added = addedLines(f.patch);
+        // The gate's file this change touches (a rename out of the folder still names where it was).
+        const gateFile = isGateConfigPath(f.filename) ? f.filename : (f.previousFilename ?? f.filename);
+        const what =
+          gateFile === REPO_CONFIG_PATH
+            ? `the gate's own configuration for this repository (${REPO_CONFIG_PATH})`
+            : `one of the repository's own gate policies (${gateFile}, under ${REPO_POLICIES_DIR}/)`;
         return securityFinding({
           policy: "SEC-06",
           detector: "gate-config-change",
@@ -50,8 +57,8 @@ export const gateConfigChangeDetector: Detector = {
           file: f.filename,
           ...(added[0] ? { line: added[0].line } : {}),
           message:
-            `This pull request edits the gate's own configuration for this repository (${REPO_CONFIG_PATH}); it ` +
-            `${describeChange(f, added)}. This review used the base branch's file; the change applies once merged, so a person approves it.`,
+            `This pull request edits ${what}; it ` +
+            `${describeChange(f, added)}. This review used the base branch's files; the change applies once merged, so a person approves it.`,
         });
       });
   },

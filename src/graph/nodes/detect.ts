@@ -1,8 +1,12 @@
+import { parsePolicyTexts } from "../../policy/load-policies.js";
 import { describeError } from "../../domain/errors.js";
 import type { Finding } from "../../domain/finding.js";
 import type { HeadFiles } from "../../domain/head-files.js";
 import type { LicenseLookup, LicenseResolver, LookupFailure } from "../../domain/license-resolver.js";
 import { applyConfig } from "../../gate-file/apply.js";
+import type { EffectiveConfig } from "../../gate-file/effective.js";
+import type { Detector } from "../../detectors/detector.js";
+import { policyRuleDetectors } from "../../detectors/policy-rules.js";
 import { buildCoverage, type ReadGap } from "../../coverage/ledger.js";
 import { withEmptyFilesShown, withMovedFilesWhole } from "../../coverage/moved-files.js";
 import { recordingAdvisoryFailures } from "../../advisories/recording-failures.js";
@@ -56,6 +60,19 @@ export function recordingSnapshotFailure(inner: HeadFiles, gaps: ReadGap[]): Hea
 }
 
 /**
+ * The detectors of the repository's own policies' rules (checked at intake, so a refusal here is
+ * a stored configuration this version reads differently): recorded as a failed detector, never skipped.
+ */
+function repositoryRuleDetectors(config: EffectiveConfig, errors: string[]): Detector[] {
+  try {
+    return policyRuleDetectors(parsePolicyTexts(config.repoPolicies ?? []));
+  } catch (error) {
+    errors.push(`the repository's own policies (${describeError(error)})`);
+    return [];
+  }
+}
+
+/**
  * Runs every deterministic detector (free, so always), then applies the review's configuration
  * to what they found (policies switched off or tuned, exceptions), and writes the coverage ledger:
  * what the detectors read and what they could not (a language no detector reads, a binary, an
@@ -92,8 +109,9 @@ export function detectNode(deps: ReviewGraphDeps) {
     };
     const found: Finding[] = [];
     const detectorErrors: string[] = [];
+    const detectors = [...deps.detectors, ...repositoryRuleDetectors(config, detectorErrors)];
     await Promise.all(
-      deps.detectors.map(async (d) => {
+      detectors.map(async (d) => {
         try {
           found.push(...(await d.detect(ctx)));
         } catch (error) {
@@ -109,7 +127,7 @@ export function detectNode(deps: ReviewGraphDeps) {
         a.policy.localeCompare(b.policy) || (a.file ?? "").localeCompare(b.file ?? "") || (a.line ?? 0) - (b.line ?? 0),
     );
     lookupFailures.sort((a, b) => `${a.ecosystem}:${a.name}`.localeCompare(`${b.ecosystem}:${b.name}`));
-    const coverage = buildCoverage(moved.pr.files, deps.detectors, gaps, config.coverage.acceptUnread);
+    const coverage = buildCoverage(moved.pr.files, detectors, gaps, config.coverage.acceptUnread);
     return { detections, detectorErrors: detectorErrors.sort(), lookupFailures, coverage };
   };
 }

@@ -1,5 +1,6 @@
 import { messageOf } from "../../domain/errors.js";
 import { resolveReviewConfig } from "../../gate-file/resolve.js";
+import { repositoryPolicies } from "../../detectors/repo-policies.js";
 import { summarizePullRequest } from "../../domain/pull-request.js";
 import type { ReviewGraphDeps } from "../deps.js";
 import type { ReviewStateUpdate, ReviewStateValue } from "../state.js";
@@ -13,9 +14,15 @@ export function intakeNode(deps: ReviewGraphDeps) {
     try {
       const r = await deps.loader.load(state.source);
       await deps.pullRequests.put(state.reviewId, r.pr);
+      // The repository's own policies from the base commit, checked; a refused one goes to a person.
+      const files = r.repoPolicies ?? [];
+      const own = repositoryPolicies(files, deps.policies);
       // The repository's file from the base commit, over the server's; an invalid one goes to a person.
-      const { config, problem } = resolveReviewConfig(deps.server, r.repoConfig, deps.policies);
-      const problems = [r.incomplete, problem].filter((p): p is string => p !== undefined);
+      const { config, problem } = resolveReviewConfig(deps.server, r.repoConfig, deps.policies, {
+        policies: own.policies,
+        files: own.policies.length > 0 ? files : [],
+      });
+      const problems = [r.incomplete, own.problem, problem].filter((p): p is string => p !== undefined);
       return {
         pr: summarizePullRequest(r.pr),
         snapshot: r.snapshot,

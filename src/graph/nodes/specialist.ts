@@ -2,7 +2,7 @@ import { GateError, messageOf } from "../../domain/errors.js";
 import type { Specialty } from "../../domain/finding.js";
 import type { Usage } from "../../domain/usage.js";
 import type { Policy } from "../../domain/policy.js";
-import { reviewedPullRequest, type ReviewGraphDeps } from "../deps.js";
+import { configOf, ownPolicies, reviewedPullRequest, type ReviewGraphDeps } from "../deps.js";
 import type { SpecialistOutput } from "../../domain/specialist.js";
 import type { ReviewStateUpdate, ReviewStateValue } from "../state.js";
 
@@ -50,11 +50,13 @@ async function withTimeout<T>(ms: number, work: (signal: AbortSignal) => Promise
 }
 
 /** The policies a specialist weighs: those retrieved, plus any its detections or concerns cite. */
-function policiesFor(deps: ReviewGraphDeps, state: ReviewStateValue, specialty: Specialty): Policy[] {
+async function policiesFor(deps: ReviewGraphDeps, state: ReviewStateValue, specialty: Specialty): Promise<Policy[]> {
   const ids = new Set(state.retrieved[specialty] ?? []);
   for (const d of state.detections) if (d.specialty === specialty) ids.add(d.policy);
   for (const r of state.investigations) for (const c of r.concerns) ids.add(c.policy);
-  return deps.policies.filter((p) => p.specialty === specialty && ids.has(p.id));
+  // The repository's own policies (kept with its configuration) are weighed like the server's.
+  const own = ownPolicies(await configOf(deps, state));
+  return [...deps.policies, ...own].filter((p) => p.specialty === specialty && ids.has(p.id));
 }
 
 /**
@@ -67,12 +69,13 @@ export function specialistNode(deps: ReviewGraphDeps, specialty: Specialty) {
     if (!pr) return {};
     const detections = state.detections.filter((d) => d.specialty === specialty);
     const specialist = deps.specialists[specialty];
+    const policies = await policiesFor(deps, state, specialty);
     try {
       const out: SpecialistOutput = await withTimeout(deps.specialistTimeoutMs, (signal) =>
         specialist.review({
           specialty,
           pr,
-          policies: policiesFor(deps, state, specialty),
+          policies,
           detections,
           investigations: state.investigations,
           signal,

@@ -75,13 +75,13 @@ describe("a policy's own ast-grep rules", () => {
     );
   });
 
-  it("an unknown key in a rule is refused when the policy file is read", () => {
+  it("an unknown key in a rule is refused when the policy file is read, naming the rule's line and id", () => {
     expect(() =>
       parsePolicyFile(
         "policies/ACME-01.md",
         ACME_01.replace("    message: legacy_auth", "    mesage: x\n    message: legacy_auth"),
       ),
-    ).toThrow(/ACME-01\.md: field 'rules\.1': .*mesage/);
+    ).toThrow(/ACME-01\.md:13: rule no-legacy-auth-py of ACME-01: field 'rules\.1': .*mesage/);
   });
 
   it("severity warning is a non-blocking note; off turns the rule off", async () => {
