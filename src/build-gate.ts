@@ -32,6 +32,7 @@ import type { Publisher, ReviewRecord } from "./domain/review.js";
 import type { ReviewResult } from "./domain/review-result.js";
 import type { Settings } from "./settings/index.js";
 import { openState } from "./store/open-state.js";
+import { configParser as configParserFor } from "./gate-file/config-parser.js";
 import type { PgJobQueue } from "./store/postgres/job-queue.js";
 
 /** What the edges may add to the core: live intake, live licences, model reviewers, publishers. */
@@ -146,6 +147,8 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
   });
   const loader = loaderBySource(github ? { github: createGitHubLoader({ auth: github }) } : {});
   const configs = configShelf(store);
+  // Repositories' configuration files are parsed on GATE_WORKERS worker threads, off the thread that answers.
+  const configParser = configParserFor(settings.workers, log);
   const graph = buildReviewGraph(
     {
       loader,
@@ -166,6 +169,7 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
       },
       investigator,
       server: { file: configFile, config },
+      configParser,
       configs,
       clock,
       specialistTimeoutMs: settings.review.specialistTimeoutMs,
@@ -230,6 +234,7 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
     },
     close: async () => {
       await jobQueue?.end();
+      await configParser.close();
       await state.close();
     },
   };

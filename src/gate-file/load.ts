@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import YAML, { isMap, isPair, isScalar, LineCounter, type Document } from "yaml";
 import { GateError, messageOf } from "../domain/errors.js";
+import { entriesProblem, sizeProblem } from "./config-caps.js";
 import { GateConfigSchema, type GateConfigFile } from "./schema.js";
 
 /** One problem in a configuration file: where (file, line, column), which key, what. */
@@ -53,11 +54,15 @@ function keyNode(doc: Document, path: readonly PropertyKey[], key: string) {
 
 /**
  * Parses and validates one configuration file's text. Every problem names the file, the line and
- * the key; nothing of a file with any problem is used (throws `ConfigFileError`).
+ * the key; nothing of a file with any problem is used (throws `ConfigFileError`). A file over
+ * CONFIG_MAX_BYTES is refused before it is parsed, one over CONFIG_MAX_ENTRIES before it is
+ * validated (config-caps.ts).
  *
  * @example parseConfigText("version: 1\nlicenses:\n  deny: [AGPL-3.0-only]\n", "gate.yml").licenses?.deny // ["AGPL-3.0-only"]
  */
 export function parseConfigText(text: string, file: string): GateConfigFile {
+  const tooLarge = sizeProblem(text, file);
+  if (tooLarge) throw new ConfigFileError(file, [tooLarge]);
   const lineCounter = new LineCounter();
   const doc = YAML.parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
   const at = (offset: number | undefined) => lineCounter.linePos(offset ?? 0);
@@ -70,6 +75,8 @@ export function parseConfigText(text: string, file: string): GateConfigFile {
       }),
     );
   }
+  const tooMany = entriesProblem(doc, lineCounter, file);
+  if (tooMany) throw new ConfigFileError(file, [tooMany]);
   // One parse per file: zod's generated fast parser would cost more to build than it saves.
   const parsed = GateConfigSchema.safeParse(doc.toJS() ?? {}, { jitless: true });
   if (parsed.success) return parsed.data;

@@ -14,6 +14,7 @@ import type { Specialist } from "../domain/specialist.js";
 import type { ReviewSource } from "../domain/review-source.js";
 import type { EffectiveConfig } from "../gate-file/effective.js";
 import type { ServerConfig } from "../gate-file/resolve.js";
+import type { ConfigParser } from "../gate-file/config-parser.js";
 import type { Clock } from "../domain/clock.js";
 import type { ConfigShelf } from "./review-config.js";
 
@@ -50,6 +51,8 @@ export interface ReviewGraphDeps {
   investigator: Investigator;
   /** The server-wide configuration (no repository's file): intake merges a repository's file over it. */
   server: ServerConfig;
+  /** Parses a repository's configuration file off the answering thread (GATE_WORKERS); in-thread when unset. */
+  configParser?: ConfigParser;
   /** Where each review's configuration is kept once, by digest (the state holds the digest). */
   configs: ConfigShelf;
   /** Today's date decides which exceptions still apply. */

@@ -14,7 +14,12 @@ export function intakeNode(deps: ReviewGraphDeps) {
       const r = await deps.loader.load(state.source);
       await deps.pullRequests.put(state.reviewId, r.pr);
       // The repository's file from the base commit, over the server's; an invalid one goes to a person.
-      const { config, problem } = resolveReviewConfig(deps.server, r.repoConfig, deps.policies);
+      const { config, problem } = await resolveReviewConfig(
+        deps.server,
+        r.repoConfig,
+        deps.policies,
+        deps.configParser,
+      );
       const problems = [r.incomplete, problem].filter((p): p is string => p !== undefined);
       return {
         pr: summarizePullRequest(r.pr),
