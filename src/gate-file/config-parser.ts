@@ -1,9 +1,6 @@
-import fs from "node:fs";
-import path from "node:path";
-import { createRequire } from "node:module";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { Logger } from "pino";
+import { workerScript } from "../worker-script.js";
 import type { ParseAnswer, ParseRequest } from "./config-worker.js";
 import { ConfigFileError, parseConfigText } from "./load.js";
 import type { GateConfigFile } from "./schema.js";
@@ -24,30 +21,6 @@ export const inThreadParser: ConfigParser = {
   close: async () => {},
 };
 
-/**
- * How to start the worker, found relative to this module (so it works from src/, from dist/
- * and from an installed package); undefined when there is no worker file beside it (the CLI
- * bundle, dist/cli/gate.cjs), where parsing stays in-thread.
- */
-function workerStart(): { script: string | URL; eval: boolean } | undefined {
-  const here = import.meta.url;
-  if (here.endsWith(".ts")) {
-    // Running from the sources (tests, `tsx`): the worker compiles its TypeScript with tsx's loader.
-    const script = new URL("./config-worker.ts", here);
-    let api: string;
-    try {
-      // tsx's ESM API by path: resolving "tsx/esm/api" through require() would give its CommonJS build.
-      api = path.join(path.dirname(createRequire(here).resolve("tsx/package.json")), "dist/esm/api/index.mjs");
-    } catch {
-      return undefined;
-    }
-    const code = `import(${JSON.stringify(pathToFileURL(api).href)}).then((m) => { m.register(); return import(${JSON.stringify(script.href)}); })`;
-    return { script: code, eval: true };
-  }
-  const script = new URL("./config-worker.js", here);
-  return fs.existsSync(fileURLToPath(script)) ? { script, eval: false } : undefined;
-}
-
 interface Pending {
   resolve(value: GateConfigFile): void;
   reject(error: unknown): void;
@@ -61,7 +34,7 @@ interface Pending {
  * @example const parser = configParser(2, log); await parser.parse(text, "acme/web:.github/gate.yml@abc");
  */
 export function configParser(size: number, log?: Logger): ConfigParser {
-  const start = size > 0 ? workerStart() : undefined;
+  const start = size > 0 ? workerScript(import.meta.url, "config-worker") : undefined;
   if (!start) return inThreadParser;
   const workers: Array<{ worker: Worker; pending: Map<number, Pending> } | undefined> = Array.from({ length: size });
   let next = 0;

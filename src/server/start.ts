@@ -87,10 +87,7 @@ export async function startGateServer(
   const sink = createWebhookSink({ store: gate.store, jobs, reviewDrafts: server.reviewDrafts, log, rerun });
   const routes: GateRoute[] = [
     github.webhookRoute(sink, (handler) => answersFirst.answering(metrics.timedWebhook(handler))),
-    healthRoute(
-      () => ready,
-      () => gate.state.health(),
-    ),
+    healthRoute(() => ready, gate.state.health),
     metrics.route(),
   ];
   const listening = slack
