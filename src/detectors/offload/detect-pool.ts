@@ -60,7 +60,10 @@ export function detectionPool(size: number, log: Logger): DetectionPool | undefi
 
   const answer = (worker: Worker, running: Running | undefined, call: CallRequest): void => {
     const reply = (r: Omit<CallReply, "type" | "call">) => worker.postMessage({ type: "reply", call: call.call, ...r });
-    if (!running) return reply({ error: "no such job" });
+    if (!running) {
+      reply({ error: "no such job" });
+      return;
+    }
     const { ctx } = running;
     const work =
       call.target === "head"
