@@ -1,5 +1,5 @@
 import { type Document, isMap, isSeq, type LineCounter, visit } from "yaml";
-import type { ConfigProblem } from "./load.js";
+import type { ConfigProblem } from "./config-problem.js";
 
 /** The largest configuration file the gate reads (bytes): a real one is a few KB. */
 export const CONFIG_MAX_BYTES = 128 * 1024;

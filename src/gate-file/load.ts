@@ -2,17 +2,10 @@ import fs from "node:fs";
 import YAML, { isMap, isPair, isScalar, LineCounter, type Document } from "yaml";
 import { GateError, messageOf } from "../domain/errors.js";
 import { entriesProblem, sizeProblem } from "./config-caps.js";
+import type { ConfigProblem } from "./config-problem.js";
 import { GateConfigSchema, type GateConfigFile } from "./schema.js";
 
-/** One problem in a configuration file: where (file, line, column), which key, what. */
-export interface ConfigProblem {
-  file: string;
-  line: number;
-  col: number;
-  /** The key's path, dotted (`licenses.allow.1`), or `(file)` for the whole file. */
-  key: string;
-  message: string;
-}
+export type { ConfigProblem } from "./config-problem.js";
 
 /**
  * `file:line:col: key: message`, the form editors and CI logs link.
