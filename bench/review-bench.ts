@@ -1,3 +1,4 @@
+import { LARGE_CHANGE_FILES } from "../src/detectors/offload/detect-pool.js";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -57,7 +58,8 @@ export async function largePrFigure(): Promise<Figure> {
   const runs: number[] = [];
   let route: string | null = null;
   try {
-    writeSyntheticFixture(fixtures, "warm", { files: 5, linesPerFile: 20, number: 1 });
+    // Large enough to be detected on a worker (GATE_WORKERS): the worker's start-up is start-up too.
+    writeSyntheticFixture(fixtures, "warm", { files: LARGE_CHANGE_FILES, linesPerFile: 20, number: 1 });
     await reviewFixture(gate, fixtures, "warm", {
       repo: "bench/service",
       number: 1,

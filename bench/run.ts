@@ -1,5 +1,6 @@
 import { detectLinearity } from "./detect-bench.js";
 import { grepFigure } from "./grep-bench.js";
+import { heavyAckFigure } from "./heavy-bench.js";
 import { languageFigures } from "./language-bench.js";
 import { osvLockfileFigure } from "./osv-bench.js";
 import { memoryFigure, startupFigure, storageFigures } from "./process-bench.js";
@@ -20,6 +21,7 @@ const BENCHES: Record<string, () => Promise<Figure[]>> = {
   grep: async () => [await grepFigure()],
   osv: async () => [await osvLockfileFigure()],
   server: serverFigures,
+  heavy: async () => [await heavyAckFigure()],
   replicas: replicaFigures,
   whatif: whatifFigures,
 };

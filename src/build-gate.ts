@@ -33,6 +33,8 @@ import type { Publisher, ReviewRecord } from "./domain/review.js";
 import type { ReviewResult } from "./domain/review-result.js";
 import type { Settings } from "./settings/index.js";
 import { openState } from "./store/open-state.js";
+import { configParser as configParserFor } from "./gate-file/config-parser.js";
+import { detectionPool as detectionPoolFor } from "./detectors/offload/detect-pool.js";
 import type { PgJobQueue } from "./store/postgres/job-queue.js";
 
 /** What the edges may add to the core: live intake, live licences, model reviewers, publishers. */
@@ -160,6 +162,10 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
   });
   const loader = loaderBySource(github ? { github: createGitHubLoader({ auth: github }) } : {});
   const configs = configShelf(store);
+  // Repositories' configuration files are parsed on GATE_WORKERS worker threads, off the thread that answers.
+  const configParser = configParserFor(settings.workers, log);
+  // Large changes are detected there too (detectors/offload/).
+  const detectionPool = detectionPoolFor(settings.workers, log);
   const graph = buildReviewGraph(
     {
       loader,
@@ -183,6 +189,8 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
       },
       investigator,
       server: { file: configFile, config },
+      configParser,
+      ...(detectionPool ? { detectionPool } : {}),
       configs,
       clock,
       specialistTimeoutMs: settings.review.specialistTimeoutMs,
@@ -248,6 +256,7 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
     },
     close: async () => {
       await jobQueue?.end();
+      await Promise.all([configParser.close(), detectionPool?.close()]);
       await state.close();
     },
   };

@@ -38,6 +38,10 @@ export const ERROR_ADVICE = {
     "a newer release of the gate migrated this database; run that release (or newer) against it, never an older one (README, Settings)",
   REVIEW_CONFIG_MISSING:
     "the database no longer holds the configuration this review ran with (was it copied without its gate_configs table?); re-run the review so it runs with today's",
+  DATABASE_BUSY:
+    "another process held the SQLite file GATE_DB's write lock past the busy timeout, so nothing of the change was written; run one gate per SQLite file (replicas share PostgreSQL, GATE_DATABASE_URL), and redeliver or retry (docs/operations.md)",
+  DATABASE_FULL:
+    "the disk (or the file's size limit) holding GATE_DB is full, so nothing of the change was written; free space, then redeliver or retry (docs/operations.md)",
   DATABASE_NOT_EMPTY:
     "copy into an empty database: create a fresh one and name it in --to (README, Moving from SQLite to PostgreSQL)",
   INVESTIGATION_STOPPED:

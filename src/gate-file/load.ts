@@ -1,17 +1,11 @@
 import fs from "node:fs";
 import YAML, { isMap, isPair, isScalar, LineCounter, type Document } from "yaml";
 import { GateError, messageOf } from "../domain/errors.js";
+import { entriesProblem, sizeProblem } from "./config-caps.js";
+import type { ConfigProblem } from "./config-problem.js";
 import { GateConfigSchema, type GateConfigFile } from "./schema.js";
 
-/** One problem in a configuration file: where (file, line, column), which key, what. */
-export interface ConfigProblem {
-  file: string;
-  line: number;
-  col: number;
-  /** The key's path, dotted (`licenses.allow.1`), or `(file)` for the whole file. */
-  key: string;
-  message: string;
-}
+export type { ConfigProblem } from "./config-problem.js";
 
 /**
  * `file:line:col: key: message`, the form editors and CI logs link.
@@ -53,11 +47,15 @@ function keyNode(doc: Document, path: readonly PropertyKey[], key: string) {
 
 /**
  * Parses and validates one configuration file's text. Every problem names the file, the line and
- * the key; nothing of a file with any problem is used (throws `ConfigFileError`).
+ * the key; nothing of a file with any problem is used (throws `ConfigFileError`). A file over
+ * CONFIG_MAX_BYTES is refused before it is parsed, one over CONFIG_MAX_ENTRIES before it is
+ * validated (config-caps.ts).
  *
  * @example parseConfigText("version: 1\nlicenses:\n  deny: [AGPL-3.0-only]\n", "gate.yml").licenses?.deny // ["AGPL-3.0-only"]
  */
 export function parseConfigText(text: string, file: string): GateConfigFile {
+  const tooLarge = sizeProblem(text, file);
+  if (tooLarge) throw new ConfigFileError(file, [tooLarge]);
   const lineCounter = new LineCounter();
   const doc = YAML.parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
   const at = (offset: number | undefined) => lineCounter.linePos(offset ?? 0);
@@ -70,6 +68,8 @@ export function parseConfigText(text: string, file: string): GateConfigFile {
       }),
     );
   }
+  const tooMany = entriesProblem(doc, lineCounter, file);
+  if (tooMany) throw new ConfigFileError(file, [tooMany]);
   // One parse per file: zod's generated fast parser would cost more to build than it saves.
   const parsed = GateConfigSchema.safeParse(doc.toJS() ?? {}, { jitless: true });
   if (parsed.success) return parsed.data;

@@ -1,7 +1,7 @@
 import { messageOf } from "../domain/errors.js";
 import type { Policy } from "../domain/policy.js";
 import { effectiveConfig, type EffectiveConfig } from "./effective.js";
-import { parseConfigText } from "./load.js";
+import { type ConfigParser, inThreadParser } from "./config-parser.js";
 import { mergeConfig } from "./merge.js";
 import type { RepoConfigText } from "./repo-file.js";
 import type { GateConfigFile } from "./schema.js";
@@ -16,16 +16,18 @@ export interface ServerConfig {
  * A review's configuration: the repository's file (from the base commit) over the server-wide
  * one, with the repository's own policies (already checked: they only add ids) enforced beside the
  * server's. A repository file with any problem is not used at all; the problem is returned, so the
- * review goes to a person with it rather than run half-configured.
+ * review goes to a person with it rather than run half-configured. The file is parsed by
+ * `parser` (the server's worker threads; in-thread by default).
  *
- * @example resolveReviewConfig(server, { source: "acme/web:.github/gate.yml@abc", text }, policies).config.risk.threshold
+ * @example (await resolveReviewConfig(server, { source: "acme/web:.github/gate.yml@abc", text }, policies)).config.risk.threshold
  */
-export function resolveReviewConfig(
+export async function resolveReviewConfig(
   server: ServerConfig,
   repo: RepoConfigText | undefined,
   policies: readonly Policy[],
   own: { policies: readonly Policy[]; files: readonly RepoConfigText[] } = { policies: [], files: [] },
-): { config: EffectiveConfig; problem?: string } {
+  parser: ConfigParser = inThreadParser,
+): Promise<{ config: EffectiveConfig; problem?: string }> {
   const repoPolicies = own.policies;
   if (!repo && repoPolicies.length === 0) return { config: server.config };
   const withOwn = (config: EffectiveConfig): EffectiveConfig =>
@@ -40,7 +42,7 @@ export function resolveReviewConfig(
       : server.config;
   if (!repo) return { config: withOwn(serverOnly()) };
   try {
-    const file = parseConfigText(repo.text, repo.source);
+    const file = await parser.parse(repo.text, repo.source);
     return {
       config: withOwn(
         effectiveConfig(mergeConfig(server.file, file), corpus, {

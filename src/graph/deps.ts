@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { Detector } from "../detectors/detector.js";
+import type { DetectionPool } from "../detectors/offload/detect-pool.js";
 import type { HeadFiles } from "../domain/head-files.js";
 import type { LicenseResolver } from "../domain/license-resolver.js";
 import type { AdvisorySource } from "../domain/advisory-source.js";
@@ -14,6 +15,7 @@ import type { Specialist } from "../domain/specialist.js";
 import type { ReviewSource } from "../domain/review-source.js";
 import type { EffectiveConfig } from "../gate-file/effective.js";
 import type { ServerConfig } from "../gate-file/resolve.js";
+import type { ConfigParser } from "../gate-file/config-parser.js";
 import type { Clock } from "../domain/clock.js";
 import type { ConfigShelf } from "./review-config.js";
 import { parsePolicyTexts } from "../policy/load-policies.js";
@@ -51,6 +53,10 @@ export interface ReviewGraphDeps {
   investigator: Investigator;
   /** The server-wide configuration (no repository's file): intake merges a repository's file over it. */
   server: ServerConfig;
+  /** Runs the built-in detectors over a large change on worker threads (GATE_WORKERS); in-thread when unset. */
+  detectionPool?: DetectionPool;
+  /** Parses a repository's configuration file off the answering thread (GATE_WORKERS); in-thread when unset. */
+  configParser?: ConfigParser;
   /** Where each review's configuration is kept once, by digest (the state holds the digest). */
   configs: ConfigShelf;
   /** Today's date decides which exceptions still apply. */

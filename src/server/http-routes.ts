@@ -8,17 +8,33 @@ export interface GateRoute {
   handler: (req: IncomingMessage, res: ServerResponse) => void;
 }
 
-/** `GET /healthz`: 200 once the server is ready (the database open, recovery started), 503 before. */
-export function healthRoute(isReady: () => boolean): GateRoute {
+/**
+ * `GET /healthz`: 503 "starting" until the server is ready (the database open, recovery started);
+ * then 200 "ok" while the database answers, and 503 "database: <why>" while it does not (it
+ * recovers by itself once the database answers again).
+ */
+export function healthRoute(isReady: () => boolean, database: () => Promise<void>): GateRoute {
   return {
     path: "/healthz",
     method: "GET",
     handler: (_req, res) => {
-      const ready = isReady();
-      res.writeHead(ready ? 200 : 503, { "content-type": "text/plain" });
-      res.end(ready ? "ok" : "starting");
+      const answer = (status: number, text: string) =>
+        res.headersSent || res.writeHead(status, { "content-type": "text/plain" }).end(text);
+      if (!isReady()) return void answer(503, "starting");
+      database().then(
+        () => answer(200, "ok"),
+        (error: unknown) => answer(503, `database: ${databaseTrouble(error)}`),
+      );
     },
   };
+}
+
+/** What is wrong with the database, in one line (pg's connection errors are sometimes an AggregateError without a message). */
+function databaseTrouble(error: unknown): string {
+  if (error instanceof AggregateError && !error.message) return error.errors.map(databaseTrouble).join("; ");
+  const code = (error as { code?: unknown }).code;
+  const message = error instanceof Error ? error.message || error.name : String(error);
+  return typeof code === "string" && !message.includes(code) ? `${message} (${code})` : message;
 }
 
 /** A plain Node request listener serving the given routes (when Slack is off, there is no Bolt). */
@@ -41,7 +57,7 @@ export function routeListener(routes: GateRoute[]) {
 /**
  * Serves the routes on a plain HTTP server on `port` (0: any free one): the server with Slack off.
  *
- * @example const { port, stop } = await serveRoutes([healthRoute(() => true)], 0);
+ * @example const { port, stop } = await serveRoutes([healthRoute(() => true, async () => {})], 0);
  */
 export async function serveRoutes(routes: GateRoute[], port: number): Promise<{ port: number; stop(): Promise<void> }> {
   const server = http.createServer(routeListener(routes));

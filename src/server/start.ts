@@ -86,7 +86,7 @@ export async function startGateServer(
   const sink = createWebhookSink({ store: gate.store, jobs, reviewDrafts: server.reviewDrafts, log, rerun });
   const routes: GateRoute[] = [
     github.webhookRoute(sink, (handler) => answersFirst.answering(metrics.timedWebhook(handler))),
-    healthRoute(() => ready),
+    healthRoute(() => ready, gate.state.health),
     metrics.route(),
     ...(server.publicUrl ? [reviewPageRoute(gate.store)] : []), // the check run's link without a card
   ];

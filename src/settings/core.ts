@@ -38,6 +38,8 @@ export interface CoreSettings {
   licenses: RegistryUrls;
   /** Known vulnerabilities (SEC-07) of live reviews: OSV's API (`osvUrl`, the public one when unset) or a folder of its records. */
   advisories: { osvUrl?: string; osvDir?: string; exportUrl?: string; cacheTtlMs: number };
+  /** GATE_WORKERS: worker threads that parse repositories' configuration files (0: on the main thread). */
+  workers: number;
 }
 
 /**
@@ -91,6 +93,7 @@ export function coreSchema(cwd: string) {
       GATE_OSV_DIR: z.string().optional(),
       GATE_OSV_EXPORT_URL: httpUrl.optional(),
       GATE_OSV_CACHE_TTL: duration.default(6 * 3_600_000),
+      GATE_WORKERS: integer(0).max(16).default(1),
     })
     .transform(
       (e): CoreSettings => ({
@@ -134,6 +137,7 @@ export function coreSchema(cwd: string) {
           ...(e.GATE_OSV_EXPORT_URL ? { exportUrl: e.GATE_OSV_EXPORT_URL } : {}),
           cacheTtlMs: e.GATE_OSV_CACHE_TTL,
         },
+        workers: e.GATE_WORKERS,
       }),
     );
 }

@@ -32,6 +32,7 @@ function sqliteState(db: Database.Database, clock: Clock): OpenState {
     checkpointer: new SqliteSaver(db),
     pruneCheckpoints: async (threadId) => pruneCheckpoints(db, threadId),
     query: async <Row>(sql: string) => db.prepare(sql).all() as Row[],
+    health: async () => void db.prepare("SELECT 1").get(),
     close: async () => {
       db.close();
     },

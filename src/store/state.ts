@@ -33,6 +33,11 @@ interface StateParts {
   pruneCheckpoints(threadId: string): Promise<number>;
   /** Runs one query without parameters, in SQL both databases read alike (tests and tools count rows with it). */
   query<Row>(sql: string): Promise<Row[]>;
+  /**
+   * Resolves when the database answers a statement now; rejects with what is wrong (`/healthz`).
+   * PostgreSQL asks on a connection of its own, so a busy pool does not make the gate look down.
+   */
+  health(): Promise<void>;
   close(): Promise<void>;
 }
 

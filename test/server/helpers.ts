@@ -78,10 +78,17 @@ function filesUnder(dir: string, prefix = ""): { rel: string; body: Buffer }[] {
 export function serveFixture(
   stack: Pick<Stack, "gh" | "registry"> & { osv?: FakeOsv },
   name: string,
-  opts: { headSha?: string; extraEntries?: (top: string) => RawEntry[]; fixturesDir?: string } = {},
+  opts: {
+    headSha?: string;
+    /** Served as another pull request number. */
+    number?: number;
+    extraEntries?: (top: string) => RawEntry[];
+    fixturesDir?: string;
+  } = {},
 ): ServedPr {
   const dir = path.join(opts.fixturesDir ?? BUNDLED_FIXTURES_DIR, name);
-  const pull = FixturePullSchema.parse(readJson(path.join(dir, "pr.json")));
+  const read = FixturePullSchema.parse(readJson(path.join(dir, "pr.json")));
+  const pull = opts.number === undefined ? read : { ...read, number: opts.number };
   const files = z.array(z.unknown()).parse(readJson(path.join(dir, "files.json")));
   const headSha = opts.headSha ?? pull.head.sha;
   const [owner = "", repo = ""] = pull.base.repo.full_name.split("/");

@@ -56,7 +56,11 @@ async function repositoryConfig(ctx: CliContext, repo: string): Promise<Effectiv
   const [owner = "", name = ""] = repo.split("/");
   const text = await readRepoConfig(await ctx.github.forRepo(owner, name), { owner, repo: name });
   const gate = await ctx.gate();
-  const { config, problem } = resolveReviewConfig({ file: gate.configFile, config: gate.config }, text, gate.policies);
+  const { config, problem } = await resolveReviewConfig(
+    { file: gate.configFile, config: gate.config },
+    text,
+    gate.policies,
+  );
   if (problem) throw new GateError("CONFIG_FILE_INVALID", problem);
   return config;
 }

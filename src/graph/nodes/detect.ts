@@ -5,11 +5,13 @@ import type { HeadFiles } from "../../domain/head-files.js";
 import type { LicenseLookup, LicenseResolver, LookupFailure } from "../../domain/license-resolver.js";
 import { applyConfig } from "../../gate-file/apply.js";
 import type { EffectiveConfig } from "../../gate-file/effective.js";
-import type { Detector } from "../../detectors/detector.js";
 import { policyRuleDetectors } from "../../detectors/policy-rules.js";
 import { buildCoverage, type ReadGap } from "../../coverage/ledger.js";
 import { withEmptyFilesShown, withMovedFilesWhole } from "../../coverage/moved-files.js";
 import { recordingAdvisoryFailures } from "../../advisories/recording-failures.js";
+import type { DetectContext, Detector } from "../../detectors/detector.js";
+import { type DetectionPool, isLargeChange } from "../../detectors/offload/detect-pool.js";
+import type { DetectorOutcome } from "../../detectors/offload/protocol.js";
 import { configOf, reviewedPullRequest, type ReviewGraphDeps } from "../deps.js";
 import type { ReviewStateUpdate, ReviewStateValue } from "../state.js";
 
@@ -57,6 +59,25 @@ export function recordingSnapshotFailure(inner: HeadFiles, gaps: ReadGap[]): Hea
       }
     },
   };
+}
+
+/** The detectors' outcomes from the worker, or undefined (they then run here) when the worker could not take them. */
+async function offloaded(
+  pool: DetectionPool,
+  ctx: DetectContext,
+  detectors: Detector[],
+  deps: Pick<ReviewGraphDeps, "log">,
+  reviewId: string,
+): Promise<DetectorOutcome[] | undefined> {
+  try {
+    return await pool.detect(
+      ctx,
+      detectors.map((d) => d.id),
+    );
+  } catch (error) {
+    deps.log.warn({ err: error, reviewId }, "the detection worker could not take the change; detecting in-thread");
+    return undefined;
+  }
 }
 
 /**
@@ -109,16 +130,32 @@ export function detectNode(deps: ReviewGraphDeps) {
     };
     const found: Finding[] = [];
     const detectorErrors: string[] = [];
+    const failed = (d: Detector, error: unknown) => {
+      deps.log.error({ err: error, detector: d.id, reviewId: state.reviewId }, "detector failed");
+      detectorErrors.push(`${d.id} (${d.policies.join(", ")})`);
+    };
+    // A large change is detected on a worker thread (GATE_WORKERS), where it cannot delay HTTP answers.
+    const pool = deps.detectionPool && isLargeChange(moved.pr) ? deps.detectionPool : undefined;
+    const away = pool ? deps.detectors.filter((d) => pool.runs.has(d.id)) : [];
+    const outcomes = pool && away.length > 0 ? await offloaded(pool, ctx, away, deps, state.reviewId) : undefined;
+    for (const o of outcomes ?? []) {
+      const d = away.find((x) => x.id === o.detector);
+      if (!d) continue;
+      if ("error" in o) failed(d, new Error(o.error));
+      else found.push(...o.findings);
+    }
+    // A repository's own rules run here, on the main thread, beside what the workers did not take.
     const detectors = [...deps.detectors, ...repositoryRuleDetectors(config, detectorErrors)];
     await Promise.all(
-      detectors.map(async (d) => {
-        try {
-          found.push(...(await d.detect(ctx)));
-        } catch (error) {
-          deps.log.error({ err: error, detector: d.id, reviewId: state.reviewId }, "detector failed");
-          detectorErrors.push(`${d.id} (${d.policies.join(", ")})`);
-        }
-      }),
+      detectors
+        .filter((d) => !outcomes || !away.includes(d))
+        .map(async (d) => {
+          try {
+            found.push(...(await d.detect(ctx)));
+          } catch (error) {
+            failed(d, error);
+          }
+        }),
     );
     const detections = applyConfig(found, config, deps.clock().toISOString().slice(0, 10));
     // Stable order, whatever order the detectors finished in.

@@ -18,10 +18,13 @@ export function intakeNode(deps: ReviewGraphDeps) {
       const files = r.repoPolicies ?? [];
       const own = repositoryPolicies(files, deps.policies);
       // The repository's file from the base commit, over the server's; an invalid one goes to a person.
-      const { config, problem } = resolveReviewConfig(deps.server, r.repoConfig, deps.policies, {
-        policies: own.policies,
-        files: own.policies.length > 0 ? files : [],
-      });
+      const { config, problem } = await resolveReviewConfig(
+        deps.server,
+        r.repoConfig,
+        deps.policies,
+        { policies: own.policies, files: own.policies.length > 0 ? files : [] },
+        deps.configParser,
+      );
       const problems = [r.incomplete, own.problem, problem].filter((p): p is string => p !== undefined);
       return {
         pr: summarizePullRequest(r.pr),

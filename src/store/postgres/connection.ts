@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type pg from "pg";
 import type { Clock } from "../../domain/clock.js";
 import type { ReviewRecord } from "../../domain/review.js";
+import { isConnectionLost, neverSent } from "./lost-connections.js";
 import { existsSql, insertOnceSql, type OnceTable } from "../once-keys.js";
 import { type ReviewRow, toRecord } from "../rows.js";
 
@@ -19,6 +20,9 @@ export function fromPg(r: PgReviewRow): ReviewRecord {
     installation_id: r.installation_id === null ? null : Number(r.installation_id),
   });
 }
+
+/** How many times a transaction cut by a lost connection is run again. */
+const TRANSACTION_RETRIES = 2;
 
 /** The transaction a piece of work runs in: its client, while it is open. */
 interface OpenTransaction {
@@ -72,11 +76,24 @@ export class PgConnection {
   /**
    * Runs `work` in one transaction on one checked-out client (READ COMMITTED: a conditional
    * UPDATE such as `claim` waits for a concurrent one and re-reads the row, so one of them wins).
+   * A transaction whose connection was lost before its COMMIT was sent took no effect, and is run again from the start on a fresh connection, twice at most.
    */
   async transaction<T>(work: (bound: PgConnection) => Promise<T>): Promise<T> {
     if (this.client) return work(this);
     const open = this.inside.getStore();
     if (open?.active) return work(this.boundTo(open.client));
+    for (let attempt = 0; ; attempt++) {
+      const step = { committing: false };
+      try {
+        return await this.once(work, step);
+      } catch (error) {
+        if (attempt >= TRANSACTION_RETRIES || !isConnectionLost(error) || (step.committing && !neverSent(error)))
+          throw error;
+      }
+    }
+  }
+
+  private async once<T>(work: (bound: PgConnection) => Promise<T>, step: { committing: boolean }): Promise<T> {
     const client = await this.pool.connect();
     const marker: OpenTransaction = { client, active: true };
     let broken: unknown;
@@ -84,6 +101,7 @@ export class PgConnection {
       await client.query("BEGIN");
       try {
         const value = await this.inside.run(marker, () => work(this.boundTo(client)));
+        step.committing = true;
         await client.query("COMMIT");
         return value;
       } catch (error) {

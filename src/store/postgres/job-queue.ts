@@ -2,6 +2,8 @@ import type { Logger } from "pino";
 import pg from "pg";
 import type { HeldJob, JobHandler, ReplicaCoordination, ReviewJob, ReviewJobs } from "../../domain/review-jobs.js";
 import type { ReviewStore } from "../../domain/review-store.js";
+import { JobNotifications } from "./job-notifications.js";
+import { surviveLostConnections } from "./lost-connections.js";
 import { pgClientOf } from "./pg-store.js";
 
 /** What runs a statement: the pool, or a transaction's checked-out client. */
@@ -106,7 +108,7 @@ export class PgJobQueue implements ReviewJobs, ReplicaCoordination {
   private pumping = false;
   private again = false;
   private timer?: NodeJS.Timeout;
-  private listener?: pg.PoolClient;
+  private listener?: JobNotifications;
   private readonly active = new Set<Promise<void>>();
   /** The heartbeats of the jobs this process holds, stopped by `close`. */
   private readonly beats = new Set<() => void>();
@@ -118,8 +120,11 @@ export class PgJobQueue implements ReviewJobs, ReplicaCoordination {
   private idleWaiters: Array<() => void> = [];
 
   constructor(private readonly opts: PgJobQueueOptions) {
-    this.locks = new pg.Pool({ ...opts.pool.options, max: LOCK_CONNECTIONS });
-    this.locks.on("error", (error) => opts.log.warn({ err: error }, "a lock connection failed"));
+    this.locks = surviveLostConnections(
+      new pg.Pool({ ...opts.pool.options, max: LOCK_CONNECTIONS }),
+      opts.log,
+      "locks",
+    );
   }
 
   private get pollMs(): number {
@@ -219,14 +224,8 @@ export class PgJobQueue implements ReviewJobs, ReplicaCoordination {
     this.handler = handler;
     this.concurrency = concurrency;
     this.stopped = false;
-    try {
-      this.listener = await this.opts.pool.connect();
-      this.listener.on("notification", () => this.wake());
-      this.listener.on("error", (error) => this.opts.log.warn({ err: error }, "job notifications lost; polling only"));
-      await this.listener.query(`LISTEN ${CHANNEL}`);
-    } catch (error) {
-      this.opts.log.warn({ err: error }, "cannot listen for job notifications; polling only");
-    }
+    this.listener = new JobNotifications(this.opts.pool, CHANNEL, () => this.wake(), this.opts.log);
+    await this.listener.listen();
     this.wake();
     return this;
   }
@@ -254,12 +253,7 @@ export class PgJobQueue implements ReviewJobs, ReplicaCoordination {
     if (this.timer) clearTimeout(this.timer);
     await Promise.allSettled([...this.active]);
     for (const stop of this.beats) stop();
-    if (this.listener) {
-      const listener = this.listener;
-      this.listener = undefined;
-      await listener.query(`UNLISTEN ${CHANNEL}`).catch(() => undefined);
-      listener.release();
-    }
+    await this.listener?.stop();
   }
 
   /** Closes, then ends the lock pool: nothing of this queue runs after it (the gate's close). */

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage, AsyncResource } from "node:async_hooks";
 import type Database from "better-sqlite3";
+import { GateError, messageOf } from "../../domain/errors.js";
 import { type WalSync, walSync } from "../wal-sync.js";
 import { prepared } from "./prepared.js";
 
@@ -128,14 +129,19 @@ async function runBatch(db: Database.Database, gate: TransactionGate): Promise<v
     if (!ended) prepared(db, "COMMIT").run();
   } catch (error) {
     // BEGIN or COMMIT failed: nothing of the batch is committed.
-    if (db.inTransaction) prepared(db, "ROLLBACK").run();
     ended = { error };
+    try {
+      if (db.inTransaction) prepared(db, "ROLLBACK").run();
+    } catch {
+      // SQLite rolls back a transaction it cannot finish itself; the batch's callers hear of the first error.
+    }
   } finally {
     gate.open = undefined;
     release();
   }
   if (ended) {
-    for (const item of batch) item.reject(ended.error);
+    const error = storageError(ended.error);
+    for (const item of batch) item.reject(error);
     return;
   }
   // On disk before the callers hear of it (a webhook answers only after this): COMMIT under
@@ -152,10 +158,25 @@ async function runBatch(db: Database.Database, gate: TransactionGate): Promise<v
   }
   batch.forEach((item, i) => {
     const outcome = outcomes[i] as Outcome;
-    if (!outcome.ok) item.reject(outcome.error);
+    if (!outcome.ok) item.reject(storageError(outcome.error));
     else if (unsynced) item.reject(unsynced.error);
     else item.resolve(outcome.value);
   });
+}
+
+/**
+ * SQLite's busy and full-disk errors as the gate's own (DATABASE_BUSY, DATABASE_FULL, with their
+ * advice and SQLite's error as the cause); any other error as it is.
+ */
+export function storageError(error: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === "SQLITE_BUSY" || code === "SQLITE_BUSY_SNAPSHOT" || code === "SQLITE_BUSY_TIMEOUT")
+    return new GateError("DATABASE_BUSY", `the SQLite database is locked by another connection (${messageOf(error)})`, {
+      cause: error,
+    });
+  if (code === "SQLITE_FULL")
+    return new GateError("DATABASE_FULL", `the SQLite database cannot grow (${messageOf(error)})`, { cause: error });
+  return error;
 }
 
 /** One transaction of a batch, in a savepoint of its own. */

@@ -1,0 +1,140 @@
+import { Worker } from "node:worker_threads";
+import type { Logger } from "pino";
+import { messageOf } from "../../domain/errors.js";
+import type { PullRequest } from "../../domain/pull-request.js";
+import { workerScript } from "../../worker-script.js";
+import type { DetectContext } from "../detector.js";
+import { ALL_DETECTORS } from "../index.js";
+import type { CallReply, CallRequest, DetectJob, DetectorOutcome, JobDone } from "./protocol.js";
+
+/** A change is large, and detected on a worker, from this many files... */
+export const LARGE_CHANGE_FILES = 200;
+/** ...or this many bytes of patches. */
+export const LARGE_CHANGE_BYTES = 1024 * 1024;
+
+/** Whether a change is large enough to be detected off the answering thread. */
+export function isLargeChange(pr: PullRequest): boolean {
+  if (pr.files.length >= LARGE_CHANGE_FILES) return true;
+  let bytes = 0;
+  for (const f of pr.files) {
+    bytes += f.patch?.length ?? 0;
+    if (bytes >= LARGE_CHANGE_BYTES) return true;
+  }
+  return false;
+}
+
+/** Runs built-in detectors on worker threads. */
+export interface DetectionPool {
+  /**
+   * Runs the detectors of ALL_DETECTORS named by `ids` over `ctx` on a worker: each one's
+   * findings or error, as running them here would give. Rejects when the worker cannot take the
+   * job (it died, or the change could not be sent); the caller then runs them here.
+   */
+  detect(ctx: DetectContext, ids: readonly string[]): Promise<DetectorOutcome[]>;
+  /** The ids of the detectors a worker can run (the built-in ones, ALL_DETECTORS). */
+  readonly runs: ReadonlySet<string>;
+  close(): Promise<void>;
+}
+
+/** The ids of the built-in detectors (the ones a worker can run). */
+export const BUILT_IN_DETECTORS: ReadonlySet<string> = new Set(ALL_DETECTORS.map((d) => d.id));
+
+interface Running {
+  ctx: DetectContext;
+  resolve(outcomes: DetectorOutcome[]): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * A pool of `size` detection workers (GATE_WORKERS), each started on first use and replaced
+ * after it dies; undefined with size 0 or without a worker file beside this module (the CLI bundle).
+ *
+ * @example const pool = detectionPool(1, log); const outcomes = await pool?.detect(ctx, ["credentials"]);
+ */
+export function detectionPool(size: number, log: Logger): DetectionPool | undefined {
+  const start = size > 0 ? workerScript(import.meta.url, "detect-worker") : undefined;
+  if (!start) return undefined;
+  const slots: Array<{ worker: Worker; jobs: Map<number, Running> } | undefined> = Array.from({ length: size });
+  let next = 0;
+  let jobs = 0;
+
+  const answer = (worker: Worker, running: Running | undefined, call: CallRequest): void => {
+    const reply = (r: Omit<CallReply, "type" | "call">) => worker.postMessage({ type: "reply", call: call.call, ...r });
+    if (!running) {
+      reply({ error: "no such job" });
+      return;
+    }
+    const { ctx } = running;
+    const work =
+      call.target === "head"
+        ? ctx.head.read(String(call.args[0]))
+        : call.target === "licenses"
+          ? ctx.licenses.lookup(...(call.args as Parameters<DetectContext["licenses"]["lookup"]>))
+          : ctx.advisories
+            ? ctx.advisories.lookup(call.args[0] as Parameters<NonNullable<DetectContext["advisories"]>["lookup"]>[0])
+            : Promise.resolve([]);
+    work.then(
+      (ok) => reply({ ok }),
+      (error: unknown) => reply({ error: messageOf(error) }),
+    );
+  };
+
+  const spawn = (slot: number) => {
+    const worker = new Worker(start.script, { eval: start.eval });
+    worker.unref();
+    const entry = { worker, jobs: new Map<number, Running>() };
+    const fail = (error: unknown) => {
+      if (slots[slot] === entry) slots[slot] = undefined;
+      for (const r of entry.jobs.values()) r.reject(error);
+      entry.jobs.clear();
+    };
+    worker.on("message", (message: JobDone | CallRequest) => {
+      if (message.type === "call") {
+        answer(worker, entry.jobs.get(message.job), message);
+        return;
+      }
+      const running = entry.jobs.get(message.job);
+      entry.jobs.delete(message.job);
+      if (entry.jobs.size === 0) worker.unref();
+      for (const [file, detail] of message.notRead) running?.ctx.notRead(file, detail);
+      running?.resolve(message.outcomes);
+    });
+    worker.on("error", (error) => {
+      log.error({ err: error }, "a detection worker failed");
+      fail(error);
+    });
+    worker.on("exit", (code) => fail(new Error(`the detection worker exited (${code})`)));
+    slots[slot] = entry;
+    return entry;
+  };
+
+  return {
+    runs: BUILT_IN_DETECTORS,
+    detect(ctx, ids) {
+      const slot = next++ % size;
+      const entry = slots[slot] ?? spawn(slot);
+      const job = ++jobs;
+      return new Promise<DetectorOutcome[]>((resolve, reject) => {
+        entry.jobs.set(job, { ctx, resolve, reject });
+        entry.worker.ref();
+        const message: DetectJob = {
+          type: "detect",
+          job,
+          detectors: [...ids],
+          pr: ctx.pr,
+          licenseRules: ctx.licenseRules,
+          ...(ctx.vulnerabilityRules ? { vulnerabilityRules: ctx.vulnerabilityRules } : {}),
+        };
+        try {
+          entry.worker.postMessage(message);
+        } catch (error) {
+          entry.jobs.delete(job);
+          reject(error);
+        }
+      });
+    },
+    async close() {
+      await Promise.all(slots.splice(0).map((s) => s?.worker.terminate()));
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import { parentPort } from "node:worker_threads";
+import { messageOf } from "../../domain/errors.js";
+import type { DetectContext } from "../detector.js";
+import { ALL_DETECTORS } from "../index.js";
+import type { CallReply, CallRequest, CallTarget, DetectJob, DetectorOutcome, JobDone } from "./protocol.js";
+
+// A worker thread of the detection pool (detect-pool.ts): runs detectors over a large change, off
+// the thread that answers HTTP. Head files, licence and advisory lookups are asked of the main thread.
+const port = parentPort;
+const calls = new Map<number, { resolve(value: unknown): void; reject(error: unknown): void }>();
+let nextCall = 0;
+
+function ask(job: number, target: CallTarget, args: unknown[]): Promise<unknown> {
+  const call = ++nextCall;
+  return new Promise((resolve, reject) => {
+    calls.set(call, { resolve, reject });
+    port?.postMessage({ type: "call", job, call, target, args } satisfies CallRequest);
+  });
+}
+
+async function run(job: DetectJob): Promise<JobDone> {
+  const notRead: JobDone["notRead"] = [];
+  const asking = (target: CallTarget, args: unknown[]) => ask(job.job, target, args);
+  const ctx: DetectContext = {
+    pr: job.pr,
+    head: { read: async (path) => (await asking("head", [path])) as string | undefined },
+    licenses: { lookup: async (...args) => (await asking("licenses", args)) as never },
+    advisories: { lookup: async (queries) => (await asking("advisories", [queries])) as never },
+    licenseRules: job.licenseRules,
+    ...(job.vulnerabilityRules ? { vulnerabilityRules: job.vulnerabilityRules } : {}),
+    notRead: (file, detail) => void notRead.push([file, detail]),
+  };
+  const wanted = new Set(job.detectors);
+  const outcomes = await Promise.all(
+    ALL_DETECTORS.filter((d) => wanted.has(d.id)).map(async (d): Promise<DetectorOutcome> => {
+      try {
+        return { detector: d.id, findings: await d.detect(ctx) };
+      } catch (error) {
+        return { detector: d.id, error: messageOf(error) };
+      }
+    }),
+  );
+  return { type: "done", job: job.job, outcomes, notRead };
+}
+
+port?.on("message", (message: DetectJob | CallReply) => {
+  if (message.type === "reply") {
+    const pending = calls.get(message.call);
+    calls.delete(message.call);
+    if (message.error !== undefined) pending?.reject(new Error(message.error));
+    else pending?.resolve(message.ok);
+    return;
+  }
+  void run(message).then((done) => port.postMessage(done));
+});

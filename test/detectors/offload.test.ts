@@ -1,0 +1,80 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pino } from "pino";
+import { afterAll, describe, expect, it } from "vitest";
+import { syntheticPrJson } from "../../bench/synthetic.js";
+import { buildGate } from "../../src/build-gate.js";
+import { isLargeChange, LARGE_CHANGE_FILES } from "../../src/detectors/offload/detect-pool.js";
+import { parsePullRequest } from "../../src/domain/pull-request.js";
+import { BUNDLED_FIXTURES_DIR } from "../../src/package-paths.js";
+import { loadSettings } from "../../src/settings/index.js";
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gate-offload-"));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const read = (fixture: string, file: string): unknown =>
+  JSON.parse(fs.readFileSync(path.join(BUNDLED_FIXTURES_DIR, fixture, file), "utf8"));
+
+/** A large change: 300 files of ordinary code, with an AWS key and a SQL injection among them. */
+function writeLargeRiskyFixture(): string {
+  const name = "large-risky";
+  const { pr, files } = syntheticPrJson({ files: 300, linesPerFile: 20, number: 9 });
+  const risky = [
+    ...(read("004_hardcoded_aws_key", "files.json") as unknown[]),
+    ...(read("006_sql_injection", "files.json") as unknown[]),
+  ];
+  fs.mkdirSync(path.join(dir, name), { recursive: true });
+  fs.writeFileSync(path.join(dir, name, "pr.json"), JSON.stringify(pr));
+  fs.writeFileSync(
+    path.join(dir, name, "files.json"),
+    JSON.stringify([...files.slice(0, 150), ...risky, ...files.slice(150)]),
+  );
+  return name;
+}
+
+/** Every log line the gates wrote. */
+const lines: Array<{ msg?: string }> = [];
+const log = pino({ level: "warn" }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+
+async function review(workers: number, fixture: string) {
+  const gate = await buildGate(
+    loadSettings({ GATE_DB: path.join(dir, `w${workers}.db`), GATE_DATA_DIR: dir, GATE_WORKERS: String(workers) }, dir),
+    log,
+  );
+  try {
+    const r = await gate.runner.register({
+      source: { kind: "fixture", fixturesDir: dir, name: fixture },
+      repo: "bench/service",
+      number: 9,
+      headSha: `00000009${"a".repeat(32)}`,
+    });
+    return await gate.runner.run(r.id);
+  } finally {
+    await gate.close();
+  }
+}
+
+describe("detection of large changes on a worker thread", { timeout: 120_000 }, () => {
+  it("a change of 200 files or 1 MB of patches is large; a small one is not", () => {
+    const { pr, files } = syntheticPrJson({ files: LARGE_CHANGE_FILES, linesPerFile: 2 });
+    expect(isLargeChange(parsePullRequest(pr, files))).toBe(true);
+    expect(isLargeChange(parsePullRequest(pr, files.slice(1)))).toBe(false);
+    const one = { ...files[0], patch: `@@ -0,0 +1,1 @@\n+${"x".repeat(1024 * 1024)}` };
+    expect(isLargeChange(parsePullRequest(pr, [one]))).toBe(true);
+  });
+
+  it("finds on the worker exactly what it finds in-thread: the same findings, route and coverage", async () => {
+    const fixture = writeLargeRiskyFixture();
+    const [inThread, onWorker] = [await review(0, fixture), await review(1, fixture)];
+    const policies = (r: typeof inThread) => r.findings.map((f) => `${f.policy} ${f.file}:${f.line}`).sort();
+    expect(policies(inThread)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^SEC-01 /), expect.stringMatching(/^SEC-02 /)]),
+    );
+    expect(policies(onWorker)).toEqual(policies(inThread));
+    expect(onWorker.route).toBe(inThread.route);
+    expect(onWorker.findings).toEqual(inThread.findings);
+    // The worker took the change (it did not fail over to in-thread detection).
+    expect(lines.filter((l) => /detection worker|detecting in-thread/.test(l.msg ?? ""))).toEqual([]);
+  });
+});
