@@ -38,6 +38,8 @@ export interface ResultFinding {
   file?: string;
   line?: number;
   message: string;
+  /** Stable across line shifts and unrelated edits (docs/fingerprints.md); absent in reviews kept before it existed. */
+  fingerprint?: string;
   /** The configuration's exception that cleared this finding, or that expired (README, Configuration). */
   exception?: ExceptionRef;
 }
@@ -106,6 +108,7 @@ export function toResultFinding(f: Finding): ResultFinding {
     ...(f.file !== undefined ? { file: f.file } : {}),
     ...(f.line !== undefined ? { line: f.line } : {}),
     message: f.message,
+    ...(f.fingerprint !== undefined ? { fingerprint: f.fingerprint } : {}),
     ...(f.exception !== undefined ? { exception: f.exception } : {}),
   };
 }

@@ -20,6 +20,8 @@ export interface CheckAnnotation {
   annotation_level: "failure" | "warning" | "notice";
   title: string;
   message: string;
+  /** GitHub shows it under the annotation; the gate puts the finding's fingerprint here. */
+  raw_details?: string;
 }
 
 /** Everything a check run says, before it is split into requests of 50 annotations. */
@@ -210,6 +212,8 @@ function findingAnnotations(findings: ResultFinding[]): CheckAnnotation[] {
       annotation_level: f.blocking ? "failure" : "warning",
       title: clip(`${f.policy} (${f.severity}${f.blocking ? ", blocking" : ""})`, 255),
       message: clip(f.message, 60_000),
+      // The fingerprint a carried decision is matched by (docs/fingerprints.md).
+      ...(f.fingerprint ? { raw_details: `fingerprint: ${f.fingerprint}` } : {}),
     }));
 }
 

@@ -1,4 +1,5 @@
 import { GateError, messageOf } from "../../domain/errors.js";
+import { withFingerprints } from "../../domain/fingerprint.js";
 import type { Specialty } from "../../domain/finding.js";
 import type { Usage } from "../../domain/usage.js";
 import type { Policy } from "../../domain/policy.js";
@@ -81,7 +82,7 @@ export function specialistNode(deps: ReviewGraphDeps, specialty: Specialty) {
       return {
         findings: {
           [specialty]: {
-            findings: out.findings,
+            findings: withFingerprints(out.findings, pr.files),
             verdicts: out.verdicts,
             notReviewed: out.notReviewed,
             round: state.round,
