@@ -1,3 +1,4 @@
+import type { CarriedFrom, DecidedVia } from "./carry.js";
 import type { CoverageView, UnreadEntry } from "./coverage.js";
 import type { ExceptionRef, Finding, Severity, Specialty } from "./finding.js";
 import type { InvestigationReport } from "./investigation.js";
@@ -75,6 +76,22 @@ export interface Decision {
   by: string;
   at: string;
   note?: string;
+  /** Set when the decision was carried forward from an earlier head (docs/fingerprints.md). */
+  carried_from?: CarriedFrom;
+  /** The door the person decided through (a carried decision is checked again as if made there). */
+  via?: DecidedVia;
+}
+
+/** The PR's earlier decision, and why it does not carry to this head (what changed since). */
+export interface SinceDecision {
+  kind: Decision["kind"];
+  by: string;
+  at: string;
+  /** The head the person decided on. */
+  head_sha: string;
+  review_id: string;
+  /** What changed since, one line each; empty when nothing did (the decision was carried). */
+  changes: string[];
 }
 
 /**
@@ -95,6 +112,10 @@ export interface ReviewResult {
   review_id: string;
   decision?: Decision;
   superseded_by?: string;
+  /** Waiting with an earlier decision on the PR that did not carry: what changed since it. */
+  since_decision?: SinceDecision;
+  /** With model specialists: which files they read at which head (unchanged files were read earlier). */
+  reviewed_files?: Array<{ head_sha: string; files: string[] }>;
 }
 
 /** Strips the internal fields of a finding for the result. */

@@ -1,3 +1,4 @@
+import type { CarriedFrom, DecidedVia } from "./carry.js";
 import type { ApproverConfig, DecideRefusal, DecisionDoor, Refusal } from "./decision.js";
 import type { ReviewResult, ReviewStatus } from "./review-result.js";
 
@@ -8,8 +9,8 @@ export type { DecideRefusal } from "./decision.js";
  * Plain JSON.
  */
 export type ResumeValue =
-  | { kind: "approve"; by: string; note?: string }
-  | { kind: "reject"; by: string; note?: string }
+  | { kind: "approve"; by: string; note?: string; via?: DecidedVia; carried?: CarriedFrom }
+  | { kind: "reject"; by: string; note?: string; via?: DecidedVia; carried?: CarriedFrom }
   | { kind: "info"; by: string; question: string };
 
 /** One review as the app's `reviews` table holds it. */

@@ -1,3 +1,4 @@
+import type { CarryForwardMode } from "../domain/carry.js";
 import type { Severity, Specialty } from "../domain/finding.js";
 import type { Policy } from "../domain/policy.js";
 import type { AdvisoryLevel, ConfigException, DenyPackage, GateConfigFile, LicenseAction } from "./schema.js";
@@ -82,6 +83,8 @@ export interface EffectiveConfig {
   approvers: { any: string[]; bySpecialty: Partial<Record<Specialty, string[]>> };
   /** The Slack channel the configuration names for this repository's cards. */
   slackChannel?: string;
+  /** Whether a decision carries to a new head (absent in configurations kept before it existed: the default applies). */
+  decisions?: { carryForward: CarryForwardMode };
 }
 
 /**
@@ -152,6 +155,7 @@ export function effectiveConfig(
     coverage: { acceptUnread: (file.coverage?.accept_unread ?? []).map((u) => ({ ...u })) },
     approvers: { any: a.any ?? [], bySpecialty },
     ...(file.slack?.channel ? { slackChannel: file.slack.channel } : {}),
+    decisions: { carryForward: file.decisions?.carry_forward ?? "unchanged_findings" },
   };
 }
 

@@ -37,6 +37,8 @@ export function humanGateNode(clock: Clock) {
         by: resume.by,
         at: clock().toISOString(),
         ...(resume.note ? { note: resume.note } : {}),
+        ...(resume.via ? { via: resume.via } : {}),
+        ...(resume.carried ? { carried_from: resume.carried } : {}),
       },
     };
   };
