@@ -34,9 +34,7 @@ export function readingPlan(
   const changed = new Set(reading.files);
   const files = pr.files.filter(
     (f) =>
-      changed.has(f.filename) ||
-      (f.previousFilename !== undefined && changed.has(f.previousFilename)) ||
-      reading.reviewed[f.filename] === undefined,
+      changed.has(f.filename) || changed.has(f.previousFilename ?? "") || reading.reviewed[f.filename] === undefined,
   );
   const sent = new Set(files.map((f) => f.filename));
   const inPr = new Set(pr.files.map((f) => f.filename));
