@@ -116,6 +116,40 @@ describe("a new head re-runs the model specialists only on the files changed sin
     expect(firstResult.budget.cost_usd).toBeCloseTo(0.004 * firstCalls.length, 6);
   });
 
+  it("a model's blocking finding on a file not read again stays (a model adds a block, never removes one)", async () => {
+    const s = await start({
+      env: { ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: fake.api.url, GATE_RISK_THRESHOLD: "0" },
+    });
+    const flagged = {
+      findings: [
+        {
+          policy: "DATA-03",
+          severity: "high",
+          blocking: true,
+          needs_more_context: false,
+          file: "src/lib/f5.ts",
+          line: 3,
+          message: "sends the user's record to a new third party",
+        },
+      ],
+      verdicts: [],
+    };
+    routeByCaller(fake.api, { data: [textMessage(flagged, FIRST)] });
+    const pr = serveTenFiles(s, H1, () => 1);
+    const first = await openPr(s, pr);
+    expect(first.status).toBe("waiting_for_human");
+    const moved = serveTenFiles(s, H2, (f) => (f === "src/lib/f3.ts" ? 2 : 1));
+    s.gh.setCompare(pr.owner, pr.repo, H1, H2, { status: "ahead", files: ["src/lib/f3.ts"] });
+    expect((await postWebhook(s.base, JSON.stringify(pullRequestEvent("synchronize", moved)))).status).toBe(202);
+    await s.server.idle();
+    const second = await latestReview(s, moved);
+    const result = await s.server.gate.runner.result(second.id);
+    expect(result.findings).toContainEqual(
+      expect.objectContaining({ policy: "DATA-03", file: "src/lib/f5.ts", blocking: true }),
+    );
+    expect(result.route).toBe("human");
+  });
+
   it("a force-push (history rewritten) sends every file again", async () => {
     const s = await start({
       env: { ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: fake.api.url, GATE_RISK_THRESHOLD: "0" },
