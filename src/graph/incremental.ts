@@ -30,7 +30,7 @@ export function readingPlan(
 ): ReadingPlan {
   if (specialist.kind !== "model") return { pr, kept: [] };
   const all = Object.fromEntries(pr.files.map((f) => [f.filename, pr.headSha]));
-  if (!reading || reading.history !== "ahead" || reading.files === undefined) return { pr, kept: [], reviewed: all };
+  if (reading?.history !== "ahead" || reading.files === undefined) return { pr, kept: [], reviewed: all };
   const changed = new Set(reading.files);
   const files = pr.files.filter(
     (f) =>
