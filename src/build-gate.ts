@@ -11,6 +11,7 @@ import type { Specialist } from "./domain/specialist.js";
 import type { ReviewSource } from "./domain/review-source.js";
 import type { GitHubAuth } from "./github/client.js";
 import { createGitHubLoader, octokitFor } from "./github/live-loader.js";
+import { createPushHistory } from "./github/push-history.js";
 import { loaderBySource } from "./fixture/source-switch.js";
 import { headFilesFor } from "./snapshot/head-files.js";
 import { createSnapshotCache } from "./snapshot/snapshot-cache.js";
@@ -211,6 +212,8 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
     log,
     // The server-wide file's approvers over GATE_APPROVERS* (a repository's file adds its own per review).
     approvers: approversWith(settings.approvers, config.approvers),
+    // Live PRs' heads are compared (carried decisions, files read again); fixtures start over.
+    ...(github ? { history: createPushHistory(github, log) } : {}),
     ...(jobQueue ? { coordination: jobQueue } : {}),
     // A settled review keeps its pull request (gzipped, once: `gate config whatif` replays it) and
     // only its last checkpoint, and frees this process's copy of its snapshot; the edges may add more.

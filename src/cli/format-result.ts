@@ -40,6 +40,7 @@ export function formatResult(r: ReviewResult): string {
         .filter(Boolean)
         .join(", ");
       lines.push(`    - ${f.policy} ${f.severity}${flags ? ` [${flags}]` : ""}${where}: ${f.message}`);
+      if (f.fingerprint) lines.push(`      fingerprint: ${f.fingerprint}`);
     }
   }
   if (r.escalation) lines.push(`  escalation: ${r.escalation.reason}: ${r.escalation.detail}`);
@@ -56,6 +57,22 @@ export function formatResult(r: ReviewResult): string {
     lines.push(
       `  decision: ${r.decision.kind} by ${r.decision.by} at ${r.decision.at}${r.decision.note ? `: ${r.decision.note}` : ""}`,
     );
+    const from = r.decision.carried_from;
+    if (from)
+      lines.push(
+        `  carried forward from review ${from.review_id} at ${from.head_sha.slice(0, 7)} (decided ${from.at})`,
+      );
+  }
+  if (r.since_decision) {
+    const s = r.since_decision;
+    lines.push(
+      `  changed since the ${s.kind === "approve" ? "approval" : "rejection"} by ${s.by} at ${s.head_sha.slice(0, 7)}:`,
+    );
+    for (const c of s.changes) lines.push(`    ${c}`);
+  }
+  if (r.reviewed_files) {
+    for (const g of r.reviewed_files)
+      lines.push(`  read by the models at ${g.head_sha.slice(0, 7)}: ${g.files.join(", ")}`);
   }
   if (r.superseded_by) lines.push(`  superseded by ${r.superseded_by}`);
   lines.push(`  budget:   ${formatBudget(r)}`);

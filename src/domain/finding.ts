@@ -54,6 +54,11 @@ export const FindingSchema = z.object({
    * the configuration's `vulnerabilities` thresholds, so the policy file's defaults do not raise it.
    */
   advisories: z.array(z.object({ id: z.string(), aliases: z.array(z.string()) })).optional(),
+  /**
+   * Stable across line shifts and unrelated edits: policy id and a hash of policy, file and the
+   * offending code or dependency (`fingerprint`, docs/fingerprints.md). Absent in reviews kept before it existed.
+   */
+  fingerprint: z.string().optional(),
 });
 export type Finding = z.infer<typeof FindingSchema>;
 

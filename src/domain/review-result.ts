@@ -1,3 +1,4 @@
+import type { CarriedFrom, DecidedVia } from "./carry.js";
 import type { CoverageView, UnreadEntry } from "./coverage.js";
 import type { ExceptionRef, Finding, Severity, Specialty } from "./finding.js";
 import type { InvestigationReport } from "./investigation.js";
@@ -38,6 +39,8 @@ export interface ResultFinding {
   file?: string;
   line?: number;
   message: string;
+  /** Stable across line shifts and unrelated edits (docs/fingerprints.md); absent in reviews kept before it existed. */
+  fingerprint?: string;
   /** The configuration's exception that cleared this finding, or that expired (README, Configuration). */
   exception?: ExceptionRef;
 }
@@ -98,6 +101,22 @@ export interface Decision {
   note?: string;
   /** When several approvers were needed (per specialty): every approval, the deciding one last. */
   approvals?: Approval[];
+  /** Set when the decision was carried forward from an earlier head (docs/fingerprints.md). */
+  carried_from?: CarriedFrom;
+  /** The door the person decided through (a carried decision is checked again as if made there). */
+  via?: DecidedVia;
+}
+
+/** The PR's earlier decision, and why it does not carry to this head (what changed since). */
+export interface SinceDecision {
+  kind: Decision["kind"];
+  by: string;
+  at: string;
+  /** The head the person decided on. */
+  head_sha: string;
+  review_id: string;
+  /** What changed since, one line each; empty when nothing did (the decision was carried). */
+  changes: string[];
 }
 
 /**
@@ -125,6 +144,10 @@ export interface ReviewResult {
   approvals?: Approval[];
   /** While it waits with approvals given: the needs still open, and who may meet each. */
   approvals_needed?: ApprovalNeed[];
+  /** Waiting with an earlier decision on the PR that did not carry: what changed since it. */
+  since_decision?: SinceDecision;
+  /** With model specialists: which files they read at which head (unchanged files were read earlier). */
+  reviewed_files?: Array<{ head_sha: string; files: string[] }>;
 }
 
 /** Strips the internal fields of a finding for the result. */
@@ -138,6 +161,7 @@ export function toResultFinding(f: Finding): ResultFinding {
     ...(f.file !== undefined ? { file: f.file } : {}),
     ...(f.line !== undefined ? { line: f.line } : {}),
     message: f.message,
+    ...(f.fingerprint !== undefined ? { fingerprint: f.fingerprint } : {}),
     ...(f.exception !== undefined ? { exception: f.exception } : {}),
   };
 }

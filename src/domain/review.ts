@@ -1,3 +1,4 @@
+import type { CarriedFrom, DecidedVia } from "./carry.js";
 import type { ApproverConfig, DecideRefusal, DecisionDoor, Refusal } from "./decision.js";
 import type { Approval, ReviewResult, ReviewStatus } from "./review-result.js";
 
@@ -9,8 +10,8 @@ export type { DecideRefusal } from "./decision.js";
  */
 export type ResumeValue =
   /** `approvals`: every approval, when the blocking specialties needed several approvers (the last completes them). */
-  | { kind: "approve"; by: string; note?: string; approvals?: Approval[] }
-  | { kind: "reject"; by: string; note?: string }
+  | { kind: "approve"; by: string; note?: string; approvals?: Approval[]; via?: DecidedVia; carried?: CarriedFrom }
+  | { kind: "reject"; by: string; note?: string; via?: DecidedVia; carried?: CarriedFrom }
   | { kind: "info"; by: string; question: string };
 
 /** One review as the app's `reviews` table holds it. */

@@ -1,3 +1,4 @@
+import type { CarryForwardMode } from "../domain/carry.js";
 import type { Severity, Specialty } from "../domain/finding.js";
 import type { Policy } from "../domain/policy.js";
 import type { AdvisoryLevel, ConfigException, DenyPackage, GateConfigFile, LicenseAction } from "./schema.js";
@@ -88,6 +89,8 @@ export interface EffectiveConfig {
    * Absent: it has none.
    */
   repoPolicies?: { source: string; text: string }[];
+  /** Whether a decision carries to a new head (absent in configurations kept before it existed: the default applies). */
+  decisions?: { carryForward: CarryForwardMode };
 }
 
 /**
@@ -158,6 +161,7 @@ export function effectiveConfig(
     coverage: { acceptUnread: (file.coverage?.accept_unread ?? []).map((u) => ({ ...u })) },
     approvers: { any: a.any ?? [], bySpecialty },
     ...(file.slack?.channel ? { slackChannel: file.slack.channel } : {}),
+    decisions: { carryForward: file.decisions?.carry_forward ?? "unchanged_findings" },
   };
 }
 

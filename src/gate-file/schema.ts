@@ -299,6 +299,17 @@ export const GateConfigSchema = z
       })
       .strict()
       .optional(),
+    decisions: z
+      .object({
+        carry_forward: z
+          .enum(["unchanged_findings", "unchanged_files", "never"])
+          .optional()
+          .describe(
+            "whether a decision carries to a new head: while its findings are unchanged (default), also while their files are, or never",
+          ),
+      })
+      .strict()
+      .optional(),
     slack: z
       .object({
         channel: z

@@ -21,6 +21,8 @@ export interface CheckAnnotation {
   annotation_level: "failure" | "warning" | "notice";
   title: string;
   message: string;
+  /** GitHub shows it under the annotation; the gate puts the finding's fingerprint here. */
+  raw_details?: string;
 }
 
 /** Everything a check run says, before it is split into requests of 50 annotations. */
@@ -112,9 +114,9 @@ function outcome(result: ReviewResult, opts: VerdictOptions): Outcome {
         title: n === 0 ? "Approved: no findings" : `Approved: ${n} non-blocking finding(s)`,
       };
     case "human_approved":
-      return { status: "completed", conclusion: "success", title: `Approved by ${nameOf(result.decision?.by, opts)}` };
+      return { status: "completed", conclusion: "success", title: decidedTitle(result, "approved", opts) };
     case "human_rejected":
-      return { status: "completed", conclusion: "failure", title: `Rejected by ${nameOf(result.decision?.by, opts)}` };
+      return { status: "completed", conclusion: "failure", title: decidedTitle(result, "rejected", opts) };
     case null:
       // A finished review with no route is an internal fault: fail closed.
       return { status: "completed", conclusion: "failure", title: "The review ended without a verdict" };
@@ -141,6 +143,14 @@ function findingsTable(findings: ResultFinding[]): string[] {
         `| ${cell(f.policy)} | ${f.severity} | ${f.blocking ? "yes" : "no"} | ${location(f)} | ${cell(clip(f.message, 500))} |`,
     ),
   ];
+}
+
+/** "Approved by Dana", or for a decision carried from an earlier head, where it was made and why it still holds. */
+function decidedTitle(result: ReviewResult, word: "approved" | "rejected", opts: VerdictOptions): string {
+  const d = result.decision;
+  const lead = `${word === "approved" ? "Approved" : "Rejected"} by ${nameOf(d?.by, opts)}`;
+  if (!d?.carried_from) return lead;
+  return `${lead} at ${shortSha(d.carried_from.head_sha)}, carried forward: no change to the ${word} findings`;
 }
 
 function summary(result: ReviewResult, title: string, opts: VerdictOptions): string {
@@ -176,6 +186,17 @@ function summary(result: ReviewResult, title: string, opts: VerdictOptions): str
       "",
       `${d.kind === "approve" ? "Approved" : "Rejected"} by ${nameOf(d.by, opts)} at ${d.at}${note}`,
     );
+    const from = d.carried_from;
+    if (from)
+      lines.push(
+        "",
+        `Carried forward from review \`${from.review_id}\` of \`${shortSha(from.head_sha)}\` (decided ${from.at}).`,
+      );
+  }
+  const since = result.since_decision;
+  if (since) {
+    const decided = `${since.kind === "approve" ? "approval" : "rejection"} by ${nameOf(since.by, opts)} at \`${shortSha(since.head_sha)}\``;
+    lines.push("", `### Changed since the ${decided}`, "", ...since.changes.map((c) => `- ${c}`));
   }
   const text = lines.join("\n");
   if (text.length <= SUMMARY_LIMIT) return text;
@@ -215,6 +236,8 @@ function findingAnnotations(findings: ResultFinding[]): CheckAnnotation[] {
       annotation_level: f.blocking ? "failure" : "warning",
       title: clip(`${f.policy} (${f.severity}${f.blocking ? ", blocking" : ""})`, 255),
       message: clip(f.message, 60_000),
+      // The fingerprint a carried decision is matched by (docs/fingerprints.md).
+      ...(f.fingerprint ? { raw_details: `fingerprint: ${f.fingerprint}` } : {}),
     }));
 }
 

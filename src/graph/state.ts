@@ -1,4 +1,5 @@
 import { Annotation } from "@langchain/langgraph";
+import type { SinceEarlier } from "../domain/carry.js";
 import type { Coverage } from "../domain/coverage.js";
 import type { Finding, Specialty } from "../domain/finding.js";
 import type { LookupFailure } from "../domain/license-resolver.js";
@@ -21,6 +22,8 @@ export interface SpecialtyBatch {
   round: number;
   /** Set when the specialist timed out or failed: its findings are then the detectors' alone. */
   failed?: string;
+  /** A model specialist: the head each file was read at (files unchanged since an earlier review were read there). */
+  reviewed?: Record<string, string>;
 }
 
 export type FindingsBySpecialty = Partial<Record<Specialty, SpecialtyBatch>>;
@@ -68,6 +71,13 @@ export const ReviewState = Annotation.Root({
   source: Annotation<ReviewSource>,
   /** Investigation cycles this review may use (GATE_MAX_CYCLES at start). Written by the runner. */
   cyclesMax: Annotation<number>,
+  /**
+   * What this head inherits from the PR's earlier reviews: the last decision (carried forward
+   * when its findings are unchanged) and the last model reading (files unchanged since are not
+   * sent to the model again). Null for a first review, a re-run, or a review kept before it existed.
+   * Written by the runner at the first invoke.
+   */
+  since: Annotation<SinceEarlier | null>({ reducer: (_a, b) => b, default: () => null }),
   /** Model spend (USD) past which no investigation starts (GATE_MAX_COST_USD at start). Written by the runner. */
   maxCostUsd: Annotation<number | null>({ reducer: (_a, b) => b, default: () => null }),
   /**

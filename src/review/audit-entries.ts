@@ -1,3 +1,4 @@
+import type { PriorDecision } from "../domain/carry.js";
 import type { DecisionDoor, Refusal } from "../domain/decision.js";
 import type { Finding } from "../domain/finding.js";
 import type { ResumeValue } from "../domain/review.js";
@@ -110,6 +111,20 @@ export const audits = {
     action,
     outcome: `refused:${refusal.code}`,
     detail,
+  }),
+  /** An earlier decision carried to a new head: who made it, and both heads (and where it was first made). */
+  carriedForward: (reviewId: string, prior: PriorDecision, toHead: string): AuditInput => ({
+    reviewId,
+    actor: prior.by,
+    action: prior.kind,
+    outcome: "carried_forward",
+    detail: {
+      from_review: prior.review_id,
+      from_head: prior.head_sha,
+      to_head: toHead,
+      origin_review: prior.origin.review_id,
+      origin_head: prior.origin.head_sha,
+    },
   }),
   runFailed: (reviewId: string, error: string): AuditInput => ({
     reviewId,

@@ -91,5 +91,21 @@ export function buildResult(
     review_id: record.id,
     ...(values.decision ? { decision: values.decision } : {}),
     ...(record.supersededBy ? { superseded_by: record.supersededBy } : {}),
+    ...reviewedFiles(record.headSha, values),
   };
+}
+
+/** Which files the model specialists read at which head, this head first; nothing when no model read. */
+function reviewedFiles(headSha: string, values: Partial<ReviewStateValue>): Pick<ReviewResult, "reviewed_files"> {
+  const byFile: Record<string, string> = Object.assign(
+    {},
+    ...SPECIALTIES.map((s) => values.findings?.[s]?.reviewed ?? {}),
+  );
+  const heads = new Map<string, string[]>();
+  for (const [file, sha] of Object.entries(byFile).sort(([a], [b]) => a.localeCompare(b))) {
+    heads.set(sha, [...(heads.get(sha) ?? []), file]);
+  }
+  if (heads.size === 0) return {};
+  const groups = [...heads].map(([head_sha, files]) => ({ head_sha, files }));
+  return { reviewed_files: groups.sort((a, b) => Number(b.head_sha === headSha) - Number(a.head_sha === headSha)) };
 }

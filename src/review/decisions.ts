@@ -53,11 +53,16 @@ export class ReviewDecisions {
   /** Applies a person's decision or question. Exactly one of concurrent calls resumes the graph. */
   async decide(reviewId: string, resume: ResumeValue, opts: DecideOptions = {}): Promise<DecideOutcome> {
     const parsed = ResumeSchema.safeParse(resume);
-    if (!parsed.success) return refused({ code: "invalid" });
+    // Only the runner carries a decision forward; no door may claim one was.
+    if (!parsed.success || (parsed.data.kind !== "info" && parsed.data.carried)) return refused({ code: "invalid" });
+    const door = opts.door ?? { kind: "cli" };
+    // The door is kept with the decision: carried to a later head, it is checked again as if made there.
+    const decided: ResumeValue =
+      parsed.data.kind === "info"
+        ? parsed.data
+        : { ...parsed.data, via: { kind: door.kind, ...(door.groups?.length ? { groups: [...door.groups] } : {}) } };
     // One decision at a time per review in this process; a second waits, then sees the first's outcome.
-    return this.work.lock.run(reviewId, () =>
-      this.decideNow(reviewId, parsed.data, opts.door ?? { kind: "cli" }, opts),
-    );
+    return this.work.lock.run(reviewId, () => this.decideNow(reviewId, decided, door, opts));
   }
 
   private async decideNow(

@@ -1,8 +1,9 @@
-import type { ApproverConfig, DecisionDoor } from "../domain/decision.js";
+import type { PriorDecision } from "../domain/carry.js";
+import { type ApproverConfig, type DecisionDoor, refusalMessage } from "../domain/decision.js";
 import { approversWith } from "../gate-file/approvers-with.js";
 import type { EffectiveConfig } from "../gate-file/effective.js";
 import { SPECIALTIES, type Specialty } from "../domain/finding.js";
-import type { ReviewResult, ReviewStatus } from "../domain/review-result.js";
+import type { ReviewResult, ReviewStatus, SinceDecision } from "../domain/review-result.js";
 import type { ResumeValue, ReviewRecord } from "../domain/review.js";
 import type { ReviewSource } from "../domain/review-source.js";
 import { budgetOf } from "../graph/budget.js";
@@ -11,7 +12,8 @@ import type { ConfigShelf } from "../graph/review-config.js";
 import type { ReviewStateValue } from "../graph/state.js";
 import type { ReviewStore } from "../domain/review-store.js";
 import { buildResult } from "./build-result.js";
-import type { DecisionRequest } from "./decision-policy.js";
+import { changesSince } from "./carry-changes.js";
+import { type DecisionRequest, decisionRefusal } from "./decision-policy.js";
 import { receiveDecision } from "./decision-record.js";
 import { givenApprovals } from "./partial-approval.js";
 import { neededApprovals, stillNeeded } from "./specialty-approvals.js";
@@ -23,7 +25,7 @@ export interface ContextDeps {
   cyclesMax: number;
   /** Where reviews' configurations are kept (the gate's one shelf, with its memory of them). */
   configs: ConfigShelf;
-  /** The gate's approver lists (a review's own configuration may add to them). */
+  /** The gate's approver lists (a review's own configuration may add to them): an earlier decision carries only if its maker still may. */
   approvers?: ApproverConfig;
 }
 
@@ -138,9 +140,35 @@ export class ReviewContext {
     return true;
   }
 
+  /**
+   * The PR's earlier decision while this review waits at the gate, with what changed since it
+   * (`changesSince`, and whether its maker may still decide: the one decision policy, as if they
+   * decided again now); no changes means it carries. Undefined without an earlier decision.
+   */
+  async sinceDecision(approvers: ApproverConfig): Promise<{ prior: PriorDecision; changes: string[] } | undefined> {
+    const prior = this.values.since?.decision;
+    if (!prior || this.values.decision || !this.gatePending) return undefined;
+    const mode = (await this.deps.configs.of(this.values))?.decisions?.carryForward ?? "unchanged_findings";
+    const changes = changesSince(prior, this.values, mode);
+    const groups = prior.via?.groups ?? [];
+    const door: DecisionDoor = { kind: prior.via?.kind ?? "cli", groups, fromReviewCard: true };
+    const request = await this.decisionRequest({ kind: prior.kind, by: prior.by }, door, approvers);
+    // Judged as the person's own click on this review's card would be, now that it waits.
+    const refusal = decisionRefusal({ ...request, review: { ...request.review, status: "waiting_for_human" } });
+    if (refusal) {
+      const why = refusal.code === "not_allowed" ? refusal.why : refusalMessage(refusal);
+      changes.push(`${prior.by} may not decide on it now: ${why}`);
+    }
+    return { prior, changes };
+  }
+
   /** The review result as it stands. */
   async result(): Promise<ReviewResult> {
-    const built = buildResult(this.record, this.values, this.record.status, this.deps.cyclesMax);
+    const since = await this.sinceDecision(this.deps.approvers ?? { approvers: [] });
+    const built = {
+      ...buildResult(this.record, this.values, this.record.status, this.deps.cyclesMax),
+      ...(since && since.changes.length > 0 ? { since_decision: sinceView(since.prior, since.changes) } : {}),
+    };
     // A review that failed closed keeps the escalation it was given (the graph never reached the gate).
     const saved =
       built.escalation === null && built.route === "human" ? await this.deps.store.lastResult(this.id) : undefined;
@@ -193,6 +221,18 @@ export class ReviewContext {
       approvers: approversWith(approvers, await this.configApprovers()),
     };
   }
+}
+
+/** The earlier decision as a waiting review's result shows it. */
+function sinceView(prior: PriorDecision, changes: string[]): SinceDecision {
+  return {
+    kind: prior.kind,
+    by: prior.by,
+    at: prior.origin.at,
+    head_sha: prior.origin.head_sha,
+    review_id: prior.origin.review_id,
+    changes,
+  };
 }
 
 /** The LangGraph config of a review's thread. */

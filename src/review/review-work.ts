@@ -1,5 +1,6 @@
 import type { Command } from "@langchain/langgraph";
 import type { Logger } from "pino";
+import type { PushHistory } from "../domain/carry.js";
 import type { Clock } from "../domain/clock.js";
 import type { ApproverConfig } from "../domain/decision.js";
 import { GateError, messageOf } from "../domain/errors.js";
@@ -31,6 +32,8 @@ export interface RunnerDeps {
   clock: Clock;
   /** Who may decide (the decision policy's approver lists and login map); none by default. */
   approvers?: ApproverConfig;
+  /** Compares a PR's heads (GitHub's compare API): without it no decision is carried and every file is read again. */
+  history?: PushHistory;
   newId?: () => string;
   /** Called when a review reaches a final state, with the result it settled on (e.g. to remove its snapshot). */
   onSettled?(review: ReviewRecord, result: ReviewResult): void | Promise<void>;

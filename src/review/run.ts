@@ -1,9 +1,13 @@
 import crypto from "node:crypto";
+import { Command } from "@langchain/langgraph";
+import type { SinceEarlier } from "../domain/carry.js";
 import type { ReviewResult } from "../domain/review-result.js";
 import type { ReviewRecord } from "../domain/review.js";
 import type { ReviewRegistration, ReviewStore } from "../domain/review-store.js";
 import { prKey } from "../domain/pull-request.js";
 import { audits } from "./audit-entries.js";
+import { carriedResume } from "./carry-changes.js";
+import { sinceEarlier } from "./carry-forward.js";
 import type { ReviewContext } from "./review-context.js";
 import type { ReviewWork } from "./review-work.js";
 
@@ -61,16 +65,47 @@ export class ReviewRun {
       const { deps } = this.work;
       const input = ctx.started
         ? null
-        : { reviewId, source: await ctx.source(), cyclesMax: deps.cyclesMax, maxCostUsd: deps.maxCostUsd ?? null };
+        : {
+            reviewId,
+            source: await ctx.source(),
+            cyclesMax: deps.cyclesMax,
+            maxCostUsd: deps.maxCostUsd ?? null,
+            since: await this.sinceEarlier(ctx),
+          };
       try {
         await this.work.invoke(reviewId, input);
       } catch (error) {
         return this.work.failClosed(ctx, error);
       }
-      const result = await this.work.settle(ctx);
+      // A first run that stopped for a person may end on the PR's earlier decision instead.
+      const result =
+        (input?.since?.decision ? await this.carryForward(ctx) : undefined) ?? (await this.work.settle(ctx));
       if (input) await this.auditExceptions(ctx);
       return result;
     });
+  }
+
+  /** What this head inherits from the PR's earlier reviews; nothing when that cannot be read (it starts over). */
+  private async sinceEarlier(ctx: ReviewContext): Promise<SinceEarlier | null> {
+    try {
+      return await sinceEarlier(this.work.deps, ctx.review);
+    } catch (error) {
+      this.work.deps.log.warn({ err: error, reviewId: ctx.id }, "could not read the PR's earlier reviews");
+      return null;
+    }
+  }
+
+  /**
+   * Ends a review that waits at the gate on the PR's earlier decision when nothing it decided
+   * changed and its maker may still decide (`ReviewContext.sinceDecision`): audited
+   * `carried_forward`, resumed as that decision naming its origin. Undefined when it does not carry.
+   */
+  private async carryForward(ctx: ReviewContext): Promise<ReviewResult | undefined> {
+    await ctx.reloadState();
+    const since = await ctx.sinceDecision(this.work.approvers);
+    if (!since || since.changes.length > 0) return undefined;
+    await this.work.store.audit(audits.carriedForward(ctx.id, since.prior, ctx.review.headSha));
+    return this.work.invokeAndSettle(ctx, new Command({ resume: carriedResume(since.prior) }));
   }
 
   /** The audit log names every exception of the configuration that cleared a finding (or expired) in a first run. */

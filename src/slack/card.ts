@@ -111,6 +111,7 @@ export function renderCard(input: CardInput): Card {
       ),
     );
   }
+  if (result.since_decision) blocks.push(section(sinceDecisionText(result.since_decision)));
   const unread = result.coverage ? result.coverage.unread.length > 0 : false;
   if (result.coverage && unread) {
     blocks.push(section(truncateMrkdwn(escapeMrkdwn(coverageLines(result.coverage, 5).join("\n")), 1500)));
@@ -122,6 +123,17 @@ export function renderCard(input: CardInput): Card {
   blocks.push(...stateBlocks(state, input));
 
   return { text: fallbackText(state, review, result), blocks: blocks.slice(0, MAX_BLOCKS) };
+}
+
+/** What changed since the PR's earlier decision, which therefore does not carry to this head. */
+function sinceDecisionText(since: NonNullable<ReviewResult["since_decision"]>): string {
+  const what = since.kind === "approve" ? "approval" : "rejection";
+  const lines = since.changes.slice(0, 8).map((c) => `• ${escapeMrkdwn(truncatePlain(c, 300))}`);
+  const more = since.changes.length > 8 ? [`…and ${since.changes.length - 8} more`] : [];
+  return truncateMrkdwn(
+    [`*Changed since the ${what}* by <@${since.by}> at \`${shortSha(since.head_sha)}\`:`, ...lines, ...more].join("\n"),
+    2000,
+  );
 }
 
 function cardState(input: CardInput): CardState {

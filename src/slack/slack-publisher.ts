@@ -4,7 +4,15 @@ import type { ReviewResult } from "../domain/review-result.js";
 import type { Publisher, PublishReceipt, ReviewRecord } from "../domain/review.js";
 import { renderCard } from "./card.js";
 import { cardLink } from "./card-link.js";
-import { askText, decisionText, endedText, investigationText, type PersonName, type WhoToAsk } from "./thread-notes.js";
+import {
+  askText,
+  carriedText,
+  decisionText,
+  endedText,
+  investigationText,
+  type PersonName,
+  type WhoToAsk,
+} from "./thread-notes.js";
 
 export interface SlackPublisherOptions {
   client: webApi.WebClient;
@@ -122,6 +130,14 @@ export function createSlackPublisher(opts: SlackPublisherOptions): Publisher {
     }
   };
 
+  /** Says a carried decision in the PR's thread (its first card's), once. */
+  const noteInThread = async (review: ReviewRecord, result: ReviewResult): Promise<void> => {
+    const thread = await threadOf(review);
+    if (!thread) return;
+    const placed = { ...review, slackChannel: thread.channel, slackThreadTs: thread.ts };
+    await note(placed, `carried:${review.id}`, carriedText(review, result, opts.personName));
+  };
+
   /** What the thread hears after a card changed: a decision, an answer, the end of the review. */
   const followUps = async (review: ReviewRecord, result: ReviewResult): Promise<void> => {
     for (const [i, inv] of result.investigations.entries()) {
@@ -224,6 +240,11 @@ export function createSlackPublisher(opts: SlackPublisherOptions): Publisher {
     if (earlier !== undefined) {
       const receipt = await earlier;
       if (receipt.slackChannel && receipt.slackTs) return update(review, result, receipt.slackChannel, receipt.slackTs);
+    }
+    // A decision carried from an earlier head: one line in the PR's thread, no card to click.
+    if (result.decision?.carried_from) {
+      await noteInThread(review, result);
+      return {};
     }
     const reachedAPerson = result.route !== null && REACHED_A_PERSON.has(result.route);
     const waitingOrDecided =

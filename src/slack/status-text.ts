@@ -49,6 +49,12 @@ export function renderStatusText(result: ReviewResult, review?: ReviewRecord): s
     lines.push(
       `${d.kind === "approve" ? "Approved" : "Rejected"} by ${mentionOrName(d.by)} at ${slackDate(d.at)}${d.note ? `: ${escapeMrkdwn(d.note)}` : ""}`,
     );
+    const from = d.carried_from;
+    if (from) {
+      lines.push(
+        `Carried forward from review \`${escapeMrkdwn(from.review_id)}\` at \`${from.head_sha.slice(0, 7)}\` (decided ${slackDate(from.at)}): no change to the decided findings`,
+      );
+    }
   }
   if (result.superseded_by) lines.push(`Superseded by ${escapeMrkdwn(result.superseded_by)}`);
   const link = review ? cardLink(review) : undefined;

@@ -70,6 +70,26 @@ export function decisionText(result: ReviewResult, nameOf?: PersonName): string 
 }
 
 /**
+ * A decision carried forward to a new head: the one line the thread gets instead of a new card.
+ *
+ * @example carriedText(review, result, nameOf) // ":white_check_mark: Approved by Dana at `abc1234`, carried forward to `def5678`: no change to the approved findings"
+ */
+export function carriedText(
+  review: { headSha: string },
+  result: ReviewResult,
+  nameOf?: PersonName,
+): string | undefined {
+  const d = result.decision;
+  if (!d?.carried_from) return undefined;
+  const [verb, word] =
+    d.kind === "approve" ? [":white_check_mark: Approved", "approved"] : [":x: Rejected", "rejected"];
+  return truncateMrkdwn(
+    `${verb} by ${personLabel(d.by, nameOf)} at \`${d.carried_from.head_sha.slice(0, 7)}\`, carried forward to \`${review.headSha.slice(0, 7)}\`: no change to the ${word} findings`,
+    NOTE_MAX,
+  );
+}
+
+/**
  * An investigation's answer, said in the thread (the card shows the newest two).
  *
  * @example investigationText(result.investigations[0])

@@ -34,6 +34,18 @@ export interface FakeGitHub {
   setInstallation(owner: string, repo: string, installationId: number): void;
   /** Serves a file through the contents API at a ref (a commit SHA; "" for the default branch); its folders list it. */
   setContent(owner: string, repo: string, ref: string, path: string, text: string): void;
+  /**
+   * Serves `GET /repos/{o}/{r}/compare/{base}...{head}`: how `head` relates to `base` ("ahead"
+   * when base is its ancestor, "diverged" after a force-push) and the files changed between them.
+   * An unset pair answers 404.
+   */
+  setCompare(
+    owner: string,
+    repo: string,
+    base: string,
+    head: string,
+    answer: { status: "ahead" | "behind" | "diverged" | "identical"; files: string[] },
+  ): void;
   /** Requests matching a method and a path pattern. */
   find(method: string, path: RegExp): RecordedRequest[];
   /**
@@ -128,6 +140,7 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
   const tarballs = new Map<string, Buffer>();
   const installations = new Map<string, number>();
   const contents = new Map<string, string>();
+  const compares = new Map<string, { status: string; files: string[] }>();
   const requests: RecordedRequest[] = [];
   const checkRuns = new Map<number, FakeCheckRun>();
   const statuses: FakeGitHub["statuses"] = [];
@@ -218,6 +231,25 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
     if (m) {
       const id = installations.get(`${m[1]}/${m[2]}`);
       return id === undefined ? json(res, 404, { message: "Not Found" }) : json(res, 200, { id });
+    }
+    m = method === "GET" ? /^\/repos\/([^/]+)\/([^/]+)\/compare\/([^/]+)\.\.\.([^/]+)$/.exec(p) : null;
+    if (m) {
+      const found = compares.get(`${m[1]}/${m[2]}@${m[3]}...${m[4]}`);
+      if (!found) return json(res, 404, { message: "Not Found" });
+      return json(res, 200, {
+        status: found.status,
+        ahead_by: found.status === "identical" ? 0 : 1,
+        behind_by: found.status === "diverged" || found.status === "behind" ? 1 : 0,
+        total_commits: 1,
+        commits: [],
+        files: found.files.map((filename) => ({
+          filename,
+          status: "modified",
+          additions: 1,
+          deletions: 1,
+          changes: 2,
+        })),
+      });
     }
     m = method === "GET" ? /^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)$/.exec(p) : null;
     if (m) {
@@ -333,6 +365,8 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
     setPull: (owner, repo, number, data) => void pulls.set(`${owner}/${repo}#${number}`, data),
     setTarball: (owner, repo, ref, gz) => void tarballs.set(`${owner}/${repo}@${ref}`, gz),
     setInstallation: (owner, repo, id) => void installations.set(`${owner}/${repo}`, id),
+    setCompare: (owner, repo, baseSha, head, answer) =>
+      void compares.set(`${owner}/${repo}@${baseSha}...${head}`, answer),
     setContent: (owner, repo, ref, path, text) => void contents.set(`${owner}/${repo}@${ref}:${path}`, text),
     find: (method, path) => requests.filter((r) => r.method === method && path.test(r.path)),
     failNext: (method, path, times, opts = {}) => void failures.push({ method, path, left: times, opts }),

@@ -56,8 +56,8 @@ export function createModelSpecialist(deps: ModelSpecialistDeps): Specialist {
       // reviewer settles them (else a detector's needs_more_context outlives the investigation
       // that answered it and every review loops until the budget is spent: docs/design.md, reason 1).
       const standing = (await rulesReviewer.review(input)).findings;
-      if (policies.length === 0) {
-        // Nothing to review against: no call, the detectors' findings stand.
+      if (policies.length === 0 || input.pr.files.length === 0) {
+        // Nothing to review against (or nothing left to read at this head): no call, the detectors' findings stand.
         return { findings: standing, verdicts: [], usage: { ...ZERO_USAGE }, notReviewed: [] };
       }
       const outputConfig = { format, ...(deps.settings.effort ? { effort: deps.settings.effort } : {}) };

@@ -1,5 +1,6 @@
 import { parsePolicyTexts } from "../../policy/load-policies.js";
 import { describeError } from "../../domain/errors.js";
+import { withFingerprints } from "../../domain/fingerprint.js";
 import type { Finding } from "../../domain/finding.js";
 import type { HeadFiles } from "../../domain/head-files.js";
 import type { LicenseLookup, LicenseResolver, LookupFailure } from "../../domain/license-resolver.js";
@@ -157,7 +158,11 @@ export function detectNode(deps: ReviewGraphDeps) {
           }
         }),
     );
-    const detections = applyConfig(found, config, deps.clock().toISOString().slice(0, 10));
+    // Each finding's fingerprint, read from the lines the patch shows (docs/fingerprints.md).
+    const detections = withFingerprints(
+      applyConfig(found, config, deps.clock().toISOString().slice(0, 10)),
+      moved.pr.files,
+    );
     // Stable order, whatever order the detectors finished in.
     detections.sort(
       (a, b) =>

@@ -38,6 +38,8 @@ export function humanGateNode(clock: Clock) {
         at: clock().toISOString(),
         ...(resume.note ? { note: resume.note } : {}),
         ...(resume.kind === "approve" && resume.approvals ? { approvals: resume.approvals } : {}),
+        ...(resume.via ? { via: resume.via } : {}),
+        ...(resume.carried ? { carried_from: resume.carried } : {}),
       },
     };
   };

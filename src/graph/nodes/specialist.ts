@@ -1,4 +1,6 @@
 import { GateError, messageOf } from "../../domain/errors.js";
+import { withFingerprints } from "../../domain/fingerprint.js";
+import { readingPlan, withKept } from "../incremental.js";
 import type { Specialty } from "../../domain/finding.js";
 import type { Usage } from "../../domain/usage.js";
 import type { Policy } from "../../domain/policy.js";
@@ -69,12 +71,15 @@ export function specialistNode(deps: ReviewGraphDeps, specialty: Specialty) {
     if (!pr) return {};
     const detections = state.detections.filter((d) => d.specialty === specialty);
     const specialist = deps.specialists[specialty];
+    // A model reads again only what changed since its last reading of this PR.
+    const plan = readingPlan(pr, state.since?.reading, specialist, specialty);
+    const reviewed = plan.reviewed ? { reviewed: plan.reviewed } : {};
     const policies = await policiesFor(deps, state, specialty);
     try {
       const out: SpecialistOutput = await withTimeout(deps.specialistTimeoutMs, (signal) =>
         specialist.review({
           specialty,
-          pr,
+          pr: plan.pr,
           policies,
           detections,
           investigations: state.investigations,
@@ -84,10 +89,11 @@ export function specialistNode(deps: ReviewGraphDeps, specialty: Specialty) {
       return {
         findings: {
           [specialty]: {
-            findings: out.findings,
+            findings: withKept(withFingerprints(out.findings, pr.files), plan.kept),
             verdicts: out.verdicts,
             notReviewed: out.notReviewed,
             round: state.round,
+            ...reviewed,
           },
         },
         usage: out.usage,
@@ -100,7 +106,13 @@ export function specialistNode(deps: ReviewGraphDeps, specialty: Specialty) {
       const spent = (error as { usage?: Partial<Usage> }).usage;
       return {
         findings: {
-          [specialty]: { findings: detections, verdicts: [], notReviewed: [], round: state.round, failed: detail },
+          [specialty]: {
+            findings: withKept(detections, plan.kept),
+            verdicts: [],
+            notReviewed: [],
+            round: state.round,
+            failed: detail,
+          },
         },
         escalation: { reason: timedOut ? "timeout" : "specialist_error", detail },
         ...(spent ? { usage: spent } : {}),
