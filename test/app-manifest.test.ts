@@ -75,8 +75,11 @@ const CALLS: Record<string, { permission: string; access: "read" | "write" } | "
   "checks.listAnnotations": { permission: "checks", access: "read" },
   "checks.create": { permission: "checks", access: "write" },
   "checks.update": { permission: "checks", access: "write" },
+  "repos.compareCommitsWithBasehead": { permission: "contents", access: "read" },
   "repos.createCommitStatus": "token",
+  "users.getAuthenticated": "token",
   "apps.getRepoInstallation": "jwt",
+  "apps.listInstallations": "jwt",
 };
 
 describe("app.yml, the GitHub App manifest", () => {
@@ -89,10 +92,12 @@ describe("app.yml, the GitHub App manifest", () => {
 
   it("subscribes to exactly the events the webhook handler reads", () => {
     const read = new Set<string>();
-    for (const { text } of sources("github")) {
-      // Each event kind is registered with `webhooks.on("<event>.<action>")` (src/github/events/),
-      // and the route answers `ping` itself (`event === "ping"`).
+    // Each event kind is registered with `webhooks.on("<event>.<action>")` (src/github/events/),
+    // and the route answers `ping` itself (`event === "ping"`).
+    for (const { text } of sources("github/events")) {
       for (const m of text.matchAll(/"([a-z_]+)\.[a-z_]+"/g)) read.add(m[1] ?? "");
+    }
+    for (const { text } of sources("github")) {
       for (const m of text.matchAll(/\bevent\s*[!=]==\s*"([a-z_]+)"/g)) read.add(m[1] ?? "");
     }
     // GitHub sends `ping` to every new webhook; no App subscribes to it.

@@ -31,7 +31,9 @@ export async function checkGitHubCredentials(octokit: Octokit, probe: Credential
   const host = new URL(probe.apiUrl).host;
   const settings = probe.mode === "app" ? "GATE_GITHUB_APP_ID and GATE_GITHUB_PRIVATE_KEY" : "GITHUB_TOKEN";
   try {
-    await (probe.mode === "app" ? octokit.request(route, { per_page: 1 }) : octokit.request(route));
+    await (probe.mode === "app"
+      ? octokit.rest.apps.listInstallations({ per_page: 1 })
+      : octokit.rest.users.getAuthenticated());
   } catch (error) {
     const answer = answerOf(error);
     if (answer?.answered && probe.mode === "token" && answer.status === 403) return;
