@@ -54,8 +54,10 @@ export interface CardInput {
   progress?: InvestigationProgress;
   /** A short line shown above the state, e.g. who asked which question. Plain text. */
   note?: string;
-  /** A superseded card links here: the card that replaced it. */
+  /** A superseded card links here: the card that replaced it (or the thread line saying a carried decision). */
   successorUrl?: string;
+  /** The link's words: "Open the new card" unless said otherwise. */
+  successorLabel?: string;
   /** Shows a decider by their Slack display name (and GitHub login) rather than an id. */
   personName?: PersonName;
   /** GitHub's web address for commit and file links (GitHub Enterprise Server); github.com by default. */
@@ -273,7 +275,9 @@ function stateBlocks(state: CardState, input: CardInput): KnownBlock[] {
           : by && /^r-/.test(by)
             ? "a re-run"
             : escapeMrkdwn(by ?? "a newer push");
-      const next = input.successorUrl ? ` ${mrkdwnLink(input.successorUrl, "Open the new card")}.` : "";
+      const next = input.successorUrl
+        ? ` ${mrkdwnLink(input.successorUrl, input.successorLabel ?? "Open the new card")}.`
+        : "";
       return [section(`:fast_forward: Superseded by ${what}; this review no longer gates the PR.${next}`)];
     }
     case "closed":

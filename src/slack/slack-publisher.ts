@@ -45,6 +45,17 @@ export interface SlackPublisherOptions {
   githubWebUrl?: string;
 }
 
+/** Where a superseded card points: the card that replaced it, or a carried decision's line. */
+interface Successor {
+  url: string;
+  label?: string;
+}
+
+function newCardOf(review: ReviewRecord): Successor | undefined {
+  const url = cardLink(review);
+  return url ? { url } : undefined;
+}
+
 /** The Slack message metadata type our cards carry; it names the review a card belongs to. */
 export const CARD_EVENT_TYPE = "compliance_gate_card";
 /** How far before the recorded intent the search for an earlier card starts (clock skew). */
@@ -87,14 +98,15 @@ export function createSlackPublisher(opts: SlackPublisherOptions): Publisher {
     return later ? cardLink(later) : undefined;
   };
 
-  const render = async (review: ReviewRecord, result: ReviewResult, newCard?: string) => {
+  const render = async (review: ReviewRecord, result: ReviewResult, newCard?: Successor) => {
     const checkRunUrl = opts.checkRunUrl?.(review);
-    const successor = newCard ?? (await successorUrl(review));
+    const successor = newCard?.url ?? (await successorUrl(review));
     return renderCard({
       review,
       result,
       ...(checkRunUrl ? { checkRunUrl } : {}),
       ...(successor ? { successorUrl: successor } : {}),
+      ...(newCard?.label ? { successorLabel: newCard.label } : {}),
       ...(opts.personName ? { personName: opts.personName } : {}),
       ...(opts.githubWebUrl ? { githubWebUrl: opts.githubWebUrl } : {}),
     });
@@ -111,31 +123,41 @@ export function createSlackPublisher(opts: SlackPublisherOptions): Publisher {
       : undefined;
   };
 
-  /** Says something in the review's thread, once per key. A failure is logged (the card stands). */
-  const note = async (review: ReviewRecord, key: string, text: string | undefined): Promise<void> => {
+  /**
+   * Says something in the review's thread, once per key, and gives the message's ts when it posted
+   * it now. A failure is logged (the card stands).
+   */
+  const note = async (review: ReviewRecord, key: string, text: string | undefined): Promise<string | undefined> => {
     const channel = review.slackChannel;
     const thread = review.slackThreadTs ?? review.slackTs;
-    if (!text || !channel || !thread) return;
-    if (!(await claim(key, review.id))) return;
+    if (!text || !channel || !thread) return undefined;
+    if (!(await claim(key, review.id))) return undefined;
     try {
-      await opts.client.chat.postMessage({
+      const sent = await opts.client.chat.postMessage({
         channel,
         thread_ts: thread,
         text,
         unfurl_links: false,
         unfurl_media: false,
       });
+      return typeof sent.ts === "string" ? sent.ts : undefined;
     } catch (error) {
       opts.log.warn({ err: error, reviewId: review.id, key }, "could not post in the review's thread");
+      return undefined;
     }
   };
 
-  /** Says a carried decision in the PR's thread (its first card's), once. */
+  /**
+   * Says a carried decision in the PR's thread (its first card's), once; the PR's superseded cards
+   * then point at that line, the new head's state, as they point at a new card.
+   */
   const noteInThread = async (review: ReviewRecord, result: ReviewResult): Promise<void> => {
     const thread = await threadOf(review);
     if (!thread) return;
     const placed = { ...review, slackChannel: thread.channel, slackThreadTs: thread.ts };
-    await note(placed, `carried:${review.id}`, carriedText(review, result, opts.personName));
+    const ts = await note(placed, `carried:${review.id}`, carriedText(review, result, opts.personName));
+    const url = ts ? cardLink({ slackChannel: thread.channel, slackTs: ts }) : undefined;
+    if (url) await pointOlderCards(review, { url, label: "See the decision carried to it" });
   };
 
   /** What the thread hears after a card changed: a decision, an answer, the end of the review. */
@@ -147,14 +169,17 @@ export function createSlackPublisher(opts: SlackPublisherOptions): Publisher {
     await note(review, `ended:${review.id}`, endedText(review, result, await successorUrl(review)));
   };
 
-  /** A new card: the PR's superseded cards now point at it. */
-  const pointOlderCards = async (review: ReviewRecord): Promise<void> => {
+  /** A new card (or a carried decision's line): the PR's superseded cards now point at it. */
+  const pointOlderCards = async (
+    review: ReviewRecord,
+    link: Successor | undefined = newCardOf(review),
+  ): Promise<void> => {
     for (const s of (await opts.siblings?.(review)) ?? []) {
       const older = s.review;
       if (older.id === review.id || older.status !== "superseded" || !s.result) continue;
       if (!older.slackChannel || !older.slackTs) continue;
       try {
-        await update(older, s.result, older.slackChannel, older.slackTs, cardLink(review));
+        await update(older, s.result, older.slackChannel, older.slackTs, link);
       } catch (error) {
         opts.log.warn({ err: error, reviewId: older.id }, "could not point a superseded card at the new one");
       }
@@ -166,7 +191,7 @@ export function createSlackPublisher(opts: SlackPublisherOptions): Publisher {
     result: ReviewResult,
     channel: string,
     ts: string,
-    newCard?: string,
+    newCard?: Successor,
   ): Promise<PublishReceipt> => {
     const card = await render(review, result, newCard);
     await opts.client.chat.update({ channel, ts, text: card.text, blocks: card.blocks });

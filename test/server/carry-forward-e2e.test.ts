@@ -39,6 +39,7 @@ const readJson = (name: string): unknown => JSON.parse(fs.readFileSync(path.join
 
 const H2 = "2".repeat(40);
 const H3 = "3".repeat(40);
+const H4 = "4".repeat(40);
 
 /**
  * Serves a new head of the GPL-dependency PR: optionally a README edit added to the PR, and the
@@ -155,6 +156,25 @@ describe("a decision survives a push that does not touch it", () => {
     expect(blocksOf(cards[1])).toContain("gpl-chart-lib changed from gpl-chart-lib@^2.1.0 to gpl-chart-lib@^2.2.0");
     expect((await s.server.gate.runner.result(asked.id)).since_decision?.head_sha).toBe(pr.headSha);
     expect((await s.server.gate.store.auditFor(asked.id)).map((e) => e.outcome)).not.toContain("carried_forward");
+
+    // The version goes back while that card waits: the approval carries again, and the superseded
+    // card points at the thread line that says so (the new head's state).
+    const back = push(s, pr, H4, { from: H3, readme: true, changed: ["package.json"] });
+    // The decision it carries is H2's (carried from the first head): compared with that head too.
+    s.gh.setCompare(pr.owner, pr.repo, H2, H4, { status: "ahead", files: ["package.json"] });
+    s.gh.setCompare(pr.owner, pr.repo, pr.headSha, H4, { status: "ahead", files: ["README.md", "package.json"] });
+    const reverted = await deliver(s, back);
+    expect(reverted.status).toBe("done");
+    expect(runOn(s, H4).fields.conclusion).toBe("success");
+    expect(cardPosts(s)).toHaveLength(2);
+    const waitingCard = defined(asked.slackTs, "the second card");
+    const oldCard = defined(s.slack, "the Slack fake")
+      .callsTo("chat.update")
+      .filter((c) => c.body.ts === waitingCard)
+      .at(-1);
+    const text = JSON.stringify(oldCard?.body.blocks);
+    expect(text).toContain("Superseded by");
+    expect(text).toContain("See the decision carried to it");
   });
 
   it("with decisions.carry_forward: never, the README push asks again", async () => {
