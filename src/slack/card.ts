@@ -275,9 +275,12 @@ function stateBlocks(state: CardState, input: CardInput): KnownBlock[] {
           : by && /^r-/.test(by)
             ? "a re-run"
             : escapeMrkdwn(by ?? "a newer push");
+      // Without a newer card (its head passed, or is being reviewed), the PR's checks show the new state.
       const next = input.successorUrl
         ? ` ${mrkdwnLink(input.successorUrl, input.successorLabel ?? "Open the new card")}.`
-        : "";
+        : input.checkRunUrl
+          ? ` ${mrkdwnLink(input.checkRunUrl, "See the PR's checks")} for the new head.`
+          : "";
       return [section(`:fast_forward: Superseded by ${what}; this review no longer gates the PR.${next}`)];
     }
     case "closed":

@@ -135,6 +135,25 @@ describe("renderCard", () => {
     );
   });
 
+  it("a superseded card with no newer card links to the PR's checks, where the new head's state shows", () => {
+    const sha = "b".repeat(40);
+    const { blocks } = renderCard({
+      review: makeReview({ status: "superseded", supersededBy: sha }),
+      result: makeResult({ status: "superseded", superseded_by: sha }),
+      checkRunUrl: "https://github.com/acme/web/pull/7/checks",
+    });
+    expect(all(blocks)).toContain("<https://github.com/acme/web/pull/7/checks|See the PR's checks> for the new head.");
+    const carried = renderCard({
+      review: makeReview({ status: "superseded", supersededBy: sha }),
+      result: makeResult({ status: "superseded", superseded_by: sha }),
+      checkRunUrl: "https://github.com/acme/web/pull/7/checks",
+      successorUrl: "https://slack.com/app_redirect?channel=C1&message_ts=3.4",
+      successorLabel: "See the decision carried to it",
+    });
+    expect(all(carried.blocks)).toContain("|See the decision carried to it>.");
+    expect(all(carried.blocks)).not.toContain("See the PR's checks");
+  });
+
   it("names the decider by display name when it is known", () => {
     const { blocks } = renderCard({
       review: makeReview({ status: "done" }),
