@@ -1,12 +1,21 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startGateServer } from "../../src/server/start.js";
 import { pino } from "pino";
 import { silentLog, tempDir } from "../helpers/gate.js";
+import { type FakeGitHub, startFakeGitHub } from "../fakes/github-api.js";
 
 const dir = tempDir("gate-config-start-");
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+// A server that starts checks its GitHub token first: against a loopback GitHub, never the internet.
+let gh: FakeGitHub;
+beforeAll(async () => {
+  gh = await startFakeGitHub();
+});
+afterAll(async () => {
+  await gh.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
 
 /** Starts the server on its own configuration file `name` holding `text`; a pino logger that keeps what it logs. */
 function startWith(name: string, text: string) {
@@ -18,6 +27,7 @@ function startWith(name: string, text: string) {
     {
       GITHUB_WEBHOOK_SECRET: "s",
       GITHUB_TOKEN: "t",
+      GATE_GITHUB_API_URL: gh.url,
       GATE_SLACK: "off",
       PORT: "0",
       GATE_DB: path.join(dir, `${name}.db`),
@@ -40,6 +50,7 @@ describe("the server and its configuration file", () => {
       {
         GITHUB_WEBHOOK_SECRET: "s",
         GITHUB_TOKEN: "t",
+        GATE_GITHUB_API_URL: gh.url,
         GATE_SLACK: "off",
         PORT: "0",
         GATE_DB: path.join(dir, "gate.db"),
