@@ -1,7 +1,7 @@
 import type { Webhooks } from "@octokit/webhooks";
 import { prKey } from "../../domain/pull-request.js";
 import { answerRecorded, type DeliveryContexts } from "./delivery.js";
-import { PullRequestEventSchema } from "./pull-request.js";
+import { PullRequestEventSchema } from "./pull-request-event.js";
 import type { WebhookSink } from "./sink.js";
 
 /** `pull_request` closed or merged: the sink ends the PR's open reviews without a decision. */

@@ -1,4 +1,4 @@
-import type { PullRequestEvent } from "./pull-request.js";
+import type { PullRequestEvent } from "./pull-request-event.js";
 import type { RerunRequest } from "./rerun-request.js";
 
 /** One verified delivery the gate should review. */
