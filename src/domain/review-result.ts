@@ -3,6 +3,7 @@ import type { CoverageView, UnreadEntry } from "./coverage.js";
 import type { ExceptionRef, Finding, Severity, Specialty } from "./finding.js";
 import type { InvestigationReport } from "./investigation.js";
 import type { Risk } from "./risk.js";
+import type { Usage } from "./usage.js";
 
 /** Where a review ended, or where it waits (docs/fixtures.md). */
 export type Route = "auto_approved" | "approved" | "human" | "human_approved" | "human_rejected";
@@ -45,18 +46,11 @@ export interface ResultFinding {
   exception?: ExceptionRef;
 }
 
-export interface ResultBudget {
+/** The review's budget: its investigation cycles and tool calls, and its model usage (`Usage`). */
+export interface ResultBudget extends Usage {
   cycles_used: number;
   cycles_max: number;
   tool_calls: number;
-  model_calls: number;
-  input_tokens: number;
-  output_tokens: number;
-  /** Input tokens written to the prompt cache (billed above `input_tokens`' price). */
-  cache_creation_input_tokens: number;
-  /** Input tokens read from the prompt cache. */
-  cache_read_input_tokens: number;
-  cost_usd: number;
 }
 
 export type ResultInvestigation = Pick<

@@ -3,7 +3,9 @@ export interface Usage {
   model_calls: number;
   input_tokens: number;
   output_tokens: number;
+  /** Input tokens written to the prompt cache (billed above `input_tokens`' price). */
   cache_creation_input_tokens: number;
+  /** Input tokens read from the prompt cache. */
   cache_read_input_tokens: number;
   cost_usd: number;
 }
