@@ -4,7 +4,7 @@ import type { ChangedFile } from "../../domain/pull-request.js";
 import { classifyLicense } from "../../licenses/license-policy.js";
 import type { DetectContext, Detector } from "../detector.js";
 import type { Finding } from "../../domain/finding.js";
-import { parseSource, syntaxLanguageOf } from "../code/syntax-tree.js";
+import { parseSource, syntaxLanguageOf, syntaxOfPatch, type SyntaxLanguage } from "../code/syntax-tree.js";
 import { GRAMMARS } from "../code/grammars.js";
 import { precheck } from "../precheck.js";
 
@@ -135,17 +135,36 @@ function expressionCopyleft(expression: string): { strong: boolean } | undefined
 /** The lines of a new file a notice could sit in, with room for a long header comment to close. */
 const PARSED_HEADER_LINES = 200;
 
+/** A parsed header: the tree, and for each of its rows the file's line when that line is added. */
+interface HeaderTree {
+  root: SgNode;
+  lineOf(row: number): number | undefined;
+}
+
+/**
+ * The tree the header is read from. An added file's patch is the whole file, so the review's one
+ * parse of it (shared with every detector) serves; a copied file's patch mixes in lines it did
+ * not add, so the top of its added lines is parsed on its own (row N is line N + 1).
+ */
+function headerTree(file: ChangedFile, lang: SyntaxLanguage, lines: PatchLine[]): HeaderTree {
+  const shared = file.status === "added" ? syntaxOfPatch(file) : undefined;
+  if (shared) return { root: shared.root, lineOf: (row) => (shared.isAdded(row) ? shared.lineAt(row) : undefined) };
+  const rows: string[] = [];
+  for (const l of lines) if (l.line >= 1 && l.line <= PARSED_HEADER_LINES) rows[l.line - 1] = l.text;
+  return {
+    root: parseSource(lang, Array.from(rows, (r) => r ?? "").join("\n")),
+    lineOf: (row) => (rows[row] !== undefined ? row + 1 : undefined),
+  };
+}
+
 /**
  * The comment text of the header, line by line: only comments (and Python module docstrings) can
- * be notices. Parsed languages parse the top of the file on its own (row N is line N + 1): a notice
- * sits at the top, so the rest of a large file is never read here.
+ * be notices. A notice sits at the top, so comments are read only as far as the header goes.
  */
 function headerComments(file: ChangedFile, lines: PatchLine[]): PatchLine[] {
   const lang = syntaxLanguageOf(file.filename);
   if (lang) {
-    const rows: string[] = [];
-    for (const l of lines) if (l.line >= 1 && l.line <= PARSED_HEADER_LINES) rows[l.line - 1] = l.text;
-    const root = parseSource(lang, Array.from(rows, (r) => r ?? "").join("\n"));
+    const { root, lineOf } = headerTree(file, lang, lines);
     const out: PatchLine[] = [];
     const take = (node: SgNode): void => {
       const start = node.range().start.line;
@@ -153,8 +172,8 @@ function headerComments(file: ChangedFile, lines: PatchLine[]): PatchLine[] {
         .text()
         .split("\n")
         .forEach((text, i) => {
-          const line = start + i + 1;
-          if (line <= HEADER_LINES && rows[line - 1] !== undefined) out.push({ kind: "add", line, text });
+          const line = lineOf(start + i);
+          if (line !== undefined && line <= HEADER_LINES) out.push({ kind: "add", line, text });
         });
     };
     for (const node of root.findAll({ rule: { any: GRAMMARS[lang].commentKinds.map((kind) => ({ kind })) } })) {
