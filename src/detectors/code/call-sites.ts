@@ -70,8 +70,11 @@ function beforeArguments(
   node: SgNode,
   kind: CallKind,
   source?: TreeText,
-): { callee: string; args: SgNode | null; start?: number } {
+): { callee: string; args: SgNode | null | undefined; start?: number } {
   if (kind.argumentFields) return beforeArgumentField(node, kind.argumentFields, source);
+  // A call of callee and suffix (Kotlin's `a.b(x)`): the callee is the first child; the suffix
+  // (where the arguments are) is read only when a detector asks for them.
+  if (kind.suffixKind !== undefined) return { callee: node.child(0)?.text() ?? "", args: undefined };
   const kinds = kind.argumentKinds ?? [];
   let callee = "";
   let args: SgNode | null = null;
@@ -81,13 +84,16 @@ function beforeArguments(
       args = child;
       break;
     }
-    if (kind.suffixKind !== undefined && k === kind.suffixKind) {
-      args = child.children().find((c) => kinds.includes(String(c.kind()))) ?? null;
-      break;
-    }
     if (k !== "new") callee += child.text();
   }
   return { callee, args };
+}
+
+/** The argument list of a call of callee and suffix: the first of `argumentKinds` in its suffix. */
+function suffixArguments(node: SgNode, kind: CallKind): SgNode | null {
+  const kinds = kind.argumentKinds ?? [];
+  const suffix = node.children().find((c) => String(c.kind()) === kind.suffixKind);
+  return suffix?.children().find((c) => kinds.includes(String(c.kind()))) ?? null;
 }
 
 /** The same for a grammar that names the argument list's field: the callee is the text before it. */
@@ -133,6 +139,7 @@ class IndexedCall implements CallSite {
     readonly node: SgNode,
     calleeText: string,
     private readonly grammar: Grammar,
+    private readonly kind: CallKind,
     argumentList?: SgNode | null,
     start?: number,
   ) {
@@ -146,7 +153,9 @@ class IndexedCall implements CallSite {
 
   /** The argument list, or null for a call without one (a parse recovered from an error). */
   argumentListOrNull(): SgNode | null {
-    if (this.#argumentList === undefined) this.#argumentList = this.node.field("arguments");
+    if (this.#argumentList === undefined)
+      this.#argumentList =
+        this.kind.suffixKind !== undefined ? suffixArguments(this.node, this.kind) : this.node.field("arguments");
     return this.#argumentList;
   }
 
@@ -182,12 +191,17 @@ interface TreeText {
 function indexedCall(node: SgNode, kind: CallKind, grammar: Grammar, source?: TreeText): IndexedCall | undefined {
   if (kind.shape === "before-arguments") {
     const { callee, args, start } = beforeArguments(node, kind, source);
-    return callee ? new IndexedCall(node, callee, grammar, args, start) : undefined;
+    return callee ? new IndexedCall(node, callee, grammar, kind, args, start) : undefined;
   }
-  let fn = node.field(kind.calleeField ?? "function");
+  const fn = node.field(kind.calleeField ?? "function");
+  if (!fn) return undefined;
+  const text = fn.text();
   // TypeScript parses `await pool.query<Row>(sql)` with the await inside the callee: look past it.
-  if (fn && String(fn.kind()) === "await_expression") fn = fn.namedChildren()[0] ?? fn;
-  return fn ? new IndexedCall(node, fn.text(), grammar) : undefined;
+  if (text.startsWith("await") && String(fn.kind()) === "await_expression") {
+    const awaited = fn.namedChildren()[0];
+    if (awaited) return new IndexedCall(node, awaited.text(), grammar, kind);
+  }
+  return new IndexedCall(node, text, grammar, kind);
 }
 
 /**
@@ -247,15 +261,25 @@ function allCalls(syntax: Pick<PatchSyntax, "lang" | "root">): IndexedCall[] {
 
 /**
  * The calls in a parsed tree, in source order, with the callee split into receiver and method.
- * `calleePattern` keeps only calls whose callee text (as `callee` gives it) it matches: a cheap
- * pre-filter, tested before anything else is read from the tree.
+ * `calleeFilter` keeps only calls whose callee (a pattern over the text `callee` gives, or a test
+ * of the callee's parts) it accepts: a cheap pre-filter, tested before anything else is read from
+ * the tree (the argument list is looked up only for a call it keeps).
  *
  * @example callSites(syntax, /log|Log/).map((c) => c.callee) // ["logger.info", "log.Printf"]
  */
-export function callSites(syntax: Pick<PatchSyntax, "lang" | "root">, calleePattern?: RegExp): CallSite[] {
+export function callSites(
+  syntax: Pick<PatchSyntax, "lang" | "root">,
+  calleeFilter?: RegExp | ((call: Pick<CallSite, "callee" | "method" | "receiver">) => boolean),
+): CallSite[] {
+  const keep =
+    calleeFilter === undefined
+      ? undefined
+      : calleeFilter instanceof RegExp
+        ? (call: IndexedCall) => calleeFilter.test(call.callee)
+        : calleeFilter;
   const out: CallSite[] = [];
   for (const call of allCalls(syntax)) {
-    if (calleePattern && !calleePattern.test(call.callee)) continue;
+    if (keep && !keep(call)) continue;
     if (call.argumentListOrNull() === null) continue;
     out.push(call);
   }

@@ -108,9 +108,10 @@ function authCalls(file: ChangedFile): Array<{ line: number; call: string }> {
 /** What the grammar's rules find on added rows: calls, values, attributes, statements. */
 function ruleFindings(syntax: PatchSyntax, rules: AuthRules, text: string): Array<{ row: number; call: string }> {
   const out: Array<{ row: number; call: string }> = [];
-  for (const call of callSites(syntax)) {
+  // The callee decides first: a call no rule's callee can match is never read further.
+  for (const call of callSites(syntax, (c) => rules.calls.some((r) => mayMatchCallee(r, c)))) {
     const candidate = rules.calls.filter((r) => mayMatchCallee(r, call));
-    if (candidate.length === 0 || !syntax.isAdded(call.row)) continue;
+    if (!syntax.isAdded(call.row)) continue;
     if (candidate.some((r) => matchesCall(r, call, text))) out.push({ row: call.row, call: call.callee });
   }
   const values = rules.values.length > 0 && (!rules.valueWords || precheck(rules.valueWords.test(text)));

@@ -117,7 +117,7 @@ export function matchesCall(rule: CallRule, call: CallSite, fileText: string): b
 }
 
 /** Whether the callee text alone can match (a cheap first filter before the arguments are read). */
-export function mayMatchCallee(rule: CallRule, call: CallSite): boolean {
+export function mayMatchCallee(rule: CallRule, call: Pick<CallSite, "callee" | "method">): boolean {
   return (!rule.callee || rule.callee.test(call.callee)) && (!rule.method || rule.method.test(call.method));
 }
 

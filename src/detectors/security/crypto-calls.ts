@@ -90,9 +90,8 @@ const NEEDS_TEXT = new Map<CryptoRules, boolean>(
 function callFindings(syntax: PatchSyntax, rules: CryptoRules, text: string): CryptoCall[] {
   const out: CryptoCall[] = [];
   const lists = [rules.random, rules.fastHash, rules.weakHash, rules.weakCipher, rules.fixedIv, rules.tlsOff];
-  for (const call of callSites(syntax)) {
-    // The callee decides first (plain JavaScript); arguments and rows are read only for a candidate.
-    if (!lists.some((list) => list.some((r) => mayMatchCallee(r, call)))) continue;
+  // The callee decides first (plain JavaScript); arguments and rows are read only for a candidate.
+  for (const call of callSites(syntax, (c) => lists.some((list) => list.some((r) => mayMatchCallee(r, c))))) {
     if (!syntax.isAdded(call.row)) continue;
     const found = (kind: CryptoCall["kind"]) => out.push({ kind, row: call.row, call: call.callee });
     if (anyCall(rules.random, call, text)) {

@@ -60,6 +60,20 @@ describe("callSites with a callee filter", () => {
       ["log", "WithFields"],
     ]);
   });
+
+  it("takes a test of the callee's parts, and reads a Kotlin call's arguments from its suffix", () => {
+    const root = parseSource(
+      "kotlin",
+      'fun f() {\n    db.prepareStatement("SELECT 1").apply { setLong(1, id) }\n    log.info("x {}", id)\n}\n',
+    );
+    const calls = callSites({ lang: "kotlin", root }, (c) => c.method !== "info");
+    expect(calls.map((c) => [c.callee, c.method, c.argumentList.text(), c.row])).toEqual([
+      ['db.prepareStatement("SELECT1").apply', "apply", "{ setLong(1, id) }", 1],
+      ["db.prepareStatement", "prepareStatement", '("SELECT 1")', 1],
+      ["setLong", "setLong", "(1, id)", 1],
+    ]);
+    expect(calls[2]?.args.map((a) => a.text())).toEqual(["1", "id"]);
+  });
 });
 
 describe("syntaxOfPatch", () => {
