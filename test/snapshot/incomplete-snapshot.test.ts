@@ -3,7 +3,6 @@ import path from "node:path";
 import { Octokit } from "@octokit/rest";
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from "vitest";
 import { describeError } from "../../src/domain/errors.js";
-import type { PullRequest } from "../../src/domain/pull-request.js";
 import type { OpenSnapshot, SnapshotRef } from "../../src/domain/snapshot-ref.js";
 import { runInvestigation } from "../../src/investigator/harness.js";
 import type { Strategy, StrategyMove, ToolCall } from "../../src/investigator/strategy.js";

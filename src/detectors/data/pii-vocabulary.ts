@@ -9,7 +9,6 @@
 
 import type { SyntaxLanguage } from "../code/grammars.js";
 import {
-  classify,
   classifyIdentifier,
   type DataKind,
   isPersonalKind,

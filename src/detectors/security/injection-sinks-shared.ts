@@ -1,4 +1,4 @@
-import { type InjectionRules, SHELL_FLAG, SHELLS, type SinkRule } from "./injection-rule-types.js";
+import type { InjectionRules, SinkRule } from "./injection-rule-types.js";
 
 /** Sinks several languages share: the SQL methods and rules of JavaScript, TypeScript, Python and Go, the JVM's SQL and process calls. */
 
