@@ -18,6 +18,8 @@ const plural = (n: number, one: string) => `${n.toLocaleString("en-US")} ${one}$
 
 /** The first added line too long to read, and how many there are. */
 function overlongLines(file: ChangedFile): { line: number; length: number; count: number } | undefined {
+  // A patch no longer than a readable line has no line longer than one.
+  if ((file.patch?.length ?? 0) <= MAX_LINE) return undefined;
   let first: { line: number; length: number } | undefined;
   let count = 0;
   for (const l of addedLines(file.patch)) {
@@ -45,6 +47,7 @@ function unreadOf(
   file: ChangedFile,
   kind: FileKind,
   detectors: readonly Detector[],
+  readers: ReadonlySet<Detector>,
 ): Omit<UnreadEntry, "file"> | undefined {
   const base = { kind: kind.kind, language: kind.language };
   if (kind.kind === "binary") {
@@ -55,7 +58,7 @@ function unreadOf(
   }
   if (looksBinary(file.patch)) return { ...base, reason: "binary", detail: "binary content: no detector reads it" };
   const owners = detectors.filter((d) => d.covers.includes(kind.kind));
-  const missing = owners.filter((d) => !d.reads(file));
+  const missing = owners.filter((d) => !readers.has(d));
   if (owners.length === 0 || missing.length === owners.length) {
     const what = kind.kind === "code" ? "this language" : "this format";
     return {
@@ -66,11 +69,10 @@ function unreadOf(
   }
   if (missing.length > 0) {
     const what = kind.kind === "code" ? "language" : "format";
-    const readers = owners.filter((d) => d.reads(file));
     return {
       ...base,
       reason: kind.kind === "code" ? "language" : "format",
-      detail: `${kind.language}: not read by ${names(missing)}, which do not read this ${what}; read only by ${names(readers)}`,
+      detail: `${kind.language}: not read by ${names(missing)}, which do not read this ${what}; read only by ${names(owners.filter((d) => readers.has(d)))}`,
     };
   }
   const long = overlongLines(file);
@@ -96,37 +98,47 @@ function acceptance(entry: UnreadEntry, accepted: readonly AcceptedUnread[]): st
   return undefined;
 }
 
+/** Files accounted for between two turns of the event loop. */
+const FILES_PER_SLICE = 250;
+
 /**
  * The coverage ledger of a pull request: every changed file accounted for, as read (by which
  * detectors, in which language), unread (and why), or exempt (nothing to read). Unread code is
  * never a pass; `accepted` lets a team's configuration turn an entry into a warning.
  *
- * @example buildCoverage(pr.files, ALL_DETECTORS, [], []).unread // [{ file: "cgi-bin/run.pl", reason: "language", ... }]
+ * @example (await buildCoverage(pr.files, ALL_DETECTORS, [], [])).unread // [{ file: "cgi-bin/run.pl", reason: "language", ... }]
  */
-export function buildCoverage(
+export async function buildCoverage(
   files: readonly ChangedFile[],
   detectors: readonly Detector[],
   gaps: readonly ReadGap[],
   accepted: readonly AcceptedUnread[],
-): Coverage {
+): Promise<Coverage> {
   const read = new Map<string, string[]>();
   const unread: UnreadEntry[] = [];
   const exempt: ExemptFile[] = [];
-  for (const file of files) {
+  const gapsOf = new Map<string, ReadGap[]>();
+  for (const g of gaps) gapsOf.set(g.file, [...(gapsOf.get(g.file) ?? []), g]);
+  for (const [i, file] of files.entries()) {
+    // Between slices of files the thread answers whatever waits (a webhook, a Slack click).
+    if (i > 0 && i % FILES_PER_SLICE === 0) await new Promise<void>((resolve) => setImmediate(resolve));
     const kind = ledgerKind(file);
-    const fileGaps = gaps.filter((g) => g.file === file.filename);
+    const fileGaps = gapsOf.get(file.filename) ?? [];
     const why = fileGaps.length === 0 ? exemption(file, kind) : undefined;
     if (why) {
       exempt.push({ file: file.filename, why });
       continue;
     }
-    const gap = fileGaps.length === 0 || file.patch !== undefined ? unreadOf(file, kind, detectors) : undefined;
+    // Which detectors read the file: asked once of each (the entry and the read key both need it).
+    const readers = new Set(detectors.filter((d) => d.reads(file)));
+    const gap =
+      fileGaps.length === 0 || file.patch !== undefined ? unreadOf(file, kind, detectors, readers) : undefined;
     if (gap) unread.push({ file: file.filename, ...gap });
     for (const g of fileGaps) unread.push({ kind: kind.kind, language: kind.language, ...g });
     if (gap || fileGaps.length > 0) continue;
     const key = readKey(
       kind.language,
-      detectors.filter((d) => d.reads(file)).flatMap((d) => d.policies),
+      [...readers].flatMap((d) => d.policies),
     );
     const group = read.get(key) ?? [];
     group.push(file.filename);

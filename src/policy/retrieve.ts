@@ -5,37 +5,71 @@ import { addedLines } from "../domain/patch.js";
 import type { PullRequest } from "../domain/pull-request.js";
 import type { Policy } from "../domain/policy.js";
 
-/** Per PR: its added lines, lower-cased and joined with "\n" (null when none), and what is known of each trigger. */
-const ADDED = new WeakMap<PullRequest, { text: string | null; found: Map<string, boolean> }>();
+/** Per PR: what is known of each trigger (lower case). */
+const FOUND = new WeakMap<PullRequest, Map<string, boolean>>();
 
 /**
- * Which of `triggers` (lower case) appear in the PR's added lines, each read once per PR. One pass
- * over the text finds, at every position, the longest trigger starting there; a trigger appears
- * exactly when it is a prefix of one of those (a shorter one starting at the same place is), so
- * the pass answers for all of them at once.
+ * Added lines searched per slice: between slices the thread answers whatever waits (a webhook, a
+ * Slack click), so a PR of 60,000 added lines never holds it for one long search.
  */
-function triggersFound(pr: PullRequest, triggers: readonly string[]): Map<string, boolean> {
-  let added = ADDED.get(pr);
-  if (!added) {
-    const lines = pr.files.flatMap((f) => addedLines(f.patch).map((l) => l.text.toLowerCase()));
-    added = { text: lines.length > 0 ? lines.join("\n") : null, found: new Map() };
-    ADDED.set(pr, added);
+const SLICE_LINES = 2_000;
+
+/** Per PR: the search under way, if any. */
+const SEARCHES = new WeakMap<PullRequest, Promise<unknown>>();
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Which of `triggers` (lower case) appear in the PR's added lines, each read once per PR. A trigger
+ * is a phrase within one line (one with a line break is never found; the empty one is found when
+ * any line is added), so the lines are searched a slice at a time, and the search stops once every
+ * trigger was found. In each slice one pass finds, at every position, the longest trigger starting
+ * there; a trigger appears exactly when it is a prefix of one of those (a shorter one starting at
+ * the same place is), so the pass answers for all of them at once.
+ */
+function triggersFound(pr: PullRequest, triggers: readonly string[]): Promise<Map<string, boolean>> {
+  // One search of a PR at a time: a second asks after the first has answered what it knows.
+  const searched = (SEARCHES.get(pr) ?? Promise.resolve()).then(() => search(pr, triggers));
+  SEARCHES.set(
+    pr,
+    searched.catch(() => undefined),
+  );
+  return searched;
+}
+
+async function search(pr: PullRequest, triggers: readonly string[]): Promise<Map<string, boolean>> {
+  let found = FOUND.get(pr);
+  if (!found) {
+    found = new Map();
+    FOUND.set(pr, found);
   }
-  const { text, found } = added;
-  // A trigger is a phrase within one line: one with a line break, or any when nothing was added, is never found.
   const unknown = [...new Set(triggers)].filter((t) => !found.has(t));
-  const searched = unknown.filter((t) => text !== null && t !== "" && !t.includes("\n"));
-  for (const t of unknown) found.set(t, text !== null && t === "");
-  if (text !== null && searched.length > 0) {
-    const longestFirst = [...searched].sort((a, b) => b.length - a.length).map(escapeRegExp);
+  if (unknown.length === 0) return found;
+  let open = unknown.filter((t) => t !== "" && !t.includes("\n"));
+  for (const t of unknown) found.set(t, false);
+  let added = false;
+  let slice: string[] = [];
+  const searchSlice = () => {
+    if (slice.length === 0 || open.length === 0) return;
+    const text = slice.join("\n").toLowerCase();
+    slice = [];
+    const longestFirst = [...open].sort((a, b) => b.length - a.length).map(escapeRegExp);
     const starts = new Set<string>();
     for (const m of text.matchAll(new RegExp(`(?=(${longestFirst.join("|")}))`, "g"))) starts.add(m[1] ?? "");
-    for (const t of searched)
-      found.set(
-        t,
-        [...starts].some((s) => s.startsWith(t)),
-      );
+    for (const t of open) if ([...starts].some((s) => s.startsWith(t))) found.set(t, true);
+    open = open.filter((t) => found.get(t) !== true);
+  };
+  for (const file of pr.files) {
+    for (const l of addedLines(file.patch)) slice.push(l.text);
+    added ||= slice.length > 0;
+    if (added && open.length === 0) break;
+    if (slice.length >= SLICE_LINES) {
+      searchSlice();
+      await nextTurn();
+    }
   }
+  searchSlice();
+  if (unknown.includes("")) found.set("", added);
   return found;
 }
 
@@ -44,14 +78,14 @@ function triggersFound(pr: PullRequest, triggers: readonly string[]): Map<string
  * path globs match a changed file (or that have none) and whose triggers appear in an added line
  * (or that have none). Ids, sorted.
  *
- * @example retrievePolicies(policies, pr, detections, "licensing") // ["LIC-01", "LIC-02"]
+ * @example await retrievePolicies(policies, pr, detections, "licensing") // ["LIC-01", "LIC-02"]
  */
-export function retrievePolicies(
+export async function retrievePolicies(
   policies: Policy[],
   pr: PullRequest,
   detections: Finding[],
   specialty: Specialty,
-): string[] {
+): Promise<string[]> {
   const cited = new Set(detections.filter((d) => d.specialty === specialty).map((d) => d.policy));
   // Decided by a citation, or by their paths alone; the rest are decided by their triggers.
   const open = policies.filter((p) => {
@@ -61,8 +95,13 @@ export function retrievePolicies(
     const matches = picomatch(p.paths, { dot: true, noextglob: true });
     return pr.files.some((f) => matches(f.filename));
   });
-  const triggers = open.flatMap((p) => p.triggers.map((t) => t.toLowerCase()));
-  const found = triggers.length > 0 ? triggersFound(pr, triggers) : new Map<string, boolean>();
+  // Every policy's triggers are searched in the one reading of the lines (the next specialty asks too).
+  const found = open.some((p) => p.triggers.length > 0)
+    ? await triggersFound(
+        pr,
+        policies.flatMap((p) => p.triggers.map((t) => t.toLowerCase())),
+      )
+    : new Map<string, boolean>();
   const out = policies.filter(
     (p) =>
       (p.specialty === specialty && cited.has(p.id)) ||

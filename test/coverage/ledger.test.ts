@@ -8,8 +8,8 @@ import { addedFilePatch, buildPr, type FileSpec } from "../detectors/pr-builder.
 
 const files = (...specs: FileSpec[]): ChangedFile[] => buildPr({ files: specs }).files;
 /** The ledger of these files, spelled out as the result prints it. */
-const ledger = (specs: FileSpec[], gaps: ReadGap[] = [], accepted: Parameters<typeof buildCoverage>[3] = []) =>
-  coverageView(buildCoverage(files(...specs), ALL_DETECTORS, gaps, accepted));
+const ledger = async (specs: FileSpec[], gaps: ReadGap[] = [], accepted: Parameters<typeof buildCoverage>[3] = []) =>
+  coverageView(await buildCoverage(files(...specs), ALL_DETECTORS, gaps, accepted));
 const noPatch = (filename: string, status: ChangedFile["status"] = "added"): ChangedFile => ({
   filename,
   status,
@@ -18,7 +18,7 @@ const noPatch = (filename: string, status: ChangedFile["status"] = "added"): Cha
   changes: 0,
 });
 
-describe("ledgerKind", () => {
+describe("ledgerKind", async () => {
   it.each([
     ["cgi-bin/run.pl", "code", "perl"],
     ["src/App.java", "code", "java"],
@@ -44,7 +44,7 @@ describe("ledgerKind", () => {
     });
   });
 
-  it("a script without an extension is code in the language its first line names", () => {
+  it("a script without an extension is code in the language its first line names", async () => {
     const [script] = files({ filename: "bin/report", patch: addedFilePatch(["#!/usr/bin/env perl", "print 1;"]) });
     expect(script && ledgerKind(script)).toEqual({ kind: "code", language: "perl" });
     const [plain] = files({ filename: "NOTICE", patch: addedFilePatch(["Copyright 2026 Acme"]) });
@@ -52,9 +52,9 @@ describe("ledgerKind", () => {
   });
 });
 
-describe("buildCoverage", () => {
-  it("reads TypeScript with every code detector and Markdown for secrets", () => {
-    const c = ledger([
+describe("buildCoverage", async () => {
+  it("reads TypeScript with every code detector and Markdown for secrets", async () => {
+    const c = await ledger([
       { filename: "src/a.ts", patch: addedFilePatch(["export const a = 1;"]) },
       { filename: "README.md", patch: addedFilePatch(["# Hi"]) },
     ]);
@@ -66,8 +66,8 @@ describe("buildCoverage", () => {
     expect(c.read.find((g) => g.language === "md")?.by).toContain("SEC-01");
   });
 
-  it("a language no grammar reads is unread code, naming the detectors that do not read it", () => {
-    const c = ledger([{ filename: "cgi-bin/run.pl", patch: addedFilePatch(["print `ping $host`;"]) }]);
+  it("a language no grammar reads is unread code, naming the detectors that do not read it", async () => {
+    const c = await ledger([{ filename: "cgi-bin/run.pl", patch: addedFilePatch(["print `ping $host`;"]) }]);
     expect(c.read).toEqual([]);
     expect(c.unread).toEqual([
       expect.objectContaining({ file: "cgi-bin/run.pl", kind: "code", language: "perl", reason: "language" }),
@@ -76,9 +76,9 @@ describe("buildCoverage", () => {
     expect(c.unread[0]?.detail).toContain("read only by credentials (SEC-01)");
   });
 
-  it("binaries that can run and files without a diff are unread; pictures, removed files and pure renames are exempt", () => {
+  it("binaries that can run and files without a diff are unread; pictures, removed files and pure renames are exempt", async () => {
     const c = coverageView(
-      buildCoverage(
+      await buildCoverage(
         [
           noPatch("vendor/libfast.so"),
           noPatch("build/tool.jar"),
@@ -104,8 +104,8 @@ describe("buildCoverage", () => {
     ]);
   });
 
-  it("a manifest or workflow its detector does not parse is an unread format", () => {
-    const c = ledger([
+  it("a manifest or workflow its detector does not parse is an unread format", async () => {
+    const c = await ledger([
       { filename: "vendor/acme/mailer/composer.json", patch: addedFilePatch(["{}"]) },
       { filename: ".github/actions/setup/action.yml", patch: addedFilePatch(["runs: {using: composite}"]) },
       { filename: "package.json", patch: addedFilePatch(["{}"]) },
@@ -121,10 +121,10 @@ describe("buildCoverage", () => {
     expect(c.read.flatMap((g) => g.files)).toEqual(["package.json", "api/pom.xml", "Gemfile"]);
   });
 
-  it("an overlong added line is unread, at its line; trailing whitespace does not make a line long", () => {
+  it("an overlong added line is unread, at its line; trailing whitespace does not make a line long", async () => {
     const long = `log(user.email); // ${"x".repeat(2100)}`;
     const padded = `q = "SELECT " + id${" ".repeat(2100)}`;
-    const c = ledger([
+    const c = await ledger([
       { filename: "src/a.ts", patch: addedFilePatch(["const a = 1;", long, long]) },
       { filename: "src/b.ts", patch: addedFilePatch([padded]) },
     ]);
@@ -135,13 +135,13 @@ describe("buildCoverage", () => {
     expect(c.read.flatMap((g) => g.files)).toEqual(["src/b.ts"]);
   });
 
-  it("a context line that is long is not a changed line", () => {
+  it("a context line that is long is not a changed line", async () => {
     const patch = `@@ -1,1 +1,2 @@\n ${"y".repeat(3000)}\n+const b = 2;`;
-    expect(ledger([{ filename: "src/a.ts", patch }]).unread).toEqual([]);
+    expect((await ledger([{ filename: "src/a.ts", patch }])).unread).toEqual([]);
   });
 
-  it("gaps from the detect step (a cap, a head file) are unread, also for files the PR does not change", () => {
-    const c = ledger(
+  it("gaps from the detect step (a cap, a head file) are unread, also for files the PR does not change", async () => {
+    const c = await ledger(
       [{ filename: "vendor/x/a.c", patch: addedFilePatch(["int a;"]) }],
       [
         { file: "src/a.ts", reason: "cap", detail: "over the cap" },
@@ -153,7 +153,7 @@ describe("buildCoverage", () => {
       ["src/a.ts", "cap"],
       ["vendor/x/COPYING", "snapshot"],
     ]);
-    const d = ledger(
+    const d = await ledger(
       [{ filename: "src/a.ts", patch: addedFilePatch(["const a = 1;"]) }],
       [{ file: "src/a.ts", reason: "cap", detail: "over the cap" }],
     );
@@ -161,8 +161,8 @@ describe("buildCoverage", () => {
     expect(d.read).toEqual([]);
   });
 
-  it("the configuration can accept unread files by path or language: a warning, never a block", () => {
-    const c = ledger(
+  it("the configuration can accept unread files by path or language: a warning, never a block", async () => {
+    const c = await ledger(
       [
         { filename: "cgi-bin/run.pl", patch: addedFilePatch(["print 1;"]) },
         { filename: "scripts/deploy.sh", patch: addedFilePatch(["echo hi"]) },

@@ -84,7 +84,7 @@ describe("withEmptyFilesShown", () => {
       headFiles({ "pkg/__init__.py": "", "tools/helper": "\u0000ELF\u0002" }),
     );
     expect(shown.files.map((f) => f.patch)).toEqual(["", undefined, undefined]);
-    const ledger = buildCoverage(shown.files, ALL_DETECTORS, [], []);
+    const ledger = await buildCoverage(shown.files, ALL_DETECTORS, [], []);
     expect(Object.values(ledger.read).flat()).toEqual(["pkg/__init__.py"]);
     expect(ledger.unread?.map((u) => [u.file, u.reason])).toEqual([
       ["tools/helper", "no_patch"],

@@ -14,28 +14,28 @@ function prAdding(lines: string[], filename = "src/a.ts") {
   return buildPr({ files: [{ filename, patch: addedFilePatch(lines) }] });
 }
 
-describe("retrievePolicies", () => {
-  it("takes a policy whose trigger appears in an added line, in any case, and leaves the others", () => {
+describe("retrievePolicies", async () => {
+  it("takes a policy whose trigger appears in an added line, in any case, and leaves the others", async () => {
     const policies = [policy("DATA-01", ["Email"]), policy("DATA-02", ["ADD COLUMN"]), policy("DATA-03", ["track"])];
     const pr = prAdding(["const userEMAIL = x;", "alter table t add column y int"]);
-    expect(retrievePolicies(policies, pr, [], "data")).toEqual(["DATA-01", "DATA-02"]);
+    expect(await retrievePolicies(policies, pr, [], "data")).toEqual(["DATA-01", "DATA-02"]);
   });
 
-  it("finds a trigger inside, or at the start of, a longer trigger's match, and one overlapping it", () => {
+  it("finds a trigger inside, or at the start of, a longer trigger's match, and one overlapping it", async () => {
     // "phone_number" starts where "phone" does; "ssn" starts inside "address"'s match.
     const policies = [policy("DATA-01", ["phone"]), policy("DATA-02", ["ssn"]), policy("DATA-03", ["number"])];
     const pr = prAdding(["phone_number addressn"]);
     const withLonger = [...policies, policy("DATA-04", ["phone_number", "address"])];
-    expect(retrievePolicies(withLonger, pr, [], "data")).toEqual(["DATA-01", "DATA-02", "DATA-03", "DATA-04"]);
+    expect(await retrievePolicies(withLonger, pr, [], "data")).toEqual(["DATA-01", "DATA-02", "DATA-03", "DATA-04"]);
   });
 
-  it("never matches across two lines, nor on removed lines", () => {
+  it("never matches across two lines, nor on removed lines", async () => {
     const policies = [policy("DATA-01", ["req.body"]), policy("DATA-02", ["token"])];
     const pr = buildPr({ files: [{ filename: "a.ts", patch: "@@ -1,2 +1,2 @@\n-token\n+req.\n+body" }] });
-    expect(retrievePolicies(policies, pr, [], "data")).toEqual([]);
+    expect(await retrievePolicies(policies, pr, [], "data")).toEqual([]);
   });
 
-  it("keeps cited policies of its specialty, and path-limited ones only when a path matches", () => {
+  it("keeps cited policies of its specialty, and path-limited ones only when a path matches", async () => {
     const policies = [
       policy("DATA-01", ["never-there"]),
       policy("LIC-01", [], ["**/package.json"], "licensing"),
@@ -46,16 +46,34 @@ describe("retrievePolicies", () => {
       { specialty: "data", policy: "LIC-02" } as Finding,
     ];
     const pr = prAdding(['"left-pad": "1.0.0"'], "web/package.json");
-    expect(retrievePolicies(policies, pr, cited, "data")).toEqual(["DATA-01"]);
-    expect(retrievePolicies(policies, pr, [], "licensing")).toEqual(["LIC-01", "LIC-02"]);
-    expect(retrievePolicies(policies, prAdding(['"left-pad": "1.0.0"']), [], "licensing")).toEqual([]);
+    expect(await retrievePolicies(policies, pr, cited, "data")).toEqual(["DATA-01"]);
+    expect(await retrievePolicies(policies, pr, [], "licensing")).toEqual(["LIC-01", "LIC-02"]);
+    expect(await retrievePolicies(policies, prAdding(['"left-pad": "1.0.0"']), [], "licensing")).toEqual([]);
   });
 
-  it("answers the same when asked again for the same PR (each trigger is read once)", () => {
+  it("answers the same when asked again for the same PR (each trigger is read once)", async () => {
     const policies = [policy("DATA-01", ["email"]), policy("DATA-02", ["phone"])];
     const pr = prAdding(["email"]);
-    expect(retrievePolicies(policies, pr, [], "data")).toEqual(["DATA-01"]);
-    expect(retrievePolicies(policies, pr, [], "data")).toEqual(["DATA-01"]);
-    expect(retrievePolicies([policy("DATA-03", ["mail"])], pr, [], "data")).toEqual(["DATA-03"]);
+    expect(await retrievePolicies(policies, pr, [], "data")).toEqual(["DATA-01"]);
+    expect(await retrievePolicies(policies, pr, [], "data")).toEqual(["DATA-01"]);
+    expect(await retrievePolicies([policy("DATA-03", ["mail"])], pr, [], "data")).toEqual(["DATA-03"]);
+  });
+
+  it("reads a PR of many lines a slice at a time and still finds a trigger in its last line, or in a later file", async () => {
+    const lines = Array.from({ length: 4_999 }, (_, i) => `const v${i} = ${i};`);
+    const policies = [policy("DATA-01", ["ssn"]), policy("DATA-02", ["v0 "]), policy("DATA-03", ["never-there"])];
+    const pr = buildPr({
+      files: [
+        { filename: "src/a.ts", patch: addedFilePatch(lines) },
+        { filename: "src/b.ts", patch: addedFilePatch(["const SSN = 1;"]) },
+      ],
+    });
+    // Two asking at once get the same answer.
+    const [data, again] = await Promise.all([
+      retrievePolicies(policies, pr, [], "data"),
+      retrievePolicies(policies, pr, [], "data"),
+    ]);
+    expect(data).toEqual(["DATA-01", "DATA-02"]);
+    expect(again).toEqual(data);
   });
 });

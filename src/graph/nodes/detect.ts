@@ -169,7 +169,7 @@ export function detectNode(deps: ReviewGraphDeps) {
         a.policy.localeCompare(b.policy) || (a.file ?? "").localeCompare(b.file ?? "") || (a.line ?? 0) - (b.line ?? 0),
     );
     lookupFailures.sort((a, b) => `${a.ecosystem}:${a.name}`.localeCompare(`${b.ecosystem}:${b.name}`));
-    const coverage = buildCoverage(moved.pr.files, detectors, gaps, config.coverage.acceptUnread);
+    const coverage = await buildCoverage(moved.pr.files, detectors, gaps, config.coverage.acceptUnread);
     return { detections, detectorErrors: detectorErrors.sort(), lookupFailures, coverage };
   };
 }

@@ -12,7 +12,7 @@ export function retrievePoliciesNode(deps: ReviewGraphDeps) {
     const own = ownPolicies(await configOf(deps, state));
     const corpus = own.length > 0 ? [...deps.policies, ...own] : deps.policies;
     const retrieved: Partial<Record<Specialty, string[]>> = {};
-    for (const s of SPECIALTIES) retrieved[s] = retrievePolicies(corpus, pr, state.detections, s);
+    for (const s of SPECIALTIES) retrieved[s] = await retrievePolicies(corpus, pr, state.detections, s);
     return { retrieved };
   };
 }
