@@ -106,10 +106,36 @@ export class PullRequestShapeError extends GateError {
  * @example parsePullRequest(JSON.parse(prText), JSON.parse(filesText))
  */
 export function parsePullRequest(prJson: unknown, filesJson: unknown): PullRequest {
-  const pr = GitHubPullSchema.safeParse(prJson);
-  if (!pr.success) throw new PullRequestShapeError("pr", describeIssues(pr.error, { max: 5 }));
+  return pullRequestWith(prJson, parseChangedFiles(filesJson));
+}
+
+/**
+ * GitHub's changed-file objects (a whole list, or one page of it) as the gate's `ChangedFile`s.
+ *
+ * @example parseChangedFiles(page.data).map((f) => f.filename) // ["src/a.ts"]
+ */
+export function parseChangedFiles(filesJson: unknown): ChangedFile[] {
   const files = z.array(GitHubFileSchema).safeParse(filesJson);
   if (!files.success) throw new PullRequestShapeError("files", describeIssues(files.error, { max: 5 }));
+  return files.data.map((f) => ({
+    filename: f.filename,
+    status: f.status,
+    additions: f.additions,
+    deletions: f.deletions,
+    changes: f.changes,
+    ...(f.patch !== undefined ? { patch: f.patch } : {}),
+    ...(f.previous_filename !== undefined ? { previousFilename: f.previous_filename } : {}),
+  }));
+}
+
+/**
+ * The gate's `PullRequest` from GitHub's pull object and files already read (`parseChangedFiles`).
+ *
+ * @example pullRequestWith(pull, files).headSha
+ */
+export function pullRequestWith(prJson: unknown, files: ChangedFile[]): PullRequest {
+  const pr = GitHubPullSchema.safeParse(prJson);
+  if (!pr.success) throw new PullRequestShapeError("pr", describeIssues(pr.error, { max: 5 }));
   const p = pr.data;
   const repo = p.base.repo?.full_name ?? p.repo;
   if (!repo || !isFullRepoName(repo)) {
@@ -128,14 +154,6 @@ export function parsePullRequest(prJson: unknown, filesJson: unknown): PullReque
     headRef: p.head.ref,
     headSha: p.head.sha,
     url: p.html_url ?? `https://github.com/${repo}/pull/${p.number}`,
-    files: files.data.map((f) => ({
-      filename: f.filename,
-      status: f.status,
-      additions: f.additions,
-      deletions: f.deletions,
-      changes: f.changes,
-      ...(f.patch !== undefined ? { patch: f.patch } : {}),
-      ...(f.previous_filename !== undefined ? { previousFilename: f.previous_filename } : {}),
-    })),
+    files,
   };
 }

@@ -1,6 +1,6 @@
 import type { Octokit } from "@octokit/rest";
 import { GateError } from "../domain/errors.js";
-import { parsePullRequest, PullRequestShapeError, type PullRequest } from "../domain/pull-request.js";
+import { parseChangedFiles, pullRequestWith, PullRequestShapeError, type PullRequest } from "../domain/pull-request.js";
 import { formatPrRef, type PrRef } from "./pr-ref.js";
 
 /** GitHub lists at most this many files of a pull request. */
@@ -129,8 +129,11 @@ export async function loadPullRequest(octokit: Octokit, ref: PrRef): Promise<Loa
   try {
     const params = { owner: ref.owner, repo: ref.repo, pull_number: ref.number };
     const { data: pull } = await octokit.rest.pulls.get(params);
-    const files = await octokit.paginate(octokit.rest.pulls.listFiles, { ...params, per_page: 100 });
-    const pr = parsePullRequest(pull, files);
+    // Each page is read as it arrives, so 3,000 files are never validated in one stretch of the thread.
+    const files = await octokit.paginate(octokit.rest.pulls.listFiles, { ...params, per_page: 100 }, (page) =>
+      parseChangedFiles(page.data),
+    );
+    const pr = pullRequestWith(pull, files);
     const incomplete = incompleteReason(pr, pull.changed_files);
     return incomplete ? { pr, incomplete } : { pr };
   } catch (error) {
