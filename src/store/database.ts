@@ -107,6 +107,18 @@ export const SQLITE_MIGRATIONS: ReadonlyArray<Migration<Database.Database>> = [
       db.exec(`CREATE TABLE IF NOT EXISTS gate_inbox (delivery_id TEXT PRIMARY KEY, entry_json TEXT NOT NULL)`);
     },
   },
+  {
+    version: 5,
+    name: "a published result is marked, not copied",
+    up: (db) => {
+      // A settled review kept its result twice (the published copy, to compare); a mark says the same.
+      db.exec(`ALTER TABLE gate_reviews ADD COLUMN result_published INTEGER NOT NULL DEFAULT 0;
+        UPDATE gate_reviews SET result_published = 1 WHERE result_json IS NOT NULL AND published_json = result_json;
+        DROP INDEX IF EXISTS gate_reviews_unpublished;
+        ALTER TABLE gate_reviews DROP COLUMN published_json;
+        CREATE INDEX gate_reviews_unpublished ON gate_reviews (created_at) WHERE result_json IS NOT NULL AND result_published = 0;`);
+    },
+  },
 ];
 
 /**

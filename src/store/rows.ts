@@ -23,7 +23,8 @@ export interface ReviewRow {
   superseded_by: string | null;
   installation_id: number | null;
   result_json: string | null;
-  published_json: string | null;
+  /** 1 once the saved result was published (saving a different result sets it back to 0). */
+  result_published: number;
   event_at: string | null;
   slack_post_started_at: string | null;
   slack_thread_ts: string | null;
@@ -57,10 +58,10 @@ export function toRecord(r: ReviewRow): ReviewRecord {
 
 /**
  * A review whose saved result was not published. Said exactly as the partial index
- * `gate_reviews_unpublished` (migration 3 in either database) says it: a database uses that index
+ * `gate_reviews_unpublished` (migration 5 in either database) says it: a database uses that index
  * only for a query whose condition is the index's own, so the list reads only such reviews.
  */
-export const UNPUBLISHED = "result_json IS NOT NULL AND (published_json IS NULL OR published_json <> result_json)";
+export const UNPUBLISHED = "result_json IS NOT NULL AND result_published = 0";
 
 /** A `gate_decisions` row as a pending decision is read from it. */
 export interface DecisionRow {

@@ -41,7 +41,7 @@ const ReviewRow = z.object({
   slack_ts: z.string().nullable(),
   slack_post_started_at: z.string().nullable(),
   result_json: z.string().nullable(),
-  published_json: z.string().nullable(),
+  result_published: z.number(),
 });
 type ReviewRow = z.infer<typeof ReviewRow>;
 const AuditRow = z.object({ actor: z.string(), action: z.string(), outcome: z.string() });
@@ -76,7 +76,7 @@ function pendingDecisions(file: string): number {
 }
 
 /** A review whose result is saved and was shown everywhere (card and check run). */
-const settled = (r: ReviewRow) => r.result_json !== null && r.published_json === r.result_json;
+const settled = (r: ReviewRow) => r.result_json !== null && r.result_published === 1;
 
 interface Scene {
   fakes: StackFakes;

@@ -33,13 +33,11 @@ const ReviewRow = z.object({
   pr: z.string(),
   status: z.string(),
   result_json: z.string().nullable(),
-  published_json: z.string().nullable(),
+  result_published: z.number(),
 });
 type ReviewRow = z.infer<typeof ReviewRow>;
 const settled = (r: ReviewRow) =>
-  (r.status === "done" || r.status === "waiting_for_human") &&
-  r.result_json !== null &&
-  r.published_json === r.result_json;
+  (r.status === "done" || r.status === "waiting_for_human") && r.result_json !== null && r.result_published === 1;
 
 let db: TestDatabase | undefined;
 const pools: pg.Pool[] = [];

@@ -38,14 +38,12 @@ const ReviewRow = z.object({
   status: z.string(),
   slack_ts: z.string().nullable(),
   result_json: z.string().nullable(),
-  published_json: z.string().nullable(),
+  result_published: z.number(),
 });
 type ReviewRow = z.infer<typeof ReviewRow>;
 
 const settled = (r: ReviewRow) =>
-  (r.status === "done" || r.status === "waiting_for_human") &&
-  r.result_json !== null &&
-  r.published_json === r.result_json;
+  (r.status === "done" || r.status === "waiting_for_human") && r.result_json !== null && r.result_published === 1;
 
 let db: TestDatabase | undefined;
 let pool: pg.Pool | undefined;

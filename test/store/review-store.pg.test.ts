@@ -92,9 +92,9 @@ describe("ReviewStore on PostgreSQL, from several pools at once", () => {
     if (state?.kind !== "postgres") throw new Error("expected a PostgreSQL state");
     // 3,000 settled reviews, published, and as many applied decisions; then one of each needing work.
     await state.pool.query(`INSERT INTO gate_reviews (id, pr, repo, number, head_sha, source, source_json, status,
-        created_at, updated_at, result_json, published_json)
+        created_at, updated_at, result_json, result_published)
       SELECT 'h-' || i, 'acme/web#' || i, 'acme/web', i, 'a', 'github', '{}', 'done', '2026-01-01', '2026-01-01',
-        repeat('x', 3000), repeat('x', 3000) FROM generate_series(1, 3000) AS i`);
+        repeat('x', 3000), 1 FROM generate_series(1, 3000) AS i`);
     await state.pool.query(`INSERT INTO gate_decisions (review_id, resume_json, door, received_at, applied_at)
       SELECT 'h-' || i, '{}', 'slack', '2026-01-01', '2026-01-01' FROM generate_series(1, 3000) AS i`);
     await reg(state.store, "r-1");

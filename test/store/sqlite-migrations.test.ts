@@ -79,6 +79,35 @@ describe("SQLite schema migrations", () => {
     db.close();
   });
 
+  it("marks a published result instead of keeping its copy (migration 5), and lists only the unpublished", async () => {
+    const f = file();
+    const old = new Database(f);
+    migrateSqlite(old, "v4", SQLITE_MIGRATIONS.slice(0, 4));
+    const row = old.prepare(`INSERT INTO gate_reviews (id, pr, repo, number, head_sha, source, source_json, status,
+      created_at, updated_at, result_json, published_json) VALUES (?, 'a/b#1', 'a/b', 1, 's', 'fixture', '{}', 'done', ?, 't', ?, ?)`);
+    row.run("r-published", "1", '{"route":"auto_approved"}', '{"route":"auto_approved"}');
+    row.run("r-changed", "2", '{"route":"human_approved"}', '{"route":null}');
+    row.run("r-never", "3", '{"route":null}', null);
+    old.close();
+    const db = openDatabase(f);
+    const columns = (db.prepare("PRAGMA table_info(gate_reviews)").all() as Array<{ name: string }>).map((c) => c.name);
+    expect(columns).not.toContain("published_json");
+    expect(db.prepare("SELECT id, result_published FROM gate_reviews ORDER BY id").all()).toEqual([
+      { id: "r-changed", result_published: 0 },
+      { id: "r-never", result_published: 0 },
+      { id: "r-published", result_published: 1 },
+    ]);
+    expect((await sqliteStore(db, () => at).unpublished()).map((r) => r.id)).toEqual(["r-changed", "r-never"]);
+    expect(
+      db
+        .prepare(
+          "EXPLAIN QUERY PLAN SELECT * FROM gate_reviews WHERE result_json IS NOT NULL AND result_published = 0 ORDER BY created_at",
+        )
+        .all(),
+    ).toEqual([expect.objectContaining({ detail: expect.stringContaining("gate_reviews_unpublished") })]);
+    db.close();
+  });
+
   it("re-opening changes nothing: each migration runs once", () => {
     const f = file();
     openDatabase(f).close();

@@ -75,11 +75,12 @@ export function pgReviewRecords(c: PgConnection): ReviewRecords {
       );
     },
     async saveResult(id, result) {
-      await c.changed("UPDATE gate_reviews SET result_json = $1, updated_at = $2 WHERE id = $3", [
-        JSON.stringify(result),
-        c.now(),
-        id,
-      ]);
+      // Saving the result already published keeps it published; any other is not published yet.
+      await c.changed(
+        `UPDATE gate_reviews SET result_published = CASE WHEN result_json = $1 THEN result_published ELSE 0 END,
+           result_json = $1, updated_at = $2 WHERE id = $3`,
+        [JSON.stringify(result), c.now(), id],
+      );
     },
     async lastResult(id) {
       const [row] = await c.rows<{ result_json: string | null }>("SELECT result_json FROM gate_reviews WHERE id = $1", [
@@ -105,7 +106,11 @@ export function pgReviewRecords(c: PgConnection): ReviewRecords {
       );
     },
     async markPublished(id, result) {
-      await c.changed("UPDATE gate_reviews SET published_json = $1 WHERE id = $2", [JSON.stringify(result), id]);
+      // Only when the result published is still the saved one: a newer result stays unpublished.
+      await c.changed("UPDATE gate_reviews SET result_published = 1 WHERE id = $1 AND result_json = $2", [
+        id,
+        JSON.stringify(result),
+      ]);
     },
     unpublished: (reviewId) =>
       reviewId === undefined

@@ -109,10 +109,10 @@ export function sqliteReviewRecords(c: SqliteConnection): ReviewRecords {
     },
     async saveResult(id, result) {
       await changed(
-        `UPDATE gate_reviews SET result_json = ?, updated_at = ? WHERE id = ?`,
-        JSON.stringify(result),
-        c.now(),
-        id,
+        // Saving the result already published keeps it published; any other is not published yet.
+        `UPDATE gate_reviews SET result_published = CASE WHEN result_json = @json THEN result_published ELSE 0 END,
+           result_json = @json, updated_at = @now WHERE id = @id`,
+        { json: JSON.stringify(result), now: c.now(), id },
       );
     },
     async lastResult(id) {
@@ -140,7 +140,12 @@ export function sqliteReviewRecords(c: SqliteConnection): ReviewRecords {
       });
     },
     async markPublished(id, result) {
-      await changed(`UPDATE gate_reviews SET published_json = ? WHERE id = ?`, JSON.stringify(result), id);
+      // Only when the result published is still the saved one: a newer result stays unpublished.
+      await changed(
+        `UPDATE gate_reviews SET result_published = 1 WHERE id = ? AND result_json = ?`,
+        id,
+        JSON.stringify(result),
+      );
     },
     unpublished: (reviewId) =>
       reviewId === undefined
