@@ -166,7 +166,7 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
   // Repositories' configuration files are parsed on GATE_WORKERS worker threads, off the thread that answers.
   const configParser = configParserFor(settings.workers, log);
   // Large changes are detected there too (detectors/offload/).
-  const detectionPool = detectionPoolFor(settings.workers, log);
+  const detectionPool = detectionPoolFor(settings.workers, log, settings.detectTimeoutMs);
   const graph = buildReviewGraph(
     {
       loader,

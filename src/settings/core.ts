@@ -40,6 +40,8 @@ export interface CoreSettings {
   advisories: { osvUrl?: string; osvDir?: string; exportUrl?: string; cacheTtlMs: number };
   /** GATE_WORKERS: worker threads that parse repositories' configuration files (0: on the main thread). */
   workers: number;
+  /** GATE_DETECT_TIMEOUT_MS: how long a detection worker may take over one large change. */
+  detectTimeoutMs: number;
 }
 
 /**
@@ -94,6 +96,7 @@ export function coreSchema(cwd: string) {
       GATE_OSV_EXPORT_URL: httpUrl.optional(),
       GATE_OSV_CACHE_TTL: duration.default(6 * 3_600_000),
       GATE_WORKERS: integer(0).max(16).default(1),
+      GATE_DETECT_TIMEOUT_MS: integer(1).default(120_000),
     })
     .transform(
       (e): CoreSettings => ({
@@ -138,6 +141,7 @@ export function coreSchema(cwd: string) {
           cacheTtlMs: e.GATE_OSV_CACHE_TTL,
         },
         workers: e.GATE_WORKERS,
+        detectTimeoutMs: e.GATE_DETECT_TIMEOUT_MS,
       }),
     );
 }

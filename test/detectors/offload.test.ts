@@ -37,9 +37,17 @@ function writeLargeRiskyFixture(): string {
 const lines: Array<{ msg?: string }> = [];
 const log = pino({ level: "warn" }, { write: (line: string) => void lines.push(JSON.parse(line)) });
 
-async function review(workers: number, fixture: string) {
+async function review(workers: number, fixture: string, env: Record<string, string> = {}) {
   const gate = await buildGate(
-    loadSettings({ GATE_DB: path.join(dir, `w${workers}.db`), GATE_DATA_DIR: dir, GATE_WORKERS: String(workers) }, dir),
+    loadSettings(
+      {
+        GATE_DB: path.join(dir, `w${workers}-${fixture}.db`),
+        GATE_DATA_DIR: dir,
+        GATE_WORKERS: String(workers),
+        ...env,
+      },
+      dir,
+    ),
     log,
   );
   try {
@@ -76,5 +84,24 @@ describe("detection of large changes on a worker thread", { timeout: 120_000 }, 
     expect(onWorker.findings).toEqual(inThread.findings);
     // The worker took the change (it did not fail over to in-thread detection).
     expect(lines.filter((l) => /detection worker|detecting in-thread/.test(l.msg ?? ""))).toEqual([]);
+  });
+
+  it("a job over GATE_DETECT_TIMEOUT_MS stops its worker and hands the review to a person; it is not detected in-thread", async () => {
+    const name = "large-plain";
+    const { pr, files } = syntheticPrJson({ files: 300, linesPerFile: 20, number: 9 });
+    fs.mkdirSync(path.join(dir, name), { recursive: true });
+    fs.writeFileSync(path.join(dir, name, "pr.json"), JSON.stringify(pr));
+    fs.writeFileSync(path.join(dir, name, "files.json"), JSON.stringify(files));
+    // Without a limit this change is approved (its code is ordinary); 1 ms is too little for any worker.
+    expect((await review(1, name)).route).toBe("approved");
+    lines.length = 0;
+    const late = await review(1, name, { GATE_DETECT_TIMEOUT_MS: "1" });
+    expect(late.route).not.toBe("approved");
+    expect(late.status).toBe("waiting_for_human");
+    expect(late.escalation?.reason).toBe("not_fully_reviewed");
+    expect(late.escalation?.detail).toMatch(/detector credentials \(SEC-01\) failed/);
+    expect(late.findings).toEqual([]);
+    expect(lines.map((l) => l.msg)).toContain("a detection job ran out of time; its worker is stopped");
+    expect(lines.filter((l) => /detecting in-thread/.test(l.msg ?? ""))).toEqual([]);
   });
 });

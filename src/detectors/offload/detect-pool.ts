@@ -23,12 +23,22 @@ export function isLargeChange(pr: PullRequest): boolean {
   return false;
 }
 
+/** A detection job that did not finish in time: its worker was stopped, and the change is not detected again here. */
+export class DetectionTimeout extends Error {
+  constructor(readonly ms: number) {
+    super(`the detectors did not finish within ${ms} ms (GATE_DETECT_TIMEOUT_MS)`);
+    this.name = "DetectionTimeout";
+  }
+}
+
 /** Runs built-in detectors on worker threads. */
 export interface DetectionPool {
   /**
    * Runs the detectors of ALL_DETECTORS named by `ids` over `ctx` on a worker: each one's
    * findings or error, as running them here would give. Rejects when the worker cannot take the
-   * job (it died, or the change could not be sent); the caller then runs them here.
+   * job (it died, or the change could not be sent); the caller then runs them here. Rejects with
+   * `DetectionTimeout` when the job takes longer than the pool's limit: the worker is stopped
+   * (what hung there would hang here too), and the caller records the detectors as failed.
    */
   detect(ctx: DetectContext, ids: readonly string[]): Promise<DetectorOutcome[]>;
   /** The ids of the detectors a worker can run (the built-in ones, ALL_DETECTORS). */
@@ -51,7 +61,7 @@ interface Running {
  *
  * @example const pool = detectionPool(1, log); const outcomes = await pool?.detect(ctx, ["credentials"]);
  */
-export function detectionPool(size: number, log: Logger): DetectionPool | undefined {
+export function detectionPool(size: number, log: Logger, timeoutMs = 120_000): DetectionPool | undefined {
   const start = size > 0 ? workerScript(import.meta.url, "detect-worker") : undefined;
   if (!start) return undefined;
   const slots: Array<{ worker: Worker; jobs: Map<number, Running> } | undefined> = Array.from({ length: size });
@@ -115,7 +125,26 @@ export function detectionPool(size: number, log: Logger): DetectionPool | undefi
       const entry = slots[slot] ?? spawn(slot);
       const job = ++jobs;
       return new Promise<DetectorOutcome[]>((resolve, reject) => {
-        entry.jobs.set(job, { ctx, resolve, reject });
+        const timer = setTimeout(() => {
+          if (!entry.jobs.delete(job)) return;
+          log.error({ job, timeoutMs }, "a detection job ran out of time; its worker is stopped");
+          reject(new DetectionTimeout(timeoutMs));
+          // Its other jobs fail over to in-thread detection; the next job starts a new worker.
+          if (slots[slot] === entry) slots[slot] = undefined;
+          void entry.worker.terminate();
+        }, timeoutMs);
+        timer.unref();
+        entry.jobs.set(job, {
+          ctx,
+          resolve: (outcomes) => {
+            clearTimeout(timer);
+            resolve(outcomes);
+          },
+          reject: (error) => {
+            clearTimeout(timer);
+            reject(error);
+          },
+        });
         entry.worker.ref();
         const message: DetectJob = {
           type: "detect",

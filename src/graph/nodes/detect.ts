@@ -11,7 +11,7 @@ import { buildCoverage, type ReadGap } from "../../coverage/ledger.js";
 import { withEmptyFilesShown, withMovedFilesWhole } from "../../coverage/moved-files.js";
 import { recordingAdvisoryFailures } from "../../advisories/recording-failures.js";
 import type { DetectContext, Detector } from "../../detectors/detector.js";
-import { type DetectionPool, isLargeChange } from "../../detectors/offload/detect-pool.js";
+import { type DetectionPool, DetectionTimeout, isLargeChange } from "../../detectors/offload/detect-pool.js";
 import type { DetectorOutcome } from "../../detectors/offload/protocol.js";
 import { configOf, reviewedPullRequest, type ReviewGraphDeps } from "../deps.js";
 import type { ReviewStateUpdate, ReviewStateValue } from "../state.js";
@@ -76,6 +76,8 @@ async function offloaded(
       detectors.map((d) => d.id),
     );
   } catch (error) {
+    // Out of time: what hung on the worker would hang here too, so the detectors are failed (a person decides).
+    if (error instanceof DetectionTimeout) return detectors.map((d) => ({ detector: d.id, error: error.message }));
     deps.log.warn({ err: error, reviewId }, "the detection worker could not take the change; detecting in-thread");
     return undefined;
   }
