@@ -155,7 +155,7 @@ export async function languageFigures(): Promise<Figure[]> {
     const m = await paired(
       () => detectPerLine(path, patch, LINES),
       () => detectPerLine("src/orders/handler.ts", jsPatch, LINES),
-      { runs: 7, label: `detect ${lang}` },
+      { runs: 11, label: `detect ${lang}` },
     );
     out.push(
       pairedFigure(
