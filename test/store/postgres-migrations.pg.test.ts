@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { systemClock } from "../../src/domain/clock.js";
 import { GateError } from "../../src/domain/errors.js";
 import { openState, type OpenState } from "../../src/store/open-state.js";
+import { SCHEMA_VERSION_TABLE } from "../../src/store/migrations.js";
 import { POSTGRES_MIGRATIONS } from "../../src/store/postgres/migrations.js";
 import { postgresUrl, type TestDatabase } from "../helpers/postgres.js";
 
@@ -57,6 +58,41 @@ describe("PostgreSQL schema migrations", () => {
     expect(await versions(a as OpenState)).toEqual(POSTGRES_MIGRATIONS.map((m) => m.version));
     await (b as OpenState).store.audit({ reviewId: "r-1", actor: "a", action: "x", outcome: "y" });
     expect(await (c as OpenState).store.auditFor("r-1")).toHaveLength(1);
+  });
+
+  it("marks a published result instead of keeping its copy (migration 5), and lists only the unpublished", async () => {
+    const { url } = await database();
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(SCHEMA_VERSION_TABLE);
+      for (const m of POSTGRES_MIGRATIONS.slice(0, 4)) {
+        await m.up(client);
+        await client.query("INSERT INTO gate_schema_version (version, name, applied_at) VALUES ($1, $2, 'x')", [
+          m.version,
+          m.name,
+        ]);
+      }
+      const row = `INSERT INTO gate_reviews (id, pr, repo, number, head_sha, source, source_json, status, created_at,
+        updated_at, result_json, published_json) VALUES ($1, 'a/b#1', 'a/b', 1, 's', 'fixture', '{}', 'done', $2, 't', $3, $4)`;
+      await client.query(row, ["r-published", "1", '{"route":"auto_approved"}', '{"route":"auto_approved"}']);
+      await client.query(row, ["r-changed", "2", '{"route":"human_approved"}', '{"route":null}']);
+      await client.query(row, ["r-never", "3", '{"route":null}', null]);
+    } finally {
+      await client.end();
+    }
+    const state = await open(url);
+    expect(await versions(state)).toEqual(POSTGRES_MIGRATIONS.map((m) => m.version));
+    expect(await state.query("SELECT id, result_published FROM gate_reviews ORDER BY id")).toEqual([
+      { id: "r-changed", result_published: 0 },
+      { id: "r-never", result_published: 0 },
+      { id: "r-published", result_published: 1 },
+    ]);
+    const columns = await state.query<{ column_name: string }>(
+      "SELECT column_name FROM information_schema.columns WHERE table_name = 'gate_reviews'",
+    );
+    expect(columns.map((c) => c.column_name)).not.toContain("published_json");
+    expect((await state.store.unpublished()).map((r) => r.id)).toEqual(["r-changed", "r-never"]);
   });
 
   it("re-opening changes nothing and keeps the rows", async () => {
