@@ -30,6 +30,8 @@ export const ERROR_ADVICE = {
     "check the GitHub credentials, and that the App is installed on the repository (README, Running it for real)",
   REVIEW_NOT_FOUND: "`gate status <owner/repo#n>` lists the reviews of a PR",
   REVIEW_FAILED: "the review could not finish and waits for a person; the log says why (GATE_LOG_LEVEL)",
+  DETECTION_TIMEOUT:
+    "the detectors took longer than GATE_DETECT_TIMEOUT_MS over this change, so their worker was stopped and a person decides",
   SPECIALIST_TIMEOUT:
     "the specialist got no answer in time, so a person decides; GATE_SPECIALIST_TIMEOUT_MS sets the limit",
   MODEL_OUTPUT_INVALID: "the model's answer was unusable twice; the review goes to a person",

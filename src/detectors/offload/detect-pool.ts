@@ -1,6 +1,6 @@
 import { Worker } from "node:worker_threads";
 import type { Logger } from "pino";
-import { messageOf } from "../../domain/errors.js";
+import { GateError, messageOf } from "../../domain/errors.js";
 import type { PullRequest } from "../../domain/pull-request.js";
 import { workerScript } from "../../worker-script.js";
 import type { DetectContext } from "../detector.js";
@@ -24,9 +24,9 @@ export function isLargeChange(pr: PullRequest): boolean {
 }
 
 /** A detection job that did not finish in time: its worker was stopped, and the change is not detected again here. */
-export class DetectionTimeout extends Error {
+export class DetectionTimeout extends GateError {
   constructor(readonly ms: number) {
-    super(`the detectors did not finish within ${ms} ms (GATE_DETECT_TIMEOUT_MS)`);
+    super("DETECTION_TIMEOUT", `the detectors did not finish within ${ms} ms (GATE_DETECT_TIMEOUT_MS)`);
     this.name = "DetectionTimeout";
   }
 }
