@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import picomatch from "picomatch";
 import { type AcceptedUnread, readKey, type Coverage, type ExemptFile, type UnreadEntry } from "../domain/coverage.js";
 import { addedLines } from "../domain/patch.js";
@@ -118,10 +119,14 @@ export async function buildCoverage(
   const unread: UnreadEntry[] = [];
   const exempt: ExemptFile[] = [];
   const gapsOf = new Map<string, ReadGap[]>();
-  for (const g of gaps) gapsOf.set(g.file, [...(gapsOf.get(g.file) ?? []), g]);
+  for (const g of gaps) {
+    const list = gapsOf.get(g.file) ?? [];
+    list.push(g);
+    gapsOf.set(g.file, list);
+  }
   for (const [i, file] of files.entries()) {
     // Between slices of files the thread answers whatever waits (a webhook, a Slack click).
-    if (i > 0 && i % FILES_PER_SLICE === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (i > 0 && i % FILES_PER_SLICE === 0) await nextTurn();
     const kind = ledgerKind(file);
     const fileGaps = gapsOf.get(file.filename) ?? [];
     const why = fileGaps.length === 0 ? exemption(file, kind) : undefined;

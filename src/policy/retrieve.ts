@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { escapeRegExp } from "../domain/reg-exp.js";
 import picomatch from "picomatch";
 import type { Finding, Specialty } from "../domain/finding.js";
@@ -5,19 +6,14 @@ import { addedLines } from "../domain/patch.js";
 import type { PullRequest } from "../domain/pull-request.js";
 import type { Policy } from "../domain/policy.js";
 
-/** Per PR: what is known of each trigger (lower case). */
-const FOUND = new WeakMap<PullRequest, Map<string, boolean>>();
-
 /**
  * Added lines searched per slice: between slices the thread answers whatever waits (a webhook, a
  * Slack click), so a PR of 60,000 added lines never holds it for one long search.
  */
 const SLICE_LINES = 2_000;
 
-/** Per PR: the search under way, if any. */
-const SEARCHES = new WeakMap<PullRequest, Promise<unknown>>();
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** Per PR: what is known of each trigger (lower case), and the last search asked of it. */
+const SEARCHES = new WeakMap<PullRequest, { found: Map<string, boolean>; last: Promise<unknown> }>();
 
 /**
  * Which of `triggers` (lower case) appear in the PR's added lines, each read once per PR. A trigger
@@ -28,21 +24,18 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * the same place is), so the pass answers for all of them at once.
  */
 function triggersFound(pr: PullRequest, triggers: readonly string[]): Promise<Map<string, boolean>> {
+  const known = SEARCHES.get(pr) ?? { found: new Map<string, boolean>(), last: Promise.resolve() };
   // One search of a PR at a time: a second asks after the first has answered what it knows.
-  const searched = (SEARCHES.get(pr) ?? Promise.resolve()).then(() => search(pr, triggers));
-  SEARCHES.set(
-    pr,
-    searched.catch(() => undefined),
-  );
+  const searched = known.last.then(() => search(pr, known.found, triggers));
+  SEARCHES.set(pr, { found: known.found, last: searched.catch(() => undefined) });
   return searched;
 }
 
-async function search(pr: PullRequest, triggers: readonly string[]): Promise<Map<string, boolean>> {
-  let found = FOUND.get(pr);
-  if (!found) {
-    found = new Map();
-    FOUND.set(pr, found);
-  }
+async function search(
+  pr: PullRequest,
+  found: Map<string, boolean>,
+  triggers: readonly string[],
+): Promise<Map<string, boolean>> {
   const unknown = [...new Set(triggers)].filter((t) => !found.has(t));
   if (unknown.length === 0) return found;
   let open = unknown.filter((t) => t !== "" && !t.includes("\n"));

@@ -1,6 +1,7 @@
 import { closeSync, type Dirent, readdirSync, readSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { GateError } from "../../domain/errors.js";
 import { realRoot } from "../../snapshot/sandbox.js";
 import { compileGlob } from "./grep-glob.js";
@@ -225,7 +226,7 @@ class Pace {
   /** Lets other work run if this call has held the event loop for a while; throws when aborted. */
   async breathe(): Promise<void> {
     if (performance.now() - this.lastYield < YIELD_MS) return;
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
     this.lastYield = performance.now();
     abortIfNeeded(this.signal);
   }
