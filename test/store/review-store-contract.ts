@@ -180,6 +180,24 @@ export function reviewStoreContract(name: string, open: OpenStore): void {
       expect((await s.get("r-1"))?.checkRunId).toBe(42);
     });
 
+    it("a stale result published after the saved one leaves the saved one unpublished (published again)", async () => {
+      const { store: s } = await open();
+      await reg(s, "r-1");
+      const running = { pr: "acme/web#7", route: null, status: "running", review_id: "r-1" } as never;
+      const done = { pr: "acme/web#7", route: "approved", status: "done", review_id: "r-1" } as never;
+      await s.saveResult("r-1", done);
+      await s.markPublished("r-1", done);
+      expect(await s.unpublished()).toEqual([]);
+      // A publish that read "running" before "done" was saved lands last: "done" must be shown again.
+      await s.markPublished("r-1", running);
+      expect((await s.unpublished()).map((r) => r.id)).toEqual(["r-1"]);
+      // Saving the same result again keeps what is known of it; publishing it settles it.
+      await s.saveResult("r-1", done);
+      expect((await s.unpublished()).map((r) => r.id)).toEqual(["r-1"]);
+      await s.markPublished("r-1", done);
+      expect(await s.unpublished()).toEqual([]);
+    });
+
     it("lists one review's unpublished result on its own: only that review, only while it is unpublished", async () => {
       const { store: s } = await open();
       await reg(s, "r-1");

@@ -106,11 +106,12 @@ export function pgReviewRecords(c: PgConnection): ReviewRecords {
       );
     },
     async markPublished(id, result) {
-      // Only when the result published is still the saved one: a newer result stays unpublished.
-      await c.changed("UPDATE gate_reviews SET result_published = 1 WHERE id = $1 AND result_json = $2", [
-        id,
-        JSON.stringify(result),
-      ]);
+      // Published is the last publish's result: a stale one published over the saved result (a
+      // publish that lost its lock) leaves the saved one unpublished, so it is published again.
+      await c.changed(
+        "UPDATE gate_reviews SET result_published = CASE WHEN result_json = $1 THEN 1 ELSE 0 END WHERE id = $2",
+        [JSON.stringify(result), id],
+      );
     },
     unpublished: (reviewId) =>
       reviewId === undefined

@@ -140,11 +140,12 @@ export function sqliteReviewRecords(c: SqliteConnection): ReviewRecords {
       });
     },
     async markPublished(id, result) {
-      // Only when the result published is still the saved one: a newer result stays unpublished.
+      // Published is the last publish's result: a stale one published over the saved result (a
+      // publish that lost its lock) leaves the saved one unpublished, so it is published again.
       await changed(
-        `UPDATE gate_reviews SET result_published = 1 WHERE id = ? AND result_json = ?`,
-        id,
+        `UPDATE gate_reviews SET result_published = CASE WHEN result_json = ? THEN 1 ELSE 0 END WHERE id = ?`,
         JSON.stringify(result),
+        id,
       );
     },
     unpublished: (reviewId) =>
