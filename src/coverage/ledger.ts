@@ -1,7 +1,7 @@
-import { setImmediate as nextTurn } from "node:timers/promises";
 import picomatch from "picomatch";
 import { type AcceptedUnread, readKey, type Coverage, type ExemptFile, type UnreadEntry } from "../domain/coverage.js";
 import { addedLines } from "../domain/patch.js";
+import { Turns } from "../domain/turns.js";
 import type { ChangedFile } from "../domain/pull-request.js";
 import type { Detector } from "../detectors/detector.js";
 import { MAX_LINE, readableLine } from "../detectors/code-lines.js";
@@ -99,9 +99,6 @@ function acceptance(entry: UnreadEntry, accepted: readonly AcceptedUnread[]): st
   return undefined;
 }
 
-/** Files accounted for between two turns of the event loop. */
-const FILES_PER_SLICE = 250;
-
 /**
  * The coverage ledger of a pull request: every changed file accounted for, as read (by which
  * detectors, in which language), unread (and why), or exempt (nothing to read). Unread code is
@@ -124,9 +121,10 @@ export async function buildCoverage(
     list.push(g);
     gapsOf.set(g.file, list);
   }
-  for (const [i, file] of files.entries()) {
+  const turns = new Turns();
+  for (const file of files) {
     // Between slices of files the thread answers whatever waits (a webhook, a Slack click).
-    if (i > 0 && i % FILES_PER_SLICE === 0) await nextTurn();
+    if (turns.due()) await turns.take();
     const kind = ledgerKind(file);
     const fileGaps = gapsOf.get(file.filename) ?? [];
     const why = fileGaps.length === 0 ? exemption(file, kind) : undefined;

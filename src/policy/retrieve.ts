@@ -1,19 +1,55 @@
-import { setImmediate as nextTurn } from "node:timers/promises";
 import { escapeRegExp } from "../domain/reg-exp.js";
 import picomatch from "picomatch";
 import type { Finding, Specialty } from "../domain/finding.js";
 import { addedLines } from "../domain/patch.js";
+import { Turns } from "../domain/turns.js";
 import type { PullRequest } from "../domain/pull-request.js";
 import type { Policy } from "../domain/policy.js";
 
 /**
- * Added lines searched per slice: between slices the thread answers whatever waits (a webhook, a
- * Slack click), so a PR of 60,000 added lines never holds it for one long search.
+ * Added lines searched at once. Between searches the thread answers whatever waits (a webhook, a
+ * Slack click) once it has been held for a slice of time, so a PR of 60,000 added lines never
+ * holds it for one long search.
  */
-const SLICE_LINES = 2_000;
+const SEARCHED_LINES = 500;
 
 /** Per PR: what is known of each trigger (lower case), and the last search asked of it. */
 const SEARCHES = new WeakMap<PullRequest, { found: Map<string, boolean>; last: Promise<unknown> }>();
+
+/** Per PR: whether some changed file matches each policy's path globs (keyed by the globs). */
+const PATHS = new WeakMap<PullRequest, Promise<Map<string, boolean>>>();
+
+const pathsKey = (paths: readonly string[]) => JSON.stringify(paths);
+
+/**
+ * Whether some changed file matches each of the policies' path globs, every policy's globs tested
+ * in the one reading of the file list per PR (each specialty asks), a slice of files at a time.
+ */
+function pathsMatched(pr: PullRequest, policies: readonly Policy[]): Promise<Map<string, boolean>> {
+  const known = PATHS.get(pr);
+  const keys = new Set(policies.filter((p) => p.paths.length > 0).map((p) => pathsKey(p.paths)));
+  const matched = (known ?? Promise.resolve(new Map<string, boolean>())).then(async (found) => {
+    // One matcher per set of globs, not one per file.
+    let open = [...keys]
+      .filter((k) => !found.has(k))
+      .map((k) => ({ key: k, matches: picomatch(JSON.parse(k) as string[], { dot: true, noextglob: true }) }));
+    for (const { key } of open) found.set(key, false);
+    const turns = new Turns();
+    for (const file of pr.files) {
+      if (open.length === 0) break;
+      if (turns.due()) await turns.take();
+      const matched = open.filter((m) => m.matches(file.filename));
+      for (const m of matched) found.set(m.key, true);
+      if (matched.length > 0) open = open.filter((m) => !matched.includes(m));
+    }
+    return found;
+  });
+  PATHS.set(
+    pr,
+    matched.catch(() => new Map()),
+  );
+  return matched;
+}
 
 /**
  * Which of `triggers` (lower case) appear in the PR's added lines, each read once per PR. A trigger
@@ -42,23 +78,34 @@ async function search(
   for (const t of unknown) found.set(t, false);
   let added = false;
   let slice: string[] = [];
+  // The pattern of the triggers still open, built again only when one is found.
+  let pattern: RegExp | undefined;
   const searchSlice = () => {
     if (slice.length === 0 || open.length === 0) return;
     const text = slice.join("\n").toLowerCase();
     slice = [];
-    const longestFirst = [...open].sort((a, b) => b.length - a.length).map(escapeRegExp);
+    pattern ??= new RegExp(
+      `(?=(${[...open]
+        .sort((a, b) => b.length - a.length)
+        .map(escapeRegExp)
+        .join("|")}))`,
+      "g",
+    );
     const starts = new Set<string>();
-    for (const m of text.matchAll(new RegExp(`(?=(${longestFirst.join("|")}))`, "g"))) starts.add(m[1] ?? "");
+    for (const m of text.matchAll(pattern)) starts.add(m[1] ?? "");
+    const before = open.length;
     for (const t of open) if ([...starts].some((s) => s.startsWith(t))) found.set(t, true);
     open = open.filter((t) => found.get(t) !== true);
+    if (open.length !== before) pattern = undefined;
   };
+  const turns = new Turns();
   for (const file of pr.files) {
     for (const l of addedLines(file.patch)) slice.push(l.text);
     added ||= slice.length > 0;
     if (added && open.length === 0) break;
-    if (slice.length >= SLICE_LINES) {
+    if (slice.length >= SEARCHED_LINES) {
       searchSlice();
-      await nextTurn();
+      if (turns.due()) await turns.take();
     }
   }
   searchSlice();
@@ -81,13 +128,9 @@ export async function retrievePolicies(
 ): Promise<string[]> {
   const cited = new Set(detections.filter((d) => d.specialty === specialty).map((d) => d.policy));
   // Decided by a citation, or by their paths alone; the rest are decided by their triggers.
-  const open = policies.filter((p) => {
-    if (p.specialty !== specialty || cited.has(p.id)) return false;
-    if (p.paths.length === 0) return true;
-    // One matcher per policy, not one per file.
-    const matches = picomatch(p.paths, { dot: true, noextglob: true });
-    return pr.files.some((f) => matches(f.filename));
-  });
+  const own = policies.filter((p) => p.specialty === specialty && !cited.has(p.id));
+  const paths = await pathsMatched(pr, own);
+  const open = own.filter((p) => p.paths.length === 0 || paths.get(pathsKey(p.paths)) === true);
   // Every policy's triggers are searched in the one reading of the lines (the next specialty asks too).
   const found = open.some((p) => p.triggers.length > 0)
     ? await triggersFound(

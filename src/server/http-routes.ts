@@ -1,5 +1,6 @@
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { ANSWERS } from "../domain/turns.js";
 
 /** A route of the gate's HTTP server, in Bolt's custom-route shape. */
 export interface GateRoute {
@@ -60,7 +61,12 @@ export function routeListener(routes: GateRoute[]) {
  * @example const { port, stop } = await serveRoutes([healthRoute(() => true, async () => {})], 0);
  */
 export async function serveRoutes(routes: GateRoute[], port: number): Promise<{ port: number; stop(): Promise<void> }> {
-  const server = http.createServer(routeListener(routes));
+  const listener = routeListener(routes);
+  const server = http.createServer((req, res) => {
+    // Review work on this thread waits between its slices while requests are answered.
+    ANSWERS.track(res);
+    listener(req, res);
+  });
   await new Promise<void>((resolve) => server.listen(port, resolve));
   return {
     port: (server.address() as AddressInfo).port,

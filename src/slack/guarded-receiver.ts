@@ -9,6 +9,7 @@ import {
   type Receiver,
 } from "@slack/bolt";
 import type { Logger } from "pino";
+import { ANSWERS } from "../domain/turns.js";
 import { boltLogger } from "./bolt-logger.js";
 import { REQUEST_KEY } from "./replays.js";
 import { checkSlackRequest } from "./request-check.js";
@@ -71,7 +72,11 @@ export class GuardedReceiver implements Receiver {
   /** Listens like Bolt's receiver: a port, or Node's listen options. Resolves with the server. */
   start(portOrOptions: number | ListenOptions = 3000): Promise<http.Server> {
     if (this.server) return Promise.reject(new Error("the Slack receiver is already started"));
-    const server = http.createServer((req, res) => this.listen(req, res));
+    const server = http.createServer((req, res) => {
+      // Review work on this thread waits between its slices while requests are answered.
+      ANSWERS.track(res);
+      this.listen(req, res);
+    });
     this.server = server;
     return new Promise((resolve, reject) => {
       server.once("error", reject);

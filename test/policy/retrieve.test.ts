@@ -76,4 +76,25 @@ describe("retrievePolicies", async () => {
     expect(data).toEqual(["DATA-01", "DATA-02"]);
     expect(again).toEqual(data);
   });
+
+  it("matches the path globs of a PR of many files a slice at a time: a match in its last file counts, each specialty asking", async () => {
+    const files = Array.from({ length: 1_203 }, (_, i) => ({ filename: `src/f${i}.ts`, patch: addedFilePatch(["x"]) }));
+    const pr = buildPr({ files: [...files, { filename: "deploy/Dockerfile", patch: addedFilePatch(["FROM node"]) }] });
+    const policies = [
+      policy("SEC-01", [], ["**/Dockerfile"], "security"),
+      policy("DATA-01", [], ["**/Dockerfile"]),
+      policy("DATA-02", [], ["**/*.sql"]),
+      policy("LIC-01", [], ["**/*.sql", "**/package.json"], "licensing"),
+    ];
+    const [security, data, licensing] = await Promise.all([
+      retrievePolicies(policies, pr, [], "security"),
+      retrievePolicies(policies, pr, [], "data"),
+      retrievePolicies(policies, pr, [], "licensing"),
+    ]);
+    expect(security).toEqual(["SEC-01"]);
+    expect(data).toEqual(["DATA-01"]);
+    expect(licensing).toEqual([]);
+    // Globs first asked later are matched against the same files.
+    expect(await retrievePolicies([policy("DATA-03", [], ["src/f1202.ts"])], pr, [], "data")).toEqual(["DATA-03"]);
+  });
 });
