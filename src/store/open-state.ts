@@ -1,10 +1,10 @@
 import type Database from "better-sqlite3";
-import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import type { Logger } from "pino";
 import type { Clock } from "../domain/clock.js";
 import { openDatabase } from "./database.js";
 import { GzipPullRequestStore, pruneCheckpoints, sqlitePullRequestRows } from "./pull-request-store.js";
 import { sqliteStore } from "./sqlite/sqlite-store.js";
+import { TurnTakingSqliteSaver } from "./sqlite/turn-taking-saver.js";
 import type { DatabaseSetting, OpenState } from "./state.js";
 
 export { type DatabaseSetting, describeDatabase, type OpenState } from "./state.js";
@@ -29,7 +29,7 @@ function sqliteState(db: Database.Database, clock: Clock): OpenState {
     db,
     store: sqliteStore(db, clock),
     pullRequests: new GzipPullRequestStore(sqlitePullRequestRows(db)),
-    checkpointer: new SqliteSaver(db),
+    checkpointer: new TurnTakingSqliteSaver(db),
     pruneCheckpoints: async (threadId) => pruneCheckpoints(db, threadId),
     query: async <Row>(sql: string) => db.prepare(sql).all() as Row[],
     health: async () => void db.prepare("SELECT 1").get(),
