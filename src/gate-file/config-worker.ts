@@ -1,6 +1,7 @@
 import { parentPort } from "node:worker_threads";
 import { messageOf } from "../domain/errors.js";
 import { ConfigFileError, parseConfigText } from "./load.js";
+import { lowerThisThreadsPriority } from "../worker-priority.js";
 
 /** What the config parser asks a worker (config-parser.ts). */
 export interface ParseRequest {
@@ -15,7 +16,9 @@ export type ParseAnswer =
   | { id: number; problems: ConfigFileError["problems"]; file: string }
   | { id: number; error: string };
 
-// A worker thread of the config parser: parses each text it is sent, off the thread that answers HTTP.
+// A worker thread of the config parser: parses each text it is sent, off the thread that answers HTTP
+// (and below it: on a busy machine a webhook or a click is answered first).
+lowerThisThreadsPriority();
 parentPort?.on("message", (request: ParseRequest) => {
   let answer: ParseAnswer;
   try {

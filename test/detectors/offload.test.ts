@@ -5,10 +5,13 @@ import { pino } from "pino";
 import { afterAll, describe, expect, it } from "vitest";
 import { syntheticPrJson } from "../../bench/synthetic.js";
 import { buildGate } from "../../src/build-gate.js";
-import { isLargeChange, LARGE_CHANGE_FILES } from "../../src/detectors/offload/detect-pool.js";
+import { detectionPool, isLargeChange, LARGE_CHANGE_FILES } from "../../src/detectors/offload/detect-pool.js";
 import { parsePullRequest } from "../../src/domain/pull-request.js";
 import { BUNDLED_FIXTURES_DIR } from "../../src/package-paths.js";
+import { defaultLicenseRules } from "../../src/gate-file/effective.js";
 import { loadSettings } from "../../src/settings/index.js";
+import { lowerThisThreadsPriority, WORKER_NICENESS } from "../../src/worker-priority.js";
+import { defined } from "../helpers/defined.js";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gate-offload-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -103,5 +106,45 @@ describe("detection of large changes on a worker thread", { timeout: 120_000 }, 
     expect(late.findings).toEqual([]);
     expect(lines.map((l) => l.msg)).toContain("a detection job ran out of time; its worker is stopped");
     expect(lines.filter((l) => /detecting in-thread/.test(l.msg ?? ""))).toEqual([]);
+  });
+});
+
+/** The nice value of each thread of this process, by thread id (Linux: /proc/self/task). */
+function threadNiceness(): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const tid of fs.readdirSync("/proc/self/task")) {
+    const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+    // Fields after the command's closing parenthesis: state is field 3, nice field 19.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    out.set(Number(tid), Number(fields[16]));
+  }
+  return out;
+}
+
+describe("the detection worker's priority", { timeout: 60_000 }, () => {
+  it("runs below the answering thread on Linux, and leaves the priority alone elsewhere", async () => {
+    const mine = os.getPriority(0);
+    expect(lowerThisThreadsPriority("darwin")).toBeUndefined();
+    expect(os.getPriority(0)).toBe(mine);
+    if (process.platform !== "linux") return;
+    const before = threadNiceness();
+    const pool = defined(detectionPool(1, pino({ level: "silent" })));
+    try {
+      const { pr, files } = syntheticPrJson({ files: 2, linesPerFile: 2 });
+      const ctx = {
+        pr: parsePullRequest(pr, files),
+        head: { read: async () => undefined },
+        licenses: { lookup: async () => ({ status: "unknown" as const }) },
+        licenseRules: defaultLicenseRules(),
+        notRead: () => undefined,
+      };
+      await pool.detect(ctx, ["credentials"]);
+      const started = [...threadNiceness()].filter(([tid]) => !before.has(tid));
+      // The worker's own thread is the one at the lowered priority; this thread stays where it was.
+      expect(started.map(([, nice]) => nice)).toContain(WORKER_NICENESS);
+      expect(threadNiceness().get(process.pid)).toBe(before.get(process.pid));
+    } finally {
+      await pool.close();
+    }
   });
 });

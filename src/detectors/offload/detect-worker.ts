@@ -3,10 +3,13 @@ import { messageOf } from "../../domain/errors.js";
 import type { DetectContext } from "../detector.js";
 import { ALL_DETECTORS } from "../index.js";
 import type { CallReply, CallRequest, CallTarget, DetectJob, DetectorOutcome, JobDone } from "./protocol.js";
+import { lowerThisThreadsPriority } from "../../worker-priority.js";
 
 // A worker thread of the detection pool (detect-pool.ts): runs detectors over a large change, off
 // the thread that answers HTTP. Head files, licence and advisory lookups are asked of the main thread.
 const port = parentPort;
+// Below the answering thread: on a busy machine a webhook or a click is answered first.
+lowerThisThreadsPriority();
 const calls = new Map<number, { resolve(value: unknown): void; reject(error: unknown): void }>();
 let nextCall = 0;
 
