@@ -1,5 +1,8 @@
 import fs from "node:fs";
+import { gunzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
+import { GzipPullRequestStore } from "../../src/store/pull-request-store.js";
+import { buildPr } from "../detectors/pr-builder.js";
 import { reviewFixture, sqliteDb, testGate, type TestGate } from "../helpers/gate.js";
 
 let gates: Array<TestGate> = [];
@@ -70,5 +73,39 @@ describe("the pull request is stored once per review", () => {
     expect(status?.route).toBe("approved");
     expect(status?.findings).toEqual(result.findings);
     expect(status?.investigations).toHaveLength(result.investigations.length);
+  });
+});
+
+describe("GzipPullRequestStore", () => {
+  /** Rows kept in a map: what either database keeps, without one. */
+  function mapRows() {
+    const rows = new Map<string, Buffer>();
+    return {
+      rows,
+      put: async (id: string, gz: Buffer) => void rows.set(id, gz),
+      get: async (id: string) => rows.get(id),
+      delete: async (id: string) => void rows.delete(id),
+    };
+  }
+
+  it("reads back, from another store, a PR of thousands of files written a few at a time, and one of none", async () => {
+    const rows = mapRows();
+    const files = Array.from({ length: 2_500 }, (_, i) => ({
+      filename: `src/module-${i}/file "${i}".ts`,
+      status: "added" as const,
+      additions: 2,
+      deletions: 0,
+      changes: 2,
+      patch: `@@ -0,0 +1,2 @@\n+export const v${i} = "${"é".repeat(i % 7)}";\n+// ${"x".repeat(i % 300)}`,
+    }));
+    const pr = buildPr({ files });
+    await new GzipPullRequestStore(rows).put("r-big", pr);
+    const empty = buildPr({ files: [] });
+    await new GzipPullRequestStore(rows).put("r-empty", empty);
+    // A store that never saw them reads the rows: the gzipped JSON, not a cached object.
+    const reader = new GzipPullRequestStore(rows);
+    expect(await reader.get("r-big")).toEqual(pr);
+    expect(await reader.get("r-empty")).toEqual(empty);
+    expect(JSON.parse(gunzipSync(rows.rows.get("r-big") as Buffer).toString("utf8"))).toEqual(pr);
   });
 });

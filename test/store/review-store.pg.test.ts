@@ -2,6 +2,7 @@ import { markDecisionApplied, receiveDecision } from "../../src/review/decision-
 import { afterEach, describe, expect, it } from "vitest";
 import { openState, type OpenState } from "../../src/store/open-state.js";
 import { UNPUBLISHED } from "../../src/store/rows.js";
+import { buildPr } from "../detectors/pr-builder.js";
 import { defined } from "../helpers/defined.js";
 import { postgresUrl, type TestDatabase } from "../helpers/postgres.js";
 import { at, reg, reviewStoreContract } from "./review-store-contract.js";
@@ -126,7 +127,12 @@ describe("ReviewStore on PostgreSQL, from several pools at once", () => {
   it("keeps a review's pull request gzipped in one row, read back by another pool", async () => {
     const [a, b] = await replicas(2);
     if (!a || !b) throw new Error("two states");
-    const pr = { repo: "acme/web", number: 7, title: "x".repeat(10_000) } as never;
+    const pr = buildPr({
+      repo: "acme/web",
+      number: 7,
+      title: "x".repeat(10_000),
+      files: [{ filename: "a.ts", patch: "@@ -0,0 +1 @@\n+x" }],
+    });
     await a.pullRequests.put("r-1", pr);
     expect(await b.pullRequests.get("r-1")).toEqual(pr);
     const [row] = await a.query<{ n: number }>("SELECT length(json_gz) AS n FROM gate_pull_requests");
