@@ -8,7 +8,7 @@ import { promisify } from "node:util";
 const run = promisify(execFile);
 export const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 export const ROOT = path.resolve(BENCH_DIR, "..");
-const TSX = path.join(ROOT, "node_modules/tsx/dist/loader.mjs");
+export const TSX = path.join(ROOT, "node_modules/tsx/dist/loader.mjs");
 
 /** Runs a bench child script (TypeScript, through tsx) and parses the JSON line it prints. */
 export async function childJson<T>(script: string, args: string[], nodeFlags: string[] = []): Promise<T> {

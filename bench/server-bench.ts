@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
-import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -13,9 +12,12 @@ import { createCheckPublisher } from "../src/github/check-publisher.js";
 import { createGitHubAuth } from "../src/github/client.js";
 import { type FakeGitHub, rawTarball, startFakeGitHub } from "../test/fakes/github-api.js";
 import { pullRequestEvent } from "../test/server/helpers.js";
+import { burst, p99 } from "./burst.js";
 import { BENCH_DIR, ROOT } from "./child-process.js";
 import { type Figure, paired, pairedFigure, progress, singleFigure } from "./stats.js";
 import { syntheticPrJson } from "./synthetic.js";
+
+export { burst, p99 };
 
 const SECRET = "bench-webhook-secret";
 const OWNER = "bench";
@@ -109,53 +111,6 @@ export async function delivery(pr: {
     },
   };
 }
-
-/**
- * Sends deliveries all at once, each on a connection of its own (as GitHub sends them: no
- * delivery reuses another's connection, so neither server is measured with warm connections the
- * other lacks); returns each answer's latency in ms, from the request to the answer's last byte.
- */
-export async function burst(
-  port: number,
-  deliveries: Array<{ body: string; headers: Record<string, string> }>,
-): Promise<number[]> {
-  return Promise.all(
-    deliveries.map(
-      (d) =>
-        new Promise<number>((resolve, reject) => {
-          const started = performance.now();
-          const req = http.request(
-            {
-              host: "127.0.0.1",
-              port,
-              path: "/github/webhook",
-              method: "POST",
-              headers: { ...d.headers, "content-length": Buffer.byteLength(d.body) },
-              // No pooled agent: a new connection, closed after its answer.
-              agent: false,
-            },
-            (res) => {
-              res.resume();
-              res.once("error", reject);
-              res.once("end", () => {
-                if (res.statusCode === 202) resolve(performance.now() - started);
-                else reject(new Error(`webhook answered ${res.statusCode}`));
-              });
-            },
-          );
-          req.once("error", reject);
-          req.end(d.body);
-        }),
-    ),
-  );
-}
-
-/**
- * The 99th percentile (nearest rank): of 200 values, the 198th smallest; of 100 or fewer, the largest.
- *
- * @example p99([5, 1, 3]) // 5
- */
-export const p99 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.ceil(values.length * 0.99) - 1] ?? 0;
 
 /** Polls `done` (how many of `total` reviews finished) until all have, reporting progress every 10 s. */
 export async function waitUntil(what: string, done: () => number, total: number, timeoutMs: number): Promise<void> {
