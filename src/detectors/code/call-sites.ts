@@ -35,9 +35,24 @@ function callKindIds(lang: SyntaxLanguage): Array<{ id: number; kind: CallKind }
   return ids;
 }
 
-/** Member access is written `.` whatever the language writes (`?.`, `->`, `?->`, `::`). */
+/**
+ * Member access is written `.` whatever the language writes (`?.`, `->`, `?->`, `::`); a block
+ * comment between the callee and its arguments (`exec /* run *\/ ($cmd)`) is no part of the callee.
+ */
 function compact(text: string): string {
-  return text.replace(/\s+/g, "").replace(/\?\.|\??->|::/g, ".");
+  return withoutTrailingComments(text)
+    .replace(/\s+/g, "")
+    .replace(/\?\.|\??->|::/g, ".");
+}
+
+function withoutTrailingComments(text: string): string {
+  let callee = text.trimEnd();
+  while (callee.endsWith("*/")) {
+    const open = callee.lastIndexOf("/*", callee.length - 3);
+    if (open < 0) break;
+    callee = callee.slice(0, open).trimEnd();
+  }
+  return callee;
 }
 
 /** Splits `a.b(x.y).c` at its last top-level dot: receiver `a.b(x.y)`, method `c`. */
@@ -248,7 +263,24 @@ function allCalls(syntax: Pick<PatchSyntax, "lang" | "root">): IndexedCall[] {
   } else if (live.length > 1) {
     // Several kinds: one walk of the tree for all of them (each search is a walk of its own).
     const byKind = new Map(live.map(({ kind }) => [kind.kind, kind]));
+    // When the kinds that name their argument list all name it alike, and the others have no such
+    // field (PHP's `new`), a node is first read by that field: its kind is asked only when it has
+    // none, one crossing fewer per call.
+    const named = live.filter(({ kind }) => kind.argumentFields);
+    const fields = named[0]?.kind.argumentFields;
+    const alike =
+      fields &&
+      live.every(({ kind }) =>
+        kind.argumentFields ? kind.argumentFields.join() === fields.join() : kind.shape === "before-arguments",
+      )
+        ? named[0]?.kind
+        : undefined;
     for (const node of syntax.root.findAll({ rule: { any: live.map(({ kind }) => ({ kind: kind.kind })) } })) {
+      const read = alike ? beforeArgumentField(node, fields ?? [], source) : undefined;
+      if (alike && read?.args) {
+        if (read.callee) out.push(new IndexedCall(node, read.callee, grammar, alike, read.args, read.start));
+        continue;
+      }
       const kind = byKind.get(String(node.kind()));
       const call = kind ? indexedCall(node, kind, grammar, source) : undefined;
       if (call) out.push(call);

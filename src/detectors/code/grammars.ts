@@ -186,8 +186,14 @@ export const GRAMMARS: Readonly<Record<SyntaxLanguage, Grammar>> = {
     dynamicPackage: "@ast-grep/lang-php",
     files: /\.(?:php|phtml)$/i,
     family: "php",
+    // Every call but `new` names its argument list's field: the callee is the text before it.
     callKinds: [
-      { kind: "function_call_expression", shape: "function" },
+      {
+        kind: "function_call_expression",
+        shape: "before-arguments",
+        argumentKinds: ["arguments"],
+        argumentFields: ["arguments"],
+      },
       {
         kind: "member_call_expression",
         shape: "before-arguments",

@@ -99,6 +99,17 @@ describe("calls in the languages read through `before-arguments`", () => {
     expect(found[0]?.args).toEqual(['$_COOKIE["a"]']);
   });
 
+  it("a comment between a callee and its arguments is no part of the callee (a sink is not hidden by one)", () => {
+    const php = calls("php", "<?php exec /* run */ ($cmd); $db->query/**/($sql); new PDO /* x */ ($dsn);\n");
+    expect(php.map((c) => [c.callee, c.args])).toEqual([
+      ["exec", ["$cmd"]],
+      ["$db.query", ["$sql"]],
+      ["PDO", ["$dsn"]],
+    ]);
+    expect(calls("java", "class A { void f() { rt.exec /* c */ (cmd); } }").map((c) => c.callee)).toEqual(["rt.exec"]);
+    expect(calls("typescript", "db.query /* c */ (sql);").map((c) => c.callee)).toEqual(["db.query"]);
+  });
+
   it("Ruby: calls with and without parentheses; a bare name with no arguments is no call", () => {
     const found = calls("ruby", 'Marshal.load(cookies[:s])\nsystem "ls #{params[:d]}"\nuser.name\n# exec(x)\n');
     expect(found).toEqual([
