@@ -1,5 +1,23 @@
+import { randomUUID } from "node:crypto";
 import http from "node:http";
 import { performance } from "node:perf_hooks";
+import type { Webhooks } from "@octokit/webhooks";
+
+/** A signed `pull_request` delivery of `body`, with its own delivery id, as GitHub sends one. */
+export async function signedDelivery(
+  signer: Webhooks,
+  body: string,
+): Promise<{ body: string; headers: Record<string, string> }> {
+  return {
+    body,
+    headers: {
+      "content-type": "application/json",
+      "x-github-event": "pull_request",
+      "x-github-delivery": randomUUID(),
+      "x-hub-signature-256": await signer.sign(body),
+    },
+  };
+}
 
 /**
  * Sends deliveries all at once, each on a connection of its own (as GitHub sends them: no

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
@@ -8,7 +7,7 @@ import { Webhooks } from "@octokit/webhooks";
 import Database from "better-sqlite3";
 import { pullRequestEvent } from "../test/server/helpers.js";
 import { rawTarball, startFakeGitHub, type FakeGitHub } from "../test/fakes/github-api.js";
-import { burst, p99 } from "./burst.js";
+import { burst, p99, signedDelivery } from "./burst.js";
 import { BENCH_DIR, ROOT, TSX } from "./child-process.js";
 import { startProcess, stop } from "./server-bench.js";
 import { type Figure, paired, pairedFigure } from "./stats.js";
@@ -203,13 +202,5 @@ async function deliveryFor(repo: string, pr: { number: number; sha: string }, ac
       url: `https://github.com/bench/${repo}/pull/${pr.number}`,
     }),
   );
-  return {
-    body,
-    headers: {
-      "content-type": "application/json",
-      "x-github-event": "pull_request",
-      "x-github-delivery": randomUUID(),
-      "x-hub-signature-256": await signer.sign(body),
-    },
-  };
+  return signedDelivery(signer, body);
 }

@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { randomUUID } from "node:crypto";
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -12,7 +11,7 @@ import { createCheckPublisher } from "../src/github/check-publisher.js";
 import { createGitHubAuth } from "../src/github/client.js";
 import { type FakeGitHub, rawTarball, startFakeGitHub } from "../test/fakes/github-api.js";
 import { pullRequestEvent } from "../test/server/helpers.js";
-import { burst, p99 } from "./burst.js";
+import { burst, p99, signedDelivery } from "./burst.js";
 import { BENCH_DIR, ROOT } from "./child-process.js";
 import { type Figure, paired, pairedFigure, progress, singleFigure } from "./stats.js";
 import { syntheticPrJson } from "./synthetic.js";
@@ -101,15 +100,7 @@ export async function delivery(pr: {
       url: `https://github.com/${OWNER}/${REPO}/pull/${pr.number}`,
     }),
   );
-  return {
-    body,
-    headers: {
-      "content-type": "application/json",
-      "x-github-event": "pull_request",
-      "x-github-delivery": randomUUID(),
-      "x-hub-signature-256": await signer.sign(body),
-    },
-  };
+  return signedDelivery(signer, body);
 }
 
 /** Polls `done` (how many of `total` reviews finished) until all have, reporting progress every 10 s. */

@@ -6,11 +6,10 @@
 // up, then `{"answers":[ms, ...]}` at the end of each run. Arguments: port, webhook secret, the
 // delivery body to send (a JSON file; its numbers are replaced by a fresh one each time), burst
 // size, and the pause between bursts in ms.
-import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { Webhooks } from "@octokit/webhooks";
-import { burst } from "../burst.js";
+import { burst, signedDelivery } from "../burst.js";
 
 const [port, secret, templateFile, size, pause] = process.argv.slice(2);
 const template = JSON.parse(readFileSync(String(templateFile), "utf8")) as {
@@ -23,15 +22,7 @@ let next = 600_000;
 async function delivery() {
   const number = next++;
   const body = JSON.stringify({ ...template, number, pull_request: { ...template.pull_request, number } });
-  return {
-    body,
-    headers: {
-      "content-type": "application/json",
-      "x-github-event": "pull_request",
-      "x-github-delivery": randomUUID(),
-      "x-hub-signature-256": await signer.sign(body),
-    },
-  };
+  return signedDelivery(signer, body);
 }
 
 // One run per `go <bursts>`: it ends after that many bursts, or at `stop` after the burst under way.

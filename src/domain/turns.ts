@@ -19,6 +19,14 @@ export class Answers {
   private open = 0;
   private readonly waiting = new Set<() => void>();
 
+  /** `onQuiet` is told each time the last request being answered has finished. */
+  constructor(private readonly onQuiet?: () => void) {}
+
+  /** Whether a request is being answered now. */
+  get busy(): boolean {
+    return this.open > 0;
+  }
+
   /** Counts a request from now until its response has finished (or its connection closed). */
   track(res: Response): void {
     this.open++;
@@ -27,7 +35,9 @@ export class Answers {
       if (ended) return;
       ended = true;
       this.open--;
-      if (this.open === 0) for (const wake of [...this.waiting]) wake();
+      if (this.open > 0) return;
+      for (const wake of [...this.waiting]) wake();
+      this.onQuiet?.();
     };
     res.once("finish", end);
     res.once("close", end);

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { Answers } from "../domain/turns.js";
 
 /** Runs a piece of background work on a later turn of the event loop. */
 export type Later = (work: () => void) => void;
@@ -17,7 +18,7 @@ export const nextTurn: Later = (work) => void setImmediate(work);
  * @example const first = new AnswersFirst(); route.handler = first.answering(handler); queue = new ReviewQueue(2, log, first.later);
  */
 export class AnswersFirst {
-  private open = 0;
+  private readonly answers = new Answers(() => this.flushSoon());
   private readonly waiting: Array<() => void> = [];
   private scheduled = false;
   private overdue: NodeJS.Timeout | undefined;
@@ -27,16 +28,7 @@ export class AnswersFirst {
   /** Wraps a request handler: its request counts from arrival until its answer has finished (or the socket closed). */
   answering(handler: (req: IncomingMessage, res: ServerResponse) => void) {
     return (req: IncomingMessage, res: ServerResponse): void => {
-      this.open++;
-      let ended = false;
-      const end = () => {
-        if (ended) return;
-        ended = true;
-        this.open--;
-        if (this.open === 0) this.flushSoon();
-      };
-      res.once("finish", end);
-      res.once("close", end);
+      this.answers.track(res);
       handler(req, res);
     };
   }
@@ -44,7 +36,7 @@ export class AnswersFirst {
   /** Schedules background work: on a later turn, once no answer is pending (at most `maxDelayMs` late). */
   readonly later: Later = (work) => {
     this.waiting.push(work);
-    if (this.open === 0) this.flushSoon();
+    if (!this.answers.busy) this.flushSoon();
     else this.overdue ??= setTimeout(() => this.flush(), this.maxDelayMs);
   };
 
@@ -53,7 +45,7 @@ export class AnswersFirst {
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      if (this.open === 0) this.flush();
+      if (!this.answers.busy) this.flush();
     });
   }
 
