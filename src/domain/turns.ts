@@ -12,12 +12,16 @@ interface Response {
 
 /**
  * The requests this process is answering now (webhooks, Slack, /healthz), counted by its HTTP
- * servers: review work on the same thread waits for them between its slices (see `Turns`).
- * One per process, as the event loop is.
+ * servers: review work on the same thread waits for them between its slices (see `Turns`). It
+ * also keeps when review work last gave the loop a turn, so that pieces of work run one after
+ * another (one specialty's retrieval, then the next's) share one slice instead of each starting
+ * its own. One per process, as the event loop is.
  */
 export class Answers {
   private open = 0;
   private readonly waiting = new Set<() => void>();
+  /** When review work last gave the event loop a turn (`performance.now()`). */
+  lastTurn = performance.now();
 
   /** `onQuiet` is told each time the last request being answered has finished. */
   constructor(private readonly onQuiet?: () => void) {}
@@ -68,6 +72,7 @@ export const ANSWERS = new Answers();
 export async function answersFirst(maxMs = MAX_WAIT_MS, answers: Answers = ANSWERS): Promise<void> {
   await nextTurn();
   await answers.quiet(maxMs);
+  answers.lastTurn = performance.now();
 }
 
 /**
@@ -81,6 +86,7 @@ export async function answersFirst(maxMs = MAX_WAIT_MS, answers: Answers = ANSWE
  * @example const turns = new Turns(); for (const f of files) { if (turns.due()) await turns.take(); ... }
  */
 export class Turns {
+  /** When this work started, or last came back from a turn: what it ran since counts as its work. */
   private since = performance.now();
   private worked = 0;
   private waited = 0;
@@ -90,9 +96,9 @@ export class Turns {
     private readonly answers: Answers = ANSWERS,
   ) {}
 
-  /** Whether the work has held the loop for its slice. */
+  /** Whether the loop has been held for a slice since review work last gave it a turn (this work or another). */
   due(): boolean {
-    return performance.now() - this.since >= this.sliceMs;
+    return performance.now() - this.answers.lastTurn >= this.sliceMs;
   }
 
   /** Gives the event loop a turn (whatever waits runs), lets the answers under way finish, and starts the next slice. */
@@ -103,5 +109,6 @@ export class Turns {
     await this.answers.quiet(Math.min(MAX_WAIT_MS, this.worked - this.waited));
     this.waited += performance.now() - waiting;
     this.since = performance.now();
+    this.answers.lastTurn = this.since;
   }
 }

@@ -28,6 +28,18 @@ describe("Turns", () => {
     expect(turns.due()).toBe(false);
   });
 
+  it("pieces of work run one after another share a slice: a new one is due when the loop has been held already", async () => {
+    const answers = new Answers();
+    const first = new Turns(5, answers);
+    work(6);
+    // The first piece ends here without a turn; the next one must not start a slice of its own.
+    const next = new Turns(5, answers);
+    expect(next.due()).toBe(true);
+    await next.take();
+    expect(first.due()).toBe(false);
+    expect(next.due()).toBe(false);
+  });
+
   it("waits while a request is answered, and goes on once its answer has finished", async () => {
     const answers = new Answers();
     const turns = new Turns(1, answers);
