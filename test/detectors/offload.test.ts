@@ -102,7 +102,9 @@ describe("detection of large changes on a worker thread", { timeout: 120_000 }, 
     expect(late.route).not.toBe("approved");
     expect(late.status).toBe("waiting_for_human");
     expect(late.escalation?.reason).toBe("not_fully_reviewed");
-    expect(late.escalation?.detail).toMatch(/detector credentials \(SEC-01\) failed/);
+    expect(late.escalation?.detail).toMatch(
+      /detector credentials \(SEC-01; out of time, GATE_DETECT_TIMEOUT_MS\) failed/,
+    );
     expect(late.findings).toEqual([]);
     expect(lines.map((l) => l.msg)).toContain("a detection job ran out of time; its worker is stopped");
     expect(lines.filter((l) => /detecting in-thread/.test(l.msg ?? ""))).toEqual([]);

@@ -69,7 +69,7 @@ async function offloaded(
   detectors: Detector[],
   deps: Pick<ReviewGraphDeps, "log">,
   reviewId: string,
-): Promise<DetectorOutcome[] | undefined> {
+): Promise<Array<DetectorOutcome & { outOfTime?: true }> | undefined> {
   try {
     return await pool.detect(
       ctx,
@@ -77,7 +77,8 @@ async function offloaded(
     );
   } catch (error) {
     // Out of time: what hung on the worker would hang here too, so the detectors are failed (a person decides).
-    if (error instanceof DetectionTimeout) return detectors.map((d) => ({ detector: d.id, error: error.message }));
+    if (error instanceof DetectionTimeout)
+      return detectors.map((d) => ({ detector: d.id, error: error.message, outOfTime: true as const }));
     deps.log.warn({ err: error, reviewId }, "the detection worker could not take the change; detecting in-thread");
     return undefined;
   }
@@ -133,9 +134,10 @@ export function detectNode(deps: ReviewGraphDeps) {
     };
     const found: Finding[] = [];
     const detectorErrors: string[] = [];
-    const failed = (d: Detector, error: unknown) => {
+    // Each failed detector by its policies; one that ran out of time says so (the escalation names the setting).
+    const failed = (d: Detector, error: unknown, why?: string) => {
       deps.log.error({ err: error, detector: d.id, reviewId: state.reviewId }, "detector failed");
-      detectorErrors.push(`${d.id} (${d.policies.join(", ")})`);
+      detectorErrors.push(`${d.id} (${d.policies.join(", ")}${why ? `; ${why}` : ""})`);
     };
     // A large change is detected on a worker thread (GATE_WORKERS), where it cannot delay HTTP answers.
     const pool = deps.detectionPool && isLargeChange(moved.pr) ? deps.detectionPool : undefined;
@@ -144,7 +146,7 @@ export function detectNode(deps: ReviewGraphDeps) {
     for (const o of outcomes ?? []) {
       const d = away.find((x) => x.id === o.detector);
       if (!d) continue;
-      if ("error" in o) failed(d, new Error(o.error));
+      if ("error" in o) failed(d, new Error(o.error), o.outOfTime ? "out of time, GATE_DETECT_TIMEOUT_MS" : undefined);
       else found.push(...o.findings);
     }
     // A repository's own rules run here, on the main thread, beside what the workers did not take.
