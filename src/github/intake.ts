@@ -1,6 +1,13 @@
 import type { Octokit } from "@octokit/rest";
 import { GateError } from "../domain/errors.js";
-import { parseChangedFiles, pullRequestWith, PullRequestShapeError, type PullRequest } from "../domain/pull-request.js";
+import {
+  type ChangedFile,
+  parseChangedFiles,
+  pullRequestWith,
+  PullRequestShapeError,
+  type PullRequest,
+} from "../domain/pull-request.js";
+import { jsonBody, UNPARSED } from "./json-body.js";
 import { formatPrRef, type PrRef } from "./pr-ref.js";
 
 /** GitHub lists at most this many files of a pull request. */
@@ -118,6 +125,34 @@ function httpStatus(error: unknown): number | undefined {
     : undefined;
 }
 
+/** Files asked per page, and so the pages GitHub ever gives. */
+const PER_PAGE = 100;
+const FILE_PAGES = Math.ceil(GITHUB_FILE_CAP / PER_PAGE);
+
+/**
+ * The pull request's changed files, a page of 100 at a time, each read and validated as it arrives
+ * (3,000 files are never parsed in one stretch of the thread), its JSON parsed by `JSON.parse`
+ * (json-body.ts). Pages are asked by number while GitHub's `link` header names a next one, up to
+ * the 30 it ever gives; a list cut short shows as fewer files than the PR's count (`incomplete`).
+ */
+async function changedFiles(
+  octokit: Octokit,
+  params: { owner: string; repo: string; pull_number: number },
+): Promise<ChangedFile[]> {
+  const files: ChangedFile[] = [];
+  for (let page = 1; page <= FILE_PAGES; page++) {
+    const { data, headers } = await octokit.rest.pulls.listFiles({
+      ...params,
+      per_page: PER_PAGE,
+      page,
+      request: UNPARSED,
+    });
+    files.push(...parseChangedFiles(await jsonBody(data)));
+    if (!/\brel="next"/.test(headers.link ?? "")) break;
+  }
+  return files;
+}
+
 /**
  * Reads a pull request and all its files from GitHub into the gate's `PullRequest` (the same
  * parser fixtures use). `incomplete` says when the gate cannot see the whole change.
@@ -129,10 +164,7 @@ export async function loadPullRequest(octokit: Octokit, ref: PrRef): Promise<Loa
   try {
     const params = { owner: ref.owner, repo: ref.repo, pull_number: ref.number };
     const { data: pull } = await octokit.rest.pulls.get(params);
-    // Each page is read as it arrives, so 3,000 files are never validated in one stretch of the thread.
-    const files = await octokit.paginate(octokit.rest.pulls.listFiles, { ...params, per_page: 100 }, (page) =>
-      parseChangedFiles(page.data),
-    );
+    const files = await changedFiles(octokit, params);
     const pr = pullRequestWith(pull, files);
     const incomplete = incompleteReason(pr, pull.changed_files);
     return incomplete ? { pr, incomplete } : { pr };

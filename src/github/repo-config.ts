@@ -1,6 +1,7 @@
 import type { Octokit } from "@octokit/rest";
 import { REPO_CONFIG_PATH, REPO_POLICIES_DIR, type RepoConfigText } from "../gate-file/repo-file.js";
 import { GateError, messageOf } from "../domain/errors.js";
+import { jsonBody, UNPARSED } from "./json-body.js";
 
 /** How many policy files a repository's folder may hold (each is one more contents call per review). */
 export const REPO_POLICY_FILES_MAX = 50;
@@ -14,11 +15,7 @@ interface At {
 const whereOf = (at: At, file: string) =>
   `${at.owner}/${at.repo}:${file}@${at.ref ? at.ref.slice(0, 12) : "default branch"}`;
 
-/**
- * The contents API's answer for `file` at the ref; undefined on 404. Its JSON (a file of up to
- * 1 MB, base64) is parsed here with `JSON.parse`: Octokit's own parser, which keeps big integers,
- * takes about ten times as long, in one piece on the thread that answers webhooks.
- */
+/** The contents API's answer for `file` at the ref (a file of up to 1 MB, base64, in JSON); undefined on 404. */
 async function contentsOf(octokit: Octokit, at: At, file: string): Promise<unknown> {
   try {
     const { data } = await octokit.rest.repos.getContent({
@@ -26,9 +23,9 @@ async function contentsOf(octokit: Octokit, at: At, file: string): Promise<unkno
       repo: at.repo,
       path: file,
       ...(at.ref ? { ref: at.ref } : {}),
-      request: { parseSuccessResponseBody: false },
+      request: UNPARSED,
     });
-    return JSON.parse(await new Response(data as unknown as ReadableStream).text());
+    return await jsonBody(data);
   } catch (error) {
     if ((error as { status?: number }).status === 404) return undefined;
     throw new GateError("GITHUB_INTAKE", `could not read ${whereOf(at, file)}: ${messageOf(error)}`, { cause: error });
