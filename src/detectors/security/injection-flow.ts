@@ -77,7 +77,11 @@ export function injectionFlows(syntax: PatchSyntax, headText = ""): InjectionFlo
     const row = reportRow(syntax, callRow, hit);
     if (row !== undefined) out.push({ kind, row, call: shorten(node.text()) });
   };
+  const literals = STRING_SYNTAX[syntax.lang].literalArguments;
   for (const call of callSites(syntax, prefilter(sinkNames(syntax.lang)))) {
+    // Only literals that splice nothing: no built text and no request data reach this call (a
+    // pre-check: with pre-checks off, its arguments are read as any call's are).
+    if (literals && !precheck(!literals.test(call.argumentList.text()))) continue;
     const sink = sinkOf(call, rules, reader);
     if (!sink) continue;
     const built = sink.text.map((a) => reader.read(a));

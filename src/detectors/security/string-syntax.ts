@@ -63,6 +63,12 @@ export interface StringSyntax {
   formatCaptures: RegExp;
   /** Calls whose result cannot carry SQL or shell syntax (escapers, number parsers), if the grammar has any. */
   safeCalls?: RegExp;
+  /**
+   * An argument list's text that holds only literals splicing nothing (PHP's `('...')`, or `("...")`
+   * without a `$`): a call given it builds no text and passes no request data, so its arguments
+   * are not read from the tree. Undefined: every call's arguments are read.
+   */
+  literalArguments?: RegExp;
   /** Node kinds of member access whose last name, when ALL_CAPS, is a constant (`Config.TABLE`). */
   memberKinds: readonly string[];
   /** Node kinds that are always constant values (numbers, booleans, null, symbols). */
@@ -228,6 +234,9 @@ export const STRING_SYNTAX: Readonly<Record<SyntaxLanguage, StringSyntax>> = {
     ...FIRST,
     appendAssignments: [".="],
     buildsText: /\.|\$|sprintf/,
+    // A single-quoted string splices nothing; a double-quoted one only with a `$` (`{$x}` has one too).
+    literalArguments:
+      /^\(\s*(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\$]|\\[^$])*")(?:\s*,\s*(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\$]|\\[^$])*"))*\s*,?\s*\)$/,
     identifierKinds: ["variable_name"],
     stringKinds: ["string", "encapsed_string", "heredoc", "nowdoc"],
     constantStringKinds: ["string", "encapsed_string", "heredoc", "nowdoc"],

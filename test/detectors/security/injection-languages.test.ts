@@ -226,6 +226,21 @@ const CASES: Array<{ name: string; file: string; lines: string[]; flags: number[
     flags: [],
   },
   {
+    // Sink calls given only literals are not read further; a `$`, `{$`, `.` or escaped `\$` is read.
+    name: "PHP literal arguments: a constant passes unread, one that splices or joins does not",
+    file: "public/report.php",
+    lines: [
+      "<?php",
+      "$rows = $db->query('SELECT id FROM orders WHERE paid = 1');",
+      '$n = exec("ls -la /var/spool", "x");',
+      '$rows = $db->query("SELECT * FROM orders WHERE id = $id");',
+      '$rows = $db->query("SELECT * FROM orders WHERE id = {$req->id}");',
+      "exec('ls ' . $dir);",
+      'exec("tar czf backup.tgz \\$HOME $dir");',
+    ],
+    flags: [4, 5, 6, 7],
+  },
+  {
     name: "Ruby SQL: interpolated where, find_by_sql, execute and order(params)",
     file: "app/controllers/orders_controller.rb",
     lines: [
