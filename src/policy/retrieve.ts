@@ -13,22 +13,44 @@ import type { Policy } from "../domain/policy.js";
  */
 const SEARCHED_LINES = 500;
 
-/** Per PR: what is known of each trigger (lower case), and the last search asked of it. */
-const SEARCHES = new WeakMap<PullRequest, { found: Map<string, boolean>; last: Promise<unknown> }>();
+/** What one reading of a PR has answered (per question: trigger, set of globs), and its last reading asked. */
+interface Known {
+  found: Map<string, boolean>;
+  last: Promise<unknown>;
+}
 
-/** Per PR: whether some changed file matches each policy's path globs (keyed by the globs). */
-const PATHS = new WeakMap<PullRequest, Promise<Map<string, boolean>>>();
+/** Per PR: the triggers (lower case) found in its added lines, and the path globs its files match. */
+const TRIGGERS = new WeakMap<PullRequest, Known>();
+const PATHS = new WeakMap<PullRequest, Known>();
+
+/**
+ * Asks `read` to answer more questions of a PR into what is known of it, one reading at a time:
+ * a second asks after the first has answered (each specialty asks, and most questions are the
+ * previous specialty's). Resolves with everything known.
+ */
+function oneAtATime(
+  known: WeakMap<PullRequest, Known>,
+  pr: PullRequest,
+  read: (found: Map<string, boolean>) => Promise<void>,
+): Promise<Map<string, boolean>> {
+  const entry = known.get(pr) ?? { found: new Map<string, boolean>(), last: Promise.resolve() };
+  const answered = entry.last.then(async () => {
+    await read(entry.found);
+    return entry.found;
+  });
+  known.set(pr, { found: entry.found, last: answered.catch(() => undefined) });
+  return answered;
+}
 
 const pathsKey = (paths: readonly string[]) => JSON.stringify(paths);
 
 /**
  * Whether some changed file matches each of the policies' path globs, every policy's globs tested
- * in the one reading of the file list per PR (each specialty asks), a slice of files at a time.
+ * in the one reading of the file list per PR, a slice of files at a time.
  */
 function pathsMatched(pr: PullRequest, policies: readonly Policy[]): Promise<Map<string, boolean>> {
-  const known = PATHS.get(pr);
   const keys = new Set(policies.filter((p) => p.paths.length > 0).map((p) => pathsKey(p.paths)));
-  const matched = (known ?? Promise.resolve(new Map<string, boolean>())).then(async (found) => {
+  return oneAtATime(PATHS, pr, async (found) => {
     // One matcher per set of globs, not one per file.
     let open = [...keys]
       .filter((k) => !found.has(k))
@@ -42,13 +64,7 @@ function pathsMatched(pr: PullRequest, policies: readonly Policy[]): Promise<Map
       for (const m of matched) found.set(m.key, true);
       if (matched.length > 0) open = open.filter((m) => !matched.includes(m));
     }
-    return found;
   });
-  PATHS.set(
-    pr,
-    matched.catch(() => new Map()),
-  );
-  return matched;
 }
 
 /**
@@ -60,20 +76,12 @@ function pathsMatched(pr: PullRequest, policies: readonly Policy[]): Promise<Map
  * the same place is), so the pass answers for all of them at once.
  */
 function triggersFound(pr: PullRequest, triggers: readonly string[]): Promise<Map<string, boolean>> {
-  const known = SEARCHES.get(pr) ?? { found: new Map<string, boolean>(), last: Promise.resolve() };
-  // One search of a PR at a time: a second asks after the first has answered what it knows.
-  const searched = known.last.then(() => search(pr, known.found, triggers));
-  SEARCHES.set(pr, { found: known.found, last: searched.catch(() => undefined) });
-  return searched;
+  return oneAtATime(TRIGGERS, pr, (found) => search(pr, found, triggers));
 }
 
-async function search(
-  pr: PullRequest,
-  found: Map<string, boolean>,
-  triggers: readonly string[],
-): Promise<Map<string, boolean>> {
+async function search(pr: PullRequest, found: Map<string, boolean>, triggers: readonly string[]): Promise<void> {
   const unknown = [...new Set(triggers)].filter((t) => !found.has(t));
-  if (unknown.length === 0) return found;
+  if (unknown.length === 0) return;
   let open = unknown.filter((t) => t !== "" && !t.includes("\n"));
   for (const t of unknown) found.set(t, false);
   let added = false;
@@ -110,7 +118,6 @@ async function search(
   }
   searchSlice();
   if (unknown.includes("")) found.set("", added);
-  return found;
 }
 
 /**
