@@ -1,8 +1,8 @@
 import { closeSync, type Dirent, readdirSync, readSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { setImmediate as nextTurn } from "node:timers/promises";
 import { GateError } from "../../domain/errors.js";
+import { Turns } from "../../domain/turns.js";
 import { realRoot } from "../../snapshot/sandbox.js";
 import { compileGlob } from "./grep-glob.js";
 import { compilePattern, type GrepPattern, holds, lowerAscii } from "./grep-pattern.js";
@@ -26,8 +26,6 @@ export const GREP_MAX_RESULTS = 1000;
 const SLICE_UNITS = 8_000_000;
 /** A single line costing more than this (bytes × program size, ~0.7 s) is named, not matched. */
 const LINE_UNITS = 32_000_000;
-/** The event loop gets a turn at least this often. */
-const YIELD_MS = 20;
 const SKIP_DIRS = new Set([".git", "node_modules"]);
 const MAX_LINE_SHOWN = 300;
 const MAX_NAMED = 20;
@@ -210,10 +208,13 @@ class Findings {
   }
 }
 
-/** The clock of one call: when to give the event loop a turn, and when the budget is spent. */
+/**
+ * The clock of one call: when the budget is spent, and (its `Turns`, as all review work on the
+ * answering thread) when to give the event loop a turn.
+ */
 class Pace {
   private readonly started = performance.now();
-  private lastYield = this.started;
+  private readonly turns = new Turns();
   constructor(
     private readonly budgetMs: number,
     private readonly signal: AbortSignal | undefined,
@@ -223,11 +224,10 @@ class Pace {
     return performance.now() - this.started >= this.budgetMs;
   }
 
-  /** Lets other work run if this call has held the event loop for a while; throws when aborted. */
+  /** Lets other work run if this call has held the event loop for a slice; throws when aborted. */
   async breathe(): Promise<void> {
-    if (performance.now() - this.lastYield < YIELD_MS) return;
-    await nextTurn();
-    this.lastYield = performance.now();
+    if (!this.turns.due()) return;
+    await this.turns.take();
     abortIfNeeded(this.signal);
   }
 }
