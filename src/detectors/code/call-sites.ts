@@ -233,6 +233,20 @@ export function callAt(lang: SyntaxLanguage, node: SgNode): CallSite | undefined
 }
 
 /**
+ * The kind a grammar's call nodes are first read as, when every kind that names its argument
+ * list's field names it alike and the others have no such field (PHP's `new`): a node is read
+ * by that field, and its kind asked only when it has none (one crossing fewer per call).
+ */
+function fieldsFirst(grammar: Grammar): CallKind | undefined {
+  const named = grammar.callKinds.filter((k) => k.argumentFields);
+  const fields = named[0]?.argumentFields?.join();
+  const alike = grammar.callKinds.every((k) =>
+    k.argumentFields ? k.argumentFields.join() === fields : k.shape === "before-arguments",
+  );
+  return fields !== undefined && alike ? named[0] : undefined;
+}
+
+/**
  * Every call of a tree, in source order, found once per tree: each crossing into the parser costs
  * microseconds, so the detectors share one list and filter it by callee text in JavaScript.
  */
@@ -263,20 +277,9 @@ function allCalls(syntax: Pick<PatchSyntax, "lang" | "root">): IndexedCall[] {
   } else if (live.length > 1) {
     // Several kinds: one walk of the tree for all of them (each search is a walk of its own).
     const byKind = new Map(live.map(({ kind }) => [kind.kind, kind]));
-    // When the kinds that name their argument list all name it alike, and the others have no such
-    // field (PHP's `new`), a node is first read by that field: its kind is asked only when it has
-    // none, one crossing fewer per call.
-    const named = live.filter(({ kind }) => kind.argumentFields);
-    const fields = named[0]?.kind.argumentFields;
-    const alike =
-      fields &&
-      live.every(({ kind }) =>
-        kind.argumentFields ? kind.argumentFields.join() === fields.join() : kind.shape === "before-arguments",
-      )
-        ? named[0]?.kind
-        : undefined;
+    const alike = fieldsFirst(grammar);
     for (const node of syntax.root.findAll({ rule: { any: live.map(({ kind }) => ({ kind: kind.kind })) } })) {
-      const read = alike ? beforeArgumentField(node, fields ?? [], source) : undefined;
+      const read = alike ? beforeArgumentField(node, alike.argumentFields ?? [], source) : undefined;
       if (alike && read?.args) {
         if (read.callee) out.push(new IndexedCall(node, read.callee, grammar, alike, read.args, read.start));
         continue;
