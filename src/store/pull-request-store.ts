@@ -35,8 +35,8 @@ async function gzippedJson(pr: PullRequest): Promise<Buffer> {
       chunk = "";
     }
   }
-  const tail = JSON.stringify(rest);
-  zip.end(`${chunk}]${tail === "{}" ? "}" : `,${tail.slice(1)}`}`);
+  // The rest of the pull request (never empty: its repo, number, refs) closes the object.
+  zip.end(`${chunk}],${JSON.stringify(rest).slice(1)}`);
   await done;
   return Buffer.concat(out);
 }

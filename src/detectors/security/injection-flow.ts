@@ -81,7 +81,8 @@ export function injectionFlows(syntax: PatchSyntax, headText = ""): InjectionFlo
   for (const call of callSites(syntax, prefilter(sinkNames(syntax.lang)))) {
     // Only literals that splice nothing: no built text and no request data reach this call (a
     // pre-check: with pre-checks off, its arguments are read as any call's are).
-    if (literals && !precheck(!literals.test(call.argumentList.text()))) continue;
+    const mayCarry = !literals?.test(call.argumentList.text());
+    if (!precheck(mayCarry)) continue;
     const sink = sinkOf(call, rules, reader);
     if (!sink) continue;
     const built = sink.text.map((a) => reader.read(a));

@@ -82,6 +82,14 @@ export interface StringSyntax {
 }
 
 const NEVER = /(?!)/;
+
+/** PHP's strings that splice nothing: single-quoted, or double-quoted without a `$` (`{$x}` has one too). */
+const PHP_PLAIN_STRING = String.raw`'(?:[^'\\]|\\.)*'|"(?:[^"\\$]|\\[^$])*"`;
+
+/** An argument list of one or more of `literal`, and nothing else. */
+function onlyLiterals(literal: string): RegExp {
+  return new RegExp(String.raw`^\(\s*(?:${literal})(?:\s*,\s*(?:${literal}))*\s*,?\s*\)$`);
+}
 /** Format verbs that print text (`%s`, `%v`, `%r`); numeric verbs cannot carry SQL or shell syntax. */
 export const TEXT_VERB = /%[-+# 0-9.*]*[sqvrx]|%\([^)]*\)[sr]/;
 /** JavaScript, Python and Go share the reader's first rules (their findings are fixed by tests). */
@@ -234,9 +242,7 @@ export const STRING_SYNTAX: Readonly<Record<SyntaxLanguage, StringSyntax>> = {
     ...FIRST,
     appendAssignments: [".="],
     buildsText: /\.|\$|sprintf/,
-    // A single-quoted string splices nothing; a double-quoted one only with a `$` (`{$x}` has one too).
-    literalArguments:
-      /^\(\s*(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\$]|\\[^$])*")(?:\s*,\s*(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\$]|\\[^$])*"))*\s*,?\s*\)$/,
+    literalArguments: onlyLiterals(PHP_PLAIN_STRING),
     identifierKinds: ["variable_name"],
     stringKinds: ["string", "encapsed_string", "heredoc", "nowdoc"],
     constantStringKinds: ["string", "encapsed_string", "heredoc", "nowdoc"],

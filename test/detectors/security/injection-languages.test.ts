@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { injectionDetector } from "../../../src/detectors/security/injection.js";
+import { STRING_SYNTAX } from "../../../src/detectors/security/string-syntax.js";
 import { addedFilePatch, buildPr, detectContext } from "../pr-builder.js";
 
 /** The lines of SEC-02 injection findings for one added file, each checked for its shape. */
@@ -426,6 +427,22 @@ const CASES: Array<{ name: string; file: string; lines: string[]; flags: number[
 describe("SEC-02 injection in Java, Kotlin, C#, PHP, Ruby and Rust", () => {
   it.each(CASES)("$name", async ({ file, lines, flags }) => {
     expect(await flagged(file, lines)).toEqual(flags);
+  });
+
+  it("PHP's pre-check passes only argument lists of literals that splice nothing", () => {
+    const plain = STRING_SYNTAX.php.literalArguments;
+    for (const args of ["('SELECT 1')", '("ls -la")', "('it\\'s', \"x\")", "( \"a\" , 'b', )"])
+      expect(plain?.test(args), args).toBe(true);
+    for (const args of [
+      '("$x")',
+      '("id = {$r->id}")',
+      '("a" . $b)',
+      '("\\\\$HOME")',
+      "($sql)",
+      "(getSql())",
+      "('a', $b)",
+    ])
+      expect(plain?.test(args), args).toBe(false);
   });
 
   it("reports a flow once, where the PR adds the building, when the query call was already there", async () => {
