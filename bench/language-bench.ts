@@ -2,15 +2,31 @@ import { defaultLicenseRules } from "../src/gate-file/effective.js";
 import { ALL_DETECTORS } from "../src/detectors/index.js";
 import { parsePullRequest } from "../src/domain/pull-request.js";
 import { type Figure, paired, pairedFigure } from "./stats.js";
-import { addedPatch } from "./synthetic.js";
 
 /**
- * Ordinary service code in each language the detectors read: a query with parameters, a log line
- * of an id, an outbound call, a comment that names risky words. Nothing in it is a finding, so
- * every detector reads every line to the end, as the JavaScript file of `synthetic.ts` does. Like
- * that file, none names `http` (a word that sends a file to the outbound-call reading).
+ * Ordinary service code in each language the detectors read, the same ten lines in each: a query
+ * with parameters, a log line of an id, an outbound call to a URL built from a variable, a comment
+ * that names risky words. Nothing in it is a finding, so every detector reads every line to the
+ * end. None names `http` (a word that sends a file to the outbound-call reading). `around` is the
+ * line before and after the blocks where the language needs one for the file to be valid (PHP's
+ * methods live in a class).
  */
-export const SERVICE_CODE: Record<string, { path: string; lines: readonly string[] }> = {
+export const SERVICE_CODE: Record<string, { path: string; lines: readonly string[]; around?: [string, string] }> = {
+  javascript: {
+    path: "src/orders/order-service.js",
+    lines: [
+      "export async function loadOrder(orderId) {",
+      '  const order = await db.query("SELECT id, total FROM orders WHERE id = $1", [orderId]);',
+      '  logger.info("order loaded", { orderId: order.id });',
+      "  const rates = await client.get(`${ratesUrl}/v2/rates`).json();",
+      '  if (!rates) throw new Error("rates unavailable");',
+      "  // retry with exec or a process call is never needed here; the request is idempotent",
+      "  const total = order.total * rates.eur;",
+      "  return { id: order.id, total };",
+      "}",
+      "",
+    ],
+  },
   java: {
     path: "src/main/java/com/shop/orders/OrderService.java",
     lines: [
@@ -58,6 +74,8 @@ export const SERVICE_CODE: Record<string, { path: string; lines: readonly string
   },
   php: {
     path: "app/Orders/OrderService.php",
+    around: ["<?php class OrderService {", "}"],
+
     lines: [
       "    public function loadOrder(int $orderId): array {",
       '        $stmt = $this->pdo->prepare("SELECT id, total FROM orders WHERE id = ?"); $stmt->execute([$orderId]);',
@@ -103,13 +121,18 @@ export const SERVICE_CODE: Record<string, { path: string; lines: readonly string
   },
 };
 
-/** A patch adding `lines` lines of one language's service code, each block's names made unique. */
-export function languagePatch(code: readonly string[], lines: number): string {
-  const body = Array.from({ length: lines }, (_, i) => {
+/**
+ * A patch adding `lines` lines of one language's service code (`around` its blocks when given),
+ * each block's names made unique.
+ */
+export function languagePatch(code: readonly string[], lines: number, around?: readonly [string, string]): string {
+  const blocks = around ? lines - 2 : lines;
+  const body = Array.from({ length: blocks }, (_, i) => {
     const block = Math.floor(i / code.length);
     return `+${(code[i % code.length] ?? "").replace(/loadOrder|load_order|LoadOrder/g, (m) => `${m}${block}`)}`;
   });
-  return [`@@ -0,0 +1,${lines} @@`, ...body].join("\n");
+  const added = around ? [`+${around[0]}`, ...body, `+${around[1]}`] : body;
+  return [`@@ -0,0 +1,${lines} @@`, ...added].join("\n");
 }
 
 export function prOf(path: string, patch: string, lines: number) {
@@ -145,24 +168,26 @@ const LINES = 4_000;
 
 /**
  * Detection cost per line in each language against JavaScript's, pair by pair in one run: a file
- * of 4,000 lines of ordinary service code each (the goal: within 1.5x of JavaScript).
+ * of 4,000 lines of the same service code in each (the goal: within 1.5x of JavaScript).
  */
 export async function languageFigures(): Promise<Figure[]> {
-  const jsPatch = addedPatch(LINES);
+  const { javascript, ...others } = SERVICE_CODE;
+  if (!javascript) throw new Error("the JavaScript service code is the languages' baseline");
+  const jsPatch = languagePatch(javascript.lines, LINES);
   const out: Figure[] = [];
-  for (const [lang, { path, lines }] of Object.entries(SERVICE_CODE)) {
-    const patch = languagePatch(lines, LINES);
+  for (const [lang, { path, lines, around }] of Object.entries(others)) {
+    const patch = languagePatch(lines, LINES, around);
     const m = await paired(
       () => detectPerLine(path, patch, LINES),
-      () => detectPerLine("src/orders/handler.ts", jsPatch, LINES),
+      () => detectPerLine(javascript.path, jsPatch, LINES),
       { runs: 11, label: `detect ${lang}` },
     );
     out.push(
       pairedFigure(
         `detect_per_line_${lang}`,
-        `every detector, CPU µs per added line: ${lang} service code against TypeScript (${LINES.toLocaleString("en-US")} lines each)`,
+        `every detector, CPU µs per added line: ${lang} service code against the same in JavaScript (${LINES.toLocaleString("en-US")} lines each)`,
         { label: lang, unit: "µs CPU/line" },
-        { label: "typescript", unit: "µs CPU/line" },
+        { label: "javascript", unit: "µs CPU/line" },
         m,
         { max: 1.5 },
       ),
