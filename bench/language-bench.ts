@@ -75,7 +75,6 @@ export const SERVICE_CODE: Record<string, { path: string; lines: readonly string
   php: {
     path: "app/Orders/OrderService.php",
     around: ["<?php class OrderService {", "}"],
-
     lines: [
       "    public function loadOrder(int $orderId): array {",
       '        $stmt = $this->pdo->prepare("SELECT id, total FROM orders WHERE id = ?"); $stmt->execute([$orderId]);',

@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { languagePatch, prOf, SERVICE_CODE } from "../../bench/language-bench.js";
-import type { DetectContext } from "../../src/detectors/detector.js";
 import { ALL_DETECTORS } from "../../src/detectors/index.js";
 import { syntaxOfPatch } from "../../src/detectors/code/syntax-tree.js";
-import { defaultLicenseRules } from "../../src/gate-file/effective.js";
+import { detectContext } from "../detectors/pr-builder.js";
 
 // Not a timing test: the languages stage compares like with like only if every language's file
 // is valid code of the same shape that no detector flags (a parse error or a finding would make
@@ -26,14 +25,8 @@ describe("npm run bench, languages stage: the service code", () => {
     const syntax = file ? syntaxOfPatch(file) : undefined;
     expect(syntax).toBeDefined();
     expect(syntax?.root.findAll({ rule: { kind: "ERROR" } })).toHaveLength(0);
-    const notRead: string[] = [];
-    const ctx: DetectContext = {
-      pr,
-      head: { read: async () => undefined },
-      licenses: { lookup: async () => ({ status: "unknown" }) },
-      licenseRules: defaultLicenseRules(),
-      notRead: (file, detail) => void notRead.push(`${file}: ${detail}`),
-    };
+    const notRead: Array<{ file: string; detail: string }> = [];
+    const ctx = detectContext(pr, { notRead });
     const findings = (await Promise.all(ALL_DETECTORS.map((d) => d.detect(ctx)))).flat();
     expect(findings).toEqual([]);
     expect(notRead).toEqual([]);
