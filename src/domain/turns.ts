@@ -20,6 +20,8 @@ interface Response {
 export class Answers {
   private open = 0;
   private readonly waiting = new Set<() => void>();
+  /** The count of requests being answered, mirrored for worker threads (see `shared`). */
+  private cell: Int32Array | undefined;
   /** When review work last gave the event loop a turn (`performance.now()`). */
   lastTurn = performance.now();
 
@@ -31,14 +33,30 @@ export class Answers {
     return this.open > 0;
   }
 
+  /**
+   * The count of requests being answered, as memory a worker thread shares (an Int32 at index 0,
+   * kept equal to this count; waiters are notified when it falls to 0): review work on a worker
+   * steps aside while it is above 0 (step-aside.ts).
+   */
+  shared(): SharedArrayBuffer {
+    this.cell ??= new Int32Array(new SharedArrayBuffer(4));
+    Atomics.store(this.cell, 0, this.open);
+    return this.cell.buffer as SharedArrayBuffer;
+  }
+
   /** Counts a request from now until its response has finished (or its connection closed). */
   track(res: Response): void {
     this.open++;
+    if (this.cell) Atomics.store(this.cell, 0, this.open);
     let ended = false;
     const end = () => {
       if (ended) return;
       ended = true;
       this.open--;
+      if (this.cell) {
+        Atomics.store(this.cell, 0, this.open);
+        if (this.open === 0) Atomics.notify(this.cell, 0);
+      }
       if (this.open > 0) return;
       for (const wake of [...this.waiting]) wake();
       this.onQuiet?.();

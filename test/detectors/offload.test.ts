@@ -6,7 +6,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { syntheticPrJson } from "../../bench/synthetic.js";
 import { buildGate } from "../../src/build-gate.js";
 import { detectionPool, isLargeChange, LARGE_CHANGE_FILES } from "../../src/detectors/offload/detect-pool.js";
+import { EventEmitter } from "node:events";
 import { parsePullRequest } from "../../src/domain/pull-request.js";
+import { Answers } from "../../src/domain/turns.js";
 import { BUNDLED_FIXTURES_DIR } from "../../src/package-paths.js";
 import { defaultLicenseRules } from "../../src/gate-file/effective.js";
 import { loadSettings } from "../../src/settings/index.js";
@@ -148,5 +150,50 @@ describe("the detection worker's priority", { timeout: 60_000 }, () => {
     } finally {
       await pool.close();
     }
+  });
+});
+
+describe("the detection worker and the answering thread", { timeout: 60_000 }, () => {
+  it("steps aside while requests are answered, and finds the same as when none are", async () => {
+    const { pr, files } = syntheticPrJson({ files: 300, linesPerFile: 20, number: 9 });
+    const risky = [
+      ...(read("004_hardcoded_aws_key", "files.json") as never[]),
+      ...(read("006_sql_injection", "files.json") as never[]),
+    ];
+    const context = () => ({
+      pr: parsePullRequest(pr, [...files.slice(0, 150), ...risky, ...files.slice(150)]),
+      head: { read: async () => undefined },
+      licenses: { lookup: async () => ({ status: "unknown" as const }) },
+      licenseRules: defaultLicenseRules(),
+      notRead: () => undefined,
+    });
+    const ids = ["credentials", "injection", "pii-logging"];
+    const logged: Array<{ msg?: string; steppedAsideMs?: number }> = [];
+    const debug = pino({ level: "debug" }, { write: (line: string) => void logged.push(JSON.parse(line)) });
+    const detect = async (answering: boolean) => {
+      const answers = new Answers();
+      const answer = new EventEmitter();
+      // A request being answered for the whole job (one that never ends: the job's pauses are bounded).
+      if (answering) answers.track(answer);
+      const pool = defined(detectionPool(1, debug, 60_000, answers));
+      try {
+        return await pool.detect(context(), ids);
+      } finally {
+        answer.emit("finish");
+        await pool.close();
+      }
+    };
+    const alone = await detect(false);
+    expect(logged.filter((l) => l.msg === "a detection job stepped aside while requests were answered")).toEqual([]);
+    const beside = await detect(true);
+    const aside = logged.filter((l) => l.msg === "a detection job stepped aside while requests were answered");
+    expect(aside).toHaveLength(1);
+    expect(aside[0]?.steppedAsideMs).toBeGreaterThan(0);
+    const found = (outcomes: typeof alone) =>
+      outcomes.flatMap((o) => ("findings" in o ? o.findings.map((f) => `${f.policy} ${f.file}:${f.line}`) : [o.error]));
+    expect(found(alone)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^SEC-01 /), expect.stringMatching(/^SEC-02 /)]),
+    );
+    expect(found(beside)).toEqual(found(alone));
   });
 });

@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import type * as AstGrepModule from "@ast-grep/napi";
 import type { SgNode } from "@ast-grep/napi";
 import type { ChangedFile } from "../../domain/pull-request.js";
+import { stepAside } from "../../domain/step-aside.js";
 import { GRAMMARS, syntaxLanguageOf, type SyntaxLanguage } from "./grammars.js";
 import { headText } from "./head-text.js";
 
@@ -140,6 +141,7 @@ const PARSED = new WeakMap<ChangedFile, PatchSyntax | null>();
  * @example syntaxOfPatch({ filename: "app.py", patch: "@@ -0,0 +1 @@\n+print(x)", ... })?.lang // "python"
  */
 export function syntaxOfPatch(file: ChangedFile): PatchSyntax | undefined {
+  stepAside();
   const cached = PARSED.get(file);
   if (cached !== undefined) return cached ?? undefined;
   const lang = parsedLanguageOf(file);

@@ -1,6 +1,7 @@
 import { Worker } from "node:worker_threads";
 import type { Logger } from "pino";
 import { GateError, messageOf } from "../../domain/errors.js";
+import { ANSWERS, type Answers } from "../../domain/turns.js";
 import type { PullRequest } from "../../domain/pull-request.js";
 import { workerScript } from "../../worker-script.js";
 import type { DetectContext } from "../detector.js";
@@ -58,10 +59,16 @@ interface Running {
 /**
  * A pool of `size` detection workers (GATE_WORKERS), each started on first use and replaced
  * after it dies; undefined with size 0 or without a worker file beside this module (the CLI bundle).
+ * The workers step aside while this thread is answering requests (`answers`, shared with them).
  *
  * @example const pool = detectionPool(1, log); const outcomes = await pool?.detect(ctx, ["credentials"]);
  */
-export function detectionPool(size: number, log: Logger, timeoutMs = 120_000): DetectionPool | undefined {
+export function detectionPool(
+  size: number,
+  log: Logger,
+  timeoutMs = 120_000,
+  answers: Answers = ANSWERS,
+): DetectionPool | undefined {
   const start = size > 0 ? workerScript(import.meta.url, "detect-worker") : undefined;
   if (!start) return undefined;
   const slots: Array<{ worker: Worker; jobs: Map<number, Running> } | undefined> = Array.from({ length: size });
@@ -90,7 +97,7 @@ export function detectionPool(size: number, log: Logger, timeoutMs = 120_000): D
   };
 
   const spawn = (slot: number) => {
-    const worker = new Worker(start.script, { eval: start.eval });
+    const worker = new Worker(start.script, { eval: start.eval, workerData: { answering: answers.shared() } });
     worker.unref();
     const entry = { worker, jobs: new Map<number, Running>() };
     const fail = (error: unknown) => {
@@ -107,6 +114,11 @@ export function detectionPool(size: number, log: Logger, timeoutMs = 120_000): D
       entry.jobs.delete(message.job);
       if (entry.jobs.size === 0) worker.unref();
       for (const [file, detail] of message.notRead) running?.ctx.notRead(file, detail);
+      if (message.steppedAsideMs > 0)
+        log.debug(
+          { job: message.job, steppedAsideMs: Math.round(message.steppedAsideMs) },
+          "a detection job stepped aside while requests were answered",
+        );
       running?.resolve(message.outcomes);
     });
     worker.on("error", (error) => {

@@ -1,15 +1,20 @@
-import { parentPort } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
 import { messageOf } from "../../domain/errors.js";
+import { installStepAside, StepAside } from "../../domain/step-aside.js";
+import { lowerThisThreadsPriority } from "../../worker-priority.js";
 import type { DetectContext } from "../detector.js";
 import { ALL_DETECTORS } from "../index.js";
 import type { CallReply, CallRequest, CallTarget, DetectJob, DetectorOutcome, JobDone } from "./protocol.js";
-import { lowerThisThreadsPriority } from "../../worker-priority.js";
 
 // A worker thread of the detection pool (detect-pool.ts): runs detectors over a large change, off
 // the thread that answers HTTP. Head files, licence and advisory lookups are asked of the main thread.
 const port = parentPort;
 // Below the answering thread: on a busy machine a webhook or a click is answered first.
 lowerThisThreadsPriority();
+// And aside while it answers: the pool shares its count of requests being answered.
+const answering = (workerData as { answering?: SharedArrayBuffer } | null)?.answering;
+const aside = answering ? new StepAside(new Int32Array(answering)) : undefined;
+installStepAside(aside);
 const calls = new Map<number, { resolve(value: unknown): void; reject(error: unknown): void }>();
 let nextCall = 0;
 
@@ -21,7 +26,7 @@ function ask(job: number, target: CallTarget, args: unknown[]): Promise<unknown>
   });
 }
 
-async function run(job: DetectJob): Promise<JobDone> {
+async function run(job: DetectJob): Promise<Omit<JobDone, "steppedAsideMs">> {
   const notRead: JobDone["notRead"] = [];
   const asking = (target: CallTarget, args: unknown[]) => ask(job.job, target, args);
   const ctx: DetectContext = {
@@ -54,5 +59,8 @@ port?.on("message", (message: DetectJob | CallReply) => {
     else pending?.resolve(message.ok);
     return;
   }
-  void run(message).then((done) => port.postMessage(done));
+  const before = aside?.waitedMs ?? 0;
+  void (aside ? aside.during(() => run(message)) : run(message)).then((done) =>
+    port.postMessage({ ...done, steppedAsideMs: (aside?.waitedMs ?? 0) - before } satisfies JobDone),
+  );
 });

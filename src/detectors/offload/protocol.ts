@@ -43,4 +43,6 @@ export interface JobDone {
   job: number;
   outcomes: DetectorOutcome[];
   notRead: Array<[file: string, detail: string]>;
+  /** How long (ms) the job paused while the main thread answered requests (step-aside.ts). */
+  steppedAsideMs: number;
 }

@@ -1,4 +1,5 @@
 import { addedLines } from "../../domain/patch.js";
+import { stepAside } from "../../domain/step-aside.js";
 
 /** The added lines of one patch joined as text, with a way back to head line numbers. */
 export interface AddedText {
@@ -16,6 +17,7 @@ export interface AddedText {
  * @example addedText("@@ -1,0 +4,2 @@\n+a\n+b").headLine(2) // 5
  */
 export function addedText(patch: string | undefined): AddedText {
+  stepAside();
   const added = addedLines(patch);
   return {
     text: added.map((l) => l.text).join("\n"),
