@@ -5,7 +5,13 @@ import { pino } from "pino";
 import { afterAll, describe, expect, it } from "vitest";
 import { syntheticPrJson } from "../../bench/synthetic.js";
 import { buildGate } from "../../src/build-gate.js";
-import { detectionPool, isLargeChange, LARGE_CHANGE_FILES } from "../../src/detectors/offload/detect-pool.js";
+import { ALL_DETECTORS } from "../../src/detectors/index.js";
+import {
+  CHUNK_BYTES,
+  detectionPool,
+  isLargeChange,
+  LARGE_CHANGE_FILES,
+} from "../../src/detectors/offload/detect-pool.js";
 import { EventEmitter } from "node:events";
 import { parsePullRequest } from "../../src/domain/pull-request.js";
 import { Answers } from "../../src/domain/turns.js";
@@ -195,5 +201,49 @@ describe("the detection worker and the answering thread", { timeout: 60_000 }, (
       expect.arrayContaining([expect.stringMatching(/^SEC-01 /), expect.stringMatching(/^SEC-02 /)]),
     );
     expect(found(beside)).toEqual(found(alone));
+  });
+});
+
+describe("a large change sent to the worker in pieces", { timeout: 60_000 }, () => {
+  it("arrives whole and in order: the worker finds what the detectors find here, file for file", async () => {
+    const { pr, files } = syntheticPrJson({ files: 1_200, linesPerFile: 20, number: 9 });
+    const risky = [
+      ...(read("004_hardcoded_aws_key", "files.json") as never[]),
+      ...(read("006_sql_injection", "files.json") as never[]),
+    ];
+    // Risky files in the first piece, in the middle and last, so a piece lost or reordered shows.
+    const all = [
+      ...risky,
+      ...files.slice(0, 600),
+      ...risky.map((f: { filename: string }) => ({ ...f, filename: `mid/${f.filename}` })),
+      ...files.slice(600),
+      ...risky.map((f: { filename: string }) => ({ ...f, filename: `end/${f.filename}` })),
+    ];
+    const change = parsePullRequest(pr, all);
+    const bytes = change.files.reduce((n, f) => n + (f.patch?.length ?? 0), 0);
+    expect(bytes).toBeGreaterThan(3 * CHUNK_BYTES);
+    const unread: string[][] = [[], []];
+    const context = (side: number) => ({
+      pr: change,
+      head: { read: async () => undefined },
+      licenses: { lookup: async () => ({ status: "unknown" as const }) },
+      licenseRules: defaultLicenseRules(),
+      notRead: (file: string, detail: string) => void unread[side]?.push(`${file}: ${detail}`),
+    });
+    const ids = ALL_DETECTORS.map((d) => d.id);
+    const pool = defined(detectionPool(1, pino({ level: "silent" })));
+    let onWorker: Awaited<ReturnType<typeof pool.detect>>;
+    try {
+      onWorker = await pool.detect(context(0), ids);
+    } finally {
+      await pool.close();
+    }
+    const here = await Promise.all(
+      ALL_DETECTORS.map(async (d) => ({ detector: d.id, findings: await d.detect(context(1)) })),
+    );
+    expect(onWorker).toEqual(here);
+    const found = here.flatMap((o) => o.findings.map((f) => f.file));
+    expect(found).toEqual(expect.arrayContaining([expect.stringMatching(/^mid\//), expect.stringMatching(/^end\//)]));
+    expect(unread[0]).toEqual(unread[1]);
   });
 });

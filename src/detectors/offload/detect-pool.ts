@@ -1,12 +1,12 @@
 import { Worker } from "node:worker_threads";
 import type { Logger } from "pino";
 import { GateError, messageOf } from "../../domain/errors.js";
-import { ANSWERS, type Answers } from "../../domain/turns.js";
+import { ANSWERS, type Answers, SLICE_MS, Turns } from "../../domain/turns.js";
 import type { PullRequest } from "../../domain/pull-request.js";
 import { workerScript } from "../../worker-script.js";
 import type { DetectContext } from "../detector.js";
 import { ALL_DETECTORS } from "../index.js";
-import type { CallReply, CallRequest, DetectJob, DetectorOutcome, JobDone } from "./protocol.js";
+import type { CallReply, CallRequest, DetectJob, DetectorOutcome, FilesOfJob, ForgetJob, JobDone } from "./protocol.js";
 
 /** A change is large, and detected on a worker, from this many files... */
 export const LARGE_CHANGE_FILES = 200;
@@ -45,6 +45,44 @@ export interface DetectionPool {
   /** The ids of the detectors a worker can run (the built-in ones, ALL_DETECTORS). */
   readonly runs: ReadonlySet<string>;
   close(): Promise<void>;
+}
+
+/** The most patch text one message to a worker carries (see `send`). */
+export const CHUNK_BYTES = 256 * 1024;
+
+/**
+ * Sends a job to its worker: the changed files in pieces of about `CHUNK_BYTES` of patches, then
+ * the job itself. A message is copied (a structured clone) on this thread, so the 3 MB of a
+ * 3,000-file change sent in one message would hold it for 10-15 ms; in pieces, it takes a turn
+ * between them and lets the requests being answered go first (`Turns`). Rejects when a piece
+ * cannot be sent.
+ */
+async function send(
+  worker: Worker,
+  job: number,
+  ctx: DetectContext,
+  ids: readonly string[],
+  answers: Answers,
+): Promise<void> {
+  const turns = new Turns(SLICE_MS, answers);
+  const { files } = ctx.pr;
+  for (let from = 0; from < files.length; ) {
+    let to = from;
+    for (let bytes = 0; to < files.length && (to === from || bytes < CHUNK_BYTES); to++)
+      bytes += files[to]?.patch?.length ?? 0;
+    if (turns.due()) await turns.take();
+    worker.postMessage({ type: "files", job, files: files.slice(from, to) } satisfies FilesOfJob);
+    from = to;
+  }
+  if (turns.due()) await turns.take();
+  worker.postMessage({
+    type: "detect",
+    job,
+    detectors: [...ids],
+    pr: { ...ctx.pr, files: [] },
+    licenseRules: ctx.licenseRules,
+    ...(ctx.vulnerabilityRules ? { vulnerabilityRules: ctx.vulnerabilityRules } : {}),
+  } satisfies DetectJob);
 }
 
 /** The ids of the built-in detectors (the ones a worker can run). */
@@ -158,20 +196,11 @@ export function detectionPool(
           },
         });
         entry.worker.ref();
-        const message: DetectJob = {
-          type: "detect",
-          job,
-          detectors: [...ids],
-          pr: ctx.pr,
-          licenseRules: ctx.licenseRules,
-          ...(ctx.vulnerabilityRules ? { vulnerabilityRules: ctx.vulnerabilityRules } : {}),
-        };
-        try {
-          entry.worker.postMessage(message);
-        } catch (error) {
+        send(entry.worker, job, ctx, ids, answers).catch((error: unknown) => {
           entry.jobs.delete(job);
+          entry.worker.postMessage({ type: "forget", job } satisfies ForgetJob);
           reject(error);
-        }
+        });
       });
     },
     async close() {

@@ -4,7 +4,17 @@ import { installStepAside, StepAside } from "../../domain/step-aside.js";
 import { lowerThisThreadsPriority } from "../../worker-priority.js";
 import type { DetectContext } from "../detector.js";
 import { ALL_DETECTORS } from "../index.js";
-import type { CallReply, CallRequest, CallTarget, DetectJob, DetectorOutcome, JobDone } from "./protocol.js";
+import type { ChangedFile } from "../../domain/pull-request.js";
+import type {
+  CallReply,
+  CallRequest,
+  CallTarget,
+  DetectJob,
+  DetectorOutcome,
+  FilesOfJob,
+  ForgetJob,
+  JobDone,
+} from "./protocol.js";
 
 // A worker thread of the detection pool (detect-pool.ts): runs detectors over a large change, off
 // the thread that answers HTTP. Head files, licence and advisory lookups are asked of the main thread.
@@ -51,7 +61,20 @@ async function run(job: DetectJob): Promise<Omit<JobDone, "steppedAsideMs">> {
   return { type: "done", job: job.job, outcomes, notRead };
 }
 
-port?.on("message", (message: DetectJob | CallReply) => {
+/** The files of each job sent so far (FilesOfJob), until its DetectJob comes. */
+const filesOf = new Map<number, ChangedFile[]>();
+
+port?.on("message", (message: DetectJob | FilesOfJob | ForgetJob | CallReply) => {
+  if (message.type === "files") {
+    const files = filesOf.get(message.job) ?? [];
+    for (const f of message.files) files.push(f);
+    filesOf.set(message.job, files);
+    return;
+  }
+  if (message.type === "forget") {
+    filesOf.delete(message.job);
+    return;
+  }
   if (message.type === "reply") {
     const pending = calls.get(message.call);
     calls.delete(message.call);
@@ -59,8 +82,11 @@ port?.on("message", (message: DetectJob | CallReply) => {
     else pending?.resolve(message.ok);
     return;
   }
+  const sent = filesOf.get(message.job) ?? [];
+  filesOf.delete(message.job);
+  const job = { ...message, pr: { ...message.pr, files: [...sent, ...message.pr.files] } };
   const before = aside?.waitedMs ?? 0;
-  void (aside ? aside.during(() => run(message)) : run(message)).then((done) =>
+  void (aside ? aside.during(() => run(job)) : run(job)).then((done) =>
     port.postMessage({ ...done, steppedAsideMs: (aside?.waitedMs ?? 0) - before } satisfies JobDone),
   );
 });

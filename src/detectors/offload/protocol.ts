@@ -1,9 +1,22 @@
 import type { Finding } from "../../domain/finding.js";
-import type { PullRequest } from "../../domain/pull-request.js";
+import type { ChangedFile, PullRequest } from "../../domain/pull-request.js";
 import type { LicenseRules, VulnerabilityRules } from "../../gate-file/effective.js";
 
 /** The context's collaborators a detector on a worker reaches through the main thread. */
 export type CallTarget = "head" | "licenses" | "advisories";
+
+/** Main thread to worker: some of a job's changed files, in order (before its `DetectJob`). */
+export interface FilesOfJob {
+  type: "files";
+  job: number;
+  files: ChangedFile[];
+}
+
+/** Main thread to worker: a job that will not come (its files could not all be sent); its files are dropped. */
+export interface ForgetJob {
+  type: "forget";
+  job: number;
+}
 
 /** Main thread to worker: run these detectors over this change. */
 export interface DetectJob {
@@ -11,6 +24,7 @@ export interface DetectJob {
   job: number;
   /** Ids of detectors of ALL_DETECTORS. */
   detectors: string[];
+  /** The change, its files those of the job's `FilesOfJob` messages followed by these. */
   pr: PullRequest;
   licenseRules: LicenseRules;
   vulnerabilityRules?: VulnerabilityRules;
