@@ -1,6 +1,6 @@
 import picomatch from "picomatch";
 import type { Finding } from "../domain/finding.js";
-import type { PullRequest } from "../domain/pull-request.js";
+import type { ChangedFile, PullRequest } from "../domain/pull-request.js";
 import { classifyFile, type ChangeKind } from "./classify-file.js";
 import type { Risk } from "../domain/risk.js";
 
@@ -41,9 +41,30 @@ const REASON: Record<ChangeKind, string> = {
   auth: "authentication or security-sensitive code changed",
 };
 
+/** The configuration's globs of files that count as docs, tests or generated code (risk.docs, tests, generated). */
+export interface RiskPaths {
+  docs: string[];
+  tests: string[];
+  generated: string[];
+}
+
+/**
+ * What kind of change a file is for the risk gate: the configuration's globs first (docs and
+ * generated code count as docs, tests as tests), then `classifyFile`.
+ *
+ * @example fileKinds({ docs: [], tests: [], generated: ["gen/**"] })(genFile) // "docs"
+ */
+export function fileKinds(paths: RiskPaths): (file: ChangedFile) => ChangeKind {
+  const glob = (g: string[]) => (g.length > 0 ? picomatch(g, { dot: true, noextglob: true }) : () => false);
+  const [isDocs, isTests, isGenerated] = [glob(paths.docs), glob(paths.tests), glob(paths.generated)];
+  return (f) =>
+    isDocs(f.filename) || isGenerated(f.filename) ? "docs" : isTests(f.filename) ? "tests" : classifyFile(f);
+}
+
 /**
  * Cost gate one: a pure function of what changed and what the detectors found. Below the threshold
- * with no detector finding, the review ends `auto_approved` with no model call.
+ * with no detector finding, the review ends `auto_approved` with no model call. `kinds`, when
+ * given, is each file's `fileKinds(paths)`, in order (worked out beforehand, a few at a time).
  *
  * @example assessRisk(prFixingATypo, []).score // 5
  */
@@ -51,19 +72,18 @@ export function assessRisk(
   pr: PullRequest,
   detections: Finding[],
   detectorErrors: string[] = [],
-  paths: { docs: string[]; tests: string[]; generated: string[] } = { docs: [], tests: [], generated: [] },
+  paths: RiskPaths = { docs: [], tests: [], generated: [] },
+  kindOfEach?: readonly ChangeKind[],
 ): Risk {
-  const glob = (g: string[]) => (g.length > 0 ? picomatch(g, { dot: true, noextglob: true }) : () => false);
-  const [isDocs, isTests, isGenerated] = [glob(paths.docs), glob(paths.tests), glob(paths.generated)];
   const reasons: string[] = [];
   if (pr.files.length === 0) return { score: 0, class: "empty", reasons: ["no changed files"] };
 
+  const kindOf = kindOfEach ? undefined : fileKinds(paths);
   const kinds = new Map<ChangeKind, number>();
-  for (const f of pr.files) {
-    // The configuration's globs (risk.docs, tests, generated) count as docs or tests; generated code as docs.
-    const k = isDocs(f.filename) || isGenerated(f.filename) ? "docs" : isTests(f.filename) ? "tests" : classifyFile(f);
+  pr.files.forEach((f, i) => {
+    const k = kindOf ? kindOf(f) : (kindOfEach?.[i] ?? "code");
     kinds.set(k, (kinds.get(k) ?? 0) + 1);
-  }
+  });
   const ranked = [...kinds.keys()].sort((a, b) => BASE[b] - BASE[a]);
   const top = ranked[0] ?? "code";
   let score = BASE[top];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Finding } from "../../src/domain/finding.js";
 import type { ChangedFile, PullRequest } from "../../src/domain/pull-request.js";
-import { assessRisk } from "../../src/risk/assess-risk.js";
+import { assessRisk, fileKinds } from "../../src/risk/assess-risk.js";
 
 const file = (filename: string, patch = "@@ -1,1 +1,1 @@\n-a\n+b", over: Partial<ChangedFile> = {}): ChangedFile => ({
   filename,
@@ -156,5 +156,30 @@ describe("assessRisk (cost gate one)", () => {
   it("is pure: the same input gives the same output", () => {
     const input = pr([file("src/auth/login.ts"), file("README.md")]);
     expect(assessRisk(input, [])).toEqual(assessRisk(structuredClone(input), []));
+  });
+
+  it("scores the same from file kinds worked out beforehand (as the graph does, a few at a time) as on its own", () => {
+    const paths = { docs: ["handbook/**"], tests: ["checks/**"], generated: ["gen/**"] };
+    const input = pr([
+      file("handbook/setup.txt"),
+      file("checks/login.py"),
+      file("gen/client.ts"),
+      file("src/auth/login.ts"),
+      file(".github/workflows/ci.yml"),
+      file("package.json"),
+    ]);
+    const kinds = input.files.map(fileKinds(paths));
+    expect(kinds).toEqual(["docs", "tests", "docs", "auth", "ci", "deps"]);
+    expect(assessRisk(input, [], [], paths, kinds)).toEqual(assessRisk(input, [], [], paths));
+    // The kinds given are the ones counted: the same files said to be docs score as docs.
+    expect(
+      assessRisk(
+        input,
+        [],
+        [],
+        paths,
+        kinds.map(() => "docs"),
+      ).class,
+    ).toBe("docs");
   });
 });

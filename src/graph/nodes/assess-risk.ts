@@ -1,5 +1,7 @@
 import { coverageComplete } from "../../domain/coverage.js";
-import { assessRisk } from "../../risk/assess-risk.js";
+import { Turns } from "../../domain/turns.js";
+import { assessRisk, fileKinds } from "../../risk/assess-risk.js";
+import type { ChangeKind } from "../../risk/classify-file.js";
 import { configOf, reviewedPullRequest, type ReviewGraphDeps } from "../deps.js";
 import type { ReviewStateUpdate, ReviewStateValue } from "../state.js";
 
@@ -8,7 +10,16 @@ export function assessRiskNode(deps: Pick<ReviewGraphDeps, "pullRequests" | "ser
   return async (state: ReviewStateValue): Promise<ReviewStateUpdate> => {
     const pr = await reviewedPullRequest(deps, state);
     if (!pr) return {};
-    return { risk: assessRisk(pr, state.detections, state.detectorErrors, (await configOf(deps, state)).risk) };
+    const paths = (await configOf(deps, state)).risk;
+    // Each file's kind a few at a time, taking turns: 3,000 files take the thread for 10-20 ms.
+    const kindOf = fileKinds(paths);
+    const kinds: ChangeKind[] = [];
+    const turns = new Turns();
+    for (const f of pr.files) {
+      if (turns.due()) await turns.take();
+      kinds.push(kindOf(f));
+    }
+    return { risk: assessRisk(pr, state.detections, state.detectorErrors, paths, kinds) };
   };
 }
 
