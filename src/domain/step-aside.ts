@@ -2,11 +2,11 @@ import { MAX_WAIT_MS } from "./turns.js";
 
 /**
  * Review work on a worker thread making way for the answering thread. Both threads share the
- * machine's cores (and their caches): a worker detecting a 3,000-file change beside the thread
- * that answers webhooks makes every answer slower, even with a lower nice value, since the two run
- * side by side on separate cores. So while that thread is answering requests (its `Answers`
- * count, shared with the worker: `Answers.shared`), a worker's work pauses at its next step, and
- * goes on once the answers have gone out. Like a `Turns` on the answering thread, it never waits
+ * machine's cores (and their caches): beside a worker detecting a 3,000-file change, the code that
+ * answers a webhook took about twice as long as on an idle machine, whatever the worker's nice
+ * value, since the two run side by side on separate cores. So while that thread is answering
+ * requests (its `Answers` count, shared with the worker: `Answers.shared`), a worker's work pauses
+ * at its next step, and goes on once the answers have gone out. Like a `Turns` on the answering thread, it never waits
  * longer in all than it has worked since it began (nor over `maxWaitMs` at once), so a client
  * holding requests open at most halves a review's pace.
  *
