@@ -20,6 +20,7 @@ import { defaultLicenseRules } from "../../src/gate-file/effective.js";
 import { loadSettings } from "../../src/settings/index.js";
 import { lowerThisThreadsPriority, WORKER_NICENESS } from "../../src/worker-priority.js";
 import { defined } from "../helpers/defined.js";
+import { detectContext } from "./pr-builder.js";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gate-offload-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -27,14 +28,17 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 const read = (fixture: string, file: string): unknown =>
   JSON.parse(fs.readFileSync(path.join(BUNDLED_FIXTURES_DIR, fixture, file), "utf8"));
 
+/** The changed files of two fixtures: an AWS key (SEC-01) and a SQL injection (SEC-02). */
+const riskyFiles = (): Array<{ filename: string }> => [
+  ...(read("004_hardcoded_aws_key", "files.json") as Array<{ filename: string }>),
+  ...(read("006_sql_injection", "files.json") as Array<{ filename: string }>),
+];
+
 /** A large change: 300 files of ordinary code, with an AWS key and a SQL injection among them. */
 function writeLargeRiskyFixture(): string {
   const name = "large-risky";
   const { pr, files } = syntheticPrJson({ files: 300, linesPerFile: 20, number: 9 });
-  const risky = [
-    ...(read("004_hardcoded_aws_key", "files.json") as unknown[]),
-    ...(read("006_sql_injection", "files.json") as unknown[]),
-  ];
+  const risky = riskyFiles();
   fs.mkdirSync(path.join(dir, name), { recursive: true });
   fs.writeFileSync(path.join(dir, name, "pr.json"), JSON.stringify(pr));
   fs.writeFileSync(
@@ -162,17 +166,8 @@ describe("the detection worker's priority", { timeout: 60_000 }, () => {
 describe("the detection worker and the answering thread", { timeout: 60_000 }, () => {
   it("steps aside while requests are answered, and finds the same as when none are", async () => {
     const { pr, files } = syntheticPrJson({ files: 300, linesPerFile: 20, number: 9 });
-    const risky = [
-      ...(read("004_hardcoded_aws_key", "files.json") as never[]),
-      ...(read("006_sql_injection", "files.json") as never[]),
-    ];
-    const context = () => ({
-      pr: parsePullRequest(pr, [...files.slice(0, 150), ...risky, ...files.slice(150)]),
-      head: { read: async () => undefined },
-      licenses: { lookup: async () => ({ status: "unknown" as const }) },
-      licenseRules: defaultLicenseRules(),
-      notRead: () => undefined,
-    });
+    const change = parsePullRequest(pr, [...files.slice(0, 150), ...riskyFiles(), ...files.slice(150)]);
+    const context = () => detectContext(change, { notRead: [] });
     const ids = ["credentials", "injection", "pii-logging"];
     const logged: Array<{ msg?: string; steppedAsideMs?: number }> = [];
     const debug = pino({ level: "debug" }, { write: (line: string) => void logged.push(JSON.parse(line)) });
@@ -207,29 +202,20 @@ describe("the detection worker and the answering thread", { timeout: 60_000 }, (
 describe("a large change sent to the worker in pieces", { timeout: 60_000 }, () => {
   it("arrives whole and in order: the worker finds what the detectors find here, file for file", async () => {
     const { pr, files } = syntheticPrJson({ files: 1_200, linesPerFile: 20, number: 9 });
-    const risky = [
-      ...(read("004_hardcoded_aws_key", "files.json") as never[]),
-      ...(read("006_sql_injection", "files.json") as never[]),
-    ];
+    const risky = riskyFiles();
     // Risky files in the first piece, in the middle and last, so a piece lost or reordered shows.
     const all = [
       ...risky,
       ...files.slice(0, 600),
-      ...risky.map((f: { filename: string }) => ({ ...f, filename: `mid/${f.filename}` })),
+      ...risky.map((f) => ({ ...f, filename: `mid/${f.filename}` })),
       ...files.slice(600),
-      ...risky.map((f: { filename: string }) => ({ ...f, filename: `end/${f.filename}` })),
+      ...risky.map((f) => ({ ...f, filename: `end/${f.filename}` })),
     ];
     const change = parsePullRequest(pr, all);
     const bytes = change.files.reduce((n, f) => n + (f.patch?.length ?? 0), 0);
     expect(bytes).toBeGreaterThan(3 * CHUNK_BYTES);
-    const unread: string[][] = [[], []];
-    const context = (side: number) => ({
-      pr: change,
-      head: { read: async () => undefined },
-      licenses: { lookup: async () => ({ status: "unknown" as const }) },
-      licenseRules: defaultLicenseRules(),
-      notRead: (file: string, detail: string) => void unread[side]?.push(`${file}: ${detail}`),
-    });
+    const unread: Array<Array<{ file: string; detail: string }>> = [[], []];
+    const context = (side: 0 | 1) => detectContext(change, { notRead: unread[side] });
     const ids = ALL_DETECTORS.map((d) => d.id);
     const pool = defined(detectionPool(1, pino({ level: "silent" })));
     let onWorker: Awaited<ReturnType<typeof pool.detect>>;
