@@ -25,8 +25,8 @@ export class Answers {
   /** When review work last gave the event loop a turn (`performance.now()`). */
   lastTurn = performance.now();
 
-  /** `onQuiet` is told each time the last request being answered has finished. */
-  constructor(private readonly onQuiet?: () => void) {}
+  /** Told each time the last request being answered has finished (see `onQuiet`). */
+  private readonly quietListeners = new Set<() => void>();
 
   /** Whether a request is being answered now. */
   get busy(): boolean {
@@ -59,10 +59,16 @@ export class Answers {
       }
       if (this.open > 0) return;
       for (const wake of [...this.waiting]) wake();
-      this.onQuiet?.();
+      for (const listener of [...this.quietListeners]) listener();
     };
     res.once("finish", end);
     res.once("close", end);
+  }
+
+  /** Tells `listener` each time the last request being answered has finished; returns how to stop. */
+  onQuiet(listener: () => void): () => void {
+    this.quietListeners.add(listener);
+    return () => void this.quietListeners.delete(listener);
   }
 
   /** Resolves once no request is being answered, or after `maxMs`. */

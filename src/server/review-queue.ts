@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { JobHandler, ReviewJob, ReviewJobs } from "../domain/review-jobs.js";
-import { type Later, nextTurn } from "./answers-first.js";
+import { type Later, onNextTurn } from "./answers-first.js";
 import { InFlight } from "./in-flight.js";
 
 /**
@@ -19,7 +19,7 @@ export class ReviewQueue {
   constructor(
     private readonly concurrency: number,
     private readonly log: Logger,
-    private readonly later: Later = nextTurn,
+    private readonly later: Later = onNextTurn,
   ) {}
 
   /**
@@ -73,7 +73,7 @@ export class InProcessJobs implements ReviewJobs {
     log: Logger,
     private readonly handle: JobHandler,
     /** When jobs start (AnswersFirst's `later` in the server). */
-    later: Later = nextTurn,
+    later: Later = onNextTurn,
   ) {
     this.queue = new ReviewQueue(concurrency, log, later);
   }

@@ -85,7 +85,7 @@ export async function startGateServer(
   const rerun = createReruns({ runner: gate.runner, store: gate.store, jobs, log });
   const sink = createWebhookSink({ store: gate.store, jobs, reviewDrafts: server.reviewDrafts, log, rerun });
   const routes: GateRoute[] = [
-    github.webhookRoute(sink, (handler) => answersFirst.answering(metrics.timedWebhook(handler))),
+    github.webhookRoute(sink, (handler) => metrics.timedWebhook(handler)),
     healthRoute(() => ready, gate.state.health),
     metrics.route(),
     ...(server.publicUrl ? [reviewPageRoute(gate.store)] : []), // the check run's link without a card
@@ -111,6 +111,7 @@ export async function startGateServer(
       ready = false;
       stopReminders?.();
       await listening.stop();
+      answersFirst.close();
       // PostgreSQL: this replica's running jobs finish (the rest are other replicas'); SQLite: every queued one runs.
       await jobs.close();
       await idle();

@@ -4,7 +4,7 @@ import path from "node:path";
 import { pino } from "pino";
 import type { ReviewJob } from "../../src/domain/review-jobs.js";
 import type { ReviewRegistration } from "../../src/domain/review-store.js";
-import { nextTurn } from "../../src/server/answers-first.js";
+import { onNextTurn } from "../../src/server/answers-first.js";
 import { createInbox } from "../../src/server/inbox.js";
 import { reviewJobHandler } from "../../src/server/jobs.js";
 import { InProcessJobs } from "../../src/server/review-queue.js";
@@ -84,7 +84,7 @@ export function openedGates() {
 /** The server's job wiring on a test gate: an in-process queue whose jobs go through the handler, with the inbox. */
 export function wiredJobs(g: TestGate) {
   const jobs = new InProcessJobs(2, silentLog, (job: ReviewJob) => handle(job));
-  const inbox = createInbox({ store: g.store, runner: g.runner, jobs, log: silentLog, later: nextTurn });
+  const inbox = createInbox({ store: g.store, runner: g.runner, jobs, log: silentLog, later: onNextTurn });
   const handle = reviewJobHandler(g.runner, inbox);
   return { handle, jobs, inbox };
 }

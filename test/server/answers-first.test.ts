@@ -1,20 +1,20 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { Answers } from "../../src/domain/turns.js";
 import { AnswersFirst } from "../../src/server/answers-first.js";
 import { ReviewQueue } from "../../src/server/review-queue.js";
 import { silentLog } from "../helpers/gate.js";
 
 const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A loopback server whose answers wait until the test lets them go. */
-async function holdingServer(first: AnswersFirst) {
+/** A loopback server counting its requests in `answers` (as the gate's do), whose answers wait until the test lets them go. */
+async function holdingServer(answers: Answers) {
   const held: Array<() => void> = [];
-  const server = http.createServer(
-    first.answering((_req, res) => {
-      held.push(() => res.writeHead(202).end("accepted"));
-    }),
-  );
+  const server = http.createServer((_req, res) => {
+    answers.track(res);
+    held.push(() => res.writeHead(202).end("accepted"));
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   return {
@@ -31,8 +31,9 @@ afterEach(async () => {
 
 describe("AnswersFirst", () => {
   it("holds background work while an answer is open and runs it once the last one has gone out", async () => {
-    const first = new AnswersFirst(60_000);
-    const server = await holdingServer(first);
+    const counted = new Answers();
+    const first = new AnswersFirst(60_000, counted);
+    const server = await holdingServer(counted);
     servers.push(server);
     const answers = [server.post(), server.post()];
     while (server.held.length < 2) await tick(5);
@@ -52,7 +53,7 @@ describe("AnswersFirst", () => {
   });
 
   it("runs work on a later turn, never in the caller's, when no answer is open", async () => {
-    const first = new AnswersFirst();
+    const first = new AnswersFirst(1000, new Answers());
     const ran: string[] = [];
     first.later(() => ran.push("work"));
     expect(ran).toEqual([]);
@@ -62,8 +63,9 @@ describe("AnswersFirst", () => {
   });
 
   it("runs held work after maxDelayMs when answers never stop coming", async () => {
-    const first = new AnswersFirst(100);
-    const server = await holdingServer(first);
+    const answers = new Answers();
+    const first = new AnswersFirst(100, answers);
+    const server = await holdingServer(answers);
     servers.push(server);
     const answer = server.post();
     while (server.held.length < 1) await tick(5);
@@ -73,6 +75,21 @@ describe("AnswersFirst", () => {
     expect(ran).toEqual([]);
     await tick(300);
     expect(ran).toEqual(["work"]);
+    server.held[0]?.();
+    expect(await answer).toBe(202);
+  });
+
+  it("once closed, no longer hears of quiet, and runs at once what was still held", async () => {
+    const answers = new Answers();
+    const first = new AnswersFirst(60_000, answers);
+    const server = await holdingServer(answers);
+    servers.push(server);
+    const answer = server.post();
+    while (server.held.length < 1) await tick(5);
+    const ran: string[] = [];
+    first.later(() => ran.push("held"));
+    first.close();
+    expect(ran).toEqual(["held"]);
     server.held[0]?.();
     expect(await answer).toBe(202);
   });
