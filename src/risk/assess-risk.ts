@@ -63,7 +63,7 @@ export function fileKinds(paths: RiskPaths): (file: ChangedFile) => ChangeKind {
 
 /**
  * Cost gate one: a pure function of what changed and what the detectors found. Below the threshold
- * with no detector finding, the review ends `auto_approved` with no model call. `kinds`, when
+ * with no detector finding, the review ends `auto_approved` with no model call. `kindOfEach`, when
  * given, is each file's `fileKinds(paths)`, in order (worked out beforehand, a few at a time).
  *
  * @example assessRisk(prFixingATypo, []).score // 5
