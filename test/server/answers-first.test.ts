@@ -29,6 +29,23 @@ afterEach(async () => {
   for (const s of servers.splice(0)) await s.close();
 });
 
+/** An AnswersFirst on a count of its own, with one request to a holding server being answered; `release` answers it. */
+async function oneAnswerHeld(maxDelayMs: number) {
+  const answers = new Answers();
+  const first = new AnswersFirst(maxDelayMs, answers);
+  const server = await holdingServer(answers);
+  servers.push(server);
+  const answer = server.post();
+  while (server.held.length < 1) await tick(5);
+  return {
+    first,
+    release: () => {
+      server.held[0]?.();
+      return answer;
+    },
+  };
+}
+
 describe("AnswersFirst", () => {
   it("holds background work while an answer is open and runs it once the last one has gone out", async () => {
     const counted = new Answers();
@@ -63,34 +80,22 @@ describe("AnswersFirst", () => {
   });
 
   it("runs held work after maxDelayMs when answers never stop coming", async () => {
-    const answers = new Answers();
-    const first = new AnswersFirst(100, answers);
-    const server = await holdingServer(answers);
-    servers.push(server);
-    const answer = server.post();
-    while (server.held.length < 1) await tick(5);
+    const { first, release } = await oneAnswerHeld(100);
     const ran: string[] = [];
     first.later(() => ran.push("work"));
     await tick(20);
     expect(ran).toEqual([]);
     await tick(300);
     expect(ran).toEqual(["work"]);
-    server.held[0]?.();
-    expect(await answer).toBe(202);
+    expect(await release()).toBe(202);
   });
 
-  it("once closed, no longer hears of quiet, and runs at once what was still held", async () => {
-    const answers = new Answers();
-    const first = new AnswersFirst(60_000, answers);
-    const server = await holdingServer(answers);
-    servers.push(server);
-    const answer = server.post();
-    while (server.held.length < 1) await tick(5);
+  it("runs at once, when closed, what it was still holding", async () => {
+    const { first, release } = await oneAnswerHeld(60_000);
     const ran: string[] = [];
     first.later(() => ran.push("held"));
     first.close();
     expect(ran).toEqual(["held"]);
-    server.held[0]?.();
-    expect(await answer).toBe(202);
+    expect(await release()).toBe(202);
   });
 });
