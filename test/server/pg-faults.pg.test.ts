@@ -154,14 +154,26 @@ describe("PostgreSQL connections terminated under two gate processes", { timeout
     await cut.stop();
     expect(cut.ended(), "connections terminated").toBeGreaterThan(20);
 
-    await stack.waitFor(
-      "every review settled and published, and no job left",
-      async () => {
-        const rows = await reviews();
-        return rows.length === DELIVERIES && rows.every(settled) && (await jobs()) === 0;
-      },
-      SLOW,
-    );
+    await stack
+      .waitFor(
+        "every review settled and published, and no job left",
+        async () => {
+          const rows = await reviews();
+          return rows.length === DELIVERIES && rows.every(settled) && (await jobs()) === 0;
+        },
+        SLOW,
+      )
+      .catch(async (error: unknown) => {
+        // What is stuck, for the failure to say: the reviews not settled, the jobs left, each replica's last lines.
+        const stuck = (await reviews())
+          .filter((r) => !settled(r))
+          .map(({ pr, status, result_published }) => ({ pr, status, result_published }));
+        const left = (await sql.query("SELECT * FROM gate_jobs")).rows;
+        const tail = (logs: unknown[]) => logs.slice(-15).map((l) => JSON.stringify(l).slice(0, 300));
+        throw new Error(
+          `${String(error)}\nnot settled: ${JSON.stringify(stuck)}\njobs left: ${JSON.stringify(left)}\nreplica-a: ${tail(a.logs).join("\n")}\nreplica-b: ${tail(b.logs).join("\n")}`,
+        );
+      });
     expect(exits).toEqual([]);
     const rows = await reviews();
     expect(rows.filter((r) => r.status === "queued" || r.status === "running")).toEqual([]);
