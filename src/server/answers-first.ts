@@ -48,6 +48,8 @@ export class AnswersFirst {
     setImmediate(() => {
       this.scheduled = false;
       if (!this.answers.busy) this.flush();
+      // A request came in meanwhile: its end flushes, or the bound does if answers never stop.
+      else this.overdue ??= setTimeout(() => this.flush(), this.maxDelayMs);
     });
   }
 

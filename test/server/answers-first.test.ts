@@ -1,3 +1,4 @@
+import { EventEmitter } from "node:events";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
@@ -97,5 +98,19 @@ describe("AnswersFirst", () => {
     first.close();
     expect(ran).toEqual(["held"]);
     expect(await release()).toBe(202);
+  });
+
+  it("still runs held work within maxDelayMs when a request comes in after it was handed over, and never ends", async () => {
+    const answers = new Answers();
+    const first = new AnswersFirst(100, answers);
+    const ran: string[] = [];
+    // Nothing is being answered when the work comes: it is due on the next turn...
+    first.later(() => ran.push("work"));
+    // ...but by then a request is being answered, and it stays open.
+    answers.track(new EventEmitter());
+    await tick(20);
+    expect(ran).toEqual([]);
+    await tick(300);
+    expect(ran).toEqual(["work"]);
   });
 });
