@@ -78,10 +78,11 @@ export function assessRisk(
   const reasons: string[] = [];
   if (pr.files.length === 0) return { score: 0, class: "empty", reasons: ["no changed files"] };
 
-  const kindOf = kindOfEach ? undefined : fileKinds(paths);
+  // The globs compiled only when a file's kind was not given.
+  let kindOf: ((file: ChangedFile) => ChangeKind) | undefined;
   const kinds = new Map<ChangeKind, number>();
   pr.files.forEach((f, i) => {
-    const k = kindOf ? kindOf(f) : (kindOfEach?.[i] ?? "code");
+    const k = kindOfEach?.[i] ?? (kindOf ??= fileKinds(paths))(f);
     kinds.set(k, (kinds.get(k) ?? 0) + 1);
   });
   const ranked = [...kinds.keys()].sort((a, b) => BASE[b] - BASE[a]);

@@ -39,8 +39,13 @@ export class AnswersFirst {
   readonly later: Later = (work) => {
     this.waiting.push(work);
     if (!this.answers.busy) this.flushSoon();
-    else this.overdue ??= setTimeout(() => this.flush(), this.maxDelayMs);
+    else this.bound();
   };
+
+  /** While answers go on: the held work runs at the latest `maxDelayMs` from now (or from an earlier bound). */
+  private bound(): void {
+    this.overdue ??= setTimeout(() => this.flush(), this.maxDelayMs);
+  }
 
   private flushSoon(): void {
     if (this.scheduled || this.waiting.length === 0) return;
@@ -49,7 +54,7 @@ export class AnswersFirst {
       this.scheduled = false;
       if (!this.answers.busy) this.flush();
       // A request came in meanwhile: its end flushes, or the bound does if answers never stop.
-      else this.overdue ??= setTimeout(() => this.flush(), this.maxDelayMs);
+      else this.bound();
     });
   }
 
