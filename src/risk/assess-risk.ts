@@ -80,9 +80,13 @@ export function assessRisk(
 
   // The globs compiled only when a file's kind was not given.
   let kindOf: ((file: ChangedFile) => ChangeKind) | undefined;
+  const classify = (file: ChangedFile): ChangeKind => {
+    kindOf ??= fileKinds(paths);
+    return kindOf(file);
+  };
   const kinds = new Map<ChangeKind, number>();
   pr.files.forEach((f, i) => {
-    const k = kindOfEach?.[i] ?? (kindOf ??= fileKinds(paths))(f);
+    const k = kindOfEach?.[i] ?? classify(f);
     kinds.set(k, (kinds.get(k) ?? 0) + 1);
   });
   const ranked = [...kinds.keys()].sort((a, b) => BASE[b] - BASE[a]);
