@@ -63,6 +63,27 @@ export interface ReplicaCoordination {
   hold(job: ReviewJob, tx?: ReviewStore): Promise<HeldJob>;
   /** Drops a review's queued runs that no process holds (a push superseded it; inside `tx`). */
   dropQueued(reviewId: string, tx?: ReviewStore): Promise<void>;
-  /** Runs `work` while holding `key` against every process on the database. */
+  /**
+   * Runs `work` while holding `key` against every process on the database. Rejects with
+   * `LockLost` when the hold ended before `work` did (its connection was lost): another process
+   * may have held `key` meanwhile, so what `work` did may have landed after its work.
+   */
   exclusive<T>(key: string, work: () => Promise<T>): Promise<T>;
+}
+
+/**
+ * An `exclusive` hold that ended before its work did: the work ran (or failed, its error the
+ * cause) while another process may have held the same key. Work that must not be overtaken
+ * (a publish) is done again.
+ *
+ * @example try { await coordination.exclusive(key, work) } catch (e) { if (e instanceof LockLost) await again() }
+ */
+export class LockLost extends Error {
+  constructor(
+    readonly key: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`the hold on ${key} ended before its work did`, options);
+    this.name = "LockLost";
+  }
 }

@@ -189,8 +189,9 @@ describe("PostgreSQL connections terminated under two gate processes", { timeout
     );
     expect(lost.length).toBeGreaterThan(0);
     const fiveXx = refusals.flat();
+    const again = [...a.logs, ...b.logs].filter((l) => /publish lock was lost midway/.test(String(l.msg)));
     process.stdout.write(
-      `pg faults: ${cut.ended()} connections terminated, ${lost.length} losses logged, ${fiveXx.length} deliveries answered 5xx and redelivered\n`,
+      `pg faults: ${cut.ended()} connections terminated, ${lost.length} losses logged, ${fiveXx.length} deliveries answered 5xx and redelivered, ${again.length} publishes done again after losing their lock\n`,
     );
 
     // The database refuses connections: /healthz says so, with the reason, and recovers by itself.

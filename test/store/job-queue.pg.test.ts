@@ -1,7 +1,7 @@
 import pg from "pg";
 import { pino } from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { ReviewJob } from "../../src/domain/review-jobs.js";
+import { LockLost, type ReviewJob } from "../../src/domain/review-jobs.js";
 import { PgJobQueue } from "../../src/store/postgres/job-queue.js";
 import { migratePostgres } from "../../src/store/postgres/migrate.js";
 import { defined } from "../helpers/defined.js";
@@ -264,6 +264,39 @@ describe("PgJobQueue (the real PostgreSQL server)", () => {
     expect(r1[3]).toBe(r1[2]?.replace("+", "-"));
     // publish:r-2 ran beside the first holder of publish:r-1, not after both.
     expect(log.indexOf("b2+")).toBeLessThan(log.indexOf(r1[1] ?? ""));
+  });
+
+  it("exclusive rejects with LockLost when its lock's connection ends during the work, with the work's own error as cause", async () => {
+    const a = replica("a");
+    const admin = firstPool();
+    // Ends the connection holding this database's advisory lock: what a failover does to the holder.
+    const endHolder = async () => {
+      const { rows } = await admin.query<{ ok: boolean }>(
+        `SELECT pg_terminate_backend(l.pid) AS ok FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+          WHERE l.locktype = 'advisory' AND l.granted AND d.datname = current_database()`,
+      );
+      expect(rows.map((r) => r.ok)).toEqual([true]);
+      await tick(50);
+    };
+    const lost = await a
+      .exclusive("publish:r-lost", async () => {
+        await endHolder();
+        return "done";
+      })
+      .catch((error: unknown) => error);
+    expect(lost).toBeInstanceOf(LockLost);
+    expect((lost as LockLost).key).toBe("publish:r-lost");
+    const failed = await a
+      .exclusive("publish:r-lost", async () => {
+        await endHolder();
+        throw new Error("GitHub answered 502");
+      })
+      .catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(LockLost);
+    expect(String((failed as LockLost).cause)).toMatch(/502/);
+    // A hold that lasts to the end still answers with the work's value, or its error as it is.
+    expect(await a.exclusive("publish:r-lost", async () => "kept")).toBe("kept");
+    await expect(a.exclusive("publish:r-lost", async () => Promise.reject(new Error("own")))).rejects.toThrow(/^own$/);
   });
 
   it("exclusive never starves its work of connections: 30 holders at once over a pool of 3 all finish", async () => {

@@ -1,6 +1,13 @@
 import type { Logger } from "pino";
 import pg from "pg";
-import type { HeldJob, JobHandler, ReplicaCoordination, ReviewJob, ReviewJobs } from "../../domain/review-jobs.js";
+import {
+  type HeldJob,
+  type JobHandler,
+  LockLost,
+  type ReplicaCoordination,
+  type ReviewJob,
+  type ReviewJobs,
+} from "../../domain/review-jobs.js";
 import type { ReviewStore } from "../../domain/review-store.js";
 import { JobNotifications } from "./job-notifications.js";
 import { surviveLostConnections } from "./lost-connections.js";
@@ -200,16 +207,32 @@ export class PgJobQueue implements ReviewJobs, ReplicaCoordination {
     const client = await this.locks.connect();
     let broken: unknown;
     try {
-      await client.query("SELECT pg_advisory_lock(hashtextextended($1, 0))", [key]);
+      await client.query("SELECT pg_advisory_lock(hashtextextended($1, 0))", [key]).catch((error: unknown) => {
+        broken = error;
+        throw error;
+      });
+      let outcome: { value: T } | { error: unknown };
       try {
-        return await work();
-      } finally {
-        await client.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [key]).catch((error: unknown) => {
-          broken = error;
-        });
+        outcome = { value: await work() };
+      } catch (error) {
+        outcome = { error };
       }
+      // The unlock says whether the lock was still held: false, or no answer at all, means its
+      // connection was lost during the work (the server dropped the lock with it).
+      const held = await client
+        .query<{ held: boolean }>("SELECT pg_advisory_unlock(hashtextextended($1, 0)) AS held", [key])
+        .then(
+          (r) => r.rows[0]?.held === true,
+          (error: unknown) => {
+            broken = error;
+            return false;
+          },
+        );
+      if (!held) throw new LockLost(key, "error" in outcome ? { cause: outcome.error } : undefined);
+      if ("error" in outcome) throw outcome.error;
+      return outcome.value;
     } finally {
-      // A client whose unlock failed is closed, which drops the lock.
+      // A client whose lock or unlock failed is closed, which drops the lock.
       client.release(broken instanceof Error ? broken : undefined);
     }
   }
