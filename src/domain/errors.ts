@@ -44,6 +44,8 @@ export const ERROR_ADVICE = {
     "another process held the SQLite file GATE_DB's write lock past the busy timeout, so nothing of the change was written; run one gate per SQLite file (replicas share PostgreSQL, GATE_DATABASE_URL), and redeliver or retry (docs/operations.md)",
   DATABASE_FULL:
     "the disk (or the file's size limit) holding GATE_DB is full, so nothing of the change was written; free space, then redeliver or retry (docs/operations.md)",
+  LOCK_LOST:
+    "the database connection holding a replica's lock was lost (a failover, a proxy restart), so another replica may have done the same work meanwhile; a publish is done again on its own (docs/operations.md)",
   DATABASE_NOT_EMPTY:
     "copy into an empty database: create a fresh one and name it in --to (README, Moving from SQLite to PostgreSQL)",
   INVESTIGATION_STOPPED:

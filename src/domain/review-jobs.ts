@@ -1,3 +1,4 @@
+import { GateError } from "./errors.js";
 import type { ReviewStore } from "./review-store.js";
 
 /**
@@ -78,12 +79,12 @@ export interface ReplicaCoordination {
  *
  * @example try { await coordination.exclusive(key, work) } catch (e) { if (e instanceof LockLost) await again() }
  */
-export class LockLost extends Error {
+export class LockLost extends GateError {
   constructor(
     readonly key: string,
     options?: { cause?: unknown },
   ) {
-    super(`the hold on ${key} ended before its work did`, options);
+    super("LOCK_LOST", `the hold on ${key} ended before its work did`, options);
     this.name = "LockLost";
   }
 }
