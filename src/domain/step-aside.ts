@@ -1,4 +1,4 @@
-import { MAX_WAIT_MS } from "./turns.js";
+import { MAX_WAIT_MS, PauseBudget } from "./turns.js";
 
 /**
  * Review work on a worker thread making way for the answering thread. Both threads share the
@@ -13,30 +13,29 @@ import { MAX_WAIT_MS } from "./turns.js";
  * @example const aside = new StepAside(new Int32Array(shared)); await aside.during(async () => { for (const f of files) { aside.step(); ... } });
  */
 export class StepAside {
-  /** When the jobs under way began, or last came back from a pause. */
-  private since = performance.now();
-  private worked = 0;
-  private waited = 0;
+  private readonly budget: PauseBudget;
   private jobs = 0;
 
   /** `answering`: the answering thread's count of requests being answered (an Int32 at index 0). */
   constructor(
     private readonly answering: Int32Array,
-    private readonly maxWaitMs = MAX_WAIT_MS,
-  ) {}
+    maxWaitMs = MAX_WAIT_MS,
+  ) {
+    this.budget = new PauseBudget(maxWaitMs);
+  }
 
   /** How long, in ms, this thread's jobs have waited for answers so far. */
   get waitedMs(): number {
-    return this.waited;
+    return this.budget.waitedMs;
   }
 
   /** Runs one job of review work: its time counts as worked (the budget of its pauses); an idle worker's does not. */
   async during<T>(work: () => Promise<T>): Promise<T> {
-    if (this.jobs++ === 0) this.since = performance.now();
+    if (this.jobs++ === 0) this.budget.start();
     try {
       return await work();
     } finally {
-      if (--this.jobs === 0) this.worked += performance.now() - this.since;
+      if (--this.jobs === 0) this.budget.pause();
     }
   }
 
@@ -45,15 +44,13 @@ export class StepAside {
     let open = Atomics.load(this.answering, 0);
     if (open === 0 || this.jobs === 0) return;
     const paused = performance.now();
-    this.worked += paused - this.since;
-    const until = paused + Math.min(this.maxWaitMs, this.worked - this.waited);
+    const until = paused + this.budget.pause();
     for (let now = paused; open > 0 && now < until; now = performance.now()) {
       // Woken when the last answer goes out (`Answers` notifies), or at the bound.
       Atomics.wait(this.answering, 0, open, until - now);
       open = Atomics.load(this.answering, 0);
     }
-    this.since = performance.now();
-    this.waited += this.since - paused;
+    this.budget.resume(paused);
   }
 }
 

@@ -110,10 +110,7 @@ export async function answersFirst(maxMs = MAX_WAIT_MS, answers: Answers = ANSWE
  * @example const turns = new Turns(); for (const f of files) { if (turns.due()) await turns.take(); ... }
  */
 export class Turns {
-  /** When this work started, or last came back from a turn: what it ran since counts as its work. */
-  private since = performance.now();
-  private worked = 0;
-  private waited = 0;
+  private readonly budget = new PauseBudget();
 
   constructor(
     private readonly sliceMs = SLICE_MS,
@@ -127,12 +124,51 @@ export class Turns {
 
   /** Gives the event loop a turn (whatever waits runs), lets the answers under way finish, and starts the next slice. */
   async take(): Promise<void> {
-    this.worked += performance.now() - this.since;
+    const allowed = this.budget.pause();
     await nextTurn();
     const waiting = performance.now();
-    await this.answers.quiet(Math.min(MAX_WAIT_MS, this.worked - this.waited));
-    this.waited += performance.now() - waiting;
+    await this.answers.quiet(allowed);
+    this.answers.lastTurn = this.budget.resume(waiting);
+  }
+}
+
+/**
+ * What a piece of review work may spend waiting for answers: never longer in all than it has
+ * worked (nor over `maxWaitMs` at once), so whatever keeps requests open at most halves its pace.
+ * Shared by `Turns` on the answering thread and `StepAside` on a worker.
+ *
+ * @example const allowed = budget.pause(); await answers.quiet(allowed); budget.resume(pausedAt);
+ */
+export class PauseBudget {
+  /** When the work started, or last came back from a pause: what it ran since counts as worked. */
+  private since = performance.now();
+  private worked = 0;
+  private waited = 0;
+
+  constructor(private readonly maxWaitMs = MAX_WAIT_MS) {}
+
+  /** How long, in ms, the work has waited so far. */
+  get waitedMs(): number {
+    return this.waited;
+  }
+
+  /** The work starts (again) now, after a time that counts as neither work nor waiting. */
+  start(): void {
     this.since = performance.now();
-    this.answers.lastTurn = this.since;
+  }
+
+  /** The work stops now (to pause, or for good): counts what it ran; returns how long it may wait now, in ms. */
+  pause(): number {
+    const now = performance.now();
+    this.worked += now - this.since;
+    this.since = now;
+    return Math.min(this.maxWaitMs, this.worked - this.waited);
+  }
+
+  /** The pause begun at `pausedAt` (`performance.now()`) is over: counts it as waited; the work goes on now, which it returns. */
+  resume(pausedAt: number): number {
+    this.since = performance.now();
+    this.waited += this.since - pausedAt;
+    return this.since;
   }
 }

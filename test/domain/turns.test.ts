@@ -1,6 +1,6 @@
 import { EventEmitter } from "node:events";
 import { describe, expect, it } from "vitest";
-import { Answers, Turns } from "../../src/domain/turns.js";
+import { Answers, PauseBudget, Turns } from "../../src/domain/turns.js";
 
 /** Holds the thread for `ms`, as review work does. */
 function work(ms: number): void {
@@ -90,5 +90,27 @@ describe("Answers", () => {
     b.emit("close");
     await waiting;
     expect(quiet).toBe(true);
+  });
+});
+
+describe("PauseBudget", () => {
+  it("allows a pause as long as the work has run less what it has waited, never over its bound", () => {
+    const budget = new PauseBudget(1000);
+    work(10);
+    const first = budget.pause();
+    expect(first).toBeGreaterThanOrEqual(10);
+    const pausedAt = performance.now();
+    work(30); // waited, not worked
+    budget.resume(pausedAt);
+    expect(budget.waitedMs).toBeGreaterThanOrEqual(30);
+    expect(budget.pause()).toBeLessThan(first);
+    // Time after `pause` and before `start` counts as neither.
+    work(20);
+    budget.start();
+    expect(budget.pause()).toBeLessThan(first);
+
+    const bounded = new PauseBudget(5);
+    work(20);
+    expect(bounded.pause()).toBe(5);
   });
 });
