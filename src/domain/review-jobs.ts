@@ -67,7 +67,7 @@ export interface ReplicaCoordination {
   /**
    * Runs `work` while holding `key` against every process on the database. Rejects with
    * `LockLost` when the hold ended before `work` did (its connection was lost): another process
-   * may have held `key` meanwhile, so what `work` did may have landed after its work.
+   * may have held `key` meanwhile, and what `work` did may have landed after what that one did.
    */
   exclusive<T>(key: string, work: () => Promise<T>): Promise<T>;
 }

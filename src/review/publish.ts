@@ -1,9 +1,9 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "pino";
 import type { ReviewResult } from "../domain/review-result.js";
 import type { Publisher, PublishReceipt, ReviewRecord } from "../domain/review.js";
 import type { ReviewStore } from "../domain/review-store.js";
 import { LockLost, type ReplicaCoordination } from "../domain/review-jobs.js";
-import { setTimeout as sleep } from "node:timers/promises";
 import { KeyedLock } from "./keyed-lock.js";
 
 /** How many times a publish whose shared lock was lost is done again (backing off to 2 s: about 15 s in all). */
