@@ -34,6 +34,13 @@ export interface DecisionDoor {
   fromReviewCard?: boolean;
 }
 
+/**
+ * The user groups (S…), among those `approvers` names, that a Slack user is in now (Slack's
+ * `usergroups.users.list`, through the gate's one cache): what an earlier decision carried to a
+ * new head is judged with, so that someone taken out of an approver group since does not carry.
+ */
+export type CurrentGroups = (userId: string, approvers: ApproverConfig) => Promise<string[]>;
+
 /** Why a decision was not applied. */
 export type DecideRefusal =
   | "invalid"

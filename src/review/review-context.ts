@@ -1,5 +1,5 @@
 import type { PriorDecision } from "../domain/carry.js";
-import { type ApproverConfig, type DecisionDoor, refusalMessage } from "../domain/decision.js";
+import { type ApproverConfig, type CurrentGroups, type DecisionDoor, refusalMessage } from "../domain/decision.js";
 import { approversWith } from "../gate-file/approvers-with.js";
 import type { EffectiveConfig } from "../gate-file/effective.js";
 import { SPECIALTIES, type Specialty } from "../domain/finding.js";
@@ -27,6 +27,8 @@ export interface ContextDeps {
   configs: ConfigShelf;
   /** The gate's approver lists (a review's own configuration may add to them): an earlier decision carries only if its maker still may. */
   approvers?: ApproverConfig;
+  /** Slack's answer to which approver groups a person is in now (the server's, once Slack is wired); none without it. */
+  currentGroups?: CurrentGroups;
 }
 
 type StateSnapshot = Awaited<ReturnType<ReviewGraph["getState"]>>;
@@ -150,7 +152,7 @@ export class ReviewContext {
     if (!prior || this.values.decision || !this.gatePending) return undefined;
     const mode = (await this.deps.configs.of(this.values))?.decisions?.carryForward ?? "unchanged_findings";
     const changes = changesSince(prior, this.values, mode);
-    const groups = prior.via?.groups ?? [];
+    const groups = await this.groupsNow(prior, approvers);
     const door: DecisionDoor = { kind: prior.via?.kind ?? "cli", groups, fromReviewCard: true };
     const request = await this.decisionRequest({ kind: prior.kind, by: prior.by }, door, approvers);
     // Judged as the person's own click on this review's card would be, now that it waits.
@@ -160,6 +162,17 @@ export class ReviewContext {
       changes.push(`${prior.by} may not decide on it now: ${why}`);
     }
     return { prior, changes };
+  }
+
+  /**
+   * The approver groups the maker of a decision made in Slack is in now, as Slack says (a
+   * membership is never taken from the earlier decision: the person may have left the group since).
+   * Where nothing can ask Slack, none: a decision that only a group allowed does not carry.
+   */
+  private async groupsNow(prior: PriorDecision, approvers: ApproverConfig): Promise<string[]> {
+    if (prior.via?.kind !== "slack") return [...(prior.via?.groups ?? [])];
+    const current = this.deps.currentGroups;
+    return current ? current(prior.by, approversWith(approvers, await this.configApprovers())) : [];
   }
 
   /** The review result as it stands. */

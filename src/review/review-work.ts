@@ -2,7 +2,7 @@ import type { Command } from "@langchain/langgraph";
 import type { Logger } from "pino";
 import type { PushHistory } from "../domain/carry.js";
 import type { Clock } from "../domain/clock.js";
-import type { ApproverConfig } from "../domain/decision.js";
+import type { ApproverConfig, CurrentGroups } from "../domain/decision.js";
 import { GateError, messageOf } from "../domain/errors.js";
 import type { ReviewResult } from "../domain/review-result.js";
 import type { Publisher, ReviewRecord } from "../domain/review.js";
@@ -32,6 +32,8 @@ export interface RunnerDeps {
   clock: Clock;
   /** Who may decide (the decision policy's approver lists and login map); none by default. */
   approvers?: ApproverConfig;
+  /** Which approver groups a Slack user is in now (set by the server once Slack is wired): a carried decision is judged with it. */
+  currentGroups?: CurrentGroups;
   /** Compares a PR's heads (GitHub's compare API): without it no decision is carried and every file is read again. */
   history?: PushHistory;
   newId?: () => string;

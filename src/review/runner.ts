@@ -1,4 +1,4 @@
-import type { ApproverConfig, DecisionDoor } from "../domain/decision.js";
+import type { ApproverConfig, CurrentGroups, DecisionDoor } from "../domain/decision.js";
 import type { ReviewResult } from "../domain/review-result.js";
 import type { CheckOutcome, DecideOutcome, ResumeValue, ReviewRecord, ReviewService } from "../domain/review.js";
 import type { ReviewRegistration, ReviewStore } from "../domain/review-store.js";
@@ -124,6 +124,14 @@ export class ReviewRunner implements ReviewService {
    */
   publishWith(publishersFor: RunnerDeps["publishersFor"]): void {
     this.work.publishing.use(publishersFor);
+  }
+
+  /**
+   * Judges decisions carried to a new head with the approver groups their makers are in now, as
+   * Slack says (the server, once Slack is wired); without it a decision only a group allowed does not carry.
+   */
+  groupsFrom(currentGroups: CurrentGroups): void {
+    this.work.deps.currentGroups = currentGroups;
   }
 
   /** Publishes the review's last saved result again (see `ReviewPublishing.publish`). */

@@ -74,6 +74,8 @@ export async function startGateServer(
   // Slack first: the card's place, once posted, is the check run's details link.
   const first = slack ? [metrics.counted(slack.publisher)] : [];
   gate.runner.publishWith((review) => (review.source === "github" ? [...first, check] : first));
+  // A decision carried to a new head is judged with the groups its maker is in now.
+  if (slack) gate.runner.groupsFrom(slack.currentGroups);
   // Webhook answers go out before the background work their deliveries queue (announcements, reviews).
   const answersFirst = new AnswersFirst();
   const { jobs, handle } = wireJobs(gate, { concurrency: server.concurrency, log, later: answersFirst.later });

@@ -84,6 +84,8 @@ export interface SlackAppOptions {
   requests?: RequestMemory;
   /** Tests only: Slack's answer deadline (`ANSWER_DEADLINE_MS`, 2.5 s, unless told). */
   answerDeadlineMs?: number;
+  /** The user groups' memberships as last read (the server shares one with its carried decisions); a fresh one by default. */
+  groups?: UserGroupCache;
 }
 
 /**
@@ -130,7 +132,7 @@ export function buildSlackApp(opts: SlackAppOptions): App {
   }
   const deps: FlowDeps = {
     service: opts.service,
-    groups: new UserGroupCache(),
+    groups: opts.groups ?? new UserGroupCache(),
     profiles: new ProfileCache(),
     log: opts.log.child({ component: "slack" }),
     ...(opts.checkRunUrl ? { checkRunUrl: opts.checkRunUrl } : {}),

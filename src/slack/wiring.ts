@@ -1,9 +1,10 @@
 import http from "node:http";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { AddressInfo } from "node:net";
 import { type CustomRoute, webApi } from "@slack/bolt";
 import type { Logger } from "pino";
 import type { Clock } from "../domain/clock.js";
-import type { ApproverConfig } from "../domain/decision.js";
+import type { ApproverConfig, CurrentGroups } from "../domain/decision.js";
 import type { Publisher, ReviewRecord, ReviewService } from "../domain/review.js";
 import type { ReviewStore } from "../domain/review-store.js";
 import { buildSlackApp } from "./app.js";
@@ -12,7 +13,8 @@ import type { StartRerun } from "./decision-flow.js";
 import { createPeople, type People } from "./people.js";
 import { createReminders } from "./reminders.js";
 import { createSlackPublisher } from "./slack-publisher.js";
-import { whoToAsk } from "./who-to-ask.js";
+import { groupsOf, resolveUserGroups, UserGroupCache } from "./user-groups.js";
+import { groupIdsIn, whoToAsk } from "./who-to-ask.js";
 
 /** Slack as the server runs it (the settings' `ServerSlack` when enabled). */
 export interface SlackOn {
@@ -26,6 +28,9 @@ export interface SlackOn {
   reminderAfterMs?: number;
   escalateTo: readonly string[];
 }
+
+/** How long a carried decision waits for Slack's user groups before counting them as empty (a slow or rate-limited Slack). */
+const GROUPS_DEADLINE_MS = 5000;
 
 /** The check run's page for a card's "+N more" link (the PR's Checks tab). */
 const checkRunUrl = (review: ReviewRecord) => (review.url ? `${review.url}/checks` : undefined);
@@ -59,6 +64,8 @@ export function wireSlack(cfg: SlackOn, deps: SlackWiringDeps) {
   const { log } = deps;
   const client = new webApi.WebClient(cfg.botToken, { ...(cfg.apiUrl ? { slackApiUrl: cfg.apiUrl } : {}) });
   const people: People = createPeople({ memory: deps.store, githubToSlack: deps.approvers.githubToSlack, log });
+  // One memory of the user groups' members, for clicks and for decisions carried to a new head alike.
+  const groups = new UserGroupCache();
   const publisher: Publisher = createSlackPublisher({
     client,
     // A channel the review's configuration names (a repository's own file) comes first.
@@ -102,6 +109,19 @@ export function wireSlack(cfg: SlackOn, deps: SlackWiringDeps) {
     reminders,
     /** Starts the reminders' timer (every minute at most, a quarter of GATE_REMINDER_AFTER at least); returns how to stop it. */
     remindEvery: () => reminders?.every(Math.min(60_000, Math.max(1000, Math.floor((cfg.reminderAfterMs ?? 0) / 4)))),
+    /**
+     * The approver groups a person is in now, read as a click's are (a group that cannot be read,
+     * or does not answer within GROUPS_DEADLINE_MS, counts as empty): what a carried decision is judged with.
+     */
+    currentGroups: (async (userId, approvers) => {
+      const members = resolveUserGroups(client, groupIdsIn(approvers), groups, (groupId, error) =>
+        log.warn({ groupId, err: error }, "cannot read a Slack user group; counting it as empty"),
+      );
+      const late = sleep(GROUPS_DEADLINE_MS, undefined, { ref: false });
+      const read = await Promise.race([members, late]);
+      if (!read) log.warn({ userId }, "Slack's user groups did not answer in time; counting them as empty");
+      return read ? groupsOf(userId, read) : [];
+    }) satisfies CurrentGroups,
     /** How the check run says who a waiting review waits for. */
     askedWho: `an approver in Slack (${cfg.channels.fallback ?? "the repository's channel"})`,
     /** Starts Bolt with the gate's routes beside Slack's, on `port` (0: any free one). */
@@ -133,6 +153,7 @@ export function wireSlack(cfg: SlackOn, deps: SlackWiringDeps) {
           audit: (entry) => deps.store.audit(entry),
         },
         ...(deps.githubWebUrl ? { githubWebUrl: deps.githubWebUrl } : {}),
+        groups,
       });
       const started = (await app.start(parts.port)) as unknown;
       return {

@@ -221,6 +221,38 @@ describe("a decision survives a push that does not touch it", () => {
     expect(cardPosts(s)).toHaveLength(1);
   });
 
+  it("an approval a user group allowed carries while its maker is in the group, and not once Slack says they left it", async () => {
+    const { s, slack, pr, review } = await waitingReview(start, { GATE_APPROVERS: "SAPPROVERS" });
+    slack.userGroups.set("SAPPROVERS", [APPROVER]);
+    await approved(s, review, pr.headSha);
+    const carried = await deliver(s, push(s, pr, H2, { from: pr.headSha, readme: true, changed: ["README.md"] }));
+    expect(carried.status).toBe("done");
+    expect(runOn(s, H2).fields.conclusion).toBe("success");
+
+    // Taken out of the group; a new process (its memory of the groups' members empty) sees it at once.
+    slack.userGroups.set("SAPPROVERS", ["UOTHER"]);
+    await s.server.close();
+    await s.restart();
+    const asked = await deliver(s, push(s, pr, H3, { from: H2, readme: true, changed: ["README.md"] }));
+    expect(asked.status).toBe("waiting_for_human");
+    const since = (await s.server.gate.runner.result(asked.id)).since_decision;
+    expect(since?.changes.join("\n")).toContain(`${APPROVER} may not decide on it now`);
+    expect(runOn(s, H3).fields.conclusion).toBe("action_required");
+  });
+
+  it("a carried decision whose maker's groups Slack does not give in time does not carry (counted as in none)", async () => {
+    const { s, slack, pr, review } = await waitingReview(start, { GATE_APPROVERS: "SAPPROVERS" });
+    slack.userGroups.set("SAPPROVERS", [APPROVER]);
+    await approved(s, review, pr.headSha);
+    await s.server.close();
+    await s.restart();
+    slack.delay("usergroups.users.list", 8000);
+    const asked = await deliver(s, push(s, pr, H2, { from: pr.headSha, readme: true, changed: ["README.md"] }));
+    slack.delay("usergroups.users.list", 0);
+    expect(asked.status).toBe("waiting_for_human");
+    expect(runOn(s, H2).fields.conclusion).toBe("action_required");
+  }, 30_000);
+
   it("an approver removed from the list in between does not carry", async () => {
     const { s, pr, review } = await waitingReview(start);
     await approved(s, review, pr.headSha);
