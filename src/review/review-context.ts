@@ -169,8 +169,8 @@ export class ReviewContext {
    * membership is never taken from the earlier decision: the person may have left the group since).
    * Where nothing can ask Slack, none: a decision that only a group allowed does not carry.
    */
-  private async groupsNow(prior: PriorDecision, approvers: ApproverConfig): Promise<string[]> {
-    if (prior.via?.kind !== "slack") return [...(prior.via?.groups ?? [])];
+  private async groupsNow(prior: PriorDecision, approvers: ApproverConfig): Promise<readonly string[]> {
+    if (prior.via?.kind !== "slack") return prior.via?.groups ?? [];
     const current = this.deps.currentGroups;
     return current ? current(prior.by, approversWith(approvers, await this.configApprovers())) : [];
   }

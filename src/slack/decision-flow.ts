@@ -19,7 +19,7 @@ import { groupIdsIn } from "./who-to-ask.js";
 import { renderCard } from "./card.js";
 import { mentionOrName, slackDate } from "./mrkdwn.js";
 import { throttleProgress } from "./progress-throttle.js";
-import { groupsOf, resolveUserGroups, type UserGroupCache } from "./user-groups.js";
+import { type UserGroupCache, userGroupsNow } from "./user-groups.js";
 
 type WebClient = webApi.WebClient;
 
@@ -119,9 +119,7 @@ const SLACK_STYLE: RefusalStyle = { person: mentionOrName, date: slackDate };
  */
 async function doorOf(deps: FlowDeps, attempt: Attempt): Promise<DecisionDoor> {
   const approvers = deps.service.approvers;
-  const members = await resolveUserGroups(attempt.client, groupIdsIn(approvers), deps.groups, (groupId, error) =>
-    deps.log.warn({ groupId, err: error }, "cannot read a Slack user group; counting it as empty"),
-  );
+  const groups = await userGroupsNow(attempt.client, attempt.userId, groupIdsIn(approvers), deps.groups, deps.log);
   const record = await deps.service.get(attempt.reviewId);
   const author = record?.author ?? "";
   // The card the click came from must be the one recorded for the review its button names.
@@ -139,7 +137,7 @@ async function doorOf(deps: FlowDeps, attempt: Attempt): Promise<DecisionDoor> {
     ));
   return {
     kind: "slack",
-    groups: groupsOf(attempt.userId, members),
+    groups,
     fromReviewCard,
     ...(namesAuthor ? { namesAuthor } : {}),
   };

@@ -1,4 +1,5 @@
 import type { webApi } from "@slack/bolt";
+import type { Logger } from "pino";
 
 /** The one Web API method this module needs (a WebClient has it). */
 export interface UserGroupsClient {
@@ -65,4 +66,23 @@ export async function resolveUserGroups(
  */
 export function groupsOf(userId: string, members: Map<string, string[]>): string[] {
   return [...members].filter(([, users]) => users.includes(userId)).map(([id]) => id);
+}
+
+/**
+ * The groups, among `groupIds`, that `userId` is in now, as a click or a carried decision reads
+ * them: through `cache`, a group that cannot be read counting as empty (and logged).
+ *
+ * @example await userGroupsNow(client, "U1", ["S1", "S2"], cache, log) // ["S1"]
+ */
+export async function userGroupsNow(
+  client: UserGroupsClient | webApi.WebClient,
+  userId: string,
+  groupIds: string[],
+  cache: UserGroupCache,
+  log: Logger,
+): Promise<string[]> {
+  const members = await resolveUserGroups(client, groupIds, cache, (groupId, error) =>
+    log.warn({ groupId, err: error }, "cannot read a Slack user group; counting it as empty"),
+  );
+  return groupsOf(userId, members);
 }

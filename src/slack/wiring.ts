@@ -13,7 +13,7 @@ import type { StartRerun } from "./decision-flow.js";
 import { createPeople, type People } from "./people.js";
 import { createReminders } from "./reminders.js";
 import { createSlackPublisher } from "./slack-publisher.js";
-import { groupsOf, resolveUserGroups, UserGroupCache } from "./user-groups.js";
+import { UserGroupCache, userGroupsNow } from "./user-groups.js";
 import { groupIdsIn, whoToAsk } from "./who-to-ask.js";
 
 /** Slack as the server runs it (the settings' `ServerSlack` when enabled). */
@@ -114,13 +114,11 @@ export function wireSlack(cfg: SlackOn, deps: SlackWiringDeps) {
      * or does not answer within GROUPS_DEADLINE_MS, counts as empty): what a carried decision is judged with.
      */
     currentGroups: (async (userId, approvers) => {
-      const members = resolveUserGroups(client, groupIdsIn(approvers), groups, (groupId, error) =>
-        log.warn({ groupId, err: error }, "cannot read a Slack user group; counting it as empty"),
-      );
+      const now = userGroupsNow(client, userId, groupIdsIn(approvers), groups, log);
       const late = sleep(GROUPS_DEADLINE_MS, undefined, { ref: false });
-      const read = await Promise.race([members, late]);
+      const read = await Promise.race([now, late]);
       if (!read) log.warn({ userId }, "Slack's user groups did not answer in time; counting them as empty");
-      return read ? groupsOf(userId, read) : [];
+      return read ?? [];
     }) satisfies CurrentGroups,
     /** How the check run says who a waiting review waits for. */
     askedWho: `an approver in Slack (${cfg.channels.fallback ?? "the repository's channel"})`,
