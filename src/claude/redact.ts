@@ -1,3 +1,4 @@
+import { findConfigSecrets } from "../detectors/security/config-secrets.js";
 import { findSecrets } from "../detectors/security/credentials.js";
 
 /** A provider pattern the model layer masks on top of the credential detector's matches. */
@@ -130,13 +131,17 @@ export interface Redacted {
  * their entropy (`PASSWORD=hunter2`, `password = "changeme1"`); JWTs; the password of a connection
  * string (`postgres://app:pw@db`); `Bearer`/`Basic` credentials; and provider formats (AWS,
  * GitHub, Slack, Stripe, Anthropic keys, PEM private key blocks). Each becomes `[REDACTED:<rule>]`.
+ * With the path of the file the text comes from (a patch, with `patch: true`, or `read_file`'s
+ * numbered lines), a configuration file is also read by its structure, so that what SEC-01 would
+ * find there (a Kubernetes Secret's data, `<add key="ApiKey" value="..."/>`, a Terraform default)
+ * is masked too.
  *
  * @example (await redact("key = AKIAABCDEFGHIJKLMNOP")).text // "key = [REDACTED:aws:AWSAccessKeyID]"
  */
-export async function redact(text: string): Promise<Redacted> {
+export async function redact(text: string, path?: string, opts: { patch?: boolean } = {}): Promise<Redacted> {
   if (text === "") return { text, count: 0 };
   const spans: Span[] = [];
-  for (const secret of await findSecrets(text)) {
+  for (const secret of [...(await findSecrets(text)), ...configSecrets(text, path, opts.patch === true)]) {
     if (secret.value === "") continue;
     if (secret.value.length < SHORT_VALUE) spans.push(...onLine(text, secret.value, secret.line, secret.rule));
     else spans.push(...everywhere(text, secret.value, secret.rule));
@@ -158,6 +163,18 @@ export async function redact(text: string): Promise<Redacted> {
     at = s.end;
   }
   return { text: out + text.slice(at), count: merged.length };
+}
+
+/** What a configuration file's structure shows of secrets in a text of its lines (a patch, or numbered lines). */
+function configSecrets(
+  text: string,
+  path: string | undefined,
+  patch: boolean,
+): Array<{ value: string; line: number; rule: string }> {
+  if (path === undefined) return [];
+  const rows = text.split("\n").map((row) => (patch ? row.replace(/^[-+ ]/, "") : row.replace(/^\d+\t/, "")));
+  const all = new Set(rows.map((_, i) => i));
+  return (findConfigSecrets(path, rows, all) ?? []).map((s) => ({ value: s.value, line: s.row + 1, rule: s.rule }));
 }
 
 /**

@@ -47,6 +47,8 @@ export function createModelStrategy(deps: ModelStrategyDeps): Strategy {
   let messages: MessageParam[] = [];
   let expected: string[] = [];
   let refused: Refused[] = [];
+  /** The path each read_file call of the last turn asked for, so that its content is redacted by its format. */
+  let readPaths: ReadonlyMap<string, string> = new Map();
 
   async function ask(ctx: TurnContext, usage: Usage, repairs: number): Promise<StrategyMove> {
     const lastTurn = ctx.remaining.turns <= 0 || ctx.remaining.tool_calls <= 0;
@@ -85,6 +87,7 @@ export function createModelStrategy(deps: ModelStrategyDeps): Strategy {
         else calls.push(call);
       }
       expected = calls.map((c) => c.id);
+      readPaths = new Map(calls.flatMap((c) => (c.tool === "read_file" ? [[c.id, c.args.path] as const] : [])));
       if (calls.length > 0) return { kind: "tools", calls, usage: total };
       if (repairs > 0) {
         // Every call was malformed: say why and ask once more, within the same turn.
@@ -127,7 +130,7 @@ export function createModelStrategy(deps: ModelStrategyDeps): Strategy {
         expected = [];
         refused = [];
       } else {
-        const blocks = await redactResults(resultBlocks(ctx));
+        const blocks = await redactResults(resultBlocks(ctx), readPaths);
         const left = ctx.remaining;
         const note =
           left.turns <= 0 || left.tool_calls <= 0
@@ -174,10 +177,16 @@ function toolResult(id: string, output: string, isError: boolean): ToolResultBlo
   };
 }
 
-async function redactResults(blocks: ContentBlockParam[]): Promise<ContentBlockParam[]> {
+/** Tool results redacted; a file's content by its format too (the path it was read from). */
+async function redactResults(
+  blocks: ContentBlockParam[],
+  paths: ReadonlyMap<string, string>,
+): Promise<ContentBlockParam[]> {
   return Promise.all(
     blocks.map(async (b) =>
-      b.type === "tool_result" && typeof b.content === "string" ? { ...b, content: (await redact(b.content)).text } : b,
+      b.type === "tool_result" && typeof b.content === "string"
+        ? { ...b, content: (await redact(b.content, paths.get(b.tool_use_id))).text }
+        : b,
     ),
   );
 }

@@ -142,7 +142,9 @@ async function buildRequest(
     await redactAll([input.pr.title, input.pr.body, investigationsText(input.investigations)])
   ).texts;
   const files = await Promise.all(
-    input.pr.files.map(async (f) => (f.patch === undefined ? f : { ...f, patch: (await redact(f.patch)).text })),
+    input.pr.files.map(async (f) =>
+      f.patch === undefined ? f : { ...f, patch: (await redact(f.patch, f.filename, { patch: true })).text },
+    ),
   );
   const parts = {
     specialty: input.specialty,

@@ -1,9 +1,16 @@
 import type { Detector } from "../detector.js";
 import type { Finding } from "../../domain/finding.js";
+import type { HeadFiles } from "../../domain/head-files.js";
+import type { ChangedFile } from "../../domain/pull-request.js";
+import { configFormatOf } from "../../config-formats/index.js";
+import { headText } from "../code/head-text.js";
+import { precheck } from "../precheck.js";
 import { addedText } from "./added-text.js";
+import { findConfigSecrets } from "./config-secrets.js";
 import { looksBinary } from "./file-kind.js";
 import { maskSecret } from "./mask-secret.js";
 import { findSecretAssignments } from "./secret-assignment.js";
+import { credentialsInValue, notASecret } from "./secret-values.js";
 import { scanWithSecretlint } from "./secretlint-scan.js";
 import { securityFinding } from "./security-finding.js";
 
@@ -11,26 +18,44 @@ import { securityFinding } from "./security-finding.js";
 export interface FoundSecret {
   value: string;
   line: number;
-  /** `<secretlint rule>:<messageId>` (e.g. "aws:AWSAccessKeyID") or "secret-assignment". */
+  /**
+   * `<secretlint rule>:<messageId>` (e.g. "aws:AWSAccessKeyID"), "secret-assignment", a value rule
+   * ("connection-string", "url-credentials", "authorization-header"), or a configuration rule
+   * (`config:<format>:<rule>`, e.g. "config:yaml:kubernetes-secret").
+   */
   rule: string;
   /** What kind of secret, without the value, for messages. */
   label: string;
 }
 
+/** What every rule of `credentialsInValue` needs in a line: an assignment, a URL, a header, a string argument, an echo. */
+const VALUE_CUE = /[=:]|[(,]\s*b?["']|\becho\b/;
+
+/** A vendor's documented example key (AWS's `AKIAIOSFODNN7EXAMPLE`): in docs and samples by design. */
+const VENDOR_EXAMPLE = /EXAMPLE/;
+
 /**
- * Finds secrets in a text with secretlint's recommended rules plus high-entropy assignments to
- * secret-like names. The model layer redacts every returned `value` before text reaches a model.
+ * Finds secrets in a text with secretlint's recommended rules, credentials inside values
+ * (connection strings, URLs with a password, auth headers) and high-entropy assignments to
+ * secret-like names. With the path of a configuration file, assignments are left to the file's
+ * structured reading (`findConfigSecrets`), which judges every literal of a secret-like key. The
+ * model layer redacts every returned `value` before text reaches a model.
  *
  * @example (await findSecrets('aws_key = "AKIAFAKEFIXTURE00001"'))[0]?.value // "AKIAFAKEFIXTURE00001"
  */
-export async function findSecrets(text: string): Promise<FoundSecret[]> {
+export async function findSecrets(text: string, path?: string): Promise<FoundSecret[]> {
   if (text.trim() === "" || looksBinary(text)) return [];
-  const known = await scanWithSecretlint(text);
-  const found: FoundSecret[] = known.map((h) => ({ ...h }));
-  for (const a of findSecretAssignments(text)) {
-    // A value a provider rule already recognised (or part of it) is not reported twice.
-    const overlaps = known.some((h) => h.line === a.line && (h.value.includes(a.value) || a.value.includes(h.value)));
-    if (!overlaps) {
+  const found: FoundSecret[] = (await scanWithSecretlint(text)).filter(
+    (h) => !VENDOR_EXAMPLE.test(h.value) && !placeholderUrl(h),
+  );
+  text.split("\n").forEach((lineText, index) => {
+    if (!precheck(VALUE_CUE.test(lineText))) return;
+    for (const c of credentialsInValue(lineText))
+      found.push({ value: c.value, line: index + 1, rule: c.rule, label: c.label });
+  });
+  const format = path === undefined ? undefined : configFormatOf(path);
+  if (!format || format.embedsCode === true) {
+    for (const a of findSecretAssignments(text)) {
       found.push({
         value: a.value,
         line: a.line,
@@ -39,20 +64,90 @@ export async function findSecrets(text: string): Promise<FoundSecret[]> {
       });
     }
   }
-  const seen = new Set<string>();
-  return found
-    .filter((s) => {
-      const key = `${s.line}\u0000${s.value}`;
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    })
-    .sort((a, b) => a.line - b.line);
+  return distinct(found);
+}
+
+/**
+ * A URL rule's hit (secretlint's connection-string and basic-auth rules) whose password is a
+ * placeholder: `mongodb+srv://app:<password>@...`, `USERNAME:PASSWORD@`. The same judge as every
+ * other password decides.
+ */
+function placeholderUrl(hit: { value: string; rule: string }): boolean {
+  if (!/^(database-connection-string|basicauth):/.test(hit.rule)) return false;
+  const m = /:\/\/([^\s:/@]*):([^\s@]*)@/.exec(hit.value);
+  return m !== null && notASecret(m[2] ?? "", "password", { key: "password", users: [m[1] ?? ""] }) !== undefined;
+}
+
+/** One finding per secret: a value another rule already reported on the same line (or part of it) is dropped. */
+function distinct(found: readonly FoundSecret[]): FoundSecret[] {
+  const out: FoundSecret[] = [];
+  for (const s of found) {
+    const overlaps = out.some((o) => o.line === s.line && (o.value.includes(s.value) || s.value.includes(o.value)));
+    if (!overlaps) out.push(s);
+  }
+  return out.sort((a, b) => a.line - b.line);
+}
+
+/** Words that make a configuration file worth reading by structure: without any, no rule can fire. */
+const CONFIG_CUE =
+  /pass|pwd|secret|token|key|credential|connection|auth|sas|pat\b|kind:\s*Secret|stringData|:\/\/[^\s/]*:[^\s/]*@/i;
+
+/**
+ * The rows a configuration file is read from and which are added: the head file whole when the
+ * snapshot has it (its structure, e.g. a Kubernetes document's `kind`, may sit far from the
+ * change), else the patch's head side (context and added lines, a blank row between hunks).
+ */
+async function configRows(
+  file: ChangedFile & { patch: string },
+  head: HeadFiles,
+): Promise<{ rows: string[]; lineOf: (row: number) => number | undefined; added: Set<number> }> {
+  const view = headText(file);
+  let whole: string | undefined;
+  try {
+    whole = await head.read(file.filename);
+  } catch {
+    // The patch holds every added line: reading its hunks loses context, never an added line.
+    whole = undefined;
+  }
+  if (whole !== undefined && !looksBinary(whole)) {
+    const added = new Set<number>();
+    view.added.forEach((isAdded, i) => {
+      const line = view.lines[i];
+      if (isAdded && line !== undefined) added.add(line - 1);
+    });
+    return { rows: whole.split("\n"), lineOf: (row) => row + 1, added };
+  }
+  const added = new Set<number>();
+  view.added.forEach((isAdded, i) => {
+    if (isAdded) added.add(i);
+  });
+  return { rows: view.text.split("\n"), lineOf: (row) => view.lines[row], added };
+}
+
+/**
+ * Every secret a changed file adds, with head line numbers: the added text's secrets, and for a
+ * configuration file (JSON, YAML, TOML, INI, properties, XML, env, Terraform, Dockerfile) those its
+ * structure shows.
+ */
+async function secretsOfFile(file: ChangedFile & { patch: string }, head: HeadFiles): Promise<FoundSecret[]> {
+  const added = addedText(file.patch);
+  const found = (await findSecrets(added.text, file.filename)).flatMap((s) => {
+    const line = added.headLine(s.line);
+    return line === undefined ? [] : [{ ...s, line }];
+  });
+  if (configFormatOf(file.filename) && precheck(CONFIG_CUE.test(headText(file).text))) {
+    const { rows, lineOf, added: addedRows } = await configRows(file, head);
+    for (const s of findConfigSecrets(file.filename, rows, addedRows) ?? []) {
+      const line = lineOf(s.row);
+      if (line !== undefined) found.push({ value: s.value, line, rule: s.rule, label: s.label });
+    }
+  }
+  return distinct(found);
 }
 
 /**
  * SEC-01: credentials in the added lines of any file (code, config, tests, docs).
- * Severity critical, blocking. Messages mask the value ("AKIA…0001 masked").
+ * Severity critical, blocking. Messages mask the value ("AKIA…0001 masked") and name the rule.
  *
  * @example await credentialsDetector.detect({ pr, head, licenses }) // [{ policy: "SEC-01", ... }]
  */
@@ -66,9 +161,7 @@ export const credentialsDetector: Detector = {
     const findings: Finding[] = [];
     for (const file of ctx.pr.files) {
       if (file.status === "removed" || !file.patch) continue;
-      const added = addedText(file.patch);
-      for (const secret of await findSecrets(added.text)) {
-        const line = added.headLine(secret.line);
+      for (const secret of await secretsOfFile(file as ChangedFile & { patch: string }, ctx.head)) {
         findings.push(
           securityFinding({
             policy: "SEC-01",
@@ -76,9 +169,9 @@ export const credentialsDetector: Detector = {
             severity: "critical",
             blocking: true,
             file: file.filename,
-            ...(line !== undefined ? { line } : {}),
+            line: secret.line,
             message:
-              `${secret.label} (${maskSecret(secret.value)} masked) added in ${file.filename}: ` +
+              `${secret.label} (${maskSecret(secret.value)} masked; rule ${secret.rule}) added in ${file.filename}: ` +
               "remove it, rotate it (it is in the branch history now), and read it from the environment or a secret store.",
           }),
         );

@@ -1,0 +1,94 @@
+import type { ConfigEntry } from "../../config-formats/index.js";
+import { configFormatOf } from "../../config-formats/index.js";
+import { USER_KEY, credentialsInValue, notASecret, secretKeyKind } from "./secret-values.js";
+
+/** A secret read from a configuration file's structure. */
+export interface ConfigSecret {
+  /** The exact secret as written in the file (base64 for a Secret's `data`). */
+  value: string;
+  /** 0-based row of the rows read. */
+  row: number;
+  /** `config:<format>:<rule>`, e.g. "config:yaml:secret-key". */
+  rule: string;
+  /** What it is, without the value: "password of spring.datasource.password (commented out)". */
+  label: string;
+}
+
+/** Keys that name a value's holder rather than the value (`default`, `value`): the key before them names it. */
+const HOLDER_KEYS = new Set(["default", "value", "val", "defaultvalue", "default_value", "content", "plain"]);
+
+/** Keys of a Kubernetes Secret's data that hold no credential. */
+const PLAIN_DATA_KEY =
+  /^(user(name)?|user[_-]?id|host(name)?|port|database|db|db[_-]?name|name|region|endpoint|bucket|email|namespace|tls\.crt|ca\.crt|ca\.pem|cert|certificate|url|uri|server|schema|driver|dialect|account(name)?|tenant(_?id)?|client[_-]?id|app[_-]?id|project(_?id)?)$/i;
+
+/** The name an entry's value goes by: its last key, or the key before a `default`/`value` holder. */
+function nameOf(entry: ConfigEntry): string {
+  const path = entry.path;
+  const last = path[path.length - 1] ?? "";
+  if (HOLDER_KEYS.has(last.toLowerCase()) && path.length >= 2) return path[path.length - 2] ?? last;
+  return last;
+}
+
+/** User names written within four rows of a row: what a password equal to its user is compared with. */
+function usersNear(entries: readonly ConfigEntry[], row: number): string[] {
+  return entries.filter((e) => Math.abs(e.row - row) <= 4 && USER_KEY.test(e.path.join("."))).map((e) => e.value);
+}
+
+function base64Text(value: string): string | undefined {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(value) || value.length % 4 !== 0) return undefined;
+  const text = Buffer.from(value, "base64").toString("utf8");
+  return /^[\x20-\x7e\t\r\n]*$/.test(text) ? text : undefined;
+}
+
+/**
+ * Secrets in a configuration file, judged by its structure: a secret-like key (password, token,
+ * api key, client secret, connection string...) holding a literal that is not a placeholder, a
+ * reference, an example or a dummy; a Kubernetes Secret's `data` (decoded) and `stringData`;
+ * credentials inside values (connection strings, URLs with a password, auth headers). Commented-out
+ * lines count. Only entries on `addedRows` are judged, read with the rest of the rows around them.
+ *
+ * @example findConfigSecrets(".env", ["DB_PASSWORD=Pr0d!pw"], new Set([0]))[0]?.rule // "config:dotenv:secret-key"
+ */
+export function findConfigSecrets(
+  path: string,
+  rows: readonly string[],
+  addedRows: ReadonlySet<number>,
+): ConfigSecret[] | undefined {
+  const format = configFormatOf(path);
+  if (!format) return undefined;
+  const entries = format.read(rows);
+  const out: ConfigSecret[] = [];
+  const note = (e: ConfigEntry) => (e.commented ? " (commented out)" : "");
+  for (const entry of entries) {
+    if (!addedRows.has(entry.row)) continue;
+    const name = nameOf(entry);
+    const where = entry.path.join(".");
+    let judged = entry.value;
+    if (entry.secretData === "base64") judged = base64Text(entry.value) ?? entry.value;
+    for (const c of credentialsInValue(judged)) {
+      // A Secret's base64 value is masked whole, as written; elsewhere the credential itself.
+      out.push({
+        value: entry.secretData === "base64" ? entry.value : c.value,
+        row: entry.row,
+        rule: `config:${format.id}:${c.rule}`,
+        label: `${c.label} at ${where}${note(entry)}`,
+      });
+    }
+    if (out.some((s) => s.row === entry.row && s.value === entry.value)) continue;
+    // Unquoted HCL values are expressions (`var.db_password`), not literals.
+    if (format.id === "terraform" && !entry.quoted) continue;
+    const kind = secretKeyKind(name) ?? (entry.secretData && !PLAIN_DATA_KEY.test(name) ? "token" : undefined);
+    if (!kind) continue;
+    const users = usersNear(entries, entry.row);
+    if (notASecret(judged, kind, { key: name, users }) !== undefined) continue;
+    out.push({
+      value: entry.value,
+      row: entry.row,
+      rule: `config:${format.id}:${entry.secretData ? "kubernetes-secret" : "secret-key"}`,
+      label: entry.secretData
+        ? `Kubernetes Secret ${entry.secretData === "base64" ? "data" : "stringData"} "${name}"${note(entry)}`
+        : `${kind === "password" ? "password" : "secret"} in ${where}${note(entry)}`,
+    });
+  }
+  return out;
+}
