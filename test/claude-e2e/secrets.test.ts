@@ -4,6 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { BUNDLED_FIXTURES_DIR } from "../../src/package-paths.js";
 import { textMessage, toolUseMessage } from "../fakes/anthropic-api.js";
+import { CONFIG_SECRET_CASES, formsOf } from "../detectors/security/config-secret-cases.js";
 import { reviewFixture, tempDir } from "../helpers/gate.js";
 import { fixturePatches, modelGate, requestsOf, routeByCaller, useFakeAnthropic } from "./helpers.js";
 
@@ -44,6 +45,22 @@ describe("what reaches the Messages API", () => {
     // Neither do the results carry them.
     const printed = JSON.stringify([r4, r5]);
     for (const secret of secrets) expect(printed).not.toContain(secret);
+  });
+});
+
+describe("what reaches the Messages API from configuration files", () => {
+  it("no credential of the configuration cases (connection strings, Secrets, Terraform defaults...) is in any request body", async () => {
+    routeByCaller(fake.api, {});
+    const gate = await modelGate(fake.api);
+    gates.push(gate);
+    for (const c of CONFIG_SECRET_CASES) await reviewFixture(gate, c.fixture, path.join(BUNDLED_FIXTURES_DIR, "eval"));
+    expect(fake.api.requests.length).toBeGreaterThanOrEqual(CONFIG_SECRET_CASES.length);
+    const all = fake.api.requests.map((q) => q.raw).join("\n");
+    for (const c of CONFIG_SECRET_CASES) {
+      // The file was sent, with its credential masked.
+      expect(all, c.fixture).toContain(c.file);
+      for (const form of formsOf(c)) expect(all, c.fixture).not.toContain(form);
+    }
   });
 });
 

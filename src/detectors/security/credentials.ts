@@ -88,9 +88,13 @@ function distinct(found: readonly FoundSecret[]): FoundSecret[] {
   return out.sort((a, b) => a.line - b.line);
 }
 
-/** Words that make a configuration file worth reading by structure: without any, no rule can fire. */
+/**
+ * What makes a configuration file worth reading by structure: a secret word, a URL with user info,
+ * or a base64-looking value (a Kubernetes Secret's data, whose `kind` the hunk may not show).
+ * Without any, no rule can fire.
+ */
 const CONFIG_CUE =
-  /pass|pwd|secret|token|key|credential|connection|auth|sas|pat\b|kind:\s*Secret|stringData|:\/\/[^\s/]*:[^\s/]*@/i;
+  /pass|pwd|secret|token|key|credential|connection|auth|sas|pat\b|kind:\s*Secret|stringData|:\/\/[^\s/]*:[^\s/]*@|:\s*["']?[A-Za-z0-9+/]{4,}={0,2}["']?\s*$/im;
 
 /**
  * The rows a configuration file is read from and which are added: the head file whole when the

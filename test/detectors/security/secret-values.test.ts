@@ -1,0 +1,117 @@
+import { describe, expect, it } from "vitest";
+import { credentialsInValue, notASecret, secretKeyKind } from "../../../src/detectors/security/secret-values.js";
+
+describe("secretKeyKind: which keys name a secret", () => {
+  it.each([
+    ["spring.datasource.password", "password"],
+    ["MONGO_INITDB_ROOT_PASSWORD", "password"],
+    ["admin_passwd", "password"],
+    ["dbPwd", "password"],
+    ["ClientSecret", "token"],
+    ["pactbroker.token", "token"],
+    ["api-key", "token"],
+    ["AccountKey", "token"],
+    ["secret_id", "token"],
+    ["ConnectionString", "token"],
+  ] as const)("%s names a %s", (key, kind) => {
+    expect(secretKeyKind(key)).toBe(kind);
+  });
+
+  it.each([
+    "password.min.length",
+    "token_ttl",
+    "password_reset_url",
+    "secretName",
+    "api_key_header",
+    "passwordEncoder",
+    "existingSecret",
+    "MAILU_PASSWORD_SCHEME",
+    "username",
+    "keyId",
+    "region",
+  ])("%s names no secret", (key) => {
+    expect(secretKeyKind(key)).toBeUndefined();
+  });
+});
+
+describe("notASecret: the rule that says a value is not a secret", () => {
+  it.each([
+    ["", "empty"],
+    ["${DB_PASSWORD}", "placeholder"],
+    ["${DB_PASSWORD:-dev-only}", "placeholder"],
+    ["{{ .Values.db.password }}", "placeholder"],
+    ["<your-api-key>", "placeholder"],
+    ["%DB_PASSWORD%", "placeholder"],
+    ["changeme", "placeholder"],
+    ["****", "placeholder"],
+    ["xxxxxxxx", "placeholder"],
+    ["your_secret_key_1234", "placeholder"],
+    ["@Microsoft.KeyVault(SecretUri=https://kv.vault.azure.net/secrets/db/)", "secret-store"],
+    ["arn:aws:secretsmanager:eu-west-1:123456789012:secret:db", "secret-store"],
+    ["vault:secret/data/db#password", "secret-store"],
+    ["{COQLCE6DU6GtcS5P=}", "encrypted"],
+    ["ENC(bG9yZW0gaXBzdW0=)", "encrypted"],
+    ["wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "vendor-example"],
+    ["AKIAIOSFODNN7EXAMPLE", "vendor-example"],
+    ["password", "dummy"],
+    ["test", "dummy"],
+    ["DB_PASSWORD", "names-a-secret"],
+    ["/run/secrets/db_password", "reference"],
+    ["secrets/db.pem", "reference"],
+    ["Enter your password", "placeholder"],
+  ] as const)("%j: %s", (value, rule) => {
+    expect(notASecret(value, "password", { key: "password" })).toBe(rule);
+  });
+
+  it("a password equal to its user, or to a word of its own key, is a default, not a secret", () => {
+    expect(notASecret("postgres", "password", { key: "POSTGRES_PASSWORD" })).toBe("same-as-user");
+    expect(notASecret("app", "password", { key: "password", users: ["app"] })).toBe("same-as-user");
+  });
+
+  it("weak and sample-app passwords are secrets; so are tokens that look random", () => {
+    for (const v of [
+      "123456",
+      "admin123",
+      "Pass@word1",
+      "hosting",
+      "UberSecretPassword",
+      "root_pass",
+      "mmuser_password",
+    ]) {
+      expect(notASecret(v, "password", { key: "password" }), v).toBeUndefined();
+    }
+    expect(notASecret("Zq8xW2e9RtY7uI3oP1aS", "token", { key: "token" })).toBeUndefined();
+    expect(notASecret("bearer", "token", { key: "token" })).toBe("not-a-credential");
+  });
+});
+
+describe("credentialsInValue: credentials inside a value, in any file", () => {
+  it("finds the password of a connection string, a URL, a Basic header, a call and a pipe", () => {
+    const found = (text: string) => credentialsInValue(text).map((c) => [c.rule, c.value]);
+    expect(found("Server=db;User Id=app;Password='Wq7#rT2v';")).toEqual([["connection-string", "Wq7#rT2v"]]);
+    expect(found("DefaultEndpointsProtocol=https;AccountName=a;AccountKey=q8Zx1b2c3d4e==;")).toEqual([
+      ["connection-string", "q8Zx1b2c3d4e=="],
+    ]);
+    expect(found("DATABASE_URL=postgres://reporting:Rp4!xQ9v@db:5432/r")).toEqual([["url-credentials", "Rp4!xQ9v"]]);
+    const basic = Buffer.from("deploy:Zt9!kQ2w").toString("base64");
+    expect(found(`curl -H "Authorization: Basic ${basic}" https://x`)).toEqual([["authorization-header", basic]]);
+    expect(found('DriverManager.getConnection(url, "app", "java1234")')).toEqual([["password-argument", "java1234"]]);
+    expect(found('passwordEncoder.encode("admin123")')).toEqual([["password-argument", "admin123"]]);
+    expect(found('echo "6208Rr" | docker login -u me --password-stdin')).toEqual([["piped-password", "6208Rr"]]);
+  });
+
+  it("leaves placeholders, defaults and encodings alone", () => {
+    for (const text of [
+      "Server=db;User Id=app;Password=${DB_PASSWORD};",
+      "Server=db;Integrated Security=true;",
+      "postgres://user:password@localhost:5432/app",
+      "postgres://postgres:postgres@localhost/app",
+      "mongodb+srv://app:<password>@cluster0.example.net",
+      "https://${USER}:${TOKEN}@github.com/acme/x",
+      'return hashlib.sha256(password.encode("utf-8"))',
+      "Authorization: Bearer ${TOKEN}",
+    ]) {
+      expect(credentialsInValue(text), text).toEqual([]);
+    }
+  });
+});
