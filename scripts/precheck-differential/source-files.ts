@@ -1,5 +1,6 @@
 import { lstatSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { configFormatOf } from "../../src/config-formats/index.js";
 import { codeLanguage } from "../../src/detectors/code-lines.js";
 
 /** Files larger than this are skipped and counted (GitHub shows no patch for very large files either). */
@@ -16,7 +17,8 @@ function isBinary(bytes: Buffer): boolean {
 }
 
 /**
- * Every source file under `root` (a language the detectors read, by extension), depth first in
+ * Every source file under `root` (a language or configuration format the detectors read, by its
+ * name), depth first in
  * name order, as a path relative to `root` with its text; files over `MAX_FILE_BYTES` and binary
  * ones are yielded as skipped. `.git` folders and symbolic links are not followed.
  *
@@ -32,7 +34,7 @@ export function* sourceFiles(root: string, dir = ""): Generator<SourceFile> {
       if (entry.name !== ".git") yield* sourceFiles(root, rel);
       continue;
     }
-    if (!entry.isFile() || codeLanguage(rel) === undefined) continue;
+    if (!entry.isFile() || (codeLanguage(rel) === undefined && configFormatOf(rel) === undefined)) continue;
     const full = path.join(root, rel);
     if (lstatSync(full).size > MAX_FILE_BYTES) {
       yield { path: rel, kind: "too-large" };

@@ -29,6 +29,25 @@ function nameOf(entry: ConfigEntry): string {
   return last;
 }
 
+/**
+ * Whether an added value of these rows may take its name from rows out of view: it sits under a
+ * holder key (`default = ...` in a `variable "x"` block, `value:` of a name/value pair) or in the
+ * `data`/`stringData` of what may be a Kubernetes Secret. Only such values need the whole file to
+ * be judged; any other value's name is on its own row.
+ *
+ * @example namedOutOfView("variables.tf", ['  default = "x"'], new Set([0])) // true
+ */
+export function namedOutOfView(path: string, rows: readonly string[], addedRows: ReadonlySet<number>): boolean {
+  const entries = configFormatOf(path)?.read(rows) ?? [];
+  return entries.some(
+    (e) =>
+      addedRows.has(e.row) &&
+      (HOLDER_KEYS.has((e.path[e.path.length - 1] ?? "").toLowerCase()) ||
+        e.path[0] === "data" ||
+        e.path[0] === "stringData"),
+  );
+}
+
 /** User names written within four rows of a row: what a password equal to its user is compared with. */
 function usersNear(entries: readonly ConfigEntry[], row: number): string[] {
   return entries.filter((e) => Math.abs(e.row - row) <= 4 && USER_KEY.test(e.path.join("."))).map((e) => e.value);

@@ -6,11 +6,11 @@ import { configFormatOf } from "../../config-formats/index.js";
 import { headText } from "../code/head-text.js";
 import { precheck } from "../precheck.js";
 import { addedText } from "./added-text.js";
-import { findConfigSecrets } from "./config-secrets.js";
+import { findConfigSecrets, namedOutOfView } from "./config-secrets.js";
 import { looksBinary } from "./file-kind.js";
 import { maskSecret } from "./mask-secret.js";
 import { findSecretAssignments } from "./secret-assignment.js";
-import { credentialsInValue, notASecret } from "./secret-values.js";
+import { MAY_NAME_SECRET, credentialsInValue, notASecret } from "./secret-values.js";
 import { scanWithSecretlint } from "./secretlint-scan.js";
 import { securityFinding } from "./security-finding.js";
 
@@ -93,8 +93,22 @@ function distinct(found: readonly FoundSecret[]): FoundSecret[] {
  * or a base64-looking value (a Kubernetes Secret's data, whose `kind` the hunk may not show).
  * Without any, no rule can fire.
  */
-const CONFIG_CUE =
-  /pass|pwd|secret|token|key|credential|connection|auth|sas|pat\b|kind:\s*Secret|stringData|:\/\/[^\s/]*:[^\s/]*@|:\s*["']?[A-Za-z0-9+/]{4,}={0,2}["']?\s*$/im;
+const CONFIG_CUE = /kind:\s*Secret|stringData|:\/\/[^\s/]*:[^\s/]*@|:\s*["']?[A-Za-z0-9+/]{4,}={0,2}["']?\s*$/im;
+
+/**
+ * False only when reading a configuration file by its structure can find nothing: its hunks name
+ * no secret, hold no URL with user info and no base64-looking value, and no added value takes its
+ * name from rows out of view (`namedOutOfView`).
+ */
+function mayHoldConfigSecret(file: ChangedFile & { patch: string }): boolean {
+  const view = headText(file);
+  if (MAY_NAME_SECRET.test(view.text) || CONFIG_CUE.test(view.text)) return true;
+  const added = new Set<number>();
+  view.added.forEach((isAdded, i) => {
+    if (isAdded) added.add(i);
+  });
+  return namedOutOfView(file.filename, view.text.split("\n"), added);
+}
 
 /**
  * The rows a configuration file is read from and which are added: the head file whole when the
@@ -139,7 +153,7 @@ async function secretsOfFile(file: ChangedFile & { patch: string }, head: HeadFi
     const line = added.headLine(s.line);
     return line === undefined ? [] : [{ ...s, line }];
   });
-  if (configFormatOf(file.filename) && precheck(CONFIG_CUE.test(headText(file).text))) {
+  if (configFormatOf(file.filename) && precheck(mayHoldConfigSecret(file))) {
     const { rows, lineOf, added: addedRows } = await configRows(file, head);
     for (const s of findConfigSecrets(file.filename, rows, addedRows) ?? []) {
       const line = lineOf(s.row);

@@ -1,6 +1,6 @@
 import { readableLine } from "../code-lines.js";
 import { precheck } from "../precheck.js";
-import { notASecret, secretKeyKind, shannonEntropy } from "./secret-values.js";
+import { MAY_NAME_SECRET, notASecret, secretKeyKind, shannonEntropy } from "./secret-values.js";
 
 /** A literal assigned to a secret-like name that looks like a real secret. */
 export interface SecretAssignment {
@@ -11,9 +11,6 @@ export interface SecretAssignment {
   /** The name it is assigned to, e.g. "DB_PASSWORD". */
   name: string;
 }
-
-const SECRET_WORD =
-  /password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|credential/i;
 
 /**
  * `name = "value"`, `name: value`, `"name": "value"`, `name := "value"`, `name => 'value'`.
@@ -34,7 +31,7 @@ export function findSecretAssignments(text: string): SecretAssignment[] {
     // Overlong lines are recorded unread by the coverage ledger.
     const lineText = readableLine(raw);
     // The name is part of the line: a line without a secret word has no assignment to report.
-    if (lineText === undefined || !precheck(SECRET_WORD.test(lineText))) return;
+    if (lineText === undefined || !precheck(MAY_NAME_SECRET.test(lineText))) return;
     for (const m of lineText.matchAll(ASSIGNMENT)) {
       const name = m[2] ?? "";
       const quoted = m[4];

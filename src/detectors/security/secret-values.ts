@@ -39,6 +39,14 @@ const SECRET_PAIRS = new Set(
 );
 
 /**
+ * A piece every key `secretKeyKind` accepts has (its secret words and pairs all hold one): a text
+ * without any names no secret, so a closer reading of it can find no secret assignment.
+ *
+ * @example MAY_NAME_SECRET.test("const total = 1;") // false
+ */
+export const MAY_NAME_SECRET = /pass|pwd|secret|token|key|credential|connection|sas|pat/i;
+
+/**
  * The words of a key: `spring.datasource.password` → password's path words, `ClientSecret` →
  * ["client", "secret"], `DB_PASSWORD` → ["db", "password"].
  *
