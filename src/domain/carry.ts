@@ -1,4 +1,5 @@
 import type { Finding } from "./finding.js";
+import type { Approval } from "./review-result.js";
 
 /** How a new head relates to an earlier one (GitHub's compare API). */
 export type HeadHistory = "ahead" | "rewritten" | "unknown";
@@ -52,6 +53,15 @@ export interface PriorDecision extends HeadComparison {
   origin: CarriedFrom;
   /** The blocking findings the decision covered. */
   covered: CoveredFinding[];
+  /** When several approvers were needed: every approval, the deciding one last (each is checked again). */
+  approvals?: Approval[];
+  /** The base branch the decided review was against (its pull request's `base.ref`), when known. */
+  base_ref?: string;
+  /**
+   * Set when the PR moved to another base branch since the decision (a review registered for the
+   * retarget, or this one): the same code has another diff, so nothing carries across it.
+   */
+  retargeted?: boolean;
 }
 
 /** The PR's last completed model review, as a new head starts: what need not be read again. Plain JSON. */

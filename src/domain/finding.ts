@@ -55,6 +55,12 @@ export const FindingSchema = z.object({
    */
   advisories: z.array(z.object({ id: z.string(), aliases: z.array(z.string()) })).optional(),
   /**
+   * What makes this finding dangerous, folded into its fingerprint in place of the cited line (a
+   * hash or id, never a secret itself): a private key's digest, a privileged job's steps, triggers
+   * and secrets, the whole changed gate configuration, a dependency's licence.
+   */
+  subject: z.string().optional(),
+  /**
    * Stable across line shifts and unrelated edits: policy id and a hash of policy, file and the
    * offending code or dependency (`fingerprint`, docs/fingerprints.md). Absent in reviews kept before it existed.
    */

@@ -12,16 +12,47 @@ export function normaliseCode(text: string): string {
 }
 
 /**
+ * A finding's `subject` made of several parts: 16 hex digits of their sha256, so that what it
+ * covers (a key, a job's steps, a configuration) is never kept in the finding itself.
+ *
+ * @example subjectDigest("checkout", "pull_request_target", '{"steps":[…]}') // "5d41402abc4b2a76"
+ */
+export function subjectDigest(...parts: readonly string[]): string {
+  return createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, DIGEST_CHARS);
+}
+
+/**
+ * A value as JSON with every object's keys sorted: two parses of the same settings written in
+ * another order or layout give the same text.
+ *
+ * @example canonicalJson({ b: 1, a: [2, { d: 3, c: 4 }] }) // '{"a":[2,{"c":4,"d":3}],"b":1}'
+ */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        )
+      : v,
+  );
+}
+
+/**
  * What a finding's fingerprint is made of besides its policy and file (docs/fingerprints.md):
- * - a dependency finding: `name@version` and the advisories (SEC-07) it is about;
+ * - a dependency finding: `name@version`, the advisories (SEC-07) it is about, and its `subject`
+ *   when it has one (the licence a LIC-01/LIC-02 finding is about);
+ * - a finding with a `subject` (what makes it dangerous: a key's digest, a job's steps and
+ *   secrets, the whole changed configuration): that subject, in place of the cited line;
  * - a finding on a line: the cited line's text, whitespace collapsed (never the line number);
  * - otherwise its message with digits masked (a message may name a line number).
  */
 export function fingerprintSubject(f: Finding, lineText: string | undefined): string {
   if (f.package) {
     const advisories = (f.advisories ?? []).map((a) => a.id).sort();
-    return ["pkg", `${f.package.name}@${f.package.version ?? ""}`, ...advisories].join("|");
+    const subject = f.subject !== undefined ? [`subject=${f.subject}`] : [];
+    return ["pkg", `${f.package.name}@${f.package.version ?? ""}`, ...advisories, ...subject].join("|");
   }
+  if (f.subject !== undefined) return `subject|${f.subject}`;
   if (lineText !== undefined) return `line|${normaliseCode(lineText)}`;
   return `msg|${normaliseCode(f.message).replace(/\d+/g, "#")}`;
 }

@@ -20,6 +20,14 @@ export const audits = {
     outcome: "queued",
     detail: { headSha },
   }),
+  /** The pull request moved to another base branch: this review starts over (no decision carries across it). */
+  retargeted: (reviewId: string, headSha: string): AuditInput => ({
+    reviewId,
+    actor: "gate",
+    action: "register",
+    outcome: "base_changed",
+    detail: { headSha },
+  }),
   /** An exception of the configuration that cleared a finding (or expired), in a first run. */
   exception: (reviewId: string, f: Finding & { exception: NonNullable<Finding["exception"]> }): AuditInput => ({
     reviewId,

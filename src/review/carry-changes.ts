@@ -53,6 +53,10 @@ export function changesSince(prior: PriorDecision, values: Values, mode: CarryFo
   if (mode === "never") changes.push("decisions are not carried forward here (decisions.carry_forward: never)");
   if (prior.history === "rewritten") changes.push("the branch's history was rewritten (a force-push): starting over");
   if (prior.history === "unknown") changes.push("the gate could not compare the two heads: starting over");
+  const base = values.pr?.baseRef;
+  if (prior.retargeted) changes.push("the pull request moved to another base branch since the decision: starting over");
+  else if (prior.base_ref !== undefined && base !== undefined && prior.base_ref !== base)
+    changes.push(`the base branch changed from ${prior.base_ref} to ${base} since the decision: starting over`);
   const escalation = values.escalation;
   if (escalation && escalation.reason !== "blocking_finding") changes.push(`also needs a person: ${escalation.detail}`);
   const covered = new Set(prior.covered.map((c) => c.fingerprint));
@@ -71,8 +75,19 @@ export function changesSince(prior: PriorDecision, values: Values, mode: CarryFo
   return changes;
 }
 
-/** The resume value that carries the earlier decision to this head, naming its origin. */
+/** The resume value that carries the earlier decision to this head, naming its origin (and its approvals). */
 export function carriedResume(prior: PriorDecision): ResumeValue {
+  if (prior.kind === "approve") {
+    return {
+      kind: "approve",
+      by: prior.by,
+      ...(prior.note ? { note: prior.note } : {}),
+      ...(prior.via ? { via: prior.via } : {}),
+      // Every approval it needed travels with it: the next head checks each of them again.
+      ...(prior.approvals ? { approvals: prior.approvals } : {}),
+      carried: prior.origin,
+    };
+  }
   return {
     kind: prior.kind,
     by: prior.by,

@@ -26,15 +26,25 @@ function reviewedMap(values: Values): Record<string, string> {
   return Object.assign({}, ...SPECIALTIES.map((s) => values.findings?.[s]?.reviewed ?? {}));
 }
 
+/** Whether any of these reviews was registered because the PR moved to another base branch. */
+async function anyRetarget(store: ReviewStore, reviews: readonly ReviewRecord[]): Promise<boolean> {
+  for (const r of reviews) {
+    if ((await store.auditFor(r.id)).some((e) => e.action === "register" && e.outcome === "base_changed")) return true;
+  }
+  return false;
+}
+
 /**
  * What a new head inherits from the PR's earlier reviews (`SinceEarlier`): the decision of its
  * newest completed review, and the newest model reading whose specialists all finished. Each is
  * compared with the new head through `history` (no history: `unknown`, nothing carried). A re-run
- * of the same head inherits nothing: it starts over.
+ * of the same head inherits nothing: it starts over. A decision made before the PR moved to
+ * another base branch is marked `retargeted` (it does not carry).
  */
 export async function sinceEarlier(deps: SinceDeps, review: ReviewRecord): Promise<SinceEarlier | null> {
   const created = Date.parse(review.createdAt);
-  const earlier = (await deps.store.allForPr(review.pr))
+  const all = await deps.store.allForPr(review.pr);
+  const earlier = all
     .filter((r) => r.id !== review.id && r.headSha !== review.headSha && Date.parse(r.createdAt) <= created)
     .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
   const comparisons = new Map<string, Promise<HeadComparison>>();
@@ -49,6 +59,19 @@ export async function sinceEarlier(deps: SinceDeps, review: ReviewRecord): Promi
   const since: SinceEarlier = {};
   const done = earlier.find((r) => r.status === "done");
   if (done) {
+    // Every review registered after the decided one (of any head), this one included: was one a retarget?
+    const decidedAt = Date.parse(done.createdAt);
+    const after = [
+      review,
+      ...all.filter(
+        (r) =>
+          r.id !== done.id &&
+          r.id !== review.id &&
+          Date.parse(r.createdAt) >= decidedAt &&
+          Date.parse(r.createdAt) <= created,
+      ),
+    ];
+    const retargeted = await anyRetarget(deps.store, after);
     const values = (await deps.graph.getState(threadOf(done.id))).values as Values;
     const d = values.decision;
     if (d) {
@@ -62,6 +85,9 @@ export async function sinceEarlier(deps: SinceDeps, review: ReviewRecord): Promi
         ...(d.via ? { via: d.via } : {}),
         origin: d.carried_from ?? { review_id: done.id, head_sha: done.headSha, at: d.at },
         covered: coveredFindings(values),
+        ...(d.kind === "approve" && d.approvals ? { approvals: d.approvals } : {}),
+        ...(values.pr?.baseRef ? { base_ref: values.pr.baseRef } : {}),
+        ...(retargeted ? { retargeted: true } : {}),
         ...(await compare(done.headSha)),
       };
       since.decision = decision;

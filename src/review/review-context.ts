@@ -1,9 +1,15 @@
 import type { PriorDecision } from "../domain/carry.js";
-import { type ApproverConfig, type CurrentGroups, type DecisionDoor, refusalMessage } from "../domain/decision.js";
+import {
+  type ApproverConfig,
+  type CurrentGroups,
+  type DecisionDoor,
+  type Refusal,
+  refusalMessage,
+} from "../domain/decision.js";
 import { approversWith } from "../gate-file/approvers-with.js";
 import type { EffectiveConfig } from "../gate-file/effective.js";
 import { SPECIALTIES, type Specialty } from "../domain/finding.js";
-import type { ReviewResult, ReviewStatus, SinceDecision } from "../domain/review-result.js";
+import type { Approval, ApprovalNeed, ReviewResult, ReviewStatus, SinceDecision } from "../domain/review-result.js";
 import type { ResumeValue, ReviewRecord } from "../domain/review.js";
 import type { ReviewSource } from "../domain/review-source.js";
 import { budgetOf } from "../graph/budget.js";
@@ -13,10 +19,10 @@ import type { ReviewStateValue } from "../graph/state.js";
 import type { ReviewStore } from "../domain/review-store.js";
 import { buildResult } from "./build-result.js";
 import { changesSince } from "./carry-changes.js";
-import { type DecisionRequest, decisionRefusal } from "./decision-policy.js";
+import { type DecisionRequest, decisionRefusal, describeNeed } from "./decision-policy.js";
 import { receiveDecision } from "./decision-record.js";
 import { givenApprovals } from "./partial-approval.js";
-import { neededApprovals, stillNeeded } from "./specialty-approvals.js";
+import { neededApprovals, newCoverage, stillNeeded } from "./specialty-approvals.js";
 
 /** What the runner reads about a review: its record and its graph's checkpointed state. */
 export interface ContextDeps {
@@ -144,35 +150,74 @@ export class ReviewContext {
 
   /**
    * The PR's earlier decision while this review waits at the gate, with what changed since it
-   * (`changesSince`, and whether its maker may still decide: the one decision policy, as if they
-   * decided again now); no changes means it carries. Undefined without an earlier decision.
+   * (`changesSince`, and whether the people it needed may still make it: the one decision policy,
+   * as if they decided again now); no changes means it carries. Undefined without an earlier decision.
    */
   async sinceDecision(approvers: ApproverConfig): Promise<{ prior: PriorDecision; changes: string[] } | undefined> {
     const prior = this.values.since?.decision;
     if (!prior || this.values.decision || !this.gatePending) return undefined;
     const mode = (await this.deps.configs.of(this.values))?.decisions?.carryForward ?? "unchanged_findings";
     const changes = changesSince(prior, this.values, mode);
-    const groups = await this.groupsNow(prior, approvers);
-    const door: DecisionDoor = { kind: prior.via?.kind ?? "cli", groups, fromReviewCard: true };
-    const request = await this.decisionRequest({ kind: prior.kind, by: prior.by }, door, approvers);
-    // Judged as the person's own click on this review's card would be, now that it waits.
-    const refusal = decisionRefusal({ ...request, review: { ...request.review, status: "waiting_for_human" } });
-    if (refusal) {
-      const why = refusal.code === "not_allowed" ? refusal.why : refusalMessage(refusal);
-      changes.push(`${prior.by} may not decide on it now: ${why}`);
-    }
+    changes.push(...(await this.deciderRefusals(prior, approvers)));
     return { prior, changes };
   }
 
   /**
-   * The approver groups the maker of a decision made in Slack is in now, as Slack says (a
-   * membership is never taken from the earlier decision: the person may have left the group since).
-   * Where nothing can ask Slack, none: a decision that only a group allowed does not carry.
+   * Why the people an earlier decision needed may not make it on this review now, one line each
+   * (empty when they may). A rejection: its maker, as their own click now. An approval: every
+   * approval it needed (one, or one per blocking specialty's list), each judged in turn as that
+   * approver's click now with today's approver lists and groups and the approvals before it; and
+   * together they must give every approval this review needs today.
    */
-  private async groupsNow(prior: PriorDecision, approvers: ApproverConfig): Promise<readonly string[]> {
-    if (prior.via?.kind !== "slack") return prior.via?.groups ?? [];
+  private async deciderRefusals(prior: PriorDecision, approvers: ApproverConfig): Promise<string[]> {
+    const judge = async (by: string, given: readonly Approval[]) => {
+      const groups = await this.groupsNow(by, prior, approvers);
+      const door: DecisionDoor = { kind: prior.via?.kind ?? "cli", groups, fromReviewCard: true };
+      const request = await this.decisionRequest({ kind: prior.kind, by }, door, approvers);
+      // Judged as the person's own click on this review's card would be, now that it waits.
+      const refusal = decisionRefusal({
+        ...request,
+        review: { ...request.review, status: "waiting_for_human" },
+        ...(prior.kind === "approve" ? { approvals: given } : {}),
+      });
+      return { refusal, request, groups };
+    };
+    const refused = (by: string, refusal: Refusal) =>
+      `${by} may not decide on it now: ${refusal.code === "not_allowed" ? refusal.why : refusalMessage(refusal)}`;
+    if (prior.kind !== "approve") {
+      const { refusal } = await judge(prior.by, []);
+      return refusal ? [refused(prior.by, refusal)] : [];
+    }
+    const approvals = prior.approvals && prior.approvals.length > 0 ? prior.approvals : [{ by: prior.by }];
+    const out: string[] = [];
+    const given: Approval[] = [];
+    let needs: ApprovalNeed[] = [];
+    for (const a of approvals) {
+      const { refusal, request, groups } = await judge(a.by, given);
+      needs = neededApprovals(request.approvers, request.blockingSpecialties);
+      if (refusal) out.push(refused(a.by, refusal));
+      else given.push({ by: a.by, at: "", covers: newCoverage(needs, a.by, groups, given) });
+    }
+    // No approver configured (the CLI's --by decides): nothing to cover.
+    if (out.length > 0 || needs.every((n) => n.ids.length === 0)) return out;
+    const open = stillNeeded(needs, given);
+    if (open.length > 0)
+      out.push(
+        `the approvals it had do not give what it needs now: it still waits for ${open.map(describeNeed).join(" and ")}`,
+      );
+    return out;
+  }
+
+  /**
+   * The approver groups a person is in now, as Slack says (a membership is never taken from the
+   * earlier decision: the person may have left the group since). Where nothing can ask Slack,
+   * none: a decision that only a group allowed does not carry. The maker of a decision taken
+   * outside Slack keeps the groups that door gave.
+   */
+  private async groupsNow(by: string, prior: PriorDecision, approvers: ApproverConfig): Promise<readonly string[]> {
+    if (prior.via?.kind !== "slack" && by === prior.by) return prior.via?.groups ?? [];
     const current = this.deps.currentGroups;
-    return current ? current(prior.by, approversWith(approvers, await this.configApprovers())) : [];
+    return current ? current(by, approversWith(approvers, await this.configApprovers())) : [];
   }
 
   /** The review result as it stands. */

@@ -4,6 +4,7 @@ import type { ReviewStore } from "../domain/review-store.js";
 import type { ReviewRunner } from "../review/runner.js";
 import type { Later } from "./answers-first.js";
 import { prKey } from "../domain/pull-request.js";
+import { audits } from "../review/audit-entries.js";
 
 /**
  * The delivery inbox: the second half of taking a pull_request delivery. The webhook's answer
@@ -52,6 +53,8 @@ export function createInbox(deps: {
           return undefined;
         }
         const registered = await deps.runner.register(review, tx);
+        // Said in the audit log: an earlier decision never carries across a retarget (docs/fingerprints.md).
+        if (baseChanged) await tx.audit(audits.retargeted(registered.id, review.headSha));
         await deps.jobs.enqueue({ kind: "review", reviewId: registered.id }, tx);
         return registered;
       });

@@ -1,4 +1,5 @@
 import type { SgNode } from "@ast-grep/napi";
+import { normaliseCode, subjectDigest } from "../../domain/fingerprint.js";
 import { addedLines, type PatchLine } from "../../domain/patch.js";
 import type { ChangedFile } from "../../domain/pull-request.js";
 import { classifyLicense } from "../../licenses/license-policy.js";
@@ -88,7 +89,12 @@ async function linesOf(ctx: DetectContext, file: ChangedFile): Promise<PatchLine
   return (text ?? "").split("\n").map((t, i): PatchLine => ({ kind: "add", line: i + 1, text: t }));
 }
 
-function finding(file: string, line: number, message: string): Finding {
+/**
+ * A LIC-03 finding. Its `subject` names the licence it is about (an SPDX expression, or a digest
+ * of the notice or licence text with its family): the fingerprint changes with the licence, not
+ * with the line it sits on.
+ */
+function finding(file: string, line: number, message: string, subject: string): Finding {
   return {
     specialty: "licensing",
     policy: "LIC-03",
@@ -100,6 +106,7 @@ function finding(file: string, line: number, message: string): Finding {
     message,
     source: "detector",
     detector: "copyleft-source",
+    subject,
   };
 }
 
@@ -114,11 +121,14 @@ function licenseText(path: string, lines: PatchLine[]): Finding | undefined {
   for (const l of top) {
     const title = TITLES.find((t) => t.re.test(l.text));
     if (!title) continue;
+    // The whole text, not its title: the GPL's versions share one title line.
+    const said = lines.map((x) => normaliseCode(x.text)).filter((x) => x !== "");
     return finding(
       path,
       l.line,
       `${path} is a ${title.family} licence text (${l.text.trim()}), ${strength(title.strong)}: the code vendored ` +
         "beside it comes under that licence. Replace it with a permissively licensed library, or get a licence exception.",
+      `licence=${title.family}|${subjectDigest("text", path, ...said)}`,
     );
   }
   return undefined;
@@ -226,6 +236,7 @@ function sourceNotice(file: ChangedFile, lines: PatchLine[]): Finding | undefine
           l.line,
           `${path} declares its licence as ${tag[1]}, ${strength(copyleft.strong)}: copying it in puts this code ` +
             "under its terms. Use a permissively licensed source, or get a licence exception.",
+          `licence=${classifyLicense(tag[1]).normalized}`,
         );
       }
       continue;
@@ -245,6 +256,7 @@ function sourceNotice(file: ChangedFile, lines: PatchLine[]): Finding | undefine
         l.line,
         `${path} carries a ${notice.family} licence notice ("${l.text.trim().slice(0, 120)}"), ${strength(notice.strong)}: ` +
           "it is copied copyleft source. Use a permissively licensed source, or get a licence exception.",
+        `licence=${notice.family}|${subjectDigest("notice", normaliseCode(wrapped))}`,
       );
     }
   }

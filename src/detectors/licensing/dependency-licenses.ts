@@ -50,9 +50,16 @@ function describe(change: DependencyChange): string {
   return `${change.name}${version} (${change.ecosystem}, ${change.scope} dependency, ${how})`;
 }
 
+/**
+ * A finding about a dependency. Its `subject` is the licence the lookup gave for the version this
+ * head asks for (its SPDX expression as the licence rules read it, or that it has none): with
+ * the package and version it makes the fingerprint, so a decision on a GPL-2.0 dependency never
+ * carries to the same dependency under AGPL-3.0 or SSPL.
+ */
 function finding(
   change: DependencyChange,
   policy: "LIC-01" | "LIC-02",
+  licence: string,
   message: string,
   blocking = policy === "LIC-02",
 ): Finding {
@@ -68,6 +75,7 @@ function finding(
     source: "detector",
     detector: "dependency-licenses",
     package: { name: change.name, ...(change.version !== undefined ? { version: change.version } : {}) },
+    subject: `licence=${licence}`,
   };
 }
 
@@ -78,10 +86,10 @@ function isOwnPackage(ctx: DetectContext, name: string): boolean {
 }
 
 /** A licence rule's action as a LIC-01 finding (or none, for `allow`). */
-function byAction(change: DependencyChange, action: LicenseAction, message: string, rule: string) {
+function byAction(change: DependencyChange, licence: string, action: LicenseAction, message: string, rule: string) {
   if (action === "allow") return undefined;
   const blocking = action === "block";
-  return finding(change, "LIC-01", blocking ? `${message} (${rule}: block)` : message, blocking);
+  return finding(change, "LIC-01", licence, blocking ? `${message} (${rule}: block)` : message, blocking);
 }
 
 /**
@@ -99,6 +107,7 @@ async function judge(ctx: DetectContext, change: DependencyChange): Promise<Find
   if (answer.status === "failed") return undefined;
   const license = answer.status === "found" ? answer.license : undefined;
   const cls = classifyLicense(license, rules);
+  const licence = license === undefined ? "(none)" : cls.normalized;
   const what = describe(change);
   if (cls.copyleft && change.scope === "runtime") {
     // A bump of a dependency that already shipped under copyleft adds no new obligation: LIC-01 only.
@@ -112,6 +121,7 @@ async function judge(ctx: DetectContext, change: DependencyChange): Promise<Find
       return finding(
         change,
         "LIC-02",
+        licence,
         `${what} is licensed ${cls.normalized}, a strong copyleft licence with no permissive choice; ` +
           "shipping it would put the product under its terms. Use a permissively licensed alternative, " +
           "move it to development dependencies if it does not ship, or get a licence exception.",
@@ -122,6 +132,7 @@ async function judge(ctx: DetectContext, change: DependencyChange): Promise<Find
     return finding(
       change,
       "LIC-01",
+      licence,
       `${what} is licensed ${cls.normalized}, which the configuration denies (licenses.deny); ` +
         "use another package, or get an exception.",
       true,
@@ -135,10 +146,17 @@ async function judge(ctx: DetectContext, change: DependencyChange): Promise<Find
         : `has licence "${license}", which is not an SPDX expression`;
     // Only a dependency new to this kind is asked about; a version bump of one already there is noted.
     const action = change.kind === "version_changed" && rules.unknown === "block" ? "warn" : rules.unknown;
-    return byAction(change, action, `${what} ${why}; check its licence before merging.`, `licenses.${kind}.unknown`);
+    return byAction(
+      change,
+      licence,
+      action,
+      `${what} ${why}; check its licence before merging.`,
+      `licenses.${kind}.unknown`,
+    );
   }
   return byAction(
     change,
+    licence,
     rules.not_allowed,
     `${what} is licensed ${cls.normalized}, which is not on the allow-list; check its licence before merging.`,
     `licenses.${kind}.not_allowed`,

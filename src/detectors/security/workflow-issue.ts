@@ -8,6 +8,11 @@ export interface WorkflowIssue {
   involved: number[];
   severity: Severity;
   message: string;
+  /**
+   * What makes the risk, as a finding's `subject` (a digest): for a privileged job, its triggers,
+   * the whole job (its steps) and the secrets it uses. Absent for a risk of one line (the line is it).
+   */
+  subject?: string;
 }
 
 /** Expressions that name the pull request's own code (its head commit or branch). */

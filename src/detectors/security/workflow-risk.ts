@@ -39,7 +39,9 @@ async function sourceOf(file: ChangedFile, head: HeadFiles): Promise<WorkflowSou
  * SEC-04: risky GitHub Actions workflows. Privileged triggers (`pull_request_target`,
  * `workflow_run`) that check out the PR head (critical) or expose secrets to it, third-party
  * actions not pinned to a commit SHA, `curl | sh`, and untrusted event text in `run:` (high).
- * Only risks on lines this PR added (or whose job/trigger it changed) count. Blocking.
+ * Only risks on lines this PR added (or whose job/trigger it changed) count. Blocking. A
+ * privileged job's findings carry a `subject` (its triggers, steps and secrets): a fingerprint
+ * that changes when the job gains a step or a secret.
  *
  * @example await workflowRiskDetector.detect(ctx) // [{ policy: "SEC-04", severity: "critical", ... }]
  */
@@ -65,17 +67,16 @@ export const workflowRiskDetector: Detector = {
         const key = `${line}\u0000${issue.message}`;
         if (!touched || seen.has(key)) continue;
         seen.add(key);
-        findings.push(
-          securityFinding({
-            policy: "SEC-04",
-            detector: "workflow-risk",
-            severity: issue.severity,
-            blocking: true,
-            file: file.filename,
-            ...(line !== undefined ? { line } : {}),
-            message: issue.message,
-          }),
-        );
+        const finding = securityFinding({
+          policy: "SEC-04",
+          detector: "workflow-risk",
+          severity: issue.severity,
+          blocking: true,
+          file: file.filename,
+          ...(line !== undefined ? { line } : {}),
+          message: issue.message,
+        });
+        findings.push(issue.subject !== undefined ? { ...finding, subject: issue.subject } : finding);
       }
     }
     return findings;

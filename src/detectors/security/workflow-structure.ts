@@ -1,4 +1,5 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type YAMLMap } from "yaml";
+import { canonicalJson, normaliseCode, subjectDigest } from "../../domain/fingerprint.js";
 import { PRIVILEGED_TRIGGER, PR_HEAD_REF, RUN_CHECKS_OUT_PR, type WorkflowIssue } from "./workflow-issue.js";
 
 /** Lines of `text` (1-based) matching `pattern`. */
@@ -24,6 +25,9 @@ function privilegedTriggers(on: unknown): string[] {
 }
 
 interface JobRisk {
+  /** The job's id and its whole definition as canonical JSON (its steps, env, permissions). */
+  job: string;
+  definition: string;
   /** Where the job checks out or fetches the PR head. */
   checkoutLine: number;
   /** First lines of the job's later `run:` steps (what executes the checked-out code). */
@@ -35,11 +39,12 @@ interface JobRisk {
   jobLines: number[];
 }
 
-function jobRisks(text: string, jobs: YAMLMap, lc: LineCounter): JobRisk[] {
+function jobRisks(text: string, jobs: YAMLMap, lc: LineCounter, values: Record<string, unknown>): JobRisk[] {
   const lineOf = (offset: number) => Math.max(1, lc.linePos(offset).line);
   const out: JobRisk[] = [];
   for (const pair of jobs.items) {
     const job = pair.value;
+    const name = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
     if (!isMap(job) || !job.range) continue;
     const from = lineOf(job.range[0]);
     const to = lineOf(job.range[2]);
@@ -74,6 +79,8 @@ function jobRisks(text: string, jobs: YAMLMap, lc: LineCounter): JobRisk[] {
     const secrets = [...new Set([...jobText.matchAll(/secrets\.([A-Za-z0-9_]+)/g)].map((m) => m[1] ?? ""))];
     const secretsLine = linesMatching(jobText, /secrets\.[A-Za-z0-9_]+/)[0];
     out.push({
+      job: name,
+      definition: canonicalJson(values[name] ?? null),
       checkoutLine,
       runs,
       secrets,
@@ -97,16 +104,22 @@ export function workflowStructureIssues(text: string): WorkflowIssue[] | undefin
   if (doc.errors.length > 0 || !isMap(doc.contents)) return undefined;
   const jobs = doc.get("jobs", true);
   if (!isMap(jobs)) return undefined;
-  const triggers = privilegedTriggers(doc.toJS({ maxAliasCount: 100 })?.on);
+  const value = doc.toJS({ maxAliasCount: 100 }) as { on?: unknown; jobs?: Record<string, unknown> } | null;
+  const on = value?.on;
+  const triggers = privilegedTriggers(on);
   if (triggers.length === 0) return [];
+  // What a privileged job's finding is about: every trigger, the whole job (its steps) and its secrets.
+  const about = (kind: string, job: JobRisk) =>
+    subjectDigest(kind, canonicalJson(on ?? null), job.job, job.definition, [...job.secrets].sort().join(","));
   const triggerLines = linesMatching(text, PRIVILEGED_TRIGGER).slice(0, 2);
   const issues: WorkflowIssue[] = [];
-  for (const job of jobRisks(text, jobs, lc)) {
+  for (const job of jobRisks(text, jobs, lc, value?.jobs ?? {})) {
     const involved = [...triggerLines, ...job.jobLines];
     const runs = job.runs.length > 0 ? `, then runs it (${job.runs.slice(0, 3).join("; ")})` : "";
     issues.push({
       line: job.checkoutLine,
       involved,
+      subject: about("checkout", job),
       severity: "critical",
       message:
         `Workflow triggered by ${triggers.join(" and ")} checks out the pull request's head${runs}: code from ` +
@@ -117,6 +130,7 @@ export function workflowStructureIssues(text: string): WorkflowIssue[] | undefin
       issues.push({
         line: job.secretsLine,
         involved,
+        subject: about("secrets", job),
         severity: "high",
         message:
           `Secrets (${job.secrets
@@ -142,10 +156,16 @@ export function workflowFallbackIssues(text: string): WorkflowIssue[] {
   const headLines = linesMatching(text, new RegExp(`${PR_HEAD_REF.source}|${RUN_CHECKS_OUT_PR.source}`));
   const first = headLines[0];
   if (triggerLines.length === 0 || first === undefined) return [];
+  // Not a whole workflow: every line of it that says something (not its layout, not a comment).
+  const said = text
+    .split("\n")
+    .map(normaliseCode)
+    .filter((l) => l !== "" && !l.startsWith("#"));
   return [
     {
       line: first,
       involved: triggerLines,
+      subject: subjectDigest("fallback", ...said),
       severity: "critical",
       message:
         "Workflow with a privileged trigger (pull_request_target or workflow_run) references the pull " +
