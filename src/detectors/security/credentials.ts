@@ -1,5 +1,6 @@
 import type { Detector } from "../detector.js";
 import type { Finding } from "../../domain/finding.js";
+import { subjectDigest } from "../../domain/fingerprint.js";
 import type { HeadFiles } from "../../domain/head-files.js";
 import type { ChangedFile } from "../../domain/pull-request.js";
 import { configFormatOf } from "../../config-formats/index.js";
@@ -180,8 +181,8 @@ export const credentialsDetector: Detector = {
     for (const file of ctx.pr.files) {
       if (file.status === "removed" || !file.patch) continue;
       for (const secret of await secretsOfFile(file as ChangedFile & { patch: string }, ctx.head)) {
-        findings.push(
-          securityFinding({
+        findings.push({
+          ...securityFinding({
             policy: "SEC-01",
             detector: "credentials",
             severity: "critical",
@@ -192,7 +193,9 @@ export const credentialsDetector: Detector = {
               `${secret.label} (${maskSecret(secret.value)} masked; rule ${secret.rule}) added in ${file.filename}: ` +
               "remove it, rotate it (it is in the branch history now), and read it from the environment or a secret store.",
           }),
-        );
+          // The key material, digested: another key on the same line is another finding to decide on.
+          subject: subjectDigest("secret", secret.value),
+        });
       }
     }
     return findings;

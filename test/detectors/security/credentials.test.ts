@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { credentialsDetector, findSecrets } from "../../../src/detectors/security/credentials.js";
 import { maskSecret } from "../../../src/detectors/security/mask-secret.js";
+import { withFingerprints } from "../../../src/domain/fingerprint.js";
 import { addedFilePatch, buildPr, detectContext } from "../pr-builder.js";
 
 // Fake credentials in real formats (never valid anywhere).
@@ -117,5 +118,34 @@ describe("credentialsDetector", () => {
     });
     expect(await credentialsDetector.detect(detectContext(pr))).toEqual([]);
     expect(await credentialsDetector.detect(detectContext(buildPr()))).toEqual([]);
+  });
+});
+
+describe("SEC-01 fingerprints hold the key material", () => {
+  const pem = (body: string) => [
+    "-----BEGIN RSA PRIVATE KEY-----",
+    body,
+    "aNg5Zc0VnM4rTPn0xuRGcDZp8ZkYZBWZ8c/HPFzR3KqHCGAKDbUdr+5pCY8hZt6k",
+    "-----END RSA PRIVATE KEY-----",
+  ];
+  const KEY_A = "MIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgHcTz6sE2I2yPB";
+  const KEY_B = "MIIEpAIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun";
+
+  async function fingerprintsOf(lines: string[], filename = "deploy/key.pem") {
+    const pr = buildPr({ files: [{ filename, patch: addedFilePatch(lines) }] });
+    return withFingerprints(await credentialsDetector.detect(detectContext(pr)), pr.files).map((f) => f.fingerprint);
+  }
+
+  it("a different key is a different finding, though its BEGIN line is the same; the same key moved down is not", async () => {
+    const a = await fingerprintsOf(pem(KEY_A));
+    expect(a).toHaveLength(1);
+    expect(await fingerprintsOf(pem(KEY_B))).not.toEqual(a);
+    expect(await fingerprintsOf(["# the deploy key", "", ...pem(KEY_A)])).toEqual(a);
+  });
+
+  it("a password changed in a configuration file makes a new fingerprint", async () => {
+    const first = await fingerprintsOf(["[client]", "password = B4ck!Up9Qz"], "my.cnf");
+    expect(first).toHaveLength(1);
+    expect(await fingerprintsOf(["[client]", "password = Zz8!Up9Qk"], "my.cnf")).not.toEqual(first);
   });
 });
