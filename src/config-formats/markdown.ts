@@ -39,7 +39,12 @@ const BY_LANGUAGE: Readonly<Record<string, readonly ConfigFormat[]>> = {
 const INLINE =
   /\b(passwords?|passwd|pass(?:phrase|word)?|pwd|secret|token|api[ _-]?key|access[ _-]?key|credentials?|admin_passwd)\b[^`\n|]{0,40}?(?:[:=]|\bis\b|\bto\b)\s*(?:\*\*)?\s*`([^`\s]+)`/gi;
 
-const SECRET_CUE = /pass|secret|token|key|credential/i;
+const SECRET_CUE = /pass|pwd|secret|token|key|credential/i;
+
+/** A cell that labels a secret: a few words naming one, not a description that mentions one. */
+function isLabel(cell: string): boolean {
+  return SECRET_CUE.test(cell) && cell.split(/\s+/).length <= 3;
+}
 
 function cellText(cell: string): string {
   return cell
@@ -90,9 +95,9 @@ export const markdownFormat: ConfigFormat = {
         cells.forEach((cell, i) => {
           const next = cells[i + 1];
           const column = names?.[i];
-          if (next !== undefined && next !== "" && SECRET_CUE.test(cell)) {
+          if (next !== undefined && next !== "" && isLabel(cell)) {
             out.push({ row: index, path: [cell], value: next, commented: false, quoted: true });
-          } else if (column !== undefined && cell !== "" && SECRET_CUE.test(column)) {
+          } else if (column !== undefined && cell !== "" && isLabel(column)) {
             out.push({ row: index, path: [column], value: cell, commented: false, quoted: true });
           }
         });

@@ -14,6 +14,8 @@ interface Frame {
 
 const KEY_LINE = /^(?:(["'])(.+?)\1|([^\s"'#:{}[\],&*!|>][^#:]*?))\s*:(?:\s+(.*)|\s*)$/;
 
+const SPACED_PAIR = /^(?:(["'])(.+?)\1|([A-Za-z_][\w.-]*))\s+:(\S.*)$/;
+
 /** Kinds of Kubernetes document whose values only name secrets kept elsewhere, or hold them encrypted. */
 const REFERENCE_KINDS = new Set(["ExternalSecret", "SealedSecret", "ClusterExternalSecret", "PushSecret"]);
 
@@ -106,7 +108,8 @@ export const yamlFormat: ConfigFormat = {
         const inner = text.replace(/^#+\s*/, "");
         const m = KEY_LINE.exec(inner.replace(/^-\s+/, ""));
         const key = m?.[2] ?? m?.[3];
-        if (key !== undefined && m?.[4] !== undefined) {
+        // A commented-out key is a key (`# password: x`), not prose that has a colon in it.
+        if (key !== undefined && m?.[4] !== undefined && /^[\w.-]+$/.test(key.trim())) {
           emit(index, [...pathOf(stack.filter((f) => f.indent < indent)), key.trim()], m[4], true, undefined);
         } else {
           const kv = keyValueLine(inner.replace(/^-\s+/, ""), "=");
@@ -124,7 +127,8 @@ export const yamlFormat: ConfigFormat = {
         text = rest.trim();
       }
       if (text === "") return;
-      const m = KEY_LINE.exec(text);
+      // `KEY :value` (a space before the colon, none after) is how some write a pair by hand.
+      const m = KEY_LINE.exec(text) ?? SPACED_PAIR.exec(text);
       const key = (m?.[2] ?? m?.[3])?.trim();
       if (!m || key === undefined) {
         // A list's scalar item: `- DB_PASSWORD=hunter22` (compose `environment:`), `- "--token=abc"`.

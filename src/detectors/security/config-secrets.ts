@@ -1,6 +1,6 @@
 import type { ConfigEntry } from "../../config-formats/index.js";
 import { configFormatOf } from "../../config-formats/index.js";
-import { USER_KEY, credentialsInValue, notASecret, secretKeyKind } from "./secret-values.js";
+import { type NotASecret, USER_KEY, credentialsInValue, notASecret, secretKeyKind } from "./secret-values.js";
 
 /** A secret read from a configuration file's structure. */
 export interface ConfigSecret {
@@ -17,9 +17,18 @@ export interface ConfigSecret {
 /** Keys that name a value's holder rather than the value (`default`, `value`): the key before them names it. */
 const HOLDER_KEYS = new Set(["default", "value", "val", "defaultvalue", "default_value", "content", "plain"]);
 
+/** What a Secret's data may look like and still be a credential: a phrase, a short word, a URL. */
+const SECRET_DATA_STILL_SECRET: ReadonlySet<NotASecret> = new Set([
+  "prose",
+  "short",
+  "not-a-credential",
+  "names-a-secret",
+  "reference",
+] as const);
+
 /** Keys of a Kubernetes Secret's data that hold no credential. */
 const PLAIN_DATA_KEY =
-  /^(user(name)?|user[_-]?id|host(name)?|port|database|db|db[_-]?name|name|region|endpoint|bucket|email|namespace|tls\.crt|ca\.crt|ca\.pem|cert|certificate|url|uri|server|schema|driver|dialect|account(name)?|tenant(_?id)?|client[_-]?id|app[_-]?id|project(_?id)?)$/i;
+  /(user(name)?|address|host(name)?|port|database|db|name|region|endpoint|bucket|email|namespace|crt|cert|certificate|pem|url|uri|server|schema|driver|dialect|tenant|id|env|environment|mode|level)$/i;
 
 /** The name an entry's value goes by: its last key, or the key before a `default`/`value` holder. */
 function nameOf(entry: ConfigEntry): string {
@@ -96,10 +105,16 @@ export function findConfigSecrets(
     if (out.some((s) => s.row === entry.row && s.value === entry.value)) continue;
     // Unquoted HCL values are expressions (`var.db_password`), not literals.
     if (format.id === "terraform" && !entry.quoted) continue;
-    const kind = secretKeyKind(name) ?? (entry.secretData && !PLAIN_DATA_KEY.test(name) ? "token" : undefined);
+    // A Secret's value named like no secret is one unless its key says what it is or it is one plain word.
+    const plainData =
+      entry.secretData !== undefined &&
+      (PLAIN_DATA_KEY.test(name.replace(/[^A-Za-z]/g, "")) || /^[a-z]+$/.test(judged));
+    const kind = secretKeyKind(name) ?? (entry.secretData && !plainData ? "token" : undefined);
     if (!kind) continue;
     const users = usersNear(entries, entry.row);
-    if (notASecret(judged, kind, { key: name, users }) !== undefined) continue;
+    const rule = notASecret(judged, kind, { key: name, users });
+    // A Secret's data is secret by its kind: only a value that stands for another one is not.
+    if (rule !== undefined && !(entry.secretData && SECRET_DATA_STILL_SECRET.has(rule))) continue;
     out.push({
       value: entry.value,
       row: entry.row,

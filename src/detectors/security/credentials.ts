@@ -11,7 +11,7 @@ import { findConfigSecrets, namedOutOfView } from "./config-secrets.js";
 import { looksBinary } from "./file-kind.js";
 import { maskSecret } from "./mask-secret.js";
 import { findSecretAssignments } from "./secret-assignment.js";
-import { MAY_NAME_SECRET, credentialsInValue, notASecret } from "./secret-values.js";
+import { MAY_NAME_SECRET, credentialsInValue, notASecret, passwordArguments } from "./secret-values.js";
 import { scanWithSecretlint } from "./secretlint-scan.js";
 import { securityFinding } from "./security-finding.js";
 
@@ -49,6 +49,11 @@ export async function findSecrets(text: string, path?: string): Promise<FoundSec
   const found: FoundSecret[] = (await scanWithSecretlint(text)).filter(
     (h) => !VENDOR_EXAMPLE.test(h.value) && !placeholderUrl(h),
   );
+  // A call's arguments may go over several lines (`getConnection(url,\n "app", "pw")`).
+  for (const c of passwordArguments(text)) {
+    const at = text.indexOf(c.value, c.index);
+    found.push({ value: c.value, line: text.slice(0, at).split("\n").length, rule: c.rule, label: c.label });
+  }
   text.split("\n").forEach((lineText, index) => {
     if (!precheck(VALUE_CUE.test(lineText))) return;
     for (const c of credentialsInValue(lineText))

@@ -3,7 +3,7 @@
  * `DB_PASSWORD`, `ClientSecret`, `api-key`) hold a secret word, and its last word does not say it
  * holds something else (`password_min_length`, `secretName`, `token_url`).
  */
-export type SecretKeyKind = "password" | "token";
+export type SecretKeyKind = "password" | "token" | "key";
 
 /** Words that end a key naming something other than the secret itself. */
 const NOT_THE_SECRET = new Set(
@@ -15,6 +15,7 @@ const NOT_THE_SECRET = new Set(
     "ref reference class service manager generator validator description title prompt template rotation retries " +
     "attempts days hours minutes seconds secs ms sec user username login email key_id keyid arn ref_name secret_name " +
     "field_name param parameter parameters index length_min length_max salt rounds cost iterations check checks scheme " +
+    "tag namespace sender recipient from " +
     "reset confirm confirmation confirmed changed policy_id mask masked visible show hide enabled_flag valid validity " +
     "period interval refresh_interval scope scopes audience issuer method methods flow grant grants type_id mount " +
     "volume volumes selector ref_key key_ref command cmd script callback redirect lookup resolver"
@@ -25,7 +26,7 @@ const NOT_THE_SECRET = new Set(
 const SECRET_WORDS = new Set(
   (
     "password passwords passwd passwort pwd pass passphrase secret secrets token tokens apikey apitoken authtoken " +
-    "accesstoken credential credentials connectionstring privatekey secretkey accesskey authkey sas pat"
+    "accesstoken credential credentials privatekey secretkey accesskey authkey sas pat"
   ).split(" "),
 );
 
@@ -33,10 +34,17 @@ const SECRET_WORDS = new Set(
 const SECRET_PAIRS = new Set(
   (
     "api_key access_key private_key secret_key account_key auth_key signing_key encryption_key master_key " +
-    "shared_key connection_string sas_token app_key consumer_key subscription_key storage_key admin_key " +
-    "service_key webhook_key license_key session_key cookie_key hmac_key jwt_key"
+    "shared_key sas_token app_key consumer_key subscription_key storage_key admin_key " +
+    "service_key webhook_key license_key session_key cookie_key hmac_key jwt_key api_hash app_hash api_secret"
   ).split(" "),
 );
+
+/**
+ * Every secret word and pair `secretKeyKind` knows, for the test that `MAY_NAME_SECRET` covers them.
+ *
+ * @example SECRET_VOCABULARY.includes("api_hash") // true
+ */
+export const SECRET_VOCABULARY: readonly string[] = [...SECRET_WORDS, ...SECRET_PAIRS];
 
 /**
  * A piece every key `secretKeyKind` accepts has (its secret words and pairs all hold one): a text
@@ -44,7 +52,7 @@ const SECRET_PAIRS = new Set(
  *
  * @example MAY_NAME_SECRET.test("const total = 1;") // false
  */
-export const MAY_NAME_SECRET = /pass|pwd|secret|token|key|credential|connection|sas|pat/i;
+export const MAY_NAME_SECRET = /pass|pwd|secret|token|key|credential|connection|sas|pat|hash/i;
 
 /**
  * The words of a key: `spring.datasource.password` → password's path words, `ClientSecret` →
@@ -70,12 +78,16 @@ export function keyWords(key: string): string[] {
 export function secretKeyKind(key: string): SecretKeyKind | undefined {
   const words = keyWords(key);
   const last = words[words.length - 1];
-  // `existingSecret`, `secretRef`: the name of a secret kept elsewhere.
-  if (words.includes("existing")) return undefined;
+  // `existingSecret`, `envFromSecret`: the name of a secret kept elsewhere.
+  if (words.includes("existing") || words.includes("from")) return undefined;
   if (last === undefined) return undefined;
   // Vault's AppRole `secret_id` is the credential itself, though an id names something elsewhere.
   if (last === "id" && words[words.length - 2] === "secret") return "token";
+  // A pair naming a secret wins over a last word that alone would name something else (`api_hash`).
+  if (words.length >= 2 && SECRET_PAIRS.has(`${words[words.length - 2]}_${last}`)) return "token";
   if (NOT_THE_SECRET.has(last)) return undefined;
+  // `GRAYLOG_SHA256_PASSWORD`, `password_hash`: a digest of a password, not the password.
+  if (words.some((w) => /^(hash|hashed|digest|sha\d*|md5|bcrypt|argon2|pbkdf2)$/.test(w))) return undefined;
   if (words.length >= 2 && NOT_THE_SECRET.has(`${words[words.length - 2]}_${last}`)) return undefined;
   let kind: SecretKeyKind | undefined;
   words.forEach((w, i) => {
@@ -87,16 +99,42 @@ export function secretKeyKind(key: string): SecretKeyKind | undefined {
         : (kind ?? "token");
     }
   });
+  // `CTF_KEY`, `signingKeys`: a key of some kind, a secret when its value looks random.
+  if (
+    kind === undefined &&
+    (last === "key" || last === "keys") &&
+    !NOT_A_SECRET_KEY.has(words[words.length - 2] ?? "")
+  ) {
+    return "key";
+  }
   return kind;
+}
+
+/** Words before `key` that make it no secret: `public_key`, `cache_key`, `sort_key`. */
+const NOT_A_SECRET_KEY = new Set(
+  "public pub cache partition sort primary foreign idempotency lookup map dict object bucket row column field group react i18n translation message label ssh_public".split(
+    " ",
+  ),
+);
+
+/**
+ * A value that looks generated rather than chosen: long, varied, not a slug of words.
+ *
+ * @example looksRandom("TRwzkRJnHOTckssAeyJbysWgP!Qc2T") // true
+ */
+export function looksRandom(v: string): boolean {
+  if (v.length < 16 || /^[a-z]+([-_.][a-z0-9]+)+$/i.test(v) || /^[\w.-]+\/[\w./-]+$/.test(v)) return false;
+  const mixed = /\d/.test(v) || (/[a-z]/.test(v) && /[A-Z]/.test(v));
+  return /[A-Za-z]/.test(v) && mixed && shannonEntropy(v) >= 3.5;
 }
 
 /** Syntax that stands for a value given elsewhere: `${VAR}`, `{{ .Values.x }}`, `<token>`, `%VAR%`... */
 const PLACEHOLDER_SYNTAX =
-  /\$\{|\$\(|^\$[A-Za-z_{]|\{\{|\}\}|^<[^>]*>$|<[A-Za-z][\w .-]*>|^%[A-Za-z_]+%$|%\(?[\w]*\)?[sd]\b|#\{|^@[\w.-]+@$|^__[\w-]+__$|^\[[\w -]+\]$|^\{[\w.-]*\}$|\{\d+\}|^\$\w+$|process\.env|os\.environ|getenv|System\.getenv|GetEnvironmentVariable|ENV\[/;
+  /^(.)\1{3,}$|^@@.*@@$|\$\{|\$\(|^\$[A-Za-z_{]|\{\{|\}\}|^<[^>]*>$|<[A-Za-z][\w .-]*>|^%[A-Za-z_]+%$|%\(?[\w]*\)?[sd]\b|#\{|^@[\w.-]+@$|^__[\w-]+__$|^\[[\w -]+\]$|^\{[\w.-]*\}$|\{\d+\}|^\$\w+$|process\.env|os\.environ|getenv|System\.getenv|GetEnvironmentVariable|ENV\[/;
 
 /** Words that say a value is not a real one. */
 const PLACEHOLDER_WORDS =
-  /change[-_ ]?me|changeit|replace[-_ ]?(me|with|this)|(^|[^a-z])your|^some[-_ ]|xxx|_here\b|-here\b|here$|example|sample|dummy|fake|placeholder|redacted|\btodo\b|\btbd\b|fixme|xxxx|\*{3,}|\.{3}|\u2026|^x+$|insert[-_ ]|enter[-_ ]|not[-_ ]?set|secret[-_]?here|^(null|nil|none|undefined|true|false|yes|no|on|off|n\/a|na|tbd)$/i;
+  /change[-_ ]?me|changeit|^(foo|bar|baz)\b|replace[-_ ]?(me|with|this)|(^|[^a-z])your|^some[-_ ]|xxx|_here\b|-here\b|here$|example|sample|dummy|fake|placeholder|redacted|\btodo\b|\btbd\b|fixme|xxxx|\*{3,}|\.{3}|\u2026|^x+$|insert[-_ ]|enter[-_ ]|not[-_ ]?set|secret[-_]?here|^(null|nil|none|undefined|true|false|yes|no|on|off|n\/a|na|tbd)$/i;
 
 /** A secret kept in a store, named by reference. */
 const SECRET_STORE =
@@ -163,16 +201,23 @@ export function notASecret(
   // `DB_PASSWORD`, `YOUR_API_KEY`, `TU_CONTRASE\u00d1A`, `mongodb-root-password`, `spring.mail.password`:
   // the name of a secret, not one (`UberSecretPassword`, one word, is a password).
   if (/^\p{Lu}[\p{Lu}\d]*(_[\p{Lu}\d]+)+$/u.test(v)) return "names-a-secret";
+  // `NOPASSWD`, `Variables.oracle.admin.password`: a keyword or a property's name holding a secret word.
+  if ((/^[A-Z]+$/.test(v) || /^\w+(\.\w+){2,}$/.test(v)) && MAY_NAME_SECRET.test(v)) return "names-a-secret";
   // Words of a natural language where the value goes ("fill in your key" written in Chinese).
   if (/[\u0080-\uffff]/.test(v) && /\p{L}{2}/u.test(v.replace(/[A-Za-z]/g, ""))) return "prose";
   if (/^(\.{0,2}\/|~\/|[A-Za-z]:\\|classpath:|[a-z][a-z0-9+.-]*:\/\/)/i.test(v)) return "reference";
   // A connection string: its password, if any, is judged inside it (`credentialsInValue`).
   if (CONNECTION_PART.test(v) && v.includes(";")) return "reference";
-  if (/\.(pem|key|crt|cer|p12|pfx|jks|json|txt|ya?ml|env|keystore|gpg|asc|der|sh|ps1|bat|cmd|py|rb|js|sql)$/i.test(v)) {
+  if (
+    /\.(pem|key|crt|cer|p12|pfx|jks|json|txt|ya?ml|env|keystore|gpg|asc|der|sh|ps1|bat|cmd|py|rb|js|sql|log|xml|properties|conf|cfg|ini)$/i.test(
+      v,
+    )
+  ) {
     return "reference";
   }
   if (/\s/.test(v)) return "prose";
   if (v.length < 4) return "short";
+  if (kind === "key" && !looksRandom(v)) return "not-a-credential";
   if (kind === "token") {
     // A token or key is long and not a plain word: `abc`, `bearer`, `header` are not tokens.
     if (v.length < 8 || /^[a-z]+$/i.test(v) || /^\d+[smhdw]?$/.test(v) || shannonEntropy(v) < 2.5)
@@ -185,14 +230,20 @@ export function notASecret(
 export interface ValueCredential {
   /** The secret itself (the password, the header's credential). */
   value: string;
-  rule: "connection-string" | "url-credentials" | "authorization-header" | "piped-password" | "password-argument";
+  rule:
+    | "connection-string"
+    | "url-credentials"
+    | "authorization-header"
+    | "piped-password"
+    | "password-argument"
+    | "command-option";
   label: string;
 }
 
 const CONNECTION_PART =
   /(?:server|data source|host|user id|uid|database|initial catalog|accountname|endpoint|defaultendpointsprotocol|dsn|driver)\s*=/i;
 const CONNECTION_SECRET =
-  /(?:^|[;"'\s{(,])\s*(password|pwd|accountkey|sharedaccesskey|shared_access_key|sharedsecretvalue)\s*=\s*(?:'([^']*)'|"([^"]*)"|([^;"'\s<>]*))/gi;
+  /(?:^|[;"'\s{(,])\s*(password|pwd|accountkey|sharedaccesskey|shared_access_key|sharedsecretvalue)\s*=\s*(?:'([^']*)'|"([^"]*)"|([^;"'\s<>,)]*))/gi;
 const CONNECTION_USER = /(?:user id|uid|user|username)\s*=\s*(?:'([^']*)'|"([^"]*)"|([^;"'\s]*))/i;
 const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]{1,20}):\/\/([^\s:/@'"`<>{}()[\]]+):([^\s/@'"`<>]+)@[^\s'"`<>]/gi;
 /**
@@ -238,6 +289,30 @@ const PASSWORD_ARGUMENTS: ReadonlyArray<{ pattern: RegExp; user?: number; passwo
   },
 ];
 
+/**
+ * Passwords passed to calls (`PASSWORD_ARGUMENTS`), in a text that may hold several lines: a call's
+ * arguments may be written over more than one (`getConnection(url,\n "app", "pw")`). Each with
+ * the index where its match starts.
+ *
+ * @example passwordArguments('getConnection(url,\n  "app", "java1234")')[0]?.value // "java1234"
+ */
+export function passwordArguments(text: string): Array<ValueCredential & { index: number }> {
+  const out: Array<ValueCredential & { index: number }> = [];
+  for (const { pattern, user, password, call } of PASSWORD_ARGUMENTS) {
+    for (const m of text.matchAll(pattern)) {
+      // A group and the next one are the same value in double or single quotes.
+      const value = m[password] ?? m[password + 1] ?? "";
+      const users = user === undefined ? [] : [m[user] ?? m[user + 1] ?? ""];
+      if (value === "" || notASecret(value, "password", { key: "password", users }) !== undefined) continue;
+      out.push({ value, rule: "password-argument", label: `password passed to ${call}`, index: m.index });
+    }
+  }
+  return out;
+}
+
+/** `-Dkeystore.password=x`, `--db-password=x`: an option on a command line, named like a key. */
+const COMMAND_OPTION = /(?:^|\s)(?:-D|--)([A-Za-z][\w.-]*)=("[^"]*"|'[^']*'|[^\s"']+)/g;
+
 /** `echo "p4ss" | docker login -u me --password-stdin`: a literal piped into a login. */
 const PIPED_PASSWORD = /\becho\s+(?:-n\s+)?(?:"([^"$`]+)"|'([^']+)'|([^\s|$`'"]+))\s*\|\s*[^|]*--password-stdin/g;
 const AUTH_HEADER = /\bAuthorization["']?\s*[:=,]\s*["']?\s*(Basic|Bearer)\s+([A-Za-z0-9._~+/-]{8,}=*)/gi;
@@ -273,15 +348,22 @@ export function credentialsInValue(text: string): ValueCredential[] {
       continue;
     out.push({ value, rule: "url-credentials", label: `password in a ${m[1] ?? ""}:// URL` });
   }
-  for (const { pattern, user, password, call } of PASSWORD_ARGUMENTS) {
-    for (const m of text.matchAll(pattern)) {
-      // A group and the next one are the same value in double or single quotes.
-      const value = m[password] ?? m[password + 1] ?? "";
-      const users = user === undefined ? [] : [m[user] ?? m[user + 1] ?? ""];
-      if (value === "" || notASecret(value, "password", { key: "password", users }) !== undefined) continue;
-      out.push({ value, rule: "password-argument", label: `password passed to ${call}` });
-    }
+  const optionUsers = [...text.matchAll(COMMAND_OPTION)]
+    .filter((m) => USER_KEY.test(m[1] ?? ""))
+    .map((m) => (m[2] ?? "").replace(/^["']|["']$/g, ""));
+  for (const m of text.matchAll(COMMAND_OPTION)) {
+    const name = m[1] ?? "";
+    const value = (m[2] ?? "").replace(/^["']|["']$/g, "");
+    // `docker run --secret=db_pwd`, `podman --secret=...`: the option takes a secret's name.
+    const kind = name === "secret" ? undefined : secretKeyKind(name);
+    if (!kind || notASecret(value, kind, { key: name, users: optionUsers }) !== undefined) continue;
+    out.push({
+      value,
+      rule: "command-option",
+      label: `${kind === "password" ? "password" : "secret"} in option ${name}`,
+    });
   }
+  out.push(...passwordArguments(text));
   for (const m of text.matchAll(PIPED_PASSWORD)) {
     const value = m[1] ?? m[2] ?? m[3] ?? "";
     if (notASecret(value, "password", { key: "password" }) !== undefined) continue;

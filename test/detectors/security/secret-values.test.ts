@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { credentialsInValue, notASecret, secretKeyKind } from "../../../src/detectors/security/secret-values.js";
+import {
+  MAY_NAME_SECRET,
+  SECRET_VOCABULARY,
+  credentialsInValue,
+  notASecret,
+  secretKeyKind,
+} from "../../../src/detectors/security/secret-values.js";
 
 describe("secretKeyKind: which keys name a secret", () => {
   it.each([
@@ -12,7 +18,9 @@ describe("secretKeyKind: which keys name a secret", () => {
     ["api-key", "token"],
     ["AccountKey", "token"],
     ["secret_id", "token"],
-    ["ConnectionString", "token"],
+    ["TG_API_HASH", "token"],
+    ["CTF_KEY", "key"],
+    ["key", "key"],
   ] as const)("%s names a %s", (key, kind) => {
     expect(secretKeyKind(key)).toBe(kind);
   });
@@ -29,6 +37,10 @@ describe("secretKeyKind: which keys name a secret", () => {
     "username",
     "keyId",
     "region",
+    // A connection string is a credential only when it holds one: `credentialsInValue` reads inside it.
+    "ConnectionString",
+    "GRAYLOG_SHA256_PASSWORD",
+    "envFromSecret",
   ])("%s names no secret", (key) => {
     expect(secretKeyKind(key)).toBeUndefined();
   });
@@ -113,5 +125,12 @@ describe("credentialsInValue: credentials inside a value, in any file", () => {
     ]) {
       expect(credentialsInValue(text), text).toEqual([]);
     }
+  });
+});
+
+describe("MAY_NAME_SECRET: the pre-check's cue", () => {
+  it("covers every secret word and pair the judge knows (a word it misses would be a pre-check that skips a finding)", () => {
+    expect(SECRET_VOCABULARY.length).toBeGreaterThan(30);
+    for (const word of SECRET_VOCABULARY) expect(MAY_NAME_SECRET.test(word), word).toBe(true);
   });
 });
