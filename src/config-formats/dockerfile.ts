@@ -4,8 +4,7 @@ import { unquote } from "./entry.js";
 const PAIR = /([A-Za-z_][\w.-]*)=("(?:[^"\\]|\\.)*"|'[^']*'|[^\s"'\\]+)/g;
 /** `--password=x`, `--token x`, `-e DB_PASSWORD=x` in a command. */
 const FLAG = /(?:^|\s)--([A-Za-z][\w-]*)(?:=|\s+)("(?:[^"\\]|\\.)*"|'[^']*'|[^\s"'\\;&|-][^\s"'\\;&|]*)/g;
-const SHELL_ASSIGNMENT =
-  /(?:^|[\s;&|(])(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=("(?:[^"\\]|\\.)*"|'[^']*'|[^\s"'\\;&|)]+)/g;
+const SHELL_ASSIGNMENT = /(?:^|[\s;&|("'])(?:export\s+)?([A-Za-z_][\w.]*)=("(?:[^"\\]|\\.)*"|'[^']*'|[^\s"'\\;&|)]+)/g;
 
 /**
  * Dockerfiles (`Dockerfile`, `Dockerfile.*`, `*.dockerfile`, `Containerfile`): `ENV` and `ARG`

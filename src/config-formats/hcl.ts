@@ -52,6 +52,8 @@ export const hclFormat: ConfigFormat = {
         if (attr === "name" && !commented) names[names.length - 1] = value;
         const name = names[names.length - 1];
         const path = attr === "value" && name !== undefined ? [...blocks.flat(), name] : [...blocks.flat(), attr];
+        // A data source's arguments look something up (`secret_id = "db-creds"`): they set no credential.
+        if (blocks[0]?.[0] === "data") continue;
         out.push({ row: index, path, value, commented, quoted: true });
       }
     });

@@ -104,6 +104,9 @@ export const markdownFormat: ConfigFormat = {
         return;
       }
       header = undefined;
+      // `KEYCLOAK_PASSWORD: x` or `DB_PASSWORD=x` written as a line of its own (an indented block, a list).
+      const line = /^\s*(?:[-*]\s+)?([A-Z][A-Z0-9_]{2,})\s*[:=]\s*(\S+)\s*$/.exec(row);
+      if (line) out.push({ row: index, path: [line[1] ?? ""], value: line[2] ?? "", commented: false, quoted: false });
       for (const m of row.matchAll(INLINE)) {
         out.push({ row: index, path: [m[1] ?? ""], value: m[2] ?? "", commented: false, quoted: true });
       }

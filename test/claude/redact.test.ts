@@ -51,12 +51,12 @@ describe("redact", () => {
   });
 
   it.each([
-    ["a .env password", "PASSWORD=hunter2", "PASSWORD=[REDACTED:secret-assignment]"],
+    ["a .env password", "PASSWORD=hunter2", "PASSWORD=[REDACTED:env-assignment]"],
     ["an exported .env token in a diff", "+export API_TOKEN=abc123", "+export API_TOKEN=[REDACTED:secret-assignment]"],
     [
       "a .env line in read_file output",
       "3\tDB_PASSWORD=tiger # local only",
-      "3\tDB_PASSWORD=[REDACTED:secret-assignment] # local only",
+      "3\tDB_PASSWORD=[REDACTED:env-assignment] # local only",
     ],
     [
       "a low-entropy password in code",

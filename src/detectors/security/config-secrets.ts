@@ -93,7 +93,7 @@ export function findConfigSecrets(
     const where = entry.path.join(".");
     let judged = entry.value;
     if (entry.secretData === "base64") judged = base64Text(entry.value) ?? entry.value;
-    for (const c of credentialsInValue(judged)) {
+    for (const c of credentialsInValue(judged, { users: usersNear(entries, entry.row) })) {
       // A Secret's base64 value is masked whole, as written; elsewhere the credential itself.
       out.push({
         value: entry.secretData === "base64" ? entry.value : c.value,

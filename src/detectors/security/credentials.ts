@@ -11,7 +11,7 @@ import { findConfigSecrets, namedOutOfView } from "./config-secrets.js";
 import { looksBinary } from "./file-kind.js";
 import { maskSecret } from "./mask-secret.js";
 import { findSecretAssignments } from "./secret-assignment.js";
-import { MAY_NAME_SECRET, credentialsInValue, notASecret, passwordArguments } from "./secret-values.js";
+import { MAY_NAME_SECRET, credentialsInValue, isSequence, notASecret, passwordArguments } from "./secret-values.js";
 import { scanWithSecretlint } from "./secretlint-scan.js";
 import { securityFinding } from "./security-finding.js";
 
@@ -47,8 +47,11 @@ const VENDOR_EXAMPLE = /EXAMPLE/;
 export async function findSecrets(text: string, path?: string): Promise<FoundSecret[]> {
   if (text.trim() === "" || looksBinary(text)) return [];
   const found: FoundSecret[] = (await scanWithSecretlint(text)).filter(
-    (h) => !VENDOR_EXAMPLE.test(h.value) && !placeholderUrl(h),
+    (h) => !VENDOR_EXAMPLE.test(h.value) && !isSequence(h.value) && !placeholderUrl(h),
   );
+  const format = path === undefined ? undefined : configFormatOf(path);
+  // A configuration file's own `KEY=value` lines are its reader's, read with their context.
+  const assignments = !format || format.embedsCode === true;
   // A call's arguments may go over several lines (`getConnection(url,\n "app", "pw")`).
   for (const c of passwordArguments(text)) {
     const at = text.indexOf(c.value, c.index);
@@ -56,11 +59,10 @@ export async function findSecrets(text: string, path?: string): Promise<FoundSec
   }
   text.split("\n").forEach((lineText, index) => {
     if (!precheck(VALUE_CUE.test(lineText))) return;
-    for (const c of credentialsInValue(lineText))
+    for (const c of credentialsInValue(lineText, { assignments }))
       found.push({ value: c.value, line: index + 1, rule: c.rule, label: c.label });
   });
-  const format = path === undefined ? undefined : configFormatOf(path);
-  if (!format || format.embedsCode === true) {
+  if (assignments) {
     for (const a of findSecretAssignments(text)) {
       found.push({
         value: a.value,

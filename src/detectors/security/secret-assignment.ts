@@ -21,11 +21,12 @@ const ASSIGNMENT =
 
 /**
  * A literal a value falls back to when the environment has none: `key: process.env.X || "lit"`,
+ * `getenv('X') ?: 'lit'`,
  * `os.getenv("X", "lit")`, `os.environ.get("X", "lit")`, `ENV.fetch("X", "lit")`. Group 1 is the
  * key it is assigned to (if any), 2 the environment variable's name, 4 the literal.
  */
 const FALLBACK =
-  /(?:(?:^|[\s,{(])([A-Za-z_][\w]*)["']?\s*[:=]\s*)?(?:process\.env\.([A-Za-z_]\w*)|(?:getenv|environ\.get|ENV\.fetch|Getenv|GetEnvironmentVariable|env\.get)\(\s*["']([A-Za-z_]\w*)["'])[^"'`\n]*?(?:\|\||\?\?|\bor\b|,)\s*["'`]([^"'`\n]{1,400})["'`]/g;
+  /(?:(?:^|[\s,{(])([A-Za-z_][\w]*)["']?\s*[:=]\s*)?(?:process\.env\.([A-Za-z_]\w*)|(?:getenv|environ\.get|ENV\.fetch|Getenv|GetEnvironmentVariable|env\.get)\(\s*["']([A-Za-z_]\w*)["'])[^"'`\n]*?(?:\|\||\?\?|\?:|\bor\b|,)\s*["'`]([^"'`\n]{1,400})["'`]/g;
 
 /**
  * Finds high-entropy literals assigned to secret-like names (password, secret, token, api_key,

@@ -130,11 +130,11 @@ export function looksRandom(v: string): boolean {
 
 /** Syntax that stands for a value given elsewhere: `${VAR}`, `{{ .Values.x }}`, `<token>`, `%VAR%`... */
 const PLACEHOLDER_SYNTAX =
-  /^(.)\1{3,}$|^@@.*@@$|\$\{|\$\(|^\$[A-Za-z_{]|\{\{|\}\}|^<[^>]*>$|<[A-Za-z][\w .-]*>|^%[A-Za-z_]+%$|%\(?[\w]*\)?[sd]\b|#\{|^@[\w.-]+@$|^__[\w-]+__$|^\[[\w -]+\]$|^\{[\w.-]*\}$|\{\d+\}|^\$\w+$|process\.env|os\.environ|getenv|System\.getenv|GetEnvironmentVariable|ENV\[/;
+  /^(.)\1{3,}$|^@@.*@@$|^<|^#{2,}|^`|\$\{|\$\(|^\$[A-Za-z_{]|\{\{|\}\}|^<[^>]*>$|<[A-Za-z][\w .-]*>|^%[A-Za-z_]+%$|%\(?[\w]*\)?[sd]\b|#\{|^@[\w.-]+@$|^__[\w-]+__$|^\[[\w -]+\]$|^\{[\w.-]*\}$|\{\d+\}|^\$\w+$|process\.env|os\.environ|getenv|System\.getenv|GetEnvironmentVariable|ENV\[/;
 
 /** Words that say a value is not a real one. */
 const PLACEHOLDER_WORDS =
-  /change[-_ ]?me|changeit|^(foo|bar|baz)\b|replace[-_ ]?(me|with|this)|(^|[^a-z])your|^some[-_ ]|xxx|_here\b|-here\b|here$|example|sample|dummy|fake|placeholder|redacted|\btodo\b|\btbd\b|fixme|xxxx|\*{3,}|\.{3}|\u2026|^x+$|insert[-_ ]|enter[-_ ]|not[-_ ]?set|secret[-_]?here|^(null|nil|none|undefined|true|false|yes|no|on|off|n\/a|na|tbd)$/i;
+  /change[-_ ]?(me|this|it)|^(foo|bar|baz)\b|replace[-_ ]?(me|with|this)|(^|[^a-z])your|^some[-_ ]|xxx|_here\b|-here\b|here$|example|sample|dummy|fake|placeholder|redacted|\btodo\b|\btbd\b|fixme|xxxx|\*{3,}|\.{3}|\u2026|^x+$|insert[-_ ]|enter[-_ ]|not[-_ ]?set|secret[-_]?here|^(null|nil|none|undefined|true|false|yes|no|on|off|n\/a|na|tbd)$/i;
 
 /** A secret kept in a store, named by reference. */
 const SECRET_STORE =
@@ -142,6 +142,9 @@ const SECRET_STORE =
 
 /** A value encrypted where it stands: Maven's `{...}`, jasypt's `ENC(...)`. */
 const ENCRYPTED = /^\{[A-Za-z0-9+/=]{16,}\}$|^ENC\(.*\)$/;
+
+/** Words that, put together, make a name rather than a secret: `keysecret`, `secretpassword`, `mytoken`. */
+const ONLY_SECRET_WORDS = /password|passwd|pass|pwd|secret|token|key|api|auth|my|[-_.]/g;
 
 /** Values people write where a real secret would go. */
 const DUMMIES = new Set(
@@ -151,6 +154,21 @@ const DUMMIES = new Set(
     "optional unset unknown auto random generated generate testpassword testpass testsecret testtoken secretkey secret_key"
   ).split(" "),
 );
+
+/**
+ * A value typed as a run of keys, not generated: `1234567890`, `abcdefghij` inside its longest
+ * piece (`AKIA1234567890ABCDE`, `ghp_1234567890abcdef...`).
+ *
+ * @example isSequence("ghp_1234567890abcdef1234567890abcdef1234") // true
+ */
+export function isSequence(value: string): boolean {
+  // The longest piece between separators is the random part: a Slack token's numeric ids are not.
+  const v = value
+    .split(/[-_.:/]/)
+    .reduce((a, b) => (b.length > a.length ? b : a), "")
+    .toLowerCase();
+  return v.includes("1234567890") || v.includes("0123456789") || v.includes("abcdefghij") || v.includes("qwertyuiop");
+}
 
 /** The key paths of a user name beside a password: `username`, `DB_USER`, `spring.security.user.name`, `uid`. */
 export const USER_KEY = /(^|[._-])(user([._-]?(name|id))?|uid|login)$/i;
@@ -195,7 +213,7 @@ export function notASecret(
   if (ENCRYPTED.test(v)) return "encrypted";
   if (PLACEHOLDER_WORDS.test(v)) return "placeholder";
   const lower = v.toLowerCase();
-  if (DUMMIES.has(lower)) return "dummy";
+  if (DUMMIES.has(lower) || isSequence(lower) || lower.replace(ONLY_SECRET_WORDS, "") === "") return "dummy";
   if (context.users?.some((u) => u.toLowerCase() === lower)) return "same-as-user";
   if (keyWords(context.key).includes(lower)) return "same-as-user";
   // `DB_PASSWORD`, `YOUR_API_KEY`, `TU_CONTRASE\u00d1A`, `mongodb-root-password`, `spring.mail.password`:
@@ -236,7 +254,9 @@ export interface ValueCredential {
     | "authorization-header"
     | "piped-password"
     | "password-argument"
-    | "command-option";
+    | "command-option"
+    | "env-assignment"
+    | "provider-format";
   label: string;
 }
 
@@ -310,6 +330,21 @@ export function passwordArguments(text: string): Array<ValueCredential & { index
   return out;
 }
 
+/** `DB_PASSWORD=x` inside a line: a command's `--env`/`-e`, an `env:` string, `export A=x && export B=y`. */
+const ENV_ASSIGNMENT = /(?:^|[\s'"(;&|])(?:export\s+)?([A-Z][A-Z0-9_]*)=("[^"]*"|'[^']*'|[^\s'";&|()[\]{}]+)/g;
+
+/** `echo 'root:pw' | chpasswd`: a user's password set from a literal. */
+const CHPASSWD = /\becho\s+(?:-e\s+)?["']?([\w.-]+):([^'"\s|]+)["']?\s*\|\s*(?:sudo\s+)?chpasswd/g;
+
+/** `Geocode.setApiKey("...")`, `client.setAccessToken("...")`: a key passed to its setter. */
+const KEY_SETTER = /\.set(?:Api|Access|Auth|Secret|Client)?(?:Key|Token|Secret)\(\s*["']([^"']{8,})["']/g;
+
+/** A Google API key, whatever it is assigned to. */
+const GOOGLE_API_KEY = /\bAIza[0-9A-Za-z_-]{35}\b/g;
+
+/** Go's MySQL DSN, `user:password@tcp(host)/db`: user info without a scheme. */
+const GO_DSN = /(?:^|["'`\s])([\w.-]+):([^\s@"'`/:]+)@(?:tcp|unix)\(/g;
+
 /** `-Dkeystore.password=x`, `--db-password=x`: an option on a command line, named like a key. */
 const COMMAND_OPTION = /(?:^|\s)(?:-D|--)([A-Za-z][\w.-]*)=("[^"]*"|'[^']*'|[^\s"']+)/g;
 
@@ -324,7 +359,18 @@ const AUTH_HEADER = /\bAuthorization["']?\s*[:=,]\s*["']?\s*(Basic|Bearer)\s+([A
  *
  * @example credentialsInValue("Server=db;User Id=app;Password=Pr0d!pw;")[0]?.rule // "connection-string"
  */
-export function credentialsInValue(text: string): ValueCredential[] {
+export function credentialsInValue(
+  text: string,
+  opts: {
+    /** User names beside the value, for "a password equal to its user is a default". */
+    users?: readonly string[];
+    /**
+     * Whether `KEY=value` assignments inside the line are read (commands, `env:` strings). False
+     * for a configuration file's own lines, which its reader pairs with their context instead.
+     */
+    assignments?: boolean;
+  } = {},
+): ValueCredential[] {
   const out: ValueCredential[] = [];
   if (CONNECTION_PART.test(text)) {
     const userMatch = CONNECTION_USER.exec(text);
@@ -364,6 +410,42 @@ export function credentialsInValue(text: string): ValueCredential[] {
     });
   }
   out.push(...passwordArguments(text));
+  const envUsers = [
+    ...(opts.users ?? []),
+    ...[...text.matchAll(ENV_ASSIGNMENT)]
+      .filter((m) => USER_KEY.test(m[1] ?? ""))
+      .map((m) => (m[2] ?? "").replace(/^["']|["']$/g, "")),
+    // `psql -U app`, `mysql -u root`, `--username=app`: the user a command logs in as.
+    ...[...text.matchAll(/(?:^|\s)(?:-[Uu]\s*|--user(?:name)?[= ])["']?([\w.@-]+)/g)].map((m) => m[1] ?? ""),
+  ];
+  for (const m of opts.assignments === false ? [] : text.matchAll(ENV_ASSIGNMENT)) {
+    // `X=sys.argv[2]`, `X=get_password()`: an expression, not a literal.
+    if (/^[[(]/.test(text.slice(m.index + m[0].length))) continue;
+    const name = m[1] ?? "";
+    const value = (m[2] ?? "").replace(/^["']|["']$/g, "");
+    const kind = secretKeyKind(name);
+    if (!kind || notASecret(value, kind, { key: name, users: envUsers }) !== undefined) continue;
+    if (kind !== "password" && notASecret(value, "token", { key: name }) !== undefined) continue;
+    out.push({ value, rule: "env-assignment", label: `${kind === "password" ? "password" : "secret"} in ${name}` });
+  }
+  for (const m of text.matchAll(CHPASSWD)) {
+    const value = m[2] ?? "";
+    if (notASecret(value, "password", { key: "password", users: [m[1] ?? ""] }) !== undefined) continue;
+    out.push({ value, rule: "piped-password", label: "password set with chpasswd" });
+  }
+  for (const m of text.matchAll(KEY_SETTER)) {
+    const value = m[1] ?? "";
+    if (notASecret(value, "token", { key: "token" }) !== undefined) continue;
+    out.push({ value, rule: "password-argument", label: "key passed to its setter" });
+  }
+  for (const m of text.matchAll(GOOGLE_API_KEY)) {
+    if (!isSequence(m[0])) out.push({ value: m[0], rule: "provider-format", label: "Google API key" });
+  }
+  for (const m of text.matchAll(GO_DSN)) {
+    const value = m[2] ?? "";
+    if (notASecret(value, "password", { key: "password", users: [m[1] ?? ""] }) !== undefined) continue;
+    out.push({ value, rule: "url-credentials", label: "password in a Go DSN" });
+  }
   for (const m of text.matchAll(PIPED_PASSWORD)) {
     const value = m[1] ?? m[2] ?? m[3] ?? "";
     if (notASecret(value, "password", { key: "password" }) !== undefined) continue;
