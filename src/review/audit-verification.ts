@@ -117,6 +117,11 @@ async function walkChain(log: ChainReader, chain: string, recorded: AuditChainHe
   let expected = GENESIS_HASH;
   let last: ChainedAuditRow | undefined;
   let verified = 0;
+  /**
+   * Whether the walk passed the head recorded when it began: entries after it were appended while
+   * it walked (a gate running meanwhile), and hold like the others.
+   */
+  let reachedHead = false;
   /** A row whose link does not match the entry before it: the rest of the chain is searched for what it follows. */
   let unlinked: ChainedAuditRow | undefined;
   const report = () => ({ chain, verified, head: last?.hash ?? null });
@@ -140,13 +145,14 @@ async function walkChain(log: ChainReader, chain: string, recorded: AuditChainHe
     expected = row.hash;
     last = row;
     verified++;
+    if (recorded && row.seq === recorded.seq && row.hash === recorded.hash) reachedHead = true;
   }
   if (unlinked) {
     const before = last ? `#${last.seq}` : "the chain's start";
     const what = `missing predecessor: the entry it follows is not in the log (after ${before}: removed, or rewritten)`;
     return { report: report(), broke: breakAt(unlinked, "missing_predecessor", what) };
   }
-  if (last && recorded?.seq === last.seq && recorded.hash === last.hash) return { report: report() };
+  if (reachedHead) return { report: report() };
   const ends = last ? `the chain ends at #${last.seq}` : "the chain has no entry";
   const what = recorded
     ? `missing: the chain's last entry was #${recorded.seq}, but ${ends} (its last entries were removed)`
