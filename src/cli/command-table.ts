@@ -66,6 +66,12 @@ export const COMMANDS: readonly CommandUsage[] = [
     what: "copy the SQLite state (GATE_DB) into an empty PostgreSQL database",
   },
   {
+    command: "audit",
+    sub: "verify",
+    synopsis: "gate audit verify [--json]",
+    what: "walk the audit log's hash chains (GATE_DB or GATE_DATABASE_URL); exit 1 naming the first entry that does not hold",
+  },
+  {
     command: "osv",
     sub: "sync",
     synopsis: "gate osv sync <dir> [--ecosystem npm,pypi]",

@@ -160,6 +160,8 @@ export async function runCli(argv: string[], env: Env): Promise<number> {
         );
       case "db":
         return await (await import("./commands/db.js")).dbCommand(ctx, rest, to);
+      case "audit":
+        return await (await import("./commands/audit.js")).auditCommand(ctx, rest, json);
       default:
         process.stderr.write(`gate: unknown command ${JSON.stringify(command)}\n\n${helpText()}\n`);
         return 2;

@@ -11,6 +11,7 @@ export const COPIED_TABLES = [
   { name: "gate_reviews", order: "created_at, rowid" },
   { name: "gate_deliveries", order: "received_at, rowid" },
   { name: "gate_audit", order: "seq", serial: "seq" },
+  { name: "gate_audit_heads", order: "rowid" },
   { name: "gate_decisions", order: "seq", serial: "seq" },
   { name: "gate_pull_requests", order: "rowid" },
   { name: "gate_slack_notes", order: "rowid" },

@@ -1,9 +1,16 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { chainExisting, type UnchainedRow } from "../domain/audit-chain.js";
 import { GateError, messageOf } from "../domain/errors.js";
+import { AUDIT_CHAIN_COLUMNS, UNCHAINED_ROWS } from "./audit-sql.js";
 import { type Migration, pendingMigrations, SCHEMA_VERSION_TABLE } from "./migrations.js";
 import { tablesV1 } from "./schema-v1.js";
+
+/** The audit log's refusal of edits (dropped and made again once, by the migration that chains it). */
+const NO_UPDATE = `-- Append-only: the audit log refuses edits and deletions.
+CREATE TRIGGER IF NOT EXISTS gate_audit_no_update BEFORE UPDATE ON gate_audit
+  BEGIN SELECT RAISE(ABORT, 'gate_audit is append-only'); END;`;
 
 /**
  * The first schema's tables in SQLite (LangGraph's SqliteSaver adds `checkpoints` and `writes` in
@@ -16,9 +23,7 @@ const SCHEMA_1 = `${tablesV1({
   bytes: "BLOB",
   reviewExtras: "",
 })}
--- Append-only: the audit log refuses edits and deletions.
-CREATE TRIGGER IF NOT EXISTS gate_audit_no_update BEFORE UPDATE ON gate_audit
-  BEGIN SELECT RAISE(ABORT, 'gate_audit is append-only'); END;
+${NO_UPDATE}
 CREATE TRIGGER IF NOT EXISTS gate_audit_no_delete BEFORE DELETE ON gate_audit
   BEGIN SELECT RAISE(ABORT, 'gate_audit is append-only'); END;
 `;
@@ -119,7 +124,33 @@ export const SQLITE_MIGRATIONS: ReadonlyArray<Migration<Database.Database>> = [
         CREATE INDEX gate_reviews_unpublished ON gate_reviews (created_at) WHERE result_json IS NOT NULL AND result_published = 0;`);
     },
   },
+  {
+    version: 6,
+    name: "the audit log as hash chains, one per repository owner, with their heads",
+    up: chainAuditLog,
+  },
 ];
+
+/**
+ * Migration 6: the audit log's chain columns and heads (audit-sql.ts), then every row written
+ * before it chained once, in sequence order (src/domain/audit-chain.ts). Its edit trigger is
+ * lifted for those updates only, inside the migration's transaction.
+ */
+function chainAuditLog(db: Database.Database): void {
+  db.exec(`${AUDIT_CHAIN_COLUMNS}
+    CREATE TRIGGER gate_audit_heads_forward BEFORE UPDATE ON gate_audit_heads
+      WHEN NEW.seq <= OLD.seq OR NEW.chain <> OLD.chain
+      BEGIN SELECT RAISE(ABORT, 'gate_audit_heads only moves forward'); END;
+    CREATE TRIGGER gate_audit_heads_no_delete BEFORE DELETE ON gate_audit_heads
+      BEGIN SELECT RAISE(ABORT, 'gate_audit_heads only moves forward'); END;`);
+  const { links, heads } = chainExisting(db.prepare(UNCHAINED_ROWS).all() as UnchainedRow[]);
+  db.exec("DROP TRIGGER gate_audit_no_update");
+  const link = db.prepare("UPDATE gate_audit SET chain = ?, prev_hash = ?, hash = ? WHERE seq = ?");
+  for (const l of links) link.run(l.chain, l.prevHash, l.hash, l.seq);
+  db.exec(NO_UPDATE);
+  const head = db.prepare("INSERT INTO gate_audit_heads (chain, seq, hash) VALUES (?, ?, ?)");
+  for (const [chain, h] of heads) head.run(chain, h.seq, h.hash);
+}
 
 /**
  * Brings the file's schema up to date in one write transaction (a second process opening the

@@ -33,6 +33,7 @@ describe("gate --help and the command table", () => {
       // `config whatif` is dispatched before the gate is built (run-cli.ts), `config check` by its command.
       config: ["commands/config.ts", "run-cli.ts"],
       db: ["commands/db.ts"],
+      audit: ["commands/audit.ts"],
       osv: ["commands/osv.ts"],
     };
     for (const u of COMMANDS.filter((c) => c.sub)) {

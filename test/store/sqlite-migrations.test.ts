@@ -48,7 +48,12 @@ describe("SQLite schema migrations", () => {
       headSha,
       source: { kind: "github", owner: "acme", repo: "web", number: 1, headSha },
     });
-    await before.audit({ reviewId: "r-old", actor: "U1", action: "approve", outcome: "applied" });
+    // As a gate of that time appended it (today's store chains entries, in tables that file lacks).
+    old
+      .prepare(
+        "INSERT INTO gate_audit (review_id, at, actor, action, outcome) VALUES ('r-old', ?, 'U1', 'approve', 'applied')",
+      )
+      .run(at.toISOString());
     expect(old.prepare("SELECT name FROM sqlite_master WHERE name = 'gate_schema_version'").get()).toBeUndefined();
     old.close();
 

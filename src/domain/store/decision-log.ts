@@ -20,6 +20,33 @@ export interface AuditInput {
   detail?: Record<string, unknown>;
 }
 
+/**
+ * An audit row as the chain's verifier reads it: every stored field, its links, and its review's
+ * PR (null when no review has its id). `chain`, `prev_hash` and `hash` are null only on a row
+ * written without them (by a gate older than the chain, or by hand).
+ */
+export interface ChainedAuditRow {
+  seq: number;
+  chain: string | null;
+  review_id: string;
+  at: string;
+  actor: string;
+  action: string;
+  outcome: string;
+  /** The stored JSON text, as stored. */
+  detail: string;
+  prev_hash: string | null;
+  hash: string | null;
+  pr: string | null;
+}
+
+/** A chain's head as recorded when its last entry was appended. */
+export interface AuditChainHead {
+  chain: string;
+  seq: number;
+  hash: string;
+}
+
 /** A decision received and not applied yet. */
 export interface PendingDecision {
   reviewId: string;
@@ -44,6 +71,16 @@ export interface DecisionLog {
   pendingDecisions(reviewId?: string): Promise<PendingDecision[]>;
   /** Marks a review's received decision applied; true when one was waiting (false: it was applied already). */
   markApplied(reviewId: string): Promise<boolean>;
+  /**
+   * Appends an entry to its chain (its review's repository owner, src/domain/audit-chain.ts):
+   * stamped with the next sequence number and the time, it carries the hash of the chain's last
+   * entry and its own, and becomes the chain's head. Appends to one chain take turns (a lock on
+   * the chain's head until the transaction ends), so the chain never forks.
+   */
   audit(entry: AuditInput): Promise<void>;
   auditFor(reviewId: string): Promise<AuditEntry[]>;
+  /** Every chain the audit log holds (null: rows written without one) and every recorded head. */
+  auditChains(): Promise<{ chains: Array<string | null>; heads: AuditChainHead[] }>;
+  /** Up to `limit` rows of one chain (null: the unchained rows) after `afterSeq`, in sequence order. */
+  auditChainPage(chain: string | null, afterSeq: number, limit: number): Promise<ChainedAuditRow[]>;
 }

@@ -1,4 +1,6 @@
-import type { AuditEntry, DecisionLog } from "../../domain/store/decision-log.js";
+import { chainOf, entryHash, GENESIS_HASH } from "../../domain/audit-chain.js";
+import type { AuditEntry, AuditInput, ChainedAuditRow, DecisionLog } from "../../domain/store/decision-log.js";
+import { AUDIT_COLUMNS, chainPageSql } from "../audit-sql.js";
 import { type DecisionRow, fromDecisionRow, PENDING_DECISIONS } from "../rows.js";
 import type { PgConnection } from "./connection.js";
 
@@ -30,17 +32,67 @@ export function pgDecisionLog(c: PgConnection): DecisionLog {
       return n > 0;
     },
     async audit(entry) {
-      await c.changed(
-        "INSERT INTO gate_audit (review_id, at, actor, action, outcome, detail) VALUES ($1, $2, $3, $4, $5, $6)",
-        [entry.reviewId, c.now(), entry.actor, entry.action, entry.outcome, JSON.stringify(entry.detail ?? {})],
-      );
+      // In the caller's transaction when there is one (the head stays locked until it ends).
+      await c.transaction((tx) => appendAudit(tx, entry));
     },
     async auditFor(reviewId) {
       const rows = await c.rows<Omit<AuditEntry, "detail" | "seq"> & { seq: string; detail: string }>(
-        "SELECT * FROM gate_audit WHERE review_id = $1 ORDER BY seq",
+        `SELECT ${AUDIT_COLUMNS} FROM gate_audit WHERE review_id = $1 ORDER BY seq`,
         [reviewId],
       );
       return rows.map((r) => ({ ...r, seq: Number(r.seq), detail: JSON.parse(r.detail) as Record<string, unknown> }));
     },
+    async auditChains() {
+      const chains = await c.rows<{ chain: string | null }>("SELECT DISTINCT chain FROM gate_audit ORDER BY chain");
+      const heads = await c.rows<{ chain: string; seq: string; hash: string }>(
+        "SELECT chain, seq, hash FROM gate_audit_heads ORDER BY chain",
+      );
+      return { chains: chains.map((r) => r.chain), heads: heads.map((h) => ({ ...h, seq: Number(h.seq) })) };
+    },
+    async auditChainPage(chain, afterSeq, limit) {
+      const rows = await c.rows<Omit<ChainedAuditRow, "seq"> & { seq: string }>(
+        chain === null ? chainPageSql(true, "", "$1", "$2") : chainPageSql(false, "$1", "$2", "$3"),
+        chain === null ? [afterSeq, limit] : [chain, afterSeq, limit],
+      );
+      return rows.map((r) => ({ ...r, seq: Number(r.seq) }));
+    },
   };
+}
+
+/**
+ * Appends one entry to its chain inside a transaction. The chain's head row is locked first
+ * (SELECT ... FOR UPDATE, created if the chain is new): a second replica appending to the same
+ * chain waits there until this transaction ends, then reads the head this one wrote, so the
+ * chain never forks. The sequence number is taken under the lock, so a chain's order is its
+ * sequence order.
+ */
+async function appendAudit(tx: PgConnection, entry: AuditInput): Promise<void> {
+  const [review] = await tx.rows<{ repo: string }>("SELECT repo FROM gate_reviews WHERE id = $1", [entry.reviewId]);
+  const chain = chainOf(review?.repo);
+  await tx.changed(
+    "INSERT INTO gate_audit_heads (chain, seq, hash) VALUES ($1, 0, $2) ON CONFLICT (chain) DO NOTHING",
+    [chain, GENESIS_HASH],
+  );
+  const [head] = await tx.rows<{ hash: string }>("SELECT hash FROM gate_audit_heads WHERE chain = $1 FOR UPDATE", [
+    chain,
+  ]);
+  const [next] = await tx.rows<{ seq: string }>("SELECT nextval(pg_get_serial_sequence('gate_audit', 'seq')) AS seq");
+  const row = {
+    seq: Number(next?.seq),
+    chain,
+    review_id: entry.reviewId,
+    at: tx.now(),
+    actor: entry.actor,
+    action: entry.action,
+    outcome: entry.outcome,
+    detail: JSON.stringify(entry.detail ?? {}),
+  };
+  const prevHash = head?.hash ?? GENESIS_HASH;
+  const hash = entryHash(row, prevHash);
+  await tx.changed(
+    `INSERT INTO gate_audit (seq, chain, review_id, at, actor, action, outcome, detail, prev_hash, hash)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    [row.seq, chain, row.review_id, row.at, row.actor, row.action, row.outcome, row.detail, prevHash, hash],
+  );
+  await tx.changed("UPDATE gate_audit_heads SET seq = $2, hash = $3 WHERE chain = $1", [chain, row.seq, hash]);
 }

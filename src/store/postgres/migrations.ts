@@ -1,4 +1,6 @@
 import type pg from "pg";
+import { chainExisting, type UnchainedRow } from "../../domain/audit-chain.js";
+import { AUDIT_CHAIN_COLUMNS, UNCHAINED_ROWS } from "../audit-sql.js";
 import type { Migration } from "../migrations.js";
 import { tablesV1 } from "../schema-v1.js";
 import { JOBS_TABLE } from "./job-queue.js";
@@ -87,4 +89,53 @@ export const POSTGRES_MIGRATIONS: ReadonlyArray<Migration<pg.ClientBase>> = [
         CREATE INDEX gate_reviews_unpublished ON gate_reviews (created_at, seq) WHERE result_json IS NOT NULL AND result_published = 0;`);
     },
   },
+  {
+    version: 6,
+    name: "the audit log as hash chains, one per repository owner, with their heads",
+    up: chainAuditLog,
+  },
 ];
+
+/** How many rows one UPDATE of migration 6 chains. */
+const CHAIN_BATCH = 5000;
+
+/**
+ * Migration 6: the audit log's chain columns and heads (audit-sql.ts), then every row written
+ * before it chained once, in sequence order (src/domain/audit-chain.ts). Its edit trigger is
+ * disabled for those updates only, inside the migration's transaction (under the migration lock,
+ * so no replica appends meanwhile).
+ */
+async function chainAuditLog(client: pg.ClientBase): Promise<void> {
+  await client.query(`${AUDIT_CHAIN_COLUMNS}
+    CREATE FUNCTION gate_audit_heads_forward() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF TG_OP <> 'UPDATE' THEN
+        RAISE EXCEPTION 'gate_audit_heads only moves forward';
+      END IF;
+      IF NEW.seq <= OLD.seq OR NEW.chain <> OLD.chain THEN
+        RAISE EXCEPTION 'gate_audit_heads only moves forward';
+      END IF;
+      RETURN NEW;
+    END
+    $$;
+    CREATE TRIGGER gate_audit_heads_forward BEFORE UPDATE OR DELETE ON gate_audit_heads
+      FOR EACH ROW EXECUTE FUNCTION gate_audit_heads_forward();
+    CREATE TRIGGER gate_audit_heads_no_truncate BEFORE TRUNCATE ON gate_audit_heads
+      FOR EACH STATEMENT EXECUTE FUNCTION gate_audit_heads_forward();`);
+  const { rows } = await client.query<Omit<UnchainedRow, "seq"> & { seq: string }>(UNCHAINED_ROWS);
+  const { links, heads } = chainExisting(rows.map((r) => ({ ...r, seq: Number(r.seq) })));
+  await client.query("ALTER TABLE gate_audit DISABLE TRIGGER gate_audit_no_update_or_delete");
+  for (let i = 0; i < links.length; i += CHAIN_BATCH) {
+    const batch = links.slice(i, i + CHAIN_BATCH);
+    await client.query(
+      `UPDATE gate_audit a SET chain = u.chain, prev_hash = u.prev_hash, hash = u.hash
+       FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) AS u(seq, chain, prev_hash, hash)
+       WHERE a.seq = u.seq`,
+      [batch.map((l) => l.seq), batch.map((l) => l.chain), batch.map((l) => l.prevHash), batch.map((l) => l.hash)],
+    );
+  }
+  await client.query("ALTER TABLE gate_audit ENABLE TRIGGER gate_audit_no_update_or_delete");
+  for (const [chain, h] of heads) {
+    await client.query("INSERT INTO gate_audit_heads (chain, seq, hash) VALUES ($1, $2, $3)", [chain, h.seq, h.hash]);
+  }
+}

@@ -1,4 +1,12 @@
-import type { AuditEntry, DecisionLog } from "../../domain/store/decision-log.js";
+import { chainOf, entryHash, GENESIS_HASH } from "../../domain/audit-chain.js";
+import type {
+  AuditChainHead,
+  AuditEntry,
+  AuditInput,
+  ChainedAuditRow,
+  DecisionLog,
+} from "../../domain/store/decision-log.js";
+import { AUDIT_COLUMNS, chainPageSql } from "../audit-sql.js";
 import { type DecisionRow, fromDecisionRow, PENDING_DECISIONS } from "../rows.js";
 import type { SqliteConnection } from "./connection.js";
 
@@ -36,21 +44,65 @@ export function sqliteDecisionLog(c: SqliteConnection): DecisionLog {
     },
     async audit(entry) {
       await c.ready();
-      c.sql(`INSERT INTO gate_audit (review_id, at, actor, action, outcome, detail) VALUES (?, ?, ?, ?, ?, ?)`).run(
-        entry.reviewId,
-        c.now(),
-        entry.actor,
-        entry.action,
-        entry.outcome,
-        JSON.stringify(entry.detail ?? {}),
-      );
+      // Under SQLite's write lock (BEGIN IMMEDIATE, or a savepoint of the transaction holding it):
+      // another process's append waits, so the head read here is the chain's last entry.
+      c.db.transaction(() => appendAudit(c, entry)).immediate();
     },
     async auditFor(reviewId) {
       await c.ready();
-      const rows = c.sql(`SELECT * FROM gate_audit WHERE review_id = ? ORDER BY seq`).all(reviewId) as Array<
-        Omit<AuditEntry, "detail"> & { detail: string }
-      >;
+      const rows = c
+        .sql(`SELECT ${AUDIT_COLUMNS} FROM gate_audit WHERE review_id = ? ORDER BY seq`)
+        .all(reviewId) as Array<Omit<AuditEntry, "detail"> & { detail: string }>;
       return rows.map((r) => ({ ...r, detail: JSON.parse(r.detail) as Record<string, unknown> }));
     },
+    async auditChains() {
+      await c.ready();
+      const chains = c.sql("SELECT DISTINCT chain FROM gate_audit ORDER BY chain").all() as Array<{
+        chain: string | null;
+      }>;
+      const heads = c.sql("SELECT chain, seq, hash FROM gate_audit_heads ORDER BY chain").all() as AuditChainHead[];
+      return { chains: chains.map((r) => r.chain), heads };
+    },
+    async auditChainPage(chain, afterSeq, limit) {
+      await c.ready();
+      const sql = c.sql(chainPageSql(chain === null, "?", "?", "?"));
+      return (chain === null ? sql.all(afterSeq, limit) : sql.all(chain, afterSeq, limit)) as ChainedAuditRow[];
+    },
   };
+}
+
+/** Appends one entry to its chain: the caller holds the write lock. */
+function appendAudit(c: SqliteConnection, entry: AuditInput): void {
+  const review = c.sql("SELECT repo FROM gate_reviews WHERE id = ?").get(entry.reviewId) as
+    | { repo: string }
+    | undefined;
+  const chain = chainOf(review?.repo);
+  const head = c.sql("SELECT hash FROM gate_audit_heads WHERE chain = ?").get(chain) as { hash: string } | undefined;
+  // The number AUTOINCREMENT would give, taken first: the hash covers it.
+  const { seq } = c
+    .sql(
+      `SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'gate_audit'), 0),
+                  COALESCE((SELECT MAX(seq) FROM gate_audit), 0)) + 1 AS seq`,
+    )
+    .get() as { seq: number };
+  const row = {
+    seq,
+    chain,
+    review_id: entry.reviewId,
+    at: c.now(),
+    actor: entry.actor,
+    action: entry.action,
+    outcome: entry.outcome,
+    detail: JSON.stringify(entry.detail ?? {}),
+  };
+  const prevHash = head?.hash ?? GENESIS_HASH;
+  const hash = entryHash(row, prevHash);
+  c.sql(
+    `INSERT INTO gate_audit (seq, chain, review_id, at, actor, action, outcome, detail, prev_hash, hash)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(seq, chain, row.review_id, row.at, row.actor, row.action, row.outcome, row.detail, prevHash, hash);
+  c.sql(
+    `INSERT INTO gate_audit_heads (chain, seq, hash) VALUES (?, ?, ?)
+     ON CONFLICT (chain) DO UPDATE SET seq = excluded.seq, hash = excluded.hash`,
+  ).run(chain, seq, hash);
 }
