@@ -47,7 +47,8 @@ export interface ConfigFormat {
 export function unquote(raw: string, commentMarks = "#"): { value: string; quoted: boolean } {
   const text = raw.trim();
   const q = text[0];
-  if (q === '"' || q === "'" || q === "`") {
+  // A backquote starts a command whose output is the value: kept as written, not a quoted literal.
+  if (q === '"' || q === "'") {
     const end = text.indexOf(q, 1);
     if (end > 0) return { value: text.slice(1, end), quoted: true };
     return { value: text.slice(1), quoted: true };

@@ -26,6 +26,9 @@ const SECRET_DATA_STILL_SECRET: ReadonlySet<NotASecret> = new Set([
   "reference",
 ] as const);
 
+/** Formats that hold no translations: a quoted phrase under a password's name there is a passphrase. */
+const PASSPHRASE_FORMATS: ReadonlySet<string> = new Set(["dotenv", "dockerfile", "terraform", "ini", "toml"]);
+
 /** Keys of a Kubernetes Secret's data that hold no credential. */
 const PLAIN_DATA_KEY =
   /(user(name)?|address|host(name)?|port|database|db|name|region|endpoint|bucket|email|namespace|crt|cert|certificate|pem|url|uri|server|schema|driver|dialect|tenant|id|env|environment|mode|level)$/i;
@@ -114,7 +117,12 @@ export function findConfigSecrets(
     const users = usersNear(entries, entry.row);
     const rule = notASecret(judged, kind, { key: name, users });
     // A Secret's data is secret by its kind: only a value that stands for another one is not.
-    if (rule !== undefined && !(entry.secretData && SECRET_DATA_STILL_SECRET.has(rule))) continue;
+    const stillSecret = entry.secretData !== undefined && rule !== undefined && SECRET_DATA_STILL_SECRET.has(rule);
+    // A quoted phrase under a password's name is a passphrase where no translation lives (an env
+    // file, a Dockerfile, Terraform, INI, TOML); in JSON, YAML, XML and properties it may be a label.
+    const passphrase =
+      rule === "prose" && kind === "password" && entry.quoted === true && PASSPHRASE_FORMATS.has(format.id);
+    if (rule !== undefined && !stillSecret && !passphrase) continue;
     out.push({
       value: entry.value,
       row: entry.row,

@@ -15,7 +15,7 @@ const NOT_THE_SECRET = new Set(
     "ref reference class service manager generator validator description title prompt template rotation retries " +
     "attempts days hours minutes seconds secs ms sec user username login email key_id keyid arn ref_name secret_name " +
     "field_name param parameter parameters index length_min length_max salt rounds cost iterations check checks scheme " +
-    "tag namespace sender recipient from " +
+    "tag namespace sender recipient from empty set unset exists present missing " +
     "reset confirm confirmation confirmed changed policy_id mask masked visible show hide enabled_flag valid validity " +
     "period interval refresh_interval scope scopes audience issuer method methods flow grant grants type_id mount " +
     "volume volumes selector ref_key key_ref command cmd script callback redirect lookup resolver"
@@ -80,6 +80,8 @@ export function secretKeyKind(key: string): SecretKeyKind | undefined {
   const last = words[words.length - 1];
   // `existingSecret`, `envFromSecret`: the name of a secret kept elsewhere.
   if (words.includes("existing") || words.includes("from")) return undefined;
+  // `isAdminPasswordEmpty`, `usePassword`: a flag about a secret.
+  if (/^(is|has|should|use|enable|disable|allow|require|show|hide)$/.test(words[0] ?? "")) return undefined;
   if (last === undefined) return undefined;
   // Vault's AppRole `secret_id` is the credential itself, though an id names something elsewhere.
   if (last === "id" && words[words.length - 2] === "secret") return "token";
@@ -134,7 +136,7 @@ const PLACEHOLDER_SYNTAX =
 
 /** Words that say a value is not a real one. */
 const PLACEHOLDER_WORDS =
-  /change[-_ ]?(me|this|it)|^(foo|bar|baz)\b|replace[-_ ]?(me|with|this)|(^|[^a-z])your|^some[-_ ]|xxx|_here\b|-here\b|here$|example|sample|dummy|fake|placeholder|redacted|\btodo\b|\btbd\b|fixme|xxxx|\*{3,}|\.{3}|\u2026|^x+$|insert[-_ ]|enter[-_ ]|not[-_ ]?set|secret[-_]?here|^(null|nil|none|undefined|true|false|yes|no|on|off|n\/a|na|tbd)$/i;
+  /change[-_ ]?(me|this|it)|^(foo|bar|baz)\b|replace[-_ ]?(me|with|this)|(^|[^a-z])your([-_ .<]|$)|^some[-_ ]|xxx|_here\b|-here\b|here$|example|sample|dummy|fake|placeholder|redacted|\btodo\b|\btbd\b|fixme|xxxx|\*{3,}|\.{3}|\u2026|^x+$|insert[-_ ]|enter[-_ ]|not[-_ ]?set|secret[-_]?here|^(null|nil|none|undefined|true|false|yes|no|on|off|n\/a|na|tbd)$/i;
 
 /** A secret kept in a store, named by reference. */
 const SECRET_STORE =
@@ -143,8 +145,8 @@ const SECRET_STORE =
 /** A value encrypted where it stands: Maven's `{...}`, jasypt's `ENC(...)`. */
 const ENCRYPTED = /^\{[A-Za-z0-9+/=]{16,}\}$|^ENC\(.*\)$/;
 
-/** Words that, put together, make a name rather than a secret: `keysecret`, `secretpassword`, `mytoken`. */
-const ONLY_SECRET_WORDS = /password|passwd|pass|pwd|secret|token|key|api|auth|my|[-_.]/g;
+/** Words that, put together, make a name rather than a secret: `keysecret`, `secretpassword`, `yourpassword`. */
+const ONLY_SECRET_WORDS = /password|passwd|pass|pwd|secret|token|key|api|auth|my|your|[-_.]/g;
 
 /** Values people write where a real secret would go. */
 const DUMMIES = new Set(
@@ -173,8 +175,12 @@ export function isSequence(value: string): boolean {
 /** The key paths of a user name beside a password: `username`, `DB_USER`, `spring.security.user.name`, `uid`. */
 export const USER_KEY = /(^|[._-])(user([._-]?(name|id))?|uid|login)$/i;
 
-/** AWS's documented example keys, and the "EXAMPLE" every vendor's sample key carries. */
-const VENDOR_EXAMPLE = /EXAMPLE|^AKIAIOSFODNN7|^wJalrXUtnFEMI\/K7MDENG/;
+/**
+ * AWS's documented example keys, the "EXAMPLE" every vendor's sample key carries, and Microsoft's
+ * documented SQL Server sample password (`yourStrong(!)Password`, `YourStrong@Passw0rd`).
+ */
+const VENDOR_EXAMPLE =
+  /EXAMPLE|^AKIAIOSFODNN7|^wJalrXUtnFEMI\/K7MDENG|yourStrong(\(!\)|@)Passw(or|0)d|YourStrongPassw0rd/i;
 
 /** What a value next to a secret's name is, when it is not a secret: the rule that decided. */
 export type NotASecret =

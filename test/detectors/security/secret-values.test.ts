@@ -134,3 +134,16 @@ describe("MAY_NAME_SECRET: the pre-check's cue", () => {
     for (const word of SECRET_VOCABULARY) expect(MAY_NAME_SECRET.test(word), word).toBe(true);
   });
 });
+
+describe("the rules learned on real commits", () => {
+  it("Microsoft's documented SQL Server sample password is an example; a value made of 'your' and secret words is a placeholder; an instruction-like literal is not", () => {
+    expect(notASecret("yourStrong(!)Password", "password", { key: "SA_PASSWORD" })).toBe("vendor-example");
+    expect(notASecret("yourpassword", "password", { key: "password" })).toBe("dummy");
+    expect(notASecret("YourPwdShouldBeLongAndSecure!", "password", { key: "password" })).toBeUndefined();
+  });
+
+  it("flags about a secret name none; a backquoted command is no literal", () => {
+    expect(secretKeyKind("isRootUserPasswordEmpty")).toBeUndefined();
+    expect(notASecret("`awk '{print $1}' $FILE`", "password", { key: "PASS" })).toBe("placeholder");
+  });
+});
