@@ -11,7 +11,14 @@ import { findConfigSecrets, namedOutOfView } from "./config-secrets.js";
 import { looksBinary } from "./file-kind.js";
 import { maskSecret } from "./mask-secret.js";
 import { findSecretAssignments } from "./secret-assignment.js";
-import { MAY_NAME_SECRET, credentialsInValue, isSequence, notASecret, passwordArguments } from "./secret-values.js";
+import {
+  MAY_NAME_SECRET,
+  credentialsInValue,
+  isSequence,
+  mayHoldValueCredential,
+  notASecret,
+  passwordArguments,
+} from "./secret-values.js";
 import { scanWithSecretlint } from "./secretlint-scan.js";
 import { securityFinding } from "./security-finding.js";
 
@@ -28,9 +35,6 @@ export interface FoundSecret {
   /** What kind of secret, without the value, for messages. */
   label: string;
 }
-
-/** What every rule of `credentialsInValue` needs in a line: an assignment, a URL, a header, a string argument, an echo. */
-const VALUE_CUE = /[=:]|[(,]\s*b?["']|\becho\b/;
 
 /** A vendor's documented example key (AWS's `AKIAIOSFODNN7EXAMPLE`): in docs and samples by design. */
 const VENDOR_EXAMPLE = /EXAMPLE/;
@@ -58,7 +62,7 @@ export async function findSecrets(text: string, path?: string): Promise<FoundSec
     found.push({ value: c.value, line: text.slice(0, at).split("\n").length, rule: c.rule, label: c.label });
   }
   text.split("\n").forEach((lineText, index) => {
-    if (!precheck(VALUE_CUE.test(lineText))) return;
+    if (!precheck(mayHoldValueCredential(lineText))) return;
     for (const c of credentialsInValue(lineText, { assignments }))
       found.push({ value: c.value, line: index + 1, rule: c.rule, label: c.label });
   });

@@ -358,6 +358,21 @@ const COMMAND_OPTION = /(?:^|\s)(?:-D|--)([A-Za-z][\w.-]*)=("[^"]*"|'[^']*'|[^\s
 const PIPED_PASSWORD = /\becho\s+(?:-n\s+)?(?:"([^"$`]+)"|'([^']+)'|([^\s|$`'"]+))\s*\|\s*[^|]*--password-stdin/g;
 const AUTH_HEADER = /\bAuthorization["']?\s*[:=,]\s*["']?\s*(Basic|Bearer)\s+([A-Za-z0-9._~+/-]{8,}=*)/gi;
 
+/** What a rule of `credentialsInValue` needs besides a secret word: a URL, a header, a call, a pipe, a key's shape. */
+const VALUE_CUE =
+  /:\/\/|authorization|\becho\b|getconnection|login\(|auth\s*=|credential|encoder|hasher|bcrypt|hashpw|make_password|hash::make|password_hash|chpasswd|AIza|@(tcp|unix)\(/i;
+
+/**
+ * False only when no rule of `credentialsInValue` can find anything in a line: it names no secret
+ * (`MAY_NAME_SECRET`: connection-string passwords, options, assignments and setters all need one)
+ * and has none of the other rules' cues.
+ *
+ * @example mayHoldValueCredential("const total = order.total * rate;") // false
+ */
+export function mayHoldValueCredential(line: string): boolean {
+  return MAY_NAME_SECRET.test(line) || VALUE_CUE.test(line);
+}
+
 /**
  * Credentials written inside a value or a line of any file, code included: a connection string's
  * `Password=`/`Pwd=`/`AccountKey=`, a URL's `user:password@`, an `Authorization: Basic/Bearer`

@@ -3,6 +3,7 @@ import {
   MAY_NAME_SECRET,
   SECRET_VOCABULARY,
   credentialsInValue,
+  mayHoldValueCredential,
   notASecret,
   secretKeyKind,
 } from "../../../src/detectors/security/secret-values.js";
@@ -145,5 +146,34 @@ describe("the rules learned on real commits", () => {
   it("flags about a secret name none; a backquoted command is no literal", () => {
     expect(secretKeyKind("isRootUserPasswordEmpty")).toBeUndefined();
     expect(notASecret("`awk '{print $1}' $FILE`", "password", { key: "PASS" })).toBe("placeholder");
+  });
+});
+
+describe("mayHoldValueCredential: the line pre-check of credentialsInValue", () => {
+  it("passes every line a rule finds something in, and spares plain code", () => {
+    const basic = Buffer.from("deploy:Zt9!kQ2w").toString("base64");
+    const lines = [
+      "Server=db;User Id=app;Password='Wq7#rT2v';",
+      "DefaultEndpointsProtocol=https;AccountName=a;AccountKey=q8Zx1b2c3d4e==;",
+      "postgres://reporting:Rp4!xQ9v@db:5432/r",
+      `curl -H "Authorization: Basic ${basic}" https://x`,
+      'DriverManager.getConnection(url, "app", "java1234")',
+      'smtp.login("me@x.org", "Sm7p!pw9")',
+      'requests.get(url, auth=("me", "Rq8!pw7x"))',
+      'new NetworkCredential("me", "Nc6!pw5z")',
+      'encoder.encode("admin123")',
+      'echo "6208Rr" | docker login -u me --password-stdin',
+      "echo 'root:R]E7FxHK' | chpasswd",
+      'Geocode.setApiKey("Zk93hQ0pLmX2vB7nR4tY")',
+      'const k = "AIzaSyAHoOsaxhFYc2fQlGdr-5Mdep3UVkfpfP4";',
+      'dsn := "app:Abc123456.@tcp(localhost:3306)/"',
+      "docker run -e SA_PASSWORD=Foir100# img",
+      "java -Dkeystore.password=mp6yc0UD9e -jar app.jar",
+    ];
+    for (const line of lines) {
+      expect(credentialsInValue(line).length, line).toBeGreaterThan(0);
+      expect(mayHoldValueCredential(line), line).toBe(true);
+    }
+    expect(mayHoldValueCredential("const total = order.total * rate;")).toBe(false);
   });
 });
