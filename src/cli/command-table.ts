@@ -76,6 +76,7 @@ export const COMMANDS: readonly CommandUsage[] = [
     synopsis: "gate eval [<dir>...] [--json] [--rules]",
     what: "score the fixtures (default: fixtures/ and fixtures/eval/); rules mode without ANTHROPIC_API_KEY or with --rules",
   },
+  { command: "version", synopsis: "gate --version | gate -V | gate version", what: "print the package's version" },
   { command: "help", synopsis: "gate help [<command>] | gate [<command>] --help", what: "this text, or one command's" },
 ];
 

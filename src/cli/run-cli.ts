@@ -18,6 +18,7 @@ export const CLI_OPTIONS = {
   since: { type: "string" },
   policies: { type: "string" },
   help: { type: "boolean", short: "h", default: false },
+  version: { type: "boolean", short: "V", default: false },
 } as const;
 
 /** The command line's words and flags (throws on an unknown flag). */
@@ -39,7 +40,11 @@ export async function runCli(argv: string[], env: Env): Promise<number> {
     return 2;
   }
   const [command, ...rest] = parsed.positionals;
-  const { json, blocks, by, note, rules, help, repo, to, ecosystem, strict, since, policies } = parsed.values;
+  const { json, blocks, by, note, rules, help, repo, to, ecosystem, strict, since, policies, version } = parsed.values;
+  if (version || command === "version") {
+    process.stdout.write(`${(await import("../package-version.js")).packageVersion()}\n`);
+    return 0;
+  }
   if (!command || help || command === "help") {
     // `gate help review`, `gate review --help`, `gate policies test --help`: that command's lines.
     const [asked, sub] = command === "help" ? rest : [command, rest[0]];
