@@ -22,7 +22,7 @@ export const COMMANDS: readonly CommandUsage[] = [
   {
     command: "check",
     synopsis: "gate check <owner/repo#n | PR URL> [--sarif FILE] [--summary FILE] [--json]",
-    what: "review a live pull request for CI: --sarif writes SARIF 2.1.0, --summary a Markdown summary; exits 0 pass, 1 not a pass (a person, rejected, failed), 2 could not review",
+    what: "review a live pull request for CI (docs/ci.md): --sarif writes SARIF 2.1.0, --summary a Markdown summary; exits 0 pass, 1 not a pass (a person, rejected, failed), 2 could not review",
   },
   {
     command: "sarif",

@@ -137,7 +137,7 @@ describe("gate check <owner/repo#n>: a live PR reviewed for CI, exit code by the
 
   it("exits 2 when GitHub answers 500, and the summary says it could not review", async () => {
     const cwd = fs.mkdtempSync(path.join(dir, "error-"));
-    github.failNext("GET", /\/repos\/acme\/web\/pulls\/101$/, 5, { status: 500 });
+    github.failNext("GET", /\/repos\/acme\/web\/pulls\/101$/, 1, { status: 500 });
     const r = await gate(["check", clean, "--sarif", "gate.sarif", "--summary", "summary.md"], {}, cwd);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("cannot read pull request acme/web#101: GitHub answered 500");

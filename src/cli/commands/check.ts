@@ -45,7 +45,7 @@ export function checkExitCode(result: ReviewResult): number {
 /**
  * `gate check <owner/repo#n | PR URL>`: reviews a live pull request as `gate review` does (the same
  * `reviewLive`), prints the result, writes the SARIF log and the Markdown summary when asked, and
- * exits by the verdict (`CHECK_EXIT`). Made for CI.
+ * exits by the verdict (`CHECK_EXIT`). Made for CI (action.yml, docs/ci.md).
  */
 export async function checkCommand(ctx: CliContext, args: string[], opts: CheckOptions): Promise<number> {
   const [arg, ...extra] = args;
