@@ -148,14 +148,17 @@ describe("gate check <owner/repo#n>: a live PR reviewed for CI, exit code by the
   });
 
   it.each([
-    ["no pull request", ["check"]],
-    ["a fixture instead of a pull request", ["check", "001_readme_typo"]],
-    ["two pull requests", ["check", clean, "acme/web#2"]],
-    ["a malformed reference", ["check", "acme/web#0"]],
-    ["an unknown flag", ["check", "acme/web#101", "--frobnicate"]],
-  ])("exits 2 on bad arguments: %s", async (_what, args) => {
-    const r = await gate(args.map((a) => (a === clean ? "acme/web#101" : a)));
+    ["no pull request", ["check"], /usage: gate check <owner\/repo#n \| PR URL>/],
+    ["a fixture instead of a pull request", ["check", "001_readme_typo"], /usage: gate check/],
+    ["two pull requests", ["check", "acme/web#101", "acme/web#2"], /usage: gate check/],
+    ["a malformed reference", ["check", "acme/web#0"], /"acme\/web#0" is not a pull request reference/],
+    ["an unknown flag", ["check", "acme/web#101", "--frobnicate"], /Unknown option '--frobnicate'/],
+  ])("exits 2 on bad arguments: %s", async (_what, args, said) => {
+    const asked = github.requests.length;
+    const r = await gate(args);
     expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(said);
+    expect(github.requests.length).toBe(asked); // refused before GitHub was asked
   });
 
   it("exits 2 without credentials", async () => {
