@@ -20,6 +20,16 @@ export const COMMANDS: readonly CommandUsage[] = [
     what: "review a live pull request (needs GitHub credentials)",
   },
   {
+    command: "check",
+    synopsis: "gate check <owner/repo#n | PR URL> [--sarif FILE] [--summary FILE] [--json]",
+    what: "review a live pull request for CI (docs/ci.md): --sarif writes SARIF 2.1.0, --summary a Markdown summary; exits 0 pass, 1 not a pass (a person, rejected, failed), 2 could not review",
+  },
+  {
+    command: "sarif",
+    synopsis: "gate sarif <review-id|owner/repo#n>",
+    what: "print a stored review's findings as SARIF 2.1.0 (the same log as check --sarif)",
+  },
+  {
     command: "decide",
     synopsis: "gate decide <review-id|owner/repo#n> approve|reject [--by NAME] [--note TEXT] [--json]",
     what: "approve or reject a review waiting for a person",
@@ -82,6 +92,7 @@ export const COMMANDS: readonly CommandUsage[] = [
     synopsis: "gate eval [<dir>...] [--json] [--rules]",
     what: "score the fixtures (default: fixtures/ and fixtures/eval/); rules mode without ANTHROPIC_API_KEY or with --rules",
   },
+  { command: "version", synopsis: "gate --version | gate -V | gate version", what: "print the package's version" },
   { command: "help", synopsis: "gate help [<command>] | gate [<command>] --help", what: "this text, or one command's" },
 ];
 

@@ -17,7 +17,10 @@ export const CLI_OPTIONS = {
   strict: { type: "boolean", default: false },
   since: { type: "string" },
   policies: { type: "string" },
+  sarif: { type: "string" },
+  summary: { type: "string" },
   help: { type: "boolean", short: "h", default: false },
+  version: { type: "boolean", short: "V", default: false },
 } as const;
 
 /** The command line's words and flags (throws on an unknown flag). */
@@ -39,7 +42,12 @@ export async function runCli(argv: string[], env: Env): Promise<number> {
     return 2;
   }
   const [command, ...rest] = parsed.positionals;
-  const { json, blocks, by, note, rules, help, repo, to, ecosystem, strict, since, policies } = parsed.values;
+  const { json, blocks, by, note, rules, help, repo, to, ecosystem, strict, since, policies, sarif, summary, version } =
+    parsed.values;
+  if (version || command === "version") {
+    process.stdout.write(`${(await import("../package-version.js")).packageVersion()}\n`);
+    return 0;
+  }
   if (!command || help || command === "help") {
     // `gate help review`, `gate review --help`, `gate policies test --help`: that command's lines.
     const [asked, sub] = command === "help" ? rest : [command, rest[0]];
@@ -121,8 +129,10 @@ export async function runCli(argv: string[], env: Env): Promise<number> {
     }
   }
   let ctx: CliContext | undefined;
+  // `gate check` keeps its review in a temp folder unless GATE_DB (or GATE_DATABASE_URL) says where.
+  const scratch = command === "check" ? (await import("./scratch-state.js")).scratchState(env) : undefined;
   try {
-    const settings = loadSettings(env);
+    const settings = loadSettings(scratch?.env ?? env);
     // The graph and the policy configuration need no stored review: an in-memory database, no file.
     // Each command's modules are loaded when it runs: a command pays only for what it uses.
     const { createCliContext } = await import("./context.js");
@@ -132,12 +142,24 @@ export async function runCli(argv: string[], env: Env): Promise<number> {
         : settings,
     );
     // Commands that may call a model check the configured ids first (with a key set), before any database is opened.
-    if ((command === "review" || command === "decide" || command === "eval") && settings.claude.apiKey) {
+    if (
+      (command === "review" || command === "check" || command === "decide" || command === "eval") &&
+      settings.claude.apiKey
+    ) {
       await (await import("../build-gate.js")).checkConfiguredModels(settings.claude, ctx.log);
     }
     switch (command) {
       case "review":
         return await (await import("./commands/review.js")).reviewCommand(ctx, rest, json);
+      case "check":
+        return await (await import("./commands/check.js")).checkCommand(ctx, rest, {
+          json,
+          ...(sarif ? { sarif } : {}),
+          ...(summary ? { summary } : {}),
+          kept: scratch?.kept ?? true,
+        });
+      case "sarif":
+        return await (await import("./commands/sarif.js")).sarifCommand(ctx, rest);
       case "decide":
         return await (await import("./commands/decide.js")).decideCommand(ctx, rest, {
           json,
@@ -168,8 +190,10 @@ export async function runCli(argv: string[], env: Env): Promise<number> {
     }
   } catch (error) {
     process.stderr.write(`gate: ${describeError(error)}\n`);
-    return 1;
+    // `gate check` says 2 when it could not review (a setting, the database): 1 is a verdict there.
+    return command === "check" ? 2 : 1;
   } finally {
     await ctx?.close();
+    scratch?.remove();
   }
 }

@@ -57,12 +57,13 @@ export interface VerdictOptions {
 }
 
 /** A decider as the check run names them. */
-function nameOf(by: string | undefined, opts: VerdictOptions): string {
+function nameOf(by: string | undefined, opts: Omit<VerdictOptions, "headSha">): string {
   if (!by) return "a person";
   return opts.personName?.(by) ?? by;
 }
 
-interface Outcome {
+/** What a review result says as a check: its status, its conclusion once completed, and its title. */
+export interface CheckOutcome {
   status: CheckRunPayload["status"];
   conclusion?: CheckConclusion;
   title: string;
@@ -80,7 +81,13 @@ function blockingCount(result: ReviewResult): number {
   return result.findings.filter((f) => f.blocking).length;
 }
 
-function outcome(result: ReviewResult, opts: VerdictOptions): Outcome {
+/**
+ * The verdict a review result stands for: the check run's, the commit status's, and `gate check`'s
+ * exit code (0 only for `success`). One function, so they never disagree.
+ *
+ * @example checkOutcome(result, {}).conclusion // "action_required" while waiting for a person
+ */
+export function checkOutcome(result: ReviewResult, opts: Omit<VerdictOptions, "headSha">): CheckOutcome {
   if (result.status === "superseded") {
     const by = result.superseded_by?.startsWith("r-")
       ? "a re-run"
@@ -146,7 +153,11 @@ function findingsTable(findings: ResultFinding[]): string[] {
 }
 
 /** "Approved by Dana", or for a decision carried from an earlier head, where it was made and why it still holds. */
-function decidedTitle(result: ReviewResult, word: "approved" | "rejected", opts: VerdictOptions): string {
+function decidedTitle(
+  result: ReviewResult,
+  word: "approved" | "rejected",
+  opts: Omit<VerdictOptions, "headSha">,
+): string {
   const d = result.decision;
   const lead = `${word === "approved" ? "Approved" : "Rejected"} by ${nameOf(d?.by, opts)}`;
   if (!d?.carried_from) return lead;
@@ -258,7 +269,7 @@ export function annotationBatches<T>(items: T[], size = ANNOTATIONS_PER_REQUEST)
  * @example buildCheckRun(result, { headSha }).conclusion // "action_required" while waiting for a person
  */
 export function buildCheckRun(result: ReviewResult, opts: VerdictOptions): CheckRunPayload {
-  const o = outcome(result, opts);
+  const o = checkOutcome(result, opts);
   const title = clip(o.title, TITLE_LIMIT);
   return {
     name: CHECK_NAME,
@@ -287,7 +298,7 @@ const STATE_FOR: Record<CheckConclusion, CommitStatusPayload["state"]> = {
  * @example buildCommitStatus(result, { headSha }).state // "pending" while waiting for a person
  */
 export function buildCommitStatus(result: ReviewResult, opts: VerdictOptions): CommitStatusPayload {
-  const o = outcome(result, opts);
+  const o = checkOutcome(result, opts);
   const state = o.status === "in_progress" || !o.conclusion ? "pending" : STATE_FOR[o.conclusion];
   const blocking = blockingCount(result);
   const detail = result.findings.length > 0 ? ` (${result.findings.length} findings, ${blocking} blocking)` : "";

@@ -74,6 +74,16 @@ describe("gate --help and the command table", () => {
     expect(unknown.stderr).toContain('unknown command "frobnicate"');
   });
 
+  it("prints package.json's version for `gate --version`, `gate -V` and `gate version`, exit 0", async () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, "package.json"), "utf8")) as { version: string };
+    expect(pkg.version).toMatch(/^\d+\.\d+\.\d+/);
+    for (const args of [["--version"], ["-V"], ["version"]]) {
+      const r = await runGateCli(args, { env, cwd });
+      expect(r.code, args.join(" ")).toBe(0);
+      expect(r.stdout, args.join(" ")).toBe(`${pkg.version}\n`);
+    }
+  });
+
   it("has a text for every command and subcommand of the table", () => {
     for (const u of COMMANDS) {
       const text = helpText(u.command, u.sub);

@@ -36,7 +36,10 @@ export function looksLikePrRef(arg: string): boolean {
   return /^https?:\/\//.test(arg) || /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+#\d+$/.test(arg);
 }
 
-/** Registers and runs a review of a live pull request, through the same intake as the webhook. */
+/**
+ * Registers and runs a review of a live pull request, through the same intake as the webhook: the
+ * one code path of `gate review <owner/repo#n>` and `gate check`.
+ */
 export async function reviewLive(ctx: CliContext, arg: string): Promise<ReviewResult> {
   const ref = parsePrRef(arg);
   if (!ctx.github) {
@@ -62,9 +65,17 @@ export async function reviewCommand(ctx: CliContext, args: string[], json: boole
     return 2;
   }
   const result = looksLikePrRef(arg) ? await reviewLive(ctx, arg) : await reviewFixture(ctx, arg);
-  ctx.out(json ? JSON.stringify(result, null, 2) : formatResult(result));
-  if (!json && result.status === "waiting_for_human") {
+  printResult(ctx, result, { json, decideHint: true });
+  return 0;
+}
+
+/**
+ * A review's result on stdout, as `review` and `check` print it: the JSON object, or the text and,
+ * for a review that waits and is kept (`decideHint`), the command that decides it.
+ */
+export function printResult(ctx: CliContext, result: ReviewResult, opts: { json: boolean; decideHint: boolean }): void {
+  ctx.out(opts.json ? JSON.stringify(result, null, 2) : formatResult(result));
+  if (!opts.json && opts.decideHint && result.status === "waiting_for_human") {
     ctx.out(`\n  to decide: npx gate decide ${result.review_id} approve|reject --by <name> [--note <text>]`);
   }
-  return 0;
 }
