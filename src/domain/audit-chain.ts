@@ -56,6 +56,30 @@ export function entryHash(row: ChainedFields, prevHash: string): string {
 }
 
 /**
+ * A new entry's stored fields and links, from what is appended and where it goes: the one way both
+ * stores (SQLite and PostgreSQL) build the row they insert.
+ *
+ * @example const { fields, prevHash, hash } = chainedEntry(entry, { seq, chain, at: now, headHash: head?.hash });
+ */
+export function chainedEntry(
+  entry: { reviewId: string; actor: string; action: string; outcome: string; detail?: Record<string, unknown> },
+  at: { seq: number; chain: string; at: string; headHash: string | undefined },
+): { fields: ChainedFields; prevHash: string; hash: string } {
+  const fields: ChainedFields = {
+    seq: at.seq,
+    chain: at.chain,
+    review_id: entry.reviewId,
+    at: at.at,
+    actor: entry.actor,
+    action: entry.action,
+    outcome: entry.outcome,
+    detail: JSON.stringify(entry.detail ?? {}),
+  };
+  const prevHash = at.headHash ?? GENESIS_HASH;
+  return { fields, prevHash, hash: entryHash(fields, prevHash) };
+}
+
+/**
  * The chain a review's entries join: the owner of its repository (`acme` of `acme/web`),
  * lower-cased as GitHub compares logins; `""` for an entry of no known review (a refused request
  * naming a review that does not exist).

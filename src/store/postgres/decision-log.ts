@@ -1,4 +1,4 @@
-import { chainOf, entryHash, GENESIS_HASH } from "../../domain/audit-chain.js";
+import { chainOf, chainedEntry, GENESIS_HASH } from "../../domain/audit-chain.js";
 import type { AuditEntry, AuditInput, ChainedAuditRow, DecisionLog } from "../../domain/store/decision-log.js";
 import { AUDIT_COLUMNS, chainPageSql } from "../audit-sql.js";
 import { type DecisionRow, fromDecisionRow, PENDING_DECISIONS } from "../rows.js";
@@ -77,18 +77,16 @@ async function appendAudit(tx: PgConnection, entry: AuditInput): Promise<void> {
     chain,
   ]);
   const [next] = await tx.rows<{ seq: string }>("SELECT nextval(pg_get_serial_sequence('gate_audit', 'seq')) AS seq");
-  const row = {
+  const {
+    fields: row,
+    prevHash,
+    hash,
+  } = chainedEntry(entry, {
     seq: Number(next?.seq),
     chain,
-    review_id: entry.reviewId,
     at: tx.now(),
-    actor: entry.actor,
-    action: entry.action,
-    outcome: entry.outcome,
-    detail: JSON.stringify(entry.detail ?? {}),
-  };
-  const prevHash = head?.hash ?? GENESIS_HASH;
-  const hash = entryHash(row, prevHash);
+    headHash: head?.hash,
+  });
   await tx.changed(
     `INSERT INTO gate_audit (seq, chain, review_id, at, actor, action, outcome, detail, prev_hash, hash)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,

@@ -1,4 +1,4 @@
-import { chainOf, entryHash, GENESIS_HASH } from "../../domain/audit-chain.js";
+import { chainOf, chainedEntry } from "../../domain/audit-chain.js";
 import type {
   AuditChainHead,
   AuditEntry,
@@ -85,18 +85,7 @@ function appendAudit(c: SqliteConnection, entry: AuditInput): void {
                   COALESCE((SELECT MAX(seq) FROM gate_audit), 0)) + 1 AS seq`,
     )
     .get() as { seq: number };
-  const row = {
-    seq,
-    chain,
-    review_id: entry.reviewId,
-    at: c.now(),
-    actor: entry.actor,
-    action: entry.action,
-    outcome: entry.outcome,
-    detail: JSON.stringify(entry.detail ?? {}),
-  };
-  const prevHash = head?.hash ?? GENESIS_HASH;
-  const hash = entryHash(row, prevHash);
+  const { fields: row, prevHash, hash } = chainedEntry(entry, { seq, chain, at: c.now(), headHash: head?.hash });
   c.sql(
     `INSERT INTO gate_audit (seq, chain, review_id, at, actor, action, outcome, detail, prev_hash, hash)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
