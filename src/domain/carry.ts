@@ -1,5 +1,5 @@
 import type { Finding } from "./finding.js";
-import type { Approval } from "./review-result.js";
+import type { Approval } from "./approval.js";
 
 /** How a new head relates to an earlier one (GitHub's compare API). */
 export type HeadHistory = "ahead" | "rewritten" | "unknown";

@@ -1,9 +1,12 @@
+import type { Approval, Coverage } from "./approval.js";
 import type { CarriedFrom, DecidedVia } from "./carry.js";
 import type { CoverageView, UnreadEntry } from "./coverage.js";
 import type { ExceptionRef, Finding, Severity, Specialty } from "./finding.js";
 import type { InvestigationReport } from "./investigation.js";
 import type { Risk } from "./risk.js";
 import type { Usage } from "./usage.js";
+
+export type { Approval, Coverage } from "./approval.js";
 
 /** Where a review ended, or where it waits (docs/fixtures.md). */
 export type Route = "auto_approved" | "approved" | "human" | "human_approved" | "human_rejected";
@@ -66,18 +69,6 @@ export type ResultInvestigation = Pick<
 export interface ResultCoverage extends CoverageView {
   complete: boolean;
   unread: Array<UnreadEntry & { read_by_model: boolean }>;
-}
-
-/** What one approval is given for: a blocking specialty, or the review as a whole when nothing blocks by specialty. */
-export type Coverage = Specialty | "general";
-
-/** One person's approval of a review whose blocking specialties need approvers of their own. Plain JSON. */
-export interface Approval {
-  by: string;
-  at: string;
-  /** The needs it covered (those still open that the person may approve). */
-  covers: Coverage[];
-  note?: string;
 }
 
 /** One approval a review needs: for what, from which list (a specialty's, or the general approvers), who is on it. */
