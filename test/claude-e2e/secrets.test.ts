@@ -71,6 +71,8 @@ const JWT = `${b64url({ alg: "HS256", typ: "JWT" })}.${b64url({ sub: "svc-deploy
 const ENV_PASSWORD = "hunter2x";
 const CODE_PASSWORD = "changeme1";
 const DB_PASSWORD = "tiger77";
+/** A Kubernetes Secret's base64 data under a key that names nothing ("Jx8vN3qR7tL2wK9m"). */
+const SECRET_DATA = Buffer.from("Jx8vN3qR7tL2wK9m").toString("base64");
 
 /**
  * Fixture 003 (an auth refactor that sends the investigator to read the code) with secrets in the
@@ -116,6 +118,12 @@ function fixtureWithSecrets(opts: { inDiff: boolean }): { fixturesDir: string; n
     path.join(dir, "repo", "src", "auth", "dev-login.ts"),
     `const password = "${CODE_PASSWORD}";\nexport const devToken = "${JWT}";\n`,
   );
+  // A Secret whose data's key names no secret: only reading the file as a Secret masks it.
+  fs.mkdirSync(path.join(dir, "repo", "deploy"), { recursive: true });
+  fs.writeFileSync(
+    path.join(dir, "repo", "deploy", "db-secret.yaml"),
+    `apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  upstream: ${SECRET_DATA}\n`,
+  );
   return { fixturesDir, name };
 }
 
@@ -159,6 +167,7 @@ describe("low-entropy secrets, JWTs and .env files", () => {
             { id: "toolu_env", name: "read_file", input: { path: ".env.development" } },
             { id: "toolu_grep", name: "grep_repo", input: { pattern: "/password|jwt|token/i" } },
             { id: "toolu_code", name: "read_file", input: { path: "src/auth/dev-login.ts" } },
+            { id: "toolu_k8s", name: "read_file", input: { path: "deploy/db-secret.yaml" } },
           ]),
           textMessage({ answers: ["Nothing else reads the session."], evidence: [], concerns: [], conclusive: true }),
         ],
@@ -171,7 +180,9 @@ describe("low-entropy secrets, JWTs and .env files", () => {
       const investigator = requestsOf(fake.api, "investigator");
       expect(investigator.length).toBeGreaterThanOrEqual(2);
       const toolResults = JSON.stringify(investigator[1]?.body?.messages.at(-1)?.content);
-      for (const id of ["toolu_env", "toolu_grep", "toolu_code"]) expect(toolResults).toContain(id);
+      for (const id of ["toolu_env", "toolu_grep", "toolu_code", "toolu_k8s"]) expect(toolResults).toContain(id);
+      expect(toolResults).toContain("upstream: [REDACTED:config:yaml:kubernetes-secret]");
+      expect(allSent()).not.toContain(SECRET_DATA);
       expect(toolResults).toMatch(/DB_PASSWORD=\[REDACTED:(secret|env)-assignment\]/);
       expect(toolResults).toMatch(/\bPASSWORD=\[REDACTED:(secret|env)-assignment\]/);
       expect(toolResults).toContain("SESSION_JWT=[REDACTED:");
