@@ -30,16 +30,18 @@ describe("scripts/precheck-differential.ts", () => {
   writeFileSync(path.join(root, "src", "plain.go"), "package plain\n\nfunc Sum(a, b int) int { return a + b }\n");
   writeFileSync(path.join(root, "src", "blob.ts"), Buffer.from([0x63, 0x6f, 0x00, 0x01, 0x02]));
   writeFileSync(path.join(root, "src", "huge.js"), `// ${"x".repeat(600 * 1024)}\n`);
-  writeFileSync(path.join(root, "README.md"), "Not source code.\n");
+  // Markdown is read (SEC-01 reads the configuration a document shows); plain text is not.
+  writeFileSync(path.join(root, "README.md"), "Read for secrets.\n");
+  writeFileSync(path.join(root, "NOTES.txt"), "Not source code.\n");
   writeFileSync(path.join(root, ".git", "hook.js"), 'eval("x")\n');
 
-  it("reads every source file as an added file, skips binaries and large files, and finds the same both ways", async () => {
+  it("reads every source and configuration file as an added file, skips binaries and large files, and finds the same both ways", async () => {
     const { code, stdout } = await differential(root, "--json");
     const report = JSON.parse(stdout) as Record<string, unknown>;
     expect(code).toBe(0);
     expect(report).toMatchObject({
-      files: 3,
-      lines: 7,
+      files: 4,
+      lines: 8,
       skipped: { too_large: 1, binary: 1 },
       differing_files: 0,
       error_files: 0,
@@ -50,7 +52,7 @@ describe("scripts/precheck-differential.ts", () => {
   it("prints a readable report without --json", async () => {
     const { code, stdout } = await differential(root);
     expect(code).toBe(0);
-    expect(stdout).toContain("files: 3 source files read (7 lines)");
+    expect(stdout).toContain("files: 4 source files read (8 lines)");
     expect(stdout).toContain("files whose findings differ: 0");
   }, 60_000);
 
