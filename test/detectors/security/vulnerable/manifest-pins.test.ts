@@ -244,3 +244,40 @@ describe("SEC-07 on pom.xml, .csproj and composer.json (loopback OSV, real HTTP 
     }
   });
 });
+
+describe("an advisory OSV names for the version but the gate's ranges do not confirm", () => {
+  it("is a blocking SEC-07 finding marked 'OSV says affected; range not confirmed', for a test dependency too: a person decides", async () => {
+    const osv = await startFakeOsv();
+    try {
+      // OSV names junit 4.12 (its versions[] list it); the record's range, as the gate reads it, ends before it.
+      osv.add(
+        record({
+          id: "GHSA-test-junit",
+          ecosystem: "Maven",
+          name: "junit:junit",
+          rangeType: "ECOSYSTEM",
+          introduced: "4.7",
+          fixed: "4.11",
+          versions: ["4.12"],
+          severity: "MODERATE",
+        }),
+      );
+      const pom = changedFile("pom.xml", POM, all);
+      const ctx = {
+        ...detectContext(buildPr({ files: [pom.spec] }), { head: headFiles(pom.head) }),
+        advisories: advisorySourceOver(osvApiRecords({ baseUrl: osv.url })),
+      };
+      const findings = await vulnerableDependenciesDetector.detect(ctx);
+      expect(findings.map((f) => [f.package?.name, f.blocking, f.advisories?.[0]?.id])).toEqual([
+        ["junit:junit", true, "GHSA-test-junit"],
+      ]);
+      expect(findings[0]?.message).toContain("(maven, dev dependency)");
+      expect(findings[0]?.message).toContain(
+        "GHSA-test-junit, moderate (GitHub's rating): A flaw in junit:junit; OSV says affected; range not confirmed (OSV lists 4.12 among the affected versions, but none of its ranges holds it)",
+      );
+      expect(findings[0]?.message).toContain("a person reads the advisory's affected versions and decides");
+    } finally {
+      await osv.close();
+    }
+  });
+});
