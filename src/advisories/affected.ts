@@ -55,6 +55,11 @@ function inRange(events: Event[], v: string, order: VersionOrder): { range: stri
   return { range: lower || "every version" };
 }
 
+/** The record's summary, else the first line of its details. */
+function summaryOf(record: OsvRecord): string {
+  return record.summary?.trim() || record.details?.trim().split("\n")[0]?.slice(0, 200) || "no summary given";
+}
+
 /** The first fixed version after `v` in any of the ranges (for a version the advisory lists by name). */
 function firstFixedAfter(ranges: OsvRange[], v: string, order: VersionOrder): string | undefined {
   const fixed = ranges
@@ -85,10 +90,23 @@ export function affects(record: OsvRecord, query: AdvisoryQuery): AdvisoryMatch 
     if (a.package?.ecosystem !== ecosystem || normalizePackageName(query.ecosystem, a.package.name) !== wanted)
       continue;
     const ranges = (a.ranges ?? []).filter((r) => r.type === "SEMVER" || r.type === "ECOSYSTEM");
-    let hit: { range: string; fixed?: string } | undefined;
+    let hit: { range: string; fixed?: string; unconfirmed?: string } | undefined;
     if ((a.versions ?? []).some((listed) => listed === query.version || order.read(listed) === v)) {
-      const fixed = firstFixedAfter(ranges, v, order);
-      hit = { range: "a version the advisory lists", ...(fixed !== undefined ? { fixed } : {}) };
+      // Listed by OSV: a range that holds it confirms it; ranges that do not (or cannot be read) leave it unconfirmed.
+      let held: { range: string; fixed?: string } | undefined;
+      let why = `OSV lists ${query.version} among the affected versions, but none of its ranges holds it`;
+      try {
+        for (const r of ranges) held ??= inRange(eventsOf(r, order, record.id), v, order);
+      } catch (error) {
+        if (!(error instanceof UncomparableVersion)) throw error;
+        why = `OSV lists ${query.version} among the affected versions, but ${error.message}`;
+      }
+      const fixed = held?.fixed ?? safeFirstFixedAfter(ranges, v, order);
+      hit =
+        held ??
+        (ranges.length === 0
+          ? { range: "a version the advisory lists", ...(fixed !== undefined ? { fixed } : {}) }
+          : { range: "a version the advisory lists", unconfirmed: why });
     }
     for (const r of ranges) {
       if (hit) break;
@@ -99,12 +117,40 @@ export function affects(record: OsvRecord, query: AdvisoryQuery): AdvisoryMatch 
     return {
       id: record.id,
       aliases: [...(record.aliases ?? [])],
-      summary: record.summary?.trim() || record.details?.trim().split("\n")[0]?.slice(0, 200) || "no summary given",
+      summary: summaryOf(record),
       severity,
       severityFrom: from,
       range: hit.range,
       ...(hit.fixed !== undefined ? { fixed: hit.fixed } : {}),
+      ...(hit.unconfirmed !== undefined ? { unconfirmed: hit.unconfirmed } : {}),
     };
   }
   return undefined;
+}
+
+function safeFirstFixedAfter(ranges: OsvRange[], v: string, order: VersionOrder): string | undefined {
+  try {
+    return firstFixedAfter(ranges, v, order);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * An advisory OSV names for the exact version that the gate's own reading does not confirm
+ * (`why`): kept, marked unconfirmed, with the record's id, aliases, summary and severity.
+ *
+ * @example namedByOsv(record, { ecosystem: "maven", name: "g:a", version: "1.0" }, "none of its ranges holds 1.0").unconfirmed
+ */
+export function namedByOsv(record: OsvRecord, query: AdvisoryQuery, why: string): AdvisoryMatch {
+  const { severity, from } = advisorySeverity(record);
+  return {
+    id: record.id,
+    aliases: [...(record.aliases ?? [])],
+    summary: summaryOf(record),
+    severity,
+    severityFrom: from,
+    range: `not confirmed for ${query.version}`,
+    unconfirmed: why,
+  };
 }

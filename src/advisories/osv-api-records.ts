@@ -127,6 +127,7 @@ export function osvApiRecords(opts: OsvApiOptions = {}): RecordSource {
 
   return {
     name: `OSV ${base}`,
+    namesVersions: true,
     async records(queries) {
       const ids = new Map<string, string[]>();
       const asked = new Map<string, AdvisoryQuery>();

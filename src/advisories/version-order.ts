@@ -1,6 +1,9 @@
 import { createRequire } from "node:module";
 import type Semver from "semver";
 import type { Ecosystem } from "../domain/license-resolver.js";
+import { compareComposerVersions, readComposerVersion } from "./composer-version.js";
+import { compareMavenVersions, readMavenVersion } from "./maven-version.js";
+import { compareNuGetVersions, readNuGetVersion } from "./nuget-version.js";
 
 const require = createRequire(import.meta.url);
 
@@ -67,16 +70,68 @@ function rubyOrder(): VersionOrder {
   };
 }
 
+const COMPARATOR = /^(>=|<=|>|<|==|=|!=)?\s*(\S+)$/;
+/** Maven's and NuGet's interval notation: `[1.0,2.0)`, `[1.2]`, `(,1.0]`, `[1.5,)`. */
+const INTERVAL = /^([[(])\s*([^,\s]*)\s*(?:(,)\s*([^,\s]*)\s*)?([\])])$/;
+
 /**
- * The version order of an ecosystem, with the kept library for each: `semver` for npm and Cargo
- * (and Go and Packagist, whose versions are semver with an optional `v`), `@renovatebot/pep440`
- * for PyPI, `@renovatebot/ruby-semver` for RubyGems. A version the order cannot read is one the
- * gate cannot judge (a lookup that failed).
+ * Whether a version lies in a range of comparators (`>=1.4 <2`, `>=1.4, <2`, `1.2.3`, `a || b`)
+ * or, for Maven and NuGet, intervals (`[1.0,2.0)`, `[1.2]`); undefined when a part cannot be read.
+ */
+function comparatorSatisfies(
+  read: (v: string) => string | undefined,
+  compare: (a: string, b: string) => number,
+  v: string,
+  range: string,
+): boolean | undefined {
+  const alternatives = range.split("||").map((a) => a.trim());
+  let any = false;
+  for (const alternative of alternatives) {
+    const interval = INTERVAL.exec(alternative);
+    if (interval) {
+      const [, open, lowText = "", comma, highText = "", close] = interval;
+      const low = lowText === "" ? undefined : read(lowText);
+      const high = comma === undefined ? low : highText === "" ? undefined : read(highText);
+      if ((lowText !== "" && low === undefined) || (highText !== "" && high === undefined)) return undefined;
+      const aboveLow = low === undefined || (open === "[" ? compare(v, low) >= 0 : compare(v, low) > 0);
+      const belowHigh = high === undefined || (close === "]" ? compare(v, high) <= 0 : compare(v, high) < 0);
+      any ||= aboveLow && belowHigh;
+      continue;
+    }
+    let all = true;
+    for (const part of alternative.split(/[\s,]+/).filter((p) => p !== "")) {
+      const m = COMPARATOR.exec(part);
+      const bound = m?.[2] === undefined ? undefined : read(m[2]);
+      if (bound === undefined) return undefined;
+      const c = compare(v, bound);
+      const op = m?.[1] ?? "=";
+      const ok = { ">=": c >= 0, "<=": c <= 0, ">": c > 0, "<": c < 0, "=": c === 0, "==": c === 0, "!=": c !== 0 }[op];
+      all &&= ok === true;
+    }
+    any ||= all;
+  }
+  return any;
+}
+
+/** An order over a reader and a comparator of its own (Maven, NuGet, Composer). */
+function orderOf(read: (v: string) => string | undefined, compare: (a: string, b: string) => number): VersionOrder {
+  return { read, compare, satisfies: (v, range) => comparatorSatisfies(read, compare, v, range) };
+}
+
+/**
+ * The version order of an ecosystem: `semver` for npm and Cargo (and Go, whose versions are
+ * semver with a `v`), `@renovatebot/pep440` for PyPI, `@renovatebot/ruby-semver` for RubyGems, and
+ * ports of the ecosystems' own rules for Maven (`ComparableVersion`), NuGet (`NuGetVersion`) and
+ * Packagist (Composer's normalised versions). A version the order cannot read is one the gate
+ * cannot judge (a lookup that failed).
  *
  * @example versionOrder("pypi").compare("1.0rc1", "1.0") // -1
  */
 export function versionOrder(ecosystem: Ecosystem): VersionOrder {
   if (ecosystem === "pypi") return pep440Order();
   if (ecosystem === "rubygems") return rubyOrder();
-  return semverOrder(ecosystem === "go" || ecosystem === "composer");
+  if (ecosystem === "maven") return orderOf(readMavenVersion, compareMavenVersions);
+  if (ecosystem === "nuget") return orderOf(readNuGetVersion, compareNuGetVersions);
+  if (ecosystem === "composer") return orderOf(readComposerVersion, compareComposerVersions);
+  return semverOrder(ecosystem === "go");
 }

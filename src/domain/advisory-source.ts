@@ -24,6 +24,12 @@ export interface AdvisoryMatch {
   range: string;
   /** The first version after it that is fixed, when the advisory names one. */
   fixed?: string;
+  /**
+   * Present when OSV says the advisory affects this version (its API names it for the exact
+   * version, or its `versions[]` list it) but the gate's own reading of the record's ranges does
+   * not confirm it: why not. Such an advisory is never dropped; a person decides.
+   */
+  unconfirmed?: string;
 }
 
 /**

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { osvApiRecords, type OsvApiOptions } from "../../src/advisories/osv-api-records.js";
 import type { OsvCache } from "../../src/advisories/osv-cache.js";
 import { storeOsvCache } from "../../src/advisories/osv-cache.js";
+import { indexedRecords } from "../../src/advisories/offline-records.js";
+import type { OsvRecord } from "../../src/advisories/osv-record.js";
 import { advisorySourceOver } from "../../src/advisories/record-source.js";
 import type { AdvisoryQuery } from "../../src/domain/advisory-source.js";
 import { openDatabase } from "../../src/store/database.js";
@@ -10,7 +12,7 @@ import { sqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { FAST_RETRY } from "../fakes/registry.js";
 import { startFakeOsv, type FakeOsv } from "../fakes/osv-api.js";
 import { tempDir } from "../helpers/gate.js";
-import { ALL_RECORDS, LODASH } from "./test-records.js";
+import { ALL_RECORDS, LODASH, record } from "./test-records.js";
 
 const lodash: AdvisoryQuery = { ecosystem: "npm", name: "lodash", version: "4.17.20" };
 
@@ -128,10 +130,62 @@ describe("OSV's API through the real HTTP client (loopback fake)", () => {
     expect((await live.lookup([lodash]))[0]).toMatchObject({ status: "found", advisories: [{ id: LODASH.id }] });
   });
 
-  it("a version it cannot compare fails that query alone", async () => {
-    const answers = await source().lookup([lodash, { ecosystem: "npm", name: "lodash", version: "latest" }]);
-    expect(answers[0]?.status).toBe("found");
-    expect(answers[1]).toMatchObject({
+  it("a record OSV names for the exact version is never dropped: ranges that do not hold it, or cannot be compared, make it unconfirmed", async () => {
+    // OSV's own list names 2.14.1; the record's ECOSYSTEM range (written wrong on purpose) does not hold it.
+    osv.add(
+      record({
+        id: "GHSA-test-misranged",
+        ecosystem: "Maven",
+        name: "org.example:lib",
+        rangeType: "ECOSYSTEM",
+        introduced: "3.0",
+        fixed: "3.1",
+        versions: ["2.14.1"],
+        severity: "HIGH",
+      }),
+      // An ECOSYSTEM range the fake cannot narrow, with a bound Maven's order cannot read.
+      record({
+        id: "GHSA-test-unreadable",
+        ecosystem: "Maven",
+        name: "org.example:odd",
+        rangeType: "ECOSYSTEM",
+        fixed: "1.0 final",
+      }),
+    );
+    const [misranged, unreadable, notNamed] = await source().lookup([
+      { ecosystem: "maven", name: "org.example:lib", version: "2.14.1" },
+      { ecosystem: "maven", name: "org.example:odd", version: "0.9" },
+      { ecosystem: "maven", name: "org.example:lib", version: "2.14.2" },
+    ]);
+    expect(misranged).toMatchObject({
+      status: "found",
+      advisories: [
+        {
+          id: "GHSA-test-misranged",
+          unconfirmed: "OSV lists 2.14.1 among the affected versions, but none of its ranges holds it",
+        },
+      ],
+    });
+    expect(unreadable).toMatchObject({
+      status: "found",
+      advisories: [
+        { id: "GHSA-test-unreadable", unconfirmed: expect.stringContaining('"1.0 final", which cannot be compared') },
+      ],
+    });
+    expect(notNamed).toEqual({ status: "found", advisories: [] });
+  });
+
+  it("a version it cannot compare, in a record OSV names for it, is an unconfirmed advisory; read offline (no naming), it fails that query alone", async () => {
+    osv.add(record({ id: "GHSA-test-eco", ecosystem: "npm", name: "eco", rangeType: "ECOSYSTEM", fixed: "2.0.0" }));
+    const latest: AdvisoryQuery = { ecosystem: "npm", name: "eco", version: "latest" };
+    const [ok, named] = await source().lookup([lodash, latest]);
+    expect(ok?.status).toBe("found");
+    expect(named).toMatchObject({
+      status: "found",
+      advisories: [{ id: "GHSA-test-eco", unconfirmed: expect.stringContaining('"latest" cannot be compared') }],
+    });
+    const offline = advisorySourceOver(indexedRecords("records", async () => [...osv.records.values()] as OsvRecord[]));
+    expect((await offline.lookup([latest]))[0]).toMatchObject({
       status: "failed",
       reason: expect.stringContaining('"latest" cannot be compared'),
     });

@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import semver from "semver";
 
 /**
  * How the fake answers: normally, with 500s (`fail`), never (`hang`, for timeouts), or with a 200
@@ -36,11 +37,45 @@ function sameName(ecosystem: string, a: string, b: string): boolean {
   return ecosystem === "PyPI" ? pep503(a) === pep503(b) : a === b;
 }
 
+type FakeEvent = { introduced?: string; fixed?: string; last_affected?: string };
+type FakeAffected = { versions?: string[]; ranges?: { type: string; events: FakeEvent[] }[] };
+
+/** Whether a SEMVER range's events hold `v` (OSV's evaluation, with the `semver` package). */
+function inSemverRange(events: FakeEvent[], v: string): boolean {
+  let affected = false;
+  const sorted = [...events].sort((a, b) => {
+    const va = a.introduced ?? a.fixed ?? a.last_affected ?? "0";
+    const vb = b.introduced ?? b.fixed ?? b.last_affected ?? "0";
+    return va === "0" ? -1 : vb === "0" ? 1 : semver.compare(va, vb);
+  });
+  for (const e of sorted) {
+    if (e.introduced !== undefined && (e.introduced === "0" || semver.compare(v, e.introduced) >= 0)) affected = true;
+    else if (e.fixed !== undefined && semver.compare(v, e.fixed) >= 0) affected = false;
+    else if (e.last_affected !== undefined && semver.compare(v, e.last_affected) > 0) affected = false;
+  }
+  return affected;
+}
+
+/**
+ * Whether OSV would name this affected entry for `version`, as far as the fake can tell: its
+ * `versions[]` (OSV's own list of affected versions) when it has one, else its SEMVER ranges;
+ * an entry with neither (ECOSYSTEM ranges only, whose order the fake does not know) is named for
+ * every version, as is one whose SEMVER bounds semver cannot read: a superset the gate's own
+ * check then narrows.
+ */
+function names(entry: FakeAffected, version: string): boolean {
+  if (entry.versions !== undefined) return entry.versions.includes(version);
+  const semverRanges = (entry.ranges ?? []).filter((r) => r.type === "SEMVER");
+  const bounds = semverRanges.flatMap((r) => r.events.flatMap((e) => [e.introduced, e.fixed, e.last_affected]));
+  const readable = bounds.every((b) => b === undefined || b === "0" || semver.valid(b) !== null);
+  if (semverRanges.length === 0 || !readable) return true;
+  return semver.valid(version) !== null && semverRanges.some((r) => inSemverRange(r.events, version));
+}
+
 /**
  * A loopback fake of OSV's API: `POST /v1/querybatch` answers, for each query in order, the ids
- * of the records whose `affected[].package` names that ecosystem and package (`{}` when none; it
- * does not narrow by version, a superset OSV's own answer is within, so the gate's own version
- * check decides), and `GET /v1/vulns/{id}` the record, or 404.
+ * of the records whose `affected[].package` names that ecosystem and package and, as OSV does,
+ * affects that version (see `names`; `{}` when none), and `GET /v1/vulns/{id}` the record, or 404.
  *
  * @example const osv = await startFakeOsv(); osv.add(lodashRecord); // GATE_OSV_URL=osv.url
  */
@@ -81,7 +116,8 @@ export async function startFakeOsv(): Promise<FakeOsv> {
               (r.affected ?? []).some(
                 (a) =>
                   a.package?.ecosystem === q.package.ecosystem &&
-                  sameName(q.package.ecosystem, a.package.name, q.package.name),
+                  sameName(q.package.ecosystem, a.package.name, q.package.name) &&
+                  (q.version === undefined || names(a as FakeAffected, q.version)),
               ),
             )
             .map((r) => ({ id: r.id, modified: "2026-01-01T00:00:00Z" }));

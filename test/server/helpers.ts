@@ -73,7 +73,8 @@ function filesUnder(dir: string, prefix = ""): { rel: string; body: Buffer }[] {
 /**
  * Serves a bundled fixture from the fakes: the PR and its files from GitHub (head SHA optionally
  * replaced), its `repo/` as the head tarball (plus any extra raw entries), its registry.json as
- * npm/PyPI documents, its osv.json as OSV's records.
+ * the registries' documents (npm, PyPI, crates.io, deps.dev for Go, Maven and NuGet, Packagist,
+ * RubyGems), its osv.json as OSV's records.
  */
 export function serveFixture(
   stack: Pick<Stack, "gh" | "registry"> & { osv?: FakeOsv },
@@ -124,6 +125,18 @@ export function serveFixture(
         stack.registry.go.set(pkg, { versions: [{ versionKey: { version: "v9.9.9" }, isDefault: true }] });
         stack.registry.go.set(`${pkg}/versions/v9.9.9`, { licenses: [license] });
       }
+      // deps.dev answers Maven and NuGet: a version it does not list falls back to the default one.
+      if (ecosystem === "maven" || ecosystem === "nuget") {
+        stack.registry[ecosystem].set(pkg, { versions: [{ versionKey: { version: "9.9.9" }, isDefault: true }] });
+        stack.registry[ecosystem].set(`${pkg}/versions/9.9.9`, { licenses: [license] });
+      }
+      if (ecosystem === "composer") {
+        const name = pkg.toLowerCase();
+        stack.registry.packagist.set(`${name}.json`, {
+          packages: { [name]: [{ version: "9.9.9", license: [license] }] },
+        });
+      }
+      if (ecosystem === "rubygems") stack.registry.gems.set(`${pkg}.json`, { name: pkg, licenses: [license] });
     }
   }
   const osvFile = path.join(dir, "osv.json");
@@ -309,6 +322,10 @@ export function stackEnv(
     GATE_PYPI_URL: registry.pypiUrl,
     GATE_CRATES_URL: registry.cratesUrl,
     GATE_GO_LICENSE_URL: registry.goUrl,
+    GATE_MAVEN_LICENSE_URL: registry.mavenUrl,
+    GATE_NUGET_LICENSE_URL: registry.nugetUrl,
+    GATE_PACKAGIST_URL: registry.packagistUrl,
+    GATE_RUBYGEMS_URL: registry.rubygemsUrl,
     GATE_OSV_URL: osv.url,
     ...((opts.mode ?? "app") === "app"
       ? { GATE_GITHUB_APP_ID: "1234", GATE_GITHUB_PRIVATE_KEY: appKeys().privateKey }

@@ -19,9 +19,10 @@ function unreadFinding(u: UnreadLockfile): Finding {
 }
 
 /**
- * SEC-07: every dependency the pull request adds or changes, at its exact version (lockfiles,
- * pins, the lowest version a range admits), asked about in one batch of the advisory source; a
- * finding per affected dependency. A lookup that fails gives no finding here: the review's source
+ * SEC-07: every dependency the pull request adds or changes, at its exact version (lockfiles;
+ * manifests' pins, in pom.xml, Gradle, NuGet and composer.json too; the lowest version a
+ * package.json or requirements range admits), asked about in one batch of the advisory source; a
+ * finding per affected dependency, and per advisory OSV names that the gate cannot confirm. A lookup that fails gives no finding here: the review's source
  * recorded it, and the review goes to a person (`lookup_failed`). A dependency on
  * `vulnerabilities.deny_packages` blocks whatever the advisory data says, with or without it.
  *
@@ -30,7 +31,8 @@ function unreadFinding(u: UnreadLockfile): Finding {
 export const vulnerableDependenciesDetector: Detector = {
   id: "vulnerable-dependencies",
   policies: ["SEC-07"],
-  // Not yet every manifest the licence detector owns has a version reader: it reads what it can.
+  // Not every manifest the licence detector owns has a version reader (Gemfile, .gemspec, Cargo.toml,
+  // pyproject.toml, setup.py, setup.cfg, Pipfile): their lockfiles give the versions.
   covers: [],
   reads: (file) => VERSION_READERS.some((r) => r.matches(file.filename)),
   async detect(ctx) {

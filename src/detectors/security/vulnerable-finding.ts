@@ -34,8 +34,14 @@ function describeDependency(dep: PinnedDependency): string {
   return `${dep.name}@${dep.version} (${dep.ecosystem}, ${dep.scope} dependency${via}${judged})`;
 }
 
+/** What marks an advisory OSV names for the version that the gate's reading of its ranges does not confirm. */
+export const UNCONFIRMED = "OSV says affected; range not confirmed";
+
 function describeAdvisory(a: AdvisoryMatch): string {
   const aliases = a.aliases.length > 0 ? ` (${a.aliases.join(", ")})` : "";
+  if (a.unconfirmed !== undefined) {
+    return `${a.id}${aliases}, ${a.severity} (${a.severityFrom}): ${a.summary}; ${UNCONFIRMED} (${a.unconfirmed})`;
+  }
   const fixed = a.fixed ? `, fixed in ${a.fixed}` : ", no fixed version";
   return `${a.id}${aliases}, ${a.severity} (${a.severityFrom}): ${a.summary}; affected ${a.range}${fixed}`;
 }
@@ -45,7 +51,8 @@ function describeAdvisory(a: AdvisoryMatch): string {
  * with its aliases, severity, affected range and fix, and the version that fixes them all
  * ("upgrade to 4.17.21"). It blocks when the worst advisory reaches the threshold for the
  * dependency's kind (`vulnerabilities.fail_on`); below it, and for development dependencies by
- * default, it is a note.
+ * default, it is a note. An advisory OSV names for the version but whose ranges the gate cannot
+ * confirm ("OSV says affected; range not confirmed") always blocks: a person decides.
  *
  * @example vulnerableFinding(lodash, [ghsa], DEFAULT_VULNERABILITY_RULES).message // "lodash@4.17.20 (npm, runtime dependency) is affected by GHSA-…; upgrade to 4.17.21."
  */
@@ -56,11 +63,15 @@ export function vulnerableFinding(
 ): Finding {
   const severity = worst(advisories);
   const threshold = dep.scope === "runtime" ? rules.runtime.fail_on : rules.development.fail_on;
-  const blocking = threshold !== "never" && RANK[severity] >= RANK[threshold];
-  const fix = fixingVersion(dep, advisories);
-  const advice = fix
-    ? `Upgrade to ${fix}${advisories.length > 1 ? " (the first version that fixes them all)" : ""}${dep.via ? `, or upgrade ${dep.via}` : ""}.`
-    : `No fixed version is published for every advisory: replace ${dep.name}, or get an exception.`;
+  const unconfirmed = advisories.filter((a) => a.unconfirmed !== undefined);
+  const blocking = unconfirmed.length > 0 || (threshold !== "never" && RANK[severity] >= RANK[threshold]);
+  const fix = unconfirmed.length > 0 ? undefined : fixingVersion(dep, advisories);
+  const advice =
+    unconfirmed.length > 0
+      ? `${UNCONFIRMED} for ${unconfirmed.map((a) => a.id).join(", ")}: a person reads the advisory's affected versions and decides.`
+      : fix
+        ? `Upgrade to ${fix}${advisories.length > 1 ? " (the first version that fixes them all)" : ""}${dep.via ? `, or upgrade ${dep.via}` : ""}.`
+        : `No fixed version is published for every advisory: replace ${dep.name}, or get an exception.`;
   const rule = dep.scope === "runtime" ? "vulnerabilities.fail_on" : "vulnerabilities.development.fail_on";
   const note = blocking
     ? ""

@@ -2,11 +2,14 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { fixtureOsvRecords } from "../../../src/advisories/offline-records.js";
+import { advisorySourceOver } from "../../../src/advisories/record-source.js";
 import { authChangeDetector } from "../../../src/detectors/security/auth-change.js";
 import { credentialsDetector } from "../../../src/detectors/security/credentials.js";
 import type { Detector } from "../../../src/detectors/detector.js";
 import { injectionDetector } from "../../../src/detectors/security/injection.js";
 import { weakCryptoDetector } from "../../../src/detectors/security/weak-crypto.js";
+import { vulnerableDependenciesDetector } from "../../../src/detectors/security/vulnerable-dependencies.js";
 import { workflowRiskDetector } from "../../../src/detectors/security/workflow-risk.js";
 import { parsePullRequest } from "../../../src/domain/pull-request.js";
 import { buildPr, detectContext, headFiles } from "../pr-builder.js";
@@ -18,6 +21,7 @@ const SECURITY_DETECTORS: Detector[] = [
   authChangeDetector,
   workflowRiskDetector,
   weakCryptoDetector,
+  vulnerableDependenciesDetector,
 ];
 const SECURITY_FIXTURES = [
   "004_hardcoded_aws_key",
@@ -73,7 +77,11 @@ describe("security detectors on the security fixtures", () => {
     async (dir) => {
       const pr = parsePullRequest(readJson(dir, "pr.json"), readJson(dir, "files.json"));
       const expected = readJson(dir, "expected.json") as Expected;
-      const ctx = detectContext(pr, { head: headFiles(fixtureHead(dir)) });
+      // SEC-07 reads the fixture's own osv.json, as the embedded default does.
+      const ctx = {
+        ...detectContext(pr, { head: headFiles(fixtureHead(dir)) }),
+        advisories: advisorySourceOver(fixtureOsvRecords(path.join(FIXTURES, dir, "osv.json"))),
+      };
       const findings = (await Promise.all(SECURITY_DETECTORS.map((d) => d.detect(ctx)))).flat();
       const cited = new Set(findings.map((f) => f.policy));
 

@@ -2,6 +2,7 @@ import type { HeadFiles } from "../../../domain/head-files.js";
 import type { ChangedFile } from "../../../domain/pull-request.js";
 import { goModReader } from "./go-mod.js";
 import { goSumReader } from "./go-sum.js";
+import { composerJsonReader, gradleCatalogReader, gradleReader, mavenPomReader, nugetReader } from "./manifest-pins.js";
 import { composerLockReader, gemfileLockReader } from "./ruby-php-locks.js";
 import { npmManifestReader } from "./npm-manifest.js";
 import { packageLockReader } from "./package-lock.js";
@@ -28,6 +29,11 @@ export const VERSION_READERS: readonly VersionReader[] = [
   cargoLockReader,
   gemfileLockReader,
   composerLockReader,
+  composerJsonReader,
+  mavenPomReader,
+  gradleReader,
+  gradleCatalogReader,
+  nugetReader,
 ];
 
 const dirOf = (path: string) => (path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "");
@@ -45,9 +51,9 @@ async function readQuietly(head: HeadFiles, path: string): Promise<string | unde
 
 /**
  * The dependencies a pull request adds or changes, at exact versions: from each changed lockfile,
- * and from each changed manifest that no changed lockfile of its ecosystem covers (its ranges then
- * judged by the lowest version they admit). A lockfile that cannot be read whole is returned as
- * unread.
+ * and from each changed manifest that no changed lockfile of its ecosystem covers (package.json's
+ * ranges judged by the lowest version they admit; other manifests' ranges are not versions and
+ * are left out). A lockfile, or an XML manifest, that cannot be read whole is returned as unread.
  *
  * @example const { pinned, unread } = await pinnedDependencies(ctx.pr.files, ctx.head);
  */
