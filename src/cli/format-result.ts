@@ -9,6 +9,7 @@ const ROUTE_TEXT: Record<string, string> = {
   human: "waiting for a person",
   human_approved: "approved by a person",
   human_rejected: "rejected by a person",
+  merged_unapproved: "MERGED WITHOUT APPROVAL",
 };
 
 /** The budget in one line. */
@@ -62,6 +63,17 @@ export function formatResult(r: ReviewResult): string {
       lines.push(
         `  carried forward from review ${from.review_id} at ${from.head_sha.slice(0, 7)} (decided ${from.at})`,
       );
+  }
+  if (r.merged) {
+    const was = `${r.merged.was.status}${r.merged.was.route ? `, route ${r.merged.was.route}` : ""}`;
+    lines.push(`  merged:   by ${r.merged.by} at ${r.merged.at}, without approval (the review was ${was})`);
+  }
+  if (r.after_the_fact) {
+    const a = r.after_the_fact;
+    const what = a.kind === "approve" ? "approved after the fact" : "marked as an incident";
+    lines.push(`  after the fact: ${what} by ${a.by} at ${a.at}${a.note ? `: ${a.note}` : ""}`);
+  } else if (r.status === "merged_unapproved") {
+    lines.push("  after the fact: no decision recorded yet (Approve after the fact, or Mark as incident, on the card)");
   }
   if (r.since_decision) {
     const s = r.since_decision;

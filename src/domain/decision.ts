@@ -1,5 +1,20 @@
 import type { Specialty } from "./finding.js";
-import type { Decision, ReviewStatus, Route } from "./review-result.js";
+import type { AfterTheFact, Decision, ReviewStatus, Route } from "./review-result.js";
+
+/** A decision recorded after the PR was merged without approval: approve it after the fact, or mark it as an incident. */
+export type AfterMergeKind = "approve_after_merge" | "incident";
+
+/** What a person may try on a review: a decision or question at the gate, or a decision after a merge past it. */
+export type AttemptKind = "approve" | "reject" | "info" | AfterMergeKind;
+
+/**
+ * Whether an attempt is a decision after a merge past the gate.
+ *
+ * @example isAfterMerge("incident") // true
+ */
+export function isAfterMerge(kind: AttemptKind): kind is AfterMergeKind {
+  return kind === "approve_after_merge" || kind === "incident";
+}
 
 /**
  * Who may decide: Slack user ids (U…/W…) and user-group ids (S…), read once from the settings.
@@ -56,7 +71,9 @@ export type DecideRefusal =
   | "wrong_card"
   | "too_late"
   | "already_running"
-  | "replayed";
+  | "replayed"
+  | "merged"
+  | "not_merged";
 
 /** A refused decision: its code and the facts its message is made of. Plain JSON. */
 export type Refusal =
@@ -75,7 +92,11 @@ export type Refusal =
   /** A re-run asked while a review of the same head is queued or running. */
   | { code: "already_running"; pr: string; reviewId: string }
   /** A Slack request seen before (the same signed request, or the same trigger and action). */
-  | { code: "replayed"; reviewId: string };
+  | { code: "replayed"; reviewId: string }
+  /** The PR was merged without approval: only a decision after the fact is taken, once. */
+  | { code: "merged"; pr: string; afterTheFact?: AfterTheFact }
+  /** A decision after the fact on a review whose PR was not merged past the gate. */
+  | { code: "not_merged"; reviewId: string };
 
 /** How a door shows people and dates (Slack mentions them; the terminal prints them). */
 export interface RefusalStyle {
@@ -127,6 +148,14 @@ export function refusalMessage(refusal: Refusal, style: RefusalStyle = PLAIN_STY
       return `This request was already received for review ${refusal.reviewId}; nothing was changed.`;
     case "too_late":
       return "The gate could not take your decision in time; nothing was changed. Try again in a moment.";
+    case "merged": {
+      const a = refusal.afterTheFact;
+      if (a)
+        return `Already recorded after the fact: ${a.kind === "approve" ? "approved" : "marked as an incident"} by ${style.person(a.by)} at ${style.date(a.at)}; nothing was changed.`;
+      return `${refusal.pr} was merged without approval; only a decision after the fact can be recorded (Approve after the fact, or Mark as incident). Nothing was changed.`;
+    }
+    case "not_merged":
+      return `Review ${refusal.reviewId} was not merged without approval, so there is nothing to decide after the fact; nothing was changed.`;
   }
 }
 

@@ -10,7 +10,8 @@ import type { ReviewStore } from "./review-store.js";
  * - `rerun`: a re-run's fresh review; the PR's earlier reviews are superseded, then it runs.
  * - `decision`: a person's decision that was received and not yet applied is finished.
  * - `publish`: a review's saved result is published again (a publisher failed, or a replica died).
- * - `close`: a closed (or merged) PR's unfinished reviews are ended.
+ * - `close`: a closed (or merged) PR's unfinished reviews are ended; with `merge`, a review that had
+ *   not let the merged head pass ends `merged_unapproved`.
  * - `recover`: after a restart (one process on SQLite): everything left queued, running or
  *   unpublished is finished.
  * - `hand_over`: a review whose job failed (or whose replica died) too many times goes to a
@@ -20,7 +21,7 @@ export type ReviewJob =
   | { kind: "review" | "rerun" | "decision" | "publish"; reviewId: string }
   | { kind: "hand_over"; reviewId: string; why: string }
   | { kind: "register"; deliveryId: string }
-  | { kind: "close"; pr: string }
+  | { kind: "close"; pr: string; merge?: { by: string; at: string; headSha: string } }
   | { kind: "recover" };
 
 /**

@@ -8,11 +8,24 @@ import type { Usage } from "./usage.js";
 
 export type { Approval, Coverage } from "./approval.js";
 
-/** Where a review ended, or where it waits (docs/fixtures.md). */
-export type Route = "auto_approved" | "approved" | "human" | "human_approved" | "human_rejected";
+/**
+ * Where a review ended, or where it waits (docs/fixtures.md). `merged_unapproved`: the PR was
+ * merged while its review had not approved it (waiting, rejected, running or failed).
+ */
+export type Route = "auto_approved" | "approved" | "human" | "human_approved" | "human_rejected" | "merged_unapproved";
 
-/** A review's lifecycle state, as `gate status` reports it. */
-export type ReviewStatus = "queued" | "running" | "waiting_for_human" | "done" | "superseded" | "closed";
+/**
+ * A review's lifecycle state, as `gate status` reports it. `merged_unapproved`: the PR was merged
+ * past the gate (docs/operations.md, "Merges past the gate"); only a decision after the fact is taken.
+ */
+export type ReviewStatus =
+  | "queued"
+  | "running"
+  | "waiting_for_human"
+  | "done"
+  | "superseded"
+  | "closed"
+  | "merged_unapproved";
 
 /** Why a review went to a person. */
 export type EscalationReason =
@@ -92,6 +105,24 @@ export interface Decision {
   via?: DecidedVia;
 }
 
+/** Who merged a pull request past the gate, and when (the `pull_request` `closed` event's `merged_by.login` and `merged_at`). */
+export interface MergedPastGate {
+  /** The GitHub login that merged it. */
+  by: string;
+  at: string;
+  /** Where the review stood when the PR was merged: its status and route then. */
+  was: { status: ReviewStatus; route: Route | null };
+}
+
+/** A person's decision on a review whose PR was merged without approval, recorded after the fact. */
+export interface AfterTheFact {
+  /** `approve`: approved after the fact; `incident`: marked as an incident (with a note). */
+  kind: "approve" | "incident";
+  by: string;
+  at: string;
+  note?: string;
+}
+
 /** The PR's earlier decision, and why it does not carry to this head (what changed since). */
 export interface SinceDecision {
   kind: Decision["kind"];
@@ -131,6 +162,10 @@ export interface ReviewResult {
   approvals_needed?: ApprovalNeed[];
   /** Waiting with an earlier decision on the PR that did not carry: what changed since it. */
   since_decision?: SinceDecision;
+  /** The PR was merged while this review had not approved it (route and status `merged_unapproved`). */
+  merged?: MergedPastGate;
+  /** On a review merged without approval: the decision a person recorded after the fact. */
+  after_the_fact?: AfterTheFact;
   /** With model specialists: which files they read at which head (unchanged files were read earlier). */
   reviewed_files?: Array<{ head_sha: string; files: string[] }>;
 }

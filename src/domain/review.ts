@@ -1,5 +1,5 @@
 import type { CarriedFrom, DecidedVia } from "./carry.js";
-import type { ApproverConfig, DecideRefusal, DecisionDoor, Refusal } from "./decision.js";
+import type { AfterMergeKind, ApproverConfig, AttemptKind, DecideRefusal, DecisionDoor, Refusal } from "./decision.js";
 import type { Approval, ReviewResult, ReviewStatus } from "./review-result.js";
 
 export type { DecideRefusal } from "./decision.js";
@@ -78,11 +78,7 @@ export interface ReviewService {
    * Whether this person may make this decision now (the one decision policy), without applying
    * it: lets a door refuse before asking for a reason or a question. A refusal is audited.
    */
-  check(
-    reviewId: string,
-    attempt: { kind: ResumeValue["kind"]; by: string },
-    door: DecisionDoor,
-  ): Promise<CheckOutcome>;
+  check(reviewId: string, attempt: { kind: AttemptKind; by: string }, door: DecisionDoor): Promise<CheckOutcome>;
   /**
    * Applies a decision or an info request if the decision policy allows it (the door defaults to
    * the CLI's); serialised per review, exactly one resume wins. Every outcome is audited.
@@ -106,6 +102,16 @@ export interface ReviewService {
        */
       take?: () => boolean;
     },
+  ): Promise<DecideOutcome>;
+  /**
+   * Records a decision after the fact on a review whose PR was merged without approval (approve
+   * it, or mark it as an incident), if the decision policy allows it: the same approver lists and
+   * the same audit as a decision at the gate; taken once.
+   */
+  decideAfterMerge(
+    reviewId: string,
+    decision: { kind: AfterMergeKind; by: string; note?: string },
+    opts?: { door?: DecisionDoor },
   ): Promise<DecideOutcome>;
   /** The current result of a review by id, or of the newest review of `owner/repo#n`. */
   status(ref: string): Promise<ReviewResult | undefined>;

@@ -99,6 +99,7 @@ export function checkOutcome(result: ReviewResult, opts: Omit<VerdictOptions, "h
   if (result.status === "closed") {
     return { status: "completed", conclusion: "neutral", title: "Pull request closed: the review ended" };
   }
+  if (result.status === "merged_unapproved" || result.route === "merged_unapproved") return mergedOutcome(result, opts);
   if (result.status === "queued" || result.status === "running") {
     return { status: "in_progress", title: result.status === "queued" ? "Review queued" : "Review running" };
   }
@@ -128,6 +129,28 @@ export function checkOutcome(result: ReviewResult, opts: Omit<VerdictOptions, "h
       // A finished review with no route is an internal fault: fail closed.
       return { status: "completed", conclusion: "failure", title: "The review ended without a verdict" };
   }
+}
+
+/**
+ * A head merged without the gate's approval: a failure until a person approves it after the fact
+ * (then a success that says so); marked as an incident, it stays a failure.
+ */
+function mergedOutcome(result: ReviewResult, opts: Omit<VerdictOptions, "headSha">): CheckOutcome {
+  const by = result.merged ? ` by ${result.merged.by}` : "";
+  const after = result.after_the_fact;
+  if (after?.kind === "approve")
+    return {
+      status: "completed",
+      conclusion: "success",
+      title: `Merged without approval${by}; approved after the fact by ${nameOf(after.by, opts)}`,
+    };
+  if (after)
+    return {
+      status: "completed",
+      conclusion: "failure",
+      title: `Merged without approval${by}; marked as an incident by ${nameOf(after.by, opts)}`,
+    };
+  return { status: "completed", conclusion: "failure", title: `Merged without approval${by}` };
 }
 
 /** Table cells cannot hold pipes or line breaks. */

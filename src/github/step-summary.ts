@@ -18,6 +18,7 @@ const ROUTE_TEXT: Record<string, string> = {
   human: "waiting for a person",
   human_approved: "approved by a person",
   human_rejected: "rejected by a person",
+  merged_unapproved: "merged without approval",
 };
 
 /** Table cells cannot hold pipes or line breaks. */

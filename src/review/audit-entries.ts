@@ -1,8 +1,8 @@
 import type { PriorDecision } from "../domain/carry.js";
-import type { DecisionDoor, Refusal } from "../domain/decision.js";
+import type { AfterMergeKind, AttemptKind, DecisionDoor, Refusal } from "../domain/decision.js";
 import type { Finding } from "../domain/finding.js";
 import type { ResumeValue } from "../domain/review.js";
-import type { Approval, Coverage } from "../domain/review-result.js";
+import type { AfterTheFact, Approval, Coverage, MergedPastGate } from "../domain/review-result.js";
 import type { AuditInput } from "../domain/review-store.js";
 
 /**
@@ -39,7 +39,7 @@ export const audits = {
   /** A refused decision: one shape for every door. */
   refused: (
     reviewId: string,
-    attempt: { kind: ResumeValue["kind"]; by: string },
+    attempt: { kind: AttemptKind; by: string },
     door: DecisionDoor,
     refusal: Refusal,
     message: string,
@@ -97,6 +97,38 @@ export const audits = {
     action: "close",
     outcome: "closed",
     detail: { pr },
+  }),
+  /**
+   * The PR was merged while this review had not approved it: who merged it (GitHub's
+   * `merged_by.login`) and when (`merged_at`), and where the review stood.
+   */
+  mergedUnapproved: (reviewId: string, pr: string, merged: MergedPastGate): AuditInput => ({
+    reviewId,
+    actor: `github:${merged.by}`,
+    action: "merge",
+    outcome: "merged_unapproved",
+    detail: { pr, merged_by: merged.by, merged_at: merged.at, status: merged.was.status, route: merged.was.route },
+  }),
+  /** A decision after the fact received through a door, as a decision at the gate is ("received"). */
+  afterMergeReceived: (reviewId: string, kind: AfterMergeKind, after: AfterTheFact, door: string): AuditInput => ({
+    reviewId,
+    actor: after.by,
+    action: kind,
+    outcome: "received",
+    detail: { door, note: after.note ?? "", after_the_fact: true },
+  }),
+  /** A decision after the fact applied ("applied"): what the review's result now records. */
+  afterMergeApplied: (reviewId: string, kind: AfterMergeKind, after: AfterTheFact): AuditInput => ({
+    reviewId,
+    actor: after.by,
+    action: kind,
+    outcome: "applied",
+    detail: {
+      result: "merged_unapproved",
+      after_the_fact: true,
+      at: after.at,
+      ...(after.note ? { note: after.note } : {}),
+    },
   }),
   /** A re-run asked on the old review, by whom, and the fresh review's id. */
   rerun: (reviewId: string, by: string, freshId: string): AuditInput => ({

@@ -1,19 +1,26 @@
-import type { ApproverConfig, DecisionDoor, Refusal } from "../domain/decision.js";
+import {
+  type ApproverConfig,
+  type AttemptKind,
+  type DecisionDoor,
+  isAfterMerge,
+  type Refusal,
+} from "../domain/decision.js";
 import type { Specialty } from "../domain/finding.js";
-import type { Approval, ApprovalNeed, Decision, ReviewStatus } from "../domain/review-result.js";
-import type { ResumeValue } from "../domain/review.js";
+import type { AfterTheFact, Approval, ApprovalNeed, Decision, ReviewStatus } from "../domain/review-result.js";
 import { investigationRefusal, type BudgetState } from "../graph/budget.js";
 import { isOnList, neededApprovals, newCoverage, stillNeeded } from "./specialty-approvals.js";
 
 /** Everything the decision policy looks at: who asks, through which door, and the review as it stands. */
 export interface DecisionRequest {
-  kind: ResumeValue["kind"];
+  kind: AttemptKind;
   /** Who decides: a Slack user id, or the CLI's `--by` (a GitHub login or a person's name). */
   by: string;
   door: DecisionDoor;
   review: { id: string; pr: string; status: ReviewStatus; author: string; supersededBy?: string };
   /** The decision already made, if any. */
   decision?: Decision;
+  /** On a review merged without approval: the decision already recorded after the fact, if any. */
+  afterTheFact?: AfterTheFact;
   /** Specialties with at least one blocking finding on the review. */
   blockingSpecialties: readonly Specialty[];
   /** Approvals given so far while the review waits for several approvers (per specialty). */
@@ -44,6 +51,9 @@ export function decisionRefusal(req: DecisionRequest): Refusal | undefined {
     return { code: "superseded", reviewId: review.id, ...(review.supersededBy ? { by: review.supersededBy } : {}) };
   }
   if (review.status === "closed") return { code: "closed", pr: review.pr };
+  // Merged past the gate: only a decision after the fact, once, by the same people a decision needed.
+  if (review.status === "merged_unapproved") return afterMergeRefusal(req);
+  if (isAfterMerge(req.kind)) return { code: "not_merged", reviewId: review.id };
   if (req.decision || review.status === "done") {
     return { code: "already_decided", reviewId: review.id, ...(req.decision ? { decision: req.decision } : {}) };
   }
@@ -139,6 +149,20 @@ export function deciderLists(config: ApproverConfig, blockingSpecialties: readon
 export function describeNeed(need: ApprovalNeed): string {
   if (need.covers === "general") return "an approval from the general approvers";
   return need.from === "general" ? `${need.covers} (the general approvers)` : need.covers;
+}
+
+/**
+ * A decision after the fact on a review merged without approval: refused at the gate's buttons,
+ * or once one is recorded; otherwise judged by who may decide, as at the gate (never the author,
+ * an approver on a list the review needs: marking an incident as a rejection is, approving after
+ * the fact as one approval is).
+ */
+function afterMergeRefusal(req: DecisionRequest): Refusal | undefined {
+  const { review } = req;
+  if (!isAfterMerge(req.kind) || req.afterTheFact)
+    return { code: "merged", pr: review.pr, ...(req.afterTheFact ? { afterTheFact: req.afterTheFact } : {}) };
+  const why = whyNotAllowed({ ...req, kind: req.kind === "incident" ? "reject" : "approve", approvals: [] });
+  return why ? { code: "not_allowed", pr: review.pr, why } : undefined;
 }
 
 function whyNotAllowed(req: DecisionRequest): string | undefined {

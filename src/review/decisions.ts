@@ -1,7 +1,14 @@
 import { Command } from "@langchain/langgraph";
-import { type DecisionDoor, type Refusal, refusalMessage, routeOfDecision } from "../domain/decision.js";
+import {
+  type AfterMergeKind,
+  type AttemptKind,
+  type DecisionDoor,
+  type Refusal,
+  refusalMessage,
+  routeOfDecision,
+} from "../domain/decision.js";
 import { ResumeSchema } from "../domain/human-gate.js";
-import type { ReviewResult } from "../domain/review-result.js";
+import type { AfterTheFact, ReviewResult } from "../domain/review-result.js";
 import type { CheckOutcome, DecideOutcome, InvestigationProgress, Refused, ResumeValue } from "../domain/review.js";
 import type { HeldJob } from "../domain/review-jobs.js";
 import { audits } from "./audit-entries.js";
@@ -14,7 +21,7 @@ import type { ReviewWork } from "./review-work.js";
 /** With one process (SQLite), a received decision is finished by `recover` after a crash: nothing to hold. */
 const NOT_HELD: HeldJob = { release: async () => undefined, abandon: () => undefined };
 
-type Attempt = { kind: ResumeValue["kind"]; by: string };
+type Attempt = { kind: AttemptKind; by: string };
 
 /** A refusal as a door receives it: code, the one plain message, and the facts. */
 function refused(refusal: Refusal): Refused {
@@ -63,6 +70,40 @@ export class ReviewDecisions {
         : { ...parsed.data, via: { kind: door.kind, ...(door.groups?.length ? { groups: [...door.groups] } : {}) } };
     // One decision at a time per review in this process; a second waits, then sees the first's outcome.
     return this.work.lock.run(reviewId, () => this.decideNow(reviewId, decided, door, opts));
+  }
+
+  /**
+   * Records a decision after the fact on a review whose PR was merged without approval (the one
+   * decision policy: approver lists, never the author; refused and audited otherwise), audited as
+   * a decision at the gate is ("received", then "applied", both marked after the fact), then
+   * republished. One at a time per review; the second finds the first recorded and is refused.
+   */
+  async decideAfterMerge(
+    reviewId: string,
+    decision: { kind: AfterMergeKind; by: string; note?: string },
+    opts: { door?: DecisionDoor } = {},
+  ): Promise<DecideOutcome> {
+    const door = opts.door ?? { kind: "cli" };
+    return this.work.lock.run(reviewId, async () => {
+      const ctx = await this.work.load(reviewId);
+      if (!ctx) return this.refuse(reviewId, decision, door, { code: "not_found", reviewId });
+      const refusal = await this.refusal(ctx, decision, door);
+      if (refusal) return refusal;
+      const note = decision.note?.trim();
+      const after: AfterTheFact = {
+        kind: decision.kind === "incident" ? "incident" : "approve",
+        by: decision.by,
+        at: this.work.deps.clock().toISOString(),
+        ...(note ? { note } : {}),
+      };
+      await this.work.store.transaction(async (tx) => {
+        await tx.audit(audits.afterMergeReceived(reviewId, decision.kind, after, door.kind));
+        await tx.audit(audits.afterMergeApplied(reviewId, decision.kind, after));
+      });
+      const result = await ctx.result();
+      await this.work.publishing.record(reviewId, result);
+      return { ok: true, result };
+    });
   }
 
   private async decideNow(

@@ -1,4 +1,5 @@
 import { GateError } from "../domain/errors.js";
+import type { MergedPastGate, Route } from "../domain/review-result.js";
 import type { ReviewRecord } from "../domain/review.js";
 import type { ReviewStore } from "../domain/review-store.js";
 import { audits } from "./audit-entries.js";
@@ -6,6 +7,9 @@ import type { ReviewRun } from "./run.js";
 import { registrationFor } from "./registration.js";
 import type { ReviewWork } from "./review-work.js";
 import { supersedePlan } from "./supersede-order.js";
+
+/** The routes on which a review let its head pass: a PR merged at such a head was merged as the gate allowed. */
+const PASSED: ReadonlySet<Route | null> = new Set<Route | null>(["auto_approved", "approved", "human_approved"]);
 
 /**
  * What happens to a PR's reviews as the PR moves: a push supersedes the older ones, a close ends
@@ -63,6 +67,47 @@ export class ReviewLifecycle {
       ended.push(await this.work.settleAs(ctx));
     }
     return ended;
+  }
+
+  /**
+   * A PR merged (GitHub's `pull_request` `closed` with `merged: true`). If the merged head's
+   * review had not let it pass (waiting for a person, rejected, queued or running, failed), that
+   * review ends `merged_unapproved`: the audit log says who merged it and when, its check run and
+   * card say so, and a person may record a decision after the fact. A head that passed, or a head
+   * the gate has no review of, is closed as any PR (`closePr`); so are the PR's other open reviews.
+   * Returns the reviews marked merged without approval.
+   *
+   * @example await lifecycle.mergePr("acme/web#12", { by: "octocat", at: "2026-03-02T10:00:00Z", headSha });
+   */
+  async mergePr(pr: string, merge: { by: string; at: string; headSha?: string }): Promise<ReviewRecord[]> {
+    const standing = (await this.work.store.allForPr(pr)).filter(
+      (r) => r.status !== "superseded" && r.status !== "closed" && r.status !== "merged_unapproved",
+    );
+    // The merged head's reviews (newest first); without the head in the event, the newest review.
+    const merged = merge.headSha ? standing.filter((r) => r.headSha === merge.headSha) : standing.slice(0, 1);
+    const routes = new Map<string, Route | null>();
+    for (const r of merged) routes.set(r.id, (await this.work.store.lastResult(r.id))?.route ?? null);
+    const passed = merged.some((r) => r.status === "done" && PASSED.has(routes.get(r.id) ?? null));
+    const ended: ReviewRecord[] = [];
+    for (const r of passed ? [] : merged) {
+      const was = { status: r.status, route: routes.get(r.id) ?? null };
+      ended.push(await this.markMergedUnapproved(r.id, pr, { by: merge.by, at: merge.at, was }));
+    }
+    await this.closePr(pr);
+    return ended;
+  }
+
+  /** Ends one review as merged without approval, audited with who merged it and when; republished. */
+  private async markMergedUnapproved(reviewId: string, pr: string, merged: MergedPastGate): Promise<ReviewRecord> {
+    const ctx = await this.work.context(reviewId);
+    await this.work.store.transaction(async (tx) => {
+      await tx.setStatus(reviewId, "merged_unapproved");
+      // With replicas, its queued runs go with it (a run another replica holds finishes, and stays merged).
+      await this.work.deps.coordination?.dropQueued(reviewId, tx);
+      await tx.audit(audits.mergedUnapproved(reviewId, pr, merged));
+    });
+    await ctx.reload();
+    return this.work.settleAs(ctx);
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { PriorDecision } from "../domain/carry.js";
 import {
   type ApproverConfig,
+  type AttemptKind,
   type CurrentGroups,
   type DecisionDoor,
   type Refusal,
@@ -9,7 +10,15 @@ import {
 import { approversWith } from "../gate-file/approvers-with.js";
 import type { EffectiveConfig } from "../gate-file/effective.js";
 import { SPECIALTIES, type Specialty } from "../domain/finding.js";
-import type { Approval, ApprovalNeed, ReviewResult, ReviewStatus, SinceDecision } from "../domain/review-result.js";
+import type {
+  AfterTheFact,
+  Approval,
+  ApprovalNeed,
+  MergedPastGate,
+  ReviewResult,
+  ReviewStatus,
+  SinceDecision,
+} from "../domain/review-result.js";
 import type { ResumeValue, ReviewRecord } from "../domain/review.js";
 import type { ReviewSource } from "../domain/review-source.js";
 import { budgetOf } from "../graph/budget.js";
@@ -227,10 +236,55 @@ export class ReviewContext {
       ...buildResult(this.record, this.values, this.record.status, this.deps.cyclesMax),
       ...(since && since.changes.length > 0 ? { since_decision: sinceView(since.prior, since.changes) } : {}),
     };
+    const merged = this.record.status === "merged_unapproved";
     // A review that failed closed keeps the escalation it was given (the graph never reached the gate).
     const saved =
-      built.escalation === null && built.route === "human" ? await this.deps.store.lastResult(this.id) : undefined;
-    return this.withApprovals(saved?.escalation ? { ...built, escalation: saved.escalation } : built);
+      built.escalation === null && (built.route === "human" || merged)
+        ? await this.deps.store.lastResult(this.id)
+        : undefined;
+    const kept = saved?.escalation ? { ...built, escalation: saved.escalation } : built;
+    if (!merged) return this.withApprovals(kept);
+    const past = await this.mergedPastGate();
+    return {
+      ...kept,
+      route: "merged_unapproved",
+      ...(past.merged ? { merged: past.merged } : {}),
+      ...(past.afterTheFact ? { after_the_fact: past.afterTheFact } : {}),
+    };
+  }
+
+  /**
+   * A review merged without approval, as the audit log holds it (its one record of the merge):
+   * who merged it and when, and the decision recorded after the fact, if any.
+   */
+  async mergedPastGate(): Promise<{ merged?: MergedPastGate; afterTheFact?: AfterTheFact }> {
+    if (this.record.status !== "merged_unapproved") return {};
+    const entries = await this.deps.store.auditFor(this.id);
+    const merge = entries.find((e) => e.action === "merge" && e.outcome === "merged_unapproved");
+    const applied = entries.find(
+      (e) => (e.action === "approve_after_merge" || e.action === "incident") && e.outcome === "applied",
+    );
+    const text = (v: unknown): string => (typeof v === "string" ? v : "");
+    const merged: MergedPastGate | undefined = merge
+      ? {
+          by: text(merge.detail.merged_by),
+          at: text(merge.detail.merged_at) || merge.at,
+          was: {
+            status: text(merge.detail.status) as ReviewStatus,
+            route: (text(merge.detail.route) || null) as MergedPastGate["was"]["route"],
+          },
+        }
+      : undefined;
+    const note = applied ? text(applied.detail.note) : "";
+    const afterTheFact: AfterTheFact | undefined = applied
+      ? {
+          kind: applied.action === "incident" ? "incident" : "approve",
+          by: applied.actor,
+          at: text(applied.detail.at) || applied.at,
+          ...(note ? { note } : {}),
+        }
+      : undefined;
+    return { ...(merged ? { merged } : {}), ...(afterTheFact ? { afterTheFact } : {}) };
   }
 
   /** Approvals per specialty: every one once decided; while waiting, those given so far and what is still needed, from whom. */
@@ -258,17 +312,19 @@ export class ReviewContext {
 
   /** What the decision policy needs to judge this person's attempt on this review now. */
   async decisionRequest(
-    attempt: { kind: ResumeValue["kind"]; by: string },
+    attempt: { kind: AttemptKind; by: string },
     door: DecisionDoor,
     approvers: ApproverConfig,
   ): Promise<DecisionRequest> {
     const values = this.values;
+    const { afterTheFact } = await this.mergedPastGate();
     return {
       kind: attempt.kind,
       by: attempt.by,
       door,
       review: this.record,
       ...(values.decision ? { decision: values.decision } : {}),
+      ...(afterTheFact ? { afterTheFact } : {}),
       blockingSpecialties: this.blockingSpecialties(),
       ...(this.record.status === "waiting_for_human"
         ? { approvals: await givenApprovals(this.deps.store, this.id) }

@@ -1,4 +1,4 @@
-import type { ApproverConfig, CurrentGroups, DecisionDoor } from "../domain/decision.js";
+import type { AfterMergeKind, ApproverConfig, AttemptKind, CurrentGroups, DecisionDoor } from "../domain/decision.js";
 import type { ReviewResult } from "../domain/review-result.js";
 import type { CheckOutcome, DecideOutcome, ResumeValue, ReviewRecord, ReviewService } from "../domain/review.js";
 import type { ReviewRegistration, ReviewStore } from "../domain/review-store.js";
@@ -64,17 +64,22 @@ export class ReviewRunner implements ReviewService {
   }
 
   /** Whether a person may make a decision now, by the one decision policy; a refusal is audited. */
-  check(
-    reviewId: string,
-    attempt: { kind: ResumeValue["kind"]; by: string },
-    door: DecisionDoor,
-  ): Promise<CheckOutcome> {
+  check(reviewId: string, attempt: { kind: AttemptKind; by: string }, door: DecisionDoor): Promise<CheckOutcome> {
     return this.decisions.check(reviewId, attempt, door);
   }
 
   /** Applies a person's decision or question. Exactly one of concurrent calls resumes the graph. */
   decide(reviewId: string, resume: ResumeValue, opts?: DecideOptions): Promise<DecideOutcome> {
     return this.decisions.decide(reviewId, resume, opts);
+  }
+
+  /** See `ReviewDecisions.decideAfterMerge`. */
+  decideAfterMerge(
+    reviewId: string,
+    decision: { kind: AfterMergeKind; by: string; note?: string },
+    opts?: { door?: DecisionDoor },
+  ): Promise<DecideOutcome> {
+    return this.decisions.decideAfterMerge(reviewId, decision, opts);
   }
 
   /** The current result of a review id or of the newest review of `owner/repo#n`. */
@@ -96,6 +101,11 @@ export class ReviewRunner implements ReviewService {
   /** See `ReviewLifecycle.closePr`. */
   closePr(pr: string): Promise<ReviewRecord[]> {
     return this.lifecycle.closePr(pr);
+  }
+
+  /** See `ReviewLifecycle.mergePr`. */
+  mergePr(pr: string, merge: { by: string; at: string; headSha?: string }): Promise<ReviewRecord[]> {
+    return this.lifecycle.mergePr(pr, merge);
   }
 
   /** See `ReviewLifecycle.registerRerun`. */

@@ -45,6 +45,7 @@ export function trackedService(inner: ReviewService, inFlight: InFlight): Review
     approvers: inner.approvers,
     check: (reviewId, attempt, door) => inFlight.track(inner.check(reviewId, attempt, door)),
     decide: (reviewId, resume, opts) => inFlight.track(inner.decide(reviewId, resume, opts)),
+    decideAfterMerge: (reviewId, decision, opts) => inFlight.track(inner.decideAfterMerge(reviewId, decision, opts)),
     status: (ref) => inFlight.track(inner.status(ref)),
     get: (reviewId) => inner.get(reviewId),
     listWaiting: () => inner.listWaiting(),

@@ -42,7 +42,8 @@ export function reviewJobHandler(runner: ReviewRunner, inbox: Inbox): JobHandler
         await runner.publishIfUnpublished(job.reviewId);
         return;
       case "close":
-        await runner.closePr(job.pr);
+        if (job.merge) await runner.mergePr(job.pr, job.merge);
+        else await runner.closePr(job.pr);
         return;
       case "register":
         await inbox.register(job.deliveryId);

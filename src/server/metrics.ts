@@ -29,7 +29,7 @@ export function createMetrics() {
 
   const reviews = new Counter({
     name: "gate_reviews_settled_total",
-    help: "Reviews settled, by route (auto_approved, approved, human_approved, human_rejected)",
+    help: "Reviews settled, by route (auto_approved, approved, human_approved, human_rejected, merged_unapproved)",
     labelNames: ["route"] as const,
     registers: [registry],
   });

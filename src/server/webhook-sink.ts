@@ -37,7 +37,10 @@ export function createWebhookSink(deps: {
     });
 
   return {
-    closed: (delivery) => recordOnce(delivery, (tx) => deps.jobs.enqueue({ kind: "close", pr: delivery.pr }, tx)),
+    closed: (delivery) =>
+      recordOnce(delivery, (tx) =>
+        deps.jobs.enqueue({ kind: "close", pr: delivery.pr, ...(delivery.merge ? { merge: delivery.merge } : {}) }, tx),
+      ),
     rerun(request) {
       const log = deps.log.child({ deliveryId: request.id, repo: request.repo, headSha: request.headSha });
       return recordOnce(request, async (tx) => {

@@ -7,10 +7,19 @@ import { type AnswerWindow, TRY_AGAIN, answerWindow } from "./answer-window.js";
 import { boltLogger } from "./bolt-logger.js";
 import { firstDelivery, REQUEST_KEY, type RequestMemory } from "./replays.js";
 import { refusalMessage } from "../domain/decision.js";
-import { ACTION_APPROVE, ACTION_APPROVE_NOTE, ACTION_REJECT, ACTION_REQUEST_INFO, ACTION_RERUN } from "./card.js";
+import {
+  ACTION_APPROVE,
+  ACTION_APPROVE_AFTER_MERGE,
+  ACTION_APPROVE_NOTE,
+  ACTION_INCIDENT,
+  ACTION_REJECT,
+  ACTION_REQUEST_INFO,
+  ACTION_RERUN,
+} from "./card.js";
 import {
   SOMETHING_WENT_WRONG,
   checkAttempt,
+  decideAfterMergeAndUpdate,
   decideAndUpdate,
   ephemeral,
   requestInfo,
@@ -26,8 +35,10 @@ import { answerGateCommand } from "./gate-command.js";
 import { renderHome } from "./home.js";
 import {
   APPROVE_MODAL,
+  INCIDENT_MODAL,
   INFO_MODAL,
   NOTE_BLOCK,
+  incidentModal,
   NOTE_INPUT,
   approveModal,
   QUESTION_BLOCK,
@@ -258,6 +269,18 @@ function registerCardActions(app: App, deps: FlowDeps, rerun: StartRerun | undef
   openModalOnClick(app, deps, ACTION_REQUEST_INFO, "info", (checked, meta) =>
     infoModal(checked.review, meta, checked.result.budget.cycles_max - checked.result.budget.cycles_used),
   );
+
+  // A PR merged without approval: a decision after the fact (nothing is resumed, so no answer window).
+  app.action<BlockAction<ButtonAction>>(ACTION_APPROVE_AFTER_MERGE, async ({ ack, body, action, client, context }) => {
+    await ack();
+    const attempt = attemptFromClick(body, action, "approve_after_merge", client);
+    await guarded(deps, attempt, async () => {
+      if (await isNew(deps, attempt, ACTION_APPROVE_AFTER_MERGE, context, triggerOf(body)))
+        await decideAfterMergeAndUpdate(deps, attempt, "approve_after_merge");
+    });
+  });
+
+  openModalOnClick(app, deps, ACTION_INCIDENT, "incident", (checked, meta) => incidentModal(checked.review, meta));
 }
 
 /**
@@ -317,6 +340,21 @@ function registerModals(app: App, deps: FlowDeps): void {
     await decideWithin(deps, attempt, ack, async (window) => {
       if (await isNew(deps, attempt, REJECT_MODAL, context, triggerOf(body)))
         await decideAndUpdate(deps, attempt, { kind: "reject", by: attempt.userId, note: reason }, window);
+    });
+  });
+
+  app.view(INCIDENT_MODAL, async ({ ack, body, view, client, context }) => {
+    const note = inputValue(view.state.values, REASON_BLOCK, REASON_INPUT);
+    if (!note) {
+      await ack({ response_action: "errors", errors: { [REASON_BLOCK]: "Say what happened." } });
+      return;
+    }
+    await ack();
+    const attempt = attemptFromModal(deps, view.private_metadata, body.user.id, "incident", client);
+    if (!attempt) return;
+    await guarded(deps, attempt, async () => {
+      if (await isNew(deps, attempt, INCIDENT_MODAL, context, triggerOf(body)))
+        await decideAfterMergeAndUpdate(deps, attempt, "incident", note);
     });
   });
 

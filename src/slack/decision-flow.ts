@@ -1,6 +1,12 @@
 import type { webApi } from "@slack/bolt";
 import type { Logger } from "pino";
-import { refusalMessage, type DecisionDoor, type Refusal, type RefusalStyle } from "../domain/decision.js";
+import {
+  type AfterMergeKind,
+  refusalMessage,
+  type DecisionDoor,
+  type Refusal,
+  type RefusalStyle,
+} from "../domain/decision.js";
 import type { ReviewResult } from "../domain/review-result.js";
 import type {
   DecideOutcome,
@@ -24,7 +30,7 @@ import { type UserGroupCache, userGroupsNow } from "./user-groups.js";
 type WebClient = webApi.WebClient;
 
 /** What a person tried from Slack. */
-export type SlackAction = "approve" | "reject" | "info" | "rerun";
+export type SlackAction = "approve" | "reject" | "info" | "rerun" | AfterMergeKind;
 
 /** Starts a fresh review of a review's head (the server registers and queues it): the new review, or why none. */
 export type StartRerun = (
@@ -191,6 +197,34 @@ export async function decideAndUpdate(
   if (!outcome.ok) {
     // Too late: the person was told so when the deadline passed.
     if (outcome.code !== "too_late") await tellRefusal(deps, attempt, outcome);
+    return;
+  }
+  if (!deps.cardsPublished) await updateCard(deps, attempt, checked.review, outcome.result);
+}
+
+/**
+ * Records a decision after the fact on a PR merged without approval (approve it, or mark it as an
+ * incident with a note) and updates the card, or tells the person why not (the one decision
+ * policy: approver lists, never the author; the refusal is audited).
+ *
+ * @example await decideAfterMergeAndUpdate(deps, attempt, "incident", "hotfix merged by an admin");
+ */
+export async function decideAfterMergeAndUpdate(
+  deps: FlowDeps,
+  attempt: Attempt,
+  kind: AfterMergeKind,
+  note?: string,
+): Promise<void> {
+  const checked = await checkAttempt(deps, attempt);
+  if (!checked.ok) return;
+  await rememberName(deps, attempt);
+  const outcome = await deps.service.decideAfterMerge(
+    attempt.reviewId,
+    { kind, by: attempt.userId, ...(note ? { note } : {}) },
+    { door: checked.door },
+  );
+  if (!outcome.ok) {
+    await tellRefusal(deps, attempt, outcome);
     return;
   }
   if (!deps.cardsPublished) await updateCard(deps, attempt, checked.review, outcome.result);

@@ -7,6 +7,7 @@ import { escapeMrkdwn, truncateMrkdwn } from "./mrkdwn.js";
 export const REJECT_MODAL = "gate_reject_modal";
 export const INFO_MODAL = "gate_info_modal";
 export const APPROVE_MODAL = "gate_approve_modal";
+export const INCIDENT_MODAL = "gate_incident_modal";
 
 /** Block and action ids of the modal inputs. */
 export const REASON_BLOCK = "reason";
@@ -128,6 +129,30 @@ export function approveModal(
       label: "Why is it fine? (optional)",
       placeholder: "Shown in the thread, on the check run and in the audit log",
       optional: true,
+      maxLength: 2000,
+    },
+  });
+}
+
+/**
+ * The Mark as incident modal, on a PR merged without approval: a required note (what happened,
+ * what follows), kept in the result and the audit log.
+ *
+ * @example await client.views.open({ trigger_id, view: incidentModal(review, { reviewId, channel, ts }) });
+ */
+export function incidentModal(review: Pick<ReviewRecord, "pr" | "title">, meta: ModalMetadata): types.ModalView {
+  return textInputModal(meta, {
+    callbackId: INCIDENT_MODAL,
+    title: "Mark as incident",
+    submit: "Mark as incident",
+    summary: `${prSummary(review)} was merged without the gate's approval.`,
+    input: {
+      blockId: REASON_BLOCK,
+      actionId: REASON_INPUT,
+      label: "What happened, and what follows?",
+      placeholder: "Kept in the review's result and the audit log",
+      optional: false,
+      minLength: 1,
       maxLength: 2000,
     },
   });

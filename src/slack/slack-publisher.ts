@@ -5,11 +5,13 @@ import type { Publisher, PublishReceipt, ReviewRecord } from "../domain/review.j
 import { renderCard } from "./card.js";
 import { cardLink } from "./card-link.js";
 import {
+  afterTheFactText,
   askText,
   carriedText,
   decisionText,
   endedText,
   investigationText,
+  mergedText,
   type PersonName,
   type WhoToAsk,
 } from "./thread-notes.js";
@@ -64,7 +66,7 @@ const LOOKUP_MARGIN_SECONDS = 300;
 const LOOKUP_LIMIT = 50;
 
 /** Routes that mean a person was (or is) asked. */
-const REACHED_A_PERSON = new Set(["human", "human_approved", "human_rejected"]);
+const REACHED_A_PERSON = new Set(["human", "human_approved", "human_rejected", "merged_unapproved"]);
 
 /**
  * Publishes the review card: posts it once when a review first needs a person, then updates it
@@ -167,6 +169,11 @@ export function createSlackPublisher(opts: SlackPublisherOptions): Publisher {
     }
     await note(review, `decision:${review.id}`, decisionText(result, opts.personName));
     await note(review, `ended:${review.id}`, endedText(review, result, await successorUrl(review)));
+    if (result.merged) {
+      const who = opts.whoToAsk?.(review, result) ?? { approvers: [] };
+      await note(review, `merged:${review.id}`, mergedText(review, result, who));
+    }
+    await note(review, `after-merge:${review.id}`, afterTheFactText(result, opts.personName));
   };
 
   /** A new card (or a carried decision's line): the PR's superseded cards now point at it. */

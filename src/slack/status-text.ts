@@ -56,6 +56,16 @@ export function renderStatusText(result: ReviewResult, review?: ReviewRecord): s
       );
     }
   }
+  if (result.merged)
+    lines.push(
+      `:rotating_light: Merged without approval by ${escapeMrkdwn(result.merged.by)} at ${slackDate(result.merged.at)}`,
+    );
+  if (result.after_the_fact) {
+    const a = result.after_the_fact;
+    lines.push(
+      `${a.kind === "approve" ? "Approved after the fact" : "Marked as an incident"} by ${mentionOrName(a.by)} at ${slackDate(a.at)}${a.note ? `: ${escapeMrkdwn(a.note)}` : ""}`,
+    );
+  }
   if (result.superseded_by) lines.push(`Superseded by ${escapeMrkdwn(result.superseded_by)}`);
   const link = review ? cardLink(review) : undefined;
   if (link) lines.push(mrkdwnLink(link, "Open the card"));

@@ -1,4 +1,4 @@
-import type { ReviewResult } from "../domain/review-result.js";
+import type { MergedPastGate, ReviewResult } from "../domain/review-result.js";
 import type { ReviewRecord } from "../domain/review.js";
 import { escapeMrkdwn, mrkdwnLink, slackDate, truncateMrkdwn, truncatePlain } from "./mrkdwn.js";
 
@@ -67,6 +67,49 @@ export function decisionText(result: ReviewResult, nameOf?: PersonName): string 
   const verb = d.kind === "approve" ? ":white_check_mark: Approved" : ":x: Rejected";
   const note = d.note ? `: ${escapeMrkdwn(d.note)}` : "";
   return truncateMrkdwn(`${verb} by ${personLabel(d.by, nameOf)} at ${slackDate(d.at)}${note}`, NOTE_MAX);
+}
+
+/**
+ * Where a review stood when its PR was merged past the gate, in words (the card and the thread).
+ *
+ * @example mergedWhile({ status: "done", route: "human_rejected" }) // "after its review rejected it"
+ */
+export function mergedWhile(was: MergedPastGate["was"] | undefined): string {
+  if (was?.route === "human_rejected") return "after its review rejected it";
+  if (was?.status === "waiting_for_human") return "while its review waited for a person";
+  if (was?.status === "queued" || was?.status === "running") return "while its review was still running";
+  return "before the gate approved it";
+}
+
+/**
+ * A PR merged without approval, said loudly in its thread: who merged it and when, the approvers
+ * mentioned, and what they can still record on the card.
+ *
+ * @example mergedText(review, result, { approvers: ["S1"] }) // ":rotating_light: *Merged without approval*: acme/web#12 was merged by `octocat` …"
+ */
+export function mergedText(review: ReviewRecord, result: ReviewResult, who: WhoToAsk): string | undefined {
+  const m = result.merged;
+  if (!m) return undefined;
+  const asked = who.approvers.map(mentionOf).join(" ");
+  const was = mergedWhile(m.was);
+  const lines = [
+    `:rotating_light: *Merged without approval*: ${escapeMrkdwn(review.pr)} at \`${review.headSha.slice(0, 7)}\` was merged by \`${escapeMrkdwn(m.by)}\` at ${slackDate(m.at)}, ${was}.`,
+    `${asked || "Approvers"}: record a decision after the fact on the card above: *Approve after the fact*, or *Mark as incident* with a note.`,
+  ];
+  return truncateMrkdwn(lines.join("\n"), NOTE_MAX);
+}
+
+/**
+ * A decision recorded after a merge past the gate, said in the thread.
+ *
+ * @example afterTheFactText(result, nameOf) // ":white_check_mark: Approved after the fact by Dana (@dana)"
+ */
+export function afterTheFactText(result: ReviewResult, nameOf?: PersonName): string | undefined {
+  const a = result.after_the_fact;
+  if (!a) return undefined;
+  const verb = a.kind === "approve" ? ":white_check_mark: Approved after the fact" : ":warning: Marked as an incident";
+  const note = a.note ? `: ${escapeMrkdwn(a.note)}` : "";
+  return truncateMrkdwn(`${verb} by ${personLabel(a.by, nameOf)} at ${slackDate(a.at)}${note}`, NOTE_MAX);
 }
 
 /**

@@ -304,6 +304,8 @@ describe("every refusal code has its wording", () => {
     too_late: { code: "too_late", reviewId: "r-1" },
     already_running: { code: "already_running", pr: "acme/web#12", reviewId: "r-2" },
     replayed: { code: "replayed", reviewId: "r-1" },
+    merged: { code: "merged", pr: "acme/web#12" },
+    not_merged: { code: "not_merged", reviewId: "r-1" },
   } satisfies { [C in DecideRefusal]: Extract<Refusal, { code: C }> };
 
   for (const [code, refusal] of Object.entries(one)) {

@@ -37,8 +37,8 @@ export interface ReviewRecords {
   withStatus(...statuses: ReviewStatus[]): Promise<ReviewRecord[]>;
   setStatus(id: string, status: ReviewStatus): Promise<void>;
   /**
-   * Sets a review's status unless a push superseded it or its PR was closed (such a review stays
-   * so); false when it was.
+   * Sets a review's status unless a push superseded it, its PR was closed, or its PR was merged
+   * without approval (such a review stays so); false when it was.
    */
   setStatusUnlessSuperseded(id: string, status: ReviewStatus): Promise<boolean>;
   /**

@@ -4,7 +4,10 @@ import { answerRecorded, type DeliveryContexts } from "./delivery.js";
 import { PullRequestEventSchema } from "./pull-request-event.js";
 import type { WebhookSink } from "./sink.js";
 
-/** `pull_request` closed or merged: the sink ends the PR's open reviews without a decision. */
+/**
+ * `pull_request` closed or merged: the sink ends the PR's open reviews without a decision, or, for
+ * a merge, marks the merged head's review merged without approval if it had not let it pass.
+ */
 export function onClosedPullRequest(
   webhooks: Webhooks,
   closed: NonNullable<WebhookSink["closed"]>,
@@ -18,8 +21,15 @@ export function onClosedPullRequest(
       return;
     }
     const pr = prKey({ repo: payload.data.repository.full_name, number: payload.data.pull_request.number });
-    const { duplicate } = await closed({ id: delivery.id, event: delivery.event, pr });
+    const p = payload.data.pull_request;
+    const merge = p.merged
+      ? { by: p.merged_by?.login ?? "unknown", at: p.merged_at ?? new Date().toISOString(), headSha: p.head.sha }
+      : undefined;
+    const { duplicate } = await closed({ id: delivery.id, event: delivery.event, pr, ...(merge ? { merge } : {}) });
     answerRecorded(delivery, duplicate);
-    if (!duplicate) delivery.log().info({ pr }, "pull request closed");
+    if (!duplicate)
+      delivery
+        .log()
+        .info({ pr, ...(merge ? { mergedBy: merge.by } : {}) }, merge ? "pull request merged" : "pull request closed");
   });
 }

@@ -15,6 +15,10 @@ export const PullRequestEventSchema = z.object({
     user: z.object({ login: z.string() }).nullable(),
     head: z.object({ ref: z.string(), sha: z.string().regex(/^[0-9a-f]{40}$/) }),
     base: z.object({ ref: z.string(), sha: z.string() }),
+    /** On `closed`: whether it was merged, by whom and when (read to mark a merge past the gate). */
+    merged: z.boolean().nullable().optional(),
+    merged_at: z.string().nullable().optional(),
+    merged_by: z.object({ login: z.string() }).nullable().optional(),
   }),
   repository: z.object({
     name: z.string(),

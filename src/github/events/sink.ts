@@ -13,6 +13,16 @@ export interface WebhookDelivery {
   payload: PullRequestEvent;
 }
 
+/** A pull request's merge, as its `pull_request` `closed` delivery says it. */
+export interface PullRequestMerge {
+  /** `merged_by.login` ("unknown" when GitHub names no one). */
+  by: string;
+  /** `merged_at` (the delivery's time when absent). */
+  at: string;
+  /** The head that was merged. */
+  headSha: string;
+}
+
 /** What became of a delivery: a redelivery of one recorded before (GitHub redelivers), or recorded now. */
 export type Recorded = { duplicate: boolean };
 
@@ -24,8 +34,11 @@ export type Recorded = { duplicate: boolean };
 export interface WebhookSink {
   /** Records the delivery with the review it asks for (registered after the answer: the `review queued` line names both). */
   accept(delivery: WebhookDelivery): Recorded | Promise<Recorded>;
-  /** A pull request was closed (or merged): its open reviews end without a decision. */
-  closed?(delivery: { id: string; event: string; pr: string }): Recorded | Promise<Recorded>;
+  /**
+   * A pull request was closed: its open reviews end without a decision. Merged (`merge`): a review
+   * that had not let the merged head pass ends `merged_unapproved` (docs/operations.md).
+   */
+  closed?(delivery: { id: string; event: string; pr: string; merge?: PullRequestMerge }): Recorded | Promise<Recorded>;
   /** GitHub's "Re-run" on the gate's check run, or on the whole check suite. */
   rerun?(request: RerunRequest): Recorded | Promise<Recorded>;
 }

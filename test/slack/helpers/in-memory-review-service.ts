@@ -2,7 +2,9 @@ import type { ReviewResult } from "../../../src/domain/review-result.js";
 import {
   refusalMessage,
   routeOfDecision,
+  type AfterMergeKind,
   type ApproverConfig,
+  type AttemptKind,
   type DecisionDoor,
   type Refusal,
 } from "../../../src/domain/decision.js";
@@ -57,11 +59,7 @@ export class InMemoryReviewService implements ReviewService {
     return this;
   }
 
-  async check(
-    reviewId: string,
-    attempt: { kind: ResumeValue["kind"]; by: string },
-    door: DecisionDoor,
-  ): Promise<CheckOutcome> {
+  async check(reviewId: string, attempt: { kind: AttemptKind; by: string }, door: DecisionDoor): Promise<CheckOutcome> {
     const result = await this.status(reviewId);
     const refusal = this.refusalFor(reviewId, attempt, door);
     if (refusal) return this.refuse(reviewId, attempt, door, refusal);
@@ -101,10 +99,30 @@ export class InMemoryReviewService implements ReviewService {
     return { ok: true, result: structuredClone(result) };
   }
 
+  async decideAfterMerge(
+    reviewId: string,
+    decision: { kind: AfterMergeKind; by: string; note?: string },
+    opts?: { door?: DecisionDoor },
+  ): Promise<DecideOutcome> {
+    const door = opts?.door ?? { kind: "cli" };
+    const refusal = this.refusalFor(reviewId, decision, door);
+    if (refusal) return this.refuse(reviewId, decision, door, refusal);
+    const entry = this.reviews.get(reviewId);
+    if (!entry) return this.refuse(reviewId, decision, door, { code: "not_found", reviewId });
+    this.audit.push({ reviewId, actor: decision.by, action: decision.kind, outcome: "applied", detail: {} });
+    entry.result.after_the_fact = {
+      kind: decision.kind === "incident" ? "incident" : "approve",
+      by: decision.by,
+      at: this.clock(),
+      ...(decision.note ? { note: decision.note } : {}),
+    };
+    return { ok: true, result: structuredClone(entry.result) };
+  }
+
   /** The real decision policy, on this double's record and result. */
   private refusalFor(
     reviewId: string,
-    attempt: { kind: ResumeValue["kind"]; by: string },
+    attempt: { kind: AttemptKind; by: string },
     door: DecisionDoor,
   ): Refusal | undefined {
     const entry = this.reviews.get(reviewId);
@@ -116,6 +134,7 @@ export class InMemoryReviewService implements ReviewService {
       door,
       review: record,
       ...(result.decision ? { decision: result.decision } : {}),
+      ...(result.after_the_fact ? { afterTheFact: result.after_the_fact } : {}),
       blockingSpecialties: result.findings.filter((f) => f.blocking).map((f) => f.specialty),
       budget: {
         cyclesUsed: result.budget.cycles_used,
@@ -130,7 +149,7 @@ export class InMemoryReviewService implements ReviewService {
 
   private refuse(
     reviewId: string,
-    attempt: { kind: ResumeValue["kind"]; by: string },
+    attempt: { kind: AttemptKind; by: string },
     door: DecisionDoor,
     refusal: Refusal,
   ): Refused {
