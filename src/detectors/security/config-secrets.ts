@@ -1,6 +1,8 @@
 import type { ConfigEntry } from "../../config-formats/index.js";
 import { configFormatOf } from "../../config-formats/index.js";
-import { type NotASecret, USER_KEY, credentialsInValue, notASecret, secretKeyKind } from "./secret-values.js";
+import { secretKeyKind, USER_KEY } from "./secret-names.js";
+import { type NotASecret, notASecret } from "./secret-values.js";
+import { credentialsInValue } from "./value-credentials.js";
 
 /** A secret read from a configuration file's structure. */
 export interface ConfigSecret {

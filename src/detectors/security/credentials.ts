@@ -11,14 +11,9 @@ import { findConfigSecrets, namedOutOfView } from "./config-secrets.js";
 import { looksBinary } from "./file-kind.js";
 import { maskSecret } from "./mask-secret.js";
 import { findSecretAssignments } from "./secret-assignment.js";
-import {
-  MAY_NAME_SECRET,
-  credentialsInValue,
-  isSequence,
-  mayHoldValueCredential,
-  notASecret,
-  passwordArguments,
-} from "./secret-values.js";
+import { MAY_NAME_SECRET } from "./secret-names.js";
+import { isSequence, notASecret } from "./secret-values.js";
+import { credentialsInValue, mayHoldValueCredential, passwordArguments } from "./value-credentials.js";
 import { scanWithSecretlint } from "./secretlint-scan.js";
 import { securityFinding } from "./security-finding.js";
 

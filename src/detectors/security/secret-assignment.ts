@@ -1,6 +1,7 @@
 import { readableLine } from "../code-lines.js";
 import { precheck } from "../precheck.js";
-import { MAY_NAME_SECRET, notASecret, type SecretKeyKind, secretKeyKind, shannonEntropy } from "./secret-values.js";
+import { MAY_NAME_SECRET, type SecretKeyKind, secretKeyKind } from "./secret-names.js";
+import { notASecret, shannonEntropy } from "./secret-values.js";
 
 /** A literal assigned to a secret-like name that looks like a real secret. */
 export interface SecretAssignment {

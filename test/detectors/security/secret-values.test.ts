@@ -1,12 +1,7 @@
 import { describe, expect, it } from "vitest";
-import {
-  MAY_NAME_SECRET,
-  SECRET_VOCABULARY,
-  credentialsInValue,
-  mayHoldValueCredential,
-  notASecret,
-  secretKeyKind,
-} from "../../../src/detectors/security/secret-values.js";
+import { MAY_NAME_SECRET, SECRET_VOCABULARY, secretKeyKind } from "../../../src/detectors/security/secret-names.js";
+import { notASecret } from "../../../src/detectors/security/secret-values.js";
+import { credentialsInValue, mayHoldValueCredential } from "../../../src/detectors/security/value-credentials.js";
 
 describe("secretKeyKind: which keys name a secret", () => {
   it.each([
