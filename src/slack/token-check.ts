@@ -76,13 +76,31 @@ export async function checkSlackToken(cfg: {
   return { botUserId: answer.user_id, botId: answer.bot_id };
 }
 
-/** The `error` of an `ok: false` answer, when Slack gave one. */
+/**
+ * What a failed Socket Mode start means: Slack refusing `SLACK_APP_TOKEN` (an `ok: false` answer
+ * to `apps.connections.open`) becomes a `CONFIG_INVALID` naming it; anything else is returned as it is.
+ *
+ * @example await app.start().catch((e) => { throw appTokenRefusal(e, apiUrl); });
+ */
+export function appTokenRefusal(error: unknown, apiUrl = "https://slack.com/api/"): unknown {
+  const refused = platformError(error);
+  if (refused === undefined) return error;
+  return new GateError(
+    "CONFIG_INVALID",
+    `SLACK_APP_TOKEN: Slack at ${new URL(apiUrl).host} refused it (apps.connections.open answered ${refused}); set it to an app-level token with connections:write (xapp-…, the app's Basic Information page), or unset it to receive Slack over HTTP`,
+    { cause: error },
+  );
+}
+
+/** The `error` of an `ok: false` answer, when Slack gave one (the error itself or one of its causes). */
 function platformError(error: unknown): string | undefined {
-  if (!(error instanceof Error) || !("code" in error) || error.code !== webApi.ErrorCode.PlatformError)
-    return undefined;
-  const data: unknown = "data" in error ? error.data : undefined;
-  const code = typeof data === "object" && data !== null && "error" in data ? data.error : undefined;
-  return typeof code === "string" ? code : "an error";
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (!("code" in e) || e.code !== webApi.ErrorCode.PlatformError) continue;
+    const data: unknown = "data" in e ? e.data : undefined;
+    const code = typeof data === "object" && data !== null && "error" in data ? data.error : undefined;
+    return typeof code === "string" ? code : "an error";
+  }
+  return undefined;
 }
 
 /** What stood between us and Slack: the network's words, or the HTTP status a 5xx (or 429) left. */

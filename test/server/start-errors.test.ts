@@ -35,7 +35,7 @@ async function fakesAndEnv(opts: { slack?: boolean; env?: Record<string, string>
  * stack trace anywhere, and stdout only the log's JSON lines, none of them an error and none
  * saying it listened.
  */
-function theOneLine(ended: EndedServer): string {
+function theOneLine(ended: EndedServer, opts: { loggedError?: RegExp } = {}): string {
   const all = `${ended.stdout}\n${ended.stderr}`;
   expect(ended.code, all).toBe(1);
   expect(all).not.toMatch(/^ {4}at /m);
@@ -45,7 +45,7 @@ function theOneLine(ended: EndedServer): string {
     .split("\n")
     .filter((l) => l.trim() !== "")
     .map((l) => JSON.parse(l) as { level: number; msg?: string });
-  expect(logs.filter((l) => l.level >= 50)).toEqual([]);
+  expect(logs.filter((l) => l.level >= 50 && !(opts.loggedError?.test(l.msg ?? "") ?? false))).toEqual([]);
   expect(logs.map((l) => l.msg)).not.toContain("gate listening");
   const [line = ""] = errLines;
   expect(line).toMatch(/^gate: /);
@@ -92,6 +92,18 @@ describe("a Slack bot token Slack refuses", { timeout: 60_000 }, () => {
     cleanups.push(() => server.close());
     expect((await fetch(`http://127.0.0.1:${server.port}/healthz`)).status).toBe(200);
     expect(fakes.slack?.callsTo("auth.test")).toHaveLength(1);
+  });
+});
+
+describe("a Slack app-level token Slack refuses (Socket Mode)", { timeout: 60_000 }, () => {
+  it("exits 1 with one line naming SLACK_APP_TOKEN, no stack trace", async () => {
+    const { fakes, env } = await fakesAndEnv({ slack: true, env: { SLACK_APP_TOKEN: "xapp-revoked" } });
+    fakes.slack?.on("apps.connections.open", () => ({ ok: false, error: "invalid_auth" }));
+    // The Socket Mode client logs its own failure (an error entry in the JSON log) before the gate says what to do.
+    const line = theOneLine(await runBuiltServerToExit(env), { loggedError: /^Failed to retrieve a new WSS URL/ });
+    expect(line).toContain("SLACK_APP_TOKEN: Slack at");
+    expect(line).toContain("apps.connections.open answered invalid_auth");
+    expect(line).toContain("connections:write (xapp-…");
   });
 });
 
