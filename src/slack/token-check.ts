@@ -62,9 +62,7 @@ export async function checkSlackToken(cfg: {
     throw new GateError(
       "SERVICE_UNREACHABLE",
       `cannot reach Slack at ${host} (SLACK_API_URL) to check SLACK_BOT_TOKEN: ${what}`,
-      {
-        cause: error,
-      },
+      { cause: error },
     );
   }
   if (!answer.user_id || !answer.bot_id) {
