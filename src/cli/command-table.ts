@@ -124,3 +124,37 @@ export function helpText(command?: string, sub?: string): string | undefined {
 export function isCommand(command: string): boolean {
   return COMMANDS.some((u) => u.command === command);
 }
+
+/** Flags every command takes: `--help` and `--version` are answered before any command runs. */
+const EVERY_COMMAND = new Set(["help", "version"]);
+
+/**
+ * The flags `gate <command> [<sub>]` takes: the ones its lines of the table name, so what
+ * `--help` shows and what the parser lets through are one list. A subcommand the table does not
+ * hold falls back to the command's own lines (or all of them, when every line has a subcommand).
+ *
+ * @example flagsOf("review") // ["json"]; flagsOf("graph") // []; flagsOf("config", "check") // ["strict"]
+ */
+export function flagsOf(command: string, sub?: string): string[] {
+  const rows = COMMANDS.filter((u) => u.command === command);
+  const ofSub = rows.filter((u) => u.sub !== undefined && u.sub === sub);
+  const plain = rows.filter((u) => u.sub === undefined);
+  const lines = ofSub.length > 0 ? ofSub : plain.length > 0 ? plain : rows;
+  return [...new Set(lines.flatMap((u) => [...u.synopsis.matchAll(/--([a-z]+)/g)].map((m) => m[1] ?? "")))];
+}
+
+/**
+ * Why `given` flags do not fit `gate <command> [<sub>]` (one line naming the flags it takes), or
+ * undefined when they all do. The one check of flags, for every command.
+ *
+ * @example flagProblem("graph", undefined, ["json"]) // `"gate graph" does not take --json; its flags: none (gate help graph)`
+ */
+export function flagProblem(command: string, sub: string | undefined, given: readonly string[]): string | undefined {
+  const takes = flagsOf(command, sub);
+  const wrong = [...new Set(given)].filter((f) => !takes.includes(f) && !EVERY_COMMAND.has(f));
+  if (wrong.length === 0) return undefined;
+  const named = sub !== undefined && COMMANDS.some((u) => u.command === command && u.sub === sub);
+  const which = named ? `${command} ${sub}` : command;
+  const list = (flags: readonly string[]) => flags.map((f) => `--${f}`).join(", ");
+  return `"gate ${which}" does not take ${list(wrong)}; its flags: ${takes.length > 0 ? list(takes) : "none"} (gate help ${which})`;
+}

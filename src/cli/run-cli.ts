@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { describeError, messageOf } from "../domain/errors.js";
 import { loadSettings, type Env } from "../settings/index.js";
-import { helpText, isCommand } from "./command-table.js";
+import { flagProblem, helpText, isCommand } from "./command-table.js";
 import type { CliContext } from "./context.js";
 
 /** The flags the parser accepts (each named in a line of the command table). */
@@ -23,12 +23,13 @@ export const CLI_OPTIONS = {
   version: { type: "boolean", short: "V", default: false },
 } as const;
 
-/** The command line's words and flags (throws on an unknown flag). */
+/** The command line's words and flags, with the tokens that say which flags were given (throws on an unknown flag). */
 function parseCommandLine(argv: string[]) {
   return parseArgs({
     args: argv,
     allowPositionals: true,
     options: CLI_OPTIONS,
+    tokens: true,
   });
 }
 
@@ -61,6 +62,13 @@ export async function runCli(argv: string[], env: Env): Promise<number> {
   }
   if (!isCommand(command)) {
     process.stderr.write(`gate: unknown command ${JSON.stringify(command)}\n\n${helpText()}\n`);
+    return 2;
+  }
+  // A flag the command does not take (`gate graph --json`) is refused before anything runs, naming the ones it does.
+  const given = parsed.tokens.flatMap((t) => (t.kind === "option" ? [t.name] : []));
+  const wrongFlags = flagProblem(command, rest[0], given);
+  if (wrongFlags) {
+    process.stderr.write(`gate: ${wrongFlags}\n`);
     return 2;
   }
   if (command === "config" && rest[0] === "whatif") {

@@ -9,6 +9,12 @@ export interface CredentialProbe {
   mode: "app" | "token";
 }
 
+/** What each kind of credential must be, said when GitHub refuses it. */
+const WHAT_TO_DO = {
+  app: 'GATE_GITHUB_APP_ID must be the App\'s id (its settings page, "App ID") and GATE_GITHUB_PRIVATE_KEY a private key generated for that App, unrevoked',
+  token: "GITHUB_TOKEN must be a token GitHub accepts (not expired or revoked)",
+} as const;
+
 /** An Octokit request error's status and whether GitHub answered at all (a network error carries no response). */
 function answerOf(error: unknown): { status: number; answered: boolean; message: string } | undefined {
   if (typeof error !== "object" || error === null || !("status" in error) || typeof error.status !== "number")
@@ -40,7 +46,7 @@ export async function checkGitHubCredentials(octokit: Octokit, probe: Credential
     if (answer?.answered && answer.status < 500) {
       throw new GateError(
         "CONFIG_INVALID",
-        `${settings}: GitHub at ${host} refused ${probe.mode === "app" ? "them" : "it"} (${route} answered ${answer.status}: ${answer.message})`,
+        `${settings}: GitHub at ${host} refused ${probe.mode === "app" ? "them" : "it"} (${route} answered ${answer.status}: ${answer.message}); ${WHAT_TO_DO[probe.mode]}`,
         { cause: error },
       );
     }

@@ -5,6 +5,7 @@ import type { ReviewJobs } from "../domain/review-jobs.js";
 import { wireGitHub } from "../github/wiring.js";
 import { createLogger } from "../logger.js";
 import { type Env, loadSettings, type ServerSettings, type Settings, serverSettings } from "../settings/index.js";
+import { checkSlackToken } from "../slack/token-check.js";
 import { wireSlack } from "../slack/wiring.js";
 import { AnswersFirst } from "./answers-first.js";
 import { type GateRoute, healthRoute, serveRoutes } from "./http-routes.js";
@@ -32,7 +33,8 @@ export interface RunningServer {
 
 /**
  * Builds and starts the whole gate, composing its parts in order: GitHub (github/wiring.ts), the
- * gate's core (build-gate.ts), Slack unless GATE_SLACK=off (slack/wiring.ts), the publishers,
+ * gate's core (build-gate.ts), the start-up checks of the models, GitHub's credentials and Slack's
+ * bot token (each failure a GateError naming its settings), Slack unless GATE_SLACK=off (slack/wiring.ts), the publishers,
  * the jobs (jobs.ts), the HTTP routes, then what the last process left (SQLite: recovered;
  * PostgreSQL: taken from the table every replica shares).
  *
@@ -49,20 +51,28 @@ export async function startGateServer(
   const github = wireGitHub(server, log);
   const metrics = createMetrics();
   const gate = await buildGate(settings, log, { github: github.auth, clock, ...metrics.gateHooks(clock) });
-  // Models and GitHub credentials are checked once, now, rather than failing every review later.
-  await Promise.all([gate.checkModels(), github.auth.check()]).catch(async (error: unknown) => {
+  // Models, GitHub's credentials and Slack's bot token are checked once, now, before anything
+  // listens, rather than failing every review (or crashing the process) later.
+  const [, , bot] = await Promise.all([
+    gate.checkModels(),
+    github.auth.check(),
+    server.slack.enabled ? checkSlackToken({ ...server.slack, log }) : undefined,
+  ]).catch(async (error: unknown) => {
     await gate.close();
     throw error;
   });
   const slack = server.slack.enabled
-    ? wireSlack(server.slack, {
-        store: gate.store,
-        configuredChannel: async (reviewId) => (await gate.reviewConfig(reviewId))?.slackChannel,
-        approvers: settings.approvers,
-        ...(settings.github.webUrl ? { githubWebUrl: settings.github.webUrl } : {}),
-        clock,
-        log,
-      })
+    ? wireSlack(
+        { ...server.slack, ...(bot ? { bot } : {}) },
+        {
+          store: gate.store,
+          configuredChannel: async (reviewId) => (await gate.reviewConfig(reviewId))?.slackChannel,
+          approvers: settings.approvers,
+          ...(settings.github.webUrl ? { githubWebUrl: settings.github.webUrl } : {}),
+          clock,
+          log,
+        },
+      )
     : undefined;
   const check = metrics.counted(
     github.checkPublisher({

@@ -44,8 +44,8 @@ export interface ServerSettings extends ServerPortSettings {
 
 /**
  * Checks that the settings hold everything the server needs: the webhook secret, GitHub
- * credentials and, unless `GATE_SLACK=off`, Slack's. Fails once, listing every missing setting
- * with what to do; the Slack ones point at `npm run demo` and `GATE_SLACK=off`.
+ * credentials and, unless `GATE_SLACK=off`, Slack's. Fails once, in one line listing every missing
+ * setting with what to do; the Slack ones point at `npm run demo` and `GATE_SLACK=off`.
  *
  * @example const server = serverSettings(loadSettings(env));
  */
@@ -58,9 +58,11 @@ export function serverSettings(settings: {
   const { github, slack } = settings;
   const problems: string[] = [];
   if (!github.webhookSecret)
-    problems.push("GITHUB_WEBHOOK_SECRET (the secret of the GitHub App's or repository's webhook)");
+    problems.push(
+      "GITHUB_WEBHOOK_SECRET is not set (the secret of the GitHub App's or repository's webhook; every delivery is checked against it)",
+    );
   if (!github.auth)
-    problems.push("GitHub credentials: GATE_GITHUB_APP_ID with GATE_GITHUB_PRIVATE_KEY, or GITHUB_TOKEN");
+    problems.push("no GitHub credentials: set GATE_GITHUB_APP_ID with GATE_GITHUB_PRIVATE_KEY, or GITHUB_TOKEN");
 
   let serverSlack: ServerSlack = { enabled: false };
   if (slack.enabled) {
@@ -86,7 +88,8 @@ export function serverSettings(settings: {
     }
   }
   if (problems.length > 0 || !github.webhookSecret || !github.auth) {
-    throw new GateError("CONFIG_INVALID", `cannot start the server:\n  - ${problems.join("\n  - ")}`);
+    // One line, as every failure at start is (main.ts prints it after "gate: ").
+    throw new GateError("CONFIG_INVALID", `cannot start the server: ${problems.join("; ")}`);
   }
   return {
     ...settings.server,

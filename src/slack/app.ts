@@ -54,6 +54,7 @@ import {
 } from "./modals.js";
 import { GuardedReceiver } from "./guarded-receiver.js";
 import { GuardedSocketModeReceiver } from "./guarded-socket-receiver.js";
+import type { SlackBotIdentity } from "./token-check.js";
 import { UserGroupCache } from "./user-groups.js";
 
 export interface SlackAppOptions {
@@ -77,6 +78,8 @@ export interface SlackAppOptions {
   progressIntervalMs?: number;
   /** The check run's page, for the card's "+N more" link. */
   checkRunUrl?: (review: ReviewRecord) => string | undefined;
+  /** The bot's ids, from the start-up check of its token (token-check.ts): Bolt then asks `auth.test` no more. */
+  bot?: SlackBotIdentity;
   /** Tests only: skips Bolt's `auth.test` token check. */
   testMode?: boolean;
   /** The clock Slack request timestamps are checked against (ms since the epoch; tests pin it). */
@@ -111,6 +114,8 @@ export function buildSlackApp(opts: SlackAppOptions): App {
     logger: boltLogger(opts.log),
     logLevel: LogLevel.INFO,
     ...(opts.slackApiUrl ? { clientOptions: { slackApiUrl: opts.slackApiUrl } } : {}),
+    // Without the ids, Bolt's constructor calls auth.test and nobody awaits it: a refused token crashed the process.
+    ...(opts.bot ? { botId: opts.bot.botId, botUserId: opts.bot.botUserId } : {}),
     ...(opts.testMode ? { tokenVerificationEnabled: false } : {}),
   };
   let app: App;

@@ -13,6 +13,7 @@ import type { StartRerun } from "./decision-flow.js";
 import { createPeople, type People } from "./people.js";
 import { createReminders } from "./reminders.js";
 import { createSlackPublisher } from "./slack-publisher.js";
+import { appTokenRefusal, type SlackBotIdentity } from "./token-check.js";
 import { UserGroupCache, userGroupsNow } from "./user-groups.js";
 import { groupIdsIn, whoToAsk } from "./who-to-ask.js";
 
@@ -27,6 +28,8 @@ export interface SlackOn {
   defaultRepo?: string;
   reminderAfterMs?: number;
   escalateTo: readonly string[];
+  /** The bot's ids, from the start-up check of `botToken` (token-check.ts). */
+  bot?: SlackBotIdentity;
 }
 
 /** How long a carried decision waits for Slack's user groups before counting them as empty (a slow or rate-limited Slack). */
@@ -131,6 +134,7 @@ export function wireSlack(cfg: SlackOn, deps: SlackWiringDeps) {
     }): Promise<SlackListening> {
       const app = buildSlackApp({
         botToken: cfg.botToken,
+        ...(cfg.bot ? { bot: cfg.bot } : {}),
         ...(cfg.signingSecret ? { signingSecret: cfg.signingSecret } : {}),
         ...(cfg.appToken ? { appToken: cfg.appToken } : {}),
         socketMode: cfg.socketMode,
@@ -153,7 +157,10 @@ export function wireSlack(cfg: SlackOn, deps: SlackWiringDeps) {
         ...(deps.githubWebUrl ? { githubWebUrl: deps.githubWebUrl } : {}),
         groups,
       });
-      const started = (await app.start(parts.port)) as unknown;
+      const started = (await app.start(parts.port).catch((error: unknown) => {
+        // Socket Mode opens its socket now, with SLACK_APP_TOKEN: a refusal names it.
+        throw cfg.socketMode ? appTokenRefusal(error, cfg.apiUrl) : error;
+      })) as unknown;
       return {
         port: started instanceof http.Server ? (started.address() as AddressInfo).port : parts.port,
         stop: async () => {

@@ -36,6 +36,8 @@ describe("CLI commands that refuse write nothing: no database file, no folder", 
   it.each([
     ["review with no argument", ["review"], 2],
     ["an unknown flag", ["review", "--frobnicate"], 2],
+    ["a flag the command does not take", ["graph", "--json"], 2],
+    ["another command's flag", ["status", "r-123", "--repo", "acme/web"], 2],
     ["an unknown command", ["frobnicate"], 2],
     ["review of a fixture folder that does not exist", ["review", path.join(os.tmpdir(), "no-such-fixture-x1")], 1],
     ["review of a malformed PR reference", ["review", "https://example.com/not-a-pr"], 1],

@@ -83,6 +83,11 @@ export interface FailOptions {
 export interface FakeGitHubOptions {
   /** When set, installation-token requests must carry a JWT signed by this key's private half. */
   appPublicKeyPem?: string;
+  /**
+   * When set, the App's JWT must name this id (`iss`): another id is an App GitHub does not know,
+   * answered 404 "Integration not found" as GitHub does.
+   */
+  appId?: string;
 }
 
 function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -121,6 +126,18 @@ function paginate(res: ServerResponse, base: string, url: URL, items: unknown[])
   if (page < last) links.push(`<${link(page + 1)}>; rel="next"`, `<${link(last)}>; rel="last"`);
   if (page > 1) links.push(`<${link(1)}>; rel="first"`, `<${link(page - 1)}>; rel="prev"`);
   json(res, 200, items.slice((page - 1) * perPage, page * perPage), links.length ? { link: links.join(", ") } : {});
+}
+
+/** The `iss` (the App's id) a bearer JWT names, if it can be read. */
+function jwtIssuer(authorization: string | undefined): string | undefined {
+  const payload = /^bearer (.+)$/i.exec(authorization ?? "")?.[1]?.split(".")[1];
+  if (!payload) return undefined;
+  try {
+    const iss: unknown = record(JSON.parse(Buffer.from(payload, "base64url").toString("utf8"))).iss;
+    return typeof iss === "string" || typeof iss === "number" ? String(iss) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function jwtIsValid(authorization: string | undefined, key: KeyObject): boolean {
@@ -214,6 +231,8 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
     }
     // The start-up checks: an App lists its installations (its JWT checked), a token reads its user.
     if (method === "GET" && p === "/app/installations") {
+      if (opts.appId !== undefined && jwtIssuer(authorization) !== opts.appId)
+        return json(res, 404, { message: "Integration not found" });
       if (publicKey && !jwtIsValid(authorization, publicKey))
         return json(res, 401, { message: "A JSON web token could not be decoded" });
       const ids = [...new Set(installations.values())];

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
@@ -70,4 +71,61 @@ export function startChildServer(env: NodeJS.ProcessEnv, timeoutMs = 60_000): Pr
       }
     });
   });
+}
+
+/** What a server process that ended printed, and how it ended. */
+export interface EndedServer {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The newest modification time under `dir` (ms), for "is the build older than its source". */
+function newestUnder(dir: string): number {
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile())
+    .reduce((newest, d) => Math.max(newest, fs.statSync(path.join(d.parentPath, d.name)).mtimeMs), 0);
+}
+
+/**
+ * Runs the built server, `node dist/main.js` (what `npm start` runs), with exactly the given
+ * settings, and resolves once it has exited, with everything it printed. For starts that must
+ * fail: one that is still running after `timeoutMs` is killed and the test fails. A build older
+ * than `src/` fails the test too, naming `npm run build` (the test would judge old code).
+ *
+ * @example const ended = await runBuiltServerToExit(env); expect(ended.code).toBe(1);
+ */
+export async function runBuiltServerToExit(env: NodeJS.ProcessEnv, timeoutMs = 30_000): Promise<EndedServer> {
+  const main = path.join(PACKAGE_ROOT, "dist/main.js");
+  if (!fs.existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\``);
+  if (fs.statSync(main).mtimeMs < newestUnder(path.join(PACKAGE_ROOT, "src"))) {
+    throw new Error(`${main} is older than src/: run \`npm run build\``);
+  }
+  const child = spawn(process.execPath, [main], {
+    env: { PATH: process.env.PATH ?? "", ...env },
+    cwd: PACKAGE_ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+  });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    child.kill("SIGKILL");
+  }, timeoutMs);
+  const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("close", (c, s) => resolve({ code: c, signal: s })),
+  );
+  clearTimeout(timer);
+  if (timedOut)
+    throw new Error(`the server was still running after ${timeoutMs} ms; stdout: ${stdout} stderr: ${stderr}`);
+  return { code, signal, stdout, stderr };
 }

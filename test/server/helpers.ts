@@ -21,6 +21,8 @@ export const APPROVER = "UAPPROVER";
 export const OTHER_APPROVER = "UOTHER";
 export const AUTHOR_SLACK = "UAUTHOR";
 export const INSTALLATION_ID = 4242;
+/** The App's id the fake GitHub knows (another is answered "Integration not found"). */
+export const APP_ID = "1234";
 
 const signer = new Webhooks({ secret: WEBHOOK_SECRET });
 
@@ -290,7 +292,9 @@ export interface StackFakes {
 
 /** The loopback fakes of a stack, started (Slack's only when asked). */
 export async function startFakes(opts: Pick<StackOptions, "mode" | "slack"> = {}): Promise<StackFakes> {
-  const gh = await startFakeGitHub((opts.mode ?? "app") === "app" ? { appPublicKeyPem: appKeys().publicKey } : {});
+  const gh = await startFakeGitHub(
+    (opts.mode ?? "app") === "app" ? { appPublicKeyPem: appKeys().publicKey, appId: APP_ID } : {},
+  );
   const registry = await startFakeRegistry();
   const osv = await startFakeOsv();
   // Messages stamped with the real time, as the server's own clock is (the card lookup after a crash compares them).
@@ -328,7 +332,7 @@ export function stackEnv(
     GATE_RUBYGEMS_URL: registry.rubygemsUrl,
     GATE_OSV_URL: osv.url,
     ...((opts.mode ?? "app") === "app"
-      ? { GATE_GITHUB_APP_ID: "1234", GATE_GITHUB_PRIVATE_KEY: appKeys().privateKey }
+      ? { GATE_GITHUB_APP_ID: APP_ID, GATE_GITHUB_PRIVATE_KEY: appKeys().privateKey }
       : { GITHUB_TOKEN: "ghp_e2e_token" }),
     ...(slack
       ? {
