@@ -12,7 +12,7 @@ import { looksBinary } from "./file-kind.js";
 import { maskSecret } from "./mask-secret.js";
 import { findSecretAssignments } from "./secret-assignment.js";
 import { MAY_NAME_SECRET } from "./secret-names.js";
-import { isSequence, notASecret } from "./secret-values.js";
+import { isSequence, isVendorExample, notASecret } from "./secret-values.js";
 import { credentialsInValue, mayHoldValueCredential, passwordArguments } from "./value-credentials.js";
 import { scanWithSecretlint } from "./secretlint-scan.js";
 import { securityFinding } from "./security-finding.js";
@@ -31,9 +31,6 @@ export interface FoundSecret {
   label: string;
 }
 
-/** A vendor's documented example key (AWS's `AKIAIOSFODNN7EXAMPLE`): in docs and samples by design. */
-const VENDOR_EXAMPLE = /EXAMPLE/;
-
 /**
  * Finds secrets in a text with secretlint's recommended rules, credentials inside values
  * (connection strings, URLs with a password, auth headers) and high-entropy assignments to
@@ -46,7 +43,7 @@ const VENDOR_EXAMPLE = /EXAMPLE/;
 export async function findSecrets(text: string, path?: string): Promise<FoundSecret[]> {
   if (text.trim() === "" || looksBinary(text)) return [];
   const found: FoundSecret[] = (await scanWithSecretlint(text)).filter(
-    (h) => !VENDOR_EXAMPLE.test(h.value) && !isSequence(h.value) && !placeholderUrl(h),
+    (h) => !isVendorExample(h.value) && !isSequence(h.value) && !placeholderUrl(h),
   );
   const format = path === undefined ? undefined : configFormatOf(path);
   // A configuration file's own `KEY=value` lines are its reader's, read with their context.
@@ -54,7 +51,8 @@ export async function findSecrets(text: string, path?: string): Promise<FoundSec
   // A call's arguments may go over several lines (`getConnection(url,\n "app", "pw")`).
   for (const c of passwordArguments(text)) {
     const at = text.indexOf(c.value, c.index);
-    found.push({ value: c.value, line: text.slice(0, at).split("\n").length, rule: c.rule, label: c.label });
+    const line = text.slice(0, at < 0 ? c.index : at).split("\n").length;
+    found.push({ value: c.value, line, rule: c.rule, label: c.label });
   }
   text.split("\n").forEach((lineText, index) => {
     if (!precheck(mayHoldValueCredential(lineText))) return;
