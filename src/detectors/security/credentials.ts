@@ -54,7 +54,9 @@ export async function findSecrets(text: string, path?: string): Promise<FoundSec
     const line = text.slice(0, at < 0 ? c.index : at).split("\n").length;
     found.push({ value: c.value, line, rule: c.rule, label: c.label });
   }
-  text.split("\n").forEach((lineText, index) => {
+  text.split("\n").forEach((raw, index) => {
+    // `"app" + ":pw" + "@tcp(db)/"` is one string: literals joined by `+` are read joined.
+    const lineText = joinLiterals(raw);
     if (!precheck(mayHoldValueCredential(lineText))) return;
     for (const c of credentialsInValue(lineText, { assignments }))
       found.push({ value: c.value, line: index + 1, rule: c.rule, label: c.label });
@@ -70,6 +72,25 @@ export async function findSecrets(text: string, path?: string): Promise<FoundSec
     }
   }
   return distinct(found);
+}
+
+/**
+ * A line with the string literals it joins by `+` written as one (`"a" + "b"` as `"ab"`), so a
+ * credential split over pieces is read whole; a line with nothing to join is returned as it is.
+ *
+ * @example joinLiterals('dsn := "app" + ":pw" + "@tcp(db)/"') // 'dsn := "app:pw@tcp(db)/"'
+ */
+export function joinLiterals(line: string): string {
+  if (!line.includes("+")) return line;
+  let out = line;
+  for (let i = 0; i < 20; i++) {
+    const next = out
+      .replace(/"([^"\\]*)"\s*\+\s*"([^"\\]*)"/, '"$1$2"')
+      .replace(/'([^'\\]*)'\s*\+\s*'([^'\\]*)'/, "'$1$2'");
+    if (next === out) break;
+    out = next;
+  }
+  return out;
 }
 
 /**

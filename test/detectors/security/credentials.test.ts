@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { credentialsDetector, findSecrets } from "../../../src/detectors/security/credentials.js";
+import { credentialsDetector, findSecrets, joinLiterals } from "../../../src/detectors/security/credentials.js";
 import { maskSecret } from "../../../src/detectors/security/mask-secret.js";
 import { withFingerprints } from "../../../src/domain/fingerprint.js";
 import { addedFilePatch, buildPr, detectContext } from "../pr-builder.js";
@@ -148,5 +148,16 @@ describe("SEC-01 fingerprints hold the key material", () => {
     const first = await fingerprintsOf(["[client]", "password = B4ck!Up9Qz"], "my.cnf");
     expect(first).toHaveLength(1);
     expect(await fingerprintsOf(["[client]", "password = Zz8!Up9Qk"], "my.cnf")).not.toEqual(first);
+  });
+});
+
+describe("string literals joined by +", () => {
+  it("a credential split over joined literals is read whole, and found in the line as written", async () => {
+    expect(joinLiterals('dsn := "root_use" + ":Abc123456#" + "@tcp(localhost:3306)/"')).toBe(
+      'dsn := "root_use:Abc123456#@tcp(localhost:3306)/"',
+    );
+    const found = await findSecrets('\tdsn := "root_use" + ":Abc123456#" + "@tcp(localhost:3306)/"', "storage/db.go");
+    expect(found.map((s) => [s.line, s.value])).toEqual([[1, "Abc123456#"]]);
+    expect(joinLiterals("const total = a + b;")).toBe("const total = a + b;");
   });
 });
