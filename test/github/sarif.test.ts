@@ -5,6 +5,7 @@ import { loadPolicies } from "../../src/policy/load-policies.js";
 import { BUNDLED_POLICIES_DIR } from "../../src/package-paths.js";
 import { openedGates, reviewFixture, type TestGate } from "../helpers/gate.js";
 import { githubIngestionErrors, SARIF_LEVELS, sarifSchemaErrors } from "../helpers/sarif-schema.js";
+import { ZERO_USAGE } from "../../src/domain/usage.js";
 
 const policies = loadPolicies(BUNDLED_POLICIES_DIR);
 const gates = openedGates();
@@ -37,17 +38,7 @@ function result(findings: ResultFinding[]): ReviewResult {
     risk: null,
     findings,
     escalation: { reason: "blocking_finding", detail: "blocking: SEC-01" },
-    budget: {
-      cycles_used: 0,
-      cycles_max: 2,
-      tool_calls: 0,
-      model_calls: 0,
-      input_tokens: 0,
-      output_tokens: 0,
-      cache_creation_input_tokens: 0,
-      cache_read_input_tokens: 0,
-      cost_usd: 0,
-    },
+    budget: { cycles_used: 0, cycles_max: 2, tool_calls: 0, ...ZERO_USAGE },
     investigations: [],
     coverage: null,
     review_id: "r-0123456789ab",

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ResultFinding, ReviewResult } from "../../src/domain/review-result.js";
 import { failureSummary, stepSummary } from "../../src/github/step-summary.js";
+import { ZERO_USAGE } from "../../src/domain/usage.js";
 
 function finding(over: Partial<ResultFinding> = {}): ResultFinding {
   return {
@@ -34,17 +35,7 @@ function result(over: Partial<ReviewResult> = {}): ReviewResult {
       }),
     ],
     escalation: { reason: "blocking_finding", detail: "blocking: LIC-02" },
-    budget: {
-      cycles_used: 0,
-      cycles_max: 2,
-      tool_calls: 0,
-      model_calls: 0,
-      input_tokens: 0,
-      output_tokens: 0,
-      cache_creation_input_tokens: 0,
-      cache_read_input_tokens: 0,
-      cost_usd: 0,
-    },
+    budget: { cycles_used: 0, cycles_max: 2, tool_calls: 0, ...ZERO_USAGE },
     investigations: [],
     coverage: {
       complete: true,
