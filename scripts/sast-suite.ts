@@ -3,7 +3,7 @@
 // suites"). The suite's own code is never committed: the cases go to a git-ignored folder.
 //
 //   node --import tsx scripts/sast-suite.ts <benchmark checkout or bare mirror> [--out <folder>]
-//        [--categories sqli,cmdi,...]
+//        [--categories sqli,cmdi,...]      (--out defaults to the repository's scratch/sast/cases)
 //
 // Each case folder is a fixture (docs/fixtures.md: pr.json, files.json with the test file added
 // whole, expected.json, repo/ with the test file, the suite's helper sources it names and the
@@ -13,6 +13,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 
 /** The categories measured, and the policy each belongs to. */
 const POLICY_OF: Readonly<Record<string, "SEC-02" | "SEC-05">> = {
@@ -24,7 +25,8 @@ const POLICY_OF: Readonly<Record<string, "SEC-02" | "SEC-05">> = {
   weakrand: "SEC-05",
 };
 
-const DEFAULT_OUT = "/work/main/scratch/sast/cases";
+/** The repository's git-ignored scratch folder (`/scratch/` in .gitignore), whatever the working directory. */
+const DEFAULT_OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "scratch", "sast", "cases");
 
 /** Reads files of a Benchmark, from a working tree or from a bare git mirror's HEAD. */
 interface Source {
