@@ -11,9 +11,10 @@
 // case.json: { id, suite, language, category, policy, label, cwe, path, commit }. The suite's
 // expectedresults-*.csv gives the label. Exits 2 on a usage error.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { writeCase } from "./sast-fixture.js";
 
 /** The categories measured, and the policy each belongs to. */
 const POLICY_OF: Readonly<Record<string, "SEC-02" | "SEC-05">> = {
@@ -149,24 +150,6 @@ function parseExpected(csv: string): Row[] {
     });
 }
 
-function addedFile(filename: string, text: string) {
-  const lines = text.replace(/\r?\n$/, "").split(/\r?\n/);
-  return {
-    sha: "0".repeat(40),
-    filename,
-    status: "added",
-    additions: lines.length,
-    deletions: 0,
-    changes: lines.length,
-    patch: `@@ -0,0 +1,${lines.length} @@\n${lines.map((l) => `+${l}`).join("\n")}`,
-  };
-}
-
-function write(file: string, text: string): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, text);
-}
-
 function main(): number {
   const args = process.argv.slice(2);
   const value = (flag: string) => {
@@ -202,46 +185,26 @@ function main(): number {
     const text = src.read(file);
     const id = `${layout.suite}-${row.name}`;
     const policy = POLICY_OF[row.category] ?? "SEC-02";
-    const dir = path.join(out, id);
-    rmSync(dir, { recursive: true, force: true });
     const helpers = layout.helpers(text, src);
     const resources = [...new Set([text, ...helpers.map((h) => src.read(h))].flatMap((t) => layout.resources(t, src)))];
-    for (const f of [file, ...helpers, ...resources]) write(path.join(dir, "repo", f), src.read(f));
-    write(path.join(dir, "files.json"), `${JSON.stringify([addedFile(file, text)], null, 2)}\n`);
-    const pr = {
-      number: 1,
-      title: `Add ${row.name}`,
-      body: "",
-      user: { login: "benchmark" },
-      draft: false,
-      labels: [],
-      base: { ref: "main", sha: "a".repeat(40), repo: { full_name: `owasp/${layout.suite}` } },
-      head: { ref: row.name, sha: src.commit.length === 40 ? src.commit : "b".repeat(40) },
-    };
-    write(path.join(dir, "pr.json"), `${JSON.stringify(pr, null, 2)}\n`);
-    // expected.json keeps the fixture format whole; sast-eval scores the findings, not the route.
-    // SEC-05 is not blocking, so a weak-crypto case alone is approved with a note.
-    const expected = row.vulnerable
-      ? {
-          route: policy === "SEC-02" ? "human" : "approved",
-          must_cite: [policy],
-          must_not_cite: [],
-          max_model_calls: 0,
-        }
-      : { route: "approved", must_cite: [], must_not_cite: [policy], max_model_calls: 0 };
-    write(path.join(dir, "expected.json"), `${JSON.stringify(expected, null, 2)}\n`);
     const kase = {
       id,
       suite: layout.suite,
       language: layout.language,
       category: row.category,
       policy,
-      label: row.vulnerable ? "vulnerable" : "safe",
+      label: row.vulnerable ? ("vulnerable" as const) : ("safe" as const),
       cwe: row.cwe,
       path: file,
       commit: src.commit,
     };
-    write(path.join(dir, "case.json"), `${JSON.stringify(kase, null, 2)}\n`);
+    writeCase(out, {
+      file: { path: file, text },
+      repo: new Map([...helpers, ...resources].map((f) => [f, src.read(f)])),
+      repoName: `owasp/${layout.suite}`,
+      head: src.commit,
+      kase,
+    });
     const key = `${row.category} ${kase.label}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }

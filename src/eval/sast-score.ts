@@ -38,6 +38,11 @@ export interface SastCase {
   cwe?: number;
   /** The test file, as the fixture adds it. */
   path: string;
+  /**
+   * Cases that must fall on the same side of the split (the vulnerable and the fixed file of one
+   * real fix): the split is drawn on it instead of the id.
+   */
+  group?: string;
 }
 
 /** A case with its review's verdict. */
@@ -82,12 +87,13 @@ export function findingMatches(kase: Pick<SastCase, "category" | "path">, findin
 
 /**
  * A case scored on its review's findings: flagged when at least one finding matches its category.
+ * Its split is drawn on its group when it has one, else on its id.
  *
  * @example scoreCase(kase, [{ policy: "SEC-05", message: "java.util.Random (a predictable generator) ..." }]).flagged
  */
 export function scoreCase(kase: SastCase, findings: readonly FixtureFinding[]): ScoredCase {
   const hits = findings.filter((f) => findingMatches(kase, f));
-  return { ...kase, split: splitOf(kase.id), flagged: hits.length > 0, hits };
+  return { ...kase, split: splitOf(kase.group ?? kase.id), flagged: hits.length > 0, hits };
 }
 
 /**

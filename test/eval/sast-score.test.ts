@@ -79,6 +79,18 @@ describe("scoreCase and rates", () => {
     expect(scoreCase(kase("x2", "sqli", "vulnerable"), [shell]).flagged).toBe(false);
   });
 
+  it("draws the split on the group, so both files of one fix fall on the same side", () => {
+    const ids = Array.from({ length: 40 }, (_, i) => `fix-${i}`);
+    // Some pair of ids splits apart on its own...
+    const apart = ids.find((id) => splitOf(`${id}-vulnerable`) !== splitOf(`${id}-safe`));
+    expect(apart).toBeDefined();
+    const group = apart ?? "";
+    const vulnerable = scoreCase(kase(`${group}-vulnerable`, "cmdi", "vulnerable", { group }), []);
+    const safe = scoreCase(kase(`${group}-safe`, "cmdi", "safe", { group }), []);
+    // ...and together with its group.
+    expect([vulnerable.split, safe.split]).toEqual([splitOf(group), splitOf(group)]);
+  });
+
   it("TPR is flagged vulnerable over vulnerable, FPR flagged safe over safe, score their difference", () => {
     const r = rates([
       { label: "vulnerable", flagged: true },
