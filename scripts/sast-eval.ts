@@ -110,11 +110,11 @@ const signed = (x: number | null) =>
 
 function print(part: string, rows: readonly SastRow[]): void {
   console.log(
-    `\n${part}: suite                   language category policy  cases  vuln  safe   TP   FP     TPR     FPR  TPR-FPR`,
+    `\n${part}: suite                   language   category policy  cases  vuln  safe   TP   FP     TPR     FPR  TPR-FPR`,
   );
   for (const r of rows) {
     console.log(
-      `     ${r.suite.padEnd(23)} ${r.language.padEnd(8)} ${r.category.padEnd(8)} ${r.policy.padEnd(7)} ${String(r.cases).padStart(5)} ${String(r.vulnerable).padStart(5)} ${String(r.safe).padStart(5)} ${String(r.tp).padStart(4)} ${String(r.fp).padStart(4)}  ${pct(r.tpr)}  ${pct(r.fpr)}   ${signed(r.score)}`,
+      `     ${r.suite.padEnd(23)} ${r.language.padEnd(10)} ${r.category.padEnd(8)} ${r.policy.padEnd(7)} ${String(r.cases).padStart(5)} ${String(r.vulnerable).padStart(5)} ${String(r.safe).padStart(5)} ${String(r.tp).padStart(4)} ${String(r.fp).padStart(4)}  ${pct(r.tpr)}  ${pct(r.fpr)}   ${signed(r.score)}`,
     );
   }
 }
