@@ -5,14 +5,15 @@
 //   npm run build && node --import tsx scripts/sast-eval.ts <cases-folder> [--json] [--misses]
 //        [--batch <cases per process>] [--jobs <processes at once>] [--gate <gate.cjs>]
 //
-// A case is a fixture folder with a case.json beside it (scripts/sast-suite.ts writes them):
-// { id, suite, language, category, policy, label: "vulnerable" | "safe", cwe, path, group? }. Each is
-// reviewed by the shipped command (`gate eval --rules --json`), in one process by default (2,324
-// cases: about 5 minutes, 350 MB), or with --batch in batches of folders copied to a temporary place,
-// --jobs of them at once; and flagged only when a finding of its category's policy
-// says what the category is about (src/eval/sast-score.ts). A case is held aside when the first
-// byte of sha256(group or id) is 0 mod 3. `--misses` lists the dev part's misses and false alarms (never
-// the held part's). Exits 2 on a usage error, 1 when the gate gave no report.
+// A case is a fixture folder with a case.json beside it (scripts/sast-suite.ts and
+// scripts/real-js-suite.ts write them): { id, suite, language, category, policy, label:
+// "vulnerable" | "safe", cwe, path, group? }. Each is reviewed by the shipped command (`gate eval
+// --rules --json`), in one process by default (2,358 cases: 4½ to 8 minutes on two CPUs, 350 MB),
+// or with --batch in batches of folders copied to a temporary place, --jobs of them at once; and
+// flagged only when a finding of its category's policy says what the category is about
+// (src/eval/sast-score.ts). A case is held aside when the first byte of sha256(group or id) is 0
+// mod 3. `--misses` lists the dev part's misses and false alarms (never the held part's). Exits 2
+// on a usage error, 1 when the gate gave no report.
 import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
