@@ -9,11 +9,11 @@
 // gate's, route and all. A case is held aside when the first byte of sha256(id) is 0 mod 3.
 // `--misses` lists the dev part's misses (never the held part's). Exits 2 on a usage error.
 import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { splitOf } from "../src/eval/held-split.js";
 
 const CaseSchema = z.object({
   id: z.string(),
@@ -38,10 +38,6 @@ interface Counts {
   precision: number | null;
   /** Secret cases the gate passed (approved or auto-approved): the number that must be 0. */
   unsafe_passes: number;
-}
-
-function splitOf(id: string): "dev" | "held" {
-  return (createHash("sha256").update(id).digest()[0] ?? 0) % 3 === 0 ? "held" : "dev";
 }
 
 function counts(cases: readonly Case[]): Counts {

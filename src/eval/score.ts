@@ -1,4 +1,4 @@
-import type { ReviewResult } from "../domain/review-result.js";
+import type { ResultFinding, ReviewResult } from "../domain/review-result.js";
 import type { Expected } from "./expected.js";
 
 /** One fixture's review, or why it could not be reviewed. */
@@ -18,6 +18,11 @@ export interface FixtureScore {
   route_ok: boolean;
   /** Every policy id a finding of the result cites, sorted. */
   cited: string[];
+  /**
+   * Every finding of the result, in its order: its policy, where (when it has a place) and its
+   * message, so that a score can ask which finding cited a policy (scripts/sast-eval.ts does).
+   */
+  findings: FixtureFinding[];
   tp: string[];
   fp: string[];
   fn: string[];
@@ -31,6 +36,9 @@ export interface FixtureScore {
   cost_usd: number;
   error?: string;
 }
+
+/** One finding of a fixture's review, as `per_fixture[].findings` prints it. */
+export type FixtureFinding = Pick<ResultFinding, "policy" | "file" | "line" | "message">;
 
 /** Counts for one policy id over all fixtures; a rate is null when its denominator is 0. */
 export interface PolicyScore {
@@ -145,6 +153,12 @@ export function scoreFixture(outcome: FixtureOutcome): FixtureScore {
     route,
     route_ok: result !== undefined && route === expected.route,
     cited,
+    findings: (result?.findings ?? []).map(({ policy, file, line, message }) => ({
+      policy,
+      ...(file !== undefined ? { file } : {}),
+      ...(line !== undefined ? { line } : {}),
+      message,
+    })),
     tp: sorted([...must].filter((p) => has.has(p))),
     fp: sorted([...mustNot].filter((p) => has.has(p))),
     fn: sorted([...must].filter((p) => !has.has(p))),

@@ -76,6 +76,12 @@ describe("gate eval in rules mode (no key)", () => {
     expect(report.model_calls).toBe(0);
     expect(report.cost_usd).toBe(0);
     expect(report.policies.find((p) => p.policy === "LIC-02")).toMatchObject({ tp: 1, recall: 1 });
+    // Each fixture's findings are printed with their place, so a score can ask which finding cited a policy.
+    const auth = report.per_fixture.find((s) => s.fixture === "eval/003b_auth_change_logs_token");
+    expect(auth?.findings.length).toBeGreaterThan(0);
+    expect([...new Set(auth?.findings.map((f) => f.policy))].sort()).toEqual(auth?.cited);
+    expect(auth?.findings.every((f) => typeof f.message === "string" && f.message !== "")).toBe(true);
+    expect(auth?.findings.some((f) => f.file !== undefined && typeof f.line === "number")).toBe(true);
     expect(err[0]).toMatch(/rules mode \(no model\): 4 fixtures/);
   });
 

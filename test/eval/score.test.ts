@@ -70,6 +70,24 @@ describe("scoreFixture", () => {
     });
   });
 
+  it("lists every finding with its policy, place and message, and none for a failed review", () => {
+    const o = outcome("x", { route: "human", must_cite: ["SEC-02"] }, "human", []);
+    o.result?.findings.push(
+      finding("SEC-02", { file: "src/db.java", line: 12, message: "SQL text built from a request parameter" }),
+      finding("SEC-03", { message: "auth changed", fingerprint: "abc" }),
+    );
+    expect(scoreFixture(o).findings).toEqual([
+      { policy: "SEC-02", file: "src/db.java", line: 12, message: "SQL text built from a request parameter" },
+      { policy: "SEC-03", message: "auth changed" },
+    ]);
+    const failed = {
+      fixture: "y",
+      expected: { route: "human" as const, must_cite: [], must_not_cite: [] },
+      error: "boom",
+    };
+    expect(scoreFixture(failed).findings).toEqual([]);
+  });
+
   it("a non-blocking note cites its policy as much as a block does", () => {
     const o = outcome("x", { route: "approved", must_cite: ["SEC-05"] }, "approved", []);
     o.result?.findings.push(finding("SEC-05", { blocking: false, severity: "low" }));

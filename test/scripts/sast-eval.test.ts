@@ -1,0 +1,110 @@
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { splitOf } from "../../src/eval/held-split.js";
+import type { SastRow } from "../../src/eval/sast-score.js";
+import { PACKAGE_ROOT } from "../../src/package-paths.js";
+
+const run = promisify(execFile);
+const SCRIPT = path.join(PACKAGE_ROOT, "scripts", "sast-eval.ts");
+
+/** Runs the script as a person does, and returns its exit code, stdout and stderr. */
+async function sastEval(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", SCRIPT, ...args], { cwd: PACKAGE_ROOT });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe("scripts/sast-eval.ts", () => {
+  const root = mkdtempSync(path.join(tmpdir(), "sast-eval-"));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const cases = path.join(root, "cases");
+  // A stand-in for `gate eval --rules --json <folder>`: it reports, for each fixture folder, the
+  // findings written in its findings.json, as the real command prints per_fixture.
+  const gate = path.join(root, "fake-gate.mjs");
+  writeFileSync(
+    gate,
+    `import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+const folder = process.argv[process.argv.length - 1];
+const per_fixture = readdirSync(folder).map((name) => ({
+  fixture: name,
+  route: "human",
+  findings: JSON.parse(readFileSync(path.join(folder, name, "findings.json"), "utf8")),
+}));
+console.log(JSON.stringify({ per_fixture }));
+`,
+  );
+  const file = "src/T.java";
+  const sql = {
+    policy: "SEC-02",
+    file,
+    line: 3,
+    message: "SQL text built from a non-constant value reaches a query call",
+  };
+  const shell = { policy: "SEC-02", file, line: 5, message: "A shell command built from a non-constant value" };
+  // Dev-part ids, so that --misses lists them; and one held id.
+  const devIds = Array.from({ length: 60 }, (_, i) => `case-${i}`).filter((id) => splitOf(id) === "dev");
+  const heldId = Array.from({ length: 60 }, (_, i) => `held-${i}`).find((id) => splitOf(id) === "held") ?? "";
+  const [a = "", b = "", c = "", d = ""] = devIds;
+  const write = (id: string, category: string, label: string, findings: unknown[]) => {
+    mkdirSync(path.join(cases, id), { recursive: true });
+    const kase = { id, suite: "s", language: "java", category, policy: "SEC-02", label, path: file };
+    writeFileSync(path.join(cases, id, "case.json"), JSON.stringify(kase));
+    writeFileSync(path.join(cases, id, "findings.json"), JSON.stringify(findings));
+  };
+  write(a, "sqli", "vulnerable", [sql]); // found
+  write(b, "sqli", "vulnerable", [shell]); // missed: a shell finding is no SQL hit
+  write(c, "sqli", "safe", [sql]); // false alarm
+  write(d, "cmdi", "vulnerable", [shell]); // found
+  write(heldId, "sqli", "vulnerable", []); // held: missed, never listed
+
+  it("scores each category on its own findings, dev and held apart", async () => {
+    const { code, stdout } = await sastEval(cases, "--json", "--gate", gate);
+    expect(code).toBe(0);
+    const out = JSON.parse(stdout) as { cases: number; dev: SastRow[]; held: SastRow[] };
+    expect(out.cases).toBe(5);
+    expect(out.dev.map((r) => [r.category, r.tp, r.vulnerable, r.fp, r.safe])).toEqual([
+      ["cmdi", 1, 1, 0, 0],
+      ["sqli", 1, 2, 1, 1],
+    ]);
+    expect(out.dev.find((r) => r.category === "sqli")).toMatchObject({ tpr: 0.5, fpr: 1, score: -0.5 });
+    expect(out.held).toEqual([expect.objectContaining({ category: "sqli", cases: 1, tp: 0, tpr: 0 })]);
+  });
+
+  it("gives the same figures in batches run side by side, and leaves no batch folder behind", async () => {
+    const whole = JSON.parse((await sastEval(cases, "--json", "--gate", gate)).stdout) as { all: SastRow[] };
+    const before = readdirSync(tmpdir()).filter((f) => f.startsWith("sast-eval-")).length;
+    const batched = await sastEval(cases, "--json", "--gate", gate, "--batch", "2", "--jobs", "2");
+    expect(batched.code).toBe(0);
+    expect((JSON.parse(batched.stdout) as { all: SastRow[] }).all).toEqual(whole.all);
+    expect(batched.stderr).toMatch(/batch-2 of 3 done/);
+    expect(readdirSync(tmpdir()).filter((f) => f.startsWith("sast-eval-")).length).toBe(before);
+  });
+
+  it("--misses lists the dev part's misses and false alarms, never the held part's", async () => {
+    const { stderr } = await sastEval(cases, "--misses", "--gate", gate);
+    expect(stderr).toContain(`missed ${b} java sqli`);
+    expect(stderr).toContain(`false alarm ${c} java sqli`);
+    expect(stderr).not.toContain(`missed ${a} `);
+    expect(stderr).not.toContain(heldId);
+  });
+
+  it("exits 2 on a usage error", async () => {
+    const runs = await Promise.all([
+      sastEval(),
+      sastEval(cases, "--bogus", "--gate", gate),
+      sastEval(cases, "--batch", "0", "--gate", gate),
+      sastEval(path.join(root, "nope"), "--gate", gate),
+    ]);
+    expect(runs.map((r) => r.code)).toEqual([2, 2, 2, 2]);
+    expect(runs[0]?.stderr).toMatch(/^usage: /m);
+  });
+});
