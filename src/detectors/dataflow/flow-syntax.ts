@@ -1,0 +1,137 @@
+import type { SyntaxLanguage } from "../code/grammars.js";
+
+/**
+ * What the data-flow reader (`flow-reader.ts`) needs to know of one grammar, as data: which node
+ * kinds are functions, statements and expressions of each shape, and the language's sources,
+ * sanitizers and collection calls. The reader never branches on a language's name.
+ */
+export interface FlowSyntax {
+  /** Function and method declarations: their `parameters` and `body` fields. */
+  functionKinds: readonly string[];
+  /** Type declarations whose fields are read (`body` field). */
+  classKinds: readonly string[];
+  /** Field declarations, their declarators as a local's; a field is constant when final (or ALL_CAPS). */
+  fieldKinds: readonly string[];
+  /** A field's modifiers that make it constant once initialised. */
+  finalModifier: RegExp;
+  /** One parameter, its name in `name` (or its last identifier). */
+  parameterKinds: readonly string[];
+  /** Statement lists. */
+  blockKinds: readonly string[];
+  /** A declaration of locals: its declarators (kinds below), or `name`/`value` itself. */
+  declarationKinds: readonly string[];
+  declaratorKinds: readonly string[];
+  /** `left = right`, `left += right`. */
+  assignmentKinds: readonly string[];
+  /** `condition`, `consequence`, `alternative`. */
+  ifKinds: readonly string[];
+  ternaryKinds: readonly string[];
+  /** A switch on a value (`condition`, `body`) and its case groups with their labels. */
+  switchKinds: readonly string[];
+  caseGroupKinds: readonly string[];
+  caseLabelKinds: readonly string[];
+  breakKinds: readonly string[];
+  /** Loops whose body may run any number of times. */
+  loopKinds: readonly string[];
+  /** `try` with its body, catch clauses and finally. */
+  tryKinds: readonly string[];
+  returnKinds: readonly string[];
+  /** Calls: a member or plain call (`object`, `name`, `arguments`) and a constructor call (`type`, `arguments`). */
+  callKinds: readonly string[];
+  constructorKinds: readonly string[];
+  stringKinds: readonly string[];
+  charKinds: readonly string[];
+  numberKinds: readonly string[];
+  booleanKinds: readonly string[];
+  nullKinds: readonly string[];
+  identifierKinds: readonly string[];
+  /** `object.field`. */
+  fieldAccessKinds: readonly string[];
+  /** `array[index]`. */
+  indexKinds: readonly string[];
+  /** Array literals and array creations (their elements, through an initializer). */
+  arrayKinds: readonly string[];
+  binaryKinds: readonly string[];
+  unaryKinds: readonly string[];
+  /** Wrappers of one expression: parentheses, casts. */
+  wrapperKinds: readonly string[];
+  /** A cast's value field. */
+  castKinds: readonly string[];
+  /** Calls that read a request (method names, any receiver). */
+  sourceMethods: RegExp;
+  /** Parameters annotated as request data (`@RequestParam`). */
+  sourceParameter?: RegExp;
+  /** Calls whose result cannot carry text syntax (numeric conversions, escapers): constant. */
+  sanitizers: RegExp;
+  /** Methods whose result is a number or boolean, whatever the receiver (`length`, `equals`). */
+  scalarMethods: RegExp;
+  /** Constructors of an empty list, map or text builder. */
+  newList: RegExp;
+  newMap: RegExp;
+  newBuilder: RegExp;
+  /** Calls that make a list of their arguments (`Arrays.asList`, `List.of`). */
+  listOf: RegExp;
+  /** Methods that pass the receiver's text on (`toString`, `trim`), and those that append. */
+  appendMethods: RegExp;
+}
+
+const JAVA: FlowSyntax = {
+  functionKinds: ["method_declaration", "constructor_declaration"],
+  classKinds: ["class_declaration", "enum_declaration", "record_declaration"],
+  fieldKinds: ["field_declaration"],
+  finalModifier: /\bfinal\b/,
+  parameterKinds: ["formal_parameter", "spread_parameter"],
+  blockKinds: ["block", "constructor_body"],
+  declarationKinds: ["local_variable_declaration"],
+  declaratorKinds: ["variable_declarator"],
+  assignmentKinds: ["assignment_expression"],
+  ifKinds: ["if_statement"],
+  ternaryKinds: ["ternary_expression"],
+  switchKinds: ["switch_expression", "switch_statement"],
+  caseGroupKinds: ["switch_block_statement_group", "switch_rule"],
+  caseLabelKinds: ["switch_label"],
+  breakKinds: ["break_statement"],
+  loopKinds: ["for_statement", "enhanced_for_statement", "while_statement", "do_statement"],
+  tryKinds: ["try_statement", "try_with_resources_statement"],
+  returnKinds: ["return_statement"],
+  callKinds: ["method_invocation"],
+  constructorKinds: ["object_creation_expression"],
+  stringKinds: ["string_literal", "text_block"],
+  charKinds: ["character_literal"],
+  numberKinds: [
+    "decimal_integer_literal",
+    "hex_integer_literal",
+    "octal_integer_literal",
+    "binary_integer_literal",
+    "decimal_floating_point_literal",
+  ],
+  booleanKinds: ["true", "false"],
+  nullKinds: ["null_literal"],
+  identifierKinds: ["identifier"],
+  fieldAccessKinds: ["field_access"],
+  indexKinds: ["array_access"],
+  arrayKinds: ["array_creation_expression", "array_initializer"],
+  binaryKinds: ["binary_expression"],
+  unaryKinds: ["unary_expression"],
+  wrapperKinds: ["parenthesized_expression"],
+  castKinds: ["cast_expression"],
+  sourceMethods:
+    /^(getParameter|getParameterValues|getParameterMap|getParameterNames|getHeader|getHeaders|getHeaderNames|getCookies|getQueryString|getInputStream|getReader|getPathInfo|getRequestURI|getRequestURL|getPart|getParts|getRemoteUser)$/,
+  sourceParameter:
+    /@(RequestParam|PathVariable|RequestBody|RequestHeader|CookieValue|ModelAttribute|QueryParam|PathParam|FormParam|HeaderParam)\b/,
+  sanitizers:
+    /^(Integer\.(parseInt|valueOf)|Long\.(parseLong|valueOf)|Short\.parseShort|Double\.(parseDouble|valueOf)|Float\.parseFloat|Boolean\.(parseBoolean|valueOf)|UUID\.fromString|.*\.encodeForSQL|.*\.encodeForOS)$/,
+  scalarMethods:
+    /^(length|size|hashCode|equals|equalsIgnoreCase|isEmpty|contains|startsWith|endsWith|indexOf|lastIndexOf|compareTo|matches|getClass)$/,
+  newList: /^(java\.util\.)?(ArrayList|LinkedList|Vector|Stack|ArrayDeque)$/,
+  newMap: /^(java\.util\.)?(HashMap|LinkedHashMap|TreeMap|Hashtable|Properties|concurrent\.ConcurrentHashMap)$/,
+  newBuilder: /^(java\.lang\.)?(StringBuilder|StringBuffer|String)$/,
+  listOf: /^((java\.util\.)?(Arrays\.asList|List\.of|Set\.of|Collections\.singletonList))$/,
+  appendMethods: /^(append|concat|insert)$/,
+};
+
+/**
+ * The grammars the data-flow reader follows; a language without a table keeps the string reader's
+ * answer (`built-string.ts`).
+ */
+export const FLOW_SYNTAX: Partial<Record<SyntaxLanguage, FlowSyntax>> = { java: JAVA };
