@@ -13,6 +13,7 @@ import {
   type SinkRule,
 } from "./injection-rules.js";
 import { OutsideReader } from "./request-sources.js";
+import { canonicalModule, importAliases, type ImportAliases } from "./import-aliases.js";
 import { FlowReader } from "../dataflow/flow-reader.js";
 import { FLOW_SYNTAX } from "../dataflow/flow-syntax.js";
 import { carried, choicesOf, type FlowValue } from "../dataflow/flow-value.js";
@@ -100,7 +101,9 @@ export function injectionFlows(syntax: PatchSyntax, headText = ""): InjectionFlo
     if (row !== undefined) out.push({ kind, row, call: shorten(node.text()) });
   };
   const literals = STRING_SYNTAX[syntax.lang].literalArguments;
-  for (const call of callSites(syntax, prefilter(sinkNames(syntax.lang)))) {
+  const aliases = importAliases(headText || syntax.root.text(), syntax.lang);
+  for (const site of callSites(syntax, prefilter(sinkNamesWith(syntax.lang, aliases)))) {
+    const call = aliases ? resolveAlias(site, aliases, syntax.lang) : site;
     // Only literals that splice nothing: no built text and no request data reach this call (a
     // pre-check: with pre-checks off, its arguments are read as any call's are).
     const mayCarry = !literals?.test(call.argumentList.text());
@@ -159,6 +162,26 @@ export function injectionFlows(syntax: PatchSyntax, headText = ""): InjectionFlo
     }
   }
   return out.sort((a, b) => a.row - b.row);
+}
+
+/** The language's sink names, and the local names its imports give them. */
+function sinkNamesWith(lang: SyntaxLanguage, aliases: ImportAliases | undefined): RegExp {
+  const names = sinkNames(lang);
+  if (!aliases || aliases.functions.size === 0) return names;
+  const local = [...aliases.functions.keys()].map((n) => n.replace(/\$/g, "\\$")).join("|");
+  return new RegExp(`${names.source}|(?:^|[^\\w$])(?:${local})$`);
+}
+
+/** The call as the sink tables name it: `run(x)` of `{ exec: run }` is `exec(x)`, `proc.exec` of a module alias `child_process.exec`. */
+function resolveAlias(call: CallSite, aliases: ImportAliases, lang: SyntaxLanguage): CallSite {
+  const own = call.receiver === undefined ? aliases.functions.get(call.method) : undefined;
+  const module = call.receiver !== undefined && aliases.modules.has(call.receiver) ? canonicalModule(lang) : undefined;
+  if (own === undefined && module === undefined) return call;
+  const resolved =
+    own !== undefined
+      ? { method: own, callee: own }
+      : { method: call.method, callee: `${module}.${call.method}`, receiver: module };
+  return { node: call.node, argumentList: call.argumentList, args: call.args, row: call.row, ...resolved };
 }
 
 /**
