@@ -46,6 +46,8 @@ export class FlowReader {
   private readonly functions = new Map<string, SgNode[]>();
   private readonly fields = new Map<string, SgNode | null>();
   private readonly summaries = new Map<string, FlowValue>();
+  /** Names bound by imports: modules and types, never data. */
+  private readonly imported = new Set<string>();
   private depth = 0;
   private statements = 0;
   private returns: FlowValue[] | undefined;
@@ -64,8 +66,13 @@ export class FlowReader {
     const cached = READERS.get(syntax.root);
     if (cached !== undefined) return cached ?? undefined;
     const table = FLOW_SYNTAX[syntax.lang];
-    const reader = table ? new FlowReader(syntax.root, table) : undefined;
-    reader?.run();
+    let reader = table ? new FlowReader(syntax.root, table) : undefined;
+    try {
+      reader?.run();
+    } catch {
+      // A tree the table does not fit: the string reader decides, as for a language without a table.
+      reader = undefined;
+    }
     READERS.set(syntax.root, reader ?? null);
     return reader;
   }
@@ -82,6 +89,9 @@ export class FlowReader {
 
   private run(): void {
     const t = this.t;
+    for (const i of this.root.findAll({ rule: { any: t.importKinds.map((kind) => ({ kind })) } })) {
+      for (const id of i.findAll({ rule: { kind: "identifier" } })) this.imported.add(id.text());
+    }
     const kinds = [...t.functionKinds, ...t.fieldKinds].map((kind) => ({ kind }));
     const found = this.root.findAll({ rule: { any: kinds } });
     for (const node of found) {
@@ -112,10 +122,16 @@ export class FlowReader {
     );
     const key = `${fn.id()}:${(args ?? []).map(signature).join(",")}`;
     const memo = this.summaries.get(key);
-    if (memo) return memo;
+    if (memo) return at(memo, row);
     const env = new Map<string, FlowValue>();
     params.forEach((p, i) => {
-      const name = p.field("name")?.text() ?? p.namedChildren().at(-1)?.text();
+      const name =
+        p.field("name")?.text() ??
+        (t.identifierKinds.includes(String(p.kind())) ? p.text() : undefined) ??
+        p
+          .namedChildren()
+          .find((c) => t.identifierKinds.includes(String(c.kind())))
+          ?.text();
       if (!name) return;
       const given = args?.[i];
       const source = t.sourceParameter?.test(p.text()) === true;
@@ -129,9 +145,8 @@ export class FlowReader {
     this.depth--;
     const returned = this.returns.length > 0 ? this.returns.reduce(join) : CONSTANT;
     this.returns = saved;
-    const out = at(returned, row);
-    this.summaries.set(key, out);
-    return out;
+    this.summaries.set(key, returned);
+    return at(returned, row);
   }
 
   // Statements --------------------------------------------------------------------------------
@@ -171,44 +186,72 @@ export class FlowReader {
       this.returns?.push(value ? this.expr(value, state) : CONSTANT);
       return { ...state, live: false };
     }
-    if (kind === "throw_statement") {
+    if (t.throwKinds.includes(kind)) {
       for (const c of node.namedChildren()) this.expr(c, state);
       return { ...state, live: false };
     }
-    if (t.breakKinds.includes(kind) || t.classKinds.includes(kind)) return state;
+    if (t.breakKinds.includes(kind) || t.classKinds.includes(kind) || t.functionKinds.includes(kind)) return state;
+    if (t.importKinds.includes(kind) || t.definitionKinds.includes(kind)) return state;
     if (kind === "expression_statement") {
       for (const c of node.namedChildren()) this.expr(c, state);
       return state;
     }
-    // Labelled, synchronized and other wrappers: their blocks in order.
+    // Labelled, synchronized, with and other wrappers: their blocks in order, their expressions read.
     let s = state;
     for (const c of node.namedChildren()) {
       if (!s.live) break;
-      s = t.blockKinds.includes(String(c.kind())) ? this.block(c, s) : this.statement(c, s);
+      const k = String(c.kind());
+      if (t.blockKinds.includes(k)) s = this.block(c, s);
+      else if (/_(statement|clause|item)$/.test(k)) s = this.statement(c, s);
+      else this.expr(c, s);
     }
     return s;
   }
 
   private ifStatement(node: SgNode, state: State): State {
-    const condition = node.field("condition");
-    const cond = condition ? this.expr(condition, state) : CONSTANT;
-    const yes = node.field("consequence");
-    const no = node.field("alternative");
+    const t = this.t;
+    // The branches in order: each with its condition, the last `else` without.
+    const branches: Array<{ condition?: SgNode | null; body: SgNode | null }> = [
+      { condition: node.field("condition"), body: node.field("consequence") },
+    ];
+    const clauses = node.namedChildren().filter((c) => [...t.elifKinds, ...t.elseKinds].includes(String(c.kind())));
+    for (const c of clauses) {
+      const body = c.field("consequence") ?? c.field("body") ?? c.namedChildren().at(-1) ?? null;
+      if (t.elifKinds.includes(String(c.kind()))) branches.push({ condition: c.field("condition"), body });
+      else branches.push({ body });
+    }
+    if (clauses.length === 0) {
+      const no = node.field("alternative");
+      if (no) branches.push({ body: t.elseKinds.includes(String(no.kind())) ? (no.namedChildren()[0] ?? null) : no });
+    }
     const run = (branch: SgNode | null, s: State) => (branch ? this.statement(branch, s) : s);
-    if (cond.known === true) return run(yes, state);
-    if (cond.known === false) return run(no, state);
-    return merge(run(yes, fork(state)), run(no, fork(state)));
+    let out: State = { ...state, live: false };
+    let rest: State | undefined = state;
+    for (const b of branches) {
+      if (!rest) break;
+      const cond = b.condition ? this.expr(b.condition, rest) : known(true);
+      if (cond.known === false) continue;
+      if (cond.known === true) {
+        out = merge(out, run(b.body, fork(rest)));
+        rest = undefined;
+        break;
+      }
+      out = merge(out, run(b.body, fork(rest)));
+    }
+    return rest ? merge(out, rest) : out;
   }
 
   private switchStatement(node: SgNode, state: State): State {
     const t = this.t;
-    const condition = node.field("condition");
+    const condition = node.field("condition") ?? node.field("subject") ?? node.namedChildren()[0];
     const target = condition ? this.expr(condition, state) : CONSTANT;
-    const groups = (node.field("body")?.namedChildren() ?? []).filter((g) =>
-      t.caseGroupKinds.includes(String(g.kind())),
-    );
+    const body = node.field("body") ?? node.namedChildren().find((c) => t.blockKinds.includes(String(c.kind())));
+    const groups = (body?.namedChildren() ?? []).filter((g) => t.caseGroupKinds.includes(String(g.kind())));
     const labelsOf = (g: SgNode) => g.namedChildren().filter((c) => t.caseLabelKinds.includes(String(c.kind())));
-    const isDefault = (g: SgNode) => labelsOf(g).some((l) => l.namedChildren().length === 0);
+    const isDefault = (g: SgNode) => labelsOf(g).some((l) => l.namedChildren().length === 0 || l.text() === "_");
+    const constants = [...t.stringKinds, ...t.charKinds, ...t.numberKinds].map((kind) => ({ kind }));
+    const matches = (label: SgNode, value: FlowValue["known"]) =>
+      label.findAll({ rule: { any: constants } }).some((v) => this.expr(v, state).known === value);
     /** Runs the groups from `start` on, falling through until a break. */
     const from = (start: number, s: State): State => {
       let cur = s;
@@ -224,14 +267,12 @@ export class FlowReader {
           cur = this.statement(c, cur);
           if (!cur.live) break;
         }
-        if (broke || String(group.kind()) === "switch_rule") break;
+        if (broke || !t.fallsThrough || String(group.kind()) === "switch_rule") break;
       }
       return cur;
     };
     if (target.known !== undefined) {
-      const hit = groups.findIndex((g) =>
-        labelsOf(g).some((l) => l.namedChildren().some((v) => this.expr(v, state).known === target.known)),
-      );
+      const hit = groups.findIndex((g) => labelsOf(g).some((l) => matches(l, target.known)));
       const start = hit >= 0 ? hit : groups.findIndex(isDefault);
       return start >= 0 ? from(start, state) : state;
     }
@@ -247,8 +288,8 @@ export class FlowReader {
     let s = fork(state);
     const body = node.field("body");
     // for (T x : items): the element holds any item.
-    const name = node.field("name")?.text();
-    const items = node.field("value");
+    const name = (node.field("name") ?? node.field("left"))?.text();
+    const items = node.field("value") ?? node.field("right");
     if (name && items) s.env.set(name, anyItem(this.expr(items, s)));
     for (const c of node.namedChildren()) {
       if (c === body) continue;
@@ -273,20 +314,24 @@ export class FlowReader {
         }
       }
     }
-    const body = node.field("body");
+    const t = this.t;
+    const body = node.field("body") ?? node.namedChildren().find((c) => t.blockKinds.includes(String(c.kind())));
     const after = body ? this.block(body, fork(s)) : s;
     let out = after;
     for (const c of node.namedChildren()) {
       const kind = String(c.kind());
-      if (kind === "catch_clause") {
+      if (t.elseKinds.includes(kind)) {
+        const block = c.field("body") ?? c.namedChildren().at(-1);
+        if (block && out.live) out = this.block(block, out);
+      } else if (t.catchKinds.includes(kind)) {
         const start = merge(fork(s), { ...fork(after), live: true });
         const name = c.namedChildren().find((x) => String(x.kind()) === "catch_formal_parameter");
         const id = name?.field("name")?.text();
         if (id) start.env.set(id, OUTSIDE);
         const block = c.field("body") ?? c.namedChildren().at(-1);
         out = merge(out, block ? this.block(block, start) : start);
-      } else if (kind === "finally_clause") {
-        const block = c.namedChildren()[0];
+      } else if (t.finallyKinds.includes(kind)) {
+        const block = c.field("body") ?? c.namedChildren().at(-1);
         if (block) {
           const live = out.live;
           out = { ...this.block(block, { ...out, live: true }), live };
@@ -302,7 +347,12 @@ export class FlowReader {
     const t = this.t;
     const kind = String(node.kind());
     const row = node.range().start.line;
-    if (t.stringKinds.includes(kind)) return known(stringText(node.text()), row);
+    if (t.stringKinds.includes(kind)) return this.string(node, state, row);
+    if (kind === "concatenated_string")
+      return node
+        .namedChildren()
+        .map((c) => this.expr(c, state))
+        .reduce((a, b) => concat(a, b, row), known("", row));
     if (t.charKinds.includes(kind)) return known(node.text().slice(1, -1), row);
     if (t.numberKinds.includes(kind)) {
       const n = Number(
@@ -316,6 +366,19 @@ export class FlowReader {
     if (t.booleanKinds.includes(kind)) return known(node.text() === "true", row);
     if (t.nullKinds.includes(kind)) return CONSTANT;
     if (t.identifierKinds.includes(kind)) return this.name(node.text(), state, row);
+    if (t.mapKinds.includes(kind)) {
+      const entries = new Map<string, FlowValue>();
+      let other: FlowValue = CONSTANT;
+      for (const pair of node.namedChildren()) {
+        const key = pair.field("key");
+        const value = pair.field("value");
+        const k = key ? this.expr(key, state).known : undefined;
+        const v = value ? this.expr(value, state) : CONSTANT;
+        if (k !== undefined) entries.set(String(k), v);
+        else other = join(other, v);
+      }
+      return { ...other, rows: [row], entries };
+    }
     if (t.wrapperKinds.includes(kind)) {
       const inner = node.namedChildren()[0];
       return inner ? this.expr(inner, state) : CONSTANT;
@@ -329,32 +392,33 @@ export class FlowReader {
     }
     if (t.fieldAccessKinds.includes(kind)) return this.fieldAccess(node, state, row);
     if (t.indexKinds.includes(kind)) {
-      const array = node.field("array");
-      const index = node.field("index");
+      const array = node.field("array") ?? node.field("value") ?? node.field("object");
+      const index = node.field("index") ?? node.field("subscript");
       const a = array ? this.expr(array, state) : OUTSIDE;
       const i = index ? this.expr(index, state) : CONSTANT;
       return at(itemAt(a, i), row);
     }
     if (t.arrayKinds.includes(kind)) {
-      const init = t.arrayKinds.includes(String(node.field("value")?.kind() ?? ""))
-        ? (node.field("value") as SgNode)
-        : node;
-      if (init === node && String(node.kind()) !== "array_initializer") return { ...CONSTANT, items: [], rows: [row] };
+      const value = node.field("value");
+      const init = value && t.arrayKinds.includes(String(value.kind())) ? value : node;
+      if (init === node && t.arrayCreationKinds.includes(kind)) return { ...CONSTANT, items: [], rows: [row] };
       return { ...CONSTANT, rows: [row], items: init.namedChildren().map((c) => this.expr(c, state)) };
     }
     if (t.binaryKinds.includes(kind)) return this.binary(node, state, row);
     if (t.unaryKinds.includes(kind)) {
-      const operand = node.field("operand") ?? node.namedChildren()[0];
+      const operand = node.field("operand") ?? node.field("argument") ?? node.namedChildren()[0];
       const v = operand ? this.expr(operand, state) : CONSTANT;
       const op = node.field("operator")?.text() ?? node.children()[0]?.text();
-      if (op === "!" && typeof v.known === "boolean") return known(!v.known, row);
+      if ((op === "!" || op === "not") && typeof v.known === "boolean") return known(!v.known, row);
       if (op === "-" && typeof v.known === "number") return known(-v.known, row);
       return { ...CONSTANT, rows: [row] };
     }
     if (t.ternaryKinds.includes(kind)) {
-      const condition = node.field("condition");
-      const yes = node.field("consequence");
-      const no = node.field("alternative");
+      // Python's `a if c else b` names no fields: its parts are in that order.
+      const parts = node.namedChildren();
+      const condition = node.field("condition") ?? parts[1];
+      const yes = node.field("consequence") ?? parts[0];
+      const no = node.field("alternative") ?? parts[2];
       const cond = condition ? this.expr(condition, state) : CONSTANT;
       if (cond.known === true && yes) return this.expr(yes, state);
       if (cond.known === false && no) return this.expr(no, state);
@@ -367,15 +431,40 @@ export class FlowReader {
       return { ...CONSTANT, rows: [row] };
     if (kind === "lambda_expression" || kind === "method_reference") return { ...CONSTANT, rows: [row] };
     if (kind === "this" || kind === "super") return CONSTANT;
+    // A definition or a block met as a value (a decorated function, a lambda's body) is run on its own.
+    if (t.functionKinds.includes(kind) || t.classKinds.includes(kind) || t.blockKinds.includes(kind)) return CONSTANT;
+    if (t.definitionKinds.includes(kind)) return CONSTANT;
     return derived(
       node.namedChildren().map((c) => this.expr(c, state)),
       row,
     );
   }
 
+  /** A string literal: its text, or its parts joined when it substitutes values (an f-string). */
+  private string(node: SgNode, state: State, row: number): FlowValue {
+    const t = this.t;
+    const parts = node.children();
+    if (!parts.some((c) => t.interpolationKinds.includes(String(c.kind())))) {
+      const content = parts.filter((c) => t.stringContentKinds.includes(String(c.kind())));
+      return known(content.length > 0 ? content.map((c) => c.text()).join("") : stringText(node.text()), row);
+    }
+    let out = known("", row);
+    for (const c of parts) {
+      const k = String(c.kind());
+      if (t.stringContentKinds.includes(k)) out = concat(out, known(c.text()), row);
+      else if (t.interpolationKinds.includes(k)) {
+        const inner = c.namedChildren()[0];
+        out = concat(out, inner ? this.expr(inner, state) : CONSTANT, row);
+      }
+    }
+    return out;
+  }
+
   private name(name: string, state: State, row: number): FlowValue {
     const local = state.env.get(name);
     if (local) return at(local, row);
+    if (this.t.sourceNames?.test(name)) return at(SOURCE, row);
+    if (this.imported.has(name)) return { ...CONSTANT, rows: [row] };
     return this.field(name, state, row) ?? (/^[A-Z]/.test(name) ? { ...CONSTANT, rows: [row] } : at(OUTSIDE, row));
   }
 
@@ -392,8 +481,8 @@ export class FlowReader {
 
   private fieldAccess(node: SgNode, state: State, row: number): FlowValue {
     const object = node.field("object");
-    const field = node.field("field")?.text() ?? "";
-    if (object && /^(this|super)$/.test(object.text())) {
+    const field = (node.field("field") ?? node.field("attribute") ?? node.field("property"))?.text() ?? "";
+    if (object && this.t.selfNames.test(object.text())) {
       return this.field(field, state, row) ?? at(OUTSIDE, row);
     }
     // A constant (`Config.MAX`, `Mode.READ`), a class named with its package, an array's length.
@@ -404,15 +493,17 @@ export class FlowReader {
   }
 
   private binary(node: SgNode, state: State, row: number): FlowValue {
-    const left = node.field("left");
-    const right = node.field("right");
-    const op =
+    const named = node.namedChildren();
+    const left = node.field("left") ?? named[0];
+    const right = node.field("right") ?? named[1];
+    const written =
       node.field("operator")?.text() ??
       node
         .children()
         .find((c) => !c.isNamed())
         ?.text() ??
       "";
+    const op = OPERATORS[written] ?? written;
     const l = left ? this.expr(left, state) : CONSTANT;
     // `a && b`, `a || b`: the right side may not run.
     if ((op === "&&" && l.known === false) || (op === "||" && l.known === true)) return known(l.known, row);
@@ -420,6 +511,8 @@ export class FlowReader {
     const folded = fold(op, l.known, r.known);
     if (folded !== undefined) return known(folded, row);
     if (op === "+") return concat(l, r, row);
+    // Python's `"... %s" % x` formats text.
+    if (op === "%" && (typeof l.known === "string" || l.literal !== "")) return derived([l, r], row);
     // Arithmetic, comparison and logic give numbers and booleans: they carry no text.
     return { ...CONSTANT, rows: union(l.rows, r.rows, row) };
   }
@@ -428,7 +521,7 @@ export class FlowReader {
     const left = node.field("left");
     const right = node.field("right");
     const op = node.field("operator")?.text() ?? "=";
-    if (!left || !right) return CONSTANT;
+    if (!left || !right) return right ? this.expr(right, state) : CONSTANT;
     const r = this.expr(right, state);
     const target = String(left.kind());
     if (this.t.identifierKinds.includes(target)) {
@@ -438,12 +531,16 @@ export class FlowReader {
       return value;
     }
     if (this.t.indexKinds.includes(target)) {
-      const array = left.field("array");
-      const index = left.field("index");
+      const array = left.field("array") ?? left.field("value") ?? left.field("object");
+      const index = left.field("index") ?? left.field("subscript");
       const name = array?.text() ?? "";
       const a = state.env.get(name);
       const i = index ? this.expr(index, state) : CONSTANT;
-      if (a?.items && typeof i.known === "number") {
+      if (a?.entries && i.known !== undefined) {
+        const entries = new Map(a.entries);
+        entries.set(String(i.known), r);
+        state.env.set(name, { ...a, entries });
+      } else if (a?.items && typeof i.known === "number") {
         const items = [...a.items];
         items[i.known] = r;
         state.env.set(name, { ...a, items });
@@ -455,26 +552,32 @@ export class FlowReader {
 
   private call(node: SgNode, state: State, row: number): FlowValue {
     const t = this.t;
-    const object = node.field("object");
-    const method = node.field("name")?.text() ?? "";
+    const { object, method } = callParts(node, t);
     const argList = node.field("arguments");
-    const argNodes = argList?.namedChildren() ?? [];
+    const listed = argList?.namedChildren() ?? [];
+    // Keyword arguments (`shell=True`) are read, not passed by position.
+    const argNodes = listed.filter((a) => String(a.kind()) !== "keyword_argument" && String(a.kind()) !== "comment");
     const receiver = object ? this.expr(object, state) : undefined;
     const args = argNodes.map((a) => this.expr(a, state));
     if (object && receiver) this.record(object, receiver);
     argNodes.forEach((a, i) => {
       this.record(a, args[i] as FlowValue);
     });
+    for (const k of listed) {
+      const value = String(k.kind()) === "keyword_argument" ? k.field("value") : null;
+      if (value) this.record(value, this.expr(value, state));
+    }
     const callee = object ? `${object.text()}.${method}` : method;
-    if (t.sourceMethods.test(method)) return at(SOURCE, row);
+    if (t.sourceMethods.test(method) || t.sourceCallees?.test(callee)) return at(SOURCE, row);
+    if (!object && t.newList.test(method))
+      return { ...CONSTANT, rows: [row], items: args[0]?.items ? [...args[0].items] : [] };
+    if (!object && t.newMap.test(method))
+      return { ...CONSTANT, rows: [row], entries: args[0]?.entries ? new Map(args[0].entries) : new Map() };
     if (t.sanitizers.test(callee) || t.scalarMethods.test(method)) return { ...CONSTANT, rows: [row] };
     if (t.listOf.test(callee)) return { ...CONSTANT, rows: [row], items: args };
     // The file's own functions, called plainly or on `this` or a new object: their returns.
     const own = this.functions.get(method)?.find((f) => paramCount(f, t) === argNodes.length);
-    if (
-      own &&
-      (!object || /^(this|super)$/.test(object.text()) || t.constructorKinds.includes(String(object.kind())))
-    ) {
+    if (own && (!object || t.selfNames.test(object.text()) || t.constructorKinds.includes(String(object.kind())))) {
       if (this.depth <= MAX_CALL_DEPTH) return this.callFunction(own, args, row);
     }
     const name = object && t.identifierKinds.includes(String(object.kind())) ? object.text() : undefined;
@@ -494,15 +597,15 @@ export class FlowReader {
     if (r.items && name) {
       const items = [...r.items];
       const [i0] = args;
-      if (method === "add" && args.length === 1)
+      if (t.listAdd.test(method) && args.length === 1)
         return this.update(state, name, { ...r, items: [...items, i0 as FlowValue] });
-      if (method === "add" && args.length === 2 && typeof i0?.known === "number") {
+      if (t.listInsert.test(method) && args.length === 2 && typeof i0?.known === "number") {
         items.splice(i0.known, 0, args[1] as FlowValue);
         return this.update(state, name, { ...r, items });
       }
-      if (method === "addAll")
+      if (method === "addAll" || method === "extend")
         return this.update(state, name, { ...r, items: [...items, ...(i0?.items ?? [anyItem(i0 ?? CONSTANT)])] });
-      if (method === "remove" && typeof i0?.known === "number") {
+      if (t.listRemoveAt.test(method) && typeof i0?.known === "number") {
         const removed = items.splice(i0.known, 1)[0] ?? CONSTANT;
         this.update(state, name, { ...r, items });
         return removed;
@@ -511,7 +614,7 @@ export class FlowReader {
         items[i0.known] = args[1] ?? CONSTANT;
         return this.update(state, name, { ...r, items });
       }
-      if (method === "get") return at(itemAt(r, i0 ?? CONSTANT), row);
+      if (method === "get" && i0) return at(itemAt(r, i0), row);
     }
     if (r.entries && name) {
       const key = args[0]?.known;
@@ -570,10 +673,27 @@ export class FlowReader {
   }
 }
 
+/** Operators written as words. */
+const OPERATORS: Record<string, string> = { and: "&&", or: "||", not: "!", is: "==", "is not": "!=" };
+
+/** A call's receiver and method name: `object`/`name` fields (Java), or a `function` that is an attribute or a name. */
+function callParts(node: SgNode, t: FlowSyntax): { object: SgNode | null; method: string } {
+  const fn = node.field("function");
+  if (!fn) return { object: node.field("object"), method: node.field("name")?.text() ?? "" };
+  if (t.fieldAccessKinds.includes(String(fn.kind()))) {
+    const name = fn.field("attribute") ?? fn.field("property") ?? fn.field("field");
+    return { object: fn.field("object"), method: name?.text() ?? "" };
+  }
+  return { object: null, method: fn.text() };
+}
+
 /** What makes two argument values read differently by a function: a memo key. */
 function signature(v: FlowValue): string {
   const c = carried(v);
-  return `${c.outside ? "o" : "c"}${c.source ? "s" : ""}${v.known !== undefined ? `=${String(v.known)}` : ""}${v.items ? `[${v.items.length}]` : ""}`;
+  const head = `${c.outside ? "o" : "c"}${c.source ? "s" : ""}${v.known !== undefined ? `=${String(v.known)}` : ""}@${v.rows.join(".")}`;
+  const items = v.items ? `[${v.items.map(signature).join(",")}]` : "";
+  const entries = v.entries ? `{${[...v.entries].map(([k, e]) => `${k}:${signature(e)}`).join(",")}}` : "";
+  return head + items + entries;
 }
 
 function paramCount(fn: SgNode, t: FlowSyntax): number {
@@ -589,6 +709,10 @@ function chainRoot(node: SgNode, t: FlowSyntax): string | undefined {
 }
 
 function itemAt(collection: FlowValue, index: FlowValue): FlowValue {
+  if (typeof collection.known === "string" && typeof index.known === "number") {
+    const i = index.known < 0 ? collection.known.length + index.known : index.known;
+    return known(collection.known.charAt(i));
+  }
   if (collection.items && typeof index.known === "number") {
     return collection.items[index.known] ?? anyItem(collection);
   }
@@ -602,8 +726,9 @@ function itemAt(collection: FlowValue, index: FlowValue): FlowValue {
 
 /** The text of a string literal, its quotes removed. */
 function stringText(text: string): string {
-  if (text.startsWith('"""')) return text.slice(3, -3);
-  return text.slice(1, -1);
+  const bare = text.replace(/^[a-zA-Z]*/, "");
+  if (bare.startsWith('"""') || bare.startsWith("'''")) return bare.slice(3, -3);
+  return bare.slice(1, -1);
 }
 
 /** A constant operation on two known operands; undefined when either is unknown. */
@@ -631,6 +756,8 @@ function fold(op: string, a: FlowValue["known"], b: FlowValue["known"]): string 
         return a <= b;
     }
   }
+  if (op === "in" && typeof a === "string" && typeof b === "string") return b.includes(a);
+  if (op === "not in" && typeof a === "string" && typeof b === "string") return !b.includes(a);
   if (op === "==") return a === b;
   if (op === "!=") return a !== b;
   if (op === "&&" && typeof a === "boolean" && typeof b === "boolean") return a && b;

@@ -8,6 +8,8 @@ import type { SyntaxLanguage } from "../code/grammars.js";
 export interface FlowSyntax {
   /** Function and method declarations: their `parameters` and `body` fields. */
   functionKinds: readonly string[];
+  /** Wrappers of a definition (Python's decorated functions): skipped where met, their functions run on their own. */
+  definitionKinds: readonly string[];
   /** Type declarations whose fields are read (`body` field). */
   classKinds: readonly string[];
   /** Field declarations, their declarators as a local's; a field is constant when final (or ALL_CAPS). */
@@ -18,24 +20,35 @@ export interface FlowSyntax {
   parameterKinds: readonly string[];
   /** Statement lists. */
   blockKinds: readonly string[];
+  /** Import statements: the names they bind are modules and types, not data. */
+  importKinds: readonly string[];
+  /** Names of the object a method runs on (`this`, `self`): its fields are the file's. */
+  selfNames: RegExp;
   /** A declaration of locals: its declarators (kinds below), or `name`/`value` itself. */
   declarationKinds: readonly string[];
   declaratorKinds: readonly string[];
   /** `left = right`, `left += right`. */
   assignmentKinds: readonly string[];
-  /** `condition`, `consequence`, `alternative`. */
+  /** `condition`, `consequence`, `alternative` (or `elif`/`else` clauses). */
   ifKinds: readonly string[];
+  elifKinds: readonly string[];
+  elseKinds: readonly string[];
   ternaryKinds: readonly string[];
   /** A switch on a value (`condition`, `body`) and its case groups with their labels. */
   switchKinds: readonly string[];
   caseGroupKinds: readonly string[];
   caseLabelKinds: readonly string[];
   breakKinds: readonly string[];
+  /** Whether a case runs on into the next one until a break (Java, C), or ends where it ends (Python's match). */
+  fallsThrough: boolean;
   /** Loops whose body may run any number of times. */
   loopKinds: readonly string[];
   /** `try` with its body, catch clauses and finally. */
   tryKinds: readonly string[];
+  catchKinds: readonly string[];
+  finallyKinds: readonly string[];
   returnKinds: readonly string[];
+  throwKinds: readonly string[];
   /** Calls: a member or plain call (`object`, `name`, `arguments`) and a constructor call (`type`, `arguments`). */
   callKinds: readonly string[];
   constructorKinds: readonly string[];
@@ -51,6 +64,13 @@ export interface FlowSyntax {
   indexKinds: readonly string[];
   /** Array literals and array creations (their elements, through an initializer). */
   arrayKinds: readonly string[];
+  /** Array creations without elements (`new String[3]`). */
+  arrayCreationKinds: readonly string[];
+  /** Map literals: their `pair`s' keys and values. */
+  mapKinds: readonly string[];
+  /** String kinds' parts: literal text, and substitutions of a value (`{x}` of an f-string). */
+  stringContentKinds: readonly string[];
+  interpolationKinds: readonly string[];
   binaryKinds: readonly string[];
   unaryKinds: readonly string[];
   /** Wrappers of one expression: parentheses, casts. */
@@ -59,13 +79,21 @@ export interface FlowSyntax {
   castKinds: readonly string[];
   /** Calls that read a request (method names, any receiver). */
   sourceMethods: RegExp;
+  /** Callees, as written, that read a request (`request.args.get`). */
+  sourceCallees?: RegExp;
+  /** Names that are the request itself wherever they are not assigned (Flask's imported `request`). */
+  sourceNames?: RegExp;
   /** Parameters annotated as request data (`@RequestParam`). */
   sourceParameter?: RegExp;
   /** Calls whose result cannot carry text syntax (numeric conversions, escapers): constant. */
   sanitizers: RegExp;
   /** Methods whose result is a number or boolean, whatever the receiver (`length`, `equals`). */
   scalarMethods: RegExp;
-  /** Constructors of an empty list, map or text builder. */
+  /** Methods of a list: append, insert at, remove at. */
+  listAdd: RegExp;
+  listInsert: RegExp;
+  listRemoveAt: RegExp;
+  /** Constructors (or calls) of an empty list, map or text builder. */
   newList: RegExp;
   newMap: RegExp;
   newBuilder: RegExp;
@@ -77,26 +105,35 @@ export interface FlowSyntax {
 
 const JAVA: FlowSyntax = {
   functionKinds: ["method_declaration", "constructor_declaration"],
+  definitionKinds: [],
   classKinds: ["class_declaration", "enum_declaration", "record_declaration"],
   fieldKinds: ["field_declaration"],
   finalModifier: /\bfinal\b/,
   parameterKinds: ["formal_parameter", "spread_parameter"],
   blockKinds: ["block", "constructor_body"],
+  importKinds: ["import_declaration", "package_declaration"],
+  selfNames: /^(this|super)$/,
   declarationKinds: ["local_variable_declaration"],
   declaratorKinds: ["variable_declarator"],
   assignmentKinds: ["assignment_expression"],
   ifKinds: ["if_statement"],
+  elifKinds: [],
+  elseKinds: [],
   ternaryKinds: ["ternary_expression"],
   switchKinds: ["switch_expression", "switch_statement"],
   caseGroupKinds: ["switch_block_statement_group", "switch_rule"],
   caseLabelKinds: ["switch_label"],
   breakKinds: ["break_statement"],
+  fallsThrough: true,
   loopKinds: ["for_statement", "enhanced_for_statement", "while_statement", "do_statement"],
   tryKinds: ["try_statement", "try_with_resources_statement"],
+  catchKinds: ["catch_clause"],
+  finallyKinds: ["finally_clause"],
   returnKinds: ["return_statement"],
+  throwKinds: ["throw_statement"],
   callKinds: ["method_invocation"],
   constructorKinds: ["object_creation_expression"],
-  stringKinds: ["string_literal", "text_block"],
+  stringKinds: ["string_literal"],
   charKinds: ["character_literal"],
   numberKinds: [
     "decimal_integer_literal",
@@ -111,6 +148,10 @@ const JAVA: FlowSyntax = {
   fieldAccessKinds: ["field_access"],
   indexKinds: ["array_access"],
   arrayKinds: ["array_creation_expression", "array_initializer"],
+  arrayCreationKinds: ["array_creation_expression"],
+  mapKinds: [],
+  stringContentKinds: ["string_fragment", "escape_sequence", "multiline_string_fragment"],
+  interpolationKinds: ["string_interpolation"],
   binaryKinds: ["binary_expression"],
   unaryKinds: ["unary_expression"],
   wrapperKinds: ["parenthesized_expression"],
@@ -123,6 +164,9 @@ const JAVA: FlowSyntax = {
     /^(Integer\.(parseInt|valueOf)|Long\.(parseLong|valueOf)|Short\.parseShort|Double\.(parseDouble|valueOf)|Float\.parseFloat|Boolean\.(parseBoolean|valueOf)|UUID\.fromString|.*\.encodeForSQL|.*\.encodeForOS)$/,
   scalarMethods:
     /^(length|size|hashCode|equals|equalsIgnoreCase|isEmpty|contains|startsWith|endsWith|indexOf|lastIndexOf|compareTo|matches|getClass)$/,
+  listAdd: /^(add|addLast|push|offer)$/,
+  listInsert: /^add$/,
+  listRemoveAt: /^remove$/,
   newList: /^(java\.util\.)?(ArrayList|LinkedList|Vector|Stack|ArrayDeque)$/,
   newMap: /^(java\.util\.)?(HashMap|LinkedHashMap|TreeMap|Hashtable|Properties|concurrent\.ConcurrentHashMap)$/,
   newBuilder: /^(java\.lang\.)?(StringBuilder|StringBuffer|String)$/,
@@ -130,8 +174,71 @@ const JAVA: FlowSyntax = {
   appendMethods: /^(append|concat|insert)$/,
 };
 
+const PYTHON: FlowSyntax = {
+  functionKinds: ["function_definition"],
+  definitionKinds: ["decorated_definition"],
+  classKinds: ["class_definition"],
+  fieldKinds: [],
+  finalModifier: /(?!)/,
+  parameterKinds: ["identifier", "default_parameter", "typed_parameter", "typed_default_parameter"],
+  blockKinds: ["block"],
+  importKinds: ["import_statement", "import_from_statement", "future_import_statement"],
+  selfNames: /^(self|cls)$/,
+  declarationKinds: [],
+  declaratorKinds: [],
+  assignmentKinds: ["assignment", "augmented_assignment"],
+  ifKinds: ["if_statement"],
+  elifKinds: ["elif_clause"],
+  elseKinds: ["else_clause"],
+  ternaryKinds: ["conditional_expression"],
+  switchKinds: ["match_statement"],
+  caseGroupKinds: ["case_clause"],
+  caseLabelKinds: ["case_pattern"],
+  breakKinds: [],
+  fallsThrough: false,
+  loopKinds: ["for_statement", "while_statement"],
+  tryKinds: ["try_statement"],
+  catchKinds: ["except_clause", "except_group_clause"],
+  finallyKinds: ["finally_clause"],
+  returnKinds: ["return_statement"],
+  throwKinds: ["raise_statement"],
+  callKinds: ["call"],
+  constructorKinds: [],
+  stringKinds: ["string"],
+  charKinds: [],
+  numberKinds: ["integer", "float"],
+  booleanKinds: ["true", "false"],
+  nullKinds: ["none"],
+  identifierKinds: ["identifier"],
+  fieldAccessKinds: ["attribute"],
+  indexKinds: ["subscript"],
+  arrayKinds: ["list", "tuple"],
+  arrayCreationKinds: [],
+  mapKinds: ["dictionary"],
+  stringContentKinds: ["string_content", "escape_sequence"],
+  interpolationKinds: ["interpolation"],
+  binaryKinds: ["binary_operator", "boolean_operator", "comparison_operator"],
+  unaryKinds: ["not_operator", "unary_operator"],
+  wrapperKinds: ["parenthesized_expression", "expression_list"],
+  castKinds: [],
+  sourceMethods: /^(get_json|get_data|getlist)$/,
+  sourceNames: /^request$/,
+  sourceCallees: /^request\.(args|form|values|cookies|headers|json|data|files|GET|POST|COOKIES|META|query_params)\b/,
+  sanitizers: /^(int|float|bool|len|shlex\.quote|pipes\.quote|uuid\.UUID|UUID|escape_string|.*\.escape_string)$/,
+  scalarMethods:
+    /^(startswith|endswith|isdigit|isnumeric|isalnum|isalpha|isupper|islower|count|find|rfind|index|__len__|__contains__)$/,
+  listAdd: /^append$/,
+  listInsert: /^insert$/,
+  listRemoveAt: /^pop$/,
+  newList: /^(list)$/,
+  newMap: /^(dict|collections\.OrderedDict|OrderedDict|collections\.defaultdict|defaultdict)$/,
+  newBuilder: /(?!)/,
+  listOf: /(?!)/,
+  appendMethods: /(?!)/,
+};
+
 /**
  * The grammars the data-flow reader follows; a language without a table keeps the string reader's
  * answer (`built-string.ts`).
  */
-export const FLOW_SYNTAX: Partial<Record<SyntaxLanguage, FlowSyntax>> = { java: JAVA };
+export const FLOW_SYNTAX: Partial<Record<SyntaxLanguage, FlowSyntax>> = { java: JAVA, python: PYTHON };

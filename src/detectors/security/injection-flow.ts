@@ -198,6 +198,7 @@ function flowHit(
   let reachedAny = false;
   for (const rule of rules.sinks) {
     if (!matchesCall(rule, call) && !receiverTyped(rule, call, syntax)) continue;
+    if (!whenHolds(rule, call)) continue;
     const carriers = flowCarriers(call, rule, rules, flow);
     if (carriers === undefined) continue;
     reachedAny = true;
@@ -246,6 +247,14 @@ function flowCarriers(
   return undefined;
 }
 
+/** The rule's condition on the call holds: `shell=True` (Python), `{ shell: true }` (JavaScript), or none. */
+function whenHolds(rule: SinkRule, call: CallSite): boolean {
+  if (rule.when === "shell-keyword") return callArguments(call).some((a) => isTrueKeyword(a, "shell"));
+  if (rule.when === "shell-option")
+    return callArguments(call).some((a) => kindOf(a) === "object" && /\bshell\s*:\s*true\b/.test(a.text()));
+  return true;
+}
+
 /** A call on a local declared with the rule's receiver type (`Runtime r = Runtime.getRuntime(); r.exec(...)`). */
 function receiverTyped(rule: SinkRule, call: CallSite, syntax: PatchSyntax): boolean {
   if (!rule.receiverType || !call.receiver || !/^[A-Za-z_$][\w$]*$/.test(call.receiver)) return false;
@@ -264,12 +273,7 @@ interface Sink {
 function sinkOf(call: CallSite, rules: InjectionRules, reader: StringBuilderReader): Sink | undefined {
   for (const rule of rules.sinks) {
     if (!matchesCall(rule, call)) continue;
-    if (rule.when === "shell-keyword" && !callArguments(call).some((a) => isTrueKeyword(a, "shell"))) continue;
-    if (
-      rule.when === "shell-option" &&
-      !callArguments(call).some((a) => kindOf(a) === "object" && /\bshell\s*:\s*true\b/.test(a.text()))
-    )
-      continue;
+    if (!whenHolds(rule, call)) continue;
     const text = commandText(call, rule, rules, reader);
     if (text) return { rule, text };
   }
