@@ -97,7 +97,10 @@ export class FlowReader {
     for (const node of found) {
       const kind = String(node.kind());
       if (t.functionKinds.includes(kind)) {
-        const name = node.field("name")?.text();
+        // A function given to a name (`const build = (x) => ...`) is called by that name.
+        const holder = node.parent();
+        const named = holder && t.declaratorKinds.includes(String(holder.kind())) ? holder.field("name") : null;
+        const name = (node.field("name") ?? named)?.text();
         if (name) this.functions.set(name, [...(this.functions.get(name) ?? []), node]);
       } else {
         const final = t.finalModifier.test(node.children()[0]?.text() ?? "");
@@ -141,7 +144,10 @@ export class FlowReader {
     const saved = this.returns;
     this.returns = [];
     this.depth++;
-    if (body) this.block(body, { env, builders: new Set(), live: true });
+    const start: State = { env, builders: new Set(), live: true };
+    // An arrow function's expression body is what it returns.
+    if (body && t.blockKinds.includes(String(body.kind()))) this.block(body, start);
+    else if (body) this.returns.push(this.expr(body, start));
     this.depth--;
     const returned = this.returns.length > 0 ? this.returns.reduce(join) : CONSTANT;
     this.returns = saved;
@@ -202,7 +208,7 @@ export class FlowReader {
       if (!s.live) break;
       const k = String(c.kind());
       if (t.blockKinds.includes(k)) s = this.block(c, s);
-      else if (/_(statement|clause|item)$/.test(k)) s = this.statement(c, s);
+      else if (/_(statement|clause|item|declaration)$/.test(k)) s = this.statement(c, s);
       else this.expr(c, s);
     }
     return s;
@@ -247,8 +253,14 @@ export class FlowReader {
     const target = condition ? this.expr(condition, state) : CONSTANT;
     const body = node.field("body") ?? node.namedChildren().find((c) => t.blockKinds.includes(String(c.kind())));
     const groups = (body?.namedChildren() ?? []).filter((g) => t.caseGroupKinds.includes(String(g.kind())));
-    const labelsOf = (g: SgNode) => g.namedChildren().filter((c) => t.caseLabelKinds.includes(String(c.kind())));
-    const isDefault = (g: SgNode) => labelsOf(g).some((l) => l.namedChildren().length === 0 || l.text() === "_");
+    // A case's labels are child nodes (Java, Python) or its `value` field (JavaScript's `case x:`).
+    const labelsOf = (g: SgNode) => {
+      if (t.caseLabelKinds.length === 0) return [g.field("value")].filter((v): v is SgNode => v !== null);
+      return g.namedChildren().filter((c) => t.caseLabelKinds.includes(String(c.kind())));
+    };
+    const isDefault = (g: SgNode) =>
+      t.defaultCaseKinds.includes(String(g.kind())) ||
+      labelsOf(g).some((l) => t.caseLabelKinds.length > 0 && (l.namedChildren().length === 0 || l.text() === "_"));
     const constants = [...t.stringKinds, ...t.charKinds, ...t.numberKinds].map((kind) => ({ kind }));
     const matches = (label: SgNode, value: FlowValue["known"]) =>
       label.findAll({ rule: { any: constants } }).some((v) => this.expr(v, state).known === value);
@@ -259,7 +271,7 @@ export class FlowReader {
         const group = groups[i] as SgNode;
         let broke = false;
         for (const c of group.namedChildren()) {
-          if (t.caseLabelKinds.includes(String(c.kind()))) continue;
+          if (t.caseLabelKinds.includes(String(c.kind())) || c.id() === group.field("value")?.id()) continue;
           if (t.breakKinds.includes(String(c.kind()))) {
             broke = true;
             break;
@@ -372,7 +384,8 @@ export class FlowReader {
       for (const pair of node.namedChildren()) {
         const key = pair.field("key");
         const value = pair.field("value");
-        const k = key ? this.expr(key, state).known : undefined;
+        const bare = key && /^(property_identifier|identifier|shorthand_property_identifier)$/.test(String(key.kind()));
+        const k = key ? (bare ? key.text() : this.expr(key, state).known) : undefined;
         const v = value ? this.expr(value, state) : CONSTANT;
         if (k !== undefined) entries.set(String(k), v);
         else other = join(other, v);
@@ -511,6 +524,8 @@ export class FlowReader {
     const folded = fold(op, l.known, r.known);
     if (folded !== undefined) return known(folded, row);
     if (op === "+") return concat(l, r, row);
+    // `a || b`, `a ?? b`, Python's `a or b`: the value is one of the operands (in JavaScript and Python).
+    if (op === "||" || op === "&&" || op === "??") return join(at(l, row), r);
     // Python's `"... %s" % x` formats text.
     if (op === "%" && (typeof l.known === "string" || l.literal !== "")) return derived([l, r], row);
     // Arithmetic, comparison and logic give numbers and booleans: they carry no text.
@@ -618,7 +633,7 @@ export class FlowReader {
     }
     if (r.entries && name) {
       const key = args[0]?.known;
-      if ((method === "put" || method === "setProperty") && key !== undefined && args[1]) {
+      if ((method === "put" || method === "setProperty" || method === "set") && key !== undefined && args[1]) {
         const entries = new Map(r.entries);
         entries.set(String(key), args[1]);
         this.update(state, name, { ...r, entries });
@@ -645,7 +660,7 @@ export class FlowReader {
 
   private construct(node: SgNode, state: State, row: number): FlowValue {
     const t = this.t;
-    const type = (node.field("type")?.text() ?? "").replace(/<.*>$/, "");
+    const type = ((node.field("type") ?? node.field("constructor"))?.text() ?? "").replace(/<.*>$/, "");
     const argNodes = node.field("arguments")?.namedChildren() ?? [];
     const args = argNodes.map((a) => this.expr(a, state));
     argNodes.forEach((a, i) => {

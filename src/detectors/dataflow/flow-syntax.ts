@@ -38,6 +38,8 @@ export interface FlowSyntax {
   switchKinds: readonly string[];
   caseGroupKinds: readonly string[];
   caseLabelKinds: readonly string[];
+  /** A case group that is the default one by its kind (JavaScript's `switch_default`). */
+  defaultCaseKinds: readonly string[];
   breakKinds: readonly string[];
   /** Whether a case runs on into the next one until a break (Java, C), or ends where it ends (Python's match). */
   fallsThrough: boolean;
@@ -123,6 +125,7 @@ const JAVA: FlowSyntax = {
   switchKinds: ["switch_expression", "switch_statement"],
   caseGroupKinds: ["switch_block_statement_group", "switch_rule"],
   caseLabelKinds: ["switch_label"],
+  defaultCaseKinds: [],
   breakKinds: ["break_statement"],
   fallsThrough: true,
   loopKinds: ["for_statement", "enhanced_for_statement", "while_statement", "do_statement"],
@@ -194,6 +197,7 @@ const PYTHON: FlowSyntax = {
   switchKinds: ["match_statement"],
   caseGroupKinds: ["case_clause"],
   caseLabelKinds: ["case_pattern"],
+  defaultCaseKinds: [],
   breakKinds: [],
   fallsThrough: false,
   loopKinds: ["for_statement", "while_statement"],
@@ -237,8 +241,88 @@ const PYTHON: FlowSyntax = {
   appendMethods: /(?!)/,
 };
 
+const JAVASCRIPT: FlowSyntax = {
+  functionKinds: [
+    "function_declaration",
+    "function_expression",
+    "arrow_function",
+    "method_definition",
+    "generator_function_declaration",
+  ],
+  definitionKinds: [],
+  classKinds: ["class_declaration"],
+  fieldKinds: [],
+  finalModifier: /(?!)/,
+  parameterKinds: ["identifier", "assignment_pattern", "required_parameter", "optional_parameter"],
+  blockKinds: ["statement_block"],
+  importKinds: ["import_statement"],
+  selfNames: /^this$/,
+  declarationKinds: ["lexical_declaration", "variable_declaration"],
+  declaratorKinds: ["variable_declarator"],
+  assignmentKinds: ["assignment_expression", "augmented_assignment_expression"],
+  ifKinds: ["if_statement"],
+  elifKinds: [],
+  elseKinds: ["else_clause"],
+  ternaryKinds: ["ternary_expression"],
+  switchKinds: ["switch_statement"],
+  caseGroupKinds: ["switch_case", "switch_default"],
+  caseLabelKinds: [],
+  defaultCaseKinds: ["switch_default"],
+  breakKinds: ["break_statement"],
+  fallsThrough: true,
+  loopKinds: ["for_statement", "for_in_statement", "while_statement", "do_statement"],
+  tryKinds: ["try_statement"],
+  catchKinds: ["catch_clause"],
+  finallyKinds: ["finally_clause"],
+  returnKinds: ["return_statement"],
+  throwKinds: ["throw_statement"],
+  callKinds: ["call_expression"],
+  constructorKinds: ["new_expression"],
+  stringKinds: ["string", "template_string"],
+  charKinds: [],
+  numberKinds: ["number"],
+  booleanKinds: ["true", "false"],
+  nullKinds: ["null", "undefined"],
+  identifierKinds: ["identifier"],
+  fieldAccessKinds: ["member_expression"],
+  indexKinds: ["subscript_expression"],
+  arrayKinds: ["array"],
+  arrayCreationKinds: [],
+  mapKinds: ["object"],
+  stringContentKinds: ["string_fragment", "escape_sequence"],
+  interpolationKinds: ["template_substitution"],
+  binaryKinds: ["binary_expression"],
+  unaryKinds: ["unary_expression"],
+  wrapperKinds: [
+    "parenthesized_expression",
+    "await_expression",
+    "as_expression",
+    "non_null_expression",
+    "satisfies_expression",
+  ],
+  castKinds: [],
+  sourceMethods: /(?!)/,
+  sanitizers:
+    /^(parseInt|parseFloat|Number|Boolean|Number\.parseInt|Number\.parseFloat|Math\.\w+|\w+\.escape|\w+\.escapeId|\w+\.escapeLiteral|\w+\.escapeIdentifier|escape|sqlstring\.escape|shellescape|shellEscape|quote)$/,
+  scalarMethods: /^(includes|startsWith|endsWith|indexOf|lastIndexOf|test|has|localeCompare|isArray|isInteger)$/,
+  listAdd: /^push$/,
+  listInsert: /(?!)/,
+  listRemoveAt: /(?!)/,
+  newList: /^Array$/,
+  newMap: /^(Map|Object)$/,
+  newBuilder: /(?!)/,
+  listOf: /^Array\.of$/,
+  appendMethods: /(?!)/,
+};
+
 /**
  * The grammars the data-flow reader follows; a language without a table keeps the string reader's
  * answer (`built-string.ts`).
  */
-export const FLOW_SYNTAX: Partial<Record<SyntaxLanguage, FlowSyntax>> = { java: JAVA, python: PYTHON };
+export const FLOW_SYNTAX: Partial<Record<SyntaxLanguage, FlowSyntax>> = {
+  java: JAVA,
+  python: PYTHON,
+  javascript: JAVASCRIPT,
+  typescript: { ...JAVASCRIPT, classKinds: [...JAVASCRIPT.classKinds, "abstract_class_declaration"] },
+  tsx: JAVASCRIPT,
+};
