@@ -174,9 +174,14 @@ export class FlowReader {
     if (t.declarationKinds.includes(kind)) {
       const builder = /\bString(Builder|Buffer)\b/.test(node.field("type")?.text() ?? "");
       for (const d of node.namedChildren().filter((c) => t.declaratorKinds.includes(String(c.kind())))) {
-        const name = d.field("name")?.text();
+        const target = d.field("name");
         const value = d.field("value");
-        if (!name) continue;
+        if (!target) continue;
+        const name = target.text();
+        if (!t.identifierKinds.includes(String(target.kind()))) {
+          this.bind(target, value ? this.expr(value, state) : CONSTANT, state);
+          continue;
+        }
         state.env.set(name, value ? this.expr(value, state) : CONSTANT);
         if (builder) state.builders.add(name);
         else state.builders.delete(name);
@@ -545,6 +550,10 @@ export class FlowReader {
       state.env.set(name, value);
       return value;
     }
+    if (PATTERN_KINDS.has(target)) {
+      this.bind(left, r, state);
+      return r;
+    }
     if (this.t.indexKinds.includes(target)) {
       const array = left.field("array") ?? left.field("value") ?? left.field("object");
       const index = left.field("index") ?? left.field("subscript");
@@ -676,6 +685,26 @@ export class FlowReader {
     return derived(args, row);
   }
 
+  /** Destructuring: `a, b = x, y`, `[a, b] = xs`, `{ a, b } = obj` give each name its part. */
+  private bind(target: SgNode, value: FlowValue, state: State): void {
+    const kind = String(target.kind());
+    if (this.t.identifierKinds.includes(kind)) {
+      state.env.set(target.text(), value);
+      return;
+    }
+    if (LIST_PATTERNS.has(kind)) {
+      target.namedChildren().forEach((c, i) => {
+        this.bind(c, value.items?.[i] ?? itemAt(value, CONSTANT), state);
+      });
+      return;
+    }
+    // An object pattern and anything else: each name may hold any part of the value.
+    const part = itemAt(value, CONSTANT);
+    for (const id of target.findAll({ rule: { kind: "identifier" } })) state.env.set(id.text(), part);
+    for (const id of target.findAll({ rule: { kind: "shorthand_property_identifier_pattern" } }))
+      state.env.set(id.text(), part);
+  }
+
   private update(state: State, name: string, value: FlowValue): FlowValue {
     state.env.set(name, value);
     return value;
@@ -687,6 +716,10 @@ export class FlowReader {
     this.values.set(id, had ? join(had, value) : value);
   }
 }
+
+/** Targets that take a value apart. */
+const LIST_PATTERNS = new Set(["pattern_list", "tuple_pattern", "list_pattern", "array_pattern"]);
+const PATTERN_KINDS = new Set([...LIST_PATTERNS, "object_pattern"]);
 
 /** Operators written as words. */
 const OPERATORS: Record<string, string> = { and: "&&", or: "||", not: "!", is: "==", "is not": "!=" };

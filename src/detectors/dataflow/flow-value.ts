@@ -99,6 +99,12 @@ export function concat(a: FlowValue, b: FlowValue, row?: number): FlowValue {
   if (a.known !== undefined && b.known !== undefined) {
     out.known = `${a.known}${b.known}`;
     out.literal = out.known;
+  } else if (!out.outside) {
+    // Text made of a choice stays a choice: `"FROM " + (test ? "t_test" : "t")`.
+    const left = choicesOf(a);
+    const right = choicesOf(b);
+    if (left.length > 0 && right.length > 0 && left.length * right.length <= MAX_CHOICES)
+      out.choices = left.flatMap((l) => right.map((r) => `${l}${r}`));
   }
   return out;
 }

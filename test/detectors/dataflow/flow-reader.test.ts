@@ -21,8 +21,8 @@ import { addedFilePatch, buildPr } from "../pr-builder.js";
  * The values the flow gives each argument of every call whose callee ends with `callee`, for a Java
  * file added by a pull request (parsed the way the detectors parse it).
  */
-function argumentsAt(lines: string[], callee: string): FlowValue[][] {
-  const pr = buildPr({ files: [{ filename: "src/main/java/org/acme/Probe.java", patch: addedFilePatch(lines) }] });
+function argumentsAt(lines: string[], callee: string, filename = "src/main/java/org/acme/Probe.java"): FlowValue[][] {
+  const pr = buildPr({ files: [{ filename, patch: addedFilePatch(lines) }] });
   const file = pr.files[0];
   const syntax = file ? syntaxOfPatch(file) : undefined;
   if (!syntax) throw new Error("the Java file did not parse");
@@ -301,6 +301,112 @@ describe("FlowReader on Java: what reaches a call", () => {
     expect(syntax && flow?.valueAt(syntax.root)).toBeUndefined();
     // One reader per tree.
     expect(syntax && FlowReader.of(syntax)).toBe(flow);
+  });
+});
+
+/** The first argument of the one call of `callee` in a Python or JavaScript file. */
+function firstArgument(filename: string, lines: string[], callee: string): FlowValue {
+  const calls = argumentsAt(lines, callee, filename);
+  expect(calls).toHaveLength(1);
+  const first = calls[0]?.[0];
+  if (!first) throw new Error(`${callee} has no argument`);
+  return first;
+}
+
+describe("FlowReader on Python: the same reader by its table", () => {
+  const view = (body: string[]) => ["from flask import request", "", "def view():", ...body.map((l) => `    ${l}`)];
+
+  it("Flask's imported request is a source; an f-string and a list built with append carry it", () => {
+    const v = firstArgument(
+      "app/views.py",
+      view([
+        'param = request.args.get("q")',
+        "argv = []",
+        'argv.append("sh")',
+        'argv.append("-c")',
+        'argv.append(f"echo {param}")',
+        "sink(argv)",
+      ]),
+      "sink",
+    );
+    expect(v.items?.map((i) => i.known)).toEqual(["sh", "-c", undefined]);
+    expect(v.items?.[2]?.source).toBe(true);
+  });
+
+  it("elif chains, conditions on constants (`in`, `not`) and match on a constant run only the live branch", () => {
+    const v = firstArgument(
+      "app/views.py",
+      view([
+        'param = request.form.get("q")',
+        'bar = "This should never happen"',
+        "if 'should' not in bar:",
+        "    bar = param",
+        "elif 1 > 2:",
+        "    bar = param",
+        "guess = 'ABC'[1]",
+        "match guess:",
+        "    case 'A':",
+        "        bar = param",
+        "    case 'B':",
+        "        pass",
+        "    case _:",
+        "        bar = param",
+        "sink(bar)",
+      ]),
+      "sink",
+    );
+    expect(carried(v).outside).toBe(false);
+    expect(v.known).toBe("This should never happen");
+  });
+
+  it("a dict read by a constant key, tuple assignment and `%` formatting follow the matching value", () => {
+    const v = firstArgument(
+      "app/views.py",
+      view([
+        'd = {"safe": "x", "p": request.args.get("q")}',
+        `label, sql = "x", "SELECT id FROM t WHERE name = '%s'" % d["p"]`,
+        'sink(label + d["safe"])',
+      ]),
+      "sink",
+    );
+    expect(carried(v).outside).toBe(false);
+    const sql = firstArgument(
+      "app/views.py",
+      view([
+        'd = {"safe": "x", "p": request.args.get("q")}',
+        `label, sql = "x", "SELECT id FROM t WHERE name = '%s'" % d["p"]`,
+        "sink(sql)",
+      ]),
+      "sink",
+    );
+    expect(sql.source).toBe(true);
+    expect(sql.literal).toContain("SELECT id FROM t");
+  });
+});
+
+describe("FlowReader on JavaScript and TypeScript", () => {
+  it("a route handler's parameter through a template and `??` reaches the call; a constant table name does not", () => {
+    const lines = [
+      "export function handler(req, res) {",
+      '  const sort = String(req.query.sort ?? "name");',
+      '  const table = process.env.NODE_ENV === "test" ? "users_test" : "users";',
+      "  sink(`SELECT * FROM ${table} ORDER BY ${sort}`);",
+      "  sink(`SELECT * FROM ${table}`);",
+      "}",
+    ];
+    const [withSort, withTable] = argumentsAt(lines, "sink", "src/routes/users.ts").map((args) => args[0]);
+    expect(withSort && carried(withSort).outside).toBe(true);
+    expect(withTable && carried(withTable).outside).toBe(false);
+    expect(withTable?.choices).toEqual(["SELECT * FROM users_test", "SELECT * FROM users"]);
+  });
+
+  it("an arrow function given to a name returns what its body builds from its argument", () => {
+    const v = firstArgument(
+      "lib/pdf.js",
+      ["const build = (file) => 'pdftk ' + file;", "function fill() {", "  sink(build('a.pdf'));", "}"],
+      "sink",
+    );
+    expect(v.known).toBe("pdftk a.pdf");
   });
 });
 
