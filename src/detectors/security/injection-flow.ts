@@ -13,12 +13,16 @@ import {
   type SinkRule,
 } from "./injection-rules.js";
 import { OutsideReader } from "./request-sources.js";
+import { canonicalModule, importAliases, type ImportAliases } from "./import-aliases.js";
+import { FlowReader } from "../dataflow/flow-reader.js";
+import { FLOW_SYNTAX } from "../dataflow/flow-syntax.js";
+import { carried, choicesOf, type FlowValue } from "../dataflow/flow-value.js";
 import { STRING_SYNTAX } from "./string-syntax.js";
 import { precheck, prefilter } from "../precheck.js";
 
 /** Text that reads as a SQL statement or clause. */
 export const SQL_SHAPE =
-  /\b(select\b[\s\S]*\bfrom|insert\s+into|update\s+[\w."`]+\s+set|delete\s+from|where\s+[\w.]+\s*(=|like|in\b|<|>)|order\s+by|values\s*\(|(and|or)\s+[\w.]+\s*(=|like|<|>))/i;
+  /\b(select\b[\s\S]*\bfrom|insert\s+into|update\s+[\w."`]+\s+set|delete\s+from|where\s+[\w.]+\s*(=|like|in\b|<|>)|order\s+by|values\s*\(|(and|or)\s+[\w.]+\s*(=|like|<|>))|\{\s*(\?\s*=\s*)?call\s/i;
 
 /** A template substitution; `${ALL_CAPS}` alone is a constant and builds nothing. */
 const SUBSTITUTION = /\$\{([^}]*)\}?/g;
@@ -49,6 +53,25 @@ export function mayPassRequestData(text: string, lang: SyntaxLanguage): boolean 
   return INJECTION_RULES[lang].rawRequestText?.test(text) === true;
 }
 
+/**
+ * True when the language's data flow is followed and the text names one of its sinks: outside data
+ * may reach a sink without any string being built (an argument array, a process's environment).
+ *
+ * @example mayReachSink('String[] a = {p}; r.exec(a);', "java") // true
+ */
+export function mayReachSink(text: string, lang: SyntaxLanguage): boolean {
+  if (FLOW_SYNTAX[lang] === undefined) return false;
+  let called = SINK_CALLS.get(lang);
+  if (!called) {
+    const names = [...new Set(INJECTION_RULES[lang].sinks.flatMap((r) => r.methods))];
+    called = new RegExp(`\\b(?:${names.join("|")})\\s*(?:<[^>]*>)?\\(`);
+    SINK_CALLS.set(lang, called);
+  }
+  return called.test(text);
+}
+
+const SINK_CALLS = new Map<SyntaxLanguage, RegExp>();
+
 /** One place where built text reaches a SQL or shell call. */
 export interface InjectionFlow {
   kind: "sql" | "shell";
@@ -78,11 +101,27 @@ export function injectionFlows(syntax: PatchSyntax, headText = ""): InjectionFlo
     if (row !== undefined) out.push({ kind, row, call: shorten(node.text()) });
   };
   const literals = STRING_SYNTAX[syntax.lang].literalArguments;
-  for (const call of callSites(syntax, prefilter(sinkNames(syntax.lang)))) {
+  const aliases = importAliases(headText || syntax.root.text(), syntax.lang);
+  for (const site of callSites(syntax, prefilter(sinkNamesWith(syntax.lang, aliases)))) {
+    const call = aliases ? resolveAlias(site, aliases, syntax.lang) : site;
     // Only literals that splice nothing: no built text and no request data reach this call (a
     // pre-check: with pre-checks off, its arguments are read as any call's are).
     const mayCarry = !literals?.test(call.argumentList.text());
     if (!precheck(mayCarry)) continue;
+    // Where the language's data flow is followed, the values that reach the call decide.
+    const flow = rules.sinks.some((r) => matchesCall(r, call) || receiverTyped(r, call, syntax))
+      ? FlowReader.of(syntax)
+      : undefined;
+    const reached = flow ? flowHit(call, rules, flow, syntax) : undefined;
+    if (reached !== undefined) {
+      if (reached)
+        report(reached.kind, call.node, call.row, {
+          literal: reached.value.literal,
+          dynamic: true,
+          rows: [...reached.value.rows],
+        });
+      continue;
+    }
     const sink = sinkOf(call, rules, reader);
     if (!sink) continue;
     const built = sink.text.map((a) => reader.read(a));
@@ -125,6 +164,105 @@ export function injectionFlows(syntax: PatchSyntax, headText = ""): InjectionFlo
   return out.sort((a, b) => a.row - b.row);
 }
 
+/** The language's sink names, and the local names its imports give them. */
+function sinkNamesWith(lang: SyntaxLanguage, aliases: ImportAliases | undefined): RegExp {
+  const names = sinkNames(lang);
+  if (!aliases || aliases.functions.size === 0) return names;
+  const local = [...aliases.functions.keys()].map((n) => n.replace(/\$/g, "\\$")).join("|");
+  return new RegExp(`${names.source}|(?:^|[^\\w$])(?:${local})$`);
+}
+
+/** The call as the sink tables name it: `run(x)` of `{ exec: run }` is `exec(x)`, `proc.exec` of a module alias `child_process.exec`. */
+function resolveAlias(call: CallSite, aliases: ImportAliases, lang: SyntaxLanguage): CallSite {
+  const own = call.receiver === undefined ? aliases.functions.get(call.method) : undefined;
+  const module = call.receiver !== undefined && aliases.modules.has(call.receiver) ? canonicalModule(lang) : undefined;
+  if (own === undefined && module === undefined) return call;
+  const resolved =
+    own !== undefined
+      ? { method: own, callee: own }
+      : { method: call.method, callee: `${module}.${call.method}`, receiver: module };
+  return { node: call.node, argumentList: call.argumentList, args: call.args, row: call.row, ...resolved };
+}
+
+/**
+ * The sink a call is and the value that carries outside data into it, by the data flow: `null`
+ * when the call is a sink that no outside data reaches, undefined when the flow did not reach the
+ * call (the string reader decides then).
+ */
+function flowHit(
+  call: CallSite,
+  rules: InjectionRules,
+  flow: FlowReader,
+  syntax: PatchSyntax,
+): { kind: SinkRule["kind"]; value: FlowValue } | null | undefined {
+  let reachedAny = false;
+  for (const rule of rules.sinks) {
+    if (!matchesCall(rule, call) && !receiverTyped(rule, call, syntax)) continue;
+    if (!whenHolds(rule, call)) continue;
+    const carriers = flowCarriers(call, rule, rules, flow);
+    if (carriers === undefined) continue;
+    reachedAny = true;
+    const value = carriers.find((v) => {
+      const c = carried(v);
+      return c.outside && (rule.kind === "shell" || rule.fragment === true || SQL_SHAPE.test(v.literal));
+    });
+    if (value) return { kind: rule.kind, value };
+  }
+  return reachedAny ? null : undefined;
+}
+
+/** The values that carry a sink's SQL or shell text, by the flow; undefined when the flow did not reach the call. */
+function flowCarriers(
+  call: CallSite,
+  rule: SinkRule,
+  rules: InjectionRules,
+  flow: FlowReader,
+): FlowValue[] | undefined {
+  const positional = call.args.filter((a) => !OPTION_KINDS.has(kindOf(a)));
+  const values = positional.map((a) => flow.valueAt(a));
+  if (values.some((v) => v === undefined)) return undefined;
+  const given = values as FlowValue[];
+  const shape = rule.shape ?? "text";
+  const script = (argv: readonly FlowValue[]): FlowValue[] => {
+    const [program, flag, text] = argv;
+    const named = (v: FlowValue | undefined, test: RegExp) => {
+      const choices = v ? choicesOf(v) : [];
+      return choices.length > 0 && choices.every((c) => typeof c === "string" && test.test(c));
+    };
+    return named(program, SHELLS) && named(flag, SHELL_FLAG) && text ? [text] : [];
+  };
+  const argvOfValues = (vs: readonly FlowValue[]) => (vs.length === 1 && vs[0]?.items ? vs[0].items : vs);
+  if (shape === "argv") return script(argvOfValues(given.slice(rule.argvFrom ?? 0)));
+  const env = rule.environment === undefined ? undefined : given[rule.environment];
+  const environment = env ? (env.items ?? [env]) : [];
+  if (shape === "text-or-array" || shape === "text-or-argv") {
+    const [first] = given;
+    if (!first) return [];
+    if (first.items) return [...script(first.items), ...environment];
+    if (shape === "text-or-argv" && given.length > 1) return script(given);
+    return [first, ...environment];
+  }
+  if (shape === "text") return (rule.args ?? [0]).map((i) => given[i]).filter((v): v is FlowValue => v !== undefined);
+  void rules;
+  return undefined;
+}
+
+/** The rule's condition on the call holds: `shell=True` (Python), `{ shell: true }` (JavaScript), or none. */
+function whenHolds(rule: SinkRule, call: CallSite): boolean {
+  if (rule.when === "shell-keyword") return callArguments(call).some((a) => isTrueKeyword(a, "shell"));
+  if (rule.when === "shell-option")
+    return callArguments(call).some((a) => kindOf(a) === "object" && /\bshell\s*:\s*true\b/.test(a.text()));
+  return true;
+}
+
+/** A call on a local declared with the rule's receiver type (`Runtime r = Runtime.getRuntime(); r.exec(...)`). */
+function receiverTyped(rule: SinkRule, call: CallSite, syntax: PatchSyntax): boolean {
+  if (!rule.receiverType || !call.receiver || !/^[A-Za-z_$][\w$]*$/.test(call.receiver)) return false;
+  if (!new RegExp(`^(?:${rule.methods.join("|")})$`).test(call.method)) return false;
+  const declared = new RegExp(`\\b(?:${rule.receiverType.source})\\s+${call.receiver}\\s*[=;]`);
+  return declared.test(syntax.root.text());
+}
+
 /** A call that matches a sink rule, and the nodes that carry its SQL or shell text. */
 interface Sink {
   rule: SinkRule;
@@ -135,12 +273,7 @@ interface Sink {
 function sinkOf(call: CallSite, rules: InjectionRules, reader: StringBuilderReader): Sink | undefined {
   for (const rule of rules.sinks) {
     if (!matchesCall(rule, call)) continue;
-    if (rule.when === "shell-keyword" && !callArguments(call).some((a) => isTrueKeyword(a, "shell"))) continue;
-    if (
-      rule.when === "shell-option" &&
-      !callArguments(call).some((a) => kindOf(a) === "object" && /\bshell\s*:\s*true\b/.test(a.text()))
-    )
-      continue;
+    if (!whenHolds(rule, call)) continue;
     const text = commandText(call, rule, rules, reader);
     if (text) return { rule, text };
   }

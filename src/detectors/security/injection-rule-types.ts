@@ -31,6 +31,13 @@ export interface SinkRule extends CallRule {
   fragment?: boolean;
   /** A request value passed straight in is injection too (Rails `order(params[:sort])`). */
   rawRequest?: boolean;
+  /**
+   * The argument that holds the environment of the process it starts (Java's `exec(cmd, envp)`):
+   * request data there sets the child's variables (`BASH_ENV`, `LD_PRELOAD`, what its script expands).
+   */
+  environment?: number;
+  /** A receiver that is a local declared with this type is the sink's too (`Runtime r = ...; r.exec(x)`). */
+  receiverType?: RegExp;
 }
 
 /** A property whose assigned text is SQL or a shell argument line (C# `cmd.CommandText = ...`). */

@@ -43,6 +43,13 @@ export const INJECTION_RULES: Readonly<Record<SyntaxLanguage, InjectionRules>> =
         callee: /^(subprocess\.)?(run|call|check_call|check_output|Popen)$/,
         when: "shell-keyword",
       },
+      // An argument list that asks a shell to run a script: `subprocess.run(["sh", "-c", script])`.
+      {
+        kind: "shell",
+        methods: ["run", "call", "check_call", "check_output", "Popen"],
+        callee: /^(subprocess\.)?(run|call|check_call|check_output|Popen)$/,
+        shape: "argv",
+      },
       { kind: "sql", methods: FIRST_SQL_METHODS, receiver: "any" },
       { kind: "sql", methods: ["text"], callee: /^(sqlalchemy\.)?text$/ },
     ],

@@ -3,7 +3,7 @@ import { syntaxOfPatch, type PatchSyntax } from "../code/syntax-tree.js";
 import { GRAMMARS } from "../code/grammars.js";
 import type { Detector } from "../detector.js";
 import { kindOf } from "./built-string.js";
-import { injectionFlows, mayBuildStrings, mayPassRequestData } from "./injection-flow.js";
+import { injectionFlows, mayBuildStrings, mayPassRequestData, mayReachSink } from "./injection-flow.js";
 import { interpolates, readsRequestData } from "./interpolation.js";
 import { matchLineRules, type LineRule } from "./line-rules.js";
 import { codeLineDetector } from "./line-detector.js";
@@ -123,7 +123,8 @@ export const injectionDetector: Detector = codeLineDetector(
     const found = new Map<number, string>();
     // A file that builds no string at run time has no flow: it is parsed only if a line rule asks.
     const text = lang ? headText(file).text : "";
-    const mayFlow = lang !== undefined && (mayBuildStrings(text, lang) || mayPassRequestData(text, lang));
+    const mayFlow =
+      lang !== undefined && (mayBuildStrings(text, lang) || mayPassRequestData(text, lang) || mayReachSink(text, lang));
     const syntax = lang && precheck(mayFlow) ? syntaxOfPatch(file) : undefined;
     if (syntax) {
       for (const flow of injectionFlows(syntax, text)) {
