@@ -17,13 +17,8 @@ import {
 } from "./call-rules.js";
 import { precheck } from "../precheck.js";
 import { CRYPTO_RULES, type CryptoRules, TLS_DECLARATION_WORDS } from "./crypto-rules.js";
+import { isInnocentName, isSecretName, isSecureReceiver, secretUseOf } from "./random-flow.js";
 
-/** Words that say a value must be unguessable: tokens, secrets, passwords, codes, keys. */
-const SECRET_WORD =
-  /token|secret|passw|pwd|nonce|otp|salt|session|invite|reset|verif|code|key|uuid|guid|csrf|api|cred/i;
-/** Case matters for ids: `userId`, `user_id`, `sid`, `ID`, but not `valid` or `paid`. */
-const ID_WORD = /\b(id|ID|sid|ids)\b|[a-z0-9]Id\b|[a-z0-9]Ids\b|_(id|ID|ids)\b|^id_/;
-const isSecretPurpose = (name: string): boolean => SECRET_WORD.test(name) || ID_WORD.test(name);
 /** Names that say a value is a password (what a fast hash must never be used on). */
 const PASSWORD = /passw|pwd|passphrase|\bpin\b/i;
 
@@ -95,7 +90,15 @@ function callFindings(syntax: PatchSyntax, rules: CryptoRules, text: string): Cr
     if (!syntax.isAdded(call.row)) continue;
     const found = (kind: CryptoCall["kind"]) => out.push({ kind, row: call.row, call: call.callee });
     if (anyCall(rules.random, call, text)) {
-      const purpose = purposeOf(call.node);
+      if (isSecureReceiver(syntax, call, rules.secureGenerator)) continue;
+      const filled = rules.randomFills !== undefined && anyCall(rules.randomFills, call, text);
+      const named = filled ? undefined : purposeOf(call.node);
+      // Named for what it is (`const resetToken = ...`), or followed to where it goes.
+      const source = filled ? call.args[0] : call.node;
+      const use =
+        named === undefined && source ? secretUseOf(syntax, source, rules.randomSinks, text, filled) : undefined;
+      const line = use ? syntax.lineAt(use.row) : undefined;
+      const purpose = named ?? (use && `a value that reaches ${use.purpose}${line ? ` on line ${line}` : ""}`);
       if (purpose) out.push({ kind: "predictable-random", row: call.row, call: call.callee, purpose });
       continue;
     }
@@ -194,12 +197,16 @@ const FUNCTION_KINDS = new Set([
  */
 function purposeOf(node: SgNode): string | undefined {
   const names: string[] = [];
+  let given: string | undefined;
   for (let n: SgNode | null = node.parent(); n; n = n.parent()) {
     const kind = kindOf(n);
     if (NAMED_KINDS.has(kind) && names.length === 0) {
       const target =
         n.field("name") ?? n.field("left") ?? n.field("key") ?? n.field("pattern") ?? targetAndValue(n)?.target;
-      if (target) names.push(target.text());
+      if (target) {
+        names.push(target.text());
+        given = target.text();
+      }
     }
     if (FUNCTION_KINDS.has(kind)) {
       const name = (n.field("name") ?? methodParts(n)?.name)?.text();
@@ -216,5 +223,7 @@ function purposeOf(node: SgNode): string | undefined {
       }
     }
   }
-  return names.find((name) => isSecretPurpose(name.replace(/[^\w]/g, "_")));
+  // A value named for a delay, a sample, a colour or a test is not a secret, whatever its function.
+  if (given !== undefined && isInnocentName(given)) return undefined;
+  return names.find((name) => isSecretName(name));
 }
