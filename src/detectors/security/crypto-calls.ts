@@ -3,7 +3,7 @@ import { callSites, type CallSite } from "../code/call-sites.js";
 import { GRAMMARS, type SyntaxLanguage } from "../code/grammars.js";
 import type { PatchSyntax } from "../code/syntax-tree.js";
 import { sanitizeCode } from "../code-lines.js";
-import { callArguments, kindOf } from "./built-string.js";
+import { callArguments, kindOf, StringBuilderReader } from "./built-string.js";
 import {
   type CallRule,
   matchesCall,
@@ -102,7 +102,7 @@ function callFindings(syntax: PatchSyntax, rules: CryptoRules, text: string): Cr
       if (purpose) out.push({ kind: "predictable-random", row: call.row, call: call.callee, purpose });
       continue;
     }
-    if (anyCall(rules.fastHash, call, text) && PASSWORD.test(argumentText(call))) found("fast-hash-password");
+    if (anyCall(rules.fastHash, call, text) && hashesPassword(syntax, call)) found("fast-hash-password");
     else if (anyCall(rules.weakHash, call, text)) found("weak-hash");
     else if (anyCall(rules.weakCipher, call, text)) found("weak-cipher");
     else if (anyCall(rules.fixedIv, call, text)) found("fixed-iv");
@@ -153,6 +153,20 @@ function namedConstants(syntax: PatchSyntax, rules: CryptoRules, text: string): 
     else if (ecb) out.push({ kind: "weak-cipher", row, call: ecb[0] });
   });
   return out;
+}
+
+/**
+ * Whether a hash call's input names a password: in its arguments, or in what an argument variable
+ * was given (`var bytes = Encoding.UTF8.GetBytes(password); sha.ComputeHash(bytes)`).
+ */
+function hashesPassword(syntax: PatchSyntax, call: CallSite): boolean {
+  if (PASSWORD.test(argumentText(call))) return true;
+  const reader = StringBuilderReader.of(syntax);
+  return callArguments(call).some(
+    (a) =>
+      /^[$@]?[A-Za-z_]\w*$/.test(a.text()) &&
+      reader.assignmentsTo(a.text(), call.row + 1).some((v) => PASSWORD.test(v.text())),
+  );
 }
 
 function argumentText(call: CallSite): string {

@@ -164,7 +164,13 @@ const JVM: Omit<CryptoRules, "valueKinds" | "methodKinds"> = {
   weakCipher: [
     {
       callee: /^(javax\.crypto\.)?Cipher\.getInstance$/,
-      args: [{ index: 0, matches: /^"(DES|DESede|TripleDES|RC4|ARCFOUR|RC2|Blowfish)(\/|")|\/ECB\/|^"AES"$/i }],
+      // `RSA/ECB/...` names no block mode (RSA encrypts one block): not ECB.
+      args: [
+        {
+          index: 0,
+          matches: /^"(DES|DESede|TripleDES|RC4|ARCFOUR|RC2|Blowfish)(\/|")|^"(?!RSA\/)[^"]*\/ECB\/|^"AES"$/i,
+        },
+      ],
     },
   ],
   fixedIv: [

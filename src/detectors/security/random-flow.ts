@@ -185,9 +185,11 @@ export function secretUseOf(
   /** A value given to a name: the name judged, then its later uses in the same function followed. */
   const assigned = (node: SgNode, from: SgNode, hops: number): SecretUse | undefined => {
     const target = node.field("left") ?? node.field("name") ?? node.field("pattern") ?? targetAndValue(node)?.target;
-    if (!target || contains(target, from)) return undefined;
+    if (!target) return undefined;
     const name = target.text();
     const row = node.range().start.line;
+    // The value picks a place in what is assigned: a session id when the store is sessions (`sessions[sid] = user`).
+    if (contains(target, from)) return isSecretName(name) ? { purpose: name, row } : undefined;
     if (isSecretName(name)) return { purpose: name, row };
     if (isInnocentName(name) || !/^[$@]?[A-Za-z_]\w*$/.test(name)) return undefined;
     const scope = enclosing(node, FUNCTION_KINDS) ?? syntax.root;

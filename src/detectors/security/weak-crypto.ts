@@ -11,6 +11,7 @@ import type { SyntaxLanguage } from "../code/grammars.js";
 import { NO_PROPERTIES, type PropertyValues, weakAlgorithms } from "./algorithm-value.js";
 import { CRYPTO_RULES } from "./crypto-rules.js";
 import { propertiesOfReview } from "./properties-files.js";
+import { isInnocentName } from "./random-flow.js";
 
 /** Names that say a random value must be unguessable. */
 const SECRET_PURPOSE_WORD = /token|secret|passw|nonce|otp|salt|session|invite|reset|verif|code|key|uuid|guid|csrf|api/i;
@@ -55,6 +56,9 @@ const RULES: readonly LineRule[] = [
     test: (line, _language, before) => {
       if (!/\bMath\.random\s*\(|\brandom\.(random|randint|choice|choices|getrandbits|sample)\s*\(/.test(line))
         return false;
+      // A value named for a delay, a sample, a colour or a test is not a secret (`const testId = ...`).
+      const named = /^\s*(?:(?:export\s+)?(?:const|let|var)\s+)?([\w$.]+)\s*(?::[^=]+)?=[^=]/.exec(line)?.[1];
+      if (named !== undefined && isInnocentName(named)) return false;
       if (SECRET_PURPOSE.test(line.replace(/\bMath\.random\b|\brandom\.\w+/g, ""))) return true;
       // `return Math.random()...` inside a function whose name says what the value is for.
       const enclosing = /(?:function|def|const|let|var)\s+(\w+)[^\n]*$/.exec(before)?.[1];
@@ -79,10 +83,11 @@ const RULES: readonly LineRule[] = [
 const TREE_MESSAGE: Record<CryptoCall["kind"], (c: CryptoCall) => string> = {
   "predictable-random": (c) =>
     `${c.call} (a predictable generator, not a cryptographic random source) produces ${c.purpose ?? "a secret value"}: anyone who sees a few outputs can ` +
-    "predict the next. Use crypto.randomBytes / crypto.randomUUID, Python's secrets module, or Go's crypto/rand.",
+    "predict the next. Use a cryptographic generator: SecureRandom (Java, Kotlin, Ruby), RandomNumberGenerator (.NET), " +
+    "crypto.randomBytes / crypto.randomUUID (Node), Python's secrets module, Go's crypto/rand, PHP's random_bytes.",
   "fast-hash-password": (c) =>
     `A password is hashed with a fast hash (${c.call}): it is brute-forced at billions of guesses a second. ` +
-    "Use bcrypt, scrypt, argon2 or PBKDF2 with a per-user salt.",
+    "Use a password hash (bcrypt, scrypt, Argon2 or PBKDF2) with a per-user salt.",
   "weak-hash": (c) =>
     `${c.call}${c.purpose ? ` is given ${c.purpose}` : ""}: MD5/SHA-1 are broken for security (collisions, fast brute force). For integrity or tokens use ` +
     "SHA-256 or better; for passwords bcrypt, scrypt or argon2. Fine only for non-security checksums.",
