@@ -56,6 +56,22 @@ export function isInnocentName(name: string): boolean {
   return words(name).some((w) => INNOCENT_WORD.test(w));
 }
 
+/** Words a value's name has when it must be unguessable, read as parts of a name (`reset`, not `preset`). */
+const FLOW_SUBSTRING = /token|secret|passw|nonce|session|csrf|xsrf|remember|cookie|credential/i;
+const FLOW_WORDS = new Set(["key", "apikey", "salt", "otp", "reset", "sid", "pwd", "pin", "invite", "verification"]);
+
+/**
+ * Whether a name a random value reaches says it is a security value: stricter than `isSecretName`
+ * (which judges the name a generator's value is given directly), since a value followed several
+ * steps passes through many names: an `id`, a `code` or `api` alone does not make one.
+ *
+ * @example isSecuritySink("rememberMeKey") // true; isSecuritySink("elementId") // false
+ */
+export function isSecuritySink(name: string): boolean {
+  if (isInnocentName(name)) return false;
+  return FLOW_SUBSTRING.test(name) || words(name).some((w) => FLOW_WORDS.has(w));
+}
+
 /** A security value a random value reaches. */
 export interface SecretUse {
   /** What it reaches: `rememberMeKey`, `a cookie (new Cookie(...))`, `mysession[cookie]`. */
@@ -156,14 +172,14 @@ export function secretUseOf(
           if (sinks.some((r) => matchesCall(r, call, fileText)))
             return { purpose: `a cookie (${call.callee}(...))`, row: call.row };
           const name = calleeName(call);
-          if (isSecretName(name.split(".").slice(-2).join("."))) return { purpose: `${name}(...)`, row: call.row };
+          if (isSecuritySink(name.split(".").slice(-2).join("."))) return { purpose: `${name}(...)`, row: call.row };
         }
         continue; // the call's result is made from the value
       }
       if (PAIR_KINDS.has(kind)) {
         const key = n.field("key") ?? n.field("name") ?? targetAndValue(n)?.target;
         if (!key || contains(key, from)) return undefined;
-        if (isSecretName(key.text())) return { purpose: key.text(), row: n.range().start.line };
+        if (isSecuritySink(key.text())) return { purpose: key.text(), row: n.range().start.line };
         if (isInnocentName(key.text())) return undefined;
         continue; // the object or argument list holds it
       }
@@ -189,8 +205,8 @@ export function secretUseOf(
     const name = target.text();
     const row = node.range().start.line;
     // The value picks a place in what is assigned: a session id when the store is sessions (`sessions[sid] = user`).
-    if (contains(target, from)) return isSecretName(name) ? { purpose: name, row } : undefined;
-    if (isSecretName(name)) return { purpose: name, row };
+    if (contains(target, from)) return isSecuritySink(name) ? { purpose: name, row } : undefined;
+    if (isSecuritySink(name)) return { purpose: name, row };
     if (isInnocentName(name) || !/^[$@]?[A-Za-z_]\w*$/.test(name)) return undefined;
     const scope = enclosing(node, FUNCTION_KINDS) ?? syntax.root;
     for (const use of usesOf(scope, name, identifierKinds)) {
@@ -207,7 +223,7 @@ export function secretUseOf(
     const fn = enclosing(node, FUNCTION_KINDS);
     const name = fn ? (fn.field("name") ?? methodParts(fn)?.name)?.text() : undefined;
     if (!name) return undefined;
-    if (isSecretName(name)) return { purpose: `${name}()`, row: node.range().start.line };
+    if (isSecuritySink(name)) return { purpose: `${name}()`, row: node.range().start.line };
     if (isInnocentName(name)) return undefined;
     for (const call of callSites(syntax, (c) => c.method === name)) {
       const found = follow(call.node, hops + 1);

@@ -82,7 +82,7 @@ const RULES: readonly LineRule[] = [
 
 const TREE_MESSAGE: Record<CryptoCall["kind"], (c: CryptoCall) => string> = {
   "predictable-random": (c) =>
-    `${c.call} (a predictable generator, not a cryptographic random source) produces ${c.purpose ?? "a secret value"}: anyone who sees a few outputs can ` +
+    `${c.call.replace(/^new(?=[A-Z])/, "new ")} (a predictable generator, not a cryptographic random source) produces ${c.purpose ?? "a secret value"}: anyone who sees a few outputs can ` +
     "predict the next. Use a cryptographic generator: SecureRandom (Java, Kotlin, Ruby), RandomNumberGenerator (.NET), " +
     "crypto.randomBytes / crypto.randomUUID (Node), Python's secrets module, Go's crypto/rand, PHP's random_bytes.",
   "fast-hash-password": (c) =>

@@ -115,6 +115,9 @@ describe("SEC-05: a predictable random value followed to a security value", () =
         "  const testId = Math.floor(Math.random() * 1e6);",
         "  const hue = Math.random() * 360;",
         "  document.body.style.color = `hsl(${hue}, 50%, 50%)`;",
+        "  const n = Math.random();",
+        '  el.id = "item-" + n.toString(36);',
+        "  keys.push(n);",
         "}",
       ]),
     ).toEqual([]);
@@ -150,6 +153,78 @@ describe("SEC-05: a predictable random value followed to a security value", () =
       ]),
     ).toEqual([]);
   });
+
+  it.each([
+    [
+      "Go",
+      "web/login.go",
+      [
+        "package web",
+        'import "math/rand"',
+        "func login(w http.ResponseWriter) {",
+        "\tv := strconv.FormatInt(rand.Int63(), 36)",
+        '\thttp.SetCookie(w, &http.Cookie{Name: "s", Value: v})',
+        "}",
+      ],
+      4,
+    ],
+    [
+      "PHP",
+      "web/login.php",
+      ["<?php", "function login() {", "    $t = mt_rand();", '    setcookie("remember", (string) $t);', "}"],
+      3,
+    ],
+    [
+      "C#",
+      "Web/Login.cs",
+      [
+        "class L {",
+        "  void Login() {",
+        "    var r = new Random().Next();",
+        '    Response.Cookies.Append("sid", r.ToString());',
+        "  }",
+        "}",
+      ],
+      3,
+    ],
+    ["Ruby", "app/login.rb", ["def login", "  v = rand(1_000_000)", "  cookies[:remember] = v.to_s", "end"], 2],
+    [
+      "Kotlin",
+      "src/Login.kt",
+      [
+        "fun login(resp: HttpServletResponse) {",
+        "    val n = Random.nextLong()",
+        '    val c = Cookie("remember", n.toString())',
+        "    resp.addCookie(c)",
+        "}",
+      ],
+      2,
+    ],
+    [
+      "Go, a filled buffer",
+      "web/fill.go",
+      [
+        "package web",
+        'import "math/rand"',
+        "func mk() string {",
+        "\tb := make([]byte, 16)",
+        "\trand.Read(b)",
+        "\tsecret := hex.EncodeToString(b)",
+        "\treturn secret",
+        "}",
+      ],
+      5,
+    ],
+  ])(
+    "%s: a predictable value reaching a cookie or a secret is flagged on the generator's line",
+    async (_lang, file, text, line) => {
+      const found = await weak(file, text);
+      expect(found.map(([l]) => l)).toEqual([line]);
+      expect(found[0]?.[1]).toMatch(
+        /predictable generator, not a cryptographic random source\) produces a value that reaches/,
+      );
+    },
+  );
 
   it("names: secret purposes, not tests, delays or colours", () => {
     expect(["rememberMeKey", "reset_token", "mysession[cookie]", "csrfNonce", "userId"].map(isSecretName)).toEqual([
