@@ -109,7 +109,7 @@ const PAIR_KINDS = new Set([
 ]);
 /** Where a value stops being carried: a statement, a body, a declaration of a type. */
 const STOP_KIND =
-  /statement$|^block$|body$|^program$|^module$|^source_file$|^compilation_unit$|_declaration$|^class$|comparison|boolean_operator|^if|^while|^for|^switch|^case|^when/;
+  /statement$|^block$|body$|^program$|^module$|^source_file$|^compilation_unit$|_declaration$|^class$|comparison|equality|boolean_operator|^if|^while|^for|^switch|^case|^when/;
 /** Operators whose result is a truth value or a count, not the random value. */
 const TEST_OPERATORS = new Set([
   "<",
@@ -193,6 +193,8 @@ export function secretUseOf(
         if (op !== undefined && TEST_OPERATORS.has(op) && (kind.includes("binary") || kind === "infix_expression"))
           return undefined;
       }
+      // An arrow function's expression body is what it returns (`const gen = () => Math.random()`).
+      if (LAMBDA_KINDS.has(kind) && kind !== "block" && n.field("body")?.id() === from.id()) return returnedBy(n, hops);
       if (FUNCTION_KINDS.has(kind) || LAMBDA_KINDS.has(kind) || STOP_KIND.test(kind)) return undefined;
     }
     return undefined;
@@ -220,10 +222,15 @@ export function secretUseOf(
   /** A value returned: the function's name judged, then every call of it in the file followed. */
   const returned = (node: SgNode, hops: number): SecretUse | undefined => {
     if (kindOf(node) === "jump_expression" && !node.text().startsWith("return")) return undefined;
-    const fn = enclosing(node, FUNCTION_KINDS);
-    const name = fn ? (fn.field("name") ?? methodParts(fn)?.name)?.text() : undefined;
+    const fn = enclosingFunction(node);
+    return fn ? returnedBy(fn, hops) : undefined;
+  };
+
+  /** What a function returns goes where its calls go: its name judged, then every call of it followed. */
+  const returnedBy = (fn: SgNode, hops: number): SecretUse | undefined => {
+    const name = functionName(fn);
     if (!name) return undefined;
-    if (isSecuritySink(name)) return { purpose: `${name}()`, row: node.range().start.line };
+    if (isSecuritySink(name)) return { purpose: `${name}()`, row: fn.range().start.line };
     if (isInnocentName(name)) return undefined;
     for (const call of callSites(syntax, (c) => c.method === name)) {
       const found = follow(call.node, hops + 1);
@@ -285,6 +292,25 @@ export function isSecureReceiver(syntax: PatchSyntax, call: CallSite, secure: Re
       return arg !== undefined && holds(arg);
     })
   );
+}
+
+/** The nearest function, method or anonymous function around a node. */
+function enclosingFunction(node: SgNode): SgNode | undefined {
+  for (let n = node.parent(); n; n = n.parent()) {
+    const kind = kindOf(n);
+    if (FUNCTION_KINDS.has(kind) || (LAMBDA_KINDS.has(kind) && kind !== "block")) return n;
+  }
+  return undefined;
+}
+
+/** A function's name: its own, or the name of what holds it (`const gen = () => ...`, `exports.make = function () {...}`). */
+function functionName(fn: SgNode): string | undefined {
+  const own = (fn.field("name") ?? methodParts(fn)?.name)?.text();
+  if (own) return own;
+  const holder = fn.parent();
+  if (!holder) return undefined;
+  const target = holder.field("left") ?? holder.field("name") ?? holder.field("key");
+  return target && target.id() !== fn.id() ? /([A-Za-z_$][\w$]*)\W*$/.exec(target.text())?.[1] : undefined;
 }
 
 /** The nearest ancestor of one of the kinds (an anonymous function in between ends the search). */

@@ -99,6 +99,19 @@ describe("SEC-05: a predictable random value followed to a security value", () =
       ]),
     ).toEqual([2]);
     expect(
+      await lines("src/remember.js", [
+        "const gen = () => Math.random().toString(36).slice(2);",
+        "exports.make = function () {",
+        "  return Math.random().toString(36);",
+        "};",
+        "function start(res) {",
+        "  res.cookie('remember', gen());",
+        "  const v = exports.make();",
+        "  res.cookie('sid', v);",
+        "}",
+      ]),
+    ).toEqual([1, 3]);
+    expect(
       await lines("src/reset.js", [
         "const crypto = require('crypto');",
         "function makeValue() {",
