@@ -51,7 +51,8 @@ const IMPORT_LINE = /^\s*(import|using|use|require|require_once)\b/;
 
 /**
  * By the grammar's rules (`crypto-rules.ts`), on added rows only: randomness from a predictable
- * generator whose value is named as a token, id, secret or password; fast hashes (MD5, SHA-1,
+ * generator whose value is named as a token, id, secret or password, or reaches a cookie or such a
+ * name (`random-flow.ts`; a generator given a cryptographic one is not predictable); fast hashes (MD5, SHA-1,
  * SHA-2) of a password; MD5 and SHA-1; broken ciphers and ECB; constant IVs; and TLS checks turned
  * off (by a call's arguments, a value given a name, a verifier whose body accepts everything, or a
  * constant that only means "verify nothing").

@@ -11,7 +11,7 @@ import type { CallRule, MethodRule, ValueRule } from "./call-rules.js";
 export interface CryptoRules {
   /** A word (any case) every rule of this table needs in the file's text: none, and no parse is needed. */
   words: RegExp;
-  /** Predictable generators: flagged when the value is named as a token, id, secret or password. */
+  /** Predictable generators: flagged when the value is named as a token, id, secret or password, or reaches a cookie or such a name (`random-flow.ts`). */
   random: readonly CallRule[];
   /** Fast hashes (MD5, SHA-1, SHA-2): flagged when their input names a password. */
   fastHash: readonly CallRule[];

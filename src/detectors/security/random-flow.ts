@@ -12,7 +12,7 @@ import { STRING_SYNTAX } from "./string-syntax.js";
  * (every later use of the name it is given, in the same function), and returns of helper functions
  * (every call of the helper in the file), until it reaches a security value: a cookie (a call of
  * the language's `randomSinks`), or a name, key, setter or function that says token, session,
- * password, nonce, key, salt, secret, reset, remember, cookie... (`isSecretName`). A value used for
+ * password, nonce, key, salt, secret, reset, remember, cookie... (`isSecuritySink`). A value used for
  * jitter, sampling, shuffling, a colour or a test is not followed past a name that says so. Small
  * and bounded on purpose (SEC-02's dataflow engine is the general one).
  *

@@ -108,20 +108,6 @@ const TREE_MESSAGE: Record<CryptoCall["kind"], (c: CryptoCall) => string> = {
  */
 const LINE_RULE_LANGUAGES = grammarReader(FIRST_GRAMMARS);
 
-/**
- * SEC-05: weak cryptography in added lines (MD5/SHA-1, ECB, fixed IV/salt, predictable randomness
- * for secrets, fast hashes of passwords, TLS verification off). In JavaScript/TypeScript, Python
- * and Go the line rules are read with the syntax tree: `Math.random`, Python's `random` and Go's
- * `math/rand` when the value is named as a token, id, secret or password (directly, or by the
- * enclosing function), MD5/SHA-1/SHA-2 applied to a password, and Go's `crypto/md5` and
- * `crypto/sha1`. Java, Kotlin, C#, PHP, Ruby and Rust are judged by their calls, values and
- * verifier bodies alone, by the rules of `crypto-rules.ts` (`Cipher.getInstance("AES/ECB/…")`,
- * `curl_setopt($ch, CURLOPT_SSL_VERIFYPEER, false)`, an empty `checkServerTrusted`, …); a file in
- * a language no grammar reads gets the line rules. Severity medium, not blocking (the policy's
- * contract).
- *
- * @example await weakCryptoDetector.detect(ctx) // [{ policy: "SEC-05", blocking: false, ... }]
- */
 const SPEC = { id: "weak-crypto", policy: "SEC-05", severity: "medium", blocking: false } as const;
 
 function findingsOf(
@@ -145,6 +131,22 @@ function findingsOf(
   return found;
 }
 
+/**
+ * SEC-05: weak cryptography in added lines (MD5/SHA-1, ECB, fixed IV/salt, predictable randomness
+ * for secrets, fast hashes of passwords, TLS verification off). In JavaScript/TypeScript, Python
+ * and Go the line rules are read with the syntax tree: `Math.random`, Python's `random` and Go's
+ * `math/rand` when the value is named as a token, id, secret or password (directly, or by the
+ * enclosing function), MD5/SHA-1/SHA-2 applied to a password, and Go's `crypto/md5` and
+ * `crypto/sha1`. Java, Kotlin, C#, PHP, Ruby and Rust are judged by their calls, values and
+ * verifier bodies alone, by the rules of `crypto-rules.ts` (`Cipher.getInstance("AES/ECB/…")`,
+ * `curl_setopt($ch, CURLOPT_SSL_VERIFYPEER, false)`, an empty `checkServerTrusted`, …); a file in
+ * a language no grammar reads gets the line rules. In every grammar, a predictable random value is
+ * also followed to a cookie or a security name (`random-flow.ts`), and an algorithm's name is read
+ * by value (`algorithm-value.ts`), a properties file the code names read from the head snapshot
+ * first (`properties-files.ts`). Severity medium, not blocking (the policy's contract).
+ *
+ * @example await weakCryptoDetector.detect(ctx) // [{ policy: "SEC-05", blocking: false, ... }]
+ */
 export const weakCryptoDetector: Detector = {
   ...codeLineDetector(SPEC, (file, lang) => findingsOf(file, lang, NO_PROPERTIES)),
   async detect(ctx) {
