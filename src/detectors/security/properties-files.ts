@@ -29,6 +29,8 @@ export async function propertiesOfReview(ctx: DetectContext): Promise<PropertyVa
   if (names.size === 0) return { values: new Map(), missing: [] };
   const values = new Map<string, { value: string; file: string }>();
   const missing: string[] = [];
+  // A snapshot that cannot give one path gives none: the other places are not tried (each would be a gap).
+  let unavailable = false;
   for (const [name, file] of names) {
     const folder = file.filename.includes("/") ? file.filename.slice(0, file.filename.lastIndexOf("/") + 1) : "";
     const inPr = ctx.pr.files.find(
@@ -37,8 +39,10 @@ export async function propertiesOfReview(ctx: DetectContext): Promise<PropertyVa
     const paths = [...(inPr ? [inPr.filename] : []), ...RESOURCE_FOLDERS.map((d) => d + name), folder + name];
     let found = false;
     for (const path of new Set(paths)) {
+      if (unavailable) break;
       const text = await readHead(ctx, path);
-      if (text === undefined) continue;
+      if (text === FAILED) unavailable = true;
+      if (typeof text !== "string") continue;
       for (const entry of propertiesFormat.read(text.split("\n"))) {
         const key = entry.path.join(".");
         if (!entry.commented && !values.has(key)) values.set(key, { value: entry.value, file: path });
@@ -51,10 +55,12 @@ export async function propertiesOfReview(ctx: DetectContext): Promise<PropertyVa
   return { values, missing };
 }
 
-async function readHead(ctx: DetectContext, path: string): Promise<string | undefined> {
+const FAILED = Symbol("snapshot failed");
+
+async function readHead(ctx: DetectContext, path: string): Promise<string | undefined | typeof FAILED> {
   try {
     return await ctx.head.read(path);
   } catch {
-    return undefined; // no snapshot, or not this path: the lookup's default is used and said so
+    return FAILED; // the snapshot could not give it: the lookup's default is used and said so
   }
 }

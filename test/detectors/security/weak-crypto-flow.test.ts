@@ -301,6 +301,32 @@ describe("SEC-05: algorithm names judged by value", () => {
     ).toEqual([]);
   });
 
+  it("reads a properties file the pull request changes, and asks a failing snapshot once", async () => {
+    const code = reading("hashAlg1", "SHA-256", "MessageDigest.getInstance");
+    const pr = buildPr({
+      files: [
+        { filename: "src/main/java/acme/H.java", patch: addedFilePatch(code) },
+        { filename: "conf/app.properties", patch: addedFilePatch(["hashAlg1=SHA1"]) },
+      ],
+    });
+    const inPr = await weakCryptoDetector.detect(
+      detectContext(pr, { head: headFiles({ "conf/app.properties": "hashAlg1=SHA1\n" }) }),
+    );
+    expect(inPr.map((f) => f.message)).toEqual([
+      expect.stringMatching(/SHA1 \(conf\/app\.properties: hashAlg1=SHA1\)/),
+    ]);
+    const asked: string[] = [];
+    const failing = {
+      read: async (path: string): Promise<string | undefined> => {
+        asked.push(path);
+        throw new Error("snapshot not downloadable");
+      },
+    };
+    const fallback = await weakCryptoDetector.detect(detectContext(pr, { head: failing }));
+    expect(fallback).toEqual([]);
+    expect(asked).toEqual(["conf/app.properties"]);
+  });
+
   it("Java: constants, fields and a choice between literals; AES alone is ECB, AES/GCM is fine", async () => {
     expect(
       await lines("src/main/java/acme/Crypto.java", [
