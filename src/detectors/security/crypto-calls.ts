@@ -3,7 +3,7 @@ import { callSites, type CallSite } from "../code/call-sites.js";
 import { GRAMMARS, type SyntaxLanguage } from "../code/grammars.js";
 import type { PatchSyntax } from "../code/syntax-tree.js";
 import { sanitizeCode } from "../code-lines.js";
-import { callArguments, kindOf } from "./built-string.js";
+import { callArguments, kindOf, StringBuilderReader } from "./built-string.js";
 import {
   type CallRule,
   matchesCall,
@@ -17,13 +17,8 @@ import {
 } from "./call-rules.js";
 import { precheck } from "../precheck.js";
 import { CRYPTO_RULES, type CryptoRules, TLS_DECLARATION_WORDS } from "./crypto-rules.js";
+import { isInnocentName, isSecretName, isSecureReceiver, secretUseOf } from "./random-flow.js";
 
-/** Words that say a value must be unguessable: tokens, secrets, passwords, codes, keys. */
-const SECRET_WORD =
-  /token|secret|passw|pwd|nonce|otp|salt|session|invite|reset|verif|code|key|uuid|guid|csrf|api|cred/i;
-/** Case matters for ids: `userId`, `user_id`, `sid`, `ID`, but not `valid` or `paid`. */
-const ID_WORD = /\b(id|ID|sid|ids)\b|[a-z0-9]Id\b|[a-z0-9]Ids\b|_(id|ID|ids)\b|^id_/;
-const isSecretPurpose = (name: string): boolean => SECRET_WORD.test(name) || ID_WORD.test(name);
 /** Names that say a value is a password (what a fast hash must never be used on). */
 const PASSWORD = /passw|pwd|passphrase|\bpin\b/i;
 
@@ -56,7 +51,8 @@ const IMPORT_LINE = /^\s*(import|using|use|require|require_once)\b/;
 
 /**
  * By the grammar's rules (`crypto-rules.ts`), on added rows only: randomness from a predictable
- * generator whose value is named as a token, id, secret or password; fast hashes (MD5, SHA-1,
+ * generator whose value is named as a token, id, secret or password, or reaches a cookie or such a
+ * name (`random-flow.ts`; a generator given a cryptographic one is not predictable); fast hashes (MD5, SHA-1,
  * SHA-2) of a password; MD5 and SHA-1; broken ciphers and ECB; constant IVs; and TLS checks turned
  * off (by a call's arguments, a value given a name, a verifier whose body accepts everything, or a
  * constant that only means "verify nothing").
@@ -95,11 +91,19 @@ function callFindings(syntax: PatchSyntax, rules: CryptoRules, text: string): Cr
     if (!syntax.isAdded(call.row)) continue;
     const found = (kind: CryptoCall["kind"]) => out.push({ kind, row: call.row, call: call.callee });
     if (anyCall(rules.random, call, text)) {
-      const purpose = purposeOf(call.node);
+      if (isSecureReceiver(syntax, call, rules.secureGenerator)) continue;
+      const filled = rules.randomFills !== undefined && anyCall(rules.randomFills, call, text);
+      const named = filled ? undefined : purposeOf(call.node);
+      // Named for what it is (`const resetToken = ...`), or followed to where it goes.
+      const source = filled ? call.args[0] : call.node;
+      const use =
+        named === undefined && source ? secretUseOf(syntax, source, rules.randomSinks, text, filled) : undefined;
+      const line = use ? syntax.lineAt(use.row) : undefined;
+      const purpose = named ?? (use && `a value that reaches ${use.purpose}${line ? ` on line ${line}` : ""}`);
       if (purpose) out.push({ kind: "predictable-random", row: call.row, call: call.callee, purpose });
       continue;
     }
-    if (anyCall(rules.fastHash, call, text) && PASSWORD.test(argumentText(call))) found("fast-hash-password");
+    if (anyCall(rules.fastHash, call, text) && hashesPassword(syntax, call)) found("fast-hash-password");
     else if (anyCall(rules.weakHash, call, text)) found("weak-hash");
     else if (anyCall(rules.weakCipher, call, text)) found("weak-cipher");
     else if (anyCall(rules.fixedIv, call, text)) found("fixed-iv");
@@ -152,6 +156,20 @@ function namedConstants(syntax: PatchSyntax, rules: CryptoRules, text: string): 
   return out;
 }
 
+/**
+ * Whether a hash call's input names a password: in its arguments, or in what an argument variable
+ * was given (`var bytes = Encoding.UTF8.GetBytes(password); sha.ComputeHash(bytes)`).
+ */
+function hashesPassword(syntax: PatchSyntax, call: CallSite): boolean {
+  if (PASSWORD.test(argumentText(call))) return true;
+  const reader = StringBuilderReader.of(syntax);
+  return callArguments(call).some(
+    (a) =>
+      /^[$@]?[A-Za-z_]\w*$/.test(a.text()) &&
+      reader.assignmentsTo(a.text(), call.row + 1).some((v) => PASSWORD.test(v.text())),
+  );
+}
+
 function argumentText(call: CallSite): string {
   return callArguments(call)
     .map((a) => a.text())
@@ -194,12 +212,16 @@ const FUNCTION_KINDS = new Set([
  */
 function purposeOf(node: SgNode): string | undefined {
   const names: string[] = [];
+  let given: string | undefined;
   for (let n: SgNode | null = node.parent(); n; n = n.parent()) {
     const kind = kindOf(n);
     if (NAMED_KINDS.has(kind) && names.length === 0) {
       const target =
         n.field("name") ?? n.field("left") ?? n.field("key") ?? n.field("pattern") ?? targetAndValue(n)?.target;
-      if (target) names.push(target.text());
+      if (target) {
+        names.push(target.text());
+        given = target.text();
+      }
     }
     if (FUNCTION_KINDS.has(kind)) {
       const name = (n.field("name") ?? methodParts(n)?.name)?.text();
@@ -216,5 +238,7 @@ function purposeOf(node: SgNode): string | undefined {
       }
     }
   }
-  return names.find((name) => isSecretPurpose(name.replace(/[^\w]/g, "_")));
+  // A value named for a delay, a sample, a colour or a test is not a secret, whatever its function.
+  if (given !== undefined && isInnocentName(given)) return undefined;
+  return names.find((name) => isSecretName(name));
 }

@@ -11,7 +11,7 @@ import type { CallRule, MethodRule, ValueRule } from "./call-rules.js";
 export interface CryptoRules {
   /** A word (any case) every rule of this table needs in the file's text: none, and no parse is needed. */
   words: RegExp;
-  /** Predictable generators: flagged when the value is named as a token, id, secret or password. */
+  /** Predictable generators: flagged when the value is named as a token, id, secret or password, or reaches a cookie or such a name (`random-flow.ts`). */
   random: readonly CallRule[];
   /** Fast hashes (MD5, SHA-1, SHA-2): flagged when their input names a password. */
   fastHash: readonly CallRule[];
@@ -39,6 +39,36 @@ export interface CryptoRules {
   valueWords?: RegExp;
   /** Method declaration kinds, read for `tlsMethods`. */
   methodKinds: readonly string[];
+  /**
+   * Calls that put a value in a cookie (`new Cookie(name, value)`, `res.cookie`, `set_cookie`,
+   * `http.SetCookie`): a predictable random value reaching one is a guessable cookie.
+   */
+  randomSinks: readonly CallRule[];
+  /** Calls that take an algorithm's name, resolved by value (constants, locals, properties) and judged. */
+  algorithmCalls: readonly AlgorithmCall[];
+  /** Predictable generators that fill their first argument (`rng.nextBytes(buf)`): the flow starts at that name. */
+  randomFills?: readonly CallRule[];
+  /**
+   * A cryptographic generator's name: a generator held by a variable, or a parameter, given one
+   * (`Random numGen = SecureRandom.getInstance(...)`, a `Random` parameter every caller passes a
+   * `SecureRandom`) is not predictable, whatever its declared type.
+   */
+  secureGenerator?: RegExp;
+  /** Calls that read a key of a properties file, the default value (if any) as the second argument. */
+  propertyLookups?: CallRule;
+}
+
+/**
+ * A call whose argument names an algorithm, and how the name is judged: `digest` (MD5, SHA-1),
+ * `transformation` (a Java cipher transformation: its algorithm and mode, `AES` alone being ECB),
+ * `cipher` (a cipher name: DES, 3DES, RC4, RC2, Blowfish, an ECB mode), `mac` (HMAC over MD5),
+ * `kdf` (a password-based key factory over DES, RC2, RC4 or MD5).
+ */
+export interface AlgorithmCall {
+  call: CallRule;
+  /** The argument holding the name. */
+  index: number;
+  judge: "digest" | "transformation" | "cipher" | "mac" | "kdf";
 }
 
 /** Fast hashes read by name in JavaScript/TypeScript, Python and Go (the rule before the table). */
@@ -49,7 +79,7 @@ const CREATE_HASH_UPDATE: CallRule = {
   method: /^update$/,
   receiver: /createHash\(\s*["'`](md5|sha1|sha-1|sha256|sha512)["'`]\s*\)/i,
 };
-const FIRST_WORDS = /rand|choice|md5|sha|hashlib|update/i;
+const FIRST_WORDS = /rand|choice|md5|sha|hashlib|update|cipher|createhash|createhmac/i;
 
 /** The rules of a language whose weak crypto is read from its calls alone (its text rules do the rest). */
 const CALLS_ONLY = {
@@ -62,6 +92,8 @@ const CALLS_ONLY = {
   tlsMethods: [],
   valueKinds: [],
   methodKinds: [],
+  randomSinks: [],
+  algorithmCalls: [],
 } as const satisfies Partial<CryptoRules>;
 
 /** JavaScript and TypeScript: `Math.random`, fast hashes of passwords. */
@@ -70,6 +102,16 @@ const JS: CryptoRules = {
   random: [{ callee: /^Math\.random$/ }],
   fastHash: [{ callee: FAST_HASH_CALL }, CREATE_HASH_UPDATE],
   ...CALLS_ONLY,
+  randomSinks: [
+    { method: /^(cookie|setCookie)$/ },
+    { callee: /(^|\.)cookies\.set$/ },
+    { method: /^(setHeader|set|append)$/, args: [{ index: 0, matches: /^["'`]Set-Cookie["'`]$/i }] },
+  ],
+  algorithmCalls: [
+    { call: { callee: /(^|\.)createHash$/ }, index: 0, judge: "digest" },
+    { call: { callee: /(^|\.)createHmac$/ }, index: 0, judge: "mac" },
+    { call: { callee: /(^|\.)create(De)?[Cc]ipheriv$/ }, index: 0, judge: "cipher" },
+  ],
 };
 
 /** A function value that accepts whatever it is given: `(h, s) -> true`, `{ _, _ -> true }`, `delegate { return true; }`. */
@@ -93,9 +135,9 @@ const IV_NAME =
 /** Java and Kotlin share the JDK and its libraries. */
 const JVM: Omit<CryptoRules, "valueKinds" | "methodKinds"> = {
   words:
-    /random|digest|hash|md5|sha|cipher|parameterspec|trusted|verifier|allow_all|truststrategy|insecuretrust|iv|nonce|salt/i,
+    /random|digest|hash|md5|sha|cipher|keygenerator|secretkeyfactory|\bmac\b|parameterspec|trusted|verifier|allow_all|truststrategy|insecuretrust|iv|nonce|salt/i,
   random: [
-    { callee: /^Math\.random$/ },
+    { callee: /^(java\.lang\.)?(Strict)?Math\.random$/ },
     { callee: /(^|\.)ThreadLocalRandom\.current\(\)\.next\w*$/ },
     { callee: /^(org\.apache\.commons\.lang3?\.)?RandomStringUtils\.random\w*$/ },
     { method: /^(next\w*|ints|longs)$/, receiver: /^(new)?(java\.util\.)?Random\(.*\)$/ },
@@ -122,7 +164,13 @@ const JVM: Omit<CryptoRules, "valueKinds" | "methodKinds"> = {
   weakCipher: [
     {
       callee: /^(javax\.crypto\.)?Cipher\.getInstance$/,
-      args: [{ index: 0, matches: /^"(DES|DESede|TripleDES|RC4|ARCFOUR|RC2|Blowfish)(\/|")|\/ECB\/|^"AES"$/i }],
+      // `RSA/ECB/...` names no block mode (RSA encrypts one block): not ECB.
+      args: [
+        {
+          index: 0,
+          matches: /^"(DES|DESede|TripleDES|RC4|ARCFOUR|RC2|Blowfish)(\/|")|^"(?!RSA\/)[^"]*\/ECB\/|^"AES"$/i,
+        },
+      ],
     },
   ],
   fixedIv: [
@@ -144,6 +192,21 @@ const JVM: Omit<CryptoRules, "valueKinds" | "methodKinds"> = {
     { name: /^verify$/, body: TRUE_BODY, fileText: /HostnameVerifier/ },
     { name: /^isTrusted$/, body: TRUE_BODY, fileText: /TrustStrategy/ },
   ],
+  randomSinks: [
+    { callee: /^(javax\.servlet\.http\.|jakarta\.servlet\.http\.)?Cookie$/ },
+    { callee: /(^|\.)ResponseCookie\.(from|fromClientResponse)$/ },
+    { method: /^addCookie$/ },
+  ],
+  algorithmCalls: [
+    { call: { callee: /^(java\.security\.)?MessageDigest\.getInstance$/ }, index: 0, judge: "digest" },
+    { call: { callee: /^(javax\.crypto\.)?Cipher\.getInstance$/ }, index: 0, judge: "transformation" },
+    { call: { callee: /^(javax\.crypto\.)?KeyGenerator\.getInstance$/ }, index: 0, judge: "cipher" },
+    { call: { callee: /^(javax\.crypto\.)?SecretKeyFactory\.getInstance$/ }, index: 0, judge: "kdf" },
+    { call: { callee: /^(javax\.crypto\.)?Mac\.getInstance$/ }, index: 0, judge: "mac" },
+  ],
+  propertyLookups: { method: /^getProperty$/ },
+  randomFills: [{ method: /^nextBytes$/ }],
+  secureGenerator: /\bSecureRandom\b/,
   tlsNames:
     /\b(ALLOW_ALL_HOSTNAME_VERIFIER|NoopHostnameVerifier|AllowAllHostnameVerifier|TrustAllStrategy|InsecureTrustManagerFactory)\b/,
 };
@@ -156,7 +219,10 @@ export const CRYPTO_RULES: Readonly<Record<SyntaxLanguage, CryptoRules>> = {
   python: {
     words: FIRST_WORDS,
     random: [
-      { callee: /^random\.(random|randint|randrange|choice|choices|getrandbits|sample|uniform|shuffle|randbytes)$/ },
+      {
+        callee:
+          /^random\.(random|randint|randrange|choice|choices|getrandbits|sample|uniform|shuffle|randbytes|triangular|normalvariate|gauss|betavariate|expovariate|gammavariate|lognormvariate|vonmisesvariate|paretovariate|weibullvariate)$/,
+      },
       // `from random import choice`: the bare names are the predictable ones.
       {
         callee: /^(randint|randrange|choice|choices|getrandbits|randbytes)$/,
@@ -165,6 +231,8 @@ export const CRYPTO_RULES: Readonly<Record<SyntaxLanguage, CryptoRules>> = {
     ],
     fastHash: [{ callee: FAST_HASH_CALL }, CREATE_HASH_UPDATE],
     ...CALLS_ONLY,
+    randomSinks: [{ method: /^set_cookie$/ }],
+    algorithmCalls: [{ call: { callee: /^hashlib\.new$/ }, index: 0, judge: "digest" }],
   },
   go: {
     words: FIRST_WORDS,
@@ -180,6 +248,8 @@ export const CRYPTO_RULES: Readonly<Record<SyntaxLanguage, CryptoRules>> = {
     fastHash: [{ callee: FAST_HASH_CALL }, CREATE_HASH_UPDATE],
     ...CALLS_ONLY,
     weakHash: [{ callee: /^(md5|sha1)\.(Sum|New)$/ }],
+    randomSinks: [{ callee: /^http\.SetCookie$/ }],
+    randomFills: [{ callee: /^rand\.Read$/ }],
   },
   java: {
     ...JVM,
@@ -194,7 +264,7 @@ export const CRYPTO_RULES: Readonly<Record<SyntaxLanguage, CryptoRules>> = {
     methodKinds: ["function_declaration"],
   },
   csharp: {
-    words: /random|md5|sha|hash|des|rc2|ecb|\biv\b|certificat|callback/i,
+    words: /random|md5|sha|hash|des|rc2|ecb|\biv\b|certificat|callback|symmetricalgorithm/i,
     random: [
       { callee: /^(new)?(System\.)?Random\(.*\)\.Next\w*$/ },
       { callee: /^(System\.)?Random\.Shared\.Next\w*$/ },
@@ -224,6 +294,14 @@ export const CRYPTO_RULES: Readonly<Record<SyntaxLanguage, CryptoRules>> = {
     tlsMethods: [{ name: /Certificate|Certs?$/, body: TRUE_BODY }],
     tlsNames: /\bDangerousAcceptAnyServerCertificateValidator\b/,
     weakCipherNames: /\bCipherMode\.ECB\b/,
+    randomSinks: [{ callee: /(^|\.)Cookies\.Append$/ }, { callee: /(^|\.)HttpCookie$/ }],
+    randomFills: [{ method: /^NextBytes$/ }],
+    secureGenerator: /\bRandomNumberGenerator\b/,
+    algorithmCalls: [
+      { call: { callee: /(^|\.)HashAlgorithm\.Create$/ }, index: 0, judge: "digest" },
+      { call: { callee: /(^|\.)SymmetricAlgorithm\.Create$/ }, index: 0, judge: "cipher" },
+      { call: { callee: /(^|\.)KeyedHashAlgorithm\.Create$/ }, index: 0, judge: "mac" },
+    ],
     valueKinds: ["assignment_expression", "variable_declarator"],
     valueWords: new RegExp(`${IV_WORDS.source}|ValidationCallback`),
     methodKinds: ["method_declaration", "local_function_statement"],
@@ -272,6 +350,12 @@ export const CRYPTO_RULES: Readonly<Record<SyntaxLanguage, CryptoRules>> = {
       { target: /^allow_self_signed$/, value: /^(true|TRUE|True)$/ },
     ],
     tlsMethods: [],
+    randomSinks: [{ callee: /^(setcookie|setrawcookie)$/ }, { method: /^cookie$/ }],
+    algorithmCalls: [
+      { call: { callee: /^(hash|hash_file|hash_init)$/ }, index: 0, judge: "digest" },
+      { call: { callee: /^(hash_hmac|hash_hmac_file)$/ }, index: 0, judge: "mac" },
+      { call: { callee: /^(openssl_encrypt|openssl_decrypt)$/ }, index: 1, judge: "cipher" },
+    ],
     valueKinds: ["assignment_expression", "array_element_initializer"],
     valueWords: new RegExp(`${IV_WORDS.source}|CURLOPT_SSL_VERIFY|verify|allow_self_signed`),
     methodKinds: [],
@@ -302,6 +386,11 @@ export const CRYPTO_RULES: Readonly<Record<SyntaxLanguage, CryptoRules>> = {
     ],
     tlsMethods: [],
     tlsNames: /\bVERIFY_NONE\b/,
+    randomSinks: [{ method: /^set_cookie$/ }],
+    algorithmCalls: [
+      { call: { callee: /^OpenSSL\.Cipher\.new$/ }, index: 0, judge: "cipher" },
+      { call: { callee: /^(OpenSSL\.)?Digest\.new$/ }, index: 0, judge: "digest" },
+    ],
     valueKinds: ["assignment", "pair"],
     valueWords: new RegExp(`${IV_WORDS.source}|verify`),
     methodKinds: [],
@@ -338,6 +427,8 @@ export const CRYPTO_RULES: Readonly<Record<SyntaxLanguage, CryptoRules>> = {
     tlsMethods: [
       { name: /^verify_server_cert$/, body: /^\{ ?Ok\( ?(\w+::)*ServerCertVerified::assertion\(\) ?\) ?\}$/ },
     ],
+    randomSinks: [],
+    algorithmCalls: [],
     valueKinds: ["let_declaration", "assignment_expression"],
     valueWords: IV_WORDS,
     methodKinds: ["function_item"],

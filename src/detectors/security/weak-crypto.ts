@@ -6,6 +6,12 @@ import { cryptoCalls, type CryptoCall, mayCallCrypto } from "./crypto-calls.js";
 import { CODE_LANGUAGES, codeLineDetector } from "./line-detector.js";
 import { matchLineRules, type LineRule } from "./line-rules.js";
 import { precheck } from "../precheck.js";
+import type { ChangedFile } from "../../domain/pull-request.js";
+import type { SyntaxLanguage } from "../code/grammars.js";
+import { NO_PROPERTIES, type PropertyValues, weakAlgorithms } from "./algorithm-value.js";
+import { CRYPTO_RULES } from "./crypto-rules.js";
+import { propertiesOfReview } from "./properties-files.js";
+import { isInnocentName } from "./random-flow.js";
 
 /** Names that say a random value must be unguessable. */
 const SECRET_PURPOSE_WORD = /token|secret|passw|nonce|otp|salt|session|invite|reset|verif|code|key|uuid|guid|csrf|api/i;
@@ -50,6 +56,9 @@ const RULES: readonly LineRule[] = [
     test: (line, _language, before) => {
       if (!/\bMath\.random\s*\(|\brandom\.(random|randint|choice|choices|getrandbits|sample)\s*\(/.test(line))
         return false;
+      // A value named for a delay, a sample, a colour or a test is not a secret (`const testId = ...`).
+      const named = /^\s*(?:(?:export\s+)?(?:const|let|var)\s+)?([\w$.]+)\s*(?::[^=]+)?=[^=]/.exec(line)?.[1];
+      if (named !== undefined && isInnocentName(named)) return false;
       if (SECRET_PURPOSE.test(line.replace(/\bMath\.random\b|\brandom\.\w+/g, ""))) return true;
       // `return Math.random()...` inside a function whose name says what the value is for.
       const enclosing = /(?:function|def|const|let|var)\s+(\w+)[^\n]*$/.exec(before)?.[1];
@@ -73,16 +82,17 @@ const RULES: readonly LineRule[] = [
 
 const TREE_MESSAGE: Record<CryptoCall["kind"], (c: CryptoCall) => string> = {
   "predictable-random": (c) =>
-    `${c.call} (a predictable generator) produces ${c.purpose ?? "a secret value"}: anyone who sees a few outputs can ` +
-    "predict the next. Use crypto.randomBytes / crypto.randomUUID, Python's secrets module, or Go's crypto/rand.",
+    `${c.call.replace(/^new(?=[A-Z])/, "new ")} (a predictable generator, not a cryptographic random source) produces ${c.purpose ?? "a secret value"}: anyone who sees a few outputs can ` +
+    "predict the next. Use a cryptographic generator: SecureRandom (Java, Kotlin, Ruby), RandomNumberGenerator (.NET), " +
+    "crypto.randomBytes / crypto.randomUUID (Node), Python's secrets module, Go's crypto/rand, PHP's random_bytes.",
   "fast-hash-password": (c) =>
     `A password is hashed with a fast hash (${c.call}): it is brute-forced at billions of guesses a second. ` +
-    "Use bcrypt, scrypt, argon2 or PBKDF2 with a per-user salt.",
+    "Use a password hash (bcrypt, scrypt, Argon2 or PBKDF2) with a per-user salt.",
   "weak-hash": (c) =>
-    `${c.call}: MD5/SHA-1 are broken for security (collisions, fast brute force). For integrity or tokens use ` +
+    `${c.call}${c.purpose ? ` is given ${c.purpose}` : ""}: MD5/SHA-1 are broken for security (collisions, fast brute force). For integrity or tokens use ` +
     "SHA-256 or better; for passwords bcrypt, scrypt or argon2. Fine only for non-security checksums.",
   "weak-cipher": (c) =>
-    `${c.call}: a broken cipher or mode (DES, 3DES, RC4, RC2, Blowfish, or ECB, which gives identical ciphertext ` +
+    `${c.call}${c.purpose ? ` is given ${c.purpose}` : ""}: a broken cipher or mode (DES, 3DES, RC4, RC2, Blowfish, or ECB, which gives identical ciphertext ` +
     "for identical blocks). Use an AEAD mode such as AES-GCM with a random IV.",
   "fixed-iv": (c) =>
     `${c.call}: a constant IV, nonce or salt. It must be random per encryption or hash (SecureRandom, ` +
@@ -98,6 +108,29 @@ const TREE_MESSAGE: Record<CryptoCall["kind"], (c: CryptoCall) => string> = {
  */
 const LINE_RULE_LANGUAGES = grammarReader(FIRST_GRAMMARS);
 
+const SPEC = { id: "weak-crypto", policy: "SEC-05", severity: "medium", blocking: false } as const;
+
+function findingsOf(
+  file: ChangedFile & { patch: string },
+  lang: SyntaxLanguage | undefined,
+  properties: PropertyValues,
+): Map<number, string> {
+  const found = new Map<number, string>();
+  const byLines = LINE_RULE_LANGUAGES.reads(file) || !CODE_LANGUAGES.reads(file);
+  for (const m of byLines ? matchLineRules(file, RULES) : []) found.set(m.line, m.rule.message);
+  const text = headText(file).text;
+  const syntax = lang && precheck(mayCallCrypto(text, lang)) ? syntaxOfPatch(file) : undefined;
+  if (!syntax) return found;
+  const byValue = weakAlgorithms(syntax, CRYPTO_RULES[syntax.lang], properties, text).map(
+    (w): CryptoCall => ({ kind: w.kind, row: w.row, call: w.call, purpose: w.value }),
+  );
+  for (const c of [...cryptoCalls(syntax), ...byValue]) {
+    const line = syntax.lineAt(c.row);
+    if (line !== undefined && !found.has(line)) found.set(line, TREE_MESSAGE[c.kind](c));
+  }
+  return found;
+}
+
 /**
  * SEC-05: weak cryptography in added lines (MD5/SHA-1, ECB, fixed IV/salt, predictable randomness
  * for secrets, fast hashes of passwords, TLS verification off). In JavaScript/TypeScript, Python
@@ -107,22 +140,18 @@ const LINE_RULE_LANGUAGES = grammarReader(FIRST_GRAMMARS);
  * `crypto/sha1`. Java, Kotlin, C#, PHP, Ruby and Rust are judged by their calls, values and
  * verifier bodies alone, by the rules of `crypto-rules.ts` (`Cipher.getInstance("AES/ECB/…")`,
  * `curl_setopt($ch, CURLOPT_SSL_VERIFYPEER, false)`, an empty `checkServerTrusted`, …); a file in
- * a language no grammar reads gets the line rules. Severity medium, not blocking (the policy's
- * contract).
+ * a language no grammar reads gets the line rules. In every grammar, a predictable random value is
+ * also followed to a cookie or a security name (`random-flow.ts`), and an algorithm's name is read
+ * by value (`algorithm-value.ts`), a properties file the code names read from the head snapshot
+ * first (`properties-files.ts`). Severity medium, not blocking (the policy's contract).
  *
  * @example await weakCryptoDetector.detect(ctx) // [{ policy: "SEC-05", blocking: false, ... }]
  */
-export const weakCryptoDetector: Detector = codeLineDetector(
-  { id: "weak-crypto", policy: "SEC-05", severity: "medium", blocking: false },
-  (file, lang) => {
-    const found = new Map<number, string>();
-    const byLines = LINE_RULE_LANGUAGES.reads(file) || !CODE_LANGUAGES.reads(file);
-    for (const m of byLines ? matchLineRules(file, RULES) : []) found.set(m.line, m.rule.message);
-    const syntax = lang && precheck(mayCallCrypto(headText(file).text, lang)) ? syntaxOfPatch(file) : undefined;
-    for (const c of syntax ? cryptoCalls(syntax) : []) {
-      const line = syntax?.lineAt(c.row);
-      if (line !== undefined && !found.has(line)) found.set(line, TREE_MESSAGE[c.kind](c));
-    }
-    return found;
+export const weakCryptoDetector: Detector = {
+  ...codeLineDetector(SPEC, (file, lang) => findingsOf(file, lang, NO_PROPERTIES)),
+  async detect(ctx) {
+    // Algorithm names read from a properties file: the files the code names, from the head snapshot.
+    const properties = await propertiesOfReview(ctx);
+    return codeLineDetector(SPEC, (file, lang) => findingsOf(file, lang, properties)).detect(ctx);
   },
-);
+};
