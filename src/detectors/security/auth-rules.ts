@@ -200,7 +200,9 @@ export const AUTH_RULES: Readonly<Record<SyntaxLanguage, AuthRules>> = {
     // Django, Flask-Login, Flask-JWT, DRF and FastAPI's dependencies.
     guards:
       /^\s*@(\w+\.)*(login_required|permission_required|user_passes_test|staff_member_required|superuser_required|requires_auth|auth_required|jwt_required|fresh_jwt_required|admin_required|roles_required|roles_accepted|permission_classes|authentication_classes)\b|\b(permission_classes|authentication_classes)\s*=|@method_decorator\(\s*(login_required|permission_required)|\bDepends\(\s*(get_current_\w*user|current_user|require_\w+|verify_\w+|auth\w*)\b/,
-    hardening: /^\s*@(\w+\.)*csrf_exempt\b|@method_decorator\(\s*csrf_exempt/,
+    // The exemption dropped, and its import with it.
+    hardening:
+      /^\s*@(\w+\.)*csrf_exempt\b|@method_decorator\(\s*csrf_exempt|^\s*from\s+[\w.]+\s+import\s+csrf_exempt\s*$/,
   },
   go: {
     ...FIRST,

@@ -174,7 +174,12 @@ describe("SEC-03 on a guard: removed or weakened is a finding, added is hardenin
     expect(
       await lines("app/hooks/views.py", addedFilePatch(["@csrf_exempt", "def hook(request):", "    pass"])),
     ).toEqual([1]);
-    expect(await lines("app/hooks/views.py", hunk("-@csrf_exempt", " def hook(request):"))).toEqual([]);
+    expect(
+      await lines(
+        "app/hooks/views.py",
+        hunk("-from django.views.decorators.csrf import csrf_exempt", " ", "-@csrf_exempt", " def hook(request):"),
+      ),
+    ).toEqual([]);
   });
 
   it("Java: @PreAuthorize added is hardening; changed to a weaker role, or a rule turned into permitAll, is a finding", async () => {
