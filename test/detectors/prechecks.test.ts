@@ -13,6 +13,7 @@ import { mayMentionData, mayNamePersonalData } from "../../src/detectors/data/pi
 import { maySendToThirdParty } from "../../src/detectors/data/pii-third-party.js";
 import { precheck, prefilter, withoutPrechecks } from "../../src/detectors/precheck.js";
 import { AUTH_CALL, AUTH_CALL_WORDS, AUTH_LINE, AUTH_LINE_WORDS } from "../../src/detectors/security/auth-change.js";
+import { AUTH_RULES, CONDITION_WORDS } from "../../src/detectors/security/auth-rules.js";
 import { mayCallCrypto } from "../../src/detectors/security/crypto-calls.js";
 import { mayBuildStrings } from "../../src/detectors/security/injection-flow.js";
 import { maySecretlintFind } from "../../src/detectors/security/secretlint-scan.js";
@@ -168,6 +169,24 @@ describe("mayCallCrypto and AUTH_CALL_WORDS", () => {
   ])("%s", (callee) => {
     expect(AUTH_CALL.test(callee)).toBe(true);
     expect(AUTH_CALL_WORDS.test(callee)).toBe(true);
+  });
+});
+
+describe("SEC-03's CONDITION_WORDS", () => {
+  // One line for every alternative of the shared check rule: each must be a check, and hold a word
+  // of the pre-check that spares reading it.
+  it.each([
+    "if (!req.user.isAdmin) {",
+    "unless current_user.admin?",
+    "if not request.user.has_perm('x'):",
+    "elif can?(:manage, doc)",
+    "requirePermission(ctx, req)",
+    "h.validateCSRF(ctx, req)",
+    "check_permission(user, 'docs.edit')",
+    "if (!canEdit(user, doc)) return false;",
+  ])("%s", (line) => {
+    expect(AUTH_RULES.python.conditions.test(line)).toBe(true);
+    expect(CONDITION_WORDS.test(line)).toBe(true);
   });
 });
 

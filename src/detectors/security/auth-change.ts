@@ -218,7 +218,7 @@ function changedDecisions(file: ChangedFile, authPath: boolean): { line?: number
       list !== undefined ||
         PASSWORD_WORD.test(text) ||
         authPath ||
-        rules.conditions.test(text) ||
+        (rules.conditionWords.test(text) && rules.conditions.test(text)) ||
         [rules.guards, rules.hardening].some((r) => r !== undefined && everyLine(r).test(linesOf(file))),
     );
   if (!mayHit && !mayDecide) return { hits: [] };

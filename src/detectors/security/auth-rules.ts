@@ -41,6 +41,8 @@ export interface AuthRules {
    * permission, an authenticated flag): a guard too, read the same way as `guards`.
    */
   conditions: RegExp;
+  /** A word (any case) every match of `conditions` has, read before it. */
+  conditionWords: RegExp;
   /** Code (strings and comments dropped) that turns a check of `conditions` off: `|| true`, `or True`. */
   weakened: RegExp;
   /** Code (strings and comments dropped) that compares a password: `user.password == candidate`. */
@@ -98,11 +100,15 @@ export const AUTH_CALL_WORDS =
 const CONDITION = new RegExp(
   [
     String.raw`\b(if|elif|elsif|unless|guard)\b[^\n]*(\b\w*(role|roles|admin|permission|permissions|authori[sz]ed|authenticated|loggedin|logged_in|is_staff|superuser|authority|authorities|privileges?)\b|\bhas_perms?\b|\bcan\?)`,
-    String.raw`\b(has|check|require|ensure|verify|validate|authori[sz]e|can)_?\w*(Permission|Perm|Role|Access|Scope|Admin|Owner|Csrf|CSRF|Xsrf)\w*\s*\(`,
-    String.raw`\b(has|check|require|ensure|verify|validate|authori[sz]e)_\w*(permission|perm|role|access|scope|admin|owner|csrf)\w*\s*\(`,
-    String.raw`\bcan[A-Z]\w*\s*\(`,
+    String.raw`\b(has|check|require|ensure|verify|validate|authori[sz]e|can)_?\w*(permission|perm|role|access|scope|admin|owner|csrf|xsrf)\w*\s*\(`,
+    String.raw`\bcan_?(access|edit|view|manage|delete|update|create|read|write|approve|perform)\w*\s*\(`,
   ].join("|"),
+  "i",
 );
+
+/** A word (any case) every alternative of `CONDITION` needs: a text without one has no check to find. */
+export const CONDITION_WORDS =
+  /role|admin|perm|authori|authenticated|loggedin|logged_in|is_staff|superuser|privilege|can\?|access|scope|owner|csrf|xsrf|can_?(edit|view|manage|delete|update|create|read|write|approve|perform)/i;
 
 /** A check turned off in place: `|| true`, `or True`, `&& false`, `if (true)`. */
 const WEAKENED =
@@ -119,6 +125,7 @@ const PASSWORD_READ =
 /** What every language shares: branches on roles, checks turned off, passwords compared or read. */
 const SHARED = {
   conditions: CONDITION,
+  conditionWords: CONDITION_WORDS,
   weakened: WEAKENED,
   passwordCompare: PASSWORD_COMPARE,
   passwordRead: PASSWORD_READ,

@@ -152,6 +152,27 @@ describe("SEC-03 on a guard: removed or weakened is a finding, added is hardenin
     ).toEqual([]);
   });
 
+  it("a flag or permission check in any case (isAdmin, canEdit, has_permission) is a guard too", async () => {
+    const check = "  if (!req.user.isAdmin) return res.sendStatus(403);";
+    expect(await lines("src/routes/purge.js", addedFilePatch([check]))).toEqual([]);
+    expect(await lines("src/routes/purge.js", hunk(" function purge(req, res) {", `-${check}`, "   wipe();"))).toEqual([
+      11,
+    ]);
+    const call = "  if (!canEdit(user, doc)) return false;";
+    expect(
+      await lines(
+        "src/docs/policy.ts",
+        hunk(" export function save(user, doc) {", `-${call}`, "   return store(doc);"),
+      ),
+    ).toEqual([11]);
+    expect(
+      await lines(
+        "app/docs/rules.py",
+        hunk(" def save(user, doc):", "-    check_permission(user, 'docs.edit')", "     store(doc)"),
+      ),
+    ).toEqual([11]);
+  });
+
   it("Python: login_required removed, or a staff check removed, is a finding; added it is not", async () => {
     const removed = hunk(" ", "-@login_required", " def export(request):", "     return build(request)");
     expect(await lines("app/reports/views.py", removed)).toEqual([11]);
