@@ -13,6 +13,7 @@ import { mayMentionData, mayNamePersonalData } from "../../src/detectors/data/pi
 import { maySendToThirdParty } from "../../src/detectors/data/pii-third-party.js";
 import { precheck, prefilter, withoutPrechecks } from "../../src/detectors/precheck.js";
 import { AUTH_CALL, AUTH_CALL_WORDS, AUTH_LINE, AUTH_LINE_WORDS } from "../../src/detectors/security/auth-change.js";
+import { AUTH_RULES, CONDITION_WORDS } from "../../src/detectors/security/auth-rules.js";
 import { mayCallCrypto } from "../../src/detectors/security/crypto-calls.js";
 import { mayBuildStrings } from "../../src/detectors/security/injection-flow.js";
 import { maySecretlintFind } from "../../src/detectors/security/secretlint-scan.js";
@@ -157,10 +158,6 @@ describe("mayCallCrypto and AUTH_CALL_WORDS", () => {
     "IDKey",
     "GenerateFromPassword",
     "check_password_hash",
-    "res.cookie",
-    "w.SetCookie",
-    "cookies().set",
-    "http.SetCookie",
     "NewFilesystemStore",
     "login_user",
     "req.session.regenerate",
@@ -172,6 +169,24 @@ describe("mayCallCrypto and AUTH_CALL_WORDS", () => {
   ])("%s", (callee) => {
     expect(AUTH_CALL.test(callee)).toBe(true);
     expect(AUTH_CALL_WORDS.test(callee)).toBe(true);
+  });
+});
+
+describe("SEC-03's CONDITION_WORDS", () => {
+  // One line for every alternative of the shared check rule: each must be a check, and hold a word
+  // of the pre-check that spares reading it.
+  it.each([
+    "if (!req.user.isAdmin) {",
+    "unless current_user.admin?",
+    "if not request.user.has_perm('x'):",
+    "elif can?(:manage, doc)",
+    "requirePermission(ctx, req)",
+    "h.validateCSRF(ctx, req)",
+    "check_permission(user, 'docs.edit')",
+    "if (!canEdit(user, doc)) return false;",
+  ])("%s", (line) => {
+    expect(AUTH_RULES.python.conditions.test(line)).toBe(true);
+    expect(CONDITION_WORDS.test(line)).toBe(true);
   });
 });
 
@@ -193,15 +208,13 @@ describe("AUTH_LINE_WORDS", () => {
     "authorizeAdmin(u)",
     "verifyToken(t)",
     "key.verify(sig)",
-    "req.session.user = u",
+    "if subtle.ConstantTimeCompare(a, b) != 1 {",
     "require('express-session')",
     "require('cookie-session')",
     "session.regenerate(cb)",
-    "const session_id = x",
     "SESSION_SECRET=abc",
     "expires_in: 3600",
     "expiresIn: '1h'",
-    "maxAge: 60, cookie: true, session: s",
     "session({ secret })",
     "check_password(p)",
     "password_hash($p, PASSWORD_DEFAULT)",
@@ -214,8 +227,7 @@ describe("AUTH_LINE_WORDS", () => {
     "req.headers.authorization",
     "'Bearer ' + token",
     "csrf: false",
-    "httpOnly: false",
-    "sameSite: 'none'",
+    "csrfExemptPaths := []string{}",
     "algorithms: ['none']",
     "ignoreExpiration: true",
     "noAuth: true",
@@ -223,6 +235,13 @@ describe("AUTH_LINE_WORDS", () => {
   ])("%s", (line) => {
     expect(AUTH_LINE.test(line)).toBe(true);
     expect(AUTH_LINE_WORDS.test(line)).toBe(true);
+  });
+
+  it("reads no use of a cookie or a session as a decision (setting, reading, storing a value)", () => {
+    for (const line of ["req.session.user = u", "const session_id = x", "res.cookie('theme', t, { maxAge: 60 })"])
+      expect(AUTH_LINE.test(line), line).toBe(false);
+    for (const callee of ["res.cookie", "response.set_cookie", "http.SetCookie", "cookies().set", "session.save"])
+      expect(AUTH_CALL.test(callee), callee).toBe(false);
   });
 
   it("passes ordinary logging calls by (C#'s LogInformation names no login)", () => {

@@ -7,7 +7,7 @@ import { grammarReader, type PatchSyntax, syntaxLanguageOf, syntaxOfPatch } from
 import { ALL_GRAMMARS, GRAMMARS } from "../code/grammars.js";
 import { AUTH_RULES, type AuthRules } from "./auth-rules.js";
 import { matchesCall, matchesValue, mayMatchCallee, nodesOfKinds, targetAndValue, targetName } from "./call-rules.js";
-import { codeLanguage, sanitizeCode, withCommentsJoined } from "../code-lines.js";
+import { type CodeLanguage, codeLanguage, sanitizeCode, withCommentsJoined } from "../code-lines.js";
 import { cryptoCalls, mayCallCrypto } from "./crypto-calls.js";
 import type { Detector } from "../detector.js";
 import type { Finding } from "../../domain/finding.js";
@@ -50,31 +50,35 @@ const AUTH_PATH_WORDS = new Set([
   "2fa",
 ]);
 
-/** Changed lines that touch token checks, sessions, password hashing or route guards. */
+/**
+ * Changed lines that make an authentication or authorization decision: token and signature
+ * checks, password hashing, login, session validation settings, guards, role checks, CSRF. Using a
+ * cookie or a session (reading one, setting one, storing a value in one) is not among them.
+ */
 export const AUTH_LINE = new RegExp(
   [
     String.raw`\bjwt\.|jsonwebtoken|\bjose\b|\bbcrypt|\bargon2|\bpassport\.|\bisAuthenticated\b|\bIsAuthenticated\b`,
     String.raw`\brequireAuth|\bensureAuth|\bauthenticate\w*\s*\(|\bauthorize\w*\s*\(`,
     String.raw`\bverify(Token|Jwt|JWT|Password|Signature|Session|IdToken)\b|\.verify\s*\(`,
-    String.raw`\b(req|request)\.session\b|\bexpress-session|cookie-session|\bsession\.(regenerate|destroy|cookie)\b`,
-    String.raw`\bsession_?(id|token|secret|cookie)\b|\bSESSION_(SECRET|COOKIE|TTL)|\bexpires_?in\b|\bexpiresIn\b`,
-    String.raw`\bmaxAge\b.*(session|cookie)|\b(session|cookie)\b.*\bmaxAge\b|\bsession\s*\(\s*\{`,
+    String.raw`\b(ConstantTimeCompare|timingSafeEqual|compare_digest|secure_compare|hash_equals|FixedTimeEquals|CompareHashAndPassword|password_verify|checkpw|MessageDigest\.isEqual|hmac\.Equal)\s*\(`,
+    String.raw`\bexpress-session|cookie-session|\bsession\.(regenerate|destroy)\b|\bSESSION_SECRET\b|\bsession\s*\(\s*\{`,
+    String.raw`\bexpires_?in\b|\bexpiresIn\b`,
     String.raw`\b(check|compare|hash|verify)_?[Pp]assword|\bpassword_hash\b|@login_required|@requires_auth`,
     String.raw`permission_classes|\bhasRole\b|\brequireRole\b|\bisAdmin\b|headers\.authorization|\bBearer\s`,
-    String.raw`\bcsrf\b|\bhttpOnly\b|\bsameSite\b|\balgorithms\s*[:=]|ignoreExpiration|\bnoAuth\b|\bskipAuth\b`,
+    String.raw`\b(csrf|xsrf)\w*|\w(CSRF|Csrf|XSRF)\w*|\balgorithms\s*[:=]|ignoreExpiration|\bnoAuth\b|\bskipAuth\b`,
   ].join("|"),
   "i",
 );
 
 /** A word (any case) that every alternative of `AUTH_LINE` needs. */
 export const AUTH_LINE_WORDS =
-  /jwt|jsonwebtoken|jose|bcrypt|argon2|passport|auth|verify|session|expires|maxage|password|login_required|permission|role|isadmin|bearer|csrf|httponly|samesite|algorithms|ignoreexpiration/i;
+  /jwt|jsonwebtoken|jose|bcrypt|argon2|passport|auth|verify|session|expires|password|login_required|permission|role|isadmin|bearer|csrf|xsrf|algorithms|ignoreexpiration|constanttimecompare|timingsafeequal|compare_digest|secure_compare|hash_equals|fixedtimeequals|checkpw|isequal|hmac/i;
 
 export { AUTH_CALL, AUTH_CALL_WORDS } from "./auth-rules.js";
 
 /** The same behaviour read from the added lines of files no grammar here parses (Scala, Swift, Elixir, ...). */
 const AUTH_WORD_UNPARSED =
-  /\b(hmac|HMAC|Hmac)\b|\bOpenSSL::HMAC|\bset_cookie\b|\bSetCookie\b|\bcookies\.signed\b|\bpbkdf2|\bscrypt\b|\bsecure_compare\b|\bhas_secure_password\b|\bMessageDigest\.isEqual\b|\bJwts\.|\bBCrypt/;
+  /\b(hmac|HMAC|Hmac)\b|\bOpenSSL::HMAC|\bpbkdf2|\bscrypt\b|\bsecure_compare\b|\bhas_secure_password\b|\bMessageDigest\.isEqual\b|\bJwts\.|\bBCrypt/;
 
 /** Authentication calls that this patch adds, at their head lines. */
 function authCalls(file: ChangedFile): Array<{ line: number; call: string }> {
@@ -155,59 +159,154 @@ function pathWords(path: string): string[] {
     .filter((w) => w.length > 0);
 }
 
-/** The first changed line that matters, numbered in the head file (a removal: where it was). */
-function firstChangedLine(
-  file: ChangedFile,
-  onlyAuthLines: boolean,
-): { line?: number; hits: string[]; onlyHardening?: boolean } {
-  // In a parsed language only code counts: a mention in a comment or a string is not a change of behaviour.
-  const lang = LANGUAGES.reads(file) ? codeLanguage(file.filename) : undefined;
-  const grammar = syntaxLanguageOf(file.filename);
-  const rules = grammar && LANGUAGES.reads(file) ? AUTH_RULES[grammar] : undefined;
-  // Lines are read one by one only when the patch has a word some alternative of AUTH_LINE needs.
-  const text = file.patch === undefined ? undefined : lang ? withCommentsJoined(file.patch, lang) : file.patch;
-  const mayHit = precheck(text !== undefined && AUTH_LINE_WORDS.test(text));
-  // A removed guard is read by its own rule, whatever words the patch has.
-  if (!mayHit && onlyAuthLines && !rules?.removedGuards) return { hits: [] };
+/** A changed line of a patch, numbered in the head file (a removal: where it was). */
+interface Changed {
+  kind: "add" | "del";
+  text: string;
+  /** The line's code, strings and comments dropped (the text itself for a file no grammar reads). */
+  code: string;
+  line: number;
+}
+
+/** The changed lines of a patch, each numbered in the head file (a removal: the head line after it). */
+function changedLines(file: ChangedFile, lang: CodeLanguage | undefined): Changed[] {
   const lines = parsePatch(file.patch);
+  const out: Changed[] = [];
   let lastHead = 0;
-  let first: number | undefined;
-  const hits = new Set<string>();
-  const list = rules?.exemptionList?.fileText.test(file.patch ?? "") ? rules.exemptionList : undefined;
-  let inList = false;
-  // Whether every changed line drops an exemption (a change that only hardens is no change to review).
-  let hardening = 0;
-  let other = 0;
   lines.forEach((l, i) => {
     if (l.kind !== "del") lastHead = l.line;
-    const opens = list?.open.test(l.text) === true;
-    const closes = list?.close.test(l.text) === true;
-    const entry = inList && !opens && !closes;
-    // `$except = [];` or `= ['a'];` opens and closes on one line: no entry follows.
-    if (opens) inList = !closes;
-    else if (inList && closes) inList = false;
-    if (l.kind === "context") return;
-    if (l.text.trim() === "") return;
-    // Removing an exemption (`skip_forgery_protection`, `.csrf().disable()`, an entry of Laravel's
-    // `$except`) is hardening, not a change to review.
-    if (l.kind === "del" && (rules?.hardening?.test(l.text) || entry)) {
-      hardening++;
-      return;
-    }
-    other++;
-    const added = l.kind === "add" && entry && list ? `added ${list.what}` : undefined;
-    const guard = l.kind === "del" ? rules?.removedGuards?.exec(l.text) : null;
-    const match = added ?? (guard ?? (mayHit ? AUTH_LINE.exec(lang ? sanitizeCode(l.text, lang) : l.text) : null))?.[0];
-    if (match !== undefined) hits.add(guard ? `removed ${match.trim()}` : match.trim());
-    if (first !== undefined || (onlyAuthLines && match === undefined)) return;
-    if (l.kind === "add") first = l.line;
-    else first = lines.slice(i + 1).find((n) => n.kind !== "del")?.line ?? lastHead + 1;
+    if (l.kind === "context" || l.text.trim() === "") return;
+    const line = l.kind === "add" ? l.line : (lines.slice(i + 1).find((n) => n.kind !== "del")?.line ?? lastHead + 1);
+    out.push({ kind: l.kind, text: l.text, code: lang ? sanitizeCode(l.text, lang) : l.text, line: Math.max(1, line) });
   });
-  return {
-    ...(first !== undefined ? { line: Math.max(1, first) } : {}),
-    hits: [...hits].slice(0, 4),
-    onlyHardening: hardening > 0 && other === 0,
-  };
+  return out;
+}
+
+/**
+ * The guard a changed line declares or branches on (`@PreAuthorize`, `requireAuth` among a route's
+ * handlers, `if (!user.isAdmin)`), or undefined.
+ */
+function guardOf(l: Changed, rules: AuthRules, authPath: boolean): string | undefined {
+  return (rules.guards?.exec(l.text) ??
+    rules.conditions.exec(l.code) ??
+    (authPath ? BRANCH.exec(l.code) : null))?.[0].trim();
+}
+
+/** A branch: in authentication code (by its path), any branch is a check of who may do what. */
+const BRANCH = /^\s*(}\s*)?(else\s+if|if|elif|elsif|unless|guard)\b[^\n]*/;
+
+/**
+ * The decisions a patch changes, line by line: each hit names what it found, at the first line
+ * where one is. A guard only added, and an exemption only removed, harden the code and are no hit;
+ * a guard removed or changed (its line not found again among the added ones) is.
+ */
+function changedDecisions(file: ChangedFile, authPath: boolean): { line?: number; hits: string[] } {
+  if (file.patch === undefined) return { hits: [] };
+  const read = LANGUAGES.reads(file);
+  // In a parsed language only code counts: a mention in a comment or a string is not a change of behaviour.
+  const lang = read ? codeLanguage(file.filename) : undefined;
+  const grammar = syntaxLanguageOf(file.filename);
+  const rules = grammar && read ? AUTH_RULES[grammar] : undefined;
+  const text = lang ? withCommentsJoined(file.patch, lang) : file.patch;
+  const patch = file.patch;
+  // Lines are read one by one only when the patch has a word some rule needs.
+  const mayHit = precheck(AUTH_LINE_WORDS.test(text));
+  const list = rules?.exemptionList?.fileText.test(patch) ? rules.exemptionList : undefined;
+  const mayDecide =
+    rules !== undefined &&
+    precheck(
+      list !== undefined ||
+        PASSWORD_WORD.test(text) ||
+        authPath ||
+        (rules.conditionWords.test(text) && rules.conditions.test(text)) ||
+        [rules.guards, rules.hardening].some((r) => r !== undefined && everyLine(r).test(linesOf(file))),
+    );
+  if (!mayHit && !mayDecide) return { hits: [] };
+  const lines = changedLines(file, lang);
+  // A guard line removed and added again unchanged (moved, re-indented) is no change to it.
+  const guards = new Map<Changed, string>();
+  const unpaired = new Map<string, number>();
+  if (rules && mayDecide) {
+    for (const l of lines) {
+      const guard = guardOf(l, rules, authPath);
+      if (guard === undefined) continue;
+      guards.set(l, guard);
+      const key = l.text.trim();
+      unpaired.set(key, (unpaired.get(key) ?? 0) + (l.kind === "del" ? 1 : -1));
+    }
+  }
+  const removedGuard = (l: Changed) => (unpaired.get(l.text.trim()) ?? 0) > 0;
+  let inList = false;
+  let first: number | undefined;
+  const hits = new Set<string>();
+  // Walk the raw patch for the exemption list's bounds, which context lines open and close too.
+  const entries = new Set<number>();
+  if (list) {
+    let row = 0;
+    for (const l of parsePatch(patch)) {
+      const opens = list.open.test(l.text);
+      const closes = list.close.test(l.text);
+      const entry = inList && !opens && !closes;
+      // `$except = [];` or `= ['a'];` opens and closes on one line: no entry follows.
+      if (opens) inList = !closes;
+      else if (inList && closes) inList = false;
+      if (l.kind !== "context" && l.text.trim() !== "") {
+        if (entry) entries.add(row);
+        row++;
+      }
+    }
+  }
+  lines.forEach((l, row) => {
+    const entry = entries.has(row);
+    // Removing an exemption (`skip_forgery_protection`, `.csrf().disable()`, an entry of Laravel's
+    // `$except`, `@csrf_exempt`) is hardening, not a change to review.
+    if (l.kind === "del" && (rules?.hardening?.test(l.text) || entry)) return;
+    let match: string | undefined;
+    const guard = guards.get(l);
+    if (rules && guard !== undefined) {
+      if (l.kind === "del") match = removedGuard(l) ? `removed ${guard}` : undefined;
+      // Added, a guard hardens, unless it is switched off in place (`|| true`) or compares a password.
+      else if (rules.weakened.test(l.code)) match = `weakened ${guard}`;
+      else if (rules.passwordCompare.test(l.code)) match = "password compared";
+    } else if (l.kind === "add" && entry && list) match = `added ${list.what}`;
+    else {
+      match =
+        (mayHit ? AUTH_LINE.exec(l.code)?.[0] : undefined) ??
+        (rules && mayDecide && rules.passwordCompare.test(l.code) ? "password compared" : undefined) ??
+        (rules && mayDecide && rules.passwordRead.test(l.text) ? "password read from the request" : undefined);
+    }
+    if (match === undefined) return;
+    hits.add(match.trim());
+    first ??= l.line;
+  });
+  return { ...(first !== undefined ? { line: first } : {}), hits: [...hits].slice(0, 4) };
+}
+
+/** A word every password rule needs. */
+const PASSWORD_WORD = /passw|pwd/i;
+
+const MULTILINE = new WeakMap<RegExp, RegExp>();
+
+/** A line rule read over a whole text at once: its `^` and `$` hold at every line. */
+function everyLine(rule: RegExp): RegExp {
+  let m = MULTILINE.get(rule);
+  if (!m) {
+    m = new RegExp(rule.source, rule.flags.includes("m") ? rule.flags : `${rule.flags}m`);
+    MULTILINE.set(rule, m);
+  }
+  return m;
+}
+
+const BODIES = new WeakMap<ChangedFile, string>();
+
+/** A patch's lines without their diff markers, as the line rules read them. */
+function linesOf(file: ChangedFile): string {
+  let body = BODIES.get(file);
+  if (body === undefined) {
+    body = (file.patch ?? "").replace(/^[-+ ]/gm, "");
+    BODIES.set(file, body);
+  }
+  return body;
 }
 
 /** The languages this detector reads by what the code does. */
@@ -230,10 +329,12 @@ export const authChangeDetector: Detector = {
     for (const file of ctx.pr.files) {
       if (isTestPath(file.filename) || isDocPath(file.filename)) continue;
       const paths = [file.filename, ...(file.previousFilename ? [file.previousFilename] : [])];
-      const byPath = paths.some((p) => pathWords(p).some((w) => AUTH_PATH_WORDS.has(w)));
-      const byLine = firstChangedLine(file, !byPath);
-      // A change that only drops exemptions hardens the code, on an authentication path too.
-      if (byLine.onlyHardening) continue;
+      // A file read by what its code does needs a changed decision; the path speaks only for the rest.
+      const unread = !LANGUAGES.reads(file) || file.patch === undefined;
+      const authPath = paths.some((p) => pathWords(p).some((w) => AUTH_PATH_WORDS.has(w)));
+      const byPath = unread && authPath;
+      // On an authentication path, a branch removed or changed is a check removed or changed.
+      const byLine = changedDecisions(file, authPath);
       const calls = authCalls(file);
       const hits = [
         ...new Set([...byLine.hits, ...calls.map((c) => (/^[\w.$]+$/.test(c.call) ? `${c.call}(` : c.call))]),
@@ -245,7 +346,7 @@ export const authChangeDetector: Detector = {
       const line = lines.length > 0 ? Math.min(...lines) : undefined;
       const what = byPath
         ? `${file.filename} is authentication/session code`
-        : `${file.filename} changes authentication/session handling (${hits.join(", ")})`;
+        : `${file.filename} changes an authentication or authorization decision (${hits.join(", ")})`;
       findings.push(
         securityFinding({
           policy: "SEC-03",

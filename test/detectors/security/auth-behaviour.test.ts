@@ -13,7 +13,7 @@ async function found(files: Record<string, string[]>): Promise<Array<[string | u
 }
 
 describe("authChangeDetector reads authentication by behaviour, wherever the file lives", () => {
-  it("JS/TS: HMAC webhook verification, JWT verify, cookie issuing, scrypt password hashing", async () => {
+  it("JS/TS: HMAC webhook verification, JWT verify, scrypt password hashing", async () => {
     expect(
       await found({
         "src/routes/billing-hooks.ts": [
@@ -24,18 +24,16 @@ describe("authChangeDetector reads authentication by behaviour, wherever the fil
           "}",
         ],
         "src/api/me.ts": ["const claims = jwt.verify(bearer, publicKey);"],
-        "src/handlers/signin.js": ["res.cookie('sid', sid, { secure: true });"],
         "lib/accounts/store.ts": ["const derived = await scrypt(plain, salt, 64);"],
       }),
     ).toEqual([
       ["src/routes/billing-hooks.ts", 3],
       ["src/api/me.ts", 1],
-      ["src/handlers/signin.js", 1],
       ["lib/accounts/store.ts", 1],
     ]);
   });
 
-  it("Python: hmac.compare_digest, PyJWT decode, set_cookie, pbkdf2_hmac and werkzeug hashing", async () => {
+  it("Python: hmac.compare_digest, PyJWT decode, pbkdf2_hmac and werkzeug hashing", async () => {
     expect(
       await found({
         "app/integrations/github_events.py": [
@@ -45,20 +43,18 @@ describe("authChangeDetector reads authentication by behaviour, wherever the fil
           "    return hmac.compare_digest(mac, sig)",
         ],
         "app/api/profile.py": ["    claims = jwt.decode(raw, key, algorithms=['RS256'])"],
-        "app/views/home.py": ["    response.set_cookie('remember', value, max_age=3600)"],
         "app/models/member.py": ["    digest = hashlib.pbkdf2_hmac('sha256', pw.encode(), salt, 100_000)"],
         "app/models/staff.py": ["    self.pw_hash = generate_password_hash(pw)"],
       }),
     ).toEqual([
       ["app/integrations/github_events.py", 3],
       ["app/api/profile.py", 1],
-      ["app/views/home.py", 1],
       ["app/models/member.py", 1],
       ["app/models/staff.py", 1],
     ]);
   });
 
-  it("Go: hmac.Equal, jwt.ParseWithClaims, http.SetCookie, bcrypt", async () => {
+  it("Go: hmac.Equal, jwt.ParseWithClaims, bcrypt", async () => {
     expect(
       await found({
         "internal/hooks/verify.go": [
@@ -70,13 +66,11 @@ describe("authChangeDetector reads authentication by behaviour, wherever the fil
           "}",
         ],
         "internal/api/claims.go": ["\ttok, err := jwt.ParseWithClaims(raw, &Claims{}, keyFunc)"],
-        "internal/web/home.go": ['\thttp.SetCookie(w, &http.Cookie{Name: "sid", Value: id})'],
         "internal/members/store.go": ["\thash, err := bcrypt.GenerateFromPassword([]byte(pw), 12)"],
       }),
     ).toEqual([
       ["internal/hooks/verify.go", 3],
       ["internal/api/claims.go", 1],
-      ["internal/web/home.go", 1],
       ["internal/members/store.go", 1],
     ]);
   });

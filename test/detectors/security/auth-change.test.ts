@@ -30,22 +30,34 @@ describe("authChangeDetector", () => {
     expect(findings[0]?.message).toMatch(/logged/);
   });
 
-  it("recognises auth paths by word, including camelCase and renames", async () => {
+  it("recognises auth paths by word, including camelCase and renames, in files it cannot read by their code", async () => {
+    const pr = buildPr({
+      files: [
+        { filename: "deploy/sessionStore.conf", patch: addedFilePatch(["ttl = 3600"]) },
+        { filename: "config/login_page.yml", patch: addedFilePatch(["x: 1"]) },
+        {
+          filename: "config/new-name.yml",
+          previousFilename: "config/passport-config.yml",
+          status: "renamed",
+          patch: addedFilePatch(["y: 2"]),
+        },
+        { filename: "config/authors/list.yml", patch: addedFilePatch(["authors: []"]) },
+      ],
+    });
+    const files = (await authChangeDetector.detect(detectContext(pr))).map((f) => f.file);
+    expect(files).toEqual(["deploy/sessionStore.conf", "config/login_page.yml", "config/new-name.yml"]);
+  });
+
+  it("in a file it reads by its code, the path alone is no finding: a decision must change", async () => {
     const pr = buildPr({
       files: [
         { filename: "src/services/sessionStore.ts", patch: addedFilePatch(["export const ttl = 3600;"]) },
         { filename: "app/users/login_view.py", patch: addedFilePatch(["x = 1"]) },
-        {
-          filename: "src/new-name.ts",
-          previousFilename: "src/passport-config.ts",
-          status: "renamed",
-          patch: addedFilePatch(["y"]),
-        },
-        { filename: "src/authors/list.ts", patch: addedFilePatch(["export const authors = [];"]) },
+        { filename: "src/auth/guard.ts", patch: addedFilePatch(["const claims = jwt.decode(token);"]) },
       ],
     });
-    const files = (await authChangeDetector.detect(detectContext(pr))).map((f) => f.file);
-    expect(files).toEqual(["src/services/sessionStore.ts", "app/users/login_view.py", "src/new-name.ts"]);
+    const findings = await authChangeDetector.detect(detectContext(pr));
+    expect(findings.map((f) => [f.file, f.line])).toEqual([["src/auth/guard.ts", 1]]);
   });
 
   it("flags auth-relevant lines in other files, including removed checks", async () => {

@@ -151,9 +151,10 @@ describe("Laravel's CSRF exemptions ($except), on the middleware's own authentic
 
   it("an entry removed beside any other change is still a change to review", async () => {
     expect(await auth(FILE, hunk("-        'webhooks/*',", "+        'hooks/*',"))).toEqual([11]);
-    // The same removed line outside the list is not an exemption dropped.
+    // The same removed line outside the list is no exemption dropped, and no decision at all: the
+    // middleware's path alone is no finding in a file the gate reads.
     const outside = ["@@ -3,3 +3,2 @@", " first();", "-        'webhooks/*',", " last();"].join("\n");
-    expect(await auth(FILE, outside)).toEqual([4]);
+    expect(await auth(FILE, outside)).toEqual([]);
   });
 
   it("outside the middleware's path, an entry added to $except is found by what it does", async () => {
@@ -197,22 +198,20 @@ describe("Laravel's CSRF exemptions ($except), on the middleware's own authentic
   });
 });
 
-describe("PHP cookies: auth only when the cookie may carry a session or a token", () => {
-  it("a session or remember-me cookie, or one whose name is not written out, is an auth change; a cart cookie is not", async () => {
+describe("PHP cookies: setting one is a use, not a decision", () => {
+  it("no cookie set, whatever it carries, is an auth change by itself; a session renewed is", async () => {
     const run = async (line: string) =>
       authChangeDetector.detect(
         detectContext(buildPr({ files: [{ filename: "public/cart.php", patch: addedFilePatch(["<?php", line]) }] })),
       );
-    expect(await run("setcookie('cart', json_encode($cart), time() + 86400, '/');")).toEqual([]);
     for (const line of [
-      "setcookie('remember_me', $token, time() + 86400 * 30, '/');",
+      "setcookie('cart', json_encode($cart), time() + 86400, '/');",
+      "setcookie('remember_me', bin2hex(random_bytes(32)), time() + 86400 * 30, '/');",
       "setcookie(SESSION_COOKIE, session_id());",
       "setcookie($name, $value);",
-    ]) {
-      expect(
-        (await run(line)).map((f) => f.policy),
-        line,
-      ).toEqual(["SEC-03"]);
-    }
+      "session_start(); $_SESSION['cart'] = $cart;",
+    ])
+      expect(await run(line), line).toEqual([]);
+    expect((await run("session_regenerate_id(true);")).map((f) => f.policy)).toEqual(["SEC-03"]);
   });
 });
