@@ -68,7 +68,7 @@ export class FlowReader {
     const table = FLOW_SYNTAX[syntax.lang];
     let reader = table ? new FlowReader(syntax.root, table) : undefined;
     try {
-      reader?.run();
+      reader?.index();
     } catch {
       // A tree the table does not fit: the string reader decides, as for a language without a table.
       reader = undefined;
@@ -84,10 +84,39 @@ export class FlowReader {
    * @example reader.valueAt(call.args[0]!)?.literal // "SELECT * FROM t WHERE id ="
    */
   valueAt(node: SgNode): FlowValue | undefined {
+    if (this.broken) return undefined;
+    try {
+      this.runScopeOf(node);
+    } catch {
+      // A tree the table does not fit: the string reader decides, as for a language without a table.
+      this.broken = true;
+      return undefined;
+    }
     return this.values.get(node.id());
   }
 
-  private run(): void {
+  private broken = false;
+  private readonly ran = new Set<number>();
+
+  /**
+   * Runs the function that holds `node` (or the file's top-level statements), once, from its
+   * parameters as outside data. Only the functions that hold an asked call are run: a run from
+   * outside data is what every caller's run would join into, so the others add nothing to it.
+   */
+  private runScopeOf(node: SgNode): void {
+    const t = this.t;
+    let scope: SgNode | null = node.parent();
+    while (scope && !t.functionKinds.includes(String(scope.kind()))) scope = scope.parent();
+    const at = scope ?? this.root;
+    if (this.ran.has(at.id())) return;
+    this.ran.add(at.id());
+    this.statements = 0;
+    if (scope) this.callFunction(scope, undefined, scope.range().start.line);
+    else this.block(this.root, { env: new Map(), builders: new Set(), live: true });
+  }
+
+  /** The file's imports, functions by name and fields, read once. */
+  private index(): void {
     const t = this.t;
     for (const i of this.root.findAll({ rule: { any: t.importKinds.map((kind) => ({ kind })) } })) {
       for (const id of i.findAll({ rule: { kind: "identifier" } })) this.imported.add(id.text());
@@ -110,11 +139,6 @@ export class FlowReader {
         }
       }
     }
-    for (const node of found) {
-      if (!t.functionKinds.includes(String(node.kind()))) continue;
-      this.statements = 0;
-      this.callFunction(node, undefined, node.range().start.line);
-    }
   }
 
   /** Runs a function with its parameters bound to `args` (outside data when not given); its returns joined. */
@@ -125,7 +149,8 @@ export class FlowReader {
     );
     const key = `${fn.id()}:${(args ?? []).map(signature).join(",")}`;
     const memo = this.summaries.get(key);
-    if (memo) return at(memo, row);
+    // Another call with values that read the same: its result, built also on this call's rows.
+    if (memo) return at({ ...memo, rows: [...new Set([...memo.rows, ...(args ?? []).flatMap((a) => a.rows)])] }, row);
     const env = new Map<string, FlowValue>();
     params.forEach((p, i) => {
       const name =
@@ -738,7 +763,7 @@ function callParts(node: SgNode, t: FlowSyntax): { object: SgNode | null; method
 /** What makes two argument values read differently by a function: a memo key. */
 function signature(v: FlowValue): string {
   const c = carried(v);
-  const head = `${c.outside ? "o" : "c"}${c.source ? "s" : ""}${v.known !== undefined ? `=${String(v.known)}` : ""}@${v.rows.join(".")}`;
+  const head = `${c.outside ? "o" : "c"}${c.source ? "s" : ""}${v.known !== undefined ? `=${String(v.known)}` : ""}`;
   const items = v.items ? `[${v.items.map(signature).join(",")}]` : "";
   const entries = v.entries ? `{${[...v.entries].map(([k, e]) => `${k}:${signature(e)}`).join(",")}}` : "";
   return head + items + entries;

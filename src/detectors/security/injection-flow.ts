@@ -54,8 +54,9 @@ export function mayPassRequestData(text: string, lang: SyntaxLanguage): boolean 
 }
 
 /**
- * True when the language's data flow is followed and the text names one of its sinks: outside data
- * may reach a sink without any string being built (an argument array, a process's environment).
+ * True when the language's data flow is followed and the text names one of its shell sinks: outside
+ * data may reach a shell without any string being built (a parameter, an argument array, a
+ * process's environment).
  *
  * @example mayReachSink('String[] a = {p}; r.exec(a);', "java") // true
  */
@@ -63,7 +64,9 @@ export function mayReachSink(text: string, lang: SyntaxLanguage): boolean {
   if (FLOW_SYNTAX[lang] === undefined) return false;
   let called = SINK_CALLS.get(lang);
   if (!called) {
-    const names = [...new Set(INJECTION_RULES[lang].sinks.flatMap((r) => r.methods))];
+    // SQL reads as SQL only when text is built or written whole (both seen without this); a shell
+    // runs a bare value too (a parameter, an argument array, an environment).
+    const names = [...new Set(INJECTION_RULES[lang].sinks.filter((r) => r.kind === "shell").flatMap((r) => r.methods))];
     called = new RegExp(`\\b(?:${names.join("|")})\\s*(?:<[^>]*>)?\\(`);
     SINK_CALLS.set(lang, called);
   }
@@ -112,7 +115,7 @@ export function injectionFlows(syntax: PatchSyntax, headText = ""): InjectionFlo
     const flow = rules.sinks.some((r) => matchesCall(r, call) || receiverTyped(r, call, syntax))
       ? FlowReader.of(syntax)
       : undefined;
-    const reached = flow ? flowHit(call, rules, flow, syntax) : undefined;
+    const reached = flow ? flowHit(call, rules, flow, syntax, reader) : undefined;
     if (reached !== undefined) {
       if (reached)
         report(reached.kind, call.node, call.row, {
@@ -194,15 +197,24 @@ function flowHit(
   rules: InjectionRules,
   flow: FlowReader,
   syntax: PatchSyntax,
+  strings: StringBuilderReader,
 ): { kind: SinkRule["kind"]; value: FlowValue } | null | undefined {
   let reachedAny = false;
   for (const rule of rules.sinks) {
     if (!matchesCall(rule, call) && !receiverTyped(rule, call, syntax)) continue;
     if (!whenHolds(rule, call)) continue;
-    const carriers = flowCarriers(call, rule, rules, flow);
-    if (carriers === undefined) continue;
+    // Text that is a literal (or an ALL_CAPS constant) where the command goes carries nothing in:
+    // the function need not be run (`db.query("SELECT ... WHERE id = $1", [id])`).
+    const positional = call.args.filter((a) => !OPTION_KINDS.has(kindOf(a)));
+    const carriers = (rule.shape ?? "text") === "text" ? (rule.args ?? [0]).map((i) => positional[i]) : positional;
+    if (rule.environment === undefined && carriers.every((n) => n === undefined || strings.isConstant(n))) {
+      reachedAny = true;
+      continue;
+    }
+    const values = flowCarriers(call, rule, rules, flow);
+    if (values === undefined) continue;
     reachedAny = true;
-    const value = carriers.find((v) => {
+    const value = values.find((v) => {
       const c = carried(v);
       return c.outside && (rule.kind === "shell" || rule.fragment === true || SQL_SHAPE.test(v.literal));
     });

@@ -27,6 +27,43 @@ function servlet(body: string[], members: string[] = []): string[] {
 const JAVA = "src/main/java/org/acme/tools/ToolServlet.java";
 
 describe("SEC-02 by data flow in Java: request data reaches a shell or SQL", () => {
+  it("a helper called twice: the second call's own added line is reported (its summary is not the first call's)", async () => {
+    const patch = [
+      "@@ -1,9 +1,9 @@",
+      " public class A extends HttpServlet {",
+      '   String build(String s) { return "ls " + s; }',
+      "   protected void doGet(HttpServletRequest request, HttpServletResponse response) throws Exception {",
+      '     String a = build(request.getParameter("a"));',
+      "     Runtime.getRuntime().exec(a);",
+      '-    String b = "uptime";',
+      '+    String b = build(request.getParameter("b"));',
+      "     Runtime.getRuntime().exec(b);",
+      "   }",
+      " }",
+    ].join("\n");
+    const pr = buildPr({ files: [{ filename: JAVA, patch, status: "modified" }] });
+    const findings = await injectionDetector.detect(detectContext(pr));
+    expect(findings.map((f) => f.line)).toEqual([6]);
+  });
+
+  it("a helper's summary tells apart which element of a list argument carries request data", async () => {
+    const lines = [
+      "public class A extends HttpServlet {", // 1
+      "  String first(java.util.List<String> l) { return l.get(0); }", // 2
+      "  protected void doGet(HttpServletRequest request, HttpServletResponse response) throws Exception {", // 3
+      '    String p = request.getParameter("x");', // 4
+      "    java.util.List<String> m = new java.util.ArrayList<>();", // 5
+      '    m.add("safe"); m.add(p);', // 6
+      '    Runtime.getRuntime().exec("echo " + first(m));', // 7
+      "    java.util.List<String> l = new java.util.ArrayList<>();", // 8
+      '    l.add(p); l.add("safe");', // 9
+      '    Runtime.getRuntime().exec("echo " + first(l));', // 10
+      "  }",
+      "}",
+    ];
+    expect(await flagged(JAVA, lines)).toEqual([10]);
+  });
+
   it("Runtime.exec with a concatenated string from a request parameter through a local and a helper method", async () => {
     expect(
       await flagged(JAVA, [
