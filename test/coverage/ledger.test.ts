@@ -142,14 +142,14 @@ describe("buildCoverage", async () => {
 
   it("gaps from the detect step (a cap, a head file) are unread, also for files the PR does not change", async () => {
     const c = await ledger(
-      [{ filename: "vendor/x/a.c", patch: addedFilePatch(["int a;"]) }],
+      [{ filename: "vendor/x/a.zig", patch: addedFilePatch(["int a;"]) }],
       [
         { file: "src/a.ts", reason: "cap", detail: "over the cap" },
         { file: "vendor/x/COPYING", reason: "snapshot", detail: "the head snapshot could not give it: disk full" },
       ],
     );
     expect(c.unread.map((u) => [u.file, u.reason])).toEqual([
-      ["vendor/x/a.c", "language"],
+      ["vendor/x/a.zig", "language"],
       ["src/a.ts", "cap"],
       ["vendor/x/COPYING", "snapshot"],
     ]);
@@ -165,8 +165,8 @@ describe("buildCoverage", async () => {
     const c = await ledger(
       [
         { filename: "cgi-bin/run.pl", patch: addedFilePatch(["print 1;"]) },
-        { filename: "scripts/deploy.sh", patch: addedFilePatch(["echo hi"]) },
-        { filename: "tools/gen.lua", patch: addedFilePatch(["print(1)"]) },
+        { filename: "scripts/deploy.ps1", patch: addedFilePatch(["echo hi"]) },
+        { filename: "tools/gen.tcl", patch: addedFilePatch(["print(1)"]) },
       ],
       [],
       [
@@ -176,13 +176,13 @@ describe("buildCoverage", async () => {
     );
     expect(c.unread.map((u) => [u.file, u.accepted])).toEqual([
       ["cgi-bin/run.pl", "legacy CGI, reviewed by hand"],
-      ["scripts/deploy.sh", "ops scripts"],
-      ["tools/gen.lua", undefined],
+      ["scripts/deploy.ps1", "ops scripts"],
+      ["tools/gen.tcl", undefined],
     ]);
-    expect(c.unread.filter((u) => u.accepted === undefined).map((u) => u.file)).toEqual(["tools/gen.lua"]);
+    expect(c.unread.filter((u) => u.accepted === undefined).map((u) => u.file)).toEqual(["tools/gen.tcl"]);
     expect(coverageLines(c)).toEqual([
       "Read 0 of 3 changed files that need reading.",
-      expect.stringMatching(/^Not read: tools\/gen\.lua \(lua: /),
+      expect.stringMatching(/^Not read: tools\/gen\.tcl \(tcl: /),
       expect.stringMatching(/^Not read, accepted by the configuration: cgi-bin\/run\.pl \(.*accepted: legacy CGI/),
     ]);
   });

@@ -248,4 +248,12 @@ export const AUTH_RULES: Readonly<Record<SyntaxLanguage, AuthRules>> = {
     attributeKinds: [],
     hardening: /insecure_disable_signature_validation\(\)|\bvalidate_exp\s*=\s*false|dangerous_insecure_decode/,
   },
+  bash: FIRST,
+  scala: { ...JVM, valueKinds: [], attributeKinds: ["annotation"] },
+  swift: FIRST,
+  c: FIRST,
+  cpp: FIRST,
+  dart: FIRST,
+  elixir: FIRST,
+  lua: FIRST,
 };
