@@ -121,6 +121,25 @@ describe("buildCoverage", async () => {
     expect(c.read.flatMap((g) => g.files)).toEqual(["package.json", "api/pom.xml", "Gemfile"]);
   });
 
+  it("a Dockerfile, Terraform and SQL files are read by their readers, and shell, Scala, Swift and C by their grammars", async () => {
+    const c = await ledger([
+      { filename: "Dockerfile", patch: addedFilePatch(["FROM node:20", "ENV PORT=8080"]) },
+      { filename: "infra/main.tf", patch: addedFilePatch(['resource "aws_s3_bucket" "b" {', '  bucket = "logs"', "}"]) },
+      { filename: "db/migrations/002_users.sql", patch: addedFilePatch(["ALTER TABLE users ADD COLUMN phone TEXT;"]) },
+      { filename: "scripts/build.sh", patch: addedFilePatch(["npm ci"]) },
+      { filename: "src/Util.scala", patch: addedFilePatch(["object Util"]) },
+      { filename: "Sources/App/Util.swift", patch: addedFilePatch(["struct Util {}"]) },
+      { filename: "src/util.c", patch: addedFilePatch(["int a;"]) },
+    ]);
+    expect(c.unread).toEqual([]);
+    const by = (file: string) => c.read.find((g) => g.files.includes(file))?.by ?? [];
+    expect(by("Dockerfile")).toContain("SEC-01");
+    expect(by("infra/main.tf")).toContain("SEC-01");
+    expect(by("db/migrations/002_users.sql")).toEqual(expect.arrayContaining(["SEC-01", "DATA-02"]));
+    for (const file of ["scripts/build.sh", "src/Util.scala", "Sources/App/Util.swift", "src/util.c"])
+      expect(by(file)).toEqual(expect.arrayContaining(["SEC-01", "SEC-02", "SEC-05", "DATA-01"]));
+  });
+
   it("an overlong added line is unread, at its line; trailing whitespace does not make a line long", async () => {
     const long = `log(user.email); // ${"x".repeat(2100)}`;
     const padded = `q = "SELECT " + id${" ".repeat(2100)}`;

@@ -21,13 +21,19 @@ interface Contract {
   commentAndString: { line: string; comment: string; string: string; code: string };
   /** Risky samples: each raises `policy` at `line` (1-based, in the sample). */
   risky: Array<{ policy: string; line: number; lines: string[] }>;
+  /** A line holding a token in a string (SEC-01 reads every file's text). */
+  secret: string;
   /** A hunk from the middle of a file (its first line closes a block it did not open): `policy` at `line` of the head file. */
   middle: { policy: string; start: number; lines: string[]; line: number };
 }
 
+/** A token of GitHub's format, fake (the same the credentials tests use). */
+const TOKEN = "ghp_FAKE0fixture0token0for0tests00000001";
+
 const CONTRACTS: Partial<Record<SyntaxLanguage, Contract>> = {
   bash: {
     file: "deploy/release.sh",
+    secret: `export GITHUB_TOKEN="${TOKEN}"`,
     clean: [
       "#!/usr/bin/env bash",
       "set -euo pipefail",
@@ -53,6 +59,7 @@ const CONTRACTS: Partial<Record<SyntaxLanguage, Contract>> = {
   },
   scala: {
     file: "app/controllers/Users.scala",
+    secret: `  val token = "${TOKEN}"`,
     clean: [
       "package controllers",
       "",
@@ -109,6 +116,7 @@ const CONTRACTS: Partial<Record<SyntaxLanguage, Contract>> = {
   },
   swift: {
     file: "Sources/App/Signup.swift",
+    secret: `let token = "${TOKEN}"`,
     clean: [
       "import Foundation",
       "",
@@ -147,6 +155,7 @@ const CONTRACTS: Partial<Record<SyntaxLanguage, Contract>> = {
   },
   c: {
     file: "src/users.c",
+    secret: `static const char *token = "${TOKEN}";`,
     clean: [
       "#include <string.h>",
       "",
@@ -204,6 +213,7 @@ const CONTRACTS: Partial<Record<SyntaxLanguage, Contract>> = {
   },
   cpp: {
     file: "src/users.cpp",
+    secret: `const std::string token = "${TOKEN}";`,
     clean: [
       "#include <string>",
       "",
@@ -246,6 +256,7 @@ const CONTRACTS: Partial<Record<SyntaxLanguage, Contract>> = {
   },
   dart: {
     file: "lib/src/users.dart",
+    secret: `const token = '${TOKEN}';`,
     clean: [
       "import 'dart:io';",
       "",
@@ -289,6 +300,7 @@ const CONTRACTS: Partial<Record<SyntaxLanguage, Contract>> = {
   },
   elixir: {
     file: "lib/app/users.ex",
+    secret: `  @token "${TOKEN}"`,
     clean: [
       "defmodule App.Users do",
       '  # System.cmd("sh", ["-c", x]) in a comment is no call',
@@ -335,6 +347,7 @@ const CONTRACTS: Partial<Record<SyntaxLanguage, Contract>> = {
   },
   lua: {
     file: "lua/app/users.lua",
+    secret: `local token = "${TOKEN}"`,
     clean: [
       "local M = {}",
       "-- os.execute(cmd) in a comment is no call",
@@ -407,6 +420,11 @@ describe("every language read: the same contract", () => {
     it.each(contract.risky)("raises $policy at line $line", async ({ policy, line, lines }) => {
       const found = await findings(contract.file, addedFilePatch(lines));
       expect(found.filter((f) => f.policy === policy).map((f) => f.line)).toEqual([line]);
+    });
+
+    it("a token in a string raises SEC-01 at its line", async () => {
+      const found = await findings(contract.file, addedFilePatch(["", contract.secret]));
+      expect(found.filter((f) => f.policy === "SEC-01").map((f) => f.line)).toEqual([2]);
     });
 
     it("a hunk from a file's middle parses and is judged at the head file's line", async () => {
