@@ -124,7 +124,10 @@ describe("buildCoverage", async () => {
   it("a Dockerfile, Terraform and SQL files are read by their readers, and shell, Scala, Swift and C by their grammars", async () => {
     const c = await ledger([
       { filename: "Dockerfile", patch: addedFilePatch(["FROM node:20", "ENV PORT=8080"]) },
-      { filename: "infra/main.tf", patch: addedFilePatch(['resource "aws_s3_bucket" "b" {', '  bucket = "logs"', "}"]) },
+      {
+        filename: "infra/main.tf",
+        patch: addedFilePatch(['resource "aws_s3_bucket" "b" {', '  bucket = "logs"', "}"]),
+      },
       { filename: "db/migrations/002_users.sql", patch: addedFilePatch(["ALTER TABLE users ADD COLUMN phone TEXT;"]) },
       { filename: "scripts/build.sh", patch: addedFilePatch(["npm ci"]) },
       { filename: "src/Util.scala", patch: addedFilePatch(["object Util"]) },
