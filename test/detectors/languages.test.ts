@@ -42,6 +42,10 @@ const CONTRACTS: Partial<Record<SyntaxLanguage, Contract>> = {
       'eval "$(ssh-agent -s)"',
       'sh -c "npm ci && npm run build"',
       'tar czf "dist-$version.tgz" dist/',
+      // A password piped into a command, a key written to a file, a secret captured: not logs.
+      'echo "$DOCKER_PASSWORD" | docker login -u ci --password-stdin',
+      'echo "$DEPLOY_KEY" > deploy_key',
+      'auth="$(printf "%s:%s" "$USER_NAME" "$API_TOKEN" | base64)"',
     ],
     commentAndString: {
       line: 'echo "to $target" # eval "$x"',
@@ -53,6 +57,8 @@ const CONTRACTS: Partial<Record<SyntaxLanguage, Contract>> = {
       { policy: "SEC-02", line: 3, lines: ["#!/bin/sh", 'target="$1"', 'sh -c "rsync -a build/ $target"'] },
       { policy: "SEC-02", line: 2, lines: ["#!/bin/sh", 'eval "$1"'] },
       { policy: "DATA-01", line: 2, lines: ["#!/bin/sh", 'echo "db password: $DB_PASSWORD" >> /var/log/deploy.log'] },
+      { policy: "DATA-01", line: 2, lines: ["#!/bin/sh", 'echo "token $API_TOKEN" | tee -a "$LOG_FILE"'] },
+      { policy: "DATA-01", line: 2, lines: ["#!/bin/sh", 'printf "user %s\\n" "$USER_EMAIL" >&2'] },
       { policy: "SEC-05", line: 2, lines: ["#!/bin/sh", "curl -k https://internal.example/health"] },
     ],
     middle: { policy: "SEC-02", start: 40, line: 42, lines: ["fi", 'host="$2"', 'bash -c "ping -c 1 $host"'] },

@@ -27,6 +27,20 @@ export interface LoggingRules {
    * logging word and a data word appear in the file.
    */
   oneLinePrecheck: boolean;
+  /**
+   * Where a printing command's output goes, for a language whose printers write wherever they are
+   * sent (the shell): output captured by a node of `capturedBy` (`$(...)`), piped into a command
+   * that `pipedTo` does not name (`echo "$PW" | docker login --password-stdin`), or redirected by
+   * a `redirected` node to a file `logTarget` does not name (`> key.pem`) is not a log record.
+   */
+  output?: {
+    capturedBy: readonly string[];
+    pipeline: string;
+    pipedTo: RegExp;
+    redirected: string;
+    redirect: string;
+    logTarget: RegExp;
+  };
 }
 
 /** A whole-name alternation, anchored. */
@@ -171,9 +185,18 @@ export const LOGGING_RULES: Readonly<Record<SyntaxLanguage, LoggingRules>> = {
   bash: {
     methods: NONE,
     loggers: NONE,
-    reporters: anyOf("echo|printf|logger|systemd-cat|tee"),
-    callees: /echo|printf|logger|systemd-cat|tee/,
+    reporters: anyOf("echo|printf|logger|systemd-cat"),
+    callees: /echo|printf|logger|systemd-cat/,
     oneLinePrecheck: false,
+    output: {
+      capturedBy: ["command_substitution", "process_substitution"],
+      pipeline: "pipeline",
+      pipedTo: /^(logger|tee|systemd-cat)$/,
+      redirected: "redirected_statement",
+      redirect: "file_redirect",
+      // A log file or folder, standard output or error, the terminal.
+      logTarget: /\.log\b|\/log\/|\blogs?\b|\/dev\/(stdout|stderr|tty)|^[<>&|]*\s*&?[12]$|GITHUB_STEP_SUMMARY/i,
+    },
   },
   // SLF4J, log4s, scala-logging (`logger.info(s"...")`), Play's `Logger("x").info`, `println`.
   scala: {
