@@ -94,9 +94,14 @@ const TREE_MESSAGE: Record<CryptoCall["kind"], (c: CryptoCall) => string> = {
 
 /**
  * The languages whose added lines are read by the line rules too (as before the rules table),
- * with every language no grammar here parses: the others are judged by their calls alone.
+ * with every language no grammar here parses: the others are judged by their calls alone. The
+ * eight read last (shell to Lua) keep the line rules they had before they were parsed, beside
+ * their few call rules.
  */
-const LINE_RULE_LANGUAGES = grammarReader(FIRST_GRAMMARS);
+const LINE_RULE_LANGUAGES = grammarReader([
+  ...FIRST_GRAMMARS,
+  ...(["bash", "scala", "swift", "c", "cpp", "dart", "elixir", "lua"] as const),
+]);
 
 /**
  * SEC-05: weak cryptography in added lines (MD5/SHA-1, ECB, fixed IV/salt, predictable randomness
