@@ -10,7 +10,18 @@
  */
 
 /** The families with a table here; the others are read by `sanitizeCode`'s own loop. */
-export type TabledFamily = "kotlin" | "csharp" | "rust" | "php" | "ruby";
+export type TabledFamily =
+  | "kotlin"
+  | "csharp"
+  | "rust"
+  | "php"
+  | "ruby"
+  | "shell"
+  | "scala"
+  | "swift"
+  | "dart"
+  | "elixir"
+  | "lua";
 
 /** A string literal read from its opening quote: where it ends and the code it keeps. */
 interface ReadString {
@@ -57,14 +68,15 @@ function readBody(
       continue;
     }
     if (src.startsWith(close, i)) break;
-    if (opts.escapes && c === "\\") {
-      i += 2;
-      continue;
-    }
+    // A splice is looked for first: Swift's `\(x)` starts with the escape character.
     const spliced = opts.splice?.(src, i);
     if (spliced) {
       if (spliced.expr !== "") kept += ` ${spliced.expr} `;
       i = spliced.end;
+      continue;
+    }
+    if (opts.escapes && c === "\\") {
+      i += 2;
       continue;
     }
     i++;
@@ -207,6 +219,96 @@ function rubyString(src: string, i: number): ReadString {
   return quoted(src, i, src[i] ?? '"', { escapes: true, splice: rubySplice });
 }
 
+const SHELL_NAME = /[A-Za-z_]\w*|[0-9@*#?$!-]/y;
+
+/** Shell double quotes: `$name`, `${name...}`, `$(command)`; `\$` is a dollar. */
+function shellSplice(src: string, i: number): Spliced | undefined {
+  if (src[i] !== "$") return undefined;
+  if (src[i + 1] === "{") return braced(src, i + 1);
+  if (src[i + 1] === "(") {
+    let depth = 1;
+    let k = i + 2;
+    while (k < src.length && depth > 0) {
+      if (src[k] === "(") depth++;
+      else if (src[k] === ")") depth--;
+      k++;
+    }
+    return { end: k, expr: src.slice(i + 2, depth === 0 ? k - 1 : k) };
+  }
+  SHELL_NAME.lastIndex = i + 1;
+  const name = SHELL_NAME.exec(src)?.[0];
+  return name ? { end: i + 1 + name.length, expr: name } : undefined;
+}
+
+/** Swift: `\(expr)`, to its closing parenthesis. */
+function swiftSplice(src: string, i: number): Spliced | undefined {
+  if (src[i] !== "\\" || src[i + 1] !== "(") return undefined;
+  let depth = 1;
+  let k = i + 2;
+  while (k < src.length && depth > 0) {
+    if (src[k] === "(") depth++;
+    else if (src[k] === ")") depth--;
+    k++;
+  }
+  return { end: k, expr: src.slice(i + 2, depth === 0 ? k - 1 : k) };
+}
+
+function shellString(src: string, i: number): ReadString {
+  // Single quotes take everything literally, backslashes included.
+  if (src[i] === "'") return quoted(src, i, "'", { escapes: false });
+  return quoted(src, i, '"', { escapes: true, splice: shellSplice });
+}
+
+/** Scala: `s"..."`, `f"..."`, `raw"..."` and other interpolators splice `$x` and `${x}`; a plain string does not. */
+function scalaString(src: string, i: number): ReadString | undefined {
+  if (src[i] === "'") {
+    RUST_CHAR.lastIndex = i;
+    const m = RUST_CHAR.exec(src);
+    // A symbol (`'name`) is code.
+    return m ? { end: i + m[0].length, kept: "''" } : undefined;
+  }
+  const interpolated = /[A-Za-z_]\w*$/.test(src.slice(Math.max(0, i - 20), i));
+  const splice = interpolated ? kotlinSplice : undefined;
+  if (src.startsWith('"""', i)) return quoted(src, i, '"""', { escapes: false, splice });
+  return quoted(src, i, '"', { escapes: true, splice });
+}
+
+function swiftString(src: string, i: number): ReadString {
+  if (src.startsWith('"""', i)) return quoted(src, i, '"""', { escapes: true, splice: swiftSplice });
+  return quoted(src, i, '"', { escapes: true, splice: swiftSplice });
+}
+
+/** Dart: both quotes splice `$x` and `${x}`, unless raw (`r'...'`). */
+function dartString(src: string, i: number): ReadString {
+  const quote = src[i] ?? '"';
+  const raw = /(?<![\w])r$/.test(src.slice(Math.max(0, i - 2), i));
+  const splice = raw ? undefined : kotlinSplice;
+  const triple = quote.repeat(3);
+  if (src.startsWith(triple, i)) return quoted(src, i, triple, { escapes: !raw, splice });
+  return quoted(src, i, quote, { escapes: !raw, splice });
+}
+
+/** Elixir: double quotes and charlists splice `#{x}`; `?"` is a character. */
+function elixirString(src: string, i: number): ReadString | undefined {
+  if (src[i - 1] === "?") return { end: i + 1, kept: "''" };
+  const quote = src[i] ?? '"';
+  const triple = quote.repeat(3);
+  if (src.startsWith(triple, i)) return quoted(src, i, triple, { escapes: true, splice: rubySplice });
+  return quoted(src, i, quote, { escapes: true, splice: rubySplice });
+}
+
+/** Lua: quotes without splices, and long brackets `[[...]]`, `[==[...]==]`. */
+function luaString(src: string, i: number): ReadString | undefined {
+  if (src[i] === "[") {
+    const open = /^\[(=*)\[/.exec(src.slice(i));
+    if (!open) return undefined;
+    const close = `]${open[1] ?? ""}]`;
+    const end = src.indexOf(close, i + open[0].length);
+    return { end: end < 0 ? src.length : end + close.length, kept: '""' };
+  }
+  return quoted(src, i, src[i] ?? '"', { escapes: true });
+}
+
 /** `//` comments, `/* *\/` blocks, and ` * ` lines continuing a block (not `*x` dereferences). */
 const SLASHES = {
   lineComment: /\/\//y,
@@ -222,6 +324,13 @@ export const LINE_FAMILIES: Readonly<Record<TabledFamily, LineFamily>> = {
   // `#` starts a comment, except PHP 8's attributes `#[Route(...)]`.
   php: { ...SLASHES, lineComment: /\/\/|#(?!\[)/y, special: /["'`/#]/g, readString: phpString },
   ruby: { lineComment: /#/y, blockComments: false, special: /["'`#]/g, readString: rubyString },
+  // `#` starts a comment only where a word could start: `$#`, `${#a}` and `a#b` are code.
+  shell: { lineComment: /(?<![^\s;&|()])#/y, blockComments: false, special: /["'#]/g, readString: shellString },
+  scala: { ...SLASHES, special: /["'/]/g, readString: scalaString },
+  swift: { ...SLASHES, special: /["/]/g, readString: swiftString },
+  dart: { ...SLASHES, special: /["'/]/g, readString: dartString },
+  elixir: { lineComment: /#/y, blockComments: false, special: /["'#]/g, readString: elixirString },
+  lua: { lineComment: /--/y, blockComments: false, special: /["'[-]/g, readString: luaString },
 };
 
 /**
@@ -249,7 +358,7 @@ export function sanitizeFamilyLine(src: string, family: LineFamily): string {
       i = end + 2;
       continue;
     }
-    const str = ch === "/" || ch === "#" ? undefined : family.readString(src, i);
+    const str = ch === "/" || ch === "#" || ch === "-" ? undefined : family.readString(src, i);
     if (str) {
       out += str.kept;
       i = str.end;

@@ -7,9 +7,10 @@
 import { LINE_FAMILIES, sanitizeFamilyLine, type TabledFamily } from "./code-line-families.js";
 
 /**
- * Source languages the detectors read, by how they write strings and comments. Kotlin, C# and
- * Rust each splice values into strings their own way (`"$x"`, `$"{x}"`, `"{x}"`), so each is a
- * family of its own; Java, Scala, Swift, C and C++ read as "c-like".
+ * Source languages the detectors read, by how they write strings and comments. Kotlin, C#, Rust,
+ * shell, Scala, Swift, Dart, Elixir and Lua each splice values into strings (or comment) their own
+ * way (`"$x"`, `$"{x}"`, `"{x}"`, `"\(x)"`, `-- x`), so each is a family of its own; Java, C and
+ * C++ read as "c-like".
  */
 export type CodeLanguage = "js" | "python" | "ruby" | "go" | "c-like" | "php" | TabledFamily;
 
@@ -27,7 +28,13 @@ export function codeLanguage(path: string): CodeLanguage | undefined {
   if (/\.kts?$/i.test(path)) return "kotlin";
   if (/\.cs$/i.test(path)) return "csharp";
   if (/\.rs$/i.test(path)) return "rust";
-  if (/\.(java|scala|swift|c|cc|cpp|h|hpp|dart)$/i.test(path)) return "c-like";
+  if (/\.(sh|bash)$/i.test(path)) return "shell";
+  if (/\.(scala|sc)$/i.test(path)) return "scala";
+  if (/\.swift$/i.test(path)) return "swift";
+  if (/\.dart$/i.test(path)) return "dart";
+  if (/\.exs?$/i.test(path)) return "elixir";
+  if (/\.lua$/i.test(path)) return "lua";
+  if (/\.(java|c|cc|cpp|cxx|h|hh|hpp|hxx)$/i.test(path)) return "c-like";
   return undefined;
 }
 

@@ -121,6 +121,28 @@ describe("buildCoverage", async () => {
     expect(c.read.flatMap((g) => g.files)).toEqual(["package.json", "api/pom.xml", "Gemfile"]);
   });
 
+  it("a Dockerfile, Terraform and SQL files are read by their readers, and shell, Scala, Swift and C by their grammars", async () => {
+    const c = await ledger([
+      { filename: "Dockerfile", patch: addedFilePatch(["FROM node:20", "ENV PORT=8080"]) },
+      {
+        filename: "infra/main.tf",
+        patch: addedFilePatch(['resource "aws_s3_bucket" "b" {', '  bucket = "logs"', "}"]),
+      },
+      { filename: "db/migrations/002_users.sql", patch: addedFilePatch(["ALTER TABLE users ADD COLUMN phone TEXT;"]) },
+      { filename: "scripts/build.sh", patch: addedFilePatch(["npm ci"]) },
+      { filename: "src/Util.scala", patch: addedFilePatch(["object Util"]) },
+      { filename: "Sources/App/Util.swift", patch: addedFilePatch(["struct Util {}"]) },
+      { filename: "src/util.c", patch: addedFilePatch(["int a;"]) },
+    ]);
+    expect(c.unread).toEqual([]);
+    const by = (file: string) => c.read.find((g) => g.files.includes(file))?.by ?? [];
+    expect(by("Dockerfile")).toContain("SEC-01");
+    expect(by("infra/main.tf")).toContain("SEC-01");
+    expect(by("db/migrations/002_users.sql")).toEqual(expect.arrayContaining(["SEC-01", "DATA-02"]));
+    for (const file of ["scripts/build.sh", "src/Util.scala", "Sources/App/Util.swift", "src/util.c"])
+      expect(by(file)).toEqual(expect.arrayContaining(["SEC-01", "SEC-02", "SEC-05", "DATA-01"]));
+  });
+
   it("an overlong added line is unread, at its line; trailing whitespace does not make a line long", async () => {
     const long = `log(user.email); // ${"x".repeat(2100)}`;
     const padded = `q = "SELECT " + id${" ".repeat(2100)}`;
@@ -142,14 +164,14 @@ describe("buildCoverage", async () => {
 
   it("gaps from the detect step (a cap, a head file) are unread, also for files the PR does not change", async () => {
     const c = await ledger(
-      [{ filename: "vendor/x/a.c", patch: addedFilePatch(["int a;"]) }],
+      [{ filename: "vendor/x/a.zig", patch: addedFilePatch(["int a;"]) }],
       [
         { file: "src/a.ts", reason: "cap", detail: "over the cap" },
         { file: "vendor/x/COPYING", reason: "snapshot", detail: "the head snapshot could not give it: disk full" },
       ],
     );
     expect(c.unread.map((u) => [u.file, u.reason])).toEqual([
-      ["vendor/x/a.c", "language"],
+      ["vendor/x/a.zig", "language"],
       ["src/a.ts", "cap"],
       ["vendor/x/COPYING", "snapshot"],
     ]);
@@ -165,8 +187,8 @@ describe("buildCoverage", async () => {
     const c = await ledger(
       [
         { filename: "cgi-bin/run.pl", patch: addedFilePatch(["print 1;"]) },
-        { filename: "scripts/deploy.sh", patch: addedFilePatch(["echo hi"]) },
-        { filename: "tools/gen.lua", patch: addedFilePatch(["print(1)"]) },
+        { filename: "scripts/deploy.ps1", patch: addedFilePatch(["echo hi"]) },
+        { filename: "tools/gen.tcl", patch: addedFilePatch(["print(1)"]) },
       ],
       [],
       [
@@ -176,13 +198,13 @@ describe("buildCoverage", async () => {
     );
     expect(c.unread.map((u) => [u.file, u.accepted])).toEqual([
       ["cgi-bin/run.pl", "legacy CGI, reviewed by hand"],
-      ["scripts/deploy.sh", "ops scripts"],
-      ["tools/gen.lua", undefined],
+      ["scripts/deploy.ps1", "ops scripts"],
+      ["tools/gen.tcl", undefined],
     ]);
-    expect(c.unread.filter((u) => u.accepted === undefined).map((u) => u.file)).toEqual(["tools/gen.lua"]);
+    expect(c.unread.filter((u) => u.accepted === undefined).map((u) => u.file)).toEqual(["tools/gen.tcl"]);
     expect(coverageLines(c)).toEqual([
       "Read 0 of 3 changed files that need reading.",
-      expect.stringMatching(/^Not read: tools\/gen\.lua \(lua: /),
+      expect.stringMatching(/^Not read: tools\/gen\.tcl \(tcl: /),
       expect.stringMatching(/^Not read, accepted by the configuration: cgi-bin\/run\.pl \(.*accepted: legacy CGI/),
     ]);
   });

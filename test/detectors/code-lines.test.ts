@@ -16,9 +16,16 @@ describe("codeLanguage and the grammars agree on each file's line family", () =>
     expect(GRAMMARS[grammar].family).toBe(family);
   });
 
-  it("keeps the other C-like languages in one family", () => {
-    expect(codeLanguage("Sources/App/main.swift")).toBe("c-like");
-    expect(codeLanguage("src/app.scala")).toBe("c-like");
+  it("keeps Java, C and C++ in one family; Swift, Scala, Dart, Elixir, Lua and the shell splice their own way", () => {
+    expect(codeLanguage("src/Main.java")).toBe("c-like");
+    expect(codeLanguage("src/util.c")).toBe("c-like");
+    expect(codeLanguage("src/util.hpp")).toBe("c-like");
+    expect(codeLanguage("Sources/App/main.swift")).toBe("swift");
+    expect(codeLanguage("src/app.scala")).toBe("scala");
+    expect(codeLanguage("lib/main.dart")).toBe("dart");
+    expect(codeLanguage("lib/app.ex")).toBe("elixir");
+    expect(codeLanguage("lua/init.lua")).toBe("lua");
+    expect(codeLanguage("scripts/deploy.sh")).toBe("shell");
   });
 });
 

@@ -51,9 +51,9 @@ describe("a head snapshot that lost a file, on the real server", () => {
     const review = await openPr(s, pr);
     const result = await s.server.gate.runner.result(review.id);
     expect(result.findings.map((f) => `${f.policy} ${f.file}`)).toContain("LIC-03 vendor/fastjson/parse.h");
-    // The vendored C is read for licences and secrets, not by what it does: the ledger says so.
-    expect(result.escalation?.reason).toBe("not_inspected");
-    expect(result.coverage?.unread.map((u) => `${u.file} ${u.reason}`)).toEqual(["vendor/fastjson/parse.h language"]);
+    // The vendored C is read whole (C has a grammar): the licence finding is what a person decides on.
+    expect(result.escalation?.reason).toBe("blocking_finding");
+    expect(result.coverage?.unread ?? []).toEqual([]);
     expect(checkRunsOn(s.gh, pr.headSha).map((r) => r.fields.conclusion)).toEqual(["action_required"]);
   });
 

@@ -39,10 +39,11 @@ function callKindIds(lang: SyntaxLanguage): Array<{ id: number; kind: CallKind }
  * Member access is written `.` whatever the language writes (`?.`, `->`, `?->`, `::`); a block
  * comment between the callee and its arguments (`exec /* run *\/ ($cmd)`) is no part of the callee.
  */
-function compact(text: string): string {
-  return withoutTrailingComments(text)
+function compact(text: string, grammar: Grammar): string {
+  const dotted = withoutTrailingComments(text)
     .replace(/\s+/g, "")
     .replace(/\?\.|\??->|::/g, ".");
+  return grammar.memberTokens ? dotted.replace(grammar.memberTokens, ".") : dotted;
 }
 
 function withoutTrailingComments(text: string): string {
@@ -67,12 +68,13 @@ function splitCallee(callee: string): { receiver?: string; method: string } {
   return { method: callee };
 }
 
-function argumentNodes(list: SgNode, grammar: Grammar): SgNode[] {
+function argumentNodes(list: SgNode, grammar: Grammar, kind: CallKind): SgNode[] {
   if (String(list.kind()) === "template_string") return [list];
   const comments = grammar.commentKinds;
+  const skip = kind.skipKinds ?? [];
   return list
     .namedChildren()
-    .filter((c) => !comments.includes(String(c.kind())))
+    .filter((c) => !comments.includes(String(c.kind())) && !skip.includes(String(c.kind())))
     .map((c) => {
       if (!grammar.argumentWrappers.includes(String(c.kind()))) return c;
       const inner = c.namedChildren();
@@ -158,7 +160,7 @@ class IndexedCall implements CallSite {
     argumentList?: SgNode | null,
     start?: number,
   ) {
-    this.callee = compact(calleeText);
+    this.callee = compact(calleeText, grammar);
     if (argumentList !== undefined) this.#argumentList = argumentList;
     if (start !== undefined) this.#start = start;
     const { receiver, method } = splitCallee(this.callee);
@@ -180,7 +182,7 @@ class IndexedCall implements CallSite {
   }
 
   get args(): SgNode[] {
-    this.#args ??= argumentNodes(this.argumentList, this.grammar);
+    this.#args ??= argumentNodes(this.argumentList, this.grammar, this.kind);
     return this.#args;
   }
 
@@ -203,7 +205,35 @@ interface TreeText {
   offset: number;
 }
 
+/**
+ * The callee of an `after-callee` call: the chain of siblings right before the node's parent
+ * (Dart's `.b` selectors) and the one node before them (`a`), joined.
+ */
+function calleeBefore(node: SgNode, kind: CallKind): string {
+  const chain = kind.chainKinds ?? [];
+  const parts: string[] = [];
+  let sibling = node.parent()?.prev();
+  while (sibling) {
+    const k = String(sibling.kind());
+    if (!sibling.isNamed()) break;
+    parts.unshift(sibling.text());
+    if (!chain.includes(k)) break;
+    sibling = sibling.prev();
+  }
+  return parts.join("");
+}
+
 function indexedCall(node: SgNode, kind: CallKind, grammar: Grammar, source?: TreeText): IndexedCall | undefined {
+  if (kind.shape === "command") {
+    const name = node.field(kind.calleeField ?? "name");
+    return name ? new IndexedCall(node, name.text(), grammar, kind, node) : undefined;
+  }
+  if (kind.shape === "after-callee") {
+    const callee = calleeBefore(node, kind);
+    const kinds = kind.argumentKinds ?? [];
+    const args = node.children().find((c) => kinds.includes(String(c.kind()))) ?? null;
+    return callee ? new IndexedCall(node, callee, grammar, kind, args) : undefined;
+  }
   if (kind.shape === "before-arguments") {
     const { callee, args, start } = beforeArguments(node, kind, source);
     return callee ? new IndexedCall(node, callee, grammar, kind, args, start) : undefined;

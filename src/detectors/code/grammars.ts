@@ -20,7 +20,15 @@ export type SyntaxLanguage =
   | "csharp"
   | "php"
   | "ruby"
-  | "rust";
+  | "rust"
+  | "bash"
+  | "scala"
+  | "swift"
+  | "c"
+  | "cpp"
+  | "dart"
+  | "elixir"
+  | "lua";
 
 /**
  * How one kind of call node gives its callee and its arguments.
@@ -31,10 +39,15 @@ export type SyntaxLanguage =
  *   the arguments the first child of one of `argumentKinds`, looked for inside a child of kind
  *   `suffixKind` when there is one (Kotlin's `call_suffix`). A constructor call (`new T(x)`)
  *   drops its `new`: the callee is the type.
+ * - `command`: a shell command: the callee is the `calleeField` child (`name`), the arguments are
+ *   the node's other named children but those of `skipKinds` (redirections, `FOO=bar` prefixes).
+ * - `after-callee`: the node holds only the argument list (Dart's `argument_part`, in a `selector`),
+ *   and the callee is the text of the siblings before its parent: the `chainKinds` right before it
+ *   and the one node before those (`a`, `.b`, `(x)` of Dart's `a.b(x)` stand side by side).
  */
 export interface CallKind {
   kind: string;
-  shape: "function" | "before-arguments";
+  shape: "function" | "before-arguments" | "command" | "after-callee";
   calleeField?: string;
   argumentKinds?: readonly string[];
   /**
@@ -45,6 +58,10 @@ export interface CallKind {
   /** A token every node of this kind holds (`->`, `::`, `new`): a text without it has none to look for. */
   token?: string;
   suffixKind?: string;
+  /** For `command`: named children that are no argument. */
+  skipKinds?: readonly string[];
+  /** For `after-callee`: the sibling kinds that continue a callee (Dart's `selector`). */
+  chainKinds?: readonly string[];
 }
 
 /** One grammar's table. */
@@ -73,6 +90,14 @@ export interface Grammar {
    * own opener: PHP reads everything before `<?php` as HTML, and a hunk from a file's middle has none.
    */
   prelude?: { text: string; unless: RegExp };
+  /**
+   * The character that opens a block, for a grammar whose hunks may start inside one: a hunk cut
+   * from a file's middle that closes blocks it never opened (`}` first) gets as many openers on its
+   * first row, so the parser does not swallow the lines after them into an error.
+   */
+  blockOpener?: "{";
+  /** Member access written otherwise than `.`, `?.`, `->` or `::` (Lua's `obj:method`), read as `.` in a callee. */
+  memberTokens?: RegExp;
 }
 
 const JS_LIKE = {
@@ -258,6 +283,144 @@ export const GRAMMARS: Readonly<Record<SyntaxLanguage, Grammar>> = {
     interpolationKinds: [],
     assignmentKinds: ["let_declaration", "assignment_expression", "compound_assignment_expr"],
     argumentWrappers: [],
+  },
+  bash: {
+    astGrepName: "bash",
+    dynamicPackage: "@ast-grep/lang-bash",
+    files: /\.(?:sh|bash)$/i,
+    family: "shell",
+    callKinds: [
+      {
+        kind: "command",
+        shape: "command",
+        calleeField: "name",
+        skipKinds: ["command_name", "file_redirect", "herestring_redirect", "variable_assignment", "comment"],
+      },
+    ],
+    commentKinds: ["comment"],
+    stringKinds: ["string", "raw_string", "heredoc_body", "ansi_c_string"],
+    interpolationKinds: ["simple_expansion", "expansion", "command_substitution"],
+    assignmentKinds: ["variable_assignment"],
+    argumentWrappers: [],
+  },
+  scala: {
+    astGrepName: "scala",
+    blockOpener: "{",
+    dynamicPackage: "@ast-grep/lang-scala",
+    files: /\.(?:scala|sc)$/i,
+    family: "scala",
+    callKinds: [
+      { kind: "call_expression", shape: "function" },
+      {
+        kind: "instance_expression",
+        shape: "before-arguments",
+        argumentKinds: ["arguments"],
+        argumentFields: ["arguments"],
+        token: "new",
+      },
+    ],
+    commentKinds: ["comment", "block_comment"],
+    stringKinds: ["string", "interpolated_string_expression"],
+    interpolationKinds: ["interpolation"],
+    assignmentKinds: ["val_definition", "var_definition", "assignment_expression"],
+    argumentWrappers: [],
+  },
+  swift: {
+    astGrepName: "swift",
+    blockOpener: "{",
+    dynamicPackage: "@ast-grep/lang-swift",
+    files: /\.swift$/i,
+    family: "swift",
+    callKinds: [
+      {
+        kind: "call_expression",
+        shape: "before-arguments",
+        suffixKind: "call_suffix",
+        argumentKinds: ["value_arguments", "lambda_literal"],
+      },
+    ],
+    commentKinds: ["comment", "multiline_comment"],
+    stringKinds: ["line_string_literal", "multi_line_string_literal", "raw_string_literal"],
+    interpolationKinds: ["interpolated_expression"],
+    assignmentKinds: ["property_declaration", "assignment"],
+    argumentWrappers: ["value_argument"],
+  },
+  c: {
+    astGrepName: "c",
+    blockOpener: "{",
+    dynamicPackage: "@ast-grep/lang-c",
+    files: /\.[ch]$/i,
+    family: "c-like",
+    callKinds: [{ kind: "call_expression", shape: "function" }],
+    commentKinds: ["comment"],
+    stringKinds: ["string_literal", "concatenated_string"],
+    interpolationKinds: [],
+    assignmentKinds: ["init_declarator", "assignment_expression"],
+    argumentWrappers: [],
+  },
+  cpp: {
+    astGrepName: "cpp",
+    blockOpener: "{",
+    dynamicPackage: "@ast-grep/lang-cpp",
+    files: /\.(?:cc|cpp|cxx|c\+\+|hh|hpp|hxx|h\+\+|ipp|inl)$/i,
+    family: "c-like",
+    callKinds: [
+      { kind: "call_expression", shape: "function" },
+      {
+        kind: "new_expression",
+        shape: "before-arguments",
+        argumentKinds: ["argument_list"],
+        argumentFields: ["arguments"],
+        token: "new",
+      },
+    ],
+    commentKinds: ["comment"],
+    stringKinds: ["string_literal", "concatenated_string", "raw_string_literal"],
+    interpolationKinds: [],
+    assignmentKinds: ["init_declarator", "assignment_expression"],
+    argumentWrappers: [],
+  },
+  dart: {
+    astGrepName: "dart",
+    blockOpener: "{",
+    dynamicPackage: "@ast-grep/lang-dart",
+    files: /\.dart$/i,
+    family: "dart",
+    callKinds: [
+      { kind: "argument_part", shape: "after-callee", argumentKinds: ["arguments"], chainKinds: ["selector"] },
+    ],
+    commentKinds: ["comment", "documentation_comment"],
+    stringKinds: ["string_literal"],
+    interpolationKinds: ["template_substitution"],
+    assignmentKinds: ["initialized_variable_definition", "assignment_expression"],
+    argumentWrappers: ["argument"],
+  },
+  elixir: {
+    astGrepName: "elixir",
+    dynamicPackage: "@ast-grep/lang-elixir",
+    files: /\.(?:ex|exs)$/i,
+    family: "elixir",
+    // `IO.puts "x"` and `Logger.info(x)` alike; `user.email` has no arguments and is no call.
+    callKinds: [{ kind: "call", shape: "before-arguments", argumentKinds: ["arguments"] }],
+    commentKinds: ["comment"],
+    stringKinds: ["string", "charlist"],
+    interpolationKinds: ["interpolation"],
+    // `x = value` is a binary operator whose operator is `=` (the reader skips the others).
+    assignmentKinds: ["binary_operator"],
+    argumentWrappers: [],
+  },
+  lua: {
+    astGrepName: "lua",
+    dynamicPackage: "@ast-grep/lang-lua",
+    files: /\.lua$/i,
+    family: "lua",
+    callKinds: [{ kind: "function_call", shape: "function", calleeField: "name" }],
+    commentKinds: ["comment"],
+    stringKinds: ["string"],
+    interpolationKinds: [],
+    assignmentKinds: ["assignment_statement"],
+    argumentWrappers: [],
+    memberTokens: /:/g,
   },
 };
 

@@ -65,8 +65,26 @@ export function parseSource(lang: SyntaxLanguage, text: string): SgNode {
  * @example withPrelude("php", "$db->query($sql);") // "<?php $db->query($sql);"
  */
 export function withPrelude(lang: SyntaxLanguage, text: string): string {
-  const prelude = GRAMMARS[lang].prelude;
-  return prelude && !prelude.unless.test(text) ? `${prelude.text}${text}` : text;
+  const grammar = GRAMMARS[lang];
+  const prelude = grammar.prelude;
+  const opened = grammar.blockOpener ? grammar.blockOpener.repeat(unopenedBlocks(text)) : "";
+  return prelude && !prelude.unless.test(text) ? `${prelude.text}${opened}${text}` : `${opened}${text}`;
+}
+
+/** How many `}` close a block the text never opened (a hunk from inside a function). */
+function unopenedBlocks(text: string): number {
+  let depth = 0;
+  let unopened = 0;
+  if (!text.includes("}")) return 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 123) depth++;
+    else if (c === 125) {
+      if (depth === 0) unopened++;
+      else depth--;
+    }
+  }
+  return unopened;
 }
 
 /** The head-side text of a patch (context and added lines), parsed, with a map back to the diff. */

@@ -27,6 +27,20 @@ export interface LoggingRules {
    * logging word and a data word appear in the file.
    */
   oneLinePrecheck: boolean;
+  /**
+   * Where a printing command's output goes, for a language whose printers write wherever they are
+   * sent (the shell): output captured by a node of `capturedBy` (`$(...)`), piped into a command
+   * that `pipedTo` does not name (`echo "$PW" | docker login --password-stdin`), or redirected by
+   * a `redirected` node to a file `logTarget` does not name (`> key.pem`) is not a log record.
+   */
+  output?: {
+    capturedBy: readonly string[];
+    pipeline: string;
+    pipedTo: RegExp;
+    redirected: string;
+    redirect: string;
+    logTarget: RegExp;
+  };
 }
 
 /** A whole-name alternation, anchored. */
@@ -77,6 +91,20 @@ const JVM_REPORTERS = [
 ];
 const JVM_PRINTERS = String.raw`System\.(?:out|err)\.(?:println|print|printf|format)`;
 const JVM_CALLEES = /[lL]og|LOG|print|[sS]entry|System/;
+
+/** Never matches: a language that names no loggers by method. */
+const NONE = /(?!)/;
+
+/** C's `syslog` and `fprintf(stderr, ...)`, and its printers. */
+const C_REPORTERS = "syslog|vsyslog|openlog|g_log|g_message|g_warning|g_debug|g_info";
+const C_LOGGING: LoggingRules = {
+  methods: anyOf(SHARED_METHODS),
+  loggers: anyOf(SHARED_LOGGERS, CONSTANT_LOGGERS),
+  reporters: anyOf(C_REPORTERS),
+  printers: anyOf("printf|fprintf|dprintf|puts|fputs|perror|vprintf|vfprintf"),
+  callees: /[lL]og|LOG|print|puts|syslog|g_message|g_warning|g_debug|g_info|perror/,
+  oneLinePrecheck: false,
+};
 
 /** Every language's rules. */
 export const LOGGING_RULES: Readonly<Record<SyntaxLanguage, LoggingRules>> = {
@@ -150,6 +178,83 @@ export const LOGGING_RULES: Readonly<Record<SyntaxLanguage, LoggingRules>> = {
     ),
     printers: anyOf(String.raw`(?:std\.)?(?:println|eprintln|print|eprint|dbg)!`),
     callees: /[lL]og|info|warn|error|debug|trace|event|span|print|dbg|sentry/,
+    oneLinePrecheck: false,
+  },
+  // A script's output is a CI or deploy log: `echo`, `printf` and `logger` write a record wherever
+  // they are (scripts/ included), to a log file or to the job's output.
+  bash: {
+    methods: NONE,
+    loggers: NONE,
+    reporters: anyOf("echo|printf|logger|systemd-cat"),
+    callees: /echo|printf|logger|systemd-cat/,
+    oneLinePrecheck: false,
+    output: {
+      capturedBy: ["command_substitution", "process_substitution"],
+      pipeline: "pipeline",
+      pipedTo: /^(logger|tee|systemd-cat)$/,
+      redirected: "redirected_statement",
+      redirect: "file_redirect",
+      // A log file or folder, standard output or error, the terminal.
+      logTarget: /\.log\b|\/log\/|\blogs?\b|\/dev\/(stdout|stderr|tty)|^[<>&|]*\s*&?[12]$|GITHUB_STEP_SUMMARY/i,
+    },
+  },
+  // SLF4J, log4s, scala-logging (`logger.info(s"...")`), Play's `Logger("x").info`, `println`.
+  scala: {
+    methods: anyOf(SHARED_METHODS, JVM_METHODS),
+    loggers: anyOf(SHARED_LOGGERS, CONSTANT_LOGGERS),
+    reporters: anyOf(...JVM_REPORTERS),
+    printers: anyOf(JVM_PRINTERS, "println|print|printf|Console\\.println"),
+    callees: /[lL]og|LOG|print|[sS]entry|System|Console/,
+    oneLinePrecheck: false,
+  },
+  // Apple's unified logging (`Logger`, `os_log`), `NSLog`, `print`, swift-log's `logger.info`.
+  swift: {
+    methods: anyOf(SHARED_METHODS, "notice|fault|critical|log"),
+    loggers: anyOf(SHARED_LOGGERS, CONSTANT_LOGGERS),
+    reporters: anyOf("os_log|NSLog|NSLogv", String.raw`SentrySDK\.(?:capture|setUser)`),
+    printers: anyOf("print|debugPrint|dump"),
+    callees: /[lL]og|print|dump|Sentry/,
+    oneLinePrecheck: false,
+  },
+  c: C_LOGGING,
+  cpp: {
+    ...C_LOGGING,
+    // spdlog (`spdlog::info`, `logger->warn`), Qt's `qDebug`/`qWarning` calls.
+    reporters: anyOf(
+      C_REPORTERS,
+      String.raw`spdlog\.(?:trace|debug|info|warn|error|critical)`,
+      "qDebug|qInfo|qWarning|qCritical",
+    ),
+    callees: /[lL]og|LOG|print|puts|syslog|spdlog|qDebug|qInfo|qWarning|qCritical/,
+  },
+  // `print`, Flutter's `debugPrint`, dart:developer's `log`, package:logger (`logger.i`), package:logging.
+  dart: {
+    methods: anyOf(SHARED_METHODS, JVM_METHODS, "i|d|w|e|v|t|f|wtf|shout"),
+    loggers: anyOf(SHARED_LOGGERS, CONSTANT_LOGGERS),
+    reporters: anyOf("log", String.raw`developer\.log`, String.raw`Sentry\.(?:captureMessage|captureException)`),
+    printers: anyOf("print|debugPrint|stdout\\.writeln|stderr\\.writeln"),
+    callees: /[lL]og|LOG|print|Print|std|Sentry/,
+    oneLinePrecheck: false,
+  },
+  // Elixir's `Logger` macros, `IO.puts`/`IO.inspect`.
+  elixir: {
+    methods: NONE,
+    loggers: NONE,
+    reporters: anyOf(
+      String.raw`Logger\.(?:debug|info|notice|warning|warn|error|critical|alert|emergency|log|metadata)`,
+      String.raw`Sentry\.(?:capture_message|capture_exception)`,
+    ),
+    printers: anyOf(String.raw`IO\.(?:puts|inspect|write)`),
+    callees: /Logger|IO|Sentry/,
+    oneLinePrecheck: false,
+  },
+  // `print`, OpenResty's `ngx.log`, a logger's `log:info(...)`.
+  lua: {
+    methods: anyOf(SHARED_METHODS),
+    loggers: anyOf(SHARED_LOGGERS, CONSTANT_LOGGERS),
+    reporters: anyOf(String.raw`ngx\.log`),
+    printers: anyOf(String.raw`print|io\.write|io\.stderr\.write`),
+    callees: /[lL]og|print|write/,
     oneLinePrecheck: false,
   },
 };

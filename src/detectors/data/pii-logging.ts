@@ -10,7 +10,8 @@ import {
   mayMentionData,
   mentionOptionsFor,
 } from "./pii-vocabulary.js";
-import { isLoggingCallee, LOGGING_RULES } from "./logging-rules.js";
+import type { SgNode } from "@ast-grep/napi";
+import { isLoggingCallee, LOGGING_RULES, type LoggingRules } from "./logging-rules.js";
 import { callArguments, codeLanguage, codeLines } from "../code-lines.js";
 import { callSites } from "../code/call-sites.js";
 import { codeRows } from "../code/code-text.js";
@@ -118,6 +119,26 @@ function finding(file: string, line: number, callee: string, mentions: readonly 
   };
 }
 
+/** Whether a printing command's output reaches a log (see `LoggingRules.output`). */
+function writesToLog(node: SgNode, output: NonNullable<LoggingRules["output"]>): boolean {
+  const parent = node.parent();
+  if (!parent) return true;
+  const kind = String(parent.kind());
+  if (output.capturedBy.includes(kind)) return false;
+  if (kind === output.pipeline) {
+    const after = parent.namedChildren().filter((c) => c.range().start.index > node.range().start.index);
+    if (after.length === 0) return true;
+    return after.some((c) => output.pipedTo.test(c.field("name")?.text() ?? ""));
+  }
+  if (kind === output.redirected) {
+    const redirects = parent.children().filter((c) => String(c.kind()) === output.redirect);
+    return (
+      redirects.length === 0 || redirects.some((r) => output.logTarget.test(r.text().replace(/^\d*[<>&|]+\s*/, "")))
+    );
+  }
+  return true;
+}
+
 /** Logging calls found by the parser: only code counts, and each argument is read row by row. */
 function fromSyntax(file: ChangedFile, syntax: PatchSyntax): Finding[] {
   const options: MentionOptions = mentionOptionsFor(syntax.lang);
@@ -127,6 +148,7 @@ function fromSyntax(file: ChangedFile, syntax: PatchSyntax): Finding[] {
   const seen = new Set<number>();
   for (const call of callSites(syntax, prefilter(rules.callees))) {
     if (!isLoggingCallee(rules, call, script)) continue;
+    if (rules.output && !writesToLog(call.node, rules.output)) continue;
     const mentions: DataMention[] = [];
     let at: number | undefined;
     for (const { row, code } of codeRows(call.argumentList, syntax.lang)) {

@@ -334,4 +334,12 @@ export const AUTH_RULES: Readonly<Record<SyntaxLanguage, AuthRules>> = {
       /\.(wrap|route_layer|layer|guard)\s*\([^\n]*\b\w*[Aa]uth\w*|#\[(protect|has_role|has_permissions|has_any_role)\b/,
     hardening: /insecure_disable_signature_validation\(\)|\bvalidate_exp\s*=\s*false|dangerous_insecure_decode/,
   },
+  bash: FIRST,
+  scala: { ...JVM, valueKinds: [], attributeKinds: ["annotation"] },
+  swift: FIRST,
+  c: FIRST,
+  cpp: FIRST,
+  dart: FIRST,
+  elixir: FIRST,
+  lua: FIRST,
 };

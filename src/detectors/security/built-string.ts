@@ -81,6 +81,8 @@ export class StringBuilderReader {
     if (syntax.binaryKinds.includes(kind)) return this.binary(node, depth, seen);
     if (syntax.identifierKinds.includes(kind)) return this.variable(node, depth, seen);
     if (syntax.callKinds.includes(kind)) return this.formatCall(node, depth, seen);
+    // A substitution standing alone (the shell's bare `$x` argument) is a string of one value.
+    if (syntax.substitutionKinds.includes(kind)) return this.literalString(node);
     return { ...NONE, rows: [row] };
   }
 
@@ -113,12 +115,14 @@ export class StringBuilderReader {
     const syntax = this.syntax;
     const substitutions: SgNode[] = [];
     const content: string[] = [];
-    for (const c of this.stringParts(node)) {
+    const parts = syntax.substitutionKinds.includes(kindOf(node)) ? [node] : this.stringParts(node);
+    for (const c of parts) {
       const kind = kindOf(c);
       if (syntax.substitutionKinds.includes(kind)) substitutions.push(c);
       else if (syntax.contentKinds.includes(kind) || kind.endsWith("_literal_content")) content.push(c.text());
     }
-    const literal = content.join(" ");
+    const literal = syntax.contentFromText ? textBetween(node, substitutions) : content.join(" ");
+    if (syntax.boundStrings?.test(node.text())) return { literal, dynamic: false, rows: [row] };
     const dynamic = substitutions.some((s) => {
       const inner = this.substituted(s);
       return !this.isConstant(inner) && !(inner && this.holdsOnlyLiterals(inner));
@@ -211,9 +215,11 @@ export class StringBuilderReader {
       return { literal: format.literal, dynamic: format.dynamic || spliced, rows: [row] };
     }
     const formatter = syntax.formatFunctions.find((f) => f.callee.test(call.callee));
-    if (formatter && args[0]) {
-      const format = this.read(args[0], depth + 1, seen);
-      const values = args.slice(1);
+    const formatAt = formatter?.formatArg ?? 0;
+    const formatArg = args[formatAt];
+    if (formatter && formatArg) {
+      const format = this.read(formatArg, depth + 1, seen);
+      const values = args.slice(formatAt + 1);
       const verbs = formatter.verbs === "any" || formatter.verbs.test(format.literal);
       const spliced = values.some((a) => !this.isConstant(a)) && verbs;
       const captured = syntax.formatCaptures.test(format.literal);
@@ -321,6 +327,9 @@ export class StringBuilderReader {
     ];
     const appendOperators = syntax.appendOperators.length > 0;
     for (const a of this.root.findAll({ rule: { any: kinds.map((kind) => ({ kind })) } })) {
+      // A node that names its operator gives a value only with an assigning one (Elixir's `=`, not `<>`).
+      const operator = syntax.assignmentOperatorField ? a.field("operator")?.text() : undefined;
+      if (operator !== undefined && !ASSIGNING.test(operator)) continue;
       if (appendOperators && syntax.binaryKinds.includes(kindOf(a))) {
         const { left, op, right } = binaryParts(a);
         if (left && right && op && syntax.appendOperators.includes(op))
@@ -340,8 +349,23 @@ export class StringBuilderReader {
       });
     }
     if (syntax.appendMethods.length > 0) this.indexAppends(add);
+    if (syntax.bufferWrites) this.indexBufferWrites(syntax.bufferWrites, add);
     this.index = index;
     return index;
+  }
+
+  /** `sprintf(q, "...%s", x)` gives `q` the formatted text; `strcat(q, x)` adds `x` to it. */
+  private indexBufferWrites(
+    writes: NonNullable<StringSyntax["bufferWrites"]>,
+    add: (name: string, row: number, value: SgNode, appended: boolean) => void,
+  ): void {
+    for (const call of callSites({ lang: this.lang, root: this.root })) {
+      const write = writes.find((w) => w.callee.test(call.callee));
+      const buffer = write ? call.args[write.buffer] : undefined;
+      if (!write || !buffer || !this.syntax.identifierKinds.includes(kindOf(buffer))) continue;
+      const value = write.value === undefined ? call.node : call.args[write.value];
+      if (value) add(buffer.text(), call.row, value, write.appends === true);
+    }
   }
 
   /** `sb.append(x)` and `sb.append(x).append(y)` give `sb` more text. */
@@ -379,6 +403,20 @@ export class StringBuilderReader {
 /** Children of a declaration that come before its name (Kotlin `val`, modifiers, annotations). */
 const ASSIGNMENT_NOISE = new Set(["binding_pattern_kind", "modifiers", "annotation", "type_identifier", "user_type"]);
 
+/** Operators that give a name a value: `=`, `+=`, `.=`, `<<=` (not `==`, `<=`, `>=`, `!=`). */
+const ASSIGNING = /^(?!(?:==|===|!=|!==|<=|>=)$).*=$/;
+
+/** A string's text without its substitutions and its quotes (and an interpolator's prefix). */
+function textBetween(node: SgNode, substitutions: readonly SgNode[]): string {
+  const start = node.range().start.index;
+  let text = node.text();
+  for (const s of [...substitutions].reverse()) {
+    const { start: from, end: to } = s.range();
+    text = `${text.slice(0, from.index - start)} ${text.slice(to.index - start)}`;
+  }
+  return text.replace(/^[A-Za-z_]*(?:"""|["'])|(?:"""|["'])$/g, "").trim();
+}
+
 /** Several targets or values in one assignment: `a, b := x, y` (Go), `a, b = x, y` (Python). */
 const LISTS = new Set(["expression_list", "pattern_list"]);
 /** Literal kinds of the first three grammars, always constant. */
@@ -394,6 +432,10 @@ function binaryParts(node: SgNode): { left?: SgNode; op?: string; right?: SgNode
     .children()
     .find((c) => !c.isNamed())
     ?.text();
+  // An operator written as a node of its own between the sides (Dart's `additive_operator`).
+  const middle = named[1];
+  if (named.length === 3 && middle && kindOf(middle).endsWith("_operator"))
+    return { left: named[0], right: named[2], op: middle.text() };
   if (named.length !== 2) return {};
   return { left: named[0], right: named[1], ...(op !== undefined ? { op } : {}) };
 }
@@ -408,7 +450,9 @@ function receiverNode(node: SgNode): SgNode | undefined {
     holder.field("operand") ??
     holder.field("receiver") ??
     holder.field("expression") ??
-    (member && kindOf(member) === "field_expression" ? member.field("value") : null);
+    (member && kindOf(member) === "field_expression" ? member.field("value") : null) ??
+    // C++'s `q.c_str()`: the field expression names its object `argument`.
+    (fn && kindOf(fn) === "field_expression" ? fn.field("argument") : null);
   if (object) return object;
   if (member && MEMBER_CALLEES.has(kindOf(member))) return member.namedChildren()[0];
   return undefined;

@@ -212,6 +212,35 @@ const JVM: Omit<CryptoRules, "valueKinds" | "methodKinds"> = {
 };
 
 /** The rules, by grammar. */
+/** C and C++: the C library's generator, OpenSSL's and libcrypto's MD5/SHA-1, DES, RC4 and ECB, TLS checks off. */
+const C_CRYPTO: CryptoRules = {
+  ...CALLS_ONLY,
+  words: /rand|md5|md4|sha1|des_|_des|rc4|ecb|bf_|verify|ssl_verify|curlopt_ssl/i,
+  random: [{ callee: /^(rand|random|rand_r|drand48|lrand48|mrand48|std\.rand)$/ }],
+  fastHash: [],
+  weakHash: [
+    {
+      callee:
+        /^(MD5|MD5_Init|MD5_Update|MD5_Final|MD4|SHA1|SHA1_Init|SHA1_Update|SHA1_Final|EVP_md5|EVP_md4|EVP_sha1)$/,
+    },
+  ],
+  weakCipher: [
+    {
+      callee: /^(DES_\w+|EVP_des_\w+|EVP_rc4\w*|RC4|RC4_set_key|BF_\w+|EVP_bf_\w+|EVP_aes_\d+_ecb|AES_ecb_encrypt)$/,
+    },
+  ],
+  tlsOff: [
+    { callee: /^(SSL_CTX_set_verify|SSL_set_verify)$/, args: [{ index: 1, matches: /^SSL_VERIFY_NONE$/ }] },
+    {
+      callee: /^curl_easy_setopt$/,
+      args: [
+        { index: 1, matches: /^CURLOPT_SSL_VERIFY(PEER|HOST)$/ },
+        { index: 2, matches: /^0L?$/ },
+      ],
+    },
+  ],
+};
+
 export const CRYPTO_RULES: Readonly<Record<SyntaxLanguage, CryptoRules>> = {
   javascript: JS,
   typescript: JS,
@@ -432,6 +461,63 @@ export const CRYPTO_RULES: Readonly<Record<SyntaxLanguage, CryptoRules>> = {
     valueKinds: ["let_declaration", "assignment_expression"],
     valueWords: IV_WORDS,
     methodKinds: ["function_item"],
+  },
+  // The shell turns TLS checks off with flags: `curl -k`, `wget --no-check-certificate`.
+  bash: {
+    ...CALLS_ONLY,
+    words: /curl|wget|insecure|no-check/i,
+    random: [],
+    fastHash: [],
+    tlsOff: [
+      { callee: /^curl$/, anyArgument: /^(-k|--insecure|-\w*k\w*)$/ },
+      { callee: /^wget$/, anyArgument: /^--no-check-certificate$/ },
+    ],
+  },
+  scala: {
+    ...JVM,
+    random: [...JVM.random, { callee: /^(scala\.util\.)?Random\.(next\w*|alphanumeric|shuffle)$/ }],
+    valueKinds: [],
+    methodKinds: [],
+  },
+  // CryptoKit's `Insecure` namespace and CommonCrypto's MD5/SHA-1.
+  swift: {
+    ...CALLS_ONLY,
+    words: /insecure|cc_md5|cc_sha1|random/i,
+    random: [{ callee: /^(random|rand|drand48|srand48)$/ }],
+    fastHash: [],
+    weakHash: [{ callee: /^(CryptoKit\.)?Insecure\.(MD5|SHA1)\.hash$|^CC_(MD5|SHA1)$/ }],
+  },
+  c: C_CRYPTO,
+  cpp: C_CRYPTO,
+  // dart:math's `Random()` (not `Random.secure()`), package:crypto's `md5` and `sha1`.
+  dart: {
+    ...CALLS_ONLY,
+    words: /random|md5|sha1/i,
+    random: [{ method: /^next(Int|Double|Bool)$/, receiver: /^(math\.)?Random\((\d+)?\)$/ }],
+    fastHash: [],
+    weakHash: [{ callee: /^(crypto\.)?(md5|sha1)\.convert$/ }],
+  },
+  // Erlang's `:rand` and `Enum.random` are not for secrets; `:crypto.hash(:md5, x)` is MD5.
+  elixir: {
+    ...CALLS_ONLY,
+    words: /rand|random|md5|sha|crypto/i,
+    random: [{ callee: /^(:rand\.uniform|:rand\.uniform_real|:random\.uniform|Enum\.random|Enum\.take_random)$/ }],
+    fastHash: [],
+    weakHash: [{ callee: /^:crypto\.(hash|hash_init)$/, args: [{ index: 0, matches: /^:(md5|md4|sha)$/ }] }],
+    weakCipher: [
+      {
+        callee: /^:crypto\.(crypto_one_time|crypto_init|block_encrypt|block_decrypt)$/,
+        args: [{ index: 0, matches: /^:(des\w*|rc4|blowfish\w*|\w+_ecb)$/ }],
+      },
+    ],
+  },
+  // `math.random` is not for secrets; OpenResty's `ngx.md5`, lua-resty-string's md5 and sha1.
+  lua: {
+    ...CALLS_ONLY,
+    words: /random|md5|sha1/i,
+    random: [{ callee: /^math\.random$/ }],
+    fastHash: [],
+    weakHash: [{ callee: /^(ngx\.md5|ngx\.md5_bin|ngx\.sha1_bin|resty\.md5\.new|resty\.sha1\.new)$/ }],
   },
 };
 

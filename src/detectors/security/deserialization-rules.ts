@@ -90,6 +90,9 @@ const MESSAGE = {
   typeNameHandling:
     "Json.NET TypeNameHandling other than None lets the input name the .NET type to build (a deserialization " +
     "gadget): keep TypeNameHandling.None, or bind types with a SerializationBinder allow-list",
+  erlangTerm:
+    "Outside data decoded with :erlang.binary_to_term: a crafted term can create atoms without bound and carry " +
+    `functions that run when called; ${ADVICE_DATA}, or binary_to_term(data, [:safe]) on trusted data only`,
   phpUnserialize:
     "Outside data passed to unserialize(): a crafted string builds objects whose magic methods run (object " +
     "injection); use json_decode, or unserialize($s, ['allowed_classes' => false])",
@@ -192,13 +195,16 @@ const JVM: DeserializationRules = {
   ],
 };
 
+/** A language without deserialization sinks here. */
+const NONE: DeserializationRules = { sinks: [], properties: [], receiverSinks: [] };
+
 /** Every language's rules. */
 export const DESERIALIZATION_RULES: Readonly<Record<SyntaxLanguage, DeserializationRules>> = {
   javascript: JS,
   typescript: JS,
   tsx: JS,
   python: PYTHON,
-  go: { sinks: [], properties: [], receiverSinks: [] },
+  go: NONE,
   java: JVM,
   kotlin: JVM,
   csharp: {
@@ -290,5 +296,41 @@ export const DESERIALIZATION_RULES: Readonly<Record<SyntaxLanguage, Deserializat
       { methods: ["parse"], receiver: /^Liquid\.Template$/, exposure: "outside", message: MESSAGE.template },
     ],
   },
-  rust: { sinks: [], properties: [], receiverSinks: [] },
+  rust: NONE,
+  bash: NONE,
+  scala: JVM,
+  swift: NONE,
+  c: NONE,
+  cpp: NONE,
+  dart: NONE,
+  elixir: {
+    properties: [],
+    receiverSinks: [],
+    sinks: [
+      {
+        methods: ["binary_to_term"],
+        receiver: /^:erlang$/,
+        exposure: "outside",
+        message: MESSAGE.erlangTerm,
+      },
+      {
+        methods: ["eval_string", "eval_quoted", "compile_string"],
+        receiver: /^Code$/,
+        exposure: "outside",
+        message: MESSAGE.scriptEval,
+      },
+    ],
+  },
+  lua: {
+    properties: [],
+    receiverSinks: [],
+    sinks: [
+      {
+        methods: ["loadstring", "load", "dostring"],
+        receiver: "none",
+        exposure: "outside",
+        message: MESSAGE.scriptEval,
+      },
+    ],
+  },
 };

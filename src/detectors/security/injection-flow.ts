@@ -154,6 +154,12 @@ export function injectionFlows(syntax: PatchSyntax, headText = ""): InjectionFlo
     for (const [name, values] of reader.assignedNames()) {
       if (!sink.property.test(name)) continue;
       for (const { row, value } of values) {
+        if (sink.shape === "flag-array") {
+          const [flag, script] = argvOf([value], rules, reader);
+          const built = flag && script && SHELL_FLAG.test(unquoted(flag)) ? reader.read(script) : undefined;
+          if (built?.dynamic) report(sink.kind, value.parent() ?? value, row, built);
+          continue;
+        }
         const built = reader.read(value);
         const hit =
           built.dynamic &&
@@ -316,6 +322,10 @@ function commandText(
     if (!program || !line || !SHELLS.test(unquoted(program))) return undefined;
     const built = reader.read(line);
     return SHELL_FLAG_LINE.test(built.literal) ? [line] : undefined;
+  }
+  if (shape === "program-argv") {
+    const [program, list] = positional;
+    return program && list ? scriptOf([program, ...argvOf([list], rules, reader)]) : undefined;
   }
   if (shape === "receiver-argv") {
     const argv = argvOf(positional, rules, reader);

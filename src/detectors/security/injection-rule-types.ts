@@ -11,10 +11,20 @@ import type { CallRule } from "./call-rule.js";
  * - `text-or-argv`: one argument is `text`; several, or an array, are `argv` (Ruby `system`).
  * - `program-argline`: a shell program first, then one argument line that starts with its `-c` flag
  *   (C# `Process.Start("cmd.exe", "/c " + x)`).
- * - `receiver-argv`: the receiver names a shell and the one array argument holds the flag and the
- *   script (Rust `Command::new("sh").args(["-c", x])`).
+ * - `receiver-argv`: the receiver (or the callee itself) names a shell and the arguments (or one
+ *   array argument) hold the flag and the script (Rust `Command::new("sh").args(["-c", x])`, the
+ *   shell's own `sh -c "$x"`).
+ * - `program-argv`: a program first, then one array of its arguments (Dart
+ *   `Process.run('sh', ['-c', x])`, Elixir `System.cmd("sh", ["-c", x])`).
  */
-export type SinkShape = "text" | "argv" | "text-or-array" | "text-or-argv" | "program-argline" | "receiver-argv";
+export type SinkShape =
+  | "text"
+  | "argv"
+  | "text-or-array"
+  | "text-or-argv"
+  | "program-argline"
+  | "receiver-argv"
+  | "program-argv";
 
 /** One call that runs SQL or a shell command. */
 export interface SinkRule extends CallRule {
@@ -46,8 +56,12 @@ export interface PropertySink {
   property: RegExp;
   /** A word the file's text holds wherever the property is set (a cheap pre-check before the assignments are read). */
   word: RegExp;
-  /** `argline`: an argument line that must start with a shell's `-c` flag to be a command. */
-  shape: "text" | "argline";
+  /**
+   * `argline`: an argument line that must start with a shell's `-c` flag to be a command;
+   * `flag-array`: an array whose first element is that flag and whose second is the script
+   * (Swift's `process.arguments = ["-c", cmd]`).
+   */
+  shape: "text" | "argline" | "flag-array";
 }
 
 /** One language's sinks. */

@@ -23,6 +23,38 @@ export {
  * @example INJECTION_RULES.ruby.shellTextKinds // ["subshell"]
  */
 
+/** Programs that run a script given after `-c`. */
+const SHELL_PROGRAMS = ["sh", "bash", "zsh", "dash", "ash", "ksh", "/bin/sh", "/bin/bash"];
+
+/** C and C++: the C library's shell calls, the SQL clients' text calls. */
+const C_RULES: InjectionRules = {
+  ...NO_ARRAYS,
+  sinks: [
+    { kind: "shell", methods: ["system", "popen", "_popen", "_wsystem"], receiver: "none" },
+    // `execl("/bin/sh", "sh", "-c", cmd, NULL)`: the arguments from the second are the program's argv.
+    { kind: "shell", methods: ["execl", "execlp", "execle"], receiver: "none", shape: "argv", argvFrom: 1 },
+    {
+      kind: "sql",
+      methods: [
+        "mysql_query",
+        "mysql_real_query",
+        "mysql_send_query",
+        "sqlite3_exec",
+        "sqlite3_prepare",
+        "sqlite3_prepare_v2",
+        "sqlite3_prepare_v3",
+        "PQexec",
+        "PQsendQuery",
+        "PQprepare",
+        "SQLExecDirect",
+        "SQLPrepare",
+      ],
+      receiver: "none",
+      args: [1],
+    },
+  ],
+};
+
 /** Every language's sinks. */
 export const INJECTION_RULES: Readonly<Record<SyntaxLanguage, InjectionRules>> = {
   javascript: JS_RULES,
@@ -333,6 +365,118 @@ export const INJECTION_RULES: Readonly<Record<SyntaxLanguage, InjectionRules>> =
           "prepare_cached",
           "raw_sql",
         ],
+      },
+    ],
+  },
+  bash: {
+    ...NO_ARRAYS,
+    sinks: [
+      // `eval "$x"` runs its arguments as a command line; `sh -c "$x"` runs its script.
+      { kind: "shell", methods: ["eval"], receiver: "none", args: [0, 1, 2, 3] },
+      { kind: "shell", methods: SHELL_PROGRAMS, receiver: "none", shape: "receiver-argv" },
+    ],
+  },
+  scala: {
+    ...NO_ARRAYS,
+    listCalls: /^(Seq|List|Array|Vector)$/,
+    sinks: [
+      // scala.sys.process: `Process("ls " + d)` and `Seq("sh", "-c", cmd)` (run with `.!`).
+      {
+        kind: "shell",
+        methods: ["Process"],
+        callee: /^(scala\.sys\.process\.|sys\.process\.)?Process$/,
+        shape: "text-or-argv",
+      },
+      { kind: "shell", methods: ["Seq", "List"], receiver: "none", shape: "argv" },
+      ...JVM_SHELL,
+      // Anorm's `SQL(...)` takes text (its `SQL"..."` interpolator binds), Slick's `sqlu`/`sql` bind too.
+      { kind: "sql", methods: ["SQL"], receiver: "none" },
+      JVM_SQL,
+    ],
+  },
+  swift: {
+    ...NO_ARRAYS,
+    arrayKinds: ["array_literal"],
+    sinks: [
+      {
+        kind: "sql",
+        methods: ["sqlite3_exec", "sqlite3_prepare", "sqlite3_prepare_v2", "sqlite3_prepare_v3"],
+        args: [1],
+      },
+      // GRDB, SQLite.swift, FMDB: raw statements (their `arguments:` and `?` bind).
+      {
+        kind: "sql",
+        methods: [
+          "execute",
+          "run",
+          "prepare",
+          "scalar",
+          "executeQuery",
+          "executeUpdate",
+          "fetchAll",
+          "fetchOne",
+          "fetchCursor",
+        ],
+        receiver: "any",
+      },
+      { kind: "shell", methods: ["system", "popen"], receiver: "none" },
+    ],
+    // `process.arguments = ["-c", cmd]` with `/bin/sh` as the executable.
+    propertySinks: [{ kind: "shell", property: /(^|\.)arguments$/, word: /arguments/, shape: "flag-array" }],
+  },
+  c: C_RULES,
+  cpp: {
+    ...C_RULES,
+    sinks: [
+      ...C_RULES.sinks,
+      // libpqxx, SQLiteCpp, Qt: `txn.exec(q)`, `db.exec(q)`, `query.exec(q)`.
+      { kind: "sql", methods: ["exec", "exec0", "exec1", "execute", "exec_params"], receiver: "any" },
+    ],
+  },
+  dart: {
+    ...NO_ARRAYS,
+    arrayKinds: ["list_literal"],
+    sinks: [
+      {
+        kind: "shell",
+        methods: ["run", "runSync", "start"],
+        receiver: /^Process$/,
+        shape: "program-argv",
+      },
+      // sqflite's raw calls, the postgres and mysql1 drivers (`substitutionValues`/`?` bind).
+      {
+        kind: "sql",
+        methods: ["rawQuery", "rawInsert", "rawUpdate", "rawDelete", "execute", "query", "mappedResultsQuery"],
+        receiver: "any",
+      },
+    ],
+  },
+  elixir: {
+    ...NO_ARRAYS,
+    arrayKinds: ["list"],
+    sinks: [
+      { kind: "shell", methods: ["cmd"], receiver: /^System$/, shape: "program-argv" },
+      { kind: "shell", methods: ["cmd"], receiver: /^:os$/ },
+      // Ecto's raw SQL (its parameters list binds); the repo's `query` helpers alike.
+      { kind: "sql", methods: ["query!?", "query_many!?"], receiver: /(^|\.)(Ecto\.Adapters\.SQL|SQL)$/, args: [1] },
+      {
+        kind: "sql",
+        methods: ["query!?", "query_many!?"],
+        receiver: /(^|\.)(Repo|Postgrex|MyXQL|Exqlite\.\w+)$/,
+        args: [0, 1],
+      },
+    ],
+  },
+  lua: {
+    ...NO_ARRAYS,
+    sinks: [
+      { kind: "shell", methods: ["execute"], receiver: /^os$/ },
+      { kind: "shell", methods: ["popen"], receiver: /^io$/ },
+      // LuaSQL, lsqlite3, lua-resty-mysql and pgmoon: `conn:execute(q)`, `db:exec(q)`, `db:query(q)`.
+      {
+        kind: "sql",
+        methods: ["execute", "exec", "query", "nrows", "rows", "urows", "prepare", "send_query"],
+        receiver: "any",
       },
     ],
   },

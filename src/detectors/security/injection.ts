@@ -8,6 +8,7 @@ import { interpolates, readsRequestData } from "./interpolation.js";
 import { matchLineRules, type LineRule } from "./line-rules.js";
 import { codeLineDetector } from "./line-detector.js";
 import { precheck } from "../precheck.js";
+import { STRING_SYNTAX } from "./string-syntax.js";
 
 const SQL_SHAPE =
   /\b(select\b.*\bfrom|insert\s+into|update\s+[\w."`]+\s+set|delete\s+from|where\s+\w+\s*(=|like|in\b|<|>)|order\s+by|values\s*\()/i;
@@ -138,7 +139,12 @@ export const injectionDetector: Detector = codeLineDetector(
     // Which rows are strings or comments is read from the tree only when a line rule matched.
     const tree = lang && matches.length > 0 ? (syntax ?? syntaxOfPatch(file)) : undefined;
     const inText = tree ? textRows(tree) : new Set<number>();
-    for (const m of matches) if (!found.has(m.line) && !inText.has(m.line)) found.set(m.line, m.rule.message);
+    // A line whose SQL is a string that binds its values (Scala's `sql"..."`) builds no SQL text.
+    const bound = lang ? STRING_SYNTAX[lang].boundStrings : undefined;
+    for (const m of matches) {
+      if (found.has(m.line) || inText.has(m.line) || bound?.test(m.text)) continue;
+      found.set(m.line, m.rule.message);
+    }
     return found;
   },
 );

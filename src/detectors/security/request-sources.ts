@@ -24,6 +24,12 @@ const JVM_READS =
 const JVM_PARAMETERS =
   /@(?:RequestBody|RequestParam|PathVariable|RequestHeader|CookieValue|RequestPart|ModelAttribute)\b(?:\([^)]*\))?\s+(?:final\s+)?(?:[\w.]+(?:<[^>]*>)?(?:\[\])?\s+)?(\w+)\s*[:,)]|\b(\w+)\s*:\s*MultipartFile\b|\bMultipartFile\s+(\w+)/g;
 
+/** C and C++: a CGI environment, what is read from a socket or standard input. */
+const C_SOURCES: OutsideData = {
+  reads:
+    /\bgetenv\s*\(\s*"(QUERY_STRING|HTTP_\w+|CONTENT_\w+)"|\b(recv|recvfrom|read|fgets|gets|scanf|getline)\s*\(|\bargv\b/,
+};
+
 /** Every language's outside data. */
 export const OUTSIDE_DATA: Readonly<Record<SyntaxLanguage, OutsideData>> = {
   javascript: JS,
@@ -60,6 +66,27 @@ export const OUTSIDE_DATA: Readonly<Record<SyntaxLanguage, OutsideData>> = {
     parameters:
       /\b(?:Json|Query|Form|Path|web::Json|web::Query|web::Form|web::Path|axum::Json)\s*\(\s*(\w+)\s*\)|\b(\w+)\s*:\s*(?:Bytes|web::Bytes|String|web::Payload|Multipart|axum::body::Bytes)\s*[,)]/g,
   },
+  // A script's arguments, what it reads, a CGI query: the shell's outside data.
+  bash: { reads: /\$\{?[1-9@*]|\bread\b|\$\{?QUERY_STRING\b|\$\{?HTTP_\w+/ },
+  // Play (`request.getQueryString`, `request.body`), Akka HTTP directives, servlets.
+  scala: {
+    reads:
+      /\b(request|req)\.(getQueryString|queryString|body|headers|cookies|getParameter\w*|getHeader\w*)\b|\b(parameters?|formFields?|entity|headerValueByName|cookie)\s*\(/,
+  },
+  // Vapor: `req.query`, `req.content`, `req.parameters`, `req.headers`; URLSession data.
+  swift: { reads: /\b(req|request)\.(query|content|parameters|headers|body|cookies)\b|\bURLComponents\b/ },
+  c: C_SOURCES,
+  cpp: C_SOURCES,
+  // shelf and dart:io: `request.url.queryParameters`, `request.readAsString()`, `HttpRequest`.
+  dart: {
+    reads: /\b(request|req)\.(url|uri|requestedUri|headers|readAsString|read|params|cookies)\b|\bqueryParameters\b/,
+  },
+  // Phoenix and Plug: the action's `params`, `conn.params`, `conn.body_params`, `Plug.Conn.read_body`.
+  elixir: {
+    reads: /\bparams\b|\bconn\.(params|body_params|query_params|path_params|req_headers|cookies)\b|\bread_body\b/,
+  },
+  // OpenResty: `ngx.req.get_uri_args()`, `ngx.var.arg_x`, `ngx.req.get_body_data()`.
+  lua: { reads: /\bngx\.(req\.\w+|var\.\w+)|\bngx\.var\b|\bio\.read\b/ },
 };
 
 const MAX_DEPTH = 3;

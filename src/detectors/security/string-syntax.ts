@@ -25,6 +25,17 @@ export interface StringSyntax {
   substitutionPunctuation: readonly string[];
   /** Children of a string that hold its literal text. */
   contentKinds: readonly string[];
+  /**
+   * The grammar gives a string's literal text no node of its own (Scala's and Dart's interpolated
+   * strings): the literal is the string's text without its substitutions.
+   */
+  contentFromText?: boolean;
+  /**
+   * Strings that bind what they splice as parameters (Doobie's and Slick's `sql"..."`, Anorm's
+   * `SQL"..."`), tested on the string's text (and on a line the line rules match): they build no
+   * SQL text.
+   */
+  boundStrings?: RegExp;
   /** Children of a string whose own children are the string's parts (PHP's `heredoc_body`). */
   bodyKinds: readonly string[];
   /**
@@ -41,8 +52,17 @@ export interface StringSyntax {
   wrapperKinds: readonly string[];
   /** Call node kinds the reader reads as formatting, appending or passing text through. */
   callKinds: readonly string[];
-  /** Calls that format their first argument with the rest: the callee, and the verbs that print text. */
-  formatFunctions: ReadonlyArray<{ callee: RegExp; verbs: RegExp | "any" }>;
+  /**
+   * Calls that format their first argument (or the one at `formatArg`) with the rest: the callee,
+   * and the verbs that print text.
+   */
+  formatFunctions: ReadonlyArray<{ callee: RegExp; verbs: RegExp | "any"; formatArg?: number }>;
+  /**
+   * Calls that write text into the buffer given at `buffer` (C's `sprintf(q, ...)`, `strcat(q, x)`):
+   * the buffer is given the call's text (a format call), or the argument at `value`, added to what
+   * it held when `appends`.
+   */
+  bufferWrites?: ReadonlyArray<{ callee: RegExp; buffer: number; value?: number; appends?: boolean }>;
   /** Methods of a string receiver that format or join it with the arguments (`"...".format(x)`). */
   formatMethods: RegExp;
   /** Methods that add their argument to their receiver (`sb.append(x)`, `s.push_str(x)`). */
@@ -77,6 +97,8 @@ export interface StringSyntax {
   numericKinds: readonly string[];
   /** Whether assignments name their target and value by field (`left`/`name`, `right`/`value`); Kotlin's do not. */
   assignmentFields: boolean;
+  /** An assignment kind that names an operator field gives a value only with an assigning operator (Elixir's `binary_operator`). */
+  assignmentOperatorField?: boolean;
   /** Assignment target kinds that wrap the name (Kotlin `variable_declaration`). */
   targetWrappers: readonly string[];
 }
@@ -145,6 +167,34 @@ const JVM_FORMAT = [
 ];
 const JVM_SAFE =
   /^(Integer\.parseInt|Integer\.valueOf|Long\.parseLong|Long\.valueOf|UUID\.fromString|.*\.toInt|.*\.toLong|.*\.toIntOrNull|.*\.toLongOrNull)$/;
+
+/** C: `sprintf(q, "...%s", x)` and `strcat(q, x)` write into a buffer; `snprintf` takes a size first. */
+const C_STRINGS: StringSyntax = {
+  ...FIRST,
+  buildsText: /printf|strn?cat|strn?cpy/,
+  stringKinds: ["string_literal", "concatenated_string"],
+  constantStringKinds: ["string_literal"],
+  substitutionKinds: [],
+  contentKinds: ["string_content"],
+  binaryKinds: ["binary_expression"],
+  wrapperKinds: ["parenthesized_expression"],
+  callKinds: ["call_expression"],
+  formatFunctions: [
+    { callee: /^(sprintf|vsprintf)$/, verbs: TEXT_VERB, formatArg: 1 },
+    { callee: /^(snprintf|vsnprintf)$/, verbs: TEXT_VERB, formatArg: 2 },
+    { callee: /^(asprintf|vasprintf)$/, verbs: TEXT_VERB, formatArg: 1 },
+  ],
+  formatMethods: NEVER,
+  bufferWrites: [
+    { callee: /^(sprintf|vsprintf|snprintf|vsnprintf|asprintf|vasprintf)$/, buffer: 0 },
+    { callee: /^(strcpy|strncpy)$/, buffer: 0, value: 1 },
+    { callee: /^(strcat|strncat)$/, buffer: 0, value: 1, appends: true },
+  ],
+  safeCalls: /^(atoi|atol|strtol|strtoul|mysql_real_escape_string|sqlite3_mprintf)$/,
+  memberKinds: ["field_expression"],
+  literalKinds: ["number_literal", "true", "false", "null", "char_literal"],
+  targetWrappers: ["pointer_declarator", "array_declarator"],
+};
 
 /** Every grammar's string building. */
 export const STRING_SYNTAX: Readonly<Record<SyntaxLanguage, StringSyntax>> = {
@@ -314,5 +364,144 @@ export const STRING_SYNTAX: Readonly<Record<SyntaxLanguage, StringSyntax>> = {
     formatCaptures: /\{[A-Za-z_][\w]*(?::[^}]*)?\}/,
     memberKinds: ["scoped_identifier", "field_expression"],
     literalKinds: ["integer_literal", "float_literal", "boolean_literal", "char_literal"],
+  },
+  // The shell splices `$x`, `${x}` into double quotes and takes a bare `$x` as a value; `$(cmd)`
+  // runs a command of its own (read where it is a command, not as a value spliced in).
+  bash: {
+    ...FIRST,
+    buildsText: /\$/,
+    identifierKinds: ["variable_name"],
+    stringKinds: ["string", "raw_string", "heredoc_body"],
+    constantStringKinds: ["string", "raw_string", "heredoc_body"],
+    substitutionKinds: ["simple_expansion", "expansion"],
+    contentKinds: ["string_content", "heredoc_content"],
+    binaryKinds: [],
+    concatOperators: [],
+    wrapperKinds: [],
+    callKinds: ["command"],
+    formatFunctions: [{ callee: /^printf$/, verbs: /%[-+# 0-9.]*[sbq]/ }],
+    formatMethods: NEVER,
+    safeCalls: NEVER,
+    memberKinds: [],
+    literalKinds: ["number", "word"],
+  },
+  scala: {
+    ...FIRST,
+    appendAssignments: ["+="],
+    buildsText: /\+|\$|format|append|mkString/,
+    stringKinds: ["string", "interpolated_string_expression"],
+    constantStringKinds: ["string", "interpolated_string_expression"],
+    substitutionKinds: ["interpolation"],
+    contentKinds: [],
+    contentFromText: true,
+    bodyKinds: ["interpolated_string"],
+    // Doobie's and Slick's `sql"..."`/`fr"..."`, Anorm's `SQL"..."`: each `$x` is a bound parameter
+    // (Slick's `#$x`, spliced as text, is not bound).
+    boundStrings: /(?<![\w$])(?:sql|fr0?|SQL|cql)"(?![^"]*#\$)/,
+    binaryKinds: ["infix_expression"],
+    wrapperKinds: ["parenthesized_expression", "block"],
+    callKinds: ["call_expression", "instance_expression"],
+    formatFunctions: JVM_FORMAT,
+    formatMethods: /^(format|formatted)$/,
+    appendMethods: ["append", "insert"],
+    passThroughMethods: /^(toString|trim|strip|stripMargin|mkString)$/,
+    passThroughFunctions: /^(StringBuilder|new StringBuilder|String\.valueOf)$/,
+    safeCalls: /^(.*\.toInt|.*\.toLong|.*\.toIntOption|.*\.toLongOption|UUID\.fromString|Integer\.parseInt)$/,
+    memberKinds: ["field_expression"],
+    literalKinds: ["integer_literal", "floating_point_literal", "boolean_literal", "null_literal", "character_literal"],
+  },
+  swift: {
+    ...FIRST,
+    appendAssignments: ["+="],
+    buildsText: /\+|\\\(|format|append/,
+    identifierKinds: ["simple_identifier"],
+    stringKinds: ["line_string_literal", "multi_line_string_literal", "raw_string_literal"],
+    constantStringKinds: ["line_string_literal", "multi_line_string_literal", "raw_string_literal"],
+    substitutionKinds: ["interpolated_expression", "raw_str_interpolation"],
+    substitutionPunctuation: ["raw_str_interpolation_start"],
+    bareSubstitutionKinds: [],
+    contentKinds: ["line_str_text", "multi_line_str_text", "raw_str_part", "raw_str_end_part"],
+    binaryKinds: ["additive_expression"],
+    wrapperKinds: ["tuple_expression", "value_argument"],
+    callKinds: ["call_expression"],
+    formatFunctions: [],
+    formatMethods: NEVER,
+    appendMethods: ["append"],
+    passThroughMethods: NEVER,
+    passThroughFunctions: /^String$/,
+    safeCalls: /^(Int|Int64|UUID)$/,
+    memberKinds: ["navigation_expression"],
+    literalKinds: ["integer_literal", "real_literal", "boolean_literal", "nil"],
+    targetWrappers: ["pattern", "directly_assignable_expression"],
+  },
+  c: C_STRINGS,
+  cpp: {
+    ...C_STRINGS,
+    buildsText: /\+|printf|strn?cat|strn?cpy|append|<</,
+    stringKinds: ["string_literal", "concatenated_string", "raw_string_literal"],
+    constantStringKinds: ["string_literal", "raw_string_literal"],
+    contentKinds: ["string_content", "raw_string_content"],
+    callKinds: ["call_expression", "new_expression"],
+    appendMethods: ["append"],
+    appendAssignments: ["+="],
+    // `q.c_str()` is the text of `q`; `std::string(x)` the text of `x`.
+    passThroughMethods: /^(c_str|data|str)$/,
+    passThroughFunctions: /^(std\.string|string)$/,
+    memberKinds: ["field_expression", "qualified_identifier"],
+  },
+  dart: {
+    ...FIRST,
+    appendAssignments: ["+="],
+    buildsText: /\+|\$|write/,
+    stringKinds: ["string_literal"],
+    constantStringKinds: ["string_literal"],
+    substitutionKinds: ["template_substitution"],
+    contentKinds: [],
+    contentFromText: true,
+    binaryKinds: ["additive_expression"],
+    wrapperKinds: ["parenthesized_expression"],
+    // A Dart call is not one node (`a.b(x)` is `a`, `.b`, `(x)`): its value is not read as a call.
+    callKinds: [],
+    formatFunctions: [],
+    formatMethods: NEVER,
+    memberKinds: [],
+    literalKinds: ["decimal_integer_literal", "decimal_floating_point_literal", "true", "false", "null_literal"],
+  },
+  elixir: {
+    ...FIRST,
+    buildsText: /#\{|<>/,
+    stringKinds: ["string", "charlist"],
+    constantStringKinds: ["string", "charlist"],
+    substitutionKinds: ["interpolation"],
+    contentKinds: ["quoted_content"],
+    binaryKinds: ["binary_operator"],
+    concatOperators: ["<>"],
+    wrapperKinds: ["block"],
+    callKinds: ["call"],
+    formatFunctions: [],
+    formatMethods: NEVER,
+    passThroughFunctions: /^(String\.to_charlist|to_charlist|to_string|String\.trim)$/,
+    safeCalls: /^(String\.to_integer|Integer\.parse|Ecto\.UUID\.cast)$/,
+    memberKinds: [],
+    literalKinds: ["integer", "float", "boolean", "nil", "atom"],
+    assignmentOperatorField: true,
+  },
+  lua: {
+    ...FIRST,
+    buildsText: /\.\.|format|concat/,
+    stringKinds: ["string"],
+    constantStringKinds: ["string"],
+    substitutionKinds: [],
+    contentKinds: ["string_content"],
+    binaryKinds: ["binary_expression"],
+    concatOperators: [".."],
+    wrapperKinds: ["parenthesized_expression"],
+    callKinds: ["function_call"],
+    formatFunctions: [{ callee: /^string\.format$/, verbs: /%[-+ #0-9.]*[sq]/ }],
+    formatMethods: /^format$/,
+    passThroughFunctions: /^tostring$/,
+    safeCalls: /^(tonumber|math\.floor|ngx\.quote_sql_str|\w+\.escape|\w+:escape)$/,
+    memberKinds: ["dot_index_expression"],
+    literalKinds: ["number", "true", "false", "nil"],
   },
 };

@@ -104,9 +104,14 @@ const TREE_MESSAGE: Record<CryptoCall["kind"], (c: CryptoCall) => string> = {
 
 /**
  * The languages whose added lines are read by the line rules too (as before the rules table),
- * with every language no grammar here parses: the others are judged by their calls alone.
+ * with every language no grammar here parses: the others are judged by their calls alone. The
+ * eight read last (shell to Lua) keep the line rules they had before they were parsed, beside
+ * their few call rules.
  */
-const LINE_RULE_LANGUAGES = grammarReader(FIRST_GRAMMARS);
+const LINE_RULE_LANGUAGES = grammarReader([
+  ...FIRST_GRAMMARS,
+  ...(["bash", "scala", "swift", "c", "cpp", "dart", "elixir", "lua"] as const),
+]);
 
 const SPEC = { id: "weak-crypto", policy: "SEC-05", severity: "medium", blocking: false } as const;
 

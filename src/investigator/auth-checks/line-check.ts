@@ -45,8 +45,12 @@ const MAX_FOLLOWING = 12;
 /** Lines of a condition's block in which its refusal is looked for. */
 const REJECTION_LINES = 5;
 
-/** The vocabulary each grammar is read with. */
-const FAMILY: Readonly<Record<SyntaxLanguage, CheckLanguage>> = {
+/**
+ * The vocabulary each grammar is read with. A grammar absent here (the shell, Scala, Swift, C,
+ * C++, Dart, Elixir, Lua) has no check vocabulary of its own yet: its files are read by words,
+ * as a file without a grammar is.
+ */
+const FAMILY: Readonly<Partial<Record<SyntaxLanguage, CheckLanguage>>> = {
   javascript: "js",
   typescript: "js",
   tsx: "js",
@@ -60,12 +64,13 @@ const FAMILY: Readonly<Record<SyntaxLanguage, CheckLanguage>> = {
   rust: "rust",
 };
 
-function familyOf(grammar: SyntaxLanguage): CheckLanguage {
-  return FAMILY[grammar];
-}
-
 /** The grammars whose checks the vocabulary knows: a file in any other language is read as text. */
-const CHECK_GRAMMARS = grammarReader(ALL_GRAMMARS);
+const CHECK_GRAMMARS = grammarReader(ALL_GRAMMARS.filter((g) => FAMILY[g] !== undefined));
+
+function familyOf(grammar: SyntaxLanguage): CheckLanguage {
+  // `checkGrammarOf` answers only grammars with a family.
+  return FAMILY[grammar] ?? "js";
+}
 
 function checkGrammarOf(path: string): SyntaxLanguage | undefined {
   return CHECK_GRAMMARS.reads({ filename: path }) ? syntaxLanguageOf(path) : undefined;
