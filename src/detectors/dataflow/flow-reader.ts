@@ -412,6 +412,16 @@ export class FlowReader {
       const entries = new Map<string, FlowValue>();
       let other: FlowValue = CONSTANT;
       for (const pair of node.namedChildren()) {
+        const part = String(pair.kind());
+        // `{ cmd }` holds the local `cmd`; `{ ...opts }`, `**opts` and methods hold what they carry.
+        if (part === "shorthand_property_identifier") {
+          entries.set(pair.text(), this.name(pair.text(), state, row));
+          continue;
+        }
+        if (part !== "pair") {
+          if (part !== "comment") other = join(other, this.expr(pair, state));
+          continue;
+        }
         const key = pair.field("key");
         const value = pair.field("value");
         const bare = key && /^(property_identifier|identifier|shorthand_property_identifier)$/.test(String(key.kind()));
@@ -623,6 +633,7 @@ export class FlowReader {
     if (!object && t.newMap.test(method))
       return { ...CONSTANT, rows: [row], entries: args[0]?.entries ? new Map(args[0].entries) : new Map() };
     if (t.sanitizers.test(callee) || t.scalarMethods.test(method)) return { ...CONSTANT, rows: [row] };
+    if (t.escapingFormats?.test(callee)) return at(args[0] ?? CONSTANT, row);
     if (t.listOf.test(callee)) return { ...CONSTANT, rows: [row], items: args };
     // The file's own functions, called plainly or on `this` or a new object: their returns.
     const own = this.functions.get(method)?.find((f) => paramCount(f, t) === argNodes.length);

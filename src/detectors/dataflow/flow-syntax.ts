@@ -87,6 +87,8 @@ export interface FlowSyntax {
   sourceNames?: RegExp;
   /** Parameters annotated as request data (`@RequestParam`). */
   sourceParameter?: RegExp;
+  /** Calls that format a text with escaped values (`mysql.format(sql, values)`): the result is the text's. */
+  escapingFormats?: RegExp;
   /** Calls whose result cannot carry text syntax (numeric conversions, escapers): constant. */
   sanitizers: RegExp;
   /** Methods whose result is a number or boolean, whatever the receiver (`length`, `equals`). */
@@ -305,6 +307,7 @@ const JAVASCRIPT: FlowSyntax = {
   sanitizers:
     /^(parseInt|parseFloat|Number|Boolean|Number\.parseInt|Number\.parseFloat|Math\.\w+|\w+\.escape|\w+\.escapeId|\w+\.escapeLiteral|\w+\.escapeIdentifier|escape|sqlstring\.escape|shellescape|shellEscape|quote)$/,
   scalarMethods: /^(includes|startsWith|endsWith|indexOf|lastIndexOf|test|has|localeCompare|isArray|isInteger)$/,
+  escapingFormats: /^(mysql2?|SqlString|sqlstring|connection|conn|con|pool|db)\.format$/,
   listAdd: /^push$/,
   listInsert: /(?!)/,
   listRemoveAt: /(?!)/,

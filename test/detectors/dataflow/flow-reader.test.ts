@@ -400,6 +400,38 @@ describe("FlowReader on JavaScript and TypeScript", () => {
     expect(withTable?.choices).toEqual(["SELECT * FROM users_test", "SELECT * FROM users"]);
   });
 
+  it("an object spread from a parameter carries it into a helper's command; mysql.format keeps the text's value", () => {
+    const command = firstArgument(
+      "src/index.ts",
+      [
+        "function createCommand(options: any) {",
+        '  let command = "git log ";',
+        "  command += `-n ${options.number}`;",
+        "  return command;",
+        "}",
+        "export function gitlog(userOptions: any) {",
+        "  const options = { ...defaults, ...userOptions };",
+        "  sink(createCommand(options));",
+        "}",
+      ],
+      "sink",
+    );
+    expect(carried(command).outside).toBe(true);
+    expect(command.literal).toContain("git log");
+    const sql = firstArgument(
+      "app.js",
+      [
+        "app.post('/voter', function (req, res) {",
+        '  var sql = "SELECT botName FROM bot WHERE voterName = ?";',
+        "  sql = mysql.format(sql, [req.body.voter]);",
+        "  sink(sql);",
+        "});",
+      ],
+      "sink",
+    );
+    expect(carried(sql).outside).toBe(false);
+  });
+
   it("an arrow function given to a name returns what its body builds from its argument", () => {
     const v = firstArgument(
       "lib/pdf.js",
