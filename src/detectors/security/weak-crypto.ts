@@ -69,6 +69,22 @@ const RULES: readonly LineRule[] = [
       "crypto.randomUUID or Python's secrets module.",
   },
   {
+    // A cookie's transport flags turned off: set in code, a cookie is sent over plain HTTP
+    // (Secure) or read by any script on the page (HttpOnly). Which cookie carries a session is
+    // SEC-03's question when the session's own configuration says so; this is the flag itself.
+    id: "cookie-flag-off",
+    test: (line, _language, before) => {
+      if (/\.set(Secure|HttpOnly)\s*\(\s*false\s*\)/.test(line)) return true;
+      if (/\b(SESSION|CSRF)_COOKIE_(SECURE|HTTPONLY)\s*=\s*False\b/.test(line)) return true;
+      if (!/\b(secure|httpOnly|httponly|Secure|HttpOnly)\s*[:=]\s*(false|False)\b/.test(line)) return false;
+      // `secure: false` names a cookie's flag only near a cookie (`res.cookie(..., {`, `http.Cookie{`).
+      return /cookie/i.test(`${before.split("\n").slice(-4).join("\n")}\n${line}`);
+    },
+    message:
+      "A cookie's Secure or HttpOnly flag is turned off: the cookie is sent over plain HTTP, or any script on " +
+      "the page can read it. Leave both on for anything that identifies a user (sessions, remember-me, CSRF tokens).",
+  },
+  {
     id: "tls-verification-off",
     test: (line) =>
       /rejectUnauthorized\s*:\s*false|\bverify\s*=\s*False|NODE_TLS_REJECT_UNAUTHORIZED|InsecureSkipVerify\s*:\s*true|_create_unverified_context|\bCERT_NONE\b|strictSSL\s*:\s*false|check_hostname\s*=\s*False/.test(
@@ -79,6 +95,9 @@ const RULES: readonly LineRule[] = [
       "Trust the right CA (ca / REQUESTS_CA_BUNDLE) instead of turning verification off.",
   },
 ];
+
+/** The line rules every language is read with, whatever reads its calls: a cookie's flags are written alike. */
+const EVERY_LANGUAGE_RULES = RULES.filter((r) => r.id === "cookie-flag-off");
 
 const TREE_MESSAGE: Record<CryptoCall["kind"], (c: CryptoCall) => string> = {
   "predictable-random": (c) =>
@@ -122,7 +141,7 @@ function findingsOf(
 ): Map<number, string> {
   const found = new Map<number, string>();
   const byLines = LINE_RULE_LANGUAGES.reads(file) || !CODE_LANGUAGES.reads(file);
-  for (const m of byLines ? matchLineRules(file, RULES) : []) found.set(m.line, m.rule.message);
+  for (const m of matchLineRules(file, byLines ? RULES : EVERY_LANGUAGE_RULES)) found.set(m.line, m.rule.message);
   const text = headText(file).text;
   const syntax = lang && precheck(mayCallCrypto(text, lang)) ? syntaxOfPatch(file) : undefined;
   if (!syntax) return found;

@@ -12,6 +12,27 @@ async function flaggedLines(filename: string, lines: string[]): Promise<number[]
 }
 
 describe("weakCryptoDetector", () => {
+  it("flags a cookie whose Secure or HttpOnly flag is turned off (Java, JS, Python settings), not other objects' flags", async () => {
+    expect(
+      await flaggedLines("src/main/java/org/acme/Session.java", [
+        'Cookie c = new Cookie("remember", token);',
+        "c.setSecure(false);",
+        "c.setHttpOnly(true);",
+        "c.setHttpOnly(false);",
+      ]),
+    ).toEqual([2, 4]);
+    expect(
+      await flaggedLines("src/session.ts", [
+        "res.cookie('sid', sid, {",
+        "  secure: false,",
+        "  httpOnly: true,",
+        "});",
+        "const client = new Client({ host, secure: false });",
+      ]),
+    ).toEqual([2]);
+    expect(await flaggedLines("app/settings.py", ["SESSION_COOKIE_SECURE = False", "DEBUG = False"])).toEqual([1]);
+  });
+
   it("flags MD5 and SHA-1 in Node, Python and Java", async () => {
     expect(
       await flaggedLines("src/hash.ts", [
