@@ -225,16 +225,7 @@ const SHELL_NAME = /[A-Za-z_]\w*|[0-9@*#?$!-]/y;
 function shellSplice(src: string, i: number): Spliced | undefined {
   if (src[i] !== "$") return undefined;
   if (src[i + 1] === "{") return braced(src, i + 1);
-  if (src[i + 1] === "(") {
-    let depth = 1;
-    let k = i + 2;
-    while (k < src.length && depth > 0) {
-      if (src[k] === "(") depth++;
-      else if (src[k] === ")") depth--;
-      k++;
-    }
-    return { end: k, expr: src.slice(i + 2, depth === 0 ? k - 1 : k) };
-  }
+  if (src[i + 1] === "(") return parenthesized(src, i + 2);
   SHELL_NAME.lastIndex = i + 1;
   const name = SHELL_NAME.exec(src)?.[0];
   return name ? { end: i + 1 + name.length, expr: name } : undefined;
@@ -243,14 +234,19 @@ function shellSplice(src: string, i: number): Spliced | undefined {
 /** Swift: `\(expr)`, to its closing parenthesis. */
 function swiftSplice(src: string, i: number): Spliced | undefined {
   if (src[i] !== "\\" || src[i + 1] !== "(") return undefined;
+  return parenthesized(src, i + 2);
+}
+
+/** The text from `start` (just after an opening parenthesis) to its closing one, nested ones skipped. */
+function parenthesized(src: string, start: number): Spliced {
   let depth = 1;
-  let k = i + 2;
+  let k = start;
   while (k < src.length && depth > 0) {
     if (src[k] === "(") depth++;
     else if (src[k] === ")") depth--;
     k++;
   }
-  return { end: k, expr: src.slice(i + 2, depth === 0 ? k - 1 : k) };
+  return { end: k, expr: src.slice(start, depth === 0 ? k - 1 : k) };
 }
 
 function shellString(src: string, i: number): ReadString {

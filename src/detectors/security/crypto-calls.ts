@@ -17,7 +17,7 @@ import {
 } from "./call-rules.js";
 import { precheck } from "../precheck.js";
 import { CRYPTO_RULES, type CryptoRules, TLS_DECLARATION_WORDS } from "./crypto-rules.js";
-import { isInnocentName, isSecretName, isSecureReceiver, secretUseOf } from "./random-flow.js";
+import { FUNCTION_KINDS, isInnocentName, isSecretName, isSecureReceiver, secretUseOf } from "./random-flow.js";
 
 /** Names that say a value is a password (what a fast hash must never be used on). */
 const PASSWORD = /passw|pwd|passphrase|\bpin\b/i;
@@ -192,17 +192,6 @@ const NAMED_KINDS = new Set([
   // Kotlin, Rust.
   "property_declaration",
   "let_declaration",
-]);
-const FUNCTION_KINDS = new Set([
-  "function_declaration",
-  "method_definition",
-  "function_definition",
-  "method_declaration",
-  "function_expression",
-  // Ruby, Rust, C# local functions.
-  "method",
-  "function_item",
-  "local_function_statement",
 ]);
 
 /**

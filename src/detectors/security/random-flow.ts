@@ -85,8 +85,8 @@ const MAX_VISITS = 200;
 
 /** Return statements (Kotlin's `return` is a jump expression, Rust's a return expression). */
 const RETURN_KINDS = new Set(["return_statement", "return", "return_expression", "jump_expression"]);
-/** Functions and methods whose name a returned value takes on. */
-const FUNCTION_KINDS = new Set([
+/** Named functions and methods of every grammar (Ruby's `method` and `singleton_method`, Rust's `function_item`, C#'s local functions). */
+export const FUNCTION_KINDS: ReadonlySet<string> = new Set([
   "function_declaration",
   "method_definition",
   "function_definition",
