@@ -196,8 +196,13 @@ export class FlowReader {
     const kind = String(node.kind());
     if (++this.statements > MAX_STATEMENTS) return state;
     if (t.blockKinds.includes(kind)) return this.block(node, state);
+    // Go's `a := x` and `a = x` are statements of their own.
+    if (t.assignmentKinds.includes(kind)) {
+      this.expr(node, state);
+      return state;
+    }
     if (t.declarationKinds.includes(kind)) {
-      const builder = /\bString(Builder|Buffer)\b/.test(node.field("type")?.text() ?? "");
+      const builder = t.builderTypes.test(node.text().split("=")[0] ?? "");
       for (const d of node.namedChildren().filter((c) => t.declaratorKinds.includes(String(c.kind())))) {
         const target = d.field("name");
         const value = d.field("value");
@@ -244,8 +249,11 @@ export class FlowReader {
     return s;
   }
 
-  private ifStatement(node: SgNode, state: State): State {
+  private ifStatement(node: SgNode, start: State): State {
     const t = this.t;
+    // Go's `if err := run(q); err != nil`: the initializer runs first.
+    const init = node.field("initializer");
+    const state = init ? this.statement(init, start) : start;
     // The branches in order: each with its condition, the last `else` without.
     const branches: Array<{ condition?: SgNode | null; body: SgNode | null }> = [
       { condition: node.field("condition"), body: node.field("consequence") },
@@ -277,12 +285,17 @@ export class FlowReader {
     return rest ? merge(out, rest) : out;
   }
 
-  private switchStatement(node: SgNode, state: State): State {
+  private switchStatement(node: SgNode, start: State): State {
+    let state = start;
     const t = this.t;
-    const condition = node.field("condition") ?? node.field("subject") ?? node.namedChildren()[0];
+    const init = node.field("initializer");
+    if (init) state = this.statement(init, state);
+    const condition =
+      node.field("condition") ?? node.field("subject") ?? node.field("value") ?? node.namedChildren()[0];
     const target = condition ? this.expr(condition, state) : CONSTANT;
     const body = node.field("body") ?? node.namedChildren().find((c) => t.blockKinds.includes(String(c.kind())));
-    const groups = (body?.namedChildren() ?? []).filter((g) => t.caseGroupKinds.includes(String(g.kind())));
+    // The cases are a body's children (Java, JavaScript, Python) or the statement's own (Go).
+    const groups = (body ?? node).namedChildren().filter((g) => t.caseGroupKinds.includes(String(g.kind())));
     // A case's labels are child nodes (Java, Python) or its `value` field (JavaScript's `case x:`).
     const labelsOf = (g: SgNode) => {
       if (t.caseLabelKinds.length === 0) return [g.field("value")].filter((v): v is SgNode => v !== null);
@@ -329,10 +342,11 @@ export class FlowReader {
     const t = this.t;
     let s = fork(state);
     const body = node.field("body");
-    // for (T x : items): the element holds any item.
-    const name = (node.field("name") ?? node.field("left"))?.text();
-    const items = node.field("value") ?? node.field("right");
-    if (name && items) s.env.set(name, anyItem(this.expr(items, s)));
+    // for (T x : items), for x in items, for i, x := range items: the element holds any item.
+    const range = node.namedChildren().find((c) => String(c.kind()) === "range_clause") ?? node;
+    const target = range.field("name") ?? range.field("left");
+    const items = range.field("value") ?? range.field("right");
+    if (target && items) this.bind(target, anyItem(this.expr(items, s)), s);
     for (const c of node.namedChildren()) {
       if (c === body) continue;
       if (t.declarationKinds.includes(String(c.kind()))) s = this.statement(c, s);
@@ -445,13 +459,17 @@ export class FlowReader {
     }
     if (t.fieldAccessKinds.includes(kind)) return this.fieldAccess(node, state, row);
     if (t.indexKinds.includes(kind)) {
-      const array = node.field("array") ?? node.field("value") ?? node.field("object");
+      const array = node.field("array") ?? node.field("value") ?? node.field("object") ?? node.field("operand");
       const index = node.field("index") ?? node.field("subscript");
       const a = array ? this.expr(array, state) : OUTSIDE;
       const i = index ? this.expr(index, state) : CONSTANT;
       return at(itemAt(a, i), row);
     }
+    if (t.compositeKinds.includes(kind)) return this.composite(node, state, row);
     if (t.arrayKinds.includes(kind)) {
+      // `return q` in Go is a list of one.
+      const named = node.namedChildren();
+      if (kind === "expression_list" && named.length === 1 && named[0]) return this.expr(named[0], state);
       const value = node.field("value");
       const init = value && t.arrayKinds.includes(String(value.kind())) ? value : node;
       if (init === node && t.arrayCreationKinds.includes(kind)) return { ...CONSTANT, items: [], rows: [row] };
@@ -464,6 +482,8 @@ export class FlowReader {
       const op = node.field("operator")?.text() ?? node.children()[0]?.text();
       if ((op === "!" || op === "not") && typeof v.known === "boolean") return known(!v.known, row);
       if (op === "-" && typeof v.known === "number") return known(-v.known, row);
+      // `&x`, `*p`, `<-ch` give the value itself; negation and the like give a number or a boolean.
+      if (op === "&" || op === "*" || op === "<-") return at(v, row);
       return { ...CONSTANT, rows: [row] };
     }
     if (t.ternaryKinds.includes(kind)) {
@@ -533,7 +553,7 @@ export class FlowReader {
   }
 
   private fieldAccess(node: SgNode, state: State, row: number): FlowValue {
-    const object = node.field("object");
+    const object = node.field("object") ?? node.field("operand");
     const field = (node.field("field") ?? node.field("attribute") ?? node.field("property"))?.text() ?? "";
     if (object && this.t.selfNames.test(object.text())) {
       return this.field(field, state, row) ?? at(OUTSIDE, row);
@@ -573,8 +593,13 @@ export class FlowReader {
   }
 
   private assign(node: SgNode, state: State, row: number): FlowValue {
-    const left = node.field("left");
-    const right = node.field("right");
+    // Go writes both sides as lists: `q := x` is a list of one, `a, b := x, y` of two.
+    const single = (n: SgNode | null) => {
+      const named = n?.namedChildren() ?? [];
+      return n && String(n.kind()) === "expression_list" && named.length === 1 && named[0] ? named[0] : n;
+    };
+    const left = single(node.field("left"));
+    const right = single(node.field("right"));
     const op = node.field("operator")?.text() ?? "=";
     if (!left || !right) return right ? this.expr(right, state) : CONSTANT;
     const r = this.expr(right, state);
@@ -627,6 +652,16 @@ export class FlowReader {
       if (value) this.record(value, this.expr(value, state));
     }
     const callee = object ? `${object.text()}.${method}` : method;
+    // A call given `&x` may write into `x` whatever it read (Go's `Decode(&req)`, `Scan(&name)`).
+    for (const a of argNodes) {
+      const target =
+        String(a.kind()) === "unary_expression" && a.children()[0]?.text() === "&" ? a.namedChildren()[0] : null;
+      if (target && t.identifierKinds.includes(String(target.kind()))) {
+        const name = target.text();
+        const written = derived(receiver ? [receiver, ...args] : args, row);
+        state.env.set(name, join(state.env.get(name) ?? CONSTANT, written));
+      }
+    }
     if (t.sourceMethods.test(method) || t.sourceCallees?.test(callee)) return at(SOURCE, row);
     if (!object && t.newList.test(method))
       return { ...CONSTANT, rows: [row], items: args[0]?.items ? [...args[0].items] : [] };
@@ -635,6 +670,16 @@ export class FlowReader {
     if (t.sanitizers.test(callee) || t.scalarMethods.test(method)) return { ...CONSTANT, rows: [row] };
     if (t.escapingFormats?.test(callee)) return at(args[0] ?? CONSTANT, row);
     if (t.listOf.test(callee)) return { ...CONSTANT, rows: [row], items: args };
+    if (t.printfCalls?.test(callee) && typeof args[0]?.known === "string") {
+      const verbs = [...args[0].known.matchAll(/%[-+# 0-9.*]*([a-zA-Z%])/g)].map((m) => m[1]).filter((v) => v !== "%");
+      const spliced = args.slice(1).filter((_, i) => !/^[dfegbocxXEGUt]$/.test(verbs[i] ?? "v"));
+      return derived([args[0], ...spliced], row);
+    }
+    // Go's `append(list, x...)`: the list with more elements.
+    if (!object && t.appendFunction?.test(method) && args[0]) {
+      const [list, ...more] = args;
+      return list.items ? { ...list, rows: [row], items: [...list.items, ...more] } : derived(args, row);
+    }
     // The file's own functions, called plainly or on `this` or a new object: their returns.
     const own = this.functions.get(method)?.find((f) => paramCount(f, t) === argNodes.length);
     if (own && (!object || t.selfNames.test(object.text()) || t.constructorKinds.includes(String(object.kind())))) {
@@ -721,6 +766,28 @@ export class FlowReader {
     return derived(args, row);
   }
 
+  /** Go's composite literal: a slice's elements in order, a map's entries by constant key. */
+  private composite(node: SgNode, state: State, row: number): FlowValue {
+    const body = node.field("body");
+    const elements = body?.namedChildren().filter((c) => String(c.kind()) !== "comment") ?? [];
+    const inner = (e: SgNode | null | undefined): FlowValue => {
+      const v = e && String(e.kind()) === "literal_element" ? e.namedChildren()[0] : e;
+      return v ? this.expr(v, state) : CONSTANT;
+    };
+    if (elements.some((e) => String(e.kind()) === "keyed_element")) {
+      const entries = new Map<string, FlowValue>();
+      let other: FlowValue = CONSTANT;
+      for (const e of elements) {
+        const [key, value] = e.namedChildren();
+        const k = inner(key).known;
+        if (k !== undefined) entries.set(String(k), inner(value));
+        else other = join(other, inner(value));
+      }
+      return { ...other, rows: [row], entries };
+    }
+    return { ...CONSTANT, rows: [row], items: elements.map((e) => inner(e)) };
+  }
+
   /** Destructuring: `a, b = x, y`, `[a, b] = xs`, `{ a, b } = obj` give each name its part. */
   private bind(target: SgNode, value: FlowValue, state: State): void {
     const kind = String(target.kind());
@@ -754,7 +821,7 @@ export class FlowReader {
 }
 
 /** Targets that take a value apart. */
-const LIST_PATTERNS = new Set(["pattern_list", "tuple_pattern", "list_pattern", "array_pattern"]);
+const LIST_PATTERNS = new Set(["pattern_list", "tuple_pattern", "list_pattern", "array_pattern", "expression_list"]);
 const PATTERN_KINDS = new Set([...LIST_PATTERNS, "object_pattern"]);
 
 /** Operators written as words. */
@@ -766,7 +833,7 @@ function callParts(node: SgNode, t: FlowSyntax): { object: SgNode | null; method
   if (!fn) return { object: node.field("object"), method: node.field("name")?.text() ?? "" };
   if (t.fieldAccessKinds.includes(String(fn.kind()))) {
     const name = fn.field("attribute") ?? fn.field("property") ?? fn.field("field");
-    return { object: fn.field("object"), method: name?.text() ?? "" };
+    return { object: fn.field("object") ?? fn.field("operand"), method: name?.text() ?? "" };
   }
   return { object: null, method: fn.text() };
 }

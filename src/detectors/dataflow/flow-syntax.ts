@@ -68,6 +68,8 @@ export interface FlowSyntax {
   arrayKinds: readonly string[];
   /** Array creations without elements (`new String[3]`). */
   arrayCreationKinds: readonly string[];
+  /** Literals of a type with a body of elements (Go's `[]string{...}`, `map[string]string{...}`). */
+  compositeKinds: readonly string[];
   /** Map literals: their `pair`s' keys and values. */
   mapKinds: readonly string[];
   /** String kinds' parts: literal text, and substitutions of a value (`{x}` of an f-string). */
@@ -97,6 +99,15 @@ export interface FlowSyntax {
   listAdd: RegExp;
   listInsert: RegExp;
   listRemoveAt: RegExp;
+  /**
+   * printf-style calls (`fmt.Sprintf`): a value spliced by a numeric verb (`%d`, `%f`) carries no
+   * text; one spliced by `%s`/`%v`/`%q` carries what it holds.
+   */
+  printfCalls?: RegExp;
+  /** A built-in that returns a list with more elements (Go's `append`). */
+  appendFunction?: RegExp;
+  /** Declared types of a local that is a text builder (`StringBuilder sb`, `var sb strings.Builder`). */
+  builderTypes: RegExp;
   /** Constructors (or calls) of an empty list, map or text builder. */
   newList: RegExp;
   newMap: RegExp;
@@ -154,6 +165,7 @@ const JAVA: FlowSyntax = {
   indexKinds: ["array_access"],
   arrayKinds: ["array_creation_expression", "array_initializer"],
   arrayCreationKinds: ["array_creation_expression"],
+  compositeKinds: [],
   mapKinds: [],
   stringContentKinds: ["string_fragment", "escape_sequence", "multiline_string_fragment"],
   interpolationKinds: ["string_interpolation"],
@@ -174,6 +186,7 @@ const JAVA: FlowSyntax = {
   listRemoveAt: /^remove$/,
   newList: /^(java\.util\.)?(ArrayList|LinkedList|Vector|Stack|ArrayDeque)$/,
   newMap: /^(java\.util\.)?(HashMap|LinkedHashMap|TreeMap|Hashtable|Properties|concurrent\.ConcurrentHashMap)$/,
+  builderTypes: /\bString(Builder|Buffer)\b/,
   newBuilder: /^(java\.lang\.)?(StringBuilder|StringBuffer|String)$/,
   listOf: /^((java\.util\.)?(Arrays\.asList|List\.of|Set\.of|Collections\.singletonList))$/,
   appendMethods: /^(append|concat|insert)$/,
@@ -220,6 +233,7 @@ const PYTHON: FlowSyntax = {
   indexKinds: ["subscript"],
   arrayKinds: ["list", "tuple", "expression_list"],
   arrayCreationKinds: [],
+  compositeKinds: [],
   mapKinds: ["dictionary"],
   stringContentKinds: ["string_content", "escape_sequence"],
   interpolationKinds: ["interpolation"],
@@ -238,6 +252,7 @@ const PYTHON: FlowSyntax = {
   listRemoveAt: /^pop$/,
   newList: /^(list)$/,
   newMap: /^(dict|collections\.OrderedDict|OrderedDict|collections\.defaultdict|defaultdict)$/,
+  builderTypes: /(?!)/,
   newBuilder: /(?!)/,
   listOf: /(?!)/,
   appendMethods: /(?!)/,
@@ -290,6 +305,7 @@ const JAVASCRIPT: FlowSyntax = {
   indexKinds: ["subscript_expression"],
   arrayKinds: ["array"],
   arrayCreationKinds: [],
+  compositeKinds: [],
   mapKinds: ["object"],
   stringContentKinds: ["string_fragment", "escape_sequence"],
   interpolationKinds: ["template_substitution"],
@@ -313,9 +329,76 @@ const JAVASCRIPT: FlowSyntax = {
   listRemoveAt: /(?!)/,
   newList: /^Array$/,
   newMap: /^(Map|Object)$/,
+  builderTypes: /(?!)/,
   newBuilder: /(?!)/,
   listOf: /^Array\.of$/,
   appendMethods: /(?!)/,
+};
+
+const GO: FlowSyntax = {
+  functionKinds: ["function_declaration", "method_declaration", "func_literal"],
+  definitionKinds: [],
+  classKinds: [],
+  fieldKinds: [],
+  finalModifier: /(?!)/,
+  parameterKinds: ["parameter_declaration", "variadic_parameter_declaration"],
+  blockKinds: ["block", "statement_list"],
+  importKinds: ["import_declaration", "package_clause"],
+  selfNames: /(?!)/,
+  declarationKinds: ["var_declaration", "const_declaration"],
+  declaratorKinds: ["var_spec", "const_spec"],
+  assignmentKinds: ["short_var_declaration", "assignment_statement"],
+  ifKinds: ["if_statement"],
+  elifKinds: [],
+  elseKinds: [],
+  ternaryKinds: [],
+  switchKinds: ["expression_switch_statement"],
+  caseGroupKinds: ["expression_case", "default_case"],
+  caseLabelKinds: [],
+  defaultCaseKinds: ["default_case"],
+  breakKinds: ["break_statement"],
+  fallsThrough: false,
+  loopKinds: ["for_statement"],
+  tryKinds: [],
+  catchKinds: [],
+  finallyKinds: [],
+  returnKinds: ["return_statement"],
+  throwKinds: [],
+  callKinds: ["call_expression"],
+  constructorKinds: [],
+  stringKinds: ["interpreted_string_literal", "raw_string_literal"],
+  charKinds: ["rune_literal"],
+  numberKinds: ["int_literal", "float_literal"],
+  booleanKinds: ["true", "false"],
+  nullKinds: ["nil"],
+  identifierKinds: ["identifier"],
+  fieldAccessKinds: ["selector_expression"],
+  indexKinds: ["index_expression"],
+  arrayKinds: ["expression_list"],
+  arrayCreationKinds: [],
+  compositeKinds: ["composite_literal"],
+  mapKinds: [],
+  stringContentKinds: ["interpreted_string_literal_content", "raw_string_literal_content", "escape_sequence"],
+  interpolationKinds: [],
+  binaryKinds: ["binary_expression"],
+  unaryKinds: ["unary_expression"],
+  wrapperKinds: ["parenthesized_expression"],
+  castKinds: [],
+  sourceMethods: /^(FormValue|PostFormValue|DefaultQuery|DefaultPostForm|GetHeader|PathValue)$/,
+  sanitizers:
+    /^(strconv\.(Atoi|ParseInt|ParseUint|ParseFloat|ParseBool|Itoa|FormatInt)|pq\.Quote(Identifier|Literal)|shellescape\.Quote|len)$/,
+  scalarMethods: /^(Contains|HasPrefix|HasSuffix|Index|EqualFold|Len)$/,
+  appendFunction: /^append$/,
+  printfCalls: /^fmt\.(Sprintf|Sprint|Sprintln)$/,
+  listAdd: /(?!)/,
+  listInsert: /(?!)/,
+  listRemoveAt: /(?!)/,
+  builderTypes: /\b(strings\.Builder|bytes\.Buffer)\b/,
+  newList: /^make$/,
+  newMap: /(?!)/,
+  newBuilder: /(?!)/,
+  listOf: /(?!)/,
+  appendMethods: /^(WriteString|WriteByte|WriteRune|Write)$/,
 };
 
 /**
@@ -328,4 +411,5 @@ export const FLOW_SYNTAX: Partial<Record<SyntaxLanguage, FlowSyntax>> = {
   javascript: JAVASCRIPT,
   typescript: { ...JAVASCRIPT, classKinds: [...JAVASCRIPT.classKinds, "abstract_class_declaration"] },
   tsx: JAVASCRIPT,
+  go: GO,
 };

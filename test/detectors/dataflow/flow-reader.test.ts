@@ -442,6 +442,57 @@ describe("FlowReader on JavaScript and TypeScript", () => {
   });
 });
 
+describe("FlowReader on Go", () => {
+  it("a request decoded into a struct (`Decode(&req)`) reaches the script; a switch on a constant keeps the command constant", () => {
+    const lines = [
+      "package main",
+      "",
+      "func handle(w http.ResponseWriter, r *http.Request) {",
+      "\tvar req releaseRequest",
+      "\tif err := json.NewDecoder(r.Body).Decode(&req); err != nil {",
+      "\t\treturn",
+      "\t}",
+      '\tscript := "docker pull " + req.Service',
+      "\tsink(script)",
+      '\tmode := "status"',
+      '\tcmd := "uptime"',
+      "\tswitch mode {",
+      '\tcase "status", "health":',
+      '\t\tcmd = "systemctl status app"',
+      "\tdefault:",
+      "\t\tcmd = req.Service",
+      "\t}",
+      "\tsink(cmd)",
+      "}",
+    ];
+    const [script, cmd] = argumentsAt(lines, "sink", "cmd/deployer/release.go").map((args) => args[0]);
+    expect(script && carried(script).outside).toBe(true);
+    expect(script?.literal).toContain("docker pull");
+    expect(cmd && carried(cmd).outside).toBe(false);
+    expect(cmd?.known).toBe("systemctl status app");
+  });
+
+  it("a slice literal and append keep their elements; q, n := ... gives each name its value", () => {
+    const lines = [
+      "package main",
+      "",
+      "func run(name string) {",
+      '\targs := []string{"sh", "-c"}',
+      '\targs = append(args, "echo "+name)',
+      "\tsink(args)",
+      '\tq, n := "SELECT 1", name',
+      "\tsink(q)",
+      "\tsink(n)",
+      "}",
+    ];
+    const [args, q, n] = argumentsAt(lines, "sink", "internal/run.go").map((a) => a[0]);
+    expect(args?.items?.map((i) => i.known)).toEqual(["sh", "-c", undefined]);
+    expect(args?.items?.[2] && carried(args.items[2]).outside).toBe(true);
+    expect(q?.known).toBe("SELECT 1");
+    expect(n && carried(n).outside).toBe(true);
+  });
+});
+
 describe("flow values: join and concat", () => {
   it("join keeps a known value only when both paths know the same one", () => {
     expect(join(known("a"), known("a")).known).toBe("a");
