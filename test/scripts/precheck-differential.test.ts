@@ -1,24 +1,10 @@
-import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../../src/package-paths.js";
+import { runScript } from "./run-script.js";
 
-const run = promisify(execFile);
-const SCRIPT = path.join(PACKAGE_ROOT, "scripts", "precheck-differential.ts");
-
-/** Runs the script as a person does, and returns its exit code, stdout and stderr. */
-async function differential(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", SCRIPT, ...args], { cwd: PACKAGE_ROOT });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const differential = (...args: string[]) => runScript("precheck-differential.ts", ...args);
 
 describe("scripts/precheck-differential.ts", () => {
   const root = mkdtempSync(path.join(tmpdir(), "precheck-differential-"));

@@ -1,26 +1,12 @@
-import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { runScript } from "./run-script.js";
 import { splitOf } from "../../src/eval/held-split.js";
 import type { SastRow } from "../../src/eval/sast-score.js";
-import { PACKAGE_ROOT } from "../../src/package-paths.js";
 
-const run = promisify(execFile);
-const SCRIPT = path.join(PACKAGE_ROOT, "scripts", "sast-eval.ts");
-
-/** Runs the script as a person does, and returns its exit code, stdout and stderr. */
-async function sastEval(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", SCRIPT, ...args], { cwd: PACKAGE_ROOT });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const sastEval = (...args: string[]) => runScript("sast-eval.ts", ...args);
 
 describe("scripts/sast-eval.ts", () => {
   const root = mkdtempSync(path.join(tmpdir(), "sast-eval-"));

@@ -217,7 +217,7 @@ function flowHit(
       reachedAny = true;
       continue;
     }
-    const values = flowCarriers(call, rule, rules, flow);
+    const values = flowCarriers(call, rule, flow);
     if (values === undefined) continue;
     reachedAny = true;
     const value = values.find((v) => {
@@ -230,12 +230,7 @@ function flowHit(
 }
 
 /** The values that carry a sink's SQL or shell text, by the flow; undefined when the flow did not reach the call. */
-function flowCarriers(
-  call: CallSite,
-  rule: SinkRule,
-  rules: InjectionRules,
-  flow: FlowReader,
-): FlowValue[] | undefined {
+function flowCarriers(call: CallSite, rule: SinkRule, flow: FlowReader): FlowValue[] | undefined {
   const positional = call.args.filter((a) => !OPTION_KINDS.has(kindOf(a)));
   const values = positional.map((a) => flow.valueAt(a));
   if (values.some((v) => v === undefined)) return undefined;
@@ -261,7 +256,6 @@ function flowCarriers(
     return [first, ...environment];
   }
   if (shape === "text") return (rule.args ?? [0]).map((i) => given[i]).filter((v): v is FlowValue => v !== undefined);
-  void rules;
   return undefined;
 }
 
