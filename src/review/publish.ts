@@ -48,9 +48,15 @@ export class ReviewPublishing {
     this.publishersFor = publishersFor;
   }
 
-  /** Saves what the review concluded, then publishes it. */
+  /**
+   * Saves what the review concluded, then publishes it. A queued or running result that came too
+   * late (the review settled meanwhile, on this replica or another) is neither saved nor published.
+   */
   async record(reviewId: string, result: ReviewResult): Promise<void> {
-    await this.deps.store.saveResult(reviewId, result);
+    if (!(await this.deps.store.saveResult(reviewId, result))) {
+      this.deps.log.debug({ reviewId, status: result.status }, "a late announcement of a settled review: not shown");
+      return;
+    }
     await this.publish(reviewId);
   }
 

@@ -122,10 +122,11 @@ export class ReviewContext {
     await this.reloadState();
   }
 
-  /** Sets the review's status. */
-  async setStatus(status: ReviewStatus): Promise<void> {
-    await this.deps.store.setStatus(this.id, status);
-    this.record = { ...this.record, status };
+    /** Moves the review to running from the status this context read; false when it changed since (settled elsewhere). */
+  async claimRunning(): Promise<boolean> {
+    if (!(await this.deps.store.claim(this.id, this.record.status, "running"))) return false;
+    this.record = { ...this.record, status: "running" };
+    return true;
   }
 
   /**

@@ -59,7 +59,8 @@ export class ReviewRun {
     return this.work.lock.run(reviewId, async () => {
       const ctx = await this.work.context(reviewId);
       if (ctx.review.status !== "queued" && ctx.review.status !== "running") return ctx.result();
-      await ctx.setStatus("running");
+      // Claimed from the status just read: a review another replica settled meanwhile is not run again.
+      if (!(await ctx.claimRunning())) return (await this.work.load(reviewId))?.result() ?? ctx.result();
       // Show the review as in progress (a check run "in progress") before the work starts.
       await this.work.publishing.record(reviewId, await ctx.result());
       const { deps } = this.work;

@@ -1,5 +1,5 @@
 import type { PendingDecision } from "../domain/store/decision-log.js";
-import type { ReviewStatus } from "../domain/review-result.js";
+import type { ReviewResult, ReviewStatus } from "../domain/review-result.js";
 import type { ResumeValue, ReviewRecord } from "../domain/review.js";
 
 /** A `gate_reviews` row as both databases return it (PostgreSQL's BIGINT columns made numbers first). */
@@ -62,6 +62,12 @@ export function toRecord(r: ReviewRow): ReviewRecord {
  * only for a query whose condition is the index's own, so the list reads only such reviews.
  */
 export const UNPUBLISHED = "result_json IS NOT NULL AND result_published = 0";
+
+/** A review still queued or running: the only kind whose saved result a queued or running one may replace. */
+export const STILL_IN_PROGRESS = "status IN ('queued', 'running')";
+
+/** A result that announces a review rather than concludes it. */
+export const inProgress = (result: ReviewResult): boolean => result.status === "queued" || result.status === "running";
 
 /** A `gate_decisions` row as a pending decision is read from it. */
 export interface DecisionRow {

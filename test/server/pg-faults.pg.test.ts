@@ -36,8 +36,12 @@ const ReviewRow = z.object({
   result_published: z.number(),
 });
 type ReviewRow = z.infer<typeof ReviewRow>;
+/** Settled, its verdict saved (never a late "queued" or "running" over it) and published. */
 const settled = (r: ReviewRow) =>
-  (r.status === "done" || r.status === "waiting_for_human") && r.result_json !== null && r.result_published === 1;
+  (r.status === "done" || r.status === "waiting_for_human") &&
+  r.result_json !== null &&
+  !["queued", "running"].includes(z.object({ status: z.string() }).parse(JSON.parse(r.result_json)).status) &&
+  r.result_published === 1;
 
 let db: TestDatabase | undefined;
 const pools: pg.Pool[] = [];

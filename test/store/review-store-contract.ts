@@ -198,6 +198,30 @@ export function reviewStoreContract(name: string, open: OpenStore): void {
       expect(await s.unpublished()).toEqual([]);
     });
 
+    it("a queued or running result saved after the review settled (a late announcement) is refused; the verdict stays", async () => {
+      const { store: s } = await open();
+      await reg(s, "r-1");
+      const queued = { pr: "acme/web#7", route: null, status: "queued", review_id: "r-1" } as never;
+      const running = { pr: "acme/web#7", route: null, status: "running", review_id: "r-1" } as never;
+      const done = { pr: "acme/web#7", route: "approved", status: "done", review_id: "r-1" } as never;
+      // While the review is queued or running, its announcements are saved.
+      expect(await s.saveResult("r-1", queued)).toBe(true);
+      expect(await s.claim("r-1", "queued", "running")).toBe(true);
+      expect(await s.saveResult("r-1", running)).toBe(true);
+      // Another replica settles it and publishes its verdict.
+      expect(await s.setStatusUnlessSuperseded("r-1", "done")).toBe(true);
+      expect(await s.saveResult("r-1", done)).toBe(true);
+      await s.markPublished("r-1", done);
+      // The first replica's announcement arrives late: nothing changes, nothing is to publish again.
+      expect(await s.saveResult("r-1", queued)).toBe(false);
+      expect(await s.saveResult("r-1", running)).toBe(false);
+      expect(await s.lastResult("r-1")).toMatchObject({ status: "done", route: "approved" });
+      expect(await s.unpublished()).toEqual([]);
+      // Nor is a settled review claimed to run again from the status read before it settled.
+      expect(await s.claim("r-1", "queued", "running")).toBe(false);
+      expect((await s.get("r-1"))?.status).toBe("done");
+    });
+
     it("lists one review's unpublished result on its own: only that review, only while it is unpublished", async () => {
       const { store: s } = await open();
       await reg(s, "r-1");

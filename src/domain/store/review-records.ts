@@ -49,8 +49,12 @@ export interface ReviewRecords {
   /** Ends a review because its PR was closed: no decision, it stops gating. */
   close(id: string): Promise<void>;
   supersede(id: string, bySha: string): Promise<void>;
-  /** Saves the result the graph concluded (what should be published). */
-  saveResult(id: string, result: ReviewResult): Promise<void>;
+  /**
+   * Saves the result the graph concluded (what should be published). A queued or running result
+   * is saved only while the review is still queued or running: a late announcement (another
+   * replica settled the review meanwhile) never overwrites a verdict. False when it was not saved.
+   */
+  saveResult(id: string, result: ReviewResult): Promise<boolean>;
   lastResult(id: string): Promise<ReviewResult | undefined>;
   /** Records what a publisher created (a Slack message, a check run), so it is updated, never created twice. */
   recordReceipt(id: string, receipt: PublishReceipt): Promise<void>;

@@ -1,7 +1,7 @@
 import type { ReviewSource } from "../../domain/review-source.js";
 import type { ReviewResult } from "../../domain/review-result.js";
 import type { ReviewRecords } from "../../domain/store/review-records.js";
-import { UNPUBLISHED } from "../rows.js";
+import { inProgress, STILL_IN_PROGRESS, UNPUBLISHED } from "../rows.js";
 import { fromPg, type PgConnection, type PgReviewRow } from "./connection.js";
 
 /**
@@ -76,11 +76,12 @@ export function pgReviewRecords(c: PgConnection): ReviewRecords {
     },
     async saveResult(id, result) {
       // Saving the result already published keeps it published; any other is not published yet.
-      await c.changed(
+      const n = await c.changed(
         `UPDATE gate_reviews SET result_published = CASE WHEN result_json = $1 THEN result_published ELSE 0 END,
-           result_json = $1, updated_at = $2 WHERE id = $3`,
+           result_json = $1, updated_at = $2 WHERE id = $3${inProgress(result) ? ` AND ${STILL_IN_PROGRESS}` : ""}`,
         [JSON.stringify(result), c.now(), id],
       );
+      return n === 1;
     },
     async lastResult(id) {
       const [row] = await c.rows<{ result_json: string | null }>("SELECT result_json FROM gate_reviews WHERE id = $1", [

@@ -2,7 +2,7 @@ import type { ReviewSource } from "../../domain/review-source.js";
 import type { ReviewResult, ReviewStatus } from "../../domain/review-result.js";
 import type { ReviewRecords } from "../../domain/store/review-records.js";
 import type { ReviewRecord } from "../../domain/review.js";
-import { type ReviewRow, toRecord, UNPUBLISHED } from "../rows.js";
+import { inProgress, type ReviewRow, STILL_IN_PROGRESS, toRecord, UNPUBLISHED } from "../rows.js";
 import type { SqliteConnection } from "./connection.js";
 
 /**
@@ -108,12 +108,13 @@ export function sqliteReviewRecords(c: SqliteConnection): ReviewRecords {
       );
     },
     async saveResult(id, result) {
-      await changed(
+      const n = await changed(
         // Saving the result already published keeps it published; any other is not published yet.
         `UPDATE gate_reviews SET result_published = CASE WHEN result_json = @json THEN result_published ELSE 0 END,
-           result_json = @json, updated_at = @now WHERE id = @id`,
+           result_json = @json, updated_at = @now WHERE id = @id${inProgress(result) ? ` AND ${STILL_IN_PROGRESS}` : ""}`,
         { json: JSON.stringify(result), now: c.now(), id },
       );
+      return n === 1;
     },
     async lastResult(id) {
       await c.ready();
