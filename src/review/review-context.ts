@@ -122,7 +122,7 @@ export class ReviewContext {
     await this.reloadState();
   }
 
-    /** Moves the review to running from the status this context read; false when it changed since (settled elsewhere). */
+  /** Moves the review to running from the status this context read; false when it changed since (settled elsewhere). */
   async claimRunning(): Promise<boolean> {
     if (!(await this.deps.store.claim(this.id, this.record.status, "running"))) return false;
     this.record = { ...this.record, status: "running" };
