@@ -63,7 +63,11 @@ function missingReferences(file: string, text: string): string[] {
   const refs: string[] = [];
   if (file.endsWith(".md")) {
     for (const re of [REPO_PATH, MD_FILE]) refs.push(...[...text.matchAll(re)].map((m) => m[0]));
-    refs.push(...[...text.matchAll(MD_LINK)].map((m) => m[1] ?? ""));
+    // A link is followed from the linking file's folder, as GitHub renders it (never from the root).
+    const links = [...text.matchAll(MD_LINK)].map((m) => m[1] ?? "");
+    refs.push(
+      ...links.filter((link) => !fs.existsSync(path.resolve(path.dirname(file), link))).map((l) => `link ${l}`),
+    );
   } else {
     const { comments, strings } = commentsAndStrings(file, text);
     for (const c of comments.map(withoutExamples)) {
@@ -101,7 +105,11 @@ describe("the repository explains itself: every file it names exists", () => {
     const file = path.join(PACKAGE_ROOT, "src/x.ts");
     expect(missingReferences(file, src).sort()).toEqual(["DESIGN.md", "FIXTURES.md", "src/nowhere/gone.ts"]);
     const md = "See [the design](docs/nope.md), `src/graph/` and [claude](docs/claude.md).";
-    expect(missingReferences(path.join(PACKAGE_ROOT, "README.md"), md)).toEqual(["docs/nope.md"]);
+    expect(missingReferences(path.join(PACKAGE_ROOT, "README.md"), md)).toEqual(["docs/nope.md", "link docs/nope.md"]);
+    // The same link inside docs/ is followed from docs/: docs/docs/claude.md does not exist.
+    expect(missingReferences(path.join(PACKAGE_ROOT, "docs/x.md"), "[claude](docs/claude.md)")).toEqual([
+      "link docs/claude.md",
+    ]);
   });
 
   it("the README names only files that exist", () => {
