@@ -1,16 +1,9 @@
 import type { Logger } from "pino";
-import pg from "pg";
-import {
-  type HeldJob,
-  type JobHandler,
-  LockLost,
-  type ReplicaCoordination,
-  type ReviewJob,
-  type ReviewJobs,
-} from "../../domain/review-jobs.js";
+import type pg from "pg";
+import type { HeldJob, JobHandler, ReplicaCoordination, ReviewJob, ReviewJobs } from "../../domain/review-jobs.js";
 import type { ReviewStore } from "../../domain/review-store.js";
+import { AdvisoryLocks } from "./advisory-locks.js";
 import { JobNotifications } from "./job-notifications.js";
-import { surviveLostConnections } from "./lost-connections.js";
 import { pgClientOf } from "./pg-store.js";
 
 /** What runs a statement: the pool, or a transaction's checked-out client. */
@@ -55,8 +48,6 @@ function handOver(job: ReviewJob, attempts: number): ReviewJob | undefined {
   const why = `its ${job.kind} job failed, or the replica running it stopped, ${attempts - 1} times`;
   return { kind: "hand_over", reviewId: job.reviewId, why };
 }
-/** Connections for `exclusive`'s locks: at most this many keys are held at once by one process. */
-const LOCK_CONNECTIONS = 4;
 /** Takes are serialised by this transaction-level advisory lock (see `take`). */
 const TAKE_LOCK = 0x6a6f6273; // "jobs"
 /**
@@ -119,19 +110,11 @@ export class PgJobQueue implements ReviewJobs, ReplicaCoordination {
   private readonly active = new Set<Promise<void>>();
   /** The heartbeats of the jobs this process holds, stopped by `close`. */
   private readonly beats = new Set<() => void>();
-  /**
-   * The connections `exclusive` holds its locks on: a pool of their own, so lock holders never
-   * take the connections their work needs from the shared pool (a burst of publishes would).
-   */
-  private readonly locks: pg.Pool;
+  private readonly locks: AdvisoryLocks;
   private idleWaiters: Array<() => void> = [];
 
   constructor(private readonly opts: PgJobQueueOptions) {
-    this.locks = surviveLostConnections(
-      new pg.Pool({ ...opts.pool.options, max: LOCK_CONNECTIONS }),
-      opts.log,
-      "locks",
-    );
+    this.locks = new AdvisoryLocks(opts.pool, opts.log);
   }
 
   private get pollMs(): number {
@@ -198,43 +181,9 @@ export class PgJobQueue implements ReviewJobs, ReplicaCoordination {
     );
   }
 
-  /**
-   * Runs `work` holding a session advisory lock on `key` (on a connection of the lock pool, so a
-   * process that dies drops it with its connection): replicas publishing one review take turns,
-   * and the later one sees the earlier one's receipts (its check run, its card).
-   */
-  async exclusive<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const client = await this.locks.connect();
-    let broken: unknown;
-    try {
-      await client.query("SELECT pg_advisory_lock(hashtextextended($1, 0))", [key]).catch((error: unknown) => {
-        broken = error;
-        throw error;
-      });
-      let outcome: { value: T } | { error: unknown };
-      try {
-        outcome = { value: await work() };
-      } catch (error) {
-        outcome = { error };
-      }
-      // The unlock says whether the lock was still held: false, or no answer at all, means its
-      // connection was lost during the work (the server dropped the lock with it).
-      const held = await client
-        .query<{ held: boolean }>("SELECT pg_advisory_unlock(hashtextextended($1, 0)) AS held", [key])
-        .then(
-          (r) => r.rows[0]?.held === true,
-          (error: unknown) => {
-            broken = error;
-            return false;
-          },
-        );
-      if (!held) throw new LockLost(key, "error" in outcome ? { cause: outcome.error } : undefined);
-      if ("error" in outcome) throw outcome.error;
-      return outcome.value;
-    } finally {
-      // A client whose lock or unlock failed is closed, which drops the lock.
-      client.release(broken instanceof Error ? broken : undefined);
-    }
+  /** Runs `work` holding the shared lock on `key` (`AdvisoryLocks.exclusive`). */
+  exclusive<T>(key: string, work: () => Promise<T>): Promise<T> {
+    return this.locks.exclusive(key, work);
   }
 
   async depth(): Promise<number> {
