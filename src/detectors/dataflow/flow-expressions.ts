@@ -1,0 +1,421 @@
+import type { SgNode } from "@ast-grep/napi";
+import { methodOnValue } from "./flow-methods.js";
+import type { FlowSyntax } from "./flow-syntax.js";
+import {
+  callParts,
+  chainRoot,
+  fold,
+  itemAt,
+  LIST_PATTERNS,
+  OPERATORS,
+  PATTERN_KINDS,
+  paramCount,
+  type State,
+  stringText,
+  union,
+} from "./flow-state.js";
+import { at, carried, concat, CONSTANT, derived, join, known, OUTSIDE, SOURCE, type FlowValue } from "./flow-value.js";
+
+/** How deep calls of the file's own functions are followed. */
+export const MAX_CALL_DEPTH = 3;
+
+/**
+ * The expressions of `FlowReader`'s abstract run: what each expression may hold in a path's
+ * state (constants folded, strings built, collections and builders followed, calls of the file's
+ * own functions run through `callFunction`), and where each call's receiver and arguments are
+ * recorded for `valueAt`.
+ */
+export abstract class FlowExpressions {
+  protected readonly values = new Map<number, FlowValue>();
+  protected readonly functions = new Map<string, SgNode[]>();
+  protected readonly fields = new Map<string, SgNode | null>();
+  /** Names bound by imports: modules and types, never data. */
+  protected readonly imported = new Set<string>();
+  protected depth = 0;
+
+  protected constructor(
+    protected readonly root: SgNode,
+    protected readonly t: FlowSyntax,
+  ) {}
+
+  /** Runs a function of the file with its parameters bound to `args` (outside data when not given); its returns joined. */
+  protected abstract callFunction(fn: SgNode, args: readonly FlowValue[] | undefined, row: number): FlowValue;
+
+  protected expr(node: SgNode, state: State): FlowValue {
+    const t = this.t;
+    const kind = String(node.kind());
+    const row = node.range().start.line;
+    if (t.stringKinds.includes(kind)) return this.string(node, state, row);
+    if (kind === "concatenated_string")
+      return node
+        .namedChildren()
+        .map((c) => this.expr(c, state))
+        .reduce((a, b) => concat(a, b, row), known("", row));
+    if (t.charKinds.includes(kind)) return known(node.text().slice(1, -1), row);
+    if (t.numberKinds.includes(kind)) {
+      const n = Number(
+        node
+          .text()
+          .replace(/[_lLfFdD]$/g, "")
+          .replace(/_/g, ""),
+      );
+      return Number.isNaN(n) ? CONSTANT : known(n, row);
+    }
+    if (t.booleanKinds.includes(kind)) return known(node.text() === "true", row);
+    if (t.nullKinds.includes(kind)) return CONSTANT;
+    if (t.identifierKinds.includes(kind)) return this.name(node.text(), state, row);
+    if (t.mapKinds.includes(kind)) {
+      const entries = new Map<string, FlowValue>();
+      let other: FlowValue = CONSTANT;
+      for (const pair of node.namedChildren()) {
+        const part = String(pair.kind());
+        // `{ cmd }` holds the local `cmd`; `{ ...opts }`, `**opts` and methods hold what they carry.
+        if (part === "shorthand_property_identifier") {
+          entries.set(pair.text(), this.name(pair.text(), state, row));
+          continue;
+        }
+        if (part !== "pair") {
+          if (part !== "comment") other = join(other, this.expr(pair, state));
+          continue;
+        }
+        const key = pair.field("key");
+        const value = pair.field("value");
+        const bare = key && /^(property_identifier|identifier|shorthand_property_identifier)$/.test(String(key.kind()));
+        const k = key ? (bare ? key.text() : this.expr(key, state).known) : undefined;
+        const v = value ? this.expr(value, state) : CONSTANT;
+        if (k !== undefined) entries.set(String(k), v);
+        else other = join(other, v);
+      }
+      return { ...other, rows: [row], entries };
+    }
+    if (t.wrapperKinds.includes(kind)) {
+      const inner = node.namedChildren()[0];
+      return inner ? this.expr(inner, state) : CONSTANT;
+    }
+    if (t.castKinds.includes(kind)) {
+      const value = node.field("value");
+      const v = value ? this.expr(value, state) : CONSTANT;
+      return /^(int|long|short|byte|double|float|boolean|char)$/.test(node.field("type")?.text() ?? "")
+        ? { ...CONSTANT, rows: v.rows }
+        : v;
+    }
+    if (t.fieldAccessKinds.includes(kind)) return this.fieldAccess(node, state, row);
+    if (t.indexKinds.includes(kind)) {
+      const array = node.field("array") ?? node.field("value") ?? node.field("object") ?? node.field("operand");
+      const index = node.field("index") ?? node.field("subscript");
+      const a = array ? this.expr(array, state) : OUTSIDE;
+      const i = index ? this.expr(index, state) : CONSTANT;
+      return at(itemAt(a, i), row);
+    }
+    if (t.compositeKinds.includes(kind)) return this.composite(node, state, row);
+    if (t.arrayKinds.includes(kind)) {
+      // `return q` in Go is a list of one.
+      const named = node.namedChildren();
+      if (kind === "expression_list" && named.length === 1 && named[0]) return this.expr(named[0], state);
+      const value = node.field("value");
+      const init = value && t.arrayKinds.includes(String(value.kind())) ? value : node;
+      if (init === node && t.arrayCreationKinds.includes(kind)) return { ...CONSTANT, items: [], rows: [row] };
+      return { ...CONSTANT, rows: [row], items: init.namedChildren().map((c) => this.expr(c, state)) };
+    }
+    if (t.binaryKinds.includes(kind)) return this.binary(node, state, row);
+    if (t.unaryKinds.includes(kind)) {
+      const operand = node.field("operand") ?? node.field("argument") ?? node.namedChildren()[0];
+      const v = operand ? this.expr(operand, state) : CONSTANT;
+      const op = node.field("operator")?.text() ?? node.children()[0]?.text();
+      if ((op === "!" || op === "not") && typeof v.known === "boolean") return known(!v.known, row);
+      if (op === "-" && typeof v.known === "number") return known(-v.known, row);
+      // `&x`, `*p`, `<-ch` give the value itself; negation and the like give a number or a boolean.
+      if (op === "&" || op === "*" || op === "<-") return at(v, row);
+      return { ...CONSTANT, rows: [row] };
+    }
+    if (t.ternaryKinds.includes(kind)) {
+      // Python's `a if c else b` names no fields: its parts are in that order.
+      const parts = node.namedChildren();
+      const condition = node.field("condition") ?? parts[1];
+      const yes = node.field("consequence") ?? parts[0];
+      const no = node.field("alternative") ?? parts[2];
+      const cond = condition ? this.expr(condition, state) : CONSTANT;
+      if (cond.known === true && yes) return this.expr(yes, state);
+      if (cond.known === false && no) return this.expr(no, state);
+      return join(yes ? this.expr(yes, state) : CONSTANT, no ? this.expr(no, state) : CONSTANT);
+    }
+    if (t.assignmentKinds.includes(kind)) return this.assign(node, state, row);
+    if (t.callKinds.includes(kind)) return this.call(node, state, row);
+    if (t.constructorKinds.includes(kind)) return this.construct(node, state, row);
+    if (kind === "update_expression" || kind === "instanceof_expression" || kind === "class_literal")
+      return { ...CONSTANT, rows: [row] };
+    if (kind === "lambda_expression" || kind === "method_reference") return { ...CONSTANT, rows: [row] };
+    if (kind === "this" || kind === "super") return CONSTANT;
+    // A definition or a block met as a value (a decorated function, a lambda's body) is run on its own.
+    if (t.functionKinds.includes(kind) || t.classKinds.includes(kind) || t.blockKinds.includes(kind)) return CONSTANT;
+    if (t.definitionKinds.includes(kind)) return CONSTANT;
+    return derived(
+      node.namedChildren().map((c) => this.expr(c, state)),
+      row,
+    );
+  }
+
+  /** A string literal: its text, or its parts joined when it substitutes values (an f-string). */
+  private string(node: SgNode, state: State, row: number): FlowValue {
+    const t = this.t;
+    const parts = node.children();
+    if (!parts.some((c) => t.interpolationKinds.includes(String(c.kind())))) {
+      const content = parts.filter((c) => t.stringContentKinds.includes(String(c.kind())));
+      return known(content.length > 0 ? content.map((c) => c.text()).join("") : stringText(node.text()), row);
+    }
+    let out = known("", row);
+    for (const c of parts) {
+      const k = String(c.kind());
+      if (t.stringContentKinds.includes(k)) out = concat(out, known(c.text()), row);
+      else if (t.interpolationKinds.includes(k)) {
+        const inner = c.namedChildren()[0];
+        out = concat(out, inner ? this.expr(inner, state) : CONSTANT, row);
+      }
+    }
+    return out;
+  }
+
+  private name(name: string, state: State, row: number): FlowValue {
+    const local = state.env.get(name);
+    if (local) return at(local, row);
+    if (this.t.sourceNames?.test(name)) return at(SOURCE, row);
+    if (this.imported.has(name)) return { ...CONSTANT, rows: [row] };
+    return this.field(name, state, row) ?? (/^[A-Z]/.test(name) ? { ...CONSTANT, rows: [row] } : at(OUTSIDE, row));
+  }
+
+  /** A field of the file: a final field's initial value; any other field is data from outside. */
+  private field(name: string, state: State, row: number): FlowValue | undefined {
+    if (!this.fields.has(name)) return undefined;
+    const init = this.fields.get(name);
+    if (!init) return /^[A-Z][A-Z0-9_]*$/.test(name) ? { ...CONSTANT, rows: [row] } : at(OUTSIDE, row);
+    this.fields.set(name, null); // a field initialised from itself is outside data
+    const v = this.expr(init, { ...state, env: new Map() });
+    this.fields.set(name, init);
+    return at(v, row);
+  }
+
+  private fieldAccess(node: SgNode, state: State, row: number): FlowValue {
+    const object = node.field("object") ?? node.field("operand");
+    const field = (node.field("field") ?? node.field("attribute") ?? node.field("property"))?.text() ?? "";
+    if (object && this.t.selfNames.test(object.text())) {
+      return this.field(field, state, row) ?? at(OUTSIDE, row);
+    }
+    // A constant (`Config.MAX`, `Mode.READ`), a class named with its package, an array's length.
+    if (/^[A-Z][A-Z0-9_]*$/.test(field) || field === "length") return { ...CONSTANT, rows: [row] };
+    if (/^([a-z_]\w*\.)*[A-Z]\w*$/.test(node.text()) && !state.env.has(node.text().split(".")[0] ?? ""))
+      return { ...CONSTANT, rows: [row] };
+    return derived([object ? this.expr(object, state) : OUTSIDE], row);
+  }
+
+  private binary(node: SgNode, state: State, row: number): FlowValue {
+    const named = node.namedChildren();
+    const left = node.field("left") ?? named[0];
+    const right = node.field("right") ?? named[1];
+    const written =
+      node.field("operator")?.text() ??
+      node
+        .children()
+        .find((c) => !c.isNamed())
+        ?.text() ??
+      "";
+    const op = OPERATORS[written] ?? written;
+    const l = left ? this.expr(left, state) : CONSTANT;
+    // `a && b`, `a || b`: the right side may not run.
+    if ((op === "&&" && l.known === false) || (op === "||" && l.known === true)) return known(l.known, row);
+    const r = right ? this.expr(right, state) : CONSTANT;
+    const folded = fold(op, l.known, r.known);
+    if (folded !== undefined) return known(folded, row);
+    if (op === "+") return concat(l, r, row);
+    // `a || b`, `a ?? b`, Python's `a or b`: the value is one of the operands (in JavaScript and Python).
+    if (op === "||" || op === "&&" || op === "??") return join(at(l, row), r);
+    // Python's `"... %s" % x` formats text.
+    if (op === "%" && (typeof l.known === "string" || l.literal !== "")) return derived([l, r], row);
+    // Arithmetic, comparison and logic give numbers and booleans: they carry no text.
+    return { ...CONSTANT, rows: union(l.rows, r.rows, row) };
+  }
+
+  private assign(node: SgNode, state: State, row: number): FlowValue {
+    // Go writes both sides as lists: `q := x` is a list of one, `a, b := x, y` of two.
+    const single = (n: SgNode | null) => {
+      const named = n?.namedChildren() ?? [];
+      return n && String(n.kind()) === "expression_list" && named.length === 1 && named[0] ? named[0] : n;
+    };
+    const left = single(node.field("left"));
+    const right = single(node.field("right"));
+    const op = node.field("operator")?.text() ?? "=";
+    if (!left || !right) return right ? this.expr(right, state) : CONSTANT;
+    const r = this.expr(right, state);
+    const target = String(left.kind());
+    if (this.t.identifierKinds.includes(target)) {
+      const name = left.text();
+      const value = op === "+=" ? concat(this.name(name, state, row), r, row) : op === "=" ? at(r, row) : CONSTANT;
+      state.env.set(name, value);
+      return value;
+    }
+    if (PATTERN_KINDS.has(target)) {
+      this.bind(left, r, state);
+      return r;
+    }
+    if (this.t.indexKinds.includes(target)) {
+      const array = left.field("array") ?? left.field("value") ?? left.field("object");
+      const index = left.field("index") ?? left.field("subscript");
+      const name = array?.text() ?? "";
+      const a = state.env.get(name);
+      const i = index ? this.expr(index, state) : CONSTANT;
+      if (a?.entries && i.known !== undefined) {
+        const entries = new Map(a.entries);
+        entries.set(String(i.known), r);
+        state.env.set(name, { ...a, entries });
+      } else if (a?.items && typeof i.known === "number") {
+        const items = [...a.items];
+        items[i.known] = r;
+        state.env.set(name, { ...a, items });
+      } else if (a) state.env.set(name, join(a, { ...CONSTANT, items: undefined, outside: carried(r).outside }));
+      return r;
+    }
+    return r;
+  }
+
+  private call(node: SgNode, state: State, row: number): FlowValue {
+    const t = this.t;
+    const { object, method } = callParts(node, t);
+    const argList = node.field("arguments");
+    const listed = argList?.namedChildren() ?? [];
+    // Keyword arguments (`shell=True`) are read, not passed by position.
+    const argNodes = listed.filter((a) => String(a.kind()) !== "keyword_argument" && String(a.kind()) !== "comment");
+    const receiver = object ? this.expr(object, state) : undefined;
+    const args = argNodes.map((a) => this.expr(a, state));
+    if (object && receiver) this.record(object, receiver);
+    argNodes.forEach((a, i) => {
+      this.record(a, args[i] as FlowValue);
+    });
+    for (const k of listed) {
+      const value = String(k.kind()) === "keyword_argument" ? k.field("value") : null;
+      if (value) this.record(value, this.expr(value, state));
+    }
+    const callee = object ? `${object.text()}.${method}` : method;
+    // A call given `&x` may write into `x` whatever it read (Go's `Decode(&req)`, `Scan(&name)`).
+    for (const a of argNodes) {
+      const target =
+        String(a.kind()) === "unary_expression" && a.children()[0]?.text() === "&" ? a.namedChildren()[0] : null;
+      if (target && t.identifierKinds.includes(String(target.kind()))) {
+        const name = target.text();
+        const written = derived(receiver ? [receiver, ...args] : args, row);
+        state.env.set(name, join(state.env.get(name) ?? CONSTANT, written));
+      }
+    }
+    if (t.sourceMethods.test(method) || t.sourceCallees?.test(callee)) return at(SOURCE, row);
+    if (!object && t.newList.test(method))
+      return { ...CONSTANT, rows: [row], items: args[0]?.items ? [...args[0].items] : [] };
+    if (!object && t.newMap.test(method))
+      return { ...CONSTANT, rows: [row], entries: args[0]?.entries ? new Map(args[0].entries) : new Map() };
+    if (t.sanitizers.test(callee) || t.scalarMethods.test(method)) return { ...CONSTANT, rows: [row] };
+    if (t.escapingFormats?.test(callee)) return at(args[0] ?? CONSTANT, row);
+    if (t.listOf.test(callee)) return { ...CONSTANT, rows: [row], items: args };
+    if (t.printfCalls?.test(callee) && typeof args[0]?.known === "string") {
+      const verbs = [...args[0].known.matchAll(/%[-+# 0-9.*]*([a-zA-Z%])/g)].map((m) => m[1]).filter((v) => v !== "%");
+      const spliced = args.slice(1).filter((_, i) => !/^[dfegbocxXEGUt]$/.test(verbs[i] ?? "v"));
+      return derived([args[0], ...spliced], row);
+    }
+    // Go's `append(list, x...)`: the list with more elements.
+    if (!object && t.appendFunction?.test(method) && args[0]) {
+      const [list, ...more] = args;
+      return list.items ? { ...list, rows: [row], items: [...list.items, ...more] } : derived(args, row);
+    }
+    // The file's own functions, called plainly or on `this` or a new object: their returns.
+    const own = this.functions.get(method)?.find((f) => paramCount(f, t) === argNodes.length);
+    if (own && (!object || t.selfNames.test(object.text()) || t.constructorKinds.includes(String(object.kind())))) {
+      if (this.depth <= MAX_CALL_DEPTH) return this.callFunction(own, args, row);
+    }
+    const name = object && t.identifierKinds.includes(String(object.kind())) ? object.text() : undefined;
+    const r = receiver ?? CONSTANT;
+    // A known string's own methods, and the lists and maps a local holds.
+    const done = methodOnValue(r, method, args, row, t, name !== undefined);
+    if (done) {
+      if (done.holder && name) this.update(state, name, done.holder);
+      return done.result;
+    }
+    // Text builders: `sb.append(x)` gives `sb` more text.
+    if (t.appendMethods.test(method) && object) {
+      const arg = method === "insert" ? args[1] : args[0];
+      const grown = concat(r, arg ?? CONSTANT, row);
+      const root = chainRoot(object, t);
+      if (root && state.builders.has(root)) state.env.set(root, grown);
+      return grown;
+    }
+    if (/^(toString|valueOf|intern|strip|trim|toCharArray|getBytes|name)$/.test(method))
+      return derived([r, ...args], row);
+    return derived(receiver ? [receiver, ...args] : args, row);
+  }
+
+  private construct(node: SgNode, state: State, row: number): FlowValue {
+    const t = this.t;
+    const type = ((node.field("type") ?? node.field("constructor"))?.text() ?? "").replace(/<.*>$/, "");
+    const argNodes = node.field("arguments")?.namedChildren() ?? [];
+    const args = argNodes.map((a) => this.expr(a, state));
+    argNodes.forEach((a, i) => {
+      this.record(a, args[i] as FlowValue);
+    });
+    if (t.newList.test(type)) {
+      const from = args[0];
+      return { ...CONSTANT, rows: [row], items: from?.items ? [...from.items] : [] };
+    }
+    if (t.newMap.test(type)) return { ...CONSTANT, rows: [row], entries: new Map() };
+    if (t.newBuilder.test(type))
+      return args[0] && !/^\d/.test(String(args[0].known ?? "")) ? at(args[0], row) : known("", row);
+    return derived(args, row);
+  }
+
+  /** Go's composite literal: a slice's elements in order, a map's entries by constant key. */
+  private composite(node: SgNode, state: State, row: number): FlowValue {
+    const body = node.field("body");
+    const elements = body?.namedChildren().filter((c) => String(c.kind()) !== "comment") ?? [];
+    const inner = (e: SgNode | null | undefined): FlowValue => {
+      const v = e && String(e.kind()) === "literal_element" ? e.namedChildren()[0] : e;
+      return v ? this.expr(v, state) : CONSTANT;
+    };
+    if (elements.some((e) => String(e.kind()) === "keyed_element")) {
+      const entries = new Map<string, FlowValue>();
+      let other: FlowValue = CONSTANT;
+      for (const e of elements) {
+        const [key, value] = e.namedChildren();
+        const k = inner(key).known;
+        if (k !== undefined) entries.set(String(k), inner(value));
+        else other = join(other, inner(value));
+      }
+      return { ...other, rows: [row], entries };
+    }
+    return { ...CONSTANT, rows: [row], items: elements.map((e) => inner(e)) };
+  }
+
+  /** Destructuring: `a, b = x, y`, `[a, b] = xs`, `{ a, b } = obj` give each name its part. */
+  protected bind(target: SgNode, value: FlowValue, state: State): void {
+    const kind = String(target.kind());
+    if (this.t.identifierKinds.includes(kind)) {
+      state.env.set(target.text(), value);
+      return;
+    }
+    if (LIST_PATTERNS.has(kind)) {
+      target.namedChildren().forEach((c, i) => {
+        this.bind(c, value.items?.[i] ?? itemAt(value, CONSTANT), state);
+      });
+      return;
+    }
+    // An object pattern and anything else: each name may hold any part of the value.
+    const part = itemAt(value, CONSTANT);
+    for (const id of target.findAll({ rule: { kind: "identifier" } })) state.env.set(id.text(), part);
+    for (const id of target.findAll({ rule: { kind: "shorthand_property_identifier_pattern" } }))
+      state.env.set(id.text(), part);
+  }
+
+  private update(state: State, name: string, value: FlowValue): FlowValue {
+    state.env.set(name, value);
+    return value;
+  }
+
+  private record(node: SgNode, value: FlowValue): void {
+    const id = node.id();
+    const had = this.values.get(id);
+    this.values.set(id, had ? join(had, value) : value);
+  }
+}
