@@ -127,6 +127,23 @@ describe("decisions do not wait for Slack's API", () => {
     expect((await s.server.gate.runner.result(review.id)).route).toBe("human_rejected");
   }, 30_000);
 
+  it("a Reject by someone the group look-up does not find shows the refusal in the modal it opened, privately and audited", async () => {
+    const { s, slack, review, ts } = await waitingReview(start, { GATE_APPROVERS: "SREVIEWERS" });
+    slack.userGroups.set("SREVIEWERS", [OTHER_APPROVER]);
+
+    await click(s, ACTION_REJECT, "UNOBODY", review.id, ts);
+    const [update] = await slack.waitFor("views.update", 1, 10_000);
+    const order = slack.calls.map((c) => c.method);
+    expect(order.indexOf("usergroups.users.list")).toBeGreaterThan(order.indexOf("views.open"));
+    const view = record(update?.body.view);
+    expect(view.callback_id).toBe(PENDING_MODAL);
+    expect(JSON.stringify(view.blocks)).toContain("not among the configured approvers");
+    expect(slack.callsTo("chat.postEphemeral")).toHaveLength(0);
+    const audit = await s.server.gate.store.auditFor(review.id);
+    expect(audit.filter((e) => e.outcome === "refused:not_allowed").map((e) => e.actor)).toEqual(["UNOBODY"]);
+    expect((await s.server.gate.store.get(review.id))?.status).toBe("waiting_for_human");
+  }, 30_000);
+
   it("a Reject whose group look-up is slower than its bound shows why in the modal; nothing changes, and it is audited", async () => {
     const { s, slack, pr, review, ts } = await waitingReview(start, { GATE_APPROVERS: "SREVIEWERS" });
     slack.userGroups.set("SREVIEWERS", [APPROVER]);
