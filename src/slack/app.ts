@@ -18,7 +18,6 @@ import {
 } from "./card.js";
 import {
   SOMETHING_WENT_WRONG,
-  checkAttempt,
   decideAfterMergeAndUpdate,
   decideAndUpdate,
   ephemeral,
@@ -55,6 +54,7 @@ import {
 import { GuardedReceiver } from "./guarded-receiver.js";
 import { GuardedSocketModeReceiver } from "./guarded-socket-receiver.js";
 import type { SlackBotIdentity } from "./token-check.js";
+import { openCheckedModal } from "./modal-open.js";
 import { UserGroupCache } from "./user-groups.js";
 
 export interface SlackAppOptions {
@@ -289,8 +289,8 @@ function registerCardActions(app: App, deps: FlowDeps, rerun: StartRerun | undef
 }
 
 /**
- * A card button that opens a modal. The person is checked first, so one who may not act is told
- * now rather than after typing; the modal carries the review and the card's place back.
+ * A card button that opens a modal (see `openCheckedModal`: the person is checked first, and
+ * a check that needs Slack's API runs behind a modal opened at once).
  */
 function openModalOnClick(
   app: App,
@@ -303,11 +303,8 @@ function openModalOnClick(
     await ack();
     const attempt = attemptFromClick(body, action, kind, client);
     await guarded(deps, attempt, async () => {
-      if (!(await isNew(deps, attempt, actionId, context, triggerOf(body)))) return;
-      const checked = await checkAttempt(deps, attempt);
-      if (!checked.ok) return;
-      const meta = { reviewId: attempt.reviewId, channel: attempt.place?.channel ?? "", ts: attempt.place?.ts ?? "" };
-      await client.views.open({ trigger_id: body.trigger_id, view: view(checked, meta) });
+      if (await isNew(deps, attempt, actionId, context, triggerOf(body)))
+        await openCheckedModal(deps, attempt, body.trigger_id, view);
     });
   });
 }

@@ -18,6 +18,8 @@ export interface SlackProfile {
  */
 export class ProfileCache {
   private readonly entries = new Map<string, { at: number; profile: SlackProfile }>();
+  /** Look-ups under way: a second asker of the same user waits for the first's answer. */
+  readonly pending = new Map<string, Promise<SlackProfile>>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -32,14 +34,22 @@ export class ProfileCache {
 }
 
 /**
- * A user's Slack profile through the cache (users.profile.get when it has none). Throws when
- * Slack does not answer.
+ * A user's Slack profile through the cache (users.profile.get when it has none; one look-up at a
+ * time per user). Throws when Slack does not answer.
  *
  * @example (await slackProfile(client, "U123", cache)).name // "Priya"
  */
 export async function slackProfile(client: WebClient, userId: string, cache: ProfileCache): Promise<SlackProfile> {
   const cached = cache.get(userId);
   if (cached) return cached;
+  const pending = cache.pending.get(userId);
+  if (pending !== undefined) return pending;
+  const lookup = readProfile(client, userId, cache).finally(() => cache.pending.delete(userId));
+  cache.pending.set(userId, lookup);
+  return lookup;
+}
+
+async function readProfile(client: WebClient, userId: string, cache: ProfileCache): Promise<SlackProfile> {
   const answer = await client.users.profile.get({ user: userId });
   const p = answer.profile ?? {};
   const fields = Object.values(p.fields ?? {}).flatMap((f) => [f?.value ?? "", f?.alt ?? ""]);

@@ -16,16 +16,17 @@ import type {
   ReviewRecord,
   ReviewService,
 } from "../domain/review.js";
-import { authorSlackId, rerunRefusal } from "../review/decision-policy.js";
-import type { AnswerWindow } from "./answer-window.js";
+import { audits } from "../review/audit-entries.js";
+import { rerunRefusal } from "../review/decision-policy.js";
+import { type AnswerWindow, TRY_AGAIN } from "./answer-window.js";
 import type { RequestMemory } from "./replays.js";
-import { type ProfileCache, slackProfile, slackUserIsGitHubUser } from "./author-profile.js";
+import type { ProfileCache } from "./author-profile.js";
 import type { People } from "./people.js";
-import { groupIdsIn } from "./who-to-ask.js";
 import { renderCard } from "./card.js";
 import { mentionOrName, slackDate } from "./mrkdwn.js";
 import { throttleProgress } from "./progress-throttle.js";
-import { type UserGroupCache, userGroupsNow } from "./user-groups.js";
+import { lookUpName, NAME_GRACE_MS, whoTheyAre, within } from "./slack-lookups.js";
+import type { UserGroupCache } from "./user-groups.js";
 
 type WebClient = webApi.WebClient;
 
@@ -59,40 +60,36 @@ export interface FlowDeps {
   githubWebUrl?: string;
   /** Slack is answered within this many ms (`ANSWER_DEADLINE_MS` unless told; tests shorten it). */
   answerDeadlineMs?: number;
-  /** See `NAME_WAIT_MS`. */
-  nameWaitMs?: number;
+  /** See `NAME_GRACE_MS` (tests lengthen it). */
+  nameGraceMs?: number;
+  /** See `LOOKUP_WAIT_MS` (tests shorten it). */
+  lookupWaitMs?: number;
   /** Knows a replayed request again (see `firstDelivery`). */
   requests?: RequestMemory;
 }
 
-/** How long a decision waits for its person's name (after Slack was answered) before it is applied with their id. */
-export const NAME_WAIT_MS = 8000;
+/**
+ * Once a decision is stored (and Slack answered), waits at most `NAME_GRACE_MS` for its maker's
+ * name, so the check run names them when Slack is quick. True when the name came in time.
+ */
+async function nameInTime(deps: FlowDeps, named: Promise<boolean>): Promise<boolean> {
+  return (await within(named, deps.nameGraceMs ?? NAME_GRACE_MS)) === true;
+}
 
 /**
- * Reads the person's Slack display name (their profile, through the cache the author check
- * shares) and remembers it, so the check run and the card name them. Called once the decision is
- * stored and Slack answered, before it is applied. A failed or slow lookup (over `NAME_WAIT_MS`)
- * is logged; the id stands in.
+ * The decider's name came after their decision was applied: the card is redrawn as the review now
+ * stands, naming them (the check run keeps their id this once; the name is remembered for next time).
  */
-async function rememberName(deps: FlowDeps, attempt: Attempt): Promise<void> {
-  const people = deps.people;
-  if (!people) return;
-  let timer: NodeJS.Timeout | undefined;
-  const lookup = slackProfile(attempt.client, attempt.userId, deps.profiles).then(async ({ name }) => {
-    if (name) await people.record(attempt.userId, name);
-  });
-  const slow = new Promise<"slow">((resolve) => {
-    timer = setTimeout(() => resolve("slow"), deps.nameWaitMs ?? NAME_WAIT_MS);
-  });
+async function redrawWhenNamed(deps: FlowDeps, attempt: Attempt, named: Promise<boolean>): Promise<void> {
+  if (!(await named)) return;
   try {
-    if ((await Promise.race([lookup, slow])) === "slow")
-      deps.log.warn({ userId: attempt.userId }, "the decider's Slack profile is slow; deciding with their id");
+    const review = await deps.service.get(attempt.reviewId);
+    const result = await deps.service.status(attempt.reviewId);
+    if (review && result) await redrawCard(deps, attempt, review, result);
   } catch (error) {
-    deps.log.warn({ err: error, userId: attempt.userId }, "cannot read a Slack profile for the decider's name");
-  } finally {
-    clearTimeout(timer);
+    // The decision stands; only the name on its card waits for the next update.
+    deps.log.warn({ err: error, reviewId: attempt.reviewId }, "cannot redraw the card with the decider's name");
   }
-  lookup.catch(() => undefined);
 }
 
 /** Where a review's card is. */
@@ -116,18 +113,21 @@ export const SOMETHING_WENT_WRONG = "Something went wrong, the review is unchang
 
 export type Checked = { ok: true; review: ReviewRecord; result: ReviewResult; door: DecisionDoor } | { ok: false };
 
+/** How a handler tells the person something (an ephemeral by default; an open modal's view when there is one). */
+export type Tell = (text: string) => Promise<void>;
+
 /** Refusals show people as mentions and dates in the reader's time zone; the words are the policy's. */
 const SLACK_STYLE: RefusalStyle = { person: mentionOrName, date: slackDate };
 
 /**
- * What Slack knows about the person: the approver groups they are in, and whether their profile
- * names the PR's author (asked only when GATE_GITHUB_TO_SLACK has no entry for the author).
+ * What the door knows about the person: whether the click came from the review's own card, and
+ * what only Slack's API can say (see `whoTheyAre`: asked only when needed, within
+ * `LOOKUP_WAIT_MS`). "slow" when Slack did not answer in time: nothing may be decided.
  */
-async function doorOf(deps: FlowDeps, attempt: Attempt): Promise<DecisionDoor> {
-  const approvers = deps.service.approvers;
-  const groups = await userGroupsNow(attempt.client, attempt.userId, groupIdsIn(approvers), deps.groups, deps.log);
+async function doorOf(deps: FlowDeps, attempt: Attempt): Promise<DecisionDoor | "slow"> {
   const record = await deps.service.get(attempt.reviewId);
-  const author = record?.author ?? "";
+  const who = await whoTheyAre(deps, attempt.client, attempt.userId, deps.service.approvers, record?.author ?? "");
+  if (!who) return "slow";
   // The card the click came from must be the one recorded for the review its button names.
   const card = record ? placeOf(record) : undefined;
   const fromReviewCard =
@@ -135,18 +135,29 @@ async function doorOf(deps: FlowDeps, attempt: Attempt): Promise<DecisionDoor> {
     attempt.place !== undefined &&
     card.channel === attempt.place.channel &&
     card.ts === attempt.place.ts;
-  const namesAuthor =
-    author !== "" &&
-    authorSlackId(author, approvers.githubToSlack) === undefined &&
-    (await slackUserIsGitHubUser(attempt.client, attempt.userId, author, deps.profiles, (error) =>
-      deps.log.warn({ err: error, userId: attempt.userId }, "cannot read a Slack profile to recognise the PR author"),
-    ));
   return {
     kind: "slack",
-    groups,
+    groups: who.groups,
     fromReviewCard,
-    ...(namesAuthor ? { namesAuthor } : {}),
+    ...(who.namesAuthor ? { namesAuthor: true } : {}),
   };
+}
+
+/**
+ * Slack's API did not say in time who is clicking: nothing was decided, and the person is told
+ * so (unless the answer window told them already); audited as a refusal "too_late".
+ */
+async function tooSlow(deps: FlowDeps, attempt: Attempt, tell: Tell): Promise<void> {
+  const refusal = { code: "too_late" as const, reviewId: attempt.reviewId };
+  await deps.requests
+    ?.audit(
+      audits.requestRefused(attempt.reviewId, attempt.userId, attempt.action, refusal, {
+        door: "slack",
+        why: "Slack's API did not answer in time",
+      }),
+    )
+    .catch((error: unknown) => deps.log.error({ err: error, reviewId: attempt.reviewId }, "cannot audit a refusal"));
+  await tell(TRY_AGAIN);
 }
 
 /**
@@ -155,12 +166,20 @@ async function doorOf(deps: FlowDeps, attempt: Attempt): Promise<DecisionDoor> {
  *
  * @example const c = await checkAttempt(deps, attempt); if (!c.ok) return;
  */
-export async function checkAttempt(deps: FlowDeps, attempt: Attempt): Promise<Checked> {
+export async function checkAttempt(
+  deps: FlowDeps,
+  attempt: Attempt,
+  tell: Tell = (text) => ephemeral(deps, attempt, text),
+): Promise<Checked> {
   const door = await doorOf(deps, attempt);
+  if (door === "slow") {
+    await tooSlow(deps, attempt, tell);
+    return { ok: false };
+  }
   const kind = attempt.action === "rerun" ? "approve" : attempt.action;
   const checked = await deps.service.check(attempt.reviewId, { kind, by: attempt.userId }, door);
   if (!checked.ok) {
-    await tellRefusal(deps, attempt, checked);
+    await tellRefusal(deps, attempt, checked, tell);
     return { ok: false };
   }
   return { ok: true, review: checked.review, result: checked.result, door };
@@ -168,10 +187,11 @@ export async function checkAttempt(deps: FlowDeps, attempt: Attempt): Promise<Ch
 
 /**
  * Applies an approve or reject and updates the card, or tells the person why not. One round trip:
- * the person is checked once (the one decision policy, by `check`), the decision is stored
- * durably and Slack answered (through `window`, before its deadline, or "nothing changed"), then
- * their name is read once (through the profile cache) and the decision applied, and the card is
- * updated once (by the service's publisher, or here).
+ * the person is checked once (the one decision policy, by `check`, with Slack's API asked only
+ * what it must say, within `LOOKUP_WAIT_MS`), the decision is stored durably and Slack answered
+ * (through `window`, before its deadline, or "nothing changed"), then applied; the card is
+ * updated once (by the service's publisher, or here). Their name is looked up beside the store
+ * and waited for at most `NAME_GRACE_MS`; a name that comes later redraws the card.
  *
  * @example await decideAndUpdate(deps, attempt, { kind: "approve", by: userId }, answerWindow(ack, { log }));
  */
@@ -182,8 +202,12 @@ export async function decideAndUpdate(
   /** Slack's answer: given once the decision is stored durably, before it is applied. */
   window?: AnswerWindow,
 ): Promise<void> {
-  const checked = await checkAttempt(deps, attempt);
+  // A window closed by its deadline has told the person already.
+  const tell: Tell = (text) => (window?.isClosed ? Promise.resolve() : ephemeral(deps, attempt, text));
+  const checked = await checkAttempt(deps, attempt, tell);
   if (!checked.ok) return;
+  const named = lookUpName(deps, attempt.client, attempt.userId);
+  let namedInTime = false;
   // Checked just now: the decision itself only claims the review (one decision check per click).
   const outcome = await deps.service.decide(attempt.reviewId, resume, {
     door: checked.door,
@@ -191,7 +215,7 @@ export async function decideAndUpdate(
     ...(window ? { take: () => window.take() } : {}),
     onReceived: async () => {
       await window?.answer();
-      await rememberName(deps, attempt);
+      namedInTime = await nameInTime(deps, named);
     },
   });
   if (!outcome.ok) {
@@ -200,6 +224,7 @@ export async function decideAndUpdate(
     return;
   }
   if (!deps.cardsPublished) await updateCard(deps, attempt, checked.review, outcome.result);
+  if (!namedInTime) await redrawWhenNamed(deps, attempt, named);
 }
 
 /**
@@ -217,7 +242,8 @@ export async function decideAfterMergeAndUpdate(
 ): Promise<void> {
   const checked = await checkAttempt(deps, attempt);
   if (!checked.ok) return;
-  await rememberName(deps, attempt);
+  const named = lookUpName(deps, attempt.client, attempt.userId);
+  const namedInTime = await nameInTime(deps, named);
   const outcome = await deps.service.decideAfterMerge(
     attempt.reviewId,
     { kind, by: attempt.userId, ...(note ? { note } : {}) },
@@ -228,6 +254,7 @@ export async function decideAfterMergeAndUpdate(
     return;
   }
   if (!deps.cardsPublished) await updateCard(deps, attempt, checked.review, outcome.result);
+  if (!namedInTime) await redrawWhenNamed(deps, attempt, named);
 }
 
 /**
@@ -353,7 +380,12 @@ export async function rerunFromSlack(
 ): Promise<string> {
   const review = await deps.service.get(attempt.reviewId);
   if (!review) return refusalMessage({ code: "not_found", reviewId: attempt.reviewId }, SLACK_STYLE);
-  const { fromReviewCard, ...rest } = await doorOf(deps, attempt);
+  const known = await doorOf(deps, attempt);
+  if (known === "slow") {
+    await tooSlow(deps, attempt, async () => undefined);
+    return TRY_AGAIN;
+  }
+  const { fromReviewCard, ...rest } = known;
   const door: DecisionDoor = fromCard && fromReviewCard !== undefined ? { ...rest, fromReviewCard } : rest;
   const refusal = rerunRefusal({ by: attempt.userId, door, review, approvers: deps.service.approvers });
   if (refusal) {
@@ -371,10 +403,15 @@ export function placeOf(review: ReviewRecord): CardPlace | undefined {
 }
 
 /** Tells the person why their attempt was refused, in the policy's words. */
-async function tellRefusal(deps: FlowDeps, attempt: Attempt, refused: Refused): Promise<void> {
+async function tellRefusal(
+  deps: FlowDeps,
+  attempt: Attempt,
+  refused: Refused,
+  tell: Tell = (text) => ephemeral(deps, attempt, text),
+): Promise<void> {
   deps.log.info(
     { reviewId: attempt.reviewId, userId: attempt.userId, action: attempt.action, code: refused.code },
     "slack attempt refused",
   );
-  await ephemeral(deps, attempt, refusalMessage(refused.refusal, SLACK_STYLE));
+  await tell(refusalMessage(refused.refusal, SLACK_STYLE));
 }

@@ -9,6 +9,23 @@ export const INFO_MODAL = "gate_info_modal";
 export const APPROVE_MODAL = "gate_approve_modal";
 export const INCIDENT_MODAL = "gate_incident_modal";
 
+/** Each modal's title, by the decision it asks for (the "checking" modal before it has the same). */
+export const MODAL_TITLES = {
+  approve: "Approve this PR",
+  reject: "Reject this PR",
+  info: "Request more info",
+  incident: "Mark as incident",
+} as const;
+
+/**
+ * The title of the modal a decision kind opens.
+ *
+ * @example modalTitle("reject") // "Reject this PR"
+ */
+export function modalTitle(kind: string): string {
+  return Object.entries(MODAL_TITLES).find(([k]) => k === kind)?.[1] ?? "Compliance gate";
+}
+
 /** Block and action ids of the modal inputs. */
 export const REASON_BLOCK = "reason";
 export const REASON_INPUT = "reason_input";
@@ -94,7 +111,7 @@ function prSummary(review: Pick<ReviewRecord, "pr" | "title">): string {
 export function rejectModal(review: Pick<ReviewRecord, "pr" | "title">, meta: ModalMetadata): types.ModalView {
   return textInputModal(meta, {
     callbackId: REJECT_MODAL,
-    title: "Reject this PR",
+    title: MODAL_TITLES.reject,
     submit: "Reject",
     summary: prSummary(review),
     input: {
@@ -120,7 +137,7 @@ export function approveModal(
 ): types.ModalView {
   return textInputModal(meta, {
     callbackId: APPROVE_MODAL,
-    title: "Approve this PR",
+    title: MODAL_TITLES.approve,
     submit: "Approve",
     summary: `The gate will pass *${escapeMrkdwn(review.pr)}* at \`${review.headSha.slice(0, 7)}\` despite its findings. ${escapeMrkdwn(review.title)}`,
     input: {
@@ -143,7 +160,7 @@ export function approveModal(
 export function incidentModal(review: Pick<ReviewRecord, "pr" | "title">, meta: ModalMetadata): types.ModalView {
   return textInputModal(meta, {
     callbackId: INCIDENT_MODAL,
-    title: "Mark as incident",
+    title: MODAL_TITLES.incident,
     submit: "Mark as incident",
     summary: `${prSummary(review)} was merged without the gate's approval.`,
     input: {
@@ -170,7 +187,7 @@ export function infoModal(
 ): types.ModalView {
   return textInputModal(meta, {
     callbackId: INFO_MODAL,
-    title: "Request more info",
+    title: MODAL_TITLES.info,
     submit: "Ask",
     summary: prSummary(review),
     input: {
@@ -194,6 +211,25 @@ export function infoModal(
       },
     ],
   });
+}
+
+/** Callback id of the modal shown while the gate checks who clicked (it has no submit button). */
+export const PENDING_MODAL = "gate_pending_modal";
+
+/**
+ * A modal with a title and one line, no submit button: shown at once when a button's check needs
+ * Slack's API (the trigger id lasts 3 s), then replaced by the real modal, or by why not.
+ *
+ * @example await client.views.open({ trigger_id, view: noticeModal("Reject this PR", "Checking…") });
+ */
+export function noticeModal(title: string, text: string): types.ModalView {
+  return {
+    type: "modal",
+    callback_id: PENDING_MODAL,
+    title: { type: "plain_text", text: title.slice(0, 24) },
+    close: { type: "plain_text", text: "Close" },
+    blocks: [{ type: "section", text: { type: "mrkdwn", text: truncateMrkdwn(text, 3000) } }],
+  };
 }
 
 /**

@@ -9,6 +9,8 @@ export interface UserGroupsClient {
 /** Remembers group memberships for a while, so a click does not cost one API call per group. */
 export class UserGroupCache {
   private readonly entries = new Map<string, { users: string[]; at: number }>();
+  /** Look-ups under way: a second click waits for the first's answer rather than asking Slack again. */
+  readonly pending = new Map<string, Promise<string[]>>();
 
   constructor(
     readonly ttlMs = 5 * 60_000,
@@ -26,7 +28,8 @@ export class UserGroupCache {
 }
 
 /**
- * The members of each user group (`usergroups.users.list`, needs `usergroups:read`), cached.
+ * The members of each user group (`usergroups.users.list`, needs `usergroups:read`), cached;
+ * one look-up at a time per group.
  * A group that cannot be read counts as empty (fail closed) and is reported through `onError`.
  *
  * @example const members = await resolveUserGroups(app.client, ["S123"], cache); members.get("S123") // ["U1", "U2"]
@@ -46,10 +49,19 @@ export async function resolveUserGroups(
         return;
       }
       try {
-        const res = await client.usergroups.users.list({ usergroup: groupId });
-        const users = res.users ?? [];
-        cache.set(groupId, users);
-        out.set(groupId, users);
+        let lookup = cache.pending.get(groupId);
+        if (lookup === undefined) {
+          lookup = client.usergroups.users
+            .list({ usergroup: groupId })
+            .then((res) => {
+              const users = res.users ?? [];
+              cache.set(groupId, users);
+              return users;
+            })
+            .finally(() => cache.pending.delete(groupId));
+          cache.pending.set(groupId, lookup);
+        }
+        out.set(groupId, await lookup);
       } catch (error) {
         onError?.(groupId, error);
         out.set(groupId, []);

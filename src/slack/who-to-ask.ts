@@ -13,6 +13,19 @@ export function groupIdsIn(config: ApproverConfig): string[] {
 }
 
 /**
+ * The user groups a click must read to judge `userId`: those on the approver lists (general or a
+ * specialty's) that do not name the person by id. A person listed by id on every list that names
+ * a group needs no look-up at all, so a slow `usergroups.users.list` never holds their decision.
+ *
+ * @example groupIdsToRead({ approvers: ["U1", "S1"], bySpecialty: { security: ["S2"] } }, "U1") // ["S2"]
+ */
+export function groupIdsToRead(config: ApproverConfig, userId: string): string[] {
+  const lists = [config.approvers, ...Object.values(config.bySpecialty ?? {})];
+  const unlisted = lists.filter((list) => !list.includes(userId)).flat();
+  return [...new Set(unlisted.filter((id) => id.startsWith("S")))];
+}
+
+/**
  * Who a waiting review asks in Slack: everyone on the lists the decision policy requires for its
  * blocking specialties (or the general approvers), only those still needed once some approved,
  * and the PR's author when GATE_GITHUB_TO_SLACK maps them.

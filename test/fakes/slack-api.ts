@@ -127,6 +127,7 @@ export async function startFakeSlackApi(opts: FakeSlackOptions = {}): Promise<Fa
     "chat.update": (b) => ({ ok: true, channel: b.channel, ts: b.ts, text: b.text }),
     "chat.postEphemeral": () => ({ ok: true, message_ts: `1700000001.${String(++tsCounter).padStart(6, "0")}` }),
     "views.open": (b) => ({ ok: true, view: { id: `V${++viewCounter}`, ...(isRecord(b.view) ? b.view : {}) } }),
+    "views.update": (b) => ({ ok: true, view: { id: b.view_id, ...(isRecord(b.view) ? b.view : {}) } }),
     "views.publish": (b) => ({ ok: true, view: { id: `V${++viewCounter}`, ...(isRecord(b.view) ? b.view : {}) } }),
     "users.profile.get": (b) => ({
       ok: true,
