@@ -12,6 +12,9 @@ export type GitHubDecisionOutcome = { refused?: { code: string; message: string 
 /** Decides a review from a click on its check run's Approve or Reject. */
 export type DecideFromGitHub = (request: GitHubDecisionRequest) => Promise<GitHubDecisionOutcome>;
 
+/** GitHub waits 10 s for a delivery's answer: a decision not taken by then is not taken at all ("too_late"). */
+export const GITHUB_ANSWER_MS = 8000;
+
 /** The note a rejection from GitHub carries: the check run's button takes no reason, unlike the Slack modal. */
 export function githubRejectNote(login: string): string {
   return `Rejected on GitHub's check run by @${login}, which takes no reason: ask them why.`;
@@ -36,6 +39,8 @@ export function createGitHubDecisions(deps: {
   /** The approver groups a Slack user is in now (Slack wired); none without it. */
   currentGroups?: CurrentGroups;
   log: Logger;
+  /** See `GITHUB_ANSWER_MS` (tests shorten it). */
+  answerWithinMs?: number;
 }): DecideFromGitHub {
   const refuse = async (request: GitHubDecisionRequest, by: string, door: DecisionDoor, refusal: Refusal) => {
     const message = refusalMessage(refusal);
@@ -69,17 +74,34 @@ export function createGitHubDecisions(deps: {
         ? { kind: "approve", by }
         : { kind: "reject", by, note: githubRejectNote(request.login) };
     return new Promise<GitHubDecisionOutcome>((resolve, reject) => {
+      // The review may be held by another decision or question being applied: GitHub hears by its
+      // deadline either way, and a decision not taken by then is not taken later (as in Slack).
+      let taken = false;
+      let late = false;
+      const timer = setTimeout(() => {
+        if (taken) return;
+        late = true;
+        resolve({
+          refused: { code: "too_late", message: refusalMessage({ code: "too_late", reviewId: request.reviewId }) },
+        });
+      }, deps.answerWithinMs ?? GITHUB_ANSWER_MS);
+      const settle = (outcome: GitHubDecisionOutcome) => {
+        clearTimeout(timer);
+        resolve(outcome);
+      };
       const applying = deps.service.decide(request.reviewId, resume, {
         door,
+        take: () => {
+          taken = !late;
+          return taken;
+        },
         // Taken: GitHub hears it now; the decision is applied (and published) after.
-        onReceived: async () => resolve({}),
+        onReceived: async () => settle({}),
       });
       applying.then(
-        (outcome) => {
-          if (outcome.ok) resolve({});
-          else resolve({ refused: { code: outcome.code, message: outcome.message } });
-        },
+        (outcome) => settle(outcome.ok ? {} : { refused: { code: outcome.code, message: outcome.message } }),
         (error: unknown) => {
+          clearTimeout(timer);
           deps.log.error({ err: error, reviewId: request.reviewId }, "applying a decision from GitHub failed");
           reject(error);
         },
