@@ -150,6 +150,10 @@ describe("app.yml, the GitHub App manifest", () => {
         seen.push(`${r.event}.rerequested`);
         return { duplicate: false };
       },
+      decide(r): Recorded {
+        seen.push(`${r.event}.requested_action`);
+        return { duplicate: false };
+      },
     };
     let server: Server;
     let url = "";
@@ -180,18 +184,30 @@ describe("app.yml, the GitHub App manifest", () => {
     it("pull_request, check_run and check_suite are acted on (202); an unsubscribed event is ignored", async () => {
       const acted = {
         pull_request: ["opened", "closed"],
-        check_run: ["rerequested"],
+        check_run: ["rerequested", "requested_action"],
         check_suite: ["rerequested"],
       } as const;
       expect(Object.keys(acted).sort()).toEqual([...manifest.default_events].sort());
+      // GitHub's example names another App's button; the gate's own is "approve" or "reject", on its review's run.
+      const gateButton = (action: string, payload: Record<string, unknown>) =>
+        action === "requested_action"
+          ? {
+              ...payload,
+              requested_action: { identifier: "approve" },
+              check_run: { ...(payload.check_run as object), external_id: "r-3f9a1c2b7d4e" },
+            }
+          : payload;
       for (const [event, actions] of Object.entries(acted)) {
         for (const action of actions)
-          expect(await deliver(event, example(event, action))).toMatchObject({ status: 202 });
+          expect(await deliver(event, gateButton(action, example(event, action)))).toMatchObject({
+            status: 202,
+          });
       }
       expect(seen).toEqual([
         "pull_request.opened",
         "pull_request.closed",
         "check_run.rerequested",
+        "check_run.requested_action",
         "check_suite.rerequested",
       ]);
       expect(await deliver("issues", { action: "opened" })).toEqual({ status: 200, text: "ignored" });

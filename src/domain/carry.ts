@@ -21,7 +21,7 @@ export interface PushHistory {
 
 /** Where a person decided, as the carried decision must be checked again: the door and the groups it saw. */
 export interface DecidedVia {
-  kind: "slack" | "cli";
+  kind: "slack" | "cli" | "github";
   groups?: string[];
 }
 

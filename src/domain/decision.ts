@@ -34,12 +34,18 @@ export interface ApproverConfig {
  *   workspace, so with no approver configured nobody may decide (it fails closed).
  * - `cli`: `gate decide --by NAME`, run by someone with the gate's database in hand. With no
  *   approver configured the named person decides; with approver lists, `--by` must be on them.
+ * - `github`: a requested action ("Approve"/"Reject") on the review's own check run, from the
+ *   GitHub user the delivery's signature vouches for, named by the Slack id GATE_GITHUB_TO_SLACK
+ *   gives their login (else by the login, on no list). As Slack: with no approver configured,
+ *   nobody may decide.
  */
 export interface DecisionDoor {
-  kind: "slack" | "cli";
-  /** Slack: the user groups (S…) the person belongs to, among those the approver lists name. */
+  kind: "slack" | "cli" | "github";
+  /** GitHub: the login that asked (`sender.login`), for the audit log. */
+  login?: string;
+  /** Slack, and GitHub for a mapped login: the user groups (S…) the person belongs to, among those the approver lists name. */
   groups?: readonly string[];
-  /** Slack: the person's profile names the PR author's GitHub account. */
+  /** Slack: the person's profile names the PR author's GitHub account; GitHub: the login is the author's. */
   namesAuthor?: boolean;
   /**
    * Slack: whether the click (or the modal it opened) came from the card recorded for the review

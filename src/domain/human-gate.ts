@@ -26,7 +26,7 @@ const ApprovalSchema = z
 
 /** The only resume values the human gate accepts; anything else is rejected and it asks again. */
 const DecidedViaSchema = z
-  .object({ kind: z.enum(["slack", "cli"]), groups: z.array(z.string()).max(100).optional() })
+  .object({ kind: z.enum(["slack", "cli", "github"]), groups: z.array(z.string()).max(100).optional() })
   .strict();
 const CarriedFromSchema = z
   .object({ review_id: z.string().min(1), head_sha: z.string().regex(/^[0-9a-f]{40}$/), at: z.string() })

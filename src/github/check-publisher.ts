@@ -108,6 +108,8 @@ function runFields(payload: CheckRunPayload) {
     ...(payload.conclusion ? { conclusion: payload.conclusion } : {}),
     ...(payload.details_url ? { details_url: payload.details_url } : {}),
     external_id: payload.external_id,
+    // Always sent: an empty list takes the buttons of a decided review away.
+    actions: payload.actions,
   };
 }
 

@@ -25,6 +25,27 @@ export interface CheckAnnotation {
   raw_details?: string;
 }
 
+/** A button on a check run (GitHub's requested action): label and identifier ≤ 20 characters, description ≤ 40. */
+export interface CheckAction {
+  label: string;
+  description: string;
+  identifier: string;
+}
+
+/** The requested action's identifier of each decision a check run offers. */
+export const CHECK_ACTION_APPROVE = "approve";
+export const CHECK_ACTION_REJECT = "reject";
+
+/**
+ * The buttons of a review waiting for a person: Approve and Reject, decided by the same rules as
+ * the Slack card's (only a configured approver, never the author). None once it is decided, or
+ * while it runs: an update with an empty list takes them away.
+ */
+export const DECISION_ACTIONS: readonly CheckAction[] = [
+  { label: "Approve", description: "Approve as a configured approver", identifier: CHECK_ACTION_APPROVE },
+  { label: "Reject", description: "Reject as a configured approver", identifier: CHECK_ACTION_REJECT },
+];
+
 /** Everything a check run says, before it is split into requests of 50 annotations. */
 export interface CheckRunPayload {
   name: typeof CHECK_NAME;
@@ -36,6 +57,8 @@ export interface CheckRunPayload {
   external_id: string;
   output: { title: string; summary: string };
   annotations: CheckAnnotation[];
+  /** The buttons it offers: Approve and Reject while the review waits for a person, else none. */
+  actions: CheckAction[];
 }
 
 /** The same verdict as a commit status (token mode: tokens cannot create check runs). */
@@ -191,6 +214,11 @@ function summary(result: ReviewResult, title: string, opts: VerdictOptions): str
   const lines: string[] = [`## ${title}`, ""];
   lines.push(`**PR:** ${result.pr} · **Review:** \`${result.review_id}\``);
   lines.push(`**Route:** ${result.route ?? "pending"} · **Status:** ${result.status}`);
+  if (result.status === "waiting_for_human" && result.route === "human")
+    lines.push(
+      "",
+      "An approver may decide with this check run's **Approve** or **Reject** (their GitHub login mapped to them by the gate), by the same rules as everywhere: never the PR's author.",
+    );
   if (result.risk) {
     const reasons = result.risk.reasons.length > 0 ? `: ${result.risk.reasons.join("; ")}` : "";
     lines.push(`**Risk:** ${result.risk.score}/100 (${result.risk.class})${reasons}`);
@@ -303,7 +331,15 @@ export function buildCheckRun(result: ReviewResult, opts: VerdictOptions): Check
     external_id: result.review_id,
     output: { title, summary: summary(result, title, opts) },
     annotations: annotationsFor(result.findings, result.coverage),
+    actions: decisionActions(result, o),
   };
+}
+
+/** Approve and Reject while the review waits for a person at the gate (partly approved too); else none. */
+function decisionActions(result: ReviewResult, outcome: CheckOutcome): CheckAction[] {
+  const waiting =
+    result.status === "waiting_for_human" && result.route === "human" && outcome.conclusion === "action_required";
+  return waiting ? DECISION_ACTIONS.map((a) => ({ ...a })) : [];
 }
 
 const STATE_FOR: Record<CheckConclusion, CommitStatusPayload["state"]> = {

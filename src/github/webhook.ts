@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type EmitterWebhookEvent, Webhooks } from "@octokit/webhooks";
 import type { Logger } from "pino";
+import { onCheckRequestedAction } from "./events/check-requested-action.js";
 import { onCheckRerequested } from "./events/check-rerequested.js";
 import { type DeliveryContext, DeliveryContexts } from "./events/delivery.js";
 import { onReviewedPullRequest } from "./events/pull-request.js";
@@ -8,8 +9,9 @@ import { onClosedPullRequest } from "./events/pull-request-closed.js";
 import type { WebhookSink } from "./events/sink.js";
 
 export { baseChanged, type PullRequestEvent, PullRequestEventSchema, REVIEWED_ACTIONS } from "./events/pull-request.js";
+export type { GitHubDecisionRequest } from "./events/decision-request.js";
 export type { RerunRequest } from "./events/rerun-request.js";
-export type { Recorded, WebhookDelivery, WebhookSink } from "./events/sink.js";
+export type { DecisionRecorded, Recorded, WebhookDelivery, WebhookSink } from "./events/sink.js";
 
 export interface WebhookHandlerOptions {
   /** `GITHUB_WEBHOOK_SECRET`. */
@@ -94,6 +96,7 @@ export function createWebhookHandler(
   onReviewedPullRequest(webhooks, opts.sink, deliveries);
   if (opts.sink.closed) onClosedPullRequest(webhooks, opts.sink.closed.bind(opts.sink), deliveries);
   if (opts.sink.rerun) onCheckRerequested(webhooks, opts.sink.rerun.bind(opts.sink), deliveries);
+  if (opts.sink.decide) onCheckRequestedAction(webhooks, opts.sink.decide.bind(opts.sink), deliveries);
   const max = opts.maxBodyBytes ?? DEFAULT_MAX_BODY;
 
   const verify = async (body: string, signature: string): Promise<boolean> => {

@@ -48,7 +48,7 @@ export const audits = {
     actor: attempt.by,
     action: attempt.kind,
     outcome: `refused:${refusal.code}`,
-    detail: { door: door.kind, message },
+    detail: { door: door.kind, ...(door.login ? { login: door.login } : {}), message },
   }),
   /** A decision received through a door (not applied yet). */
   received: (reviewId: string, resume: ResumeValue, door: string): AuditInput => ({

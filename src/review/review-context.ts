@@ -221,11 +221,11 @@ export class ReviewContext {
   /**
    * The approver groups a person is in now, as Slack says (a membership is never taken from the
    * earlier decision: the person may have left the group since). Where nothing can ask Slack,
-   * none: a decision that only a group allowed does not carry. The maker of a decision taken
-   * outside Slack keeps the groups that door gave.
+   * none: a decision that only a group allowed does not carry. The maker of a decision taken at
+   * the CLI keeps the groups that door gave (GitHub's door read them from Slack: read again).
    */
   private async groupsNow(by: string, prior: PriorDecision, approvers: ApproverConfig): Promise<readonly string[]> {
-    if (prior.via?.kind !== "slack" && by === prior.by) return prior.via?.groups ?? [];
+    if ((prior.via?.kind ?? "cli") === "cli" && by === prior.by) return prior.via?.groups ?? [];
     const current = this.deps.currentGroups;
     return current ? current(by, approversWith(approvers, await this.configApprovers())) : [];
   }

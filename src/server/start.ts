@@ -12,6 +12,7 @@ import { type GateRoute, healthRoute, serveRoutes } from "./http-routes.js";
 import { InFlight, trackedService } from "./in-flight.js";
 import { resumeOnStart, wireJobs } from "./jobs.js";
 import { createMetrics, type GateMetrics } from "./metrics.js";
+import { createGitHubDecisions } from "./github-decisions.js";
 import { createReruns } from "./reruns.js";
 import { detailsUrl, reviewPageRoute } from "./review-page.js";
 import { createWebhookSink } from "./webhook-sink.js";
@@ -95,7 +96,14 @@ export async function startGateServer(
   const idle = async () => void (await Promise.all([jobs.idle(), decisions.idle()]));
   let ready = false;
   const rerun = createReruns({ runner: gate.runner, store: gate.store, jobs, log });
-  const sink = createWebhookSink({ store: gate.store, jobs, reviewDrafts: server.reviewDrafts, log, rerun });
+  // The check run's Approve and Reject: the same decision path as a Slack click, counted as one is.
+  const decide = createGitHubDecisions({
+    service: trackedService(gate.runner, decisions),
+    store: gate.store,
+    ...(slack ? { currentGroups: slack.currentGroups } : {}),
+    log,
+  });
+  const sink = createWebhookSink({ store: gate.store, jobs, reviewDrafts: server.reviewDrafts, log, rerun, decide });
   const routes: GateRoute[] = [
     github.webhookRoute(sink, (handler) => metrics.timedWebhook(handler)),
     healthRoute(() => ready, gate.state.health),

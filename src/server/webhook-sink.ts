@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import { baseChanged, type Recorded, type WebhookDelivery, type WebhookSink } from "../github/webhook.js";
 import type { InboxEntry, ReviewStore } from "../domain/review-store.js";
 import type { ReviewJobs } from "../domain/review-jobs.js";
+import type { DecideFromGitHub } from "./github-decisions.js";
 import type { StartRerun } from "./reruns.js";
 import { prKey } from "../domain/pull-request.js";
 import { registrationFor } from "../review/registration.js";
@@ -20,6 +21,8 @@ export function createWebhookSink(deps: {
   reviewDrafts: boolean;
   log: Logger;
   rerun: StartRerun;
+  /** Decisions from the check run's Approve and Reject (`createGitHubDecisions`). */
+  decide?: DecideFromGitHub;
 }): WebhookSink {
   /**
    * Records a delivery (with its inbox entry, if it has one) and, unless it is a redelivery, acts
@@ -36,7 +39,18 @@ export function createWebhookSink(deps: {
       return { duplicate: false };
     });
 
+  const decide = deps.decide;
   return {
+    // Recorded first (a redelivery decides nothing twice), then decided outside that transaction:
+    // the decision takes its own (the claim that makes one of Slack and GitHub win).
+    ...(decide
+      ? {
+          async decide(request) {
+            const recorded = await recordOnce(request, async () => {});
+            return recorded.duplicate ? recorded : { ...recorded, ...(await decide(request)) };
+          },
+        }
+      : {}),
     closed: (delivery) =>
       recordOnce(delivery, (tx) =>
         deps.jobs.enqueue({ kind: "close", pr: delivery.pr, ...(delivery.merge ? { merge: delivery.merge } : {}) }, tx),

@@ -111,6 +111,23 @@ function annotationsOf(fields: Record<string, unknown>): unknown[] {
   return Array.isArray(list) ? list : [];
 }
 
+/**
+ * Why GitHub would answer 422 to a check run's `actions` (at most 3; label and identifier up to 20
+ * characters, description up to 40, all three required), or undefined when they are fine or absent.
+ */
+function actionsInvalid(fields: Record<string, unknown>): string | undefined {
+  const actions = fields.actions;
+  if (actions === undefined) return undefined;
+  if (!Array.isArray(actions) || actions.length > 3) return "actions: at most 3";
+  for (const a of actions.map(record)) {
+    const fits = (key: string, max: number) =>
+      typeof a[key] === "string" && (a[key] as string).length >= 1 && (a[key] as string).length <= max;
+    if (!fits("label", 20) || !fits("identifier", 20) || !fits("description", 40))
+      return `actions: invalid ${JSON.stringify(a)}`;
+  }
+  return undefined;
+}
+
 /** Serves one page of `items` the way GitHub does, with a `Link` header to the next and last pages. */
 function paginate(res: ServerResponse, base: string, url: URL, items: unknown[]): void {
   const perPage = Math.min(Math.max(Number(url.searchParams.get("per_page") ?? 30), 1), 100);
@@ -330,6 +347,8 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
     m = method === "POST" ? /^\/repos\/([^/]+)\/([^/]+)\/check-runs$/.exec(p) : null;
     if (m) {
       const fields = record(body);
+      const invalid = actionsInvalid(fields);
+      if (invalid) return json(res, 422, { message: "Validation Failed", errors: [invalid] });
       const id = nextCheckRunId++;
       const annotations = annotationsOf(fields);
       checkRuns.set(id, { id, owner: m[1] ?? "", repo: m[2] ?? "", fields, annotations: [...annotations] });
@@ -340,6 +359,8 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
       const run = checkRuns.get(Number(m[3]));
       if (!run) return json(res, 404, { message: "Not Found" });
       const fields = record(body);
+      const invalid = actionsInvalid(fields);
+      if (invalid) return json(res, 422, { message: "Validation Failed", errors: [invalid] });
       const annotations = annotationsOf(fields);
       run.fields = { ...run.fields, ...fields };
       run.annotations.push(...annotations); // GitHub appends annotations on update

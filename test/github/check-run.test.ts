@@ -5,6 +5,8 @@ import {
   annotationsFor,
   buildCheckRun,
   buildCommitStatus,
+  CHECK_ACTION_APPROVE,
+  CHECK_ACTION_REJECT,
   CHECK_NAME,
   SUMMARY_LIMIT,
 } from "../../src/github/check-run.js";
@@ -110,6 +112,36 @@ describe("buildCheckRun / buildCommitStatus", () => {
     expect(buildCheckRun(result("human", "waiting_for_human"), { headSha: HEAD }).output.title).toBe(
       "Waiting for a person: a reviewer",
     );
+  });
+
+  it("offers Approve and Reject (within GitHub's limits) only while the review waits for a person", () => {
+    const waiting = buildCheckRun(result("human", "waiting_for_human"), { headSha: HEAD });
+    expect(waiting.actions.map((a) => a.identifier)).toEqual([CHECK_ACTION_APPROVE, CHECK_ACTION_REJECT]);
+    for (const a of waiting.actions) {
+      expect(a.label.length).toBeLessThanOrEqual(20);
+      expect(a.identifier.length).toBeLessThanOrEqual(20);
+      expect(a.description.length).toBeLessThanOrEqual(40);
+    }
+    expect(waiting.output.summary).toContain("**Approve** or **Reject**");
+    const partly = result("human", "waiting_for_human", {
+      approvals_needed: [{ covers: "security", from: "security", ids: ["U1"] }],
+    });
+    expect(buildCheckRun(partly, { headSha: HEAD }).actions).toHaveLength(2);
+    const decided = result("human_approved", "done", {
+      decision: { kind: "approve", by: "alice", at: "2026-01-01T00:00:00Z" },
+    });
+    for (const r of [
+      decided,
+      result(null, "running"),
+      result(null, "queued"),
+      result("human", "superseded"),
+      result("human", "closed"),
+      result("auto_approved", "done"),
+    ]) {
+      const run = buildCheckRun(r, { headSha: HEAD });
+      expect(run.actions, `${r.status}/${r.route}`).toEqual([]);
+      expect(run.output.summary).not.toContain("**Approve** or **Reject**");
+    }
   });
 
   it("writes a Markdown summary with route, risk, findings table, escalation, budget and decision", () => {

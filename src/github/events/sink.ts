@@ -1,3 +1,4 @@
+import type { GitHubDecisionRequest } from "./decision-request.js";
 import type { PullRequestEvent } from "./pull-request-event.js";
 import type { RerunRequest } from "./rerun-request.js";
 
@@ -26,6 +27,9 @@ export interface PullRequestMerge {
 /** What became of a delivery: a redelivery of one recorded before (GitHub redelivers), or recorded now. */
 export type Recorded = { duplicate: boolean };
 
+/** A decision request recorded: taken (being applied), or refused by the decision policy (audited). */
+export type DecisionRecorded = Recorded & { refused?: { code: string; message: string } };
+
 /**
  * Where verified deliveries go (the store records them with the job each calls for). Each method
  * records the delivery and acts on it in one transaction, unless its id was recorded before: the
@@ -41,4 +45,9 @@ export interface WebhookSink {
   closed?(delivery: { id: string; event: string; pr: string; merge?: PullRequestMerge }): Recorded | Promise<Recorded>;
   /** GitHub's "Re-run" on the gate's check run, or on the whole check suite. */
   rerun?(request: RerunRequest): Recorded | Promise<Recorded>;
+  /**
+   * A click on the check run's Approve or Reject: decided through the one decision path, as a
+   * Slack click is. Resolves once the decision is taken (stored durably) or refused; it is applied after.
+   */
+  decide?(request: GitHubDecisionRequest): DecisionRecorded | Promise<DecisionRecorded>;
 }
