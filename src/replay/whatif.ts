@@ -3,7 +3,8 @@ import type { Clock } from "../domain/clock.js";
 import { SPECIALTIES, type Finding } from "../domain/finding.js";
 import type { Route } from "../domain/review-result.js";
 import type { Settings } from "../settings/index.js";
-import type { StoredReview } from "../store/replay-reader.js";
+import { messageOf } from "../domain/errors.js";
+import type { DamagedReview, StoredReview } from "../store/replay-reader.js";
 import type { ReviewStateValue } from "../graph/state.js";
 import { type ReplayCorpus, replayGraph } from "./replay-graph.js";
 
@@ -30,7 +31,7 @@ export interface WhatIfChange {
 export interface WhatIfReport {
   /** How many stored reviews were replayed. */
   replayed: number;
-  /** Stored reviews that could not be replayed, and why (their pull request was not kept). */
+  /** Stored reviews that could not be replayed, and why (their pull request was not kept, their record is damaged, the replay failed). */
   skipped: { review_id: string; pr: string; why: string }[];
   /** The reviews that change, oldest first. */
   changes: WhatIfChange[];
@@ -75,7 +76,7 @@ const minus = (a: Set<string>, b: Set<string>) => [...a].filter((k) => !b.has(k)
  * @example const report = await whatIf(stored, { current, proposed }, settings, log, systemClock); report.summary.newly_waiting
  */
 export async function whatIf(
-  stored: readonly StoredReview[],
+  stored: ReadonlyArray<StoredReview | DamagedReview>,
   corpora: { current: ReplayCorpus; proposed: ReplayCorpus },
   settings: Settings,
   log: Logger,
@@ -91,12 +92,26 @@ export async function whatIf(
   };
   try {
     for (const review of stored) {
+      const skip = (why: string) => report.skipped.push({ review_id: review.id, pr: review.pr, why });
+      if ("damaged" in review) {
+        skip(`its stored record cannot be read: ${review.damaged}`);
+        continue;
+      }
       if (!review.pullRequest) {
-        report.skipped.push({ review_id: review.id, pr: review.pr, why: "its pull request was not kept" });
+        skip("its pull request was not kept");
         continue;
       }
       const input = { id: review.id, source: review.source, pullRequest: review.pullRequest };
-      const [a, b] = [await now.run(input), await would.run(input)];
+      let a: Awaited<ReturnType<typeof now.run>>;
+      let b: typeof a;
+      try {
+        [a, b] = [await now.run(input), await would.run(input)];
+      } catch (error) {
+        // One review the replay cannot finish (a stored pull request that no longer fits) is named; the rest go on.
+        log.warn({ err: error, reviewId: review.id }, "a stored review could not be replayed");
+        skip(`the replay failed: ${messageOf(error)}`);
+        continue;
+      }
       report.replayed++;
       const routeNow = routeOf(a.values, a.waiting);
       const routeWould = routeOf(b.values, b.waiting);

@@ -20,6 +20,16 @@ export interface StoredReview {
   pullRequest?: PullRequest;
 }
 
+/** A stored review whose record or pull request cannot be read back: named, so a replay skips it and goes on. */
+export interface DamagedReview {
+  id: string;
+  pr: string;
+  repo: string;
+  createdAt: string;
+  /** What could not be read. */
+  damaged: string;
+}
+
 /** Which stored reviews to read: one repository (`owner/name`), and since when (ISO time). */
 export interface StoredReviewFilter {
   repo?: string;
@@ -28,7 +38,8 @@ export interface StoredReviewFilter {
 
 /** The gate's database opened to be read only: nothing a replay does can write to it. */
 export interface StoredReviews {
-  list(filter: StoredReviewFilter): Promise<StoredReview[]>;
+  /** The reviews, oldest first; a damaged one is listed as such, never an error for the whole list. */
+  list(filter: StoredReviewFilter): Promise<Array<StoredReview | DamagedReview>>;
   close(): Promise<void>;
 }
 
@@ -45,16 +56,19 @@ interface Row {
 const SELECT = `SELECT r.id, r.pr, r.repo, r.created_at, r.source_json, r.result_json, p.json_gz
   FROM gate_reviews r LEFT JOIN gate_pull_requests p ON p.review_id = r.id`;
 
-function toStored(r: Row): StoredReview {
-  return {
-    id: r.id,
-    pr: r.pr,
-    repo: r.repo,
-    createdAt: r.created_at,
-    source: JSON.parse(r.source_json) as ReviewSource,
-    ...(r.result_json ? { result: JSON.parse(r.result_json) as ReviewResult } : {}),
-    ...(r.json_gz ? { pullRequest: JSON.parse(gunzipSync(r.json_gz).toString("utf8")) as PullRequest } : {}),
-  };
+/** A row as a replay reads it; a row whose stored JSON or pull request cannot be read is kept, marked damaged. */
+function toStored(r: Row): StoredReview | DamagedReview {
+  const head = { id: r.id, pr: r.pr, repo: r.repo, createdAt: r.created_at };
+  try {
+    return {
+      ...head,
+      source: JSON.parse(r.source_json) as ReviewSource,
+      ...(r.result_json ? { result: JSON.parse(r.result_json) as ReviewResult } : {}),
+      ...(r.json_gz ? { pullRequest: JSON.parse(gunzipSync(r.json_gz).toString("utf8")) as PullRequest } : {}),
+    };
+  } catch (error) {
+    return { ...head, damaged: messageOf(error) };
+  }
 }
 
 /** The filter as SQL conditions with numbered (`$1`) or anonymous (`?`) parameters. */
