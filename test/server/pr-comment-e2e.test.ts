@@ -24,7 +24,7 @@ function summaryOn(gh: FakeGitHub, pr: ServedPr): FakeComment {
 }
 
 describe("the PR's summary comment, through the server (GATE_SLACK=off)", () => {
-  it("opens with one comment naming the route, the findings, the coverage and who can decide; a push edits the same comment", async () => {
+  it("opens with one comment naming the route, the findings, the coverage and who can decide; a push and a decision edit the same comment", async () => {
     const s = await start({ env: { GATE_APPROVERS: "UAPPROVER" } });
     const pr = serveFixture(s, "002_new_dependency");
     const first = await openPr(s, pr);
@@ -59,6 +59,16 @@ describe("the PR's summary comment, through the server (GATE_SLACK=off)", () => 
     expect(s.gh.find("POST", COMMENTS)).toHaveLength(1);
     expect(s.gh.find("PATCH", A_COMMENT)).toHaveLength(1);
     expect(await s.server.gate.store.unpublished()).toHaveLength(0);
+
+    // A decision is a new result: the same comment says who decided.
+    expect((await s.server.gate.runner.decide(second.id, { kind: "approve", by: "UAPPROVER" })).ok).toBe(true);
+    await s.server.idle();
+    const decided = summaryOn(s.gh, pr);
+    expect(decided.id).toBe(comment.id);
+    expect(decided.body).toContain("**Route:** approved by a person");
+    expect(decided.body).toMatch(/### Who can decide\n\nApproved by UAPPROVER at /);
+    expect(commentsOn(s.gh, pr)).toHaveLength(1);
+    expect(s.gh.find("PATCH", A_COMMENT)).toHaveLength(2);
   });
 
   it("GATE_PR_COMMENT=off: no comment, not even a look at the PR's comments; the check run as before", async () => {
