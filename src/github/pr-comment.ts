@@ -27,9 +27,15 @@ const SHOWN: ReadonlySet<ReviewStatus> = new Set<ReviewStatus>(["waiting_for_hum
  *
  * @example prCommentBody(review, result, []).startsWith(PR_COMMENT_MARKER) // true
  */
-export function prCommentBody(review: ReviewRecord, result: ReviewResult, deciders: readonly DeciderLine[]): string {
+export function prCommentBody(
+  review: ReviewRecord,
+  result: ReviewResult,
+  deciders: readonly DeciderLine[],
+  personName?: (id: string) => string | undefined,
+): string {
   const summary = stepSummary(result, {
     deciders,
+    ...(personName ? { personName } : {}),
     headSha: review.headSha,
     maxRows: COMMENT_ROWS,
     restIn: `\`gate status ${result.review_id}\``,
@@ -46,6 +52,8 @@ export interface PrCommentPublisherOptions {
   log: Logger;
   /** Who may decide the review (the lists the decision policy asks for), for the comment's last part. */
   deciders(review: ReviewRecord, result: ReviewResult): Promise<DeciderLine[]>;
+  /** A decider's name for their id (Slack display name), shown beside the id. */
+  personName?: (id: string) => string | undefined;
   /** Whether the review is still its PR's latest; an older one's result is not shown. All are by default. */
   isLatest?(review: ReviewRecord): Promise<boolean>;
   /** Attempts at creating the comment and the backoff unit between them, as the check publisher's. */
@@ -132,7 +140,7 @@ export function createPrCommentPublisher(opts: PrCommentPublisherOptions): Publi
         appMode && review.installationId === undefined
           ? await opts.auth.forRepo(owner, repo)
           : await opts.auth.forInstallation(review.installationId);
-      const body = prCommentBody(review, result, await opts.deciders(review, result));
+      const body = prCommentBody(review, result, await opts.deciders(review, result), opts.personName);
       try {
         await writeComment(octokit, { owner, repo, issue_number: review.number }, body, { appMode, log, retry });
       } catch (error) {

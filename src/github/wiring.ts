@@ -42,6 +42,7 @@ export function wireGitHub(server: { github: Omit<GitHubAuthConfig, "log">; webh
     prCommentPublisher(opts: {
       deciders: (review: ReviewRecord, result: ReviewResult) => Promise<DeciderLine[]>;
       isLatest: (review: ReviewRecord) => Promise<boolean>;
+      personName?: (id: string) => string | undefined;
     }): Publisher {
       return createPrCommentPublisher({
         auth,
@@ -49,6 +50,7 @@ export function wireGitHub(server: { github: Omit<GitHubAuthConfig, "log">; webh
         ...(server.github.retry?.baseMs !== undefined ? { retry: { baseMs: server.github.retry.baseMs } } : {}),
         deciders: opts.deciders,
         isLatest: opts.isLatest,
+        ...(opts.personName ? { personName: opts.personName } : {}),
       });
     },
     /**

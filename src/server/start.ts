@@ -90,6 +90,7 @@ export async function startGateServer(
           github.prCommentPublisher({
             deciders: (_review, result) => reviewDeciders(gate, result),
             isLatest: async (review) => (await gate.store.latestForPr(review.pr))?.id === review.id,
+            ...(slack ? { personName: (id: string) => slack.people.name(id) } : {}),
           }),
         ),
       ]

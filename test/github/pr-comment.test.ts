@@ -50,6 +50,26 @@ describe("the PR summary comment's body", () => {
     expect(body.replace(` · **Head:** ${HEAD}`, "")).toContain(summary);
   });
 
+  it("puts a known name beside a decider's id, and names who decided", () => {
+    const names: Record<string, string> = { U1: "Dana" };
+    const waiting = prCommentBody(
+      review,
+      result([finding(1)]),
+      [{ covers: "security", ids: ["U1", "S2"] }],
+      (id) => names[id],
+    );
+    expect(waiting).toContain("- security: Dana (`U1`), `S2`");
+    const decided: ReviewResult = {
+      ...result([finding(1)]),
+      route: "human_approved",
+      status: "done",
+      decision: { kind: "approve", by: "U1", at: "2026-12-05T10:00:00.000Z" },
+    };
+    const body = prCommentBody(review, decided, [], (id) => names[id]);
+    expect(body).toContain("Approved by Dana at 2026-12-05T10:00:00.000Z.");
+    expect(body).not.toContain("U1");
+  });
+
   it("lists 100 findings and says where the rest are", () => {
     const body = prCommentBody(review, result(Array.from({ length: 130 }, (_, i) => finding(i + 1))), []);
     expect(body).toContain("| `src/f100.ts` | 100 |");
