@@ -65,18 +65,24 @@ interface FoundComment {
   body: string;
 }
 
+/** Whose comments may be the gate's: a bot's (App mode), or the token's user's. */
+type Author = { bot: true } | { login: string };
+
 /**
  * The gate's summary comment on the PR, if there is one: the oldest whose body starts with the
- * marker, written (App mode) by a bot, so a person's comment quoting or copying the marker is not taken for it.
+ * marker and whose author is the gate (a bot in App mode, the token's user otherwise), so a person's
+ * comment quoting or copying the marker is not taken for it.
  */
 async function findComment(
   octokit: Octokit,
   where: { owner: string; repo: string; issue_number: number },
-  appMode: boolean,
+  author: Author,
 ): Promise<FoundComment | undefined> {
   const comments = await octokit.paginate(octokit.rest.issues.listComments, { ...where, per_page: 100 });
   const ours = comments.find(
-    (c) => (c.body ?? "").startsWith(PR_COMMENT_MARKER) && (!appMode || c.user?.type === "Bot"),
+    (c) =>
+      (c.body ?? "").startsWith(PR_COMMENT_MARKER) &&
+      ("bot" in author ? c.user?.type === "Bot" : c.user?.login === author.login),
   );
   return ours ? { id: ours.id, body: ours.body ?? "" } : undefined;
 }
@@ -95,10 +101,10 @@ async function writeComment(
   octokit: Octokit,
   where: { owner: string; repo: string; issue_number: number },
   body: string,
-  ctx: { appMode: boolean; log: Logger; retry: { attempts: number; baseMs: number } },
+  ctx: { author: Author; log: Logger; retry: { attempts: number; baseMs: number } },
 ): Promise<void> {
   for (let attempt = 1; ; attempt += 1) {
-    const found = await findComment(octokit, where, ctx.appMode);
+    const found = await findComment(octokit, where, ctx.author);
     if (found) {
       if (found.body === body) return;
       await octokit.rest.issues.updateComment({ owner: where.owner, repo: where.repo, comment_id: found.id, body });
@@ -128,6 +134,18 @@ async function writeComment(
  */
 export function createPrCommentPublisher(opts: PrCommentPublisherOptions): Publisher {
   const retry = { attempts: opts.retry?.attempts ?? 3, baseMs: opts.retry?.baseMs ?? 1000 };
+  // The token's user, asked once (a failed answer is asked again next time).
+  let tokenUser: Promise<string> | undefined;
+  const authorFor = async (octokit: Octokit): Promise<Author> => {
+    if (opts.auth.mode === "app") return { bot: true };
+    tokenUser ??= octokit.rest.users.getAuthenticated().then((r) => r.data.login);
+    try {
+      return { login: await tokenUser };
+    } catch (error) {
+      tokenUser = undefined;
+      throw error;
+    }
+  };
   return {
     name: "github-comment",
     async publish(review: ReviewRecord, result: ReviewResult): Promise<PublishReceipt> {
@@ -135,14 +153,14 @@ export function createPrCommentPublisher(opts: PrCommentPublisherOptions): Publi
       if (opts.isLatest && !(await opts.isLatest(review))) return {};
       const log = opts.log.child({ reviewId: review.id, pr: review.pr, headSha: review.headSha });
       const { owner, repo } = splitRepo(review.repo);
-      const appMode = opts.auth.mode === "app";
       const octokit =
-        appMode && review.installationId === undefined
+        opts.auth.mode === "app" && review.installationId === undefined
           ? await opts.auth.forRepo(owner, repo)
           : await opts.auth.forInstallation(review.installationId);
       const body = prCommentBody(review, result, await opts.deciders(review, result), opts.personName);
       try {
-        await writeComment(octokit, { owner, repo, issue_number: review.number }, body, { appMode, log, retry });
+        const author = await authorFor(octokit);
+        await writeComment(octokit, { owner, repo, issue_number: review.number }, body, { author, log, retry });
       } catch (error) {
         if (!lacksPermission(error)) throw error;
         log.warn(

@@ -144,14 +144,20 @@ describe("the PR's summary comment, through the server (GATE_SLACK=off)", () => 
     expect(await s.server.gate.store.unpublished()).toHaveLength(0);
   });
 
-  it("token mode keeps one comment too, written as the token's user", async () => {
+  it("token mode keeps one comment too, written as the token's user; another user's copy of the marker is left alone", async () => {
     const s = await start({ mode: "token" });
     const pr = serveFixture(s, "002_new_dependency");
+    const planted = s.gh.addComment(pr.owner, pr.repo, pr.number, `${PR_COMMENT_MARKER}\nLooks fine.`, "mallory");
     await openPr(s, pr);
     await openPr(s, serveFixture(s, "002_new_dependency", { headSha: NEW_HEAD }), "synchronize");
-    const comment = summaryOn(s.gh, pr);
-    expect(commentsOn(s.gh, pr)).toHaveLength(1);
-    expect(comment.user.type).toBe("User");
+    expect(s.gh.comments.get(planted.id)?.body).toBe(`${PR_COMMENT_MARKER}\nLooks fine.`);
+    const ours = commentsOn(s.gh, pr).filter((c) => c.user.login === "fake-user");
+    expect(commentsOn(s.gh, pr)).toHaveLength(2);
+    expect(ours).toHaveLength(1);
+    const comment = defined(ours[0], "the gate's comment");
+    expect(s.gh.find("PATCH", A_COMMENT).map((r) => r.path)).toEqual([
+      `/repos/${pr.owner}/${pr.repo}/issues/comments/${comment.id}`,
+    ]);
     expect(comment.body).toContain(`**Head:** ${NEW_HEAD}`);
   });
 });
