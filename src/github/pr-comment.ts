@@ -87,7 +87,10 @@ async function findComment(
   return ours ? { id: ours.id, body: ours.body ?? "" } : undefined;
 }
 
-/** "Resource not accessible by integration": the App was registered without the permission comments need. */
+/**
+ * "Resource not accessible by integration" (or "by personal access token"): the App or token lacks
+ * the permission comments need, which no retry gives it.
+ */
 function lacksPermission(error: unknown): boolean {
   return statusOf(error) === 403 && error instanceof Error && /not accessible/i.test(error.message);
 }
@@ -128,7 +131,7 @@ async function writeComment(
  * result (found by its hidden marker, `PR_COMMENT_MARKER`), never a new comment per push. Only
  * settled results are shown, and only the PR's latest review's. A failure is thrown to the publish
  * machinery (logged, published again later); it never touches the verdict or the check run. An App
- * without the permission comments need is told once per publish in the log, and nothing is retried.
+ * or token without the permission comments need is told in the log on each publish, and nothing is retried.
  *
  * @example const comment = createPrCommentPublisher({ auth, log, deciders: async () => [] });
  */
@@ -165,7 +168,7 @@ export function createPrCommentPublisher(opts: PrCommentPublisherOptions): Publi
         if (!lacksPermission(error)) throw error;
         log.warn(
           { err: error },
-          "no PR summary comment: the GitHub App lacks the Pull requests: Read & write permission (grant it, or set GATE_PR_COMMENT=off)",
+          "no PR summary comment: the GitHub App (or token) lacks Pull requests: Read & write (grant it, or set GATE_PR_COMMENT=off)",
         );
       }
       return {};
