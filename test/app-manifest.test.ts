@@ -76,6 +76,10 @@ const CALLS: Record<string, { permission: string; access: "read" | "write" } | "
   "checks.create": { permission: "checks", access: "write" },
   "checks.update": { permission: "checks", access: "write" },
   "repos.compareCommitsWithBasehead": { permission: "contents", access: "read" },
+  // Pull request comments are issue comments; "Pull requests: write" covers them (src/github/pr-comment.ts).
+  "issues.listComments": { permission: "pull_requests", access: "read" },
+  "issues.createComment": { permission: "pull_requests", access: "write" },
+  "issues.updateComment": { permission: "pull_requests", access: "write" },
   "repos.createCommitStatus": "token",
   "users.getAuthenticated": "token",
   "apps.getRepoInstallation": "jwt",

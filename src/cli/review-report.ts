@@ -2,6 +2,7 @@ import type { Gate } from "../build-gate.js";
 import type { Policy } from "../domain/policy.js";
 import type { ReviewResult } from "../domain/review-result.js";
 import { approversWith } from "../gate-file/approvers-with.js";
+import type { EffectiveConfig } from "../gate-file/effective.js";
 import type { DeciderLine } from "../github/step-summary.js";
 import { parsePolicyTexts } from "../policy/load-policies.js";
 import { deciderLists } from "../review/decision-policy.js";
@@ -30,12 +31,24 @@ export async function reviewReportParts(gate: Gate, result: ReviewResult): Promi
   } catch {
     own = [];
   }
+  return { policies: [...gate.policies, ...own], deciders: decidersOf(gate, result, config) };
+}
+
+function decidersOf(gate: Gate, result: ReviewResult, config: EffectiveConfig | undefined): DeciderLine[] {
   const blocking = [...new Set(result.findings.filter((f) => f.blocking).map((f) => f.specialty))];
-  const deciders: DeciderLine[] = result.approvals_needed
+  return result.approvals_needed
     ? result.approvals_needed.map((n) => ({ covers: n.covers === "general" ? "an approval" : n.covers, ids: n.ids }))
     : deciderLists(approversWith(gate.runner.approvers, config?.approvers), blocking).map((l) => ({
         covers: l.specialty ?? "an approval",
         ids: l.ids,
       }));
-  return { policies: [...gate.policies, ...own], deciders };
+}
+
+/**
+ * Who may decide a review, as `reviewReportParts` names them (the server's PR summary comment).
+ *
+ * @example const deciders = await reviewDeciders(gate, result);
+ */
+export async function reviewDeciders(gate: Gate, result: ReviewResult): Promise<DeciderLine[]> {
+  return decidersOf(gate, result, await gate.reviewConfig(result.review_id));
 }

@@ -28,13 +28,13 @@ export interface CheckPublisherOptions {
   retry?: { attempts?: number; baseMs?: number };
 }
 
-function splitRepo(repo: string): { owner: string; repo: string } {
+export function splitRepo(repo: string): { owner: string; repo: string } {
   const [owner, name, ...rest] = repo.split("/");
   if (!owner || !name || rest.length > 0) throw new Error(`review repo "${repo}" is not owner/name`);
   return { owner, repo: name };
 }
 
-function statusOf(error: unknown): number | undefined {
+export function statusOf(error: unknown): number | undefined {
   return typeof error === "object" && error !== null && "status" in error && typeof error.status === "number"
     ? error.status
     : undefined;
@@ -45,13 +45,13 @@ function isNotFound(error: unknown): boolean {
 }
 
 /** A failure worth another attempt: GitHub's side (5xx), too many requests, or no answer at all. */
-function isTransient(error: unknown): boolean {
+export function isTransient(error: unknown): boolean {
   const status = statusOf(error);
   return status === undefined || status >= 500 || status === 429 || status === 408;
 }
 
 /** Waits attempt² backoff units before the next attempt at a create. */
-function backoff(attempt: number, baseMs: number): Promise<void> {
+export function backoff(attempt: number, baseMs: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, baseMs * attempt * attempt));
 }
 

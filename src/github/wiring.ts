@@ -1,16 +1,19 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
+import type { ReviewResult } from "../domain/review-result.js";
 import type { Publisher, ReviewRecord } from "../domain/review.js";
 import { createCheckPublisher } from "./check-publisher.js";
 import { createGitHubAuth, type GitHubAuthConfig } from "./client.js";
+import { createPrCommentPublisher } from "./pr-comment.js";
+import type { DeciderLine } from "./step-summary.js";
 import { createWebhookHandler, type WebhookSink } from "./webhook.js";
 
 type RouteHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
  * The server's GitHub side, wired once: one authentication (App or token, with Octokit's retry
- * and throttling plugins: the one retry layer of every request), the check-run publisher, and
- * the webhook route's handler.
+ * and throttling plugins: the one retry layer of every request), the check-run publisher, the PR
+ * summary comment's publisher, and the webhook route's handler.
  *
  * @example const github = wireGitHub(server, log); buildGate(settings, log, { github: github.auth });
  */
@@ -33,6 +36,21 @@ export function wireGitHub(server: { github: Omit<GitHubAuthConfig, "log">; webh
         askedWho: () => opts.askedWho,
         ...(opts.personName ? { personName: opts.personName } : {}),
         ...(opts.detailsUrl ? { detailsUrl: opts.detailsUrl } : {}),
+      });
+    },
+    /** The PR's one summary comment (GATE_PR_COMMENT), edited in place on each new head or result. */
+    prCommentPublisher(opts: {
+      deciders: (review: ReviewRecord, result: ReviewResult) => Promise<DeciderLine[]>;
+      isLatest: (review: ReviewRecord) => Promise<boolean>;
+      personName?: (id: string) => string | undefined;
+    }): Publisher {
+      return createPrCommentPublisher({
+        auth,
+        log,
+        ...(server.github.retry?.baseMs !== undefined ? { retry: { baseMs: server.github.retry.baseMs } } : {}),
+        deciders: opts.deciders,
+        isLatest: opts.isLatest,
+        ...(opts.personName ? { personName: opts.personName } : {}),
       });
     },
     /**

@@ -67,7 +67,7 @@ export function createMetrics() {
   });
   const publishFailures = new Counter({
     name: "gate_publish_failures_total",
-    help: "Failed attempts to show a result, by target (github-check, slack)",
+    help: "Failed attempts to show a result, by target (github-check, github-comment, slack)",
     labelNames: ["target"] as const,
     registers: [registry],
   });

@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import { buildGate, type Gate } from "../build-gate.js";
+import { reviewDeciders } from "../cli/review-report.js";
 import { type Clock, systemClock } from "../domain/clock.js";
 import type { ReviewJobs } from "../domain/review-jobs.js";
 import { wireGitHub } from "../github/wiring.js";
@@ -35,7 +36,8 @@ export interface RunningServer {
 /**
  * Builds and starts the whole gate, composing its parts in order: GitHub (github/wiring.ts), the
  * gate's core (build-gate.ts), the start-up checks of the models, GitHub's credentials and Slack's
- * bot token (each failure a GateError naming its settings), Slack unless GATE_SLACK=off (slack/wiring.ts), the publishers,
+ * bot token (each failure a GateError naming its settings), Slack unless GATE_SLACK=off (slack/wiring.ts), the publishers
+ * (Slack's card, the check run, the PR's summary comment unless GATE_PR_COMMENT=off),
  * the jobs (jobs.ts), the HTTP routes, then what the last process left (SQLite: recovered;
  * PostgreSQL: taken from the table every replica shares).
  *
@@ -82,9 +84,21 @@ export async function startGateServer(
       detailsUrl: detailsUrl({ publicUrl: server.publicUrl, slackCard: slack !== undefined }),
     }),
   );
+  // The PR's summary comment last: it waits for nothing, and nothing waits for it.
+  const comment = server.prComment
+    ? [
+        metrics.counted(
+          github.prCommentPublisher({
+            deciders: (_review, result) => reviewDeciders(gate, result),
+            isLatest: async (review) => (await gate.store.latestForPr(review.pr))?.id === review.id,
+            ...(slack ? { personName: (id: string) => slack.people.name(id) } : {}),
+          }),
+        ),
+      ]
+    : [];
   // Slack first: the card's place, once posted, is the check run's details link.
   const first = slack ? [metrics.counted(slack.publisher)] : [];
-  gate.runner.publishWith((review) => (review.source === "github" ? [...first, check] : first));
+  gate.runner.publishWith((review) => (review.source === "github" ? [...first, check, ...comment] : first));
   // A decision carried to a new head is judged with the groups its maker is in now.
   if (slack) gate.runner.groupsFrom(slack.currentGroups);
   // Webhook answers go out before the background work their deliveries queue (announcements, reviews).

@@ -13,6 +13,8 @@ export interface GitHubSettings {
   webhookSecret?: string;
   /** `GATE_REVIEW_DRAFTS`: review draft PRs too. */
   reviewDrafts: boolean;
+  /** `GATE_PR_COMMENT`: the server keeps one summary comment on each reviewed PR (on by default). */
+  prComment: boolean;
   /**
    * Where people open GitHub pages (commit, file, PR): `GATE_GITHUB_WEB_URL`, else derived from a
    * GitHub Enterprise Server `GATE_GITHUB_API_URL` (`https://HOST/api/v3` → `https://HOST`), else github.com.
@@ -52,6 +54,7 @@ export const githubSchema = z
     GATE_GITHUB_WRITE_SPACING_MS: integer(0).max(60_000).optional(),
     GITHUB_WEBHOOK_SECRET: z.string().optional(),
     GATE_REVIEW_DRAFTS: flag.default(false),
+    GATE_PR_COMMENT: flag.default(true),
   })
   .transform((e, ctx): GitHubSettings => {
     const problem = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
@@ -93,6 +96,7 @@ export const githubSchema = z
       ...(auth ? { auth } : {}),
       ...(e.GITHUB_WEBHOOK_SECRET ? { webhookSecret: e.GITHUB_WEBHOOK_SECRET } : {}),
       reviewDrafts: e.GATE_REVIEW_DRAFTS,
+      prComment: e.GATE_PR_COMMENT,
       webUrl: (e.GATE_GITHUB_WEB_URL ?? webUrlOf(e.GATE_GITHUB_API_URL)).replace(/\/+$/, ""),
     };
   });

@@ -39,6 +39,8 @@ export interface ServerSettings extends ServerPortSettings {
   webhookSecret: string;
   github: GitHubCredentials;
   reviewDrafts: boolean;
+  /** GATE_PR_COMMENT: one summary comment on each reviewed PR, edited in place. */
+  prComment: boolean;
   slack: ServerSlack;
 }
 
@@ -96,6 +98,7 @@ export function serverSettings(settings: {
     webhookSecret: github.webhookSecret,
     github: github.auth,
     reviewDrafts: github.reviewDrafts,
+    prComment: github.prComment,
     slack: serverSlack,
   };
 }

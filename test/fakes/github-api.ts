@@ -21,11 +21,26 @@ export interface FakeCheckRun {
   annotations: unknown[];
 }
 
+/** An issue (or pull request) comment the fake holds. */
+export interface FakeComment {
+  id: number;
+  owner: string;
+  repo: string;
+  /** The issue or pull request number. */
+  number: number;
+  body: string;
+  /** Who wrote it: an installation token writes as the App's bot, any other token as its user. */
+  user: { login: string; type: "Bot" | "User" };
+}
+
 export interface FakeGitHub {
   /** The API root to give Octokit as `baseUrl`. */
   url: string;
   requests: RecordedRequest[];
   checkRuns: Map<number, FakeCheckRun>;
+  /** Issue and pull request comments, by id (`addComment` adds one written by a person). */
+  comments: Map<number, FakeComment>;
+  addComment(owner: string, repo: string, number: number, body: string, login?: string): FakeComment;
   statuses: { owner: string; repo: string; sha: string; body: unknown }[];
   /** Installation ids for which an access token was issued, in order. */
   tokensIssued: number[];
@@ -145,6 +160,15 @@ function paginate(res: ServerResponse, base: string, url: URL, items: unknown[])
   json(res, 200, items.slice((page - 1) * perPage, page * perPage), links.length ? { link: links.join(", ") } : {});
 }
 
+function commentJson(c: FakeComment): Record<string, unknown> {
+  return {
+    id: c.id,
+    body: c.body,
+    user: c.user,
+    html_url: `https://github.com/${c.owner}/${c.repo}/pull/${c.number}#issuecomment-${c.id}`,
+  };
+}
+
 /** The `iss` (the App's id) a bearer JWT names, if it can be read. */
 function jwtIssuer(authorization: string | undefined): string | undefined {
   const payload = /^bearer (.+)$/i.exec(authorization ?? "")?.[1]?.split(".")[1];
@@ -177,6 +201,8 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
   const compares = new Map<string, { status: string; files: string[] }>();
   const requests: RecordedRequest[] = [];
   const checkRuns = new Map<number, FakeCheckRun>();
+  const comments = new Map<number, FakeComment>();
+  let nextCommentId = 7000;
   const statuses: FakeGitHub["statuses"] = [];
   const tokensIssued: number[] = [];
   const publicKey = opts.appPublicKeyPem ? createPublicKey(opts.appPublicKeyPem) : undefined;
@@ -242,7 +268,7 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
       return json(res, 201, {
         token: `ghs_fake_installation_${m[1]}`,
         expires_at: new Date(Date.now() + 3600_000).toISOString(),
-        permissions: { checks: "write", contents: "read", pull_requests: "read", statuses: "write" },
+        permissions: { checks: "write", contents: "read", pull_requests: "write", statuses: "write" },
         repository_selection: "all",
       });
     }
@@ -382,6 +408,38 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
       const run = checkRuns.get(Number(m[3]));
       return run ? paginate(res, base, url, run.annotations) : json(res, 404, { message: "Not Found" });
     }
+    m = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(p);
+    if (m && method === "GET") {
+      const [owner, repo, number] = [m[1], m[2], Number(m[3])];
+      const on = [...comments.values()].filter((c) => c.owner === owner && c.repo === repo && c.number === number);
+      return paginate(res, base, url, on.map(commentJson));
+    }
+    if (m && method === "POST") {
+      const text = record(body).body;
+      if (typeof text !== "string" || text === "") return json(res, 422, { message: "Validation Failed" });
+      if (text.length > 65_536) return json(res, 422, { message: "Body is too long (maximum is 65536 characters)" });
+      const bot = /^token ghs_/i.test(authorization ?? "");
+      const comment: FakeComment = {
+        id: nextCommentId++,
+        owner: m[1] ?? "",
+        repo: m[2] ?? "",
+        number: Number(m[3]),
+        body: text,
+        user: bot ? { login: "compliance-gate[bot]", type: "Bot" } : { login: "fake-user", type: "User" },
+      };
+      comments.set(comment.id, comment);
+      return json(res, 201, commentJson(comment));
+    }
+    m = method === "PATCH" ? /^\/repos\/([^/]+)\/([^/]+)\/issues\/comments\/(\d+)$/.exec(p) : null;
+    if (m) {
+      const comment = comments.get(Number(m[3]));
+      if (!comment || comment.owner !== m[1] || comment.repo !== m[2]) return json(res, 404, { message: "Not Found" });
+      const text = record(body).body;
+      if (typeof text !== "string" || text === "") return json(res, 422, { message: "Validation Failed" });
+      if (text.length > 65_536) return json(res, 422, { message: "Body is too long (maximum is 65536 characters)" });
+      comment.body = text;
+      return json(res, 200, commentJson(comment));
+    }
     m = method === "POST" ? /^\/repos\/([^/]+)\/([^/]+)\/statuses\/([0-9a-f]{40})$/.exec(p) : null;
     if (m) {
       statuses.push({ owner: m[1] ?? "", repo: m[2] ?? "", sha: m[3] ?? "", body });
@@ -400,6 +458,12 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
     url: base,
     requests,
     checkRuns,
+    comments,
+    addComment: (owner, repo, number, body, login = "someone") => {
+      const comment: FakeComment = { id: nextCommentId++, owner, repo, number, body, user: { login, type: "User" } };
+      comments.set(comment.id, comment);
+      return comment;
+    },
     statuses,
     tokensIssued,
     setPull: (owner, repo, number, data) => void pulls.set(`${owner}/${repo}#${number}`, data),

@@ -36,7 +36,7 @@ describe("loadSettings", () => {
     expect(s.licenses).toEqual({});
     expect(s.advisories).toEqual({ cacheTtlMs: 6 * 3_600_000 });
     expect(s.claude.apiKey).toBeUndefined();
-    expect(s.github).toEqual({ reviewDrafts: false, webUrl: "https://github.com" });
+    expect(s.github).toEqual({ reviewDrafts: false, prComment: true, webUrl: "https://github.com" });
     expect(s.slack).toMatchObject({ enabled: true, channels: { byRepo: {} } });
     expect(s.approvers).toEqual({ approvers: [], bySpecialty: {}, githubToSlack: {} });
     expect(s.server).toEqual({ port: 3000, concurrency: 2 });
@@ -57,6 +57,7 @@ describe("loadSettings", () => {
         GATE_OSV_DIR: "osv",
         GATE_OSV_CACHE_TTL: "30m",
         GATE_REVIEW_DRAFTS: "yes",
+        GATE_PR_COMMENT: "off",
         PORT: "0",
         USER: "alice",
       },
@@ -71,6 +72,8 @@ describe("loadSettings", () => {
     expect(s.licenses).toEqual({ npmRegistryUrl: "http://127.0.0.1:4873" });
     expect(s.advisories).toEqual({ osvUrl: "http://127.0.0.1:8090", osvDir: "/srv/gate/osv", cacheTtlMs: 1_800_000 });
     expect(s.github.reviewDrafts).toBe(true);
+    expect(s.github.prComment).toBe(false);
+    expect(() => loadSettings({ GATE_PR_COMMENT: "sometimes" })).toThrow(/GATE_PR_COMMENT/);
     expect(s.server.port).toBe(0);
     expect(s.cli.user).toBe("alice");
   });
