@@ -124,9 +124,9 @@ export interface AfterTheFact {
 }
 
 /**
- * An emergency change (docs/operations.md, "Emergency changes"): its PR carries the configured
- * label, so its check passed while its review waits for a person, who must approve it by `due_at`;
- * `overdue` once that time passed without an approval.
+ * An emergency change: its PR carries the emergency label, so its check passed while its review
+ * waits for a person, who must approve it by `due_at`; `overdue` once that time passed without an
+ * approval. The evidence reads it (src/review/evidence-row.ts); no part of the gate sets it yet.
  */
 export interface EmergencyPass {
   label: string;
