@@ -98,8 +98,10 @@ export function changesPageSql(
   if (filter.since) where.push(`c.merged_at >= ${p(filter.since)}`);
   if (filter.until) where.push(`c.merged_at < ${p(filter.until)}`);
   if (after) {
-    const at = p(after.mergedAt);
-    where.push(`(c.merged_at > ${at} OR (c.merged_at = ${at} AND c.key > ${p(after.key)}))`);
+    // Each value its own placeholder: SQLite's `?` are positional, so one used twice is given twice.
+    where.push(
+      `(c.merged_at > ${p(after.mergedAt)} OR (c.merged_at = ${p(after.mergedAt)} AND c.key > ${p(after.key)}))`,
+    );
   }
   const sql = `SELECT c.*, r.status, r.result_json, r.updated_at FROM gate_changes c
     LEFT JOIN gate_reviews r ON r.id = c.review_id
