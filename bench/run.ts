@@ -1,4 +1,5 @@
 import { detectLinearity } from "./detect-bench.js";
+import { evidenceFigures } from "./evidence-bench.js";
 import { grepFigure } from "./grep-bench.js";
 import { heavyAckFigure } from "./heavy-bench.js";
 import { languageFigures } from "./language-bench.js";
@@ -24,6 +25,7 @@ const BENCHES: Record<string, () => Promise<Figure[]>> = {
   heavy: async () => [await heavyAckFigure()],
   replicas: replicaFigures,
   whatif: whatifFigures,
+  evidence: evidenceFigures,
 };
 
 function fmt(v: number): string {

@@ -82,6 +82,12 @@ export const COMMANDS: readonly CommandUsage[] = [
     what: "walk the audit log's hash chains (GATE_DB or GATE_DATABASE_URL); exit 1 naming the first entry that does not hold",
   },
   {
+    command: "evidence",
+    synopsis:
+      "gate evidence [--repo owner/name] [--since DATE] [--until DATE] [--format json|csv] [--sample N --seed S]",
+    what: "one row per change that reached a default branch (merged PR): its review, route, policies, who decided and when (before or after the merge), exceptions, emergency and overdue flags; --sample N --seed S draws the same N rows again",
+  },
+  {
     command: "osv",
     sub: "sync",
     synopsis: "gate osv sync <dir> [--ecosystem npm,pypi]",

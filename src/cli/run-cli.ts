@@ -16,6 +16,10 @@ export const CLI_OPTIONS = {
   ecosystem: { type: "string" },
   strict: { type: "boolean", default: false },
   since: { type: "string" },
+  until: { type: "string" },
+  format: { type: "string" },
+  sample: { type: "string" },
+  seed: { type: "string" },
   policies: { type: "string" },
   sarif: { type: "string" },
   summary: { type: "string" },
@@ -45,6 +49,7 @@ export async function runCli(argv: string[], env: Env): Promise<number> {
   const [command, ...rest] = parsed.positionals;
   const { json, blocks, by, note, rules, help, repo, to, ecosystem, strict, since, policies, sarif, summary, version } =
     parsed.values;
+  const { until, format, sample, seed } = parsed.values;
   if (version || command === "version") {
     process.stdout.write(`${(await import("../package-version.js")).packageVersion()}\n`);
     return 0;
@@ -192,6 +197,15 @@ export async function runCli(argv: string[], env: Env): Promise<number> {
         return await (await import("./commands/db.js")).dbCommand(ctx, rest, to);
       case "audit":
         return await (await import("./commands/audit.js")).auditCommand(ctx, rest, json);
+      case "evidence":
+        return await (await import("./commands/evidence.js")).evidenceCommand(ctx, rest, {
+          ...(repo ? { repo } : {}),
+          ...(since ? { since } : {}),
+          ...(until ? { until } : {}),
+          ...(format ? { format } : {}),
+          ...(sample ? { sample } : {}),
+          ...(seed ? { seed } : {}),
+        });
       default:
         process.stderr.write(`gate: unknown command ${JSON.stringify(command)}\n\n${helpText()}\n`);
         return 2;

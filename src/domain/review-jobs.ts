@@ -2,6 +2,21 @@ import { GateError } from "./errors.js";
 import type { ReviewStore } from "./review-store.js";
 
 /**
+ * A pull request's merge, as its `pull_request` `closed` delivery says it: who merged it and when,
+ * the head merged, and (when GitHub says them) the merge commit, the author, the branch merged
+ * into and the repository's default branch (a merge into another branch is no change to it).
+ */
+export interface PrMerge {
+  by: string;
+  at: string;
+  headSha: string;
+  commitSha?: string;
+  author?: string;
+  branch?: string;
+  defaultBranch?: string;
+}
+
+/**
  * One unit of background work on a review, as data (so a database can hold it and any replica
  * can take it):
  * - `register`: a recorded pull_request delivery whose review is not registered yet: it is
@@ -21,7 +36,7 @@ export type ReviewJob =
   | { kind: "review" | "rerun" | "decision" | "publish"; reviewId: string }
   | { kind: "hand_over"; reviewId: string; why: string }
   | { kind: "register"; deliveryId: string }
-  | { kind: "close"; pr: string; merge?: { by: string; at: string; headSha: string } }
+  | { kind: "close"; pr: string; merge?: PrMerge }
   | { kind: "recover" };
 
 /**

@@ -123,6 +123,19 @@ export interface AfterTheFact {
   note?: string;
 }
 
+/**
+ * An emergency change: its PR carries the emergency label, so its check passed while its review
+ * waits for a person, who must approve it by `due_at`; `overdue` once that time passed without an
+ * approval. The evidence reads it (src/review/evidence-row.ts); no part of the gate sets it yet.
+ */
+export interface EmergencyPass {
+  label: string;
+  /** When the emergency was granted (the review first waited with the label). */
+  since: string;
+  due_at: string;
+  overdue: boolean;
+}
+
 /** The PR's earlier decision, and why it does not carry to this head (what changed since). */
 export interface SinceDecision {
   kind: Decision["kind"];
@@ -166,6 +179,8 @@ export interface ReviewResult {
   merged?: MergedPastGate;
   /** On a review merged without approval: the decision a person recorded after the fact. */
   after_the_fact?: AfterTheFact;
+  /** An emergency change: its check passed on the label, with a person's approval due by `due_at`. */
+  emergency?: EmergencyPass;
   /** With model specialists: which files they read at which head (unchanged files were read earlier). */
   reviewed_files?: Array<{ head_sha: string; files: string[] }>;
 }

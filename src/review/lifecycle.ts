@@ -1,5 +1,6 @@
 import { GateError } from "../domain/errors.js";
 import type { MergedPastGate, Route } from "../domain/review-result.js";
+import type { PrMerge } from "../domain/review-jobs.js";
 import type { ReviewRecord } from "../domain/review.js";
 import type { ReviewStore } from "../domain/review-store.js";
 import { audits } from "./audit-entries.js";
@@ -79,7 +80,7 @@ export class ReviewLifecycle {
    *
    * @example await lifecycle.mergePr("acme/web#12", { by: "octocat", at: "2026-03-02T10:00:00Z", headSha });
    */
-  async mergePr(pr: string, merge: { by: string; at: string; headSha?: string }): Promise<ReviewRecord[]> {
+  async mergePr(pr: string, merge: Omit<PrMerge, "headSha"> & { headSha?: string }): Promise<ReviewRecord[]> {
     const standing = (await this.work.store.allForPr(pr)).filter(
       (r) => r.status !== "superseded" && r.status !== "closed" && r.status !== "merged_unapproved",
     );
@@ -87,7 +88,9 @@ export class ReviewLifecycle {
     const merged = merge.headSha ? standing.filter((r) => r.headSha === merge.headSha) : standing.slice(0, 1);
     const routes = new Map<string, Route | null>();
     for (const r of merged) routes.set(r.id, (await this.work.store.lastResult(r.id))?.route ?? null);
-    const passed = merged.some((r) => r.status === "done" && PASSED.has(routes.get(r.id) ?? null));
+    const passing = merged.find((r) => r.status === "done" && PASSED.has(routes.get(r.id) ?? null));
+    const passed = passing !== undefined;
+    await this.recordMerge(pr, merge, passing ?? merged[0], passed);
     const ended: ReviewRecord[] = [];
     for (const r of passed ? [] : merged) {
       const was = { status: r.status, route: routes.get(r.id) ?? null };
@@ -95,6 +98,33 @@ export class ReviewLifecycle {
     }
     await this.closePr(pr);
     return ended;
+  }
+
+  /**
+   * Records the merge as a change that reached the default branch (the evidence, `gate evidence`),
+   * with the review that stood for its head; once per PR. A merge into another branch is no such change.
+   */
+  private async recordMerge(
+    pr: string,
+    merge: Omit<PrMerge, "headSha"> & { headSha?: string },
+    review: ReviewRecord | undefined,
+    passed: boolean,
+  ): Promise<void> {
+    if (merge.branch && merge.defaultBranch && merge.branch !== merge.defaultBranch) return;
+    const headSha = merge.headSha ?? review?.headSha;
+    await this.work.store.recordChange({
+      kind: "merge",
+      repo: review?.repo ?? pr.slice(0, pr.lastIndexOf("#")),
+      pr,
+      ...(merge.commitSha ? { commitSha: merge.commitSha } : {}),
+      ...(headSha ? { headSha } : {}),
+      ...(merge.branch ? { branch: merge.branch } : {}),
+      author: merge.author ?? review?.author ?? "",
+      mergedBy: merge.by,
+      mergedAt: merge.at,
+      ...(review ? { reviewId: review.id } : {}),
+      passed,
+    });
   }
 
   /** Ends one review as merged without approval, audited with who merged it and when; republished. */

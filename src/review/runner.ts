@@ -1,4 +1,5 @@
 import type { AfterMergeKind, ApproverConfig, AttemptKind, CurrentGroups, DecisionDoor } from "../domain/decision.js";
+import type { PrMerge } from "../domain/review-jobs.js";
 import type { ReviewResult } from "../domain/review-result.js";
 import type { CheckOutcome, DecideOutcome, ResumeValue, ReviewRecord, ReviewService } from "../domain/review.js";
 import type { ReviewRegistration, ReviewStore } from "../domain/review-store.js";
@@ -104,7 +105,7 @@ export class ReviewRunner implements ReviewService {
   }
 
   /** See `ReviewLifecycle.mergePr`. */
-  mergePr(pr: string, merge: { by: string; at: string; headSha?: string }): Promise<ReviewRecord[]> {
+  mergePr(pr: string, merge: Omit<PrMerge, "headSha"> & { headSha?: string }): Promise<ReviewRecord[]> {
     return this.lifecycle.mergePr(pr, merge);
   }
 

@@ -19,6 +19,7 @@ export const COPIED_TABLES = [
   { name: "gate_license_cache", order: "rowid" },
   { name: "gate_configs", order: "rowid" },
   { name: "gate_inbox", order: "rowid" },
+  { name: "gate_changes", order: "merged_at, key" },
 ] as const;
 
 /** What a copy moved: rows per table, and the checkpoints of each review's thread. */

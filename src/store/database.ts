@@ -3,6 +3,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { chainExisting, type UnchainedRow } from "../domain/audit-chain.js";
 import { GateError, messageOf } from "../domain/errors.js";
+import { changesTable } from "./change-sql.js";
 import { AUDIT_CHAIN_COLUMNS, UNCHAINED_ROWS } from "./audit-sql.js";
 import { type Migration, pendingMigrations, SCHEMA_VERSION_TABLE } from "./migrations.js";
 import { tablesV1 } from "./schema-v1.js";
@@ -128,6 +129,13 @@ export const SQLITE_MIGRATIONS: ReadonlyArray<Migration<Database.Database>> = [
     version: 6,
     name: "the audit log as hash chains, one per repository owner, with their heads",
     up: chainAuditLog,
+  },
+  {
+    version: 7,
+    name: "the changes that reached a default branch (the evidence)",
+    up: (db) => {
+      db.exec(changesTable(""));
+    },
   },
 ];
 

@@ -128,6 +128,22 @@ describe("a PR merged past the gate", () => {
     expect(text.stdout).toContain(`merged:   by ${MERGER} at ${MERGED_AT}, without approval`);
     expect(text.stdout).toContain(`github:${MERGER} merge: merged_unapproved`);
 
+    // The evidence's change: the merge commit GitHub named, who merged it, not passed.
+    expect(await s.server.gate.store.changesPage({}, undefined, 10)).toEqual([
+      expect.objectContaining({
+        kind: "merge",
+        pr: prKey(pr),
+        commitSha: "c4295bd74fb0f4fda03689c3df3f2803b658fd85",
+        headSha: pr.headSha,
+        author: pr.author,
+        mergedBy: MERGER,
+        mergedAt: new Date(MERGED_AT).toISOString(),
+        reviewId: review.id,
+        passed: false,
+        review: expect.objectContaining({ status: "merged_unapproved" }),
+      }),
+    ]);
+
     // The gate's own buttons no longer decide it.
     await click(s, ACTION_APPROVE, APPROVER, review.id, ts);
     const [eph] = await slack.waitFor("chat.postEphemeral");
@@ -271,6 +287,10 @@ describe("a PR merged past the gate", () => {
         .join("\n"),
     ).not.toContain("Merged without approval");
     expect(checkRunsOn(s.gh, pr.headSha)[0]?.fields.conclusion).toBe("success");
+    // The evidence records it as a change the gate let pass.
+    expect(await s.server.gate.store.changesPage({}, undefined, 10)).toEqual([
+      expect.objectContaining({ pr: prKey(pr), mergedBy: MERGER, reviewId: review.id, passed: true }),
+    ]);
   });
 
   it("closed without merge: as before, the review ends without a decision", async () => {
@@ -285,5 +305,7 @@ describe("a PR merged past the gate", () => {
         .join("\n"),
     ).not.toContain("Merged without approval");
     expect(checkRunsOn(s.gh, pr.headSha)[0]?.fields.conclusion).toBe("neutral");
+    // Closed without merge: no change reached the branch.
+    expect(await s.server.gate.store.changesPage({}, undefined, 10)).toEqual([]);
   });
 });

@@ -48,6 +48,58 @@ export function reviewStoreContract(name: string, open: OpenStore): void {
       expect(await s.allForPr("acme/web#9")).toEqual([]);
     });
 
+    it("records each change once and lists them page by page, by time then key, each with its review", async () => {
+      const { store: s } = await open();
+      await reg(s, "r-1");
+      await s.setStatus("r-1", "done");
+      const change = (n: number, mergedAt: string, repo = "acme/web") => ({
+        kind: "merge" as const,
+        repo,
+        pr: `${repo}#${n}`,
+        author: "dev",
+        mergedBy: "octo",
+        mergedAt,
+        passed: n === 7,
+        ...(n === 7 ? { reviewId: "r-1" } : {}),
+      });
+      // Keys that sort differently bytewise and by a locale: "acme/web#10" < "acme/web#7" < "acme/web-x#1".
+      const same = "2026-03-02T10:00:00Z";
+      for (const c of [
+        change(7, same),
+        change(10, same),
+        change(1, same, "acme/web-x"),
+        change(3, "2026-03-01T09:00:00Z"),
+      ])
+        expect(await s.recordChange(c)).toBe(true);
+      // A redelivery records nothing.
+      expect(await s.recordChange(change(7, "2026-03-05T00:00:00Z"))).toBe(false);
+      const keys: string[] = [];
+      let after: { mergedAt: string; key: string } | undefined;
+      for (;;) {
+        const page = await s.changesPage({}, after, 2);
+        keys.push(...page.map((c) => c.key));
+        const last = page.at(-1);
+        if (!last || page.length < 2) break;
+        after = { mergedAt: last.mergedAt, key: last.key };
+      }
+      expect(keys).toEqual(["acme/web#3", "acme/web#10", "acme/web#7", "acme/web-x#1"]);
+      const [seven] = await s.changesPage(
+        { repo: "acme/web", since: "2026-03-02T10:00:00.000Z" },
+        { mergedAt: "2026-03-02T10:00:00.000Z", key: "acme/web#10" },
+        5,
+      );
+      expect(seven).toMatchObject({
+        key: "acme/web#7",
+        mergedAt: "2026-03-02T10:00:00.000Z",
+        reviewId: "r-1",
+        passed: true,
+        review: { status: "done" },
+      });
+      expect(await s.changesPage({ until: "2026-03-02T00:00:00.000Z" }, undefined, 5)).toMatchObject([
+        { key: "acme/web#3", passed: false },
+      ]);
+    });
+
     it("claim lets exactly one caller move a review out of a status", async () => {
       const { store: s } = await open();
       await reg(s, "r-1");

@@ -23,7 +23,15 @@ export function onClosedPullRequest(
     const pr = prKey({ repo: payload.data.repository.full_name, number: payload.data.pull_request.number });
     const p = payload.data.pull_request;
     const merge = p.merged
-      ? { by: p.merged_by?.login ?? "unknown", at: p.merged_at ?? new Date().toISOString(), headSha: p.head.sha }
+      ? {
+          by: p.merged_by?.login ?? "unknown",
+          at: p.merged_at ?? new Date().toISOString(),
+          headSha: p.head.sha,
+          ...(p.merge_commit_sha ? { commitSha: p.merge_commit_sha } : {}),
+          ...(p.user ? { author: p.user.login } : {}),
+          branch: p.base.ref,
+          ...(payload.data.repository.default_branch ? { defaultBranch: payload.data.repository.default_branch } : {}),
+        }
       : undefined;
     const { duplicate } = await closed({ id: delivery.id, event: delivery.event, pr, ...(merge ? { merge } : {}) });
     answerRecorded(delivery, duplicate);

@@ -19,11 +19,15 @@ export const PullRequestEventSchema = z.object({
     merged: z.boolean().nullable().optional(),
     merged_at: z.string().nullable().optional(),
     merged_by: z.object({ login: z.string() }).nullable().optional(),
+    /** On a merge: the commit that reached the base branch (the evidence's merge commit). */
+    merge_commit_sha: z.string().nullable().optional(),
   }),
   repository: z.object({
     name: z.string(),
     full_name: z.string(),
     owner: z.object({ login: z.string() }),
+    /** The branch a merge must reach to be a change to production (the evidence lists only those). */
+    default_branch: z.string().optional(),
   }),
   installation: z.object({ id: z.number().int().positive() }).optional(),
   /** On `edited`: what changed. A new `base` means a new diff for the same head. */

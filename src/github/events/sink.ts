@@ -1,4 +1,5 @@
 import type { GitHubDecisionRequest } from "./decision-request.js";
+import type { PrMerge } from "../../domain/review-jobs.js";
 import type { PullRequestEvent } from "./pull-request-event.js";
 import type { RerunRequest } from "./rerun-request.js";
 
@@ -15,14 +16,7 @@ export interface WebhookDelivery {
 }
 
 /** A pull request's merge, as its `pull_request` `closed` delivery says it. */
-export interface PullRequestMerge {
-  /** `merged_by.login` ("unknown" when GitHub names no one). */
-  by: string;
-  /** `merged_at` (the delivery's time when absent). */
-  at: string;
-  /** The head that was merged. */
-  headSha: string;
-}
+export type PullRequestMerge = PrMerge;
 
 /** What became of a delivery: a redelivery of one recorded before (GitHub redelivers), or recorded now. */
 export type Recorded = { duplicate: boolean };

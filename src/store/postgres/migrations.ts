@@ -1,6 +1,7 @@
 import type pg from "pg";
 import { chainExisting, type UnchainedRow } from "../../domain/audit-chain.js";
 import { AUDIT_CHAIN_COLUMNS, UNCHAINED_ROWS } from "../audit-sql.js";
+import { changesTable } from "../change-sql.js";
 import type { Migration } from "../migrations.js";
 import { tablesV1 } from "../schema-v1.js";
 import { JOBS_TABLE } from "./job-queue.js";
@@ -93,6 +94,13 @@ export const POSTGRES_MIGRATIONS: ReadonlyArray<Migration<pg.ClientBase>> = [
     version: 6,
     name: "the audit log as hash chains, one per repository owner, with their heads",
     up: chainAuditLog,
+  },
+  {
+    version: 7,
+    name: "the changes that reached a default branch (the evidence)",
+    up: async (client) => {
+      await client.query(changesTable(' COLLATE "C"'));
+    },
   },
 ];
 

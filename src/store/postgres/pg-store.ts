@@ -1,6 +1,7 @@
 import type pg from "pg";
 import type { Clock } from "../../domain/clock.js";
 import type { ReviewStore } from "../../domain/review-store.js";
+import { pgChangeLedger } from "./change-ledger.js";
 import { pgConfigKeeping } from "./config-keeping.js";
 import { PgConnection } from "./connection.js";
 import { pgDecisionLog } from "./decision-log.js";
@@ -30,6 +31,7 @@ function storeOn(c: PgConnection): ReviewStore {
     ...pgSlackMemory(c),
     ...pgLookupCache(c),
     ...pgConfigKeeping(c),
+    ...pgChangeLedger(c),
     transaction: (work) => c.transaction((bound) => work(storeOn(bound))),
   };
   CONNECTIONS.set(store, c);

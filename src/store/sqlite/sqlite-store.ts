@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import type { Clock } from "../../domain/clock.js";
 import type { ReviewStore } from "../../domain/review-store.js";
+import { sqliteChangeLedger } from "./change-ledger.js";
 import { sqliteConfigKeeping } from "./config-keeping.js";
 import { SqliteConnection } from "./connection.js";
 import { sqliteDecisionLog } from "./decision-log.js";
@@ -28,6 +29,7 @@ function storeOn(c: SqliteConnection): ReviewStore {
     ...sqliteSlackMemory(c),
     ...sqliteLookupCache(c),
     ...sqliteConfigKeeping(c),
+    ...sqliteChangeLedger(c),
     transaction: (work) => c.transaction((bound) => work(storeOn(bound))),
   };
 }
