@@ -39,6 +39,8 @@ export interface ServerSettings extends ServerPortSettings {
   webhookSecret: string;
   github: GitHubCredentials;
   reviewDrafts: boolean;
+  /** `GATE_PROTECTED_BRANCHES`: pushes to these are watched, as to each repository's default branch. */
+  protectedBranches: string[];
   slack: ServerSlack;
 }
 
@@ -96,6 +98,7 @@ export function serverSettings(settings: {
     webhookSecret: github.webhookSecret,
     github: github.auth,
     reviewDrafts: github.reviewDrafts,
+    protectedBranches: github.protectedBranches,
     slack: serverSlack,
   };
 }
