@@ -76,6 +76,7 @@ const CALLS: Record<string, { permission: string; access: "read" | "write" } | "
   "checks.create": { permission: "checks", access: "write" },
   "checks.update": { permission: "checks", access: "write" },
   "repos.compareCommitsWithBasehead": { permission: "contents", access: "read" },
+  "repos.listPullRequestsAssociatedWithCommit": { permission: "pull_requests", access: "read" },
   "repos.createCommitStatus": "token",
   "users.getAuthenticated": "token",
   "apps.getRepoInstallation": "jwt",
@@ -96,6 +97,8 @@ describe("app.yml, the GitHub App manifest", () => {
     // and the route answers `ping` itself (`event === "ping"`).
     for (const { text } of sources("github/events")) {
       for (const m of text.matchAll(/"([a-z_]+)\.[a-z_]+"/g)) read.add(m[1] ?? "");
+      // An event with no actions (`push`) is registered by its name alone.
+      for (const m of text.matchAll(/webhooks\.on\(\s*"([a-z_]+)"/g)) read.add(m[1] ?? "");
     }
     for (const { text } of sources("github")) {
       for (const m of text.matchAll(/\bevent\s*[!=]==\s*"([a-z_]+)"/g)) read.add(m[1] ?? "");
@@ -150,6 +153,10 @@ describe("app.yml, the GitHub App manifest", () => {
         seen.push(`${r.event}.rerequested`);
         return { duplicate: false };
       },
+      pushed(d): Recorded {
+        seen.push(`${d.event}:${d.push.branch}`);
+        return { duplicate: false };
+      },
     };
     let server: Server;
     let url = "";
@@ -177,22 +184,29 @@ describe("app.yml, the GitHub App manifest", () => {
       return { status: res.status, text: await res.text() };
     };
 
-    it("pull_request, check_run and check_suite are acted on (202); an unsubscribed event is ignored", async () => {
+    it("pull_request, check_run, check_suite and push are acted on (202); an unsubscribed event is ignored", async () => {
       const acted = {
         pull_request: ["opened", "closed"],
         check_run: ["rerequested"],
         check_suite: ["rerequested"],
       } as const;
-      expect(Object.keys(acted).sort()).toEqual([...manifest.default_events].sort());
+      expect([...Object.keys(acted), "push"].sort()).toEqual([...manifest.default_events].sort());
       for (const [event, actions] of Object.entries(acted)) {
         for (const action of actions)
           expect(await deliver(event, example(event, action))).toMatchObject({ status: 202 });
       }
+      // GitHub's push to its default branch, as an update of it (its example creates the branch).
+      const pushed = examples
+        .find((e) => e.name === "push")
+        ?.examples.find((e) => e.ref === "refs/heads/master" && typeof e.installation === "object");
+      const update = { ...pushed, created: false, before: "1".repeat(40) };
+      expect(await deliver("push", update)).toMatchObject({ status: 202 });
       expect(seen).toEqual([
         "pull_request.opened",
         "pull_request.closed",
         "check_run.rerequested",
         "check_suite.rerequested",
+        "push:master",
       ]);
       expect(await deliver("issues", { action: "opened" })).toEqual({ status: 200, text: "ignored" });
     });
