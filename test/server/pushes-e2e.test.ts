@@ -275,6 +275,27 @@ describe("a push with no pull request", () => {
   });
 });
 
+describe("a push GitHub cannot fully answer for", () => {
+  it("a commit whose pull requests cannot be listed counts as unreviewed; a diff that cannot be read goes to a person, still changed without review", async () => {
+    const s = await start({ slack: true });
+    const commits = [sha(11)];
+    const after = sha(11);
+    const pr = serveFixture(s, "001_readme_typo", { headSha: after });
+    // No compare answer (404) and no pull requests answer (404, not retried).
+    s.gh.failNext("GET", /\/commits\/[0-9a-f]{40}\/pulls$/, 5, { status: 404, body: { message: "Not Found" } });
+    await push(s, pushEvent(pr, { after, commits }));
+    const [r] = await pushReviews(s);
+    const result = await s.server.gate.runner.result(defined(r, "the push's review").id);
+    expect(result).toMatchObject({
+      status: "merged_unapproved",
+      pushed: { commits },
+      merged: { was: { status: "waiting_for_human", route: "human" } },
+    });
+    expect(result.escalation?.reason).toBe("intake_failed");
+    expect(blocksOf(cardPosts(s)[0])).toContain("CHANGED WITHOUT REVIEW");
+  });
+});
+
 describe("pushes the gate leaves alone", () => {
   it("the merge commit of a pull request the gate approved: nothing is reviewed or posted", async () => {
     const s = await start({ slack: true });
