@@ -22,10 +22,10 @@ const COMPARE_FILE_CAP = 300;
  */
 export async function loadPush(octokit: Octokit, source: PushSource): Promise<IntakeResult> {
   const where = { owner: source.owner, repo: source.repo };
+  // No per_page: one answer holds up to 250 commits and every file GitHub lists (at most 300).
   const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
     ...where,
     basehead: `${source.before}...${source.headSha}`,
-    per_page: COMPARE_FILE_CAP,
   });
   const files = parseChangedFiles(data.files ?? []);
   // A force-push's old head is not in the new history: the change is read from where they meet.

@@ -31,9 +31,10 @@ export function reviewJobHandler(runner: ReviewRunner, inbox: Inbox): JobHandler
           return;
         }
         // A push's review stands alone: no earlier head of a pull request to supersede.
-        if (job.kind === "review" && review.source !== "push")
-          await runner.supersedeOlder(review.pr, review.headSha, review.id);
-        else await runner.supersedeForRerun(review);
+        if (review.source !== "push") {
+          if (job.kind === "review") await runner.supersedeOlder(review.pr, review.headSha, review.id);
+          else await runner.supersedeForRerun(review);
+        }
         await runner.run(review.id);
         return;
       }

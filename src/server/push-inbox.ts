@@ -44,8 +44,9 @@ export function pushRegistration(push: PushedChange, triage: PushTriage): Review
  * request (those are the pull request's business: its review passed it, or its merge was marked
  * `merged_unapproved` when it closed). If any did not, one review of the whole range is registered
  * (50 commits make one review, not 50) with the push's audit entry, and its `review` job queued, in
- * one transaction with taking the entry; a second call finds nothing to take. If the lookup fails
- * the entry stays, and the job is tried again.
+ * one transaction with taking the entry; a second call finds nothing to take. If the job fails
+ * before that (no installation token), the entry stays in the inbox, taken up as any unregistered
+ * delivery (`recover` on SQLite, the job's next attempt on PostgreSQL).
  */
 export async function registerPush(
   deps: { store: ReviewStore; runner: ReviewRunner; jobs: ReviewJobs; log: Logger; triage?: TriagePush },
