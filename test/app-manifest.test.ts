@@ -80,6 +80,7 @@ const CALLS: Record<string, { permission: string; access: "read" | "write" } | "
   "issues.listComments": { permission: "pull_requests", access: "read" },
   "issues.createComment": { permission: "pull_requests", access: "write" },
   "issues.updateComment": { permission: "pull_requests", access: "write" },
+  "repos.listPullRequestsAssociatedWithCommit": { permission: "pull_requests", access: "read" },
   "repos.createCommitStatus": "token",
   "users.getAuthenticated": "token",
   "apps.getRepoInstallation": "jwt",
@@ -100,6 +101,8 @@ describe("app.yml, the GitHub App manifest", () => {
     // and the route answers `ping` itself (`event === "ping"`).
     for (const { text } of sources("github/events")) {
       for (const m of text.matchAll(/"([a-z_]+)\.[a-z_]+"/g)) read.add(m[1] ?? "");
+      // An event with no actions (`push`) is registered by its name alone.
+      for (const m of text.matchAll(/webhooks\.on\(\s*"([a-z_]+)"/g)) read.add(m[1] ?? "");
     }
     for (const { text } of sources("github")) {
       for (const m of text.matchAll(/\bevent\s*[!=]==\s*"([a-z_]+)"/g)) read.add(m[1] ?? "");
@@ -158,6 +161,10 @@ describe("app.yml, the GitHub App manifest", () => {
         seen.push(`${r.event}.requested_action`);
         return { duplicate: false };
       },
+      pushed(d): Recorded {
+        seen.push(`${d.event}:${d.push.branch}`);
+        return { duplicate: false };
+      },
     };
     let server: Server;
     let url = "";
@@ -185,13 +192,13 @@ describe("app.yml, the GitHub App manifest", () => {
       return { status: res.status, text: await res.text() };
     };
 
-    it("pull_request, check_run and check_suite are acted on (202); an unsubscribed event is ignored", async () => {
+    it("pull_request, check_run, check_suite and push are acted on (202); an unsubscribed event is ignored", async () => {
       const acted = {
         pull_request: ["opened", "closed"],
         check_run: ["rerequested", "requested_action"],
         check_suite: ["rerequested"],
       } as const;
-      expect(Object.keys(acted).sort()).toEqual([...manifest.default_events].sort());
+      expect([...Object.keys(acted), "push"].sort()).toEqual([...manifest.default_events].sort());
       // GitHub's example names another App's button; the gate's own is "approve" or "reject", on its review's run.
       const gateButton = (action: string, payload: Record<string, unknown>) =>
         action === "requested_action"
@@ -207,12 +214,19 @@ describe("app.yml, the GitHub App manifest", () => {
             status: 202,
           });
       }
+      // GitHub's push to its default branch, as an update of it (its example creates the branch).
+      const pushed = examples
+        .find((e) => e.name === "push")
+        ?.examples.find((e) => e.ref === "refs/heads/master" && typeof e.installation === "object");
+      const update = { ...pushed, created: false, before: "1".repeat(40) };
+      expect(await deliver("push", update)).toMatchObject({ status: 202 });
       expect(seen).toEqual([
         "pull_request.opened",
         "pull_request.closed",
         "check_run.rerequested",
         "check_run.requested_action",
         "check_suite.rerequested",
+        "push:master",
       ]);
       expect(await deliver("issues", { action: "opened" })).toEqual({ status: 200, text: "ignored" });
     });

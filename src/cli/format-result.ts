@@ -30,7 +30,9 @@ export function formatResult(r: ReviewResult): string {
   const lines: string[] = [];
   lines.push(`${r.pr}  [${r.review_id}]`);
   lines.push(`  status:   ${r.status}`);
-  lines.push(`  route:    ${r.route ? (ROUTE_TEXT[r.route] ?? r.route) : "(not decided yet)"}`);
+  const route =
+    r.pushed && r.route === "merged_unapproved" ? "CHANGED WITHOUT REVIEW (pushed, no pull request)" : r.route;
+  lines.push(`  route:    ${route ? (ROUTE_TEXT[route] ?? route) : "(not decided yet)"}`);
   if (r.risk) lines.push(`  risk:     ${r.risk.score}/100 (${r.risk.class}): ${r.risk.reasons.join("; ")}`);
   if (r.findings.length === 0) lines.push(`  findings: none`);
   else {
@@ -64,7 +66,14 @@ export function formatResult(r: ReviewResult): string {
         `  carried forward from review ${from.review_id} at ${from.head_sha.slice(0, 7)} (decided ${from.at})`,
       );
   }
-  if (r.merged) {
+  if (r.merged && r.pushed) {
+    const p = r.pushed;
+    const how = p.forced ? `force-pushed (history rewritten from ${p.before.slice(0, 7)})` : "pushed";
+    lines.push(
+      `  pushed:   ${how} to ${p.branch} by ${r.merged.by} at ${r.merged.at}, no pull request: changed without review`,
+    );
+    lines.push(`  commits:  ${p.commits.map((c) => c.slice(0, 7)).join(", ")}`);
+  } else if (r.merged) {
     const was = `${r.merged.was.status}${r.merged.was.route ? `, route ${r.merged.was.route}` : ""}`;
     lines.push(`  merged:   by ${r.merged.by} at ${r.merged.at}, without approval (the review was ${was})`);
   }

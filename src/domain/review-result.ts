@@ -114,6 +114,21 @@ export interface MergedPastGate {
   was: { status: ReviewStatus; route: Route | null };
 }
 
+/**
+ * Commits pushed straight to a watched branch with no merged pull request ("changed without
+ * review"): where, which commits, and whether the push rewrote the branch. Who pushed and when are
+ * `merged.by` and `merged.at`.
+ */
+export interface PushedPastGate {
+  branch: string;
+  before: string;
+  after: string;
+  /** A force-push: the branch's history was rewritten (`before` is no longer in it). */
+  forced: boolean;
+  /** The pushed commits that belong to no merged pull request, oldest first. */
+  commits: string[];
+}
+
 /** A person's decision on a review whose PR was merged without approval, recorded after the fact. */
 export interface AfterTheFact {
   /** `approve`: approved after the fact; `incident`: marked as an incident (with a note). */
@@ -177,6 +192,8 @@ export interface ReviewResult {
   since_decision?: SinceDecision;
   /** The PR was merged while this review had not approved it (route and status `merged_unapproved`). */
   merged?: MergedPastGate;
+  /** Commits pushed with no pull request (route and status `merged_unapproved`): docs/github-app.md. */
+  pushed?: PushedPastGate;
   /** On a review merged without approval: the decision a person recorded after the fact. */
   after_the_fact?: AfterTheFact;
   /** An emergency change: its check passed on the label, with a person's approval due by `due_at`. */

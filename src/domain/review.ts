@@ -1,6 +1,7 @@
 import type { CarriedFrom, DecidedVia } from "./carry.js";
 import type { AfterMergeKind, ApproverConfig, AttemptKind, DecideRefusal, DecisionDoor, Refusal } from "./decision.js";
 import type { Approval, ReviewResult, ReviewStatus } from "./review-result.js";
+import type { ReviewSource } from "./review-source.js";
 
 export type { DecideRefusal } from "./decision.js";
 
@@ -28,8 +29,8 @@ export interface ReviewRecord {
   /** The PR author's GitHub login. */
   author: string;
   status: ReviewStatus;
-  /** "fixture" or "github". */
-  source: "fixture" | "github";
+  /** "fixture", "github" (a pull request) or "push" (commits pushed without one: docs/github-app.md). */
+  source: ReviewSource["kind"];
   createdAt: string;
   updatedAt: string;
   slackChannel?: string;

@@ -5,6 +5,7 @@ import type { IntakeResult, PullRequestLoader } from "../domain/pull-request-loa
 import { snapshotOf } from "../domain/snapshot-ref.js";
 import type { GitHubAuth } from "./client.js";
 import { loadPullRequest } from "./intake.js";
+import { loadPush } from "./push-loader.js";
 import { readRepoConfig, readRepoPolicies } from "./repo-config.js";
 
 /**
@@ -34,8 +35,10 @@ export function octokitFor(
 export function createGitHubLoader(opts: { auth: GitHubAuth }): PullRequestLoader {
   return {
     async load(source: ReviewSource): Promise<IntakeResult> {
-      if (source.kind !== "github") throw new Error("the GitHub loader reads GitHub sources only");
+      if (source.kind === "fixture") throw new Error("the GitHub loader reads GitHub sources only");
       const octokit = await octokitFor(opts.auth, source);
+      // Commits pushed with no pull request: the pushed range, reviewed after the fact.
+      if (source.kind === "push") return loadPush(octokit, source);
       const { pr, incomplete } = await loadPullRequest(octokit, {
         owner: source.owner,
         repo: source.repo,

@@ -6,6 +6,7 @@ import { onCheckRerequested } from "./events/check-rerequested.js";
 import { type DeliveryContext, DeliveryContexts } from "./events/delivery.js";
 import { onReviewedPullRequest } from "./events/pull-request.js";
 import { onClosedPullRequest } from "./events/pull-request-closed.js";
+import { onPush } from "./events/push.js";
 import type { WebhookSink } from "./events/sink.js";
 
 export { baseChanged, type PullRequestEvent, PullRequestEventSchema, REVIEWED_ACTIONS } from "./events/pull-request.js";
@@ -18,6 +19,8 @@ export interface WebhookHandlerOptions {
   secret: string;
   sink: WebhookSink;
   log: Logger;
+  /** `GATE_PROTECTED_BRANCHES`: branches watched for pushes besides each repository's default branch. */
+  protectedBranches?: readonly string[];
   /** Larger bodies get 413 without being buffered; 5 MB by default. */
   maxBodyBytes?: number;
 }
@@ -82,7 +85,7 @@ function refuseTooLarge(req: IncomingMessage, res: ServerResponse, max: number):
 
 /**
  * The `POST /github/webhook` route: verifies GitHub's signature over the raw body before
- * parsing it, answers pings, drops duplicates, and hands PR events to the sink (202).
+ * parsing it, answers pings, drops duplicates, and hands PR and push events to the sink (202).
  * It never rejects: every failure becomes an HTTP answer.
  *
  * @example server.on("request", (req, res) => void createWebhookHandler({ secret, sink, log })(req, res));
@@ -95,6 +98,7 @@ export function createWebhookHandler(
   const deliveries = new DeliveryContexts();
   onReviewedPullRequest(webhooks, opts.sink, deliveries);
   if (opts.sink.closed) onClosedPullRequest(webhooks, opts.sink.closed.bind(opts.sink), deliveries);
+  if (opts.sink.pushed) onPush(webhooks, opts.sink.pushed.bind(opts.sink), opts.protectedBranches ?? [], deliveries);
   if (opts.sink.rerun) onCheckRerequested(webhooks, opts.sink.rerun.bind(opts.sink), deliveries);
   if (opts.sink.decide) onCheckRequestedAction(webhooks, opts.sink.decide.bind(opts.sink), deliveries);
   const max = opts.maxBodyBytes ?? DEFAULT_MAX_BODY;

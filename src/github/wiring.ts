@@ -17,7 +17,10 @@ type RouteHandler = (req: IncomingMessage, res: ServerResponse) => void;
  *
  * @example const github = wireGitHub(server, log); buildGate(settings, log, { github: github.auth });
  */
-export function wireGitHub(server: { github: Omit<GitHubAuthConfig, "log">; webhookSecret: string }, log: Logger) {
+export function wireGitHub(
+  server: { github: Omit<GitHubAuthConfig, "log">; webhookSecret: string; protectedBranches?: readonly string[] },
+  log: Logger,
+) {
   const auth = createGitHubAuth({ ...server.github, log });
   return {
     auth,
@@ -58,7 +61,12 @@ export function wireGitHub(server: { github: Omit<GitHubAuthConfig, "log">; webh
      * to the sink; `wrap` adds what the server measures and orders around the handler.
      */
     webhookRoute(sink: WebhookSink, wrap: (handler: RouteHandler) => RouteHandler = (h) => h) {
-      const webhook = createWebhookHandler({ secret: server.webhookSecret, sink, log });
+      const webhook = createWebhookHandler({
+        secret: server.webhookSecret,
+        sink,
+        log,
+        ...(server.protectedBranches ? { protectedBranches: server.protectedBranches } : {}),
+      });
       return { path: "/github/webhook", method: "POST", handler: wrap((req, res) => void webhook(req, res)) };
     },
   };

@@ -2,7 +2,8 @@ import type { PriorDecision } from "../domain/carry.js";
 import type { AfterMergeKind, AttemptKind, DecisionDoor, Refusal } from "../domain/decision.js";
 import type { Finding } from "../domain/finding.js";
 import type { ResumeValue } from "../domain/review.js";
-import type { AfterTheFact, Approval, Coverage, MergedPastGate } from "../domain/review-result.js";
+import type { PushedChange, PushTriage } from "../domain/pushed-change.js";
+import type { AfterTheFact, Approval, Coverage, MergedPastGate, PushedPastGate } from "../domain/review-result.js";
 import type { AuditInput } from "../domain/review-store.js";
 
 /**
@@ -108,6 +109,48 @@ export const audits = {
     action: "merge",
     outcome: "merged_unapproved",
     detail: { pr, merged_by: merged.by, merged_at: merged.at, status: merged.was.status, route: merged.was.route },
+  }),
+  /**
+   * A push to a watched branch with commits that came through no merged pull request: who pushed,
+   * when, where, whether it rewrote the branch (`forced`, outcome "forced"), which commits are
+   * reviewed after the fact and which came through a pull request.
+   */
+  pushReceived: (reviewId: string, push: PushedChange, triage: PushTriage): AuditInput => ({
+    reviewId,
+    actor: `github:${push.pusher}`,
+    action: "push",
+    outcome: push.forced ? "forced" : "pushed",
+    detail: {
+      branch: push.branch,
+      before: push.before,
+      after: push.after,
+      forced: push.forced,
+      pushed_by: push.pusher,
+      pushed_at: push.at,
+      commits: triage.unreviewed.map((c) => c.sha),
+      via_pull_request: triage.viaPullRequest,
+    },
+  }),
+  /**
+   * A pushed change reviewed after the fact: it reached the branch without review (status and
+   * route `merged_unapproved`, shown as "changed without review"), and where its review stood.
+   */
+  pushedUnreviewed: (reviewId: string, merged: MergedPastGate, pushed: PushedPastGate): AuditInput => ({
+    reviewId,
+    actor: `github:${merged.by}`,
+    action: "push",
+    outcome: "merged_unapproved",
+    detail: {
+      pushed_by: merged.by,
+      pushed_at: merged.at,
+      status: merged.was.status,
+      route: merged.was.route,
+      branch: pushed.branch,
+      before: pushed.before,
+      after: pushed.after,
+      forced: pushed.forced,
+      commits: pushed.commits,
+    },
   }),
   /** A decision after the fact received through a door, as a decision at the gate is ("received"). */
   afterMergeReceived: (reviewId: string, kind: AfterMergeKind, after: AfterTheFact, door: string): AuditInput => ({

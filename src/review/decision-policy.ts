@@ -16,7 +16,7 @@ export interface DecisionRequest {
   /** Who decides: a Slack user id, or the CLI's `--by` (a GitHub login or a person's name). */
   by: string;
   door: DecisionDoor;
-  review: { id: string; pr: string; status: ReviewStatus; author: string; supersededBy?: string };
+  review: { id: string; pr: string; status: ReviewStatus; author: string; supersededBy?: string; source?: string };
   /** The decision already made, if any. */
   decision?: Decision;
   /** On a review merged without approval: the decision already recorded after the fact, if any. */
@@ -168,7 +168,9 @@ function afterMergeRefusal(req: DecisionRequest): Refusal | undefined {
 function whyNotAllowed(req: DecisionRequest): string | undefined {
   const { approvers: config, door } = req;
   if (isPrAuthor(req.by, door, req.review.author, config.githubToSlack)) {
-    return "you opened this pull request, and its author can never decide on it";
+    return req.review.source === "push"
+      ? "you pushed this change, and its author can never decide on it"
+      : "you opened this pull request, and its author can never decide on it";
   }
   const configured = Object.values(config.bySpecialty ?? {}).filter((l) => l.length > 0);
   // The CLI with no approver configured at all: the person named by --by decides.

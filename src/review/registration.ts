@@ -4,7 +4,7 @@ import type { ReviewSource } from "../domain/review-source.js";
 /** What a registration takes from the pull request it reviews (a webhook's PR, a loaded PR, an older review's record). */
 export type RegisteredPr = Pick<
   ReviewRegistration,
-  "repo" | "number" | "headSha" | "title" | "url" | "author" | "installationId" | "eventAt"
+  "repo" | "number" | "headSha" | "title" | "url" | "author" | "installationId" | "eventAt" | "pr"
 >;
 
 /**
@@ -24,5 +24,7 @@ export function registrationFor(source: ReviewSource, pr: RegisteredPr): ReviewR
     ...(pr.author !== undefined ? { author: pr.author } : {}),
     ...(pr.installationId !== undefined ? { installationId: pr.installationId } : {}),
     ...(pr.eventAt !== undefined ? { eventAt: pr.eventAt } : {}),
+    // A push has no pull request number: its key (`owner/repo@sha7`) is kept, a re-run's included.
+    ...(source.kind === "push" && pr.pr !== undefined ? { pr: pr.pr } : {}),
   };
 }

@@ -15,6 +15,7 @@ import type {
   Approval,
   ApprovalNeed,
   MergedPastGate,
+  PushedPastGate,
   ReviewResult,
   ReviewStatus,
   SinceDecision,
@@ -250,6 +251,7 @@ export class ReviewContext {
       ...kept,
       route: "merged_unapproved",
       ...(past.merged ? { merged: past.merged } : {}),
+      ...(past.pushed ? { pushed: past.pushed } : {}),
       ...(past.afterTheFact ? { after_the_fact: past.afterTheFact } : {}),
     };
   }
@@ -258,18 +260,21 @@ export class ReviewContext {
    * A review merged without approval, as the audit log holds it (its one record of the merge):
    * who merged it and when, and the decision recorded after the fact, if any.
    */
-  async mergedPastGate(): Promise<{ merged?: MergedPastGate; afterTheFact?: AfterTheFact }> {
+  async mergedPastGate(): Promise<{ merged?: MergedPastGate; afterTheFact?: AfterTheFact; pushed?: PushedPastGate }> {
     if (this.record.status !== "merged_unapproved") return {};
     const entries = await this.deps.store.auditFor(this.id);
-    const merge = entries.find((e) => e.action === "merge" && e.outcome === "merged_unapproved");
+    // A pull request's merge, or a push with none (who pushed is "merged_by" then).
+    const merge = entries.find(
+      (e) => (e.action === "merge" || e.action === "push") && e.outcome === "merged_unapproved",
+    );
     const applied = entries.find(
       (e) => (e.action === "approve_after_merge" || e.action === "incident") && e.outcome === "applied",
     );
     const text = (v: unknown): string => (typeof v === "string" ? v : "");
     const merged: MergedPastGate | undefined = merge
       ? {
-          by: text(merge.detail.merged_by),
-          at: text(merge.detail.merged_at) || merge.at,
+          by: text(merge.detail.merged_by ?? merge.detail.pushed_by),
+          at: text(merge.detail.merged_at ?? merge.detail.pushed_at) || merge.at,
           was: {
             status: text(merge.detail.status) as ReviewStatus,
             route: (text(merge.detail.route) || null) as MergedPastGate["was"]["route"],
@@ -285,7 +290,12 @@ export class ReviewContext {
           ...(note ? { note } : {}),
         }
       : undefined;
-    return { ...(merged ? { merged } : {}), ...(afterTheFact ? { afterTheFact } : {}) };
+    const pushed = merge?.action === "push" ? pushedOf(merge.detail) : undefined;
+    return {
+      ...(merged ? { merged } : {}),
+      ...(afterTheFact ? { afterTheFact } : {}),
+      ...(pushed ? { pushed } : {}),
+    };
   }
 
   /** Approvals per specialty: every one once decided; while waiting, those given so far and what is still needed, from whom. */
@@ -347,6 +357,18 @@ function sinceView(prior: PriorDecision, changes: string[]): SinceDecision {
     head_sha: prior.origin.head_sha,
     review_id: prior.origin.review_id,
     changes,
+  };
+}
+
+/** A push's record of what reached the branch without review, as its audit entry holds it. */
+function pushedOf(detail: Record<string, unknown>): PushedPastGate {
+  const text = (v: unknown): string => (typeof v === "string" ? v : "");
+  return {
+    branch: text(detail.branch),
+    before: text(detail.before),
+    after: text(detail.after),
+    forced: detail.forced === true,
+    commits: Array.isArray(detail.commits) ? detail.commits.map(text) : [],
   };
 }
 

@@ -14,6 +14,7 @@ import { audits } from "./audit-entries.js";
 import { KeyedLock } from "./keyed-lock.js";
 import type { ProgressHub } from "./progress-hub.js";
 import { ReviewPublishing } from "./publish.js";
+import { settlePushed } from "./pushed-review.js";
 import { ReviewContext, threadOf } from "./review-context.js";
 
 export interface RunnerDeps {
@@ -110,14 +111,17 @@ export class ReviewWork {
 
   /** A review whose graph failed goes to a person with the error; it never passes. */
   async failClosed(ctx: ReviewContext, error: unknown): Promise<ReviewResult> {
+    const escalation = {
+      reason: "specialist_error" as const,
+      detail: `the review could not finish: ${messageOf(error)}`,
+    };
+    // A push's change is on the branch already: it is shown changed without review, with why.
+    if (ctx.review.source === "push")
+      return settlePushed(this, ctx, { ...(await ctx.result()), route: "human", escalation });
     // A review superseded while it ran stays superseded; its successor decides the PR.
     await ctx.settleStatus("waiting_for_human");
     await ctx.reloadState();
-    const result: ReviewResult = {
-      ...(await ctx.result()),
-      route: "human",
-      escalation: { reason: "specialist_error", detail: `the review could not finish: ${messageOf(error)}` },
-    };
+    const result: ReviewResult = { ...(await ctx.result()), route: "human", escalation };
     await this.publishing.record(ctx.id, result);
     await this.deps.onEscalated?.(ctx.review, result);
     return result;
@@ -125,6 +129,8 @@ export class ReviewWork {
 
   /** Reads where the graph stopped, records it, publishes it. */
   async settle(ctx: ReviewContext): Promise<ReviewResult> {
+    // A push with no pull request: changed without review, whatever its review concluded.
+    if (ctx.review.source === "push" && ctx.review.status !== "merged_unapproved") return settlePushed(this, ctx);
     await ctx.reloadState();
     const status = ctx.gatePending ? "waiting_for_human" : "done";
     await ctx.settleStatus(status);

@@ -35,7 +35,7 @@ export class ReviewRun {
   /** Registers a review as queued, with its audit entry; `tx` when it is part of a larger transaction. */
   async register(input: ReviewRegistration, tx: ReviewStore = this.work.store): Promise<ReviewRecord> {
     const id = (this.work.deps.newId ?? newReviewId)();
-    const review = await tx.register({ id, pr: prKey(input), ...input });
+    const review = await tx.register({ ...input, id, pr: input.pr ?? prKey(input) });
     await tx.audit(audits.registered(id, input.headSha));
     return review;
   }

@@ -4,7 +4,9 @@ import type { ReviewStore } from "../domain/review-store.js";
 import type { ReviewRunner } from "../review/runner.js";
 import type { Later } from "./answers-first.js";
 import { prKey } from "../domain/pull-request.js";
+import type { TriagePush } from "../domain/pushed-change.js";
 import { audits } from "../review/audit-entries.js";
+import { registerPush } from "./push-inbox.js";
 
 /**
  * The delivery inbox: the second half of taking a pull_request delivery. The webhook's answer
@@ -36,13 +38,18 @@ export function createInbox(deps: {
   log: Logger;
   /** When the "in progress" announcement goes out: after the answers being written (AnswersFirst). */
   later: Later;
+  /** Asks GitHub which commits of a push came through a merged pull request (without it, none did). */
+  triage?: TriagePush;
 }): Inbox {
   return {
     pending: () => deps.store.inboxDeliveries(),
     async register(deliveryId) {
+      // A push is looked up at GitHub first (outside any transaction), then registered, if at all.
+      const kept = await deps.store.peekInbox(deliveryId);
+      if (kept && "push" in kept) return registerPush(deps, deliveryId, kept.push);
       const registered = await deps.store.transaction(async (tx) => {
         const entry = await tx.takeFromInbox(deliveryId);
-        if (!entry) return undefined;
+        if (!entry || "push" in entry) return undefined;
         const { review, baseChanged } = entry;
         const pr = prKey(review);
         // Reopened or marked ready with the same head: the review of that commit stands. Not so

@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { Gate } from "../build-gate.js";
+import type { TriagePush } from "../domain/pushed-change.js";
 import type { JobHandler, ReviewJob, ReviewJobs } from "../domain/review-jobs.js";
 import type { ReviewStore } from "../domain/review-store.js";
 import { leftoverWork, RUN_AFTER_RESTART } from "../review/leftover-work.js";
@@ -29,8 +30,11 @@ export function reviewJobHandler(runner: ReviewRunner, inbox: Inbox): JobHandler
           await runner.publishIfUnpublished(review.id);
           return;
         }
-        if (job.kind === "review") await runner.supersedeOlder(review.pr, review.headSha, review.id);
-        else await runner.supersedeForRerun(review);
+        // A push's review stands alone: no earlier head of a pull request to supersede.
+        if (review.source !== "push") {
+          if (job.kind === "review") await runner.supersedeOlder(review.pr, review.headSha, review.id);
+          else await runner.supersedeForRerun(review);
+        }
         await runner.run(review.id);
         return;
       }
@@ -90,10 +94,17 @@ export async function adoptUnqueued(
  *
  * @example const { jobs, handle } = wireJobs(gate, { concurrency: 2, log, later: answersFirst.later });
  */
-export function wireJobs(gate: Gate, opts: { concurrency: number; log: Logger; later: Later }) {
+export function wireJobs(gate: Gate, opts: { concurrency: number; log: Logger; later: Later; triage?: TriagePush }) {
   const handleJob: JobHandler = (job) => handle(job);
   const jobs: ReviewJobs = gate.jobQueue ?? new InProcessJobs(opts.concurrency, opts.log, handleJob, opts.later);
-  const inbox = createInbox({ store: gate.store, runner: gate.runner, jobs, log: opts.log, later: opts.later });
+  const inbox = createInbox({
+    store: gate.store,
+    runner: gate.runner,
+    jobs,
+    log: opts.log,
+    later: opts.later,
+    ...(opts.triage ? { triage: opts.triage } : {}),
+  });
   const handle = reviewJobHandler(gate.runner, inbox);
   return { jobs, handle: handleJob };
 }

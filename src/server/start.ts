@@ -3,6 +3,7 @@ import { buildGate, type Gate } from "../build-gate.js";
 import { reviewDeciders } from "../cli/review-report.js";
 import { type Clock, systemClock } from "../domain/clock.js";
 import type { ReviewJobs } from "../domain/review-jobs.js";
+import { createPushTriage } from "../github/push-triage.js";
 import { wireGitHub } from "../github/wiring.js";
 import { createLogger } from "../logger.js";
 import { type Env, loadSettings, type ServerSettings, type Settings, serverSettings } from "../settings/index.js";
@@ -103,7 +104,13 @@ export async function startGateServer(
   if (slack) gate.runner.groupsFrom(slack.currentGroups);
   // Webhook answers go out before the background work their deliveries queue (announcements, reviews).
   const answersFirst = new AnswersFirst();
-  const { jobs, handle } = wireJobs(gate, { concurrency: server.concurrency, log, later: answersFirst.later });
+  const { jobs, handle } = wireJobs(gate, {
+    concurrency: server.concurrency,
+    log,
+    later: answersFirst.later,
+    // A push's commits: which came through a merged pull request (the rest are reviewed after the fact).
+    triage: createPushTriage(github.auth, log),
+  });
   const waiting = async () => (await gate.store.withStatus("waiting_for_human")).length;
   metrics.watch({ queueDepth: () => jobs.depth(), waiting });
   const decisions = new InFlight();

@@ -51,6 +51,11 @@ export function createWebhookSink(deps: {
           },
         }
       : {}),
+    // The push is kept in the inbox; its `register` job asks GitHub about its commits after the answer.
+    pushed: (delivery) =>
+      recordOnce(delivery, (tx) => deps.jobs.enqueue({ kind: "register", deliveryId: delivery.id }, tx), {
+        push: delivery.push,
+      }),
     closed: (delivery) =>
       recordOnce(delivery, (tx) =>
         deps.jobs.enqueue({ kind: "close", pr: delivery.pr, ...(delivery.merge ? { merge: delivery.merge } : {}) }, tx),

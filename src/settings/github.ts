@@ -15,6 +15,8 @@ export interface GitHubSettings {
   reviewDrafts: boolean;
   /** `GATE_PR_COMMENT`: the server keeps one summary comment on each reviewed PR (on by default). */
   prComment: boolean;
+  /** `GATE_PROTECTED_BRANCHES`: branches whose pushes are watched besides each repository's default branch. */
+  protectedBranches: string[];
   /**
    * Where people open GitHub pages (commit, file, PR): `GATE_GITHUB_WEB_URL`, else derived from a
    * GitHub Enterprise Server `GATE_GITHUB_API_URL` (`https://HOST/api/v3` → `https://HOST`), else github.com.
@@ -55,6 +57,13 @@ export const githubSchema = z
     GITHUB_WEBHOOK_SECRET: z.string().optional(),
     GATE_REVIEW_DRAFTS: flag.default(false),
     GATE_PR_COMMENT: flag.default(true),
+    GATE_PROTECTED_BRANCHES: z
+      .string()
+      .optional()
+      .transform((v) => [...new Set((v ?? "").split(",").map((b) => b.trim()))].filter((b) => b !== ""))
+      .refine((list) => list.every((b) => /^[^\s~^:?*[\\]+$/.test(b) && !b.startsWith("refs/")), {
+        message: "must be branch names separated by commas (main,release), without refs/heads/",
+      }),
   })
   .transform((e, ctx): GitHubSettings => {
     const problem = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
@@ -97,6 +106,7 @@ export const githubSchema = z
       ...(e.GITHUB_WEBHOOK_SECRET ? { webhookSecret: e.GITHUB_WEBHOOK_SECRET } : {}),
       reviewDrafts: e.GATE_REVIEW_DRAFTS,
       prComment: e.GATE_PR_COMMENT,
+      protectedBranches: e.GATE_PROTECTED_BRANCHES,
       webUrl: (e.GATE_GITHUB_WEB_URL ?? webUrlOf(e.GATE_GITHUB_API_URL)).replace(/\/+$/, ""),
     };
   });

@@ -41,6 +41,8 @@ export interface ServerSettings extends ServerPortSettings {
   reviewDrafts: boolean;
   /** GATE_PR_COMMENT: one summary comment on each reviewed PR, edited in place. */
   prComment: boolean;
+  /** `GATE_PROTECTED_BRANCHES`: pushes to these are watched, as to each repository's default branch. */
+  protectedBranches: string[];
   slack: ServerSlack;
 }
 
@@ -99,6 +101,7 @@ export function serverSettings(settings: {
     github: github.auth,
     reviewDrafts: github.reviewDrafts,
     prComment: github.prComment,
+    protectedBranches: github.protectedBranches,
     slack: serverSlack,
   };
 }

@@ -17,7 +17,8 @@ import {
   truncatePlain,
 } from "./mrkdwn.js";
 import { GITHUB_WEB_URL, blobUrl, commitUrl, shortSha } from "./github-links.js";
-import { mergedWhile, personLabel, type PersonName } from "./thread-notes.js";
+import { mergedBlocks, mergedFallback, mergedHeader } from "./merged-card.js";
+import { personLabel, type PersonName } from "./thread-notes.js";
 
 export { renderStatusText } from "./status-text.js";
 export { renderHome } from "./home.js";
@@ -31,9 +32,7 @@ export const ACTION_REJECT = "gate_reject";
 export const ACTION_REQUEST_INFO = "gate_request_info";
 export const ACTION_APPROVE_NOTE = "gate_approve_note";
 export const ACTION_RERUN = "gate_rerun";
-/** On a PR merged without approval: a decision after the fact. */
-export const ACTION_APPROVE_AFTER_MERGE = "gate_approve_after_merge";
-export const ACTION_INCIDENT = "gate_incident";
+export { ACTION_APPROVE_AFTER_MERGE, ACTION_INCIDENT } from "./merged-card.js";
 
 /** A message has at most 50 blocks. */
 const MAX_BLOCKS = 50;
@@ -167,11 +166,7 @@ function headerText(state: CardState, result: ReviewResult): string {
     case "closed":
       return "Compliance gate: pull request closed";
     case "merged":
-      return result.after_the_fact?.kind === "approve"
-        ? "Compliance gate: merged without approval, approved after the fact"
-        : result.after_the_fact
-          ? "Compliance gate: merged without approval, marked as an incident"
-          : "Compliance gate: MERGED WITHOUT APPROVAL";
+      return mergedHeader(result);
     case "decided":
       return decisionKind(result) === "approve"
         ? "Compliance gate: approved by a person"
@@ -189,7 +184,7 @@ function fallbackText(state: CardState, review: ReviewRecord, result: ReviewResu
   const what: Record<CardState, string> = {
     superseded: "superseded",
     closed: "closed without a decision",
-    merged: "merged without approval",
+    merged: mergedFallback(result),
     decided: decisionKind(result) === "approve" ? "approved" : "rejected",
     investigating: "investigating",
     waiting: "waiting for a decision",
@@ -326,56 +321,6 @@ function stateBlocks(state: CardState, input: CardInput): KnownBlock[] {
     default:
       return [context(`Status: ${result.status.replace(/_/g, " ")}${result.route ? ` · route ${result.route}` : ""}`)];
   }
-}
-
-/** A PR merged past the gate: who merged it and when, and the decision after the fact (or its buttons). */
-function mergedBlocks(input: CardInput): KnownBlock[] {
-  const { review, result } = input;
-  const m = result.merged;
-  const who = m ? ` by \`${escapeMrkdwn(m.by)}\` at ${slackDate(m.at)}` : "";
-  const blocks: KnownBlock[] = [
-    section(
-      `:rotating_light: *Merged without approval*${who}, ${mergedWhile(m?.was)}. The gate did not pass this head.`,
-    ),
-  ];
-  const after = result.after_the_fact;
-  if (after) {
-    const verb =
-      after.kind === "approve" ? ":white_check_mark: *Approved after the fact*" : ":warning: *Marked as an incident*";
-    const note = after.note ? `: ${escapeMrkdwn(after.note)}` : "";
-    blocks.push(section(`${verb} by ${personLabel(after.by, input.personName)} at ${slackDate(after.at)}${note}`));
-    return blocks;
-  }
-  const elements: Button[] = [
-    {
-      type: "button",
-      action_id: ACTION_APPROVE_AFTER_MERGE,
-      style: "primary",
-      text: { type: "plain_text", text: "Approve after the fact" },
-      value: review.id,
-      confirm: {
-        title: { type: "plain_text", text: "Approve after the fact?" },
-        text: {
-          type: "mrkdwn",
-          text: truncateMrkdwn(
-            `Records that ${escapeMrkdwn(review.pr)} at ${shortSha(review.headSha)}, merged without approval, is approved after the fact.`,
-            300,
-          ),
-        },
-        confirm: { type: "plain_text", text: "Approve" },
-        deny: { type: "plain_text", text: "Cancel" },
-      },
-    },
-    {
-      type: "button",
-      action_id: ACTION_INCIDENT,
-      style: "danger",
-      text: { type: "plain_text", text: "Mark as incident" },
-      value: review.id,
-    },
-  ];
-  blocks.push({ type: "actions", block_id: "gate_after_merge", elements });
-  return blocks;
 }
 
 function waitingBlocks(review: ReviewRecord, result: ReviewResult): KnownBlock[] {

@@ -1,4 +1,4 @@
-import type { MergedPastGate, ReviewResult } from "../domain/review-result.js";
+import type { MergedPastGate, PushedPastGate, ReviewResult } from "../domain/review-result.js";
 import type { ReviewRecord } from "../domain/review.js";
 import { escapeMrkdwn, mrkdwnLink, slackDate, truncateMrkdwn, truncatePlain } from "./mrkdwn.js";
 
@@ -82,6 +82,23 @@ export function mergedWhile(was: MergedPastGate["was"] | undefined): string {
 }
 
 /**
+ * What a push with no pull request put on its branch, in words (the card and the thread).
+ *
+ * @example pushedWhat({ branch: "main", forced: true, commits: ["a1b2c3d…"], … }) // "1 commit `a1b2c3d` force-pushed to `main` (the branch's history was rewritten)"
+ */
+export function pushedWhat(p: PushedPastGate): string {
+  const shas = p.commits
+    .slice(0, 5)
+    .map((c) => `\`${c.slice(0, 7)}\``)
+    .join(", ");
+  const more = p.commits.length > 5 ? ` and ${p.commits.length - 5} more` : "";
+  const count = `${p.commits.length} commit${p.commits.length === 1 ? "" : "s"}`;
+  const verb = p.forced ? "force-pushed" : "pushed";
+  const rewritten = p.forced ? ` (the branch's history was rewritten from \`${p.before.slice(0, 7)}\`)` : "";
+  return `${count} ${shas}${more} ${verb} to \`${escapeMrkdwn(p.branch)}\`${rewritten}`;
+}
+
+/**
  * A PR merged without approval, said loudly in its thread: who merged it and when, the approvers
  * mentioned, and what they can still record on the card.
  *
@@ -93,7 +110,9 @@ export function mergedText(review: ReviewRecord, result: ReviewResult, who: WhoT
   const asked = who.approvers.map(mentionOf).join(" ");
   const was = mergedWhile(m.was);
   const lines = [
-    `:rotating_light: *Merged without approval*: ${escapeMrkdwn(review.pr)} at \`${review.headSha.slice(0, 7)}\` was merged by \`${escapeMrkdwn(m.by)}\` at ${slackDate(m.at)}, ${was}.`,
+    result.pushed
+      ? `:rotating_light: *Changed without review*: ${pushedWhat(result.pushed)} by \`${escapeMrkdwn(m.by)}\` at ${slackDate(m.at)}, with no pull request.`
+      : `:rotating_light: *Merged without approval*: ${escapeMrkdwn(review.pr)} at \`${review.headSha.slice(0, 7)}\` was merged by \`${escapeMrkdwn(m.by)}\` at ${slackDate(m.at)}, ${was}.`,
     `${asked || "Approvers"}: record a decision after the fact on the card above: *Approve after the fact*, or *Mark as incident* with a note.`,
   ];
   return truncateMrkdwn(lines.join("\n"), NOTE_MAX);

@@ -12,7 +12,7 @@ export interface ReviewRow {
   title: string;
   url: string;
   author: string;
-  source: "fixture" | "github";
+  source: ReviewRecord["source"];
   source_json: string;
   status: ReviewStatus;
   created_at: string;

@@ -54,12 +54,17 @@ export interface FakeGitHub {
    * when base is its ancestor, "diverged" after a force-push) and the files changed between them.
    * An unset pair answers 404.
    */
-  setCompare(
+  setCompare(owner: string, repo: string, base: string, head: string, answer: CompareAnswer): void;
+  /**
+   * Serves `GET /repos/{o}/{r}/commits/{sha}/pulls` ("list pull requests associated with a commit"):
+   * these pull requests (`merged_at` null for one not merged). An unset commit has none (`[]`), as
+   * a commit pushed straight to a branch.
+   */
+  setCommitPulls(
     owner: string,
     repo: string,
-    base: string,
-    head: string,
-    answer: { status: "ahead" | "behind" | "diverged" | "identical"; files: string[] },
+    sha: string,
+    pulls: Array<{ number: number; merged_at: string | null }>,
   ): void;
   /** Requests matching a method and a path pattern. */
   find(method: string, path: RegExp): RecordedRequest[];
@@ -77,6 +82,19 @@ export interface FakeGitHub {
   /** Answers every request matching a method and a path `ms` late (a slow GitHub); returns the undo. */
   slow(method: string, path: RegExp, ms: number): () => void;
   close(): Promise<void>;
+}
+
+/** What the compare API answers for a pair of commits. */
+export interface CompareAnswer {
+  status: "ahead" | "behind" | "diverged" | "identical";
+  /** The changed files' names (each "modified", one line changed, no patch) ... */
+  files: string[];
+  /** ... or GitHub's whole file objects (with their `patch`), served instead of `files`. */
+  changed?: unknown[];
+  /** The commits of head not in base, oldest first. */
+  commits?: Array<{ sha: string; message: string; author?: string }>;
+  /** Where the two histories meet (a force-push's); the base by default. */
+  mergeBase?: string;
 }
 
 /** Requests being held by `hold`. */
@@ -198,7 +216,8 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
   const tarballs = new Map<string, Buffer>();
   const installations = new Map<string, number>();
   const contents = new Map<string, string>();
-  const compares = new Map<string, { status: string; files: string[] }>();
+  const compares = new Map<string, CompareAnswer>();
+  const commitPulls = new Map<string, Array<{ number: number; merged_at: string | null }>>();
   const requests: RecordedRequest[] = [];
   const checkRuns = new Map<number, FakeCheckRun>();
   const comments = new Map<number, FakeComment>();
@@ -302,16 +321,34 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
         status: found.status,
         ahead_by: found.status === "identical" ? 0 : 1,
         behind_by: found.status === "diverged" || found.status === "behind" ? 1 : 0,
-        total_commits: 1,
-        commits: [],
-        files: found.files.map((filename) => ({
-          filename,
-          status: "modified",
-          additions: 1,
-          deletions: 1,
-          changes: 2,
+        total_commits: found.commits?.length ?? 1,
+        html_url: `https://github.com/${m[1]}/${m[2]}/compare/${m[3]}...${m[4]}`,
+        merge_base_commit: { sha: found.mergeBase ?? m[3] },
+        commits: (found.commits ?? []).map((c) => ({
+          sha: c.sha,
+          commit: { message: c.message },
+          author: c.author ? { login: c.author } : null,
+          committer: null,
         })),
+        files:
+          found.changed ??
+          found.files.map((filename) => ({
+            filename,
+            status: "modified",
+            additions: 1,
+            deletions: 1,
+            changes: 2,
+          })),
       });
+    }
+    m = method === "GET" ? /^\/repos\/([^/]+)\/([^/]+)\/commits\/([0-9a-f]{40})\/pulls$/.exec(p) : null;
+    if (m) {
+      const listed = commitPulls.get(`${m[1]}/${m[2]}@${m[3]}`) ?? [];
+      return json(
+        res,
+        200,
+        listed.map((pr) => ({ number: pr.number, state: pr.merged_at ? "closed" : "open", merged_at: pr.merged_at })),
+      );
     }
     m = method === "GET" ? /^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)$/.exec(p) : null;
     if (m) {
@@ -471,6 +508,7 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
     setInstallation: (owner, repo, id) => void installations.set(`${owner}/${repo}`, id),
     setCompare: (owner, repo, baseSha, head, answer) =>
       void compares.set(`${owner}/${repo}@${baseSha}...${head}`, answer),
+    setCommitPulls: (owner, repo, sha, listed) => void commitPulls.set(`${owner}/${repo}@${sha}`, listed),
     setContent: (owner, repo, ref, path, text) => void contents.set(`${owner}/${repo}@${ref}:${path}`, text),
     find: (method, path) => requests.filter((r) => r.method === method && path.test(r.path)),
     failNext: (method, path, times, opts = {}) => void failures.push({ method, path, left: times, opts }),

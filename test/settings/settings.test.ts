@@ -36,7 +36,12 @@ describe("loadSettings", () => {
     expect(s.licenses).toEqual({});
     expect(s.advisories).toEqual({ cacheTtlMs: 6 * 3_600_000 });
     expect(s.claude.apiKey).toBeUndefined();
-    expect(s.github).toEqual({ reviewDrafts: false, prComment: true, webUrl: "https://github.com" });
+    expect(s.github).toEqual({
+      reviewDrafts: false,
+      prComment: true,
+      protectedBranches: [],
+      webUrl: "https://github.com",
+    });
     expect(s.slack).toMatchObject({ enabled: true, channels: { byRepo: {} } });
     expect(s.approvers).toEqual({ approvers: [], bySpecialty: {}, githubToSlack: {} });
     expect(s.server).toEqual({ port: 3000, concurrency: 2 });
@@ -242,8 +247,24 @@ describe("GitHub settings", () => {
       /GATE_GITHUB_PRIVATE_KEY_PATH: cannot read/,
     ],
     ["a non-URL API root", { GATE_GITHUB_API_URL: "ghe.acme.test" }, /GATE_GITHUB_API_URL: must be an http\(s\) URL/],
+    [
+      "a protected branch written as a ref",
+      { GATE_PROTECTED_BRANCHES: "main,refs/heads/release" },
+      /GATE_PROTECTED_BRANCHES: must be branch names separated by commas/,
+    ],
+    [
+      "a protected branch with a space",
+      { GATE_PROTECTED_BRANCHES: "release 1" },
+      /GATE_PROTECTED_BRANCHES: must be branch names separated by commas/,
+    ],
   ])("fail on %s, naming the variable", (_name, env, pattern) => {
     expect(failure(env)).toMatch(pattern);
+  });
+
+  it("read GATE_PROTECTED_BRANCHES as a list of branch names, blanks and repeats dropped", () => {
+    expect(
+      loadSettings({ GATE_PROTECTED_BRANCHES: " release, hotfix/2026 ,,release" }).github.protectedBranches,
+    ).toEqual(["release", "hotfix/2026"]);
   });
 });
 

@@ -189,7 +189,11 @@ export function reviewStoreContract(name: string, open: OpenStore): void {
       ).rejects.toThrow(/crash/);
       expect(await s.hasDelivery("d-3")).toBe(false);
       expect(await s.inboxDeliveries()).toEqual(["d-1", "d-2"]);
+      // Read without taking (a push's, before GitHub is asked about its commits): still there after.
+      expect(await s.peekInbox("d-2")).toEqual(entry(9));
+      expect(await s.peekInbox("d-9")).toBeUndefined();
       expect(await s.takeFromInbox("d-2")).toEqual(entry(9));
+      expect(await s.peekInbox("d-2")).toBeUndefined();
       expect(await s.takeFromInbox("d-2")).toBeUndefined();
       expect(await s.inboxDeliveries()).toEqual(["d-1"]);
       // Taken inside a transaction that fails: the entry is still in the inbox.

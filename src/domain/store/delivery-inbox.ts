@@ -1,3 +1,4 @@
+import type { PushedChange } from "../pushed-change.js";
 import type { ReviewRegistration } from "./review-records.js";
 
 /**
@@ -5,12 +6,15 @@ import type { ReviewRegistration } from "./review-records.js";
  * registered (the delivery inbox): written before GitHub gets its answer, taken (and deleted) by
  * the `register` job that registers the review after it.
  */
-export interface InboxEntry {
-  /** The review to register. */
-  review: ReviewRegistration;
-  /** An `edited` delivery that moved the PR to another base: the same head now has another diff. */
-  baseChanged: boolean;
-}
+export type InboxEntry =
+  | {
+      /** The review to register. */
+      review: ReviewRegistration;
+      /** An `edited` delivery that moved the PR to another base: the same head now has another diff. */
+      baseChanged: boolean;
+    }
+  /** A `push` to a watched branch: its commits are looked up (merged pull requests) before a review is registered. */
+  | { push: PushedChange };
 
 /**
  * The webhook deliveries already seen (a redelivery is refused) and the inbox of what they ask.
@@ -24,6 +28,8 @@ export interface DeliveryInbox {
    */
   recordDelivery(id: string, event: string, entry?: InboxEntry): Promise<boolean>;
   hasDelivery(id: string): Promise<boolean>;
+  /** A delivery's inbox entry, left in place (a push's, read before GitHub is asked about its commits). */
+  peekInbox(deliveryId: string): Promise<InboxEntry | undefined>;
   /** Takes a delivery's inbox entry: returns it and deletes it, once (undefined when none is left). */
   takeFromInbox(deliveryId: string): Promise<InboxEntry | undefined>;
   /** The deliveries whose inbox entry is not taken yet (a crash, a replica stopped), oldest first. */

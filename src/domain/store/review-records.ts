@@ -14,6 +14,8 @@ export interface ReviewRegistration {
   installationId?: number;
   /** When the PR changed to this head, per GitHub (a webhook's `pull_request.updated_at`). */
   eventAt?: string;
+  /** The review's key when it is not `owner/repo#n`: a push's `owner/repo@sha7` (no pull request). */
+  pr?: string;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { GitHubDecisionRequest } from "./decision-request.js";
 import type { PrMerge } from "../../domain/review-jobs.js";
+import type { PushedChange } from "../../domain/pushed-change.js";
 import type { PullRequestEvent } from "./pull-request-event.js";
 import type { RerunRequest } from "./rerun-request.js";
 
@@ -37,6 +38,11 @@ export interface WebhookSink {
    * that had not let the merged head pass ends `merged_unapproved` (docs/operations.md).
    */
   closed?(delivery: { id: string; event: string; pr: string; merge?: PullRequestMerge }): Recorded | Promise<Recorded>;
+  /**
+   * A push to a watched branch: recorded with the push in the inbox; its commits are looked up
+   * after the answer, and those with no merged pull request are reviewed after the fact.
+   */
+  pushed?(delivery: { id: string; event: string; push: PushedChange }): Recorded | Promise<Recorded>;
   /** GitHub's "Re-run" on the gate's check run, or on the whole check suite. */
   rerun?(request: RerunRequest): Recorded | Promise<Recorded>;
   /**

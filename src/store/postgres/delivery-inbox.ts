@@ -19,6 +19,12 @@ export function pgDeliveryInbox(c: PgConnection): DeliveryInbox {
       });
     },
     hasDelivery: (id) => c.rowExists(DELIVERIES, id),
+    async peekInbox(deliveryId) {
+      const [row] = await c.rows<{ entry_json: string }>("SELECT entry_json FROM gate_inbox WHERE delivery_id = $1", [
+        deliveryId,
+      ]);
+      return row ? (JSON.parse(row.entry_json) as InboxEntry) : undefined;
+    },
     async takeFromInbox(deliveryId) {
       const [row] = await c.rows<{ entry_json: string }>(takeInboxSql("$1"), [deliveryId]);
       return row ? (JSON.parse(row.entry_json) as InboxEntry) : undefined;

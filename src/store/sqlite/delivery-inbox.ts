@@ -18,6 +18,13 @@ export function sqliteDeliveryInbox(c: SqliteConnection): DeliveryInbox {
       return true;
     },
     hasDelivery: (id) => c.rowExists(DELIVERIES, id),
+    async peekInbox(deliveryId) {
+      await c.ready();
+      const row = c.sql(`SELECT entry_json FROM gate_inbox WHERE delivery_id = ?`).get(deliveryId) as
+        | { entry_json: string }
+        | undefined;
+      return row ? (JSON.parse(row.entry_json) as InboxEntry) : undefined;
+    },
     async takeFromInbox(deliveryId) {
       await c.ready();
       const row = c.sql(takeInboxSql("?")).get(deliveryId) as { entry_json: string } | undefined;
