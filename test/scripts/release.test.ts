@@ -34,6 +34,7 @@ describe("scripts/release.ts tags a release (docs/releasing.md)", { timeout: 60_
     git("config", "user.name", "Release Test");
     git("config", "user.email", "release@example.invalid");
     git("config", "tag.gpgSign", "false");
+    git("config", "commit.gpgSign", "false");
     packageAt("0.3.0");
     write("CHANGELOG.md", "# Changelog\n\n## [Unreleased]\n\n- a change\n\n## [0.2.0] - 2026-12-02\n");
     commit("work");
