@@ -1,10 +1,10 @@
 # syntax=docker/dockerfile:1
-# The PR compliance gate's server (README, "Run in a container").
+# The PR compliance gate's server (docs/operations.md, "Run in a container").
 #   docker build -t pr-compliance-gate .
 #   docker run --env-file gate.env -p 3000:3000 -v gate-data:/data pr-compliance-gate
-# Both stages use the same Node 20 / Debian bookworm (glibc) base: better-sqlite3 and the
+# Both stages use the same Node 22 LTS / Debian bookworm (glibc) base: better-sqlite3 and the
 # @ast-grep native addons built or unpacked in the first run unchanged in the second.
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:22-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
 # A C++ toolchain for better-sqlite3, where no prebuilt binary can be downloaded.

@@ -1,6 +1,6 @@
 // Bundles the CLI into dist/gate.cjs and writes its V8 code cache (dist/gate.cache): the `gate`
-// command then starts without resolving, reading and compiling ~800 modules one by one (README,
-// Performance). Runs after `tsc` in `npm run build`, on its output.
+// command then starts without resolving, reading and compiling ~800 modules one by one
+// (docs/performance.md). Runs after `tsc` in `npm run build`, on its output.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import { tmpdir } from "node:os";
@@ -38,13 +38,18 @@ const zodEnglishOnly: Plugin = {
   },
 };
 
-await build({
+const bundled = await build({
   entryPoints: [path.join(DIST, "cli/start.js")],
   outfile: BUNDLE,
   bundle: true,
   platform: "node",
   format: "cjs",
   target: "node20",
+  // Every `import()` (of a module left outside, `pg`, or of Node's own) becomes a `require`: the
+  // launcher compiles the bundle with vm.Script and a code cache, and Node runs no `import()` of
+  // such a script (src/cli/bundle-loader.cts). Checked below.
+  supported: { "dynamic-import": false },
+  metafile: true,
   // Minified names load about 5% faster; a readable stack trace comes from the unbundled
   // `node dist/cli/main.js`, which runs the same commands.
   minify: true,
@@ -56,6 +61,14 @@ await build({
   define: { "import.meta.url": "__bundle_url" },
   logLevel: "warning",
 });
+
+const dynamicImports = Object.values(bundled.metafile.outputs)
+  .flatMap((output) => output.imports)
+  .filter((i) => i.kind === "dynamic-import")
+  .map((i) => i.path);
+if (dynamicImports.length > 0) {
+  throw new Error(`${BUNDLE}: import() left in the bundle (the launcher cannot run it): ${dynamicImports.join(", ")}`);
+}
 
 // The launcher reads the bundle as latin1 (no UTF-8 decoding): that is only right for ASCII.
 const bytes = fs.readFileSync(BUNDLE);

@@ -1,8 +1,8 @@
 /**
  * Prints the HTML page that starts GitHub's manifest flow for `app.yml`: a form that POSTs the
  * manifest, as JSON in a field named `manifest`, to GitHub's "new App" page of a personal account
- * or of an organization. Open the page in a browser and submit it (README, "Create the GitHub App
- * from app.yml").
+ * or of an organization. Open the page in a browser and submit it (docs/github-app.md, "Create the
+ * GitHub App from app.yml").
  *
  * Usage: node --import tsx scripts/github-app-form.ts <host> [--org ORG] [--github-url URL] > gate-app.html
  *   <host>        the public host that serves the gate (replaces YOUR-HOST in app.yml)

@@ -36,10 +36,10 @@ function envOf(stage: string[]): Record<string, string> {
 }
 
 describe("Dockerfile", () => {
-  it("builds in one stage and runs in another, on the same Node 20 glibc base", () => {
+  it("builds in one stage and runs in another, on the same Node 22 LTS glibc base", () => {
     expect(stages).toHaveLength(2);
     const arg = instructions.find((l) => l.startsWith("ARG NODE_IMAGE="));
-    expect(arg).toBe("ARG NODE_IMAGE=node:20-bookworm-slim");
+    expect(arg).toBe("ARG NODE_IMAGE=node:22-bookworm-slim");
     expect(of(build, "FROM")).toEqual(["${NODE_IMAGE} AS build"]);
     expect(of(runtime, "FROM")).toEqual(["${NODE_IMAGE} AS runtime"]);
     const buildRuns = of(build, "RUN").join("\n");

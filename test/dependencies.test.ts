@@ -83,4 +83,25 @@ describe("package.json's dependencies", () => {
     // The exceptions are still needed (a release that admits Node 20 again takes its name off).
     expect(new Set(refused.map(name))).toEqual(DECLARED_NODE_22);
   });
+
+  it("the README names the packages whose EBADENGINE warning `npm ci` prints on Node 20", () => {
+    const readme = read("README.md").replace(/\s+/g, " ");
+    expect(readme).toContain("`npm warn EBADENGINE`");
+    for (const name of DECLARED_NODE_22) expect(readme, name).toContain(`\`${name}\``);
+  });
+
+  it("`engines` admits Node 20.19 on and the LTS lines 22 and 24, and every package installed (dev too) admits those", () => {
+    const engines = (JSON.parse(read("package.json")) as { engines: { node: string } }).engines.node;
+    const lowest = ["20.19.0", "22.13.0", "24.0.0"];
+    for (const v of [...lowest, "22.23.5", "24.11.0"]) expect(semver.satisfies(v, engines), v).toBe(true);
+    for (const v of ["18.20.0", "20.18.0", "21.7.0", "23.11.0"]) expect(semver.satisfies(v, engines), v).toBe(false);
+    // The root's entry in the lockfile says the same (npm writes it from package.json).
+    expect(lock.packages[""]?.engines?.node).toBe(engines);
+    const refused = Object.entries(lock.packages)
+      .filter(([key, p]) => key !== "" && !p.optional && p.engines?.node !== undefined)
+      .flatMap(([key, p]) =>
+        lowest.slice(1).flatMap((v) => (semver.satisfies(v, p.engines?.node ?? "*") ? [] : [`${nameOf(key)} on ${v}`])),
+      );
+    expect(refused).toEqual([]);
+  });
 });

@@ -1,7 +1,7 @@
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { unzipSync } from "fflate";
-import { GateError } from "../domain/errors.js";
+import { GateError, messageOf } from "../domain/errors.js";
 import type { Ecosystem } from "../domain/license-resolver.js";
 import { osvEcosystem } from "./osv-record.js";
 
@@ -65,12 +65,20 @@ export async function syncOsvExports(opts: {
       zip = new Uint8Array(await response.arrayBuffer());
     } catch (error) {
       throw new GateError(
-        "ADVISORIES_UNAVAILABLE",
+        "OSV_EXPORT_UNAVAILABLE",
         `cannot fetch OSV's ${name} export from ${url}: ${error instanceof Error ? error.message : String(error)}; the folder was left as it was`,
         { cause: error },
       );
     }
-    const entries = osvZipEntries(zip, url);
+    let entries: Array<{ name: string; text: string }>;
+    try {
+      entries = osvZipEntries(zip, url);
+    } catch (error) {
+      // The same words as for GATE_OSV_DIR's zip, with the advice of a sync (its setting, not the lookup's).
+      throw new GateError("OSV_EXPORT_UNAVAILABLE", `${messageOf(error)}; the folder was left as it was`, {
+        cause: error,
+      });
+    }
     const folder = path.join(opts.dir, name);
     const fresh = `${folder}.sync-${process.pid}`;
     await rm(fresh, { recursive: true, force: true });

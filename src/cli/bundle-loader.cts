@@ -60,8 +60,9 @@ export function loadCliBundle(bundleFile = BUNDLE_FILE, cacheFile = CODE_CACHE_F
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: bundleFile,
     ...(cachedData ? { cachedData } : {}),
-    // `import()` of a module left outside the bundle resolves as it would in any module.
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    // No `importModuleDynamically`: the bundle holds no `import()` (scripts/bundle-cli.ts makes each
+    // a `require` and fails the build on any left). Node 20 drops that option for a script compiled
+    // from a code cache: its `import()` then threw "A dynamic import callback was not specified".
   });
   const module = { exports: {} as CliBundle };
   const wrapper = script.runInThisContext() as (

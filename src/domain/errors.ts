@@ -26,6 +26,8 @@ export const ERROR_ADVICE = {
     "a licence lookup got no usable answer, so a person decides; check the registry settings (GATE_NPM_REGISTRY_URL, GATE_PYPI_URL, GATE_CRATES_URL, GATE_GO_LICENSE_URL, GATE_MAVEN_LICENSE_URL, GATE_NUGET_LICENSE_URL, GATE_PACKAGIST_URL, GATE_RUBYGEMS_URL)",
   ADVISORIES_UNAVAILABLE:
     "an advisory lookup got no usable answer, so a person decides; check GATE_OSV_URL or GATE_OSV_DIR (README, Known vulnerabilities)",
+  OSV_EXPORT_UNAVAILABLE:
+    "`gate osv sync` could not download or unpack the export named above; check the route to it, or point GATE_OSV_EXPORT_URL at a mirror (README, Known vulnerabilities), and run it again",
   GITHUB_INTAKE:
     "check the GitHub credentials, and that the App is installed on the repository (README, Running it for real)",
   REVIEW_NOT_FOUND: "`gate status <owner/repo#n>` lists the reviews of a PR",

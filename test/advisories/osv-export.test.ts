@@ -117,8 +117,11 @@ describe("gate osv sync (real CLI process, loopback export bucket)", () => {
       expect(r.stderr).toMatch(
         fault === "500"
           ? /cannot fetch OSV's npm export .*HTTP 500; the folder was left as it was/
-          : /is not a zip archive/,
+          : /is not a zip archive.*; the folder was left as it was/,
       );
+      // The advice is the sync's: its own setting, not the advisory lookup's (GATE_OSV_URL, GATE_OSV_DIR).
+      expect(r.stderr).toContain("point GATE_OSV_EXPORT_URL at a mirror");
+      expect(r.stderr).not.toMatch(/GATE_OSV_URL|GATE_OSV_DIR|a person decides/);
       expect(fs.readdirSync(path.join(dir, "npm")).sort()).toEqual(before);
     }
     broken.clear();

@@ -1,7 +1,9 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
+import { PACKAGE_ROOT } from "../../src/package-paths.js";
 import { postgresUrl, type TestDatabase } from "../helpers/postgres.js";
 import { runGateCli } from "../helpers/run-cli.js";
 import { PROPOSAL, storeWithReviews } from "./whatif-store.js";
@@ -32,8 +34,25 @@ async function fingerprint(url: string): Promise<string> {
   }
 }
 
-describe("gate config whatif on PostgreSQL", { timeout: 240_000 }, () => {
+/** Whether V8 takes the bundle's code cache in a fresh process of this Node (test/cli/installed-command.test.ts). */
+function codeCacheTaken(): string {
+  const loader = path.join(PACKAGE_ROOT, "dist/cli/bundle-loader.cjs");
+  return execFileSync(
+    process.execPath,
+    ["-e", `console.log(require(${JSON.stringify(loader)}).loadCliBundle().cacheUsed)`],
+    {
+      encoding: "utf8",
+    },
+  ).trim();
+}
+
+// runGateCli runs the built command (dist/cli/gate.cjs). In 0.2.0 the bundle loaded `pg` with
+// `import()`, which Node 20 cannot run in a script compiled from a code cache: this command failed
+// with "A dynamic import callback was not specified" where the sources (tsx) passed.
+describe("gate config whatif on PostgreSQL, from the built command", { timeout: 240_000 }, () => {
   it("lists the same reviews as on SQLite from the same stored reviews, and changes no row", async () => {
+    // The bundle runs from its code cache, the case that failed.
+    expect(codeCacheTaken()).toBe("true");
     const store = await storeWithReviews(env);
     const proposal = path.join(store.dir, "proposed.yml");
     fs.writeFileSync(proposal, PROPOSAL);

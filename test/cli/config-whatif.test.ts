@@ -10,6 +10,7 @@ const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? "", GATE_LOG_LEVEL: "
 interface Report {
   replayed: number;
   changes: {
+    review_id: string;
     pr: string;
     route_then: string | null;
     route_now: string;
@@ -54,10 +55,15 @@ describe("gate config whatif on SQLite", { timeout: 120_000 }, () => {
     expect(text.code).toBe(0);
     const lines = text.stdout.trim().split("\n");
     const reviewLines = lines
-      .filter((l) => / \(r-[0-9a-f]+\): then /.test(l))
+      .filter((l) => / \(r-[0-9a-f]+\): route then /.test(l))
       .map((l) => l.split(" (")[0])
       .sort();
     expect(reviewLines).toEqual(report.changes.map((c) => c.pr).sort());
+    // Each route in words that read: the stored one, today's replay, the proposal's.
+    expect(lines).toContain(
+      `acme/web-dashboard#232 (${mpl?.review_id}): route then ${mpl?.route_then}, now approved, with the proposal human`,
+    );
+    expect(text.stdout).not.toMatch(/would (auto_approved|approved|human)/);
     for (const f of mpl?.appeared ?? []) expect(text.stdout).toContain(`  + ${f}`);
     expect(lines.at(-1)).toContain(
       "9 review(s) replayed in rules mode (no model calls), 3 change: 1 would newly wait for a person, 0 would no longer, 8 unchanged",

@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/package-paths.js";
 import { tempDir } from "../helpers/gate.js";
-import { runGateCli } from "../helpers/run-cli.js";
+import { runGateSourceCli } from "../helpers/run-cli.js";
 
 const run = promisify(execFile);
 const dir = tempDir("gate-installed-");
@@ -62,7 +62,7 @@ describe("the installed `gate` command (the bundle and its code cache)", { timeo
       "007_workflow_pull_request_target",
     ]) {
       const bundled = await installed(["review", fixture, "--json"], `${fixture}-bin.db`);
-      const source = await runGateCli(["review", fixture, "--json"], { env: env(`${fixture}-src.db`), cwd: dir });
+      const source = await runGateSourceCli(["review", fixture, "--json"], { env: env(`${fixture}-src.db`), cwd: dir });
       expect(bundled.stderr).toBe("");
       expect(bundled.code).toBe(0);
       expect(comparable(bundled.stdout)).toEqual(comparable(source.stdout));

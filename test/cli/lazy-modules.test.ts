@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runGateCli } from "../helpers/run-cli.js";
+import { runGateSourceCli } from "../helpers/run-cli.js";
 import { tempDir } from "../helpers/gate.js";
 import { BUNDLED_FIXTURES_DIR } from "../../src/package-paths.js";
 
@@ -49,7 +49,7 @@ function onDemandLoaded(loaded: string[]): string[] {
 async function reviewRecorded(fixture: string): Promise<{ route: string; loaded: string[] }> {
   const name = fixture.replace(/\W/g, "_");
   const out = path.join(dir, `${name}.modules.txt`);
-  const r = await runGateCli(["review", path.join(BUNDLED_FIXTURES_DIR, fixture), "--json"], {
+  const r = await runGateSourceCli(["review", path.join(BUNDLED_FIXTURES_DIR, fixture), "--json"], {
     env: { PATH: process.env.PATH ?? "", HOME: dir, GATE_DB: path.join(dir, `${name}.db`), MODULES_OUT: out },
     cwd: dir,
     preload: [RECORDER],
@@ -61,7 +61,7 @@ async function reviewRecorded(fixture: string): Promise<{ route: string; loaded:
 describe("a command loads only what its run uses", () => {
   it("a fixture review without an API key or GitHub credentials never loads the Anthropic SDK, Octokit or PostgreSQL's client", async () => {
     const out = path.join(dir, "modules.txt");
-    const r = await runGateCli(["review", "001_readme_typo", "--json"], {
+    const r = await runGateSourceCli(["review", "001_readme_typo", "--json"], {
       env: { PATH: process.env.PATH ?? "", HOME: dir, GATE_DB: path.join(dir, "gate.db"), MODULES_OUT: out },
       cwd: dir,
       preload: [RECORDER],
@@ -98,7 +98,7 @@ describe("a command loads only what its run uses", () => {
     const out = path.join(dir, "config-modules.txt");
     const file = path.join(dir, "gate.yml");
     fs.writeFileSync(file, "version: 1\nrisk: { threshold: 20 }\n");
-    const r = await runGateCli(["config", "check", file], {
+    const r = await runGateSourceCli(["config", "check", file], {
       env: { PATH: process.env.PATH ?? "", HOME: dir, MODULES_OUT: out },
       cwd: dir,
       preload: [RECORDER],

@@ -129,7 +129,8 @@ const COUNT_ROUNDS = 3;
 /**
  * The request's system blocks and user message, its diff packed under `maxInputTokens`: first by
  * the character estimate, then (with a counter) checked against the Messages API's count of the
- * whole request, and packed again smaller while the count is over (docs/claude.md, Input budget).
+ * whole request, and packed again smaller while the count is over (docs/claude.md,
+ * "The rules at a glance", What is sent).
  */
 async function buildRequest(
   input: SpecialistInput,

@@ -38,7 +38,10 @@ function corpusOf(policiesDir: string, configFile: string, settings: Settings, t
 
 function printText(report: WhatIfReport, out: (t: string) => void): void {
   for (const c of report.changes) {
-    out(`${c.pr} (${c.review_id}): then ${c.route_then ?? "unsettled"}, now ${c.route_now} -> would ${c.route_would}`);
+    // The three routes side by side: as stored, replayed with today's configuration, with the proposal.
+    out(
+      `${c.pr} (${c.review_id}): route then ${c.route_then ?? "unsettled"}, now ${c.route_now}, with the proposal ${c.route_would}`,
+    );
     for (const f of c.appeared) out(`  + ${f}`);
     for (const f of c.disappeared) out(`  - ${f}`);
   }
