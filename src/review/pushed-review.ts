@@ -7,7 +7,8 @@ import type { ReviewWork } from "./review-work.js";
  * Settles the review of a push with no pull request once its graph stopped: whatever the graph
  * concluded, the change already reached the branch without review, so the review ends
  * `merged_unapproved` ("changed without review"), audited with who pushed it, when, whether it
- * rewrote the branch, and where the review stood (waiting for a person, or passed by the rules).
+ * rewrote the branch, and where the review stood (waiting for a person, or passed by the rules),
+ * and recorded as a change that reached the branch (the evidence's row, `reviewed: false` until decided).
  * Only a decision after the fact is taken then, as on a pull request merged past the gate. The
  * status and its audit entry are written together: a crash before leaves the review running, and
  * a restart runs it on to here. `escalated`: the result of a review that failed closed (its
@@ -42,6 +43,19 @@ export async function settlePushed(
     if (escalated) await tx.saveResult(ctx.id, escalated);
     await tx.setStatus(ctx.id, "merged_unapproved");
     await tx.audit(audits.pushedUnreviewed(ctx.id, merged, pushed));
+    // The evidence's row for the pushed change (`gate evidence`): not reviewed until a decision after the fact.
+    await tx.recordChange({
+      kind: "push",
+      repo: ctx.review.repo,
+      commitSha: ctx.review.headSha,
+      headSha: ctx.review.headSha,
+      ...(pushed.branch ? { branch: pushed.branch } : {}),
+      author: ctx.review.author,
+      mergedBy: merged.by,
+      mergedAt: merged.at,
+      reviewId: ctx.id,
+      passed: false,
+    });
   });
   await ctx.reload();
   const result = await ctx.result();

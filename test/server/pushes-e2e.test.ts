@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { evidenceRow } from "../../src/review/evidence-row.js";
 import { ACTION_APPROVE_AFTER_MERGE, ACTION_INCIDENT } from "../../src/slack/card.js";
 import { defined } from "../helpers/defined.js";
 import {
@@ -107,6 +108,21 @@ describe("a push with no pull request", () => {
     await push(s, pushEvent(pr, { after, commits }));
     const r = defined((await pushReviews(s))[0], "the push's review");
     const ts = defined(r.slackTs, "the card's ts");
+    // The evidence's row for the pushed commit: not reviewed until someone decides after the fact.
+    const evidence = async () =>
+      (await s.server.gate.store.changesPage({ repo: `${pr.owner}/${pr.repo}` }, undefined, 10)).map(evidenceRow);
+    expect(await evidence()).toEqual([
+      expect.objectContaining({
+        change: `${pr.owner}/${pr.repo}@${after}`,
+        kind: "push",
+        commit_sha: after,
+        branch: "main",
+        merged_by: PUSHER,
+        review_id: r.id,
+        reviewed: false,
+        decision: null,
+      }),
+    ]);
 
     await click(s, ACTION_APPROVE_AFTER_MERGE, AUTHOR_SLACK, r.id, ts);
     const [eph] = await slack.waitFor("chat.postEphemeral");
@@ -132,6 +148,9 @@ describe("a push with no pull request", () => {
         detail: expect.objectContaining({ after_the_fact: true }),
       }),
     );
+    expect(await evidence()).toEqual([
+      expect.objectContaining({ kind: "push", reviewed: true, decision: "approve_after_merge", decided_by: APPROVER }),
+    ]);
     await waitFor("the card approved after the fact", () =>
       slack
         .callsTo("chat.update")
