@@ -1,18 +1,14 @@
 import type { ServerResponse } from "node:http";
 import { boundOf } from "../cli/commands/evidence.js";
 import { GateError } from "../domain/errors.js";
-import type { AuditEntry } from "../domain/review-store.js";
 import type { ChangeCursor, ChangeFilter } from "../domain/store/change-ledger.js";
 import { EVIDENCE_COLUMNS, type EvidenceRow, evidenceRow } from "../review/evidence-row.js";
 import type { ReviewResult } from "../domain/review-result.js";
 import { escapeHtml, htmlPage, sendHtml } from "./html.js";
+import { auditTable, CHANGE_PATH, decisionList, EVIDENCE_PATH } from "./review-html.js";
 import type { GateRoute } from "./http-routes.js";
 import { REVIEW_PAGE_PATH } from "./review-page.js";
 import { type AuditorPageDeps, signedIn } from "./sign-in.js";
-
-/** The evidence table's path, and one change's. */
-export const EVIDENCE_PATH = "/evidence";
-export const CHANGE_PATH = "/evidence/change";
 
 /** Rows per page of the table: the default, and the most a page may ask for. */
 const PAGE_SIZE = 100;
@@ -75,36 +71,6 @@ function filterForm(q: URLSearchParams): string {
   return `<form class="filter" method="get" action="${EVIDENCE_PATH}">
 ${field("repo", "Repository", "owner/name")}${field("since", "Since", "2026-03-01")}${field("until", "Until", "2026-03-31")}${field("limit", "Rows", String(PAGE_SIZE))}
 <button type="submit">Filter</button></form>`;
-}
-
-/** The audit entries of a review as a table. */
-export function auditTable(entries: readonly AuditEntry[], id = "audit"): string {
-  if (entries.length === 0) return "<p>No audit entries.</p>";
-  const rows = entries
-    .map(
-      (e) =>
-        `<tr><td>${e.seq}</td><td>${escapeHtml(e.at)}</td><td>${escapeHtml(e.actor)}</td><td>${escapeHtml(e.action)}</td><td>${escapeHtml(e.outcome)}</td><td><code>${escapeHtml(JSON.stringify(e.detail))}</code></td></tr>`,
-    )
-    .join("\n");
-  return `<table id="${id}"><thead><tr><th>#</th><th>at</th><th>actor</th><th>action</th><th>outcome</th><th>detail</th></tr></thead><tbody>\n${rows}\n</tbody></table>`;
-}
-
-/** A review's decisions as a list: the one that stands, each approval, a decision after the fact. */
-export function decisionList(result: ReviewResult | undefined): string {
-  const items: string[] = [];
-  const d = result?.decision;
-  if (d) {
-    items.push(`${d.kind} by ${d.by} at ${d.at}${d.note ? `: ${d.note}` : ""}`);
-    for (const a of d.approvals ?? []) items.push(`approval by ${a.by} at ${a.at} (${a.covers})`);
-  }
-  const after = result?.after_the_fact;
-  if (after)
-    items.push(`${after.kind} after the fact by ${after.by} at ${after.at}${after.note ? `: ${after.note}` : ""}`);
-  if (items.length === 0) {
-    const how = result?.route === "auto_approved" || result?.route === "approved" ? "approved by the gate" : "none yet";
-    items.push(`no person's decision (${how})`);
-  }
-  return `<ul id="decisions">${items.map((i) => `<li>${escapeHtml(i)}</li>`).join("")}</ul>`;
 }
 
 function badRequest(res: ServerResponse, error: unknown): void {

@@ -2,7 +2,7 @@ import type { ServerResponse } from "node:http";
 import { formatResult } from "../cli/format-result.js";
 import type { ReviewRecord } from "../domain/review.js";
 import { cardLink } from "../slack/card-link.js";
-import { auditTable, decisionList } from "./evidence-pages.js";
+import { auditTable, decisionList, EVIDENCE_PATH } from "./review-html.js";
 import { escapeHtml, htmlPage, sendHtml } from "./html.js";
 import type { GateRoute } from "./http-routes.js";
 import { type AuditorPageDeps, signedIn } from "./sign-in.js";
@@ -57,7 +57,7 @@ export function reviewPageRoute(deps: AuditorPageDeps): GateRoute {
         res,
         200,
         `Review ${id}`,
-        `<nav><a href="/evidence">All changes</a></nav>
+        `<nav><a href="${EVIDENCE_PATH}">All changes</a></nav>
 <h1>${escapeHtml(review.title)}</h1>
 <p><a href="${escapeHtml(review.url)}">${escapeHtml(review.url)}</a></p>
 <pre id="status">${escapeHtml(formatResult(result))}</pre>

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { verifyAuditLog } from "../../src/review/audit-verification.js";
 import { addAuditor, tokenHash } from "../../src/review/auditor-tokens.js";
 import { APRIL_MERGE, stackWithEvidence } from "./auditor-helpers.js";
 import { stacksClosedAfterEach, type Stack } from "./helpers.js";
@@ -94,6 +95,38 @@ describe("the auditor's pages: signed in only, every view audited", () => {
     expect(JSON.parse(entries[1]?.detail ?? "{}").filter).toEqual({ since: "2027-04-01T00:00:00.000Z" });
     const [used] = await s.server.gate.store.auditors();
     expect(used?.lastUsedAt).not.toBeNull();
+  });
+
+  it("escapes what GitHub sent (a hostile author, branch and key) on the table and the change's page; the log still verifies", async () => {
+    const { s, token } = await stackWithEvidence(start);
+    const evil = '<script>alert("x")</script>';
+    await s.server.gate.store.recordChange({
+      kind: "push",
+      repo: "acme/web",
+      commitSha: "c".repeat(40),
+      branch: `main"><img src=x onerror=alert(1)>`,
+      author: evil,
+      mergedBy: evil,
+      mergedAt: "2027-05-01T00:00:00Z",
+      passed: false,
+    });
+    const html = await (await fetch(`${s.base}/evidence?repo=acme/web`, { headers: bearer(token) })).text();
+    expect(html).toContain("1 change shown (1 not reviewed)");
+    expect(html).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
+    expect(html).not.toContain("<script>");
+    expect(html).not.toContain("<img");
+    const key = `acme/web@${"c".repeat(40)}`;
+    const change = await fetch(`${s.base}/evidence/change?key=${encodeURIComponent(key)}`, { headers: bearer(token) });
+    expect(change.status).toBe(200);
+    const chain = await change.text();
+    expect(chain).toContain("The gate had no review of this change.");
+    expect(chain).not.toContain("<script>");
+    expect(chain).not.toContain("<img");
+    expect((await fetch(`${s.base}/evidence/change?key=nope`, { headers: bearer(token) })).status).toBe(404);
+    // The views' entries are chained like every other entry: the log verifies.
+    const verdict = await verifyAuditLog(s.server.gate.store);
+    expect(verdict.intact).toBe(true);
+    expect((await auditorEntries(s)).length).toBe(2);
   });
 
   it("sign-in sets an HttpOnly, SameSite=Strict, expiring session; revoking the token ends token and session", async () => {
