@@ -43,8 +43,11 @@ export const APRIL_MERGE = "2027-04-10T09:00:00Z";
  * A Slack stack holding two changes: a PR approved in Slack by APPROVER then merged in March 2027 (after the approval),
  * and a second PR merged in April while it waited (merged past the gate); and an auditor `kim`.
  */
-export async function stackWithEvidence(start: (opts: StackOptions) => Promise<Stack>) {
-  const { s, pr, review, ts } = await waitingReview(start);
+export async function stackWithEvidence(
+  start: (opts: StackOptions) => Promise<Stack>,
+  env: Record<string, string> = {},
+) {
+  const { s, pr, review, ts } = await waitingReview(start, env);
   await click(s, ACTION_APPROVE, APPROVER, review.id, ts);
   await waitFor("the approval", async () => (await s.server.gate.runner.result(review.id)).decision);
   await s.server.idle();
