@@ -46,6 +46,19 @@ describe("the check run's details link, always set", () => {
     expect(text).toContain("waiting for a person");
     expect(text).toContain("LIC-02");
 
+    // Behind an https GATE_PUBLIC_URL the session cookie is Secure; signed in, the link opens the page.
+    const signin = await fetch(`${s.base}/signin`, {
+      method: "POST",
+      body: new URLSearchParams({ token: auth.authorization.slice("Bearer ".length), next: path }),
+      redirect: "manual",
+    });
+    expect(signin.status).toBe(303);
+    expect(signin.headers.get("location")).toBe(path);
+    const setCookie = String(signin.headers.get("set-cookie"));
+    expect(setCookie).toMatch(/; HttpOnly; SameSite=Strict; Path=\/; Max-Age=28800; Secure$/);
+    const cookie = setCookie.split(";")[0] ?? "";
+    expect(await (await fetch(`${s.base}${path}`, { headers: { cookie } })).text()).toContain("LIC-02");
+
     expect((await fetch(`${s.base}/review?id=r-ffffffffffff`, { headers: auth })).status).toBe(404);
     expect((await fetch(`${s.base}/review?id=../../etc/passwd`, { headers: auth })).status).toBe(400);
     expect((await fetch(`${s.base}/review`, { headers: auth })).status).toBe(400);
