@@ -27,6 +27,9 @@ export function evidenceQuery(q: URLSearchParams): { filter: ChangeFilter; limit
     ...(since ? { since: boundOf("since", since) } : {}),
     ...(until ? { until: boundOf("until", until) } : {}),
   };
+  if (filter.since && filter.until && filter.since >= filter.until) {
+    throw new GateError("CONFIG_INVALID", `since ${since} is not before until ${until}`);
+  }
   const size = q.get("limit") || String(PAGE_SIZE);
   if (!/^\d{1,4}$/.test(size) || Number(size) < 1 || Number(size) > MOST_ROWS) {
     throw new GateError("CONFIG_INVALID", `limit ${size}: give 1 to ${MOST_ROWS} rows`);

@@ -68,6 +68,17 @@ describe("the auditor's pages: signed in only, every view audited", () => {
     const bad = await fetch(`${s.base}/evidence?since=yesterday`, { headers: bearer(token) });
     expect(bad.status).toBe(400);
     expect(await bad.text()).toContain("--since yesterday");
+    for (const q of ["since=2027-05-01&until=2027-04-01", "limit=0", "limit=5000", "repo=not-a-repo"]) {
+      expect((await fetch(`${s.base}/evidence?${q}`, { headers: bearer(token) })).status, q).toBe(400);
+    }
+    // A page of one row links to the next.
+    const first = await (await fetch(`${s.base}/evidence?limit=1`, { headers: bearer(token) })).text();
+    expect(first).toContain("1 change shown");
+    const next = /<a id="next" href="([^"]+)"/.exec(first)?.[1]?.replaceAll("&amp;", "&");
+    expect(next).toMatch(/after_key=/);
+    const second = await (await fetch(`${s.base}${next}`, { headers: bearer(token) })).text();
+    expect(second).toContain(`${other.owner}/${other.repo}#9</a>`);
+    expect(second).not.toContain('id="next"');
 
     const change = await fetch(`${s.base}/evidence/change?key=${encodeURIComponent(key)}`, { headers: bearer(token) });
     expect(change.status).toBe(200);
@@ -87,6 +98,8 @@ describe("the auditor's pages: signed in only, every view audited", () => {
 
     const entries = await auditorEntries(s);
     expect(entries.map((e) => [e.actor, e.action, e.review_id, JSON.parse(e.detail).page])).toEqual([
+      ["auditor:kim", "view", "", "/evidence"],
+      ["auditor:kim", "view", "", "/evidence"],
       ["auditor:kim", "view", "", "/evidence"],
       ["auditor:kim", "view", "", "/evidence"],
       ["auditor:kim", "view", review.id, "/evidence/change"],
