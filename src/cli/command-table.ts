@@ -88,6 +88,24 @@ export const COMMANDS: readonly CommandUsage[] = [
     what: "one row per change that reached a default branch (merged PR): its review, route, policies, who decided and when (before or after the merge), exceptions, emergency and overdue flags; --sample N --seed S draws the same N rows again",
   },
   {
+    command: "auditor",
+    sub: "add",
+    synopsis: "gate auditor add NAME",
+    what: "make an auditor's token for the evidence pages (/evidence, /review); printed once, stored hashed",
+  },
+  {
+    command: "auditor",
+    sub: "list",
+    synopsis: "gate auditor list [--json]",
+    what: "the auditors: names, when made, last used, revoked",
+  },
+  {
+    command: "auditor",
+    sub: "revoke",
+    synopsis: "gate auditor revoke NAME",
+    what: "revoke an auditor's token (their sessions end too)",
+  },
+  {
     command: "osv",
     sub: "sync",
     synopsis: "gate osv sync <dir> [--ecosystem npm,pypi]",

@@ -197,6 +197,8 @@ export async function runCli(argv: string[], env: Env): Promise<number> {
         return await (await import("./commands/db.js")).dbCommand(ctx, rest, to);
       case "audit":
         return await (await import("./commands/audit.js")).auditCommand(ctx, rest, json);
+      case "auditor":
+        return await (await import("./commands/auditor.js")).auditorCommand(ctx, rest, json);
       case "evidence":
         return await (await import("./commands/evidence.js")).evidenceCommand(ctx, rest, {
           ...(repo ? { repo } : {}),

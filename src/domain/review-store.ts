@@ -1,3 +1,4 @@
+import type { AuditorKeys } from "./store/auditor-keys.js";
 import type { ChangeLedger } from "./store/change-ledger.js";
 import type { ConfigKeeping } from "./store/config-keeping.js";
 import type { DecisionLog } from "./store/decision-log.js";
@@ -6,6 +7,7 @@ import type { LookupCache } from "./store/lookup-cache.js";
 import type { ReviewRecords } from "./store/review-records.js";
 import type { SlackMemory } from "./store/slack-memory.js";
 
+export type { AuditorKey, AuditorKeys, AuditorRecord } from "./store/auditor-keys.js";
 export type { ChangeInput, ChangeLedger, StoredChange } from "./store/change-ledger.js";
 export type { ConfigKeeping } from "./store/config-keeping.js";
 export type { AuditEntry, AuditInput, DecisionLog, PendingDecision } from "./store/decision-log.js";
@@ -18,7 +20,7 @@ export type { SlackMemory } from "./store/slack-memory.js";
  * The gate's own state, whatever holds it (SQLite by default, PostgreSQL for several replicas),
  * as its pieces by role (each in domain/store/): review records and results, the delivery inbox,
  * decisions and the audit log, Slack's memory, the licence/advisory cache, the configuration
- * shelf, the changes that reached a default branch (the evidence). Every method is asynchronous; a unit of work that must be all-or-nothing runs in
+ * shelf, the changes that reached a default branch (the evidence), the auditors. Every method is asynchronous; a unit of work that must be all-or-nothing runs in
  * `transaction`, on the `tx` it is given.
  *
  * @example await store.transaction(async (tx) => (await tx.recordDelivery(id, "pull_request")) && tx.register(r));
@@ -30,7 +32,8 @@ export interface ReviewStore
     SlackMemory,
     LookupCache,
     ConfigKeeping,
-    ChangeLedger {
+    ChangeLedger,
+    AuditorKeys {
   /**
    * Runs `work` in one transaction: all of its writes, or none when it throws. Inside, use only
    * `tx` (the same store, bound to the transaction); a transaction inside `work` joins this one.

@@ -42,13 +42,16 @@ function databaseTrouble(error: unknown): string {
 export function routeListener(routes: GateRoute[]) {
   return (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? "/").split("?")[0];
-    const route = routes.find((r) => r.path === path);
-    if (!route) {
+    // A path may have a route per method (GET and POST /signin), as Bolt's custom routes allow.
+    const onPath = routes.filter((r) => r.path === path);
+    if (onPath.length === 0) {
       res.writeHead(404, { "content-type": "text/plain" }).end("not found");
       return;
     }
-    if (route.method !== req.method) {
-      res.writeHead(405, { "content-type": "text/plain", allow: route.method }).end("method not allowed");
+    const route = onPath.find((r) => r.method === req.method);
+    if (!route) {
+      const allow = onPath.map((r) => r.method).join(", ");
+      res.writeHead(405, { "content-type": "text/plain", allow }).end("method not allowed");
       return;
     }
     route.handler(req, res);

@@ -1,8 +1,11 @@
-import type { ReviewRecord } from "../domain/review.js";
-import type { ReviewStore } from "../domain/review-store.js";
+import type { ServerResponse } from "node:http";
 import { formatResult } from "../cli/format-result.js";
+import type { ReviewRecord } from "../domain/review.js";
 import { cardLink } from "../slack/card-link.js";
+import { auditTable, decisionList, EVIDENCE_PATH } from "./review-html.js";
+import { escapeHtml, htmlPage, sendHtml } from "./html.js";
 import type { GateRoute } from "./http-routes.js";
+import { type AuditorPageDeps, signedIn } from "./sign-in.js";
 
 /** The path of a review's page: `/review?id=<review id>`. */
 export const REVIEW_PAGE_PATH = "/review";
@@ -26,28 +29,41 @@ export function detailsUrl(opts: { publicUrl?: string | undefined; slackCard: bo
 }
 
 /**
- * `GET /review?id=<review id>`: the review's status as plain text, what `gate status` prints (the
- * `/gate status` view for someone following a check run's link). 400 for an id that is not one,
- * 404 for a review the store does not hold.
+ * `GET /review?id=<review id>`: the review's page for a signed-in auditor (src/server/sign-in.ts):
+ * what `gate status` prints, its decisions and its audit entries, as HTML; the view is in the
+ * audit log. 401 with the sign-in form (no review data) without a valid token or session; 400
+ * for an id that is not one, 404 for a review the store does not hold.
  */
-export function reviewPageRoute(store: Pick<ReviewStore, "get" | "lastResult">): GateRoute {
-  const text = (res: Parameters<GateRoute["handler"]>[1], status: number, body: string) =>
-    res
-      .writeHead(status, { "content-type": "text/plain; charset=utf-8", "x-content-type-options": "nosniff" })
-      .end(body);
+export function reviewPageRoute(deps: AuditorPageDeps): GateRoute {
+  const page = (res: ServerResponse, status: number, title: string, body: string) =>
+    sendHtml(res, status, htmlPage(title, body));
   return {
     path: REVIEW_PAGE_PATH,
     method: "GET",
-    handler: (req, res) => {
+    handler: signedIn(deps, async (req, res, auditor) => {
       const id = new URL(req.url ?? "/", "http://gate").searchParams.get("id") ?? "";
-      if (!REVIEW_ID.test(id)) return void text(res, 400, "name a review: /review?id=r-…\n");
-      Promise.all([store.get(id), store.lastResult(id)]).then(
-        ([review, result]) =>
-          review && result
-            ? text(res, 200, `${review.title}\n${review.url}\n\n${formatResult(result)}\n`)
-            : text(res, 404, `no review ${id}\n`),
-        () => text(res, 500, "the review could not be read\n"),
+      if (!REVIEW_ID.test(id)) return page(res, 400, "Bad request", "<p>Name a review: /review?id=r-…</p>");
+      const [review, result] = await Promise.all([deps.store.get(id), deps.store.lastResult(id)]);
+      if (!review || !result) return page(res, 404, "No such review", `<p>No review ${escapeHtml(id)}.</p>`);
+      await deps.store.audit({
+        reviewId: id,
+        actor: `auditor:${auditor.name}`,
+        action: "view",
+        outcome: "shown",
+        detail: { page: REVIEW_PAGE_PATH },
+      });
+      const entries = await deps.store.auditFor(id);
+      page(
+        res,
+        200,
+        `Review ${id}`,
+        `<nav><a href="${EVIDENCE_PATH}">All changes</a></nav>
+<h1>${escapeHtml(review.title)}</h1>
+<p><a href="${escapeHtml(review.url)}">${escapeHtml(review.url)}</a></p>
+<pre id="status">${escapeHtml(formatResult(result))}</pre>
+<h2>Decisions</h2>${decisionList(result)}
+<h2>Audit log</h2>${auditTable(entries)}`,
       );
-    },
+    }),
   };
 }

@@ -16,7 +16,9 @@ import { resumeOnStart, wireJobs } from "./jobs.js";
 import { createMetrics, type GateMetrics } from "./metrics.js";
 import { createGitHubDecisions } from "./github-decisions.js";
 import { createReruns } from "./reruns.js";
+import { evidenceRoutes } from "./evidence-pages.js";
 import { detailsUrl, reviewPageRoute } from "./review-page.js";
+import { signInRoutes } from "./sign-in.js";
 import { createWebhookSink } from "./webhook-sink.js";
 
 export interface RunningServer {
@@ -125,11 +127,16 @@ export async function startGateServer(
     log,
   });
   const sink = createWebhookSink({ store: gate.store, jobs, reviewDrafts: server.reviewDrafts, log, rerun, decide });
+  const pages = { store: gate.store, clock, publicUrl: server.publicUrl, log };
   const routes: GateRoute[] = [
     github.webhookRoute(sink, (handler) => metrics.timedWebhook(handler)),
     healthRoute(() => ready, gate.state.health),
     metrics.route(),
-    ...(server.publicUrl ? [reviewPageRoute(gate.store)] : []), // the check run's link without a card
+    // The auditor's pages (docs/operations.md, "How an auditor gets access"), signed in only;
+    // the review page is also the check run's link without a card.
+    ...signInRoutes(pages),
+    ...evidenceRoutes(pages),
+    reviewPageRoute(pages),
   ];
   const listening = slack
     ? await slack.listen({ routes, service: trackedService(gate.runner, decisions), rerun, port: server.port })

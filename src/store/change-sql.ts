@@ -95,6 +95,7 @@ export function changesPageSql(
     return placeholder(params.length);
   };
   if (filter.repo) where.push(`c.repo = ${p(filter.repo)}`);
+  if (filter.key) where.push(`c.key = ${p(filter.key)}`);
   if (filter.since) where.push(`c.merged_at >= ${p(filter.since)}`);
   if (filter.until) where.push(`c.merged_at < ${p(filter.until)}`);
   if (after) {

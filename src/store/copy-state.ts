@@ -20,6 +20,7 @@ export const COPIED_TABLES = [
   { name: "gate_configs", order: "rowid" },
   { name: "gate_inbox", order: "rowid" },
   { name: "gate_changes", order: "merged_at, key" },
+  { name: "gate_auditors", order: "name" },
 ] as const;
 
 /** What a copy moved: rows per table, and the checkpoints of each review's thread. */

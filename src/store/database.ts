@@ -3,6 +3,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { chainExisting, type UnchainedRow } from "../domain/audit-chain.js";
 import { GateError, messageOf } from "../domain/errors.js";
+import { AUDITORS_TABLE } from "./auditor-sql.js";
 import { changesTable } from "./change-sql.js";
 import { AUDIT_CHAIN_COLUMNS, UNCHAINED_ROWS } from "./audit-sql.js";
 import { type Migration, pendingMigrations, SCHEMA_VERSION_TABLE } from "./migrations.js";
@@ -135,6 +136,13 @@ export const SQLITE_MIGRATIONS: ReadonlyArray<Migration<Database.Database>> = [
     name: "the changes that reached a default branch (the evidence)",
     up: (db) => {
       db.exec(changesTable(""));
+    },
+  },
+  {
+    version: 8,
+    name: "the auditors who may read the evidence pages, their tokens hashed",
+    up: (db) => {
+      db.exec(AUDITORS_TABLE);
     },
   },
 ];

@@ -34,6 +34,7 @@ describe("gate --help and the command table", () => {
       config: ["commands/config.ts", "run-cli.ts"],
       db: ["commands/db.ts"],
       audit: ["commands/audit.ts"],
+      auditor: ["commands/auditor.ts"],
       osv: ["commands/osv.ts"],
     };
     for (const u of COMMANDS.filter((c) => c.sub)) {

@@ -334,6 +334,24 @@ export function reviewStoreContract(name: string, open: OpenStore): void {
       expect(await s.configJson("d1")).toBe('{"a":1}');
     });
 
+    it("auditors: added once by name, found by token hash and name, stamped when used, revoked once; listed without hashes", async () => {
+      const { store } = await open();
+      expect(await store.addAuditor("kim", "h1")).toBe(true);
+      expect(await store.addAuditor("kim", "h2")).toBe(false);
+      expect(await store.addAuditor("lee", "h1")).toBe(false);
+      expect(await store.auditorByTokenHash("h1")).toMatchObject({ name: "kim", tokenHash: "h1", lastUsedAt: null });
+      expect(await store.auditorByTokenHash("h2")).toBeUndefined();
+      await store.auditorUsed("kim");
+      expect((await store.auditorByName("kim"))?.lastUsedAt).toEqual(expect.any(String));
+      expect(await store.revokeAuditor("kim")).toBe(true);
+      expect(await store.revokeAuditor("kim")).toBe(false);
+      expect(await store.revokeAuditor("nobody")).toBe(false);
+      const listed = await store.auditors();
+      expect(listed).toEqual([
+        { name: "kim", createdAt: expect.any(String), lastUsedAt: expect.any(String), revokedAt: expect.any(String) },
+      ]);
+    });
+
     it("Slack memory: a thread note is claimed once, a person's newest name wins, a post intent keeps its first time", async () => {
       const { store: s } = await open();
       await reg(s, "r-1");

@@ -49,6 +49,8 @@ export interface StoredChange extends ChangeInput {
 /** Which changes a listing takes: of one repository, reaching the branch in [since, until). */
 export interface ChangeFilter {
   repo?: string;
+  /** One change by its key (the evidence page of one change). */
+  key?: string;
   /** Inclusive, ISO-8601. */
   since?: string;
   /** Exclusive, ISO-8601. */

@@ -1,6 +1,7 @@
 import type pg from "pg";
 import { chainExisting, type UnchainedRow } from "../../domain/audit-chain.js";
 import { AUDIT_CHAIN_COLUMNS, UNCHAINED_ROWS } from "../audit-sql.js";
+import { AUDITORS_TABLE } from "../auditor-sql.js";
 import { changesTable } from "../change-sql.js";
 import type { Migration } from "../migrations.js";
 import { tablesV1 } from "../schema-v1.js";
@@ -100,6 +101,13 @@ export const POSTGRES_MIGRATIONS: ReadonlyArray<Migration<pg.ClientBase>> = [
     name: "the changes that reached a default branch (the evidence)",
     up: async (client) => {
       await client.query(changesTable(' COLLATE "C"'));
+    },
+  },
+  {
+    version: 8,
+    name: "the auditors who may read the evidence pages, their tokens hashed",
+    up: async (client) => {
+      await client.query(AUDITORS_TABLE);
     },
   },
 ];

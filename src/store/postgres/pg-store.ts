@@ -1,6 +1,7 @@
 import type pg from "pg";
 import type { Clock } from "../../domain/clock.js";
 import type { ReviewStore } from "../../domain/review-store.js";
+import { pgAuditorKeys } from "./auditor-keys.js";
 import { pgChangeLedger } from "./change-ledger.js";
 import { pgConfigKeeping } from "./config-keeping.js";
 import { PgConnection } from "./connection.js";
@@ -32,6 +33,7 @@ function storeOn(c: PgConnection): ReviewStore {
     ...pgLookupCache(c),
     ...pgConfigKeeping(c),
     ...pgChangeLedger(c),
+    ...pgAuditorKeys(c),
     transaction: (work) => c.transaction((bound) => work(storeOn(bound))),
   };
   CONNECTIONS.set(store, c);

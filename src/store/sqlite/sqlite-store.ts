@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import type { Clock } from "../../domain/clock.js";
 import type { ReviewStore } from "../../domain/review-store.js";
+import { sqliteAuditorKeys } from "./auditor-keys.js";
 import { sqliteChangeLedger } from "./change-ledger.js";
 import { sqliteConfigKeeping } from "./config-keeping.js";
 import { SqliteConnection } from "./connection.js";
@@ -30,6 +31,7 @@ function storeOn(c: SqliteConnection): ReviewStore {
     ...sqliteLookupCache(c),
     ...sqliteConfigKeeping(c),
     ...sqliteChangeLedger(c),
+    ...sqliteAuditorKeys(c),
     transaction: (work) => c.transaction((bound) => work(storeOn(bound))),
   };
 }

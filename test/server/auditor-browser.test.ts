@@ -1,0 +1,75 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { PACKAGE_ROOT } from "../../src/package-paths.js";
+import { ensureChromium, launchChromium } from "../helpers/chromium.js";
+import { stackWithEvidence } from "./auditor-helpers.js";
+import { stacksClosedAfterEach } from "./helpers.js";
+
+const start = stacksClosedAfterEach();
+/** Where the screenshots go (git-ignored). */
+const OUTPUT = path.join(PACKAGE_ROOT, "test-output", "auditor-browser");
+
+// Installs Debian's Chromium on a machine without it (minutes, once).
+beforeAll(() => ensureChromium(), 600_000);
+
+let browser: Awaited<ReturnType<typeof launchChromium>> | undefined;
+// Registered after the stacks' hook, so it runs first: the browser's kept-alive connections
+// would hold the server's close.
+afterEach(async () => {
+  await browser?.close();
+  browser = undefined;
+});
+
+describe("the auditor's pages in Chromium", () => {
+  it("signs in with a token, shows the evidence table, narrows it with a filter, and shows a review's decisions", async () => {
+    const { s, review, token } = await stackWithEvidence(start);
+    browser = await launchChromium();
+    const page = await browser.newPage();
+
+    // Not signed in: the sign-in form, no table.
+    const first = await page.goto(`${s.base}/evidence`);
+    expect(first?.status()).toBe(401);
+    expect(await page.locator("#evidence").count()).toBe(0);
+    await page.fill('input[name="token"]', token);
+    await page.click('button[type="submit"]');
+    await page.waitForURL(`${s.base}/evidence`);
+
+    const rows = page.locator("#evidence tbody tr");
+    expect(await rows.count()).toBe(2);
+    expect(await page.locator("#evidence tbody tr.unreviewed").count()).toBe(1);
+    fs.mkdirSync(OUTPUT, { recursive: true });
+    const shot = path.join(OUTPUT, "evidence.png");
+    await page.screenshot({ path: shot, fullPage: true });
+    expect(fs.statSync(shot).size).toBeGreaterThan(1000);
+    console.log(`screenshot of the evidence table: ${shot}`);
+
+    // The filter narrows it.
+    await page.fill('input[name="since"]', "2027-04-01");
+    await page.click('form.filter button[type="submit"]');
+    await page.waitForURL(/since=2027-04-01/);
+    expect(await rows.count()).toBe(1);
+    expect(await page.locator("#count").textContent()).toContain("1 change shown");
+    await page.screenshot({ path: path.join(OUTPUT, "evidence-filtered.png"), fullPage: true });
+
+    // A review's page, from the table of all changes: its decisions.
+    await page.goto(`${s.base}/evidence`);
+    await page.click(`a[href="/review?id=${review.id}"]`);
+    await page.waitForURL(`${s.base}/review?id=${review.id}`);
+    expect(await page.locator("#decisions").textContent()).toContain("approve by UAPPROVER");
+    expect(await page.locator("#audit").textContent()).toContain("applied");
+    await page.screenshot({ path: path.join(OUTPUT, "review.png"), fullPage: true });
+
+    // Every view is in the audit log, under the auditor's name.
+    const views = await s.server.gate.state.query(
+      "SELECT action, review_id FROM gate_audit WHERE actor = 'auditor:kim' ORDER BY seq",
+    );
+    expect(views).toEqual([
+      { action: "signin", review_id: "" },
+      { action: "view", review_id: "" },
+      { action: "view", review_id: "" },
+      { action: "view", review_id: "" },
+      { action: "view", review_id: review.id },
+    ]);
+  });
+});
