@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { evidencePages, type EvidenceRow } from "../../src/review/evidence-row.js";
 import { ACTION_APPROVE, ACTION_REJECT } from "../../src/slack/card.js";
+import { PACKAGE_ROOT } from "../../src/package-paths.js";
 import { defined } from "../helpers/defined.js";
+import { runGateCli } from "../helpers/run-cli.js";
 import {
   APPROVER,
   AUTHOR_SLACK,
@@ -101,6 +103,19 @@ async function evidenceRows(s: Stack): Promise<EvidenceRow[]> {
   return rows;
 }
 
+/** `gate evidence --format json` run as an auditor runs it, on the server's database. */
+async function gateEvidence(s: Stack): Promise<EvidenceRow[]> {
+  const env = {
+    PATH: process.env.PATH ?? "",
+    GATE_DB: defined(s.env.GATE_DB, "the stack's database"),
+    GATE_DATA_DIR: s.dataDir,
+    GATE_LOG_LEVEL: "silent",
+  };
+  const out = await runGateCli(["evidence", "--format", "json"], { env, cwd: PACKAGE_ROOT });
+  expect(out.code).toBe(0);
+  return JSON.parse(out.stdout) as EvidenceRow[];
+}
+
 describe("emergency changes", () => {
   it("a PR opened with the emergency label: its check passes with the due time, the card says EMERGENCY with its buttons; past due it is overdue on the card, the thread and the evidence, once", async () => {
     const { s, pr, review, ts, time } = await openLabelled(["bug", "emergency"]);
@@ -169,7 +184,7 @@ describe("emergency changes", () => {
         (e) => e.action === "emergency" && e.outcome === "overdue",
       ),
     ).toHaveLength(1);
-    expect(await evidenceRows(s)).toEqual([
+    expect(await gateEvidence(s)).toEqual([
       expect.objectContaining({ pr: prKey(pr), emergency: true, emergency_due_at: emergency.due_at, overdue: true }),
     ]);
 
