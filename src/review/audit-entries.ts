@@ -128,6 +128,14 @@ export const audits = {
     outcome: "granted",
     detail: { pr, label: pass.label, since: pass.since, due_at: pass.due_at, ...(by ? { labeled_by: by } : {}) },
   }),
+  /** The emergency label added while the review still ran: its pass is granted if it goes to a person. */
+  emergencyLabeled: (reviewId: string, pr: string, label: string, by?: string): AuditInput => ({
+    reviewId,
+    actor: by ? `github:${by}` : "gate",
+    action: "emergency",
+    outcome: "labeled",
+    detail: { pr, label, ...(by ? { labeled_by: by } : {}) },
+  }),
   /** An emergency not approved by its due time: marked overdue, once. */
   emergencyOverdue: (reviewId: string, pr: string, dueAt: string, at: string): AuditInput => ({
     reviewId,

@@ -7,7 +7,7 @@ import type { ReviewWork } from "./review-work.js";
  * passes its check while its review waits for a person, whose approval is due within
  * GATE_EMERGENCY_HOURS. Decided here, beside the graph: the findings are computed and shown as
  * ever, only the check's conclusion changes while it waits. A label added later applies to the
- * PR's waiting review (`labelPr`); the sweep marks an emergency not approved by its due time
+ * PR's waiting review, or to its running one once it waits (`labelPr`); the sweep marks an emergency not approved by its due time
  * overdue, once.
  *
  * @example const marked = await emergencies.sweep();
@@ -23,7 +23,13 @@ export class ReviewEmergencies {
     if (!label || label !== this.work.deps.emergency?.label) return [];
     const granted: string[] = [];
     for (const open of await this.work.store.openForPr(pr)) {
-      if (open.status !== "waiting_for_human" || open.source !== "github") continue;
+      if (open.source !== "github") continue;
+      // Still queued or running: remembered, and granted if the review goes to a person.
+      if (open.status === "queued" || open.status === "running") {
+        await this.work.store.audit(audits.emergencyLabeled(open.id, pr, label, by));
+        continue;
+      }
+      if (open.status !== "waiting_for_human") continue;
       await this.work.lock.run(open.id, async () => {
         const ctx = await this.work.context(open.id);
         if (ctx.review.status !== "waiting_for_human") return;

@@ -78,7 +78,8 @@ export async function grantEmergency(
 
 /**
  * A review that has just gone to a person: granted an emergency pass when its PR carried the
- * emergency label in the delivery that asked for it (who sent that delivery labelled it).
+ * emergency label in the delivery that asked for it (who sent that delivery labelled it), or was
+ * labelled while the review ran (`emergency: labeled` in its audit log, with who labelled it).
  */
 export async function grantIfLabelled(
   deps: GrantDeps,
@@ -87,6 +88,11 @@ export async function grantIfLabelled(
 ): Promise<boolean> {
   const label = deps.emergency?.label;
   if (!label || review.status !== "waiting_for_human" || source?.kind !== "github") return false;
-  if (!(source.labels ?? []).includes(label)) return false;
-  return grantEmergency(deps, review, label, source.sender);
+  if ((source.labels ?? []).includes(label)) return grantEmergency(deps, review, label, source.sender);
+  const labeled = (await deps.store.auditFor(review.id)).find(
+    (e) => e.action === "emergency" && e.outcome === "labeled" && e.detail.label === label,
+  );
+  if (!labeled) return false;
+  const by = labeled.detail.labeled_by;
+  return grantEmergency(deps, review, label, typeof by === "string" ? by : undefined);
 }

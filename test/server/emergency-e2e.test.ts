@@ -2,12 +2,14 @@ import { describe, expect, it } from "vitest";
 import { evidencePages, type EvidenceRow } from "../../src/review/evidence-row.js";
 import { ACTION_APPROVE, ACTION_REJECT } from "../../src/slack/card.js";
 import { PACKAGE_ROOT } from "../../src/package-paths.js";
+import { registrationFor } from "../../src/review/registration.js";
 import { defined } from "../helpers/defined.js";
 import { runGateCli } from "../helpers/run-cli.js";
 import {
   APPROVER,
   AUTHOR_SLACK,
   CHANNEL,
+  INSTALLATION_ID,
   checkRunsOn,
   latestReview,
   postWebhook,
@@ -249,6 +251,41 @@ describe("emergency changes", () => {
     });
     expect(checkOf(s, pr).conclusion).toBe("success");
     expect(await s.server.gate.store.auditFor(review.id)).toContainEqual(
+      expect.objectContaining({ actor: `github:${LABELLER}`, action: "emergency", outcome: "granted" }),
+    );
+  });
+
+  it("labelled while its review still runs: remembered, and granted once the review waits for a person", async () => {
+    const s = await start({ slack: true, env: { GATE_GITHUB_TO_SLACK: `dev-priya=${AUTHOR_SLACK}` } });
+    const pr = serveFixture(s, "002_new_dependency");
+    const runner = s.server.gate.runner;
+    const queued = await runner.register(
+      registrationFor(
+        {
+          kind: "github",
+          owner: pr.owner,
+          repo: pr.repo,
+          number: pr.number,
+          headSha: pr.headSha,
+          installationId: INSTALLATION_ID,
+        },
+        {
+          repo: `${pr.owner}/${pr.repo}`,
+          number: pr.number,
+          headSha: pr.headSha,
+          title: pr.title,
+          url: pr.url,
+          author: pr.author,
+        },
+      ),
+    );
+    expect(await runner.labelPr(prKey(pr), "emergency", LABELLER)).toEqual([]);
+    expect((await runner.result(queued.id)).emergency).toBeUndefined();
+    await runner.run(queued.id);
+    await s.server.idle();
+    expect(await runner.result(queued.id)).toMatchObject({ route: "human", emergency: { label: "emergency" } });
+    expect(checkOf(s, pr).conclusion).toBe("success");
+    expect(await s.server.gate.store.auditFor(queued.id)).toContainEqual(
       expect.objectContaining({ actor: `github:${LABELLER}`, action: "emergency", outcome: "granted" }),
     );
   });
