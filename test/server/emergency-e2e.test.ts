@@ -153,6 +153,10 @@ describe("emergency changes", () => {
     const merged = await s.server.gate.runner.result(review.id);
     expect(merged).toMatchObject({ status: "merged_unapproved", emergency: { overdue: false } });
     expect(checkOf(s, pr).conclusion).toBe("success");
+    expect(JSON.stringify(checkOf(s, pr).output)).toContain(
+      `Emergency merged by ${MERGER}: approval due by ${due} UTC`,
+    );
+    expect(blocksOf(lastCardOf(s, ts))).toContain("EMERGENCY, merged; approval due");
     expect(await evidenceRows(s)).toEqual([
       expect.objectContaining({
         pr: prKey(pr),
@@ -186,6 +190,11 @@ describe("emergency changes", () => {
         (e) => e.action === "emergency" && e.outcome === "overdue",
       ),
     ).toHaveLength(1);
+    const status = await runGateCli(["status", review.id], {
+      env: { PATH: process.env.PATH ?? "", GATE_DB: defined(s.env.GATE_DB, "the database"), GATE_DATA_DIR: s.dataDir },
+      cwd: PACKAGE_ROOT,
+    });
+    expect(status.stdout).toContain(`emergency: the emergency label since ${emergency.since}; OVERDUE`);
     expect(await gateEvidence(s)).toEqual([
       expect.objectContaining({ pr: prKey(pr), emergency: true, emergency_due_at: emergency.due_at, overdue: true }),
     ]);
@@ -198,6 +207,8 @@ describe("emergency changes", () => {
     time.advance(HOUR);
     expect(await s.server.sweepEmergencies()).toBe(0);
     expect(checkOf(s, pr).conclusion).toBe("success");
+    expect(JSON.stringify(checkOf(s, pr).output)).toContain("approved after the fact");
+    expect(blocksOf(lastCardOf(s, ts))).toContain("approved after the fact");
     expect(await evidenceRows(s)).toEqual([
       expect.objectContaining({
         overdue: true,
