@@ -209,6 +209,7 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
     publishersFor: extras.publishersFor ?? (() => []),
     cyclesMax: settings.review.maxCycles,
     maxCostUsd: settings.review.maxCostUsd,
+    emergency: settings.emergency,
     log,
     // The server-wide file's approvers over GATE_APPROVERS* (a repository's file adds its own per review).
     approvers: approversWith(settings.approvers, config.approvers),

@@ -77,6 +77,11 @@ export function formatResult(r: ReviewResult): string {
     const was = `${r.merged.was.status}${r.merged.was.route ? `, route ${r.merged.was.route}` : ""}`;
     lines.push(`  merged:   by ${r.merged.by} at ${r.merged.at}, without approval (the review was ${was})`);
   }
+  if (r.emergency) {
+    const e = r.emergency;
+    const state = e.overdue ? "OVERDUE: no approval came by" : "approval due by";
+    lines.push(`  emergency: the ${e.label} label since ${e.since}; ${state} ${e.due_at}`);
+  }
   if (r.after_the_fact) {
     const a = r.after_the_fact;
     const what = a.kind === "approve" ? "approved after the fact" : "marked as an incident";

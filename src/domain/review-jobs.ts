@@ -27,6 +27,8 @@ export interface PrMerge {
  * - `publish`: a review's saved result is published again (a publisher failed, or a replica died).
  * - `close`: a closed (or merged) PR's unfinished reviews are ended; with `merge`, a review that had
  *   not let the merged head pass ends `merged_unapproved`.
+ * - `label`: a label was added to a PR: the emergency label grants its waiting review an emergency
+ *   pass (`by`: who labelled it).
  * - `recover`: after a restart (one process on SQLite): everything left queued, running or
  *   unpublished is finished.
  * - `hand_over`: a review whose job failed (or whose replica died) too many times goes to a
@@ -37,6 +39,7 @@ export type ReviewJob =
   | { kind: "hand_over"; reviewId: string; why: string }
   | { kind: "register"; deliveryId: string }
   | { kind: "close"; pr: string; merge?: PrMerge }
+  | { kind: "label"; pr: string; label: string; by?: string }
   | { kind: "recover" };
 
 /**

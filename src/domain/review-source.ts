@@ -1,7 +1,18 @@
 /** Where a review's pull request comes from. Plain JSON, validated by the runner. */
 export type ReviewSource =
   | { kind: "fixture"; fixturesDir: string; name: string }
-  | { kind: "github"; owner: string; repo: string; number: number; headSha: string; installationId?: number }
+  | {
+      kind: "github";
+      owner: string;
+      repo: string;
+      number: number;
+      headSha: string;
+      installationId?: number;
+      /** The PR's labels when the delivery was sent (`pull_request.labels[].name`): the emergency label is one. */
+      labels?: string[];
+      /** Who sent the delivery (`sender.login`): who labelled it, for an emergency granted on a label. */
+      sender?: string;
+    }
   | PushSource;
 
 /**

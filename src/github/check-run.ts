@@ -129,6 +129,7 @@ export function checkOutcome(result: ReviewResult, opts: Omit<VerdictOptions, "h
   const n = result.findings.length;
   switch (result.route) {
     case "human":
+      if (result.emergency) return emergencyOutcome(result.emergency);
       return {
         status: "completed",
         conclusion: "action_required",
@@ -154,6 +155,26 @@ export function checkOutcome(result: ReviewResult, opts: Omit<VerdictOptions, "h
   }
 }
 
+/** A due time as the check run says it: "2026-03-03 10:15 UTC". */
+export function dueText(iso: string): string {
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? iso : `${new Date(t).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
+/**
+ * A review waiting for a person on an emergency pass: the check passes, saying when the approval
+ * is due, so the merge is not blocked; once overdue it asks for the person again (action_required).
+ */
+function emergencyOutcome(pass: NonNullable<ReviewResult["emergency"]>): CheckOutcome {
+  if (pass.overdue)
+    return {
+      status: "completed",
+      conclusion: "action_required",
+      title: `Emergency overdue: approval was due by ${dueText(pass.due_at)}`,
+    };
+  return { status: "completed", conclusion: "success", title: `Emergency: approval due by ${dueText(pass.due_at)}` };
+}
+
 /**
  * A head merged without the gate's approval: a failure until a person approves it after the fact
  * (then a success that says so); marked as an incident, it stays a failure.
@@ -172,6 +193,20 @@ function mergedOutcome(result: ReviewResult, opts: Omit<VerdictOptions, "headSha
       status: "completed",
       conclusion: "failure",
       title: `Merged without approval${by}; marked as an incident by ${nameOf(after.by, opts)}`,
+    };
+  // An emergency merged while its approval was due: a pass until it is overdue.
+  const pass = result.emergency;
+  if (pass && !pass.overdue)
+    return {
+      status: "completed",
+      conclusion: "success",
+      title: `Emergency merged${by}: approval due by ${dueText(pass.due_at)}`,
+    };
+  if (pass)
+    return {
+      status: "completed",
+      conclusion: "failure",
+      title: `Emergency overdue: merged${by}, approval was due by ${dueText(pass.due_at)}`,
     };
   return { status: "completed", conclusion: "failure", title: `Merged without approval${by}` };
 }

@@ -6,6 +6,7 @@ import { onCheckRerequested } from "./events/check-rerequested.js";
 import { type DeliveryContext, DeliveryContexts } from "./events/delivery.js";
 import { onReviewedPullRequest } from "./events/pull-request.js";
 import { onClosedPullRequest } from "./events/pull-request-closed.js";
+import { onLabeledPullRequest } from "./events/pull-request-labeled.js";
 import { onPush } from "./events/push.js";
 import type { WebhookSink } from "./events/sink.js";
 
@@ -98,6 +99,7 @@ export function createWebhookHandler(
   const deliveries = new DeliveryContexts();
   onReviewedPullRequest(webhooks, opts.sink, deliveries);
   if (opts.sink.closed) onClosedPullRequest(webhooks, opts.sink.closed.bind(opts.sink), deliveries);
+  if (opts.sink.labeled) onLabeledPullRequest(webhooks, opts.sink.labeled.bind(opts.sink), deliveries);
   if (opts.sink.pushed) onPush(webhooks, opts.sink.pushed.bind(opts.sink), opts.protectedBranches ?? [], deliveries);
   if (opts.sink.rerun) onCheckRerequested(webhooks, opts.sink.rerun.bind(opts.sink), deliveries);
   if (opts.sink.decide) onCheckRequestedAction(webhooks, opts.sink.decide.bind(opts.sink), deliveries);

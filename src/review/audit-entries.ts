@@ -3,7 +3,14 @@ import type { AfterMergeKind, AttemptKind, DecisionDoor, Refusal } from "../doma
 import type { Finding } from "../domain/finding.js";
 import type { ResumeValue } from "../domain/review.js";
 import type { PushedChange, PushTriage } from "../domain/pushed-change.js";
-import type { AfterTheFact, Approval, Coverage, MergedPastGate, PushedPastGate } from "../domain/review-result.js";
+import type {
+  AfterTheFact,
+  Approval,
+  Coverage,
+  EmergencyPass,
+  MergedPastGate,
+  PushedPastGate,
+} from "../domain/review-result.js";
 import type { AuditInput } from "../domain/review-store.js";
 
 /**
@@ -109,6 +116,33 @@ export const audits = {
     action: "merge",
     outcome: "merged_unapproved",
     detail: { pr, merged_by: merged.by, merged_at: merged.at, status: merged.was.status, route: merged.was.route },
+  }),
+  /**
+   * An emergency pass granted: the PR carries the emergency label, so its check passes while its
+   * review waits for a person, whose approval is due by `due_at`. `by`: who labelled it, when known.
+   */
+  emergencyGranted: (reviewId: string, pr: string, pass: Omit<EmergencyPass, "overdue">, by?: string): AuditInput => ({
+    reviewId,
+    actor: by ? `github:${by}` : "gate",
+    action: "emergency",
+    outcome: "granted",
+    detail: { pr, label: pass.label, since: pass.since, due_at: pass.due_at, ...(by ? { labeled_by: by } : {}) },
+  }),
+  /** The emergency label added while the review still ran: its pass is granted if it goes to a person. */
+  emergencyLabeled: (reviewId: string, pr: string, label: string, by?: string): AuditInput => ({
+    reviewId,
+    actor: by ? `github:${by}` : "gate",
+    action: "emergency",
+    outcome: "labeled",
+    detail: { pr, label, ...(by ? { labeled_by: by } : {}) },
+  }),
+  /** An emergency not approved by its due time: marked overdue, once. */
+  emergencyOverdue: (reviewId: string, pr: string, dueAt: string, at: string): AuditInput => ({
+    reviewId,
+    actor: "gate",
+    action: "emergency",
+    outcome: "overdue",
+    detail: { pr, due_at: dueAt, at },
   }),
   /**
    * A push to a watched branch with commits that came through no merged pull request: who pushed,

@@ -31,6 +31,7 @@ import { buildResult } from "./build-result.js";
 import { changesSince } from "./carry-changes.js";
 import { type DecisionRequest, decisionRefusal, describeNeed } from "./decision-policy.js";
 import { receiveDecision } from "./decision-record.js";
+import { emergencyOf } from "./emergency-pass.js";
 import { givenApprovals } from "./partial-approval.js";
 import { neededApprovals, newCoverage, stillNeeded } from "./specialty-approvals.js";
 
@@ -244,7 +245,11 @@ export class ReviewContext {
       built.escalation === null && (built.route === "human" || merged)
         ? await this.deps.store.lastResult(this.id)
         : undefined;
-    const kept = saved?.escalation ? { ...built, escalation: saved.escalation } : built;
+    const escalated = saved?.escalation ? { ...built, escalation: saved.escalation } : built;
+    // An emergency pass is in the audit log (docs/operations.md, "Emergency changes"); a pull request's only.
+    const emergency =
+      this.record.source === "github" ? emergencyOf(await this.deps.store.auditFor(this.id)) : undefined;
+    const kept = emergency ? { ...escalated, emergency } : escalated;
     if (!merged) return this.withApprovals(kept);
     const past = await this.mergedPastGate();
     return {

@@ -14,6 +14,7 @@ import { audits } from "./audit-entries.js";
 import { KeyedLock } from "./keyed-lock.js";
 import type { ProgressHub } from "./progress-hub.js";
 import { ReviewPublishing } from "./publish.js";
+import { type EmergencySettings, grantIfLabelled } from "./emergency-pass.js";
 import { settlePushed } from "./pushed-review.js";
 import { ReviewContext, threadOf } from "./review-context.js";
 
@@ -48,6 +49,8 @@ export interface RunnerDeps {
    * dropped, and a review is published by one replica at a time.
    */
   coordination?: ReplicaCoordination;
+  /** GATE_EMERGENCY_LABEL and GATE_EMERGENCY_HOURS: a labelled PR's review waiting for a person passes its check until due. */
+  emergency?: EmergencySettings;
 }
 
 /**
@@ -121,6 +124,7 @@ export class ReviewWork {
     // A review superseded while it ran stays superseded; its successor decides the PR.
     await ctx.settleStatus("waiting_for_human");
     await ctx.reloadState();
+    await grantIfLabelled(this.deps, ctx.review, await ctx.source());
     const result: ReviewResult = { ...(await ctx.result()), route: "human", escalation };
     await this.publishing.record(ctx.id, result);
     await this.deps.onEscalated?.(ctx.review, result);
@@ -134,6 +138,8 @@ export class ReviewWork {
     await ctx.reloadState();
     const status = ctx.gatePending ? "waiting_for_human" : "done";
     await ctx.settleStatus(status);
+    // The emergency label: the check passes while a person's approval is due (decided here, outside the graph).
+    if (status === "waiting_for_human") await grantIfLabelled(this.deps, ctx.review, await ctx.source());
     const result = await ctx.result();
     await this.publishing.record(ctx.id, result);
     if (status === "done") await this.deps.onSettled?.(ctx.review, result);

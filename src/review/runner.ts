@@ -4,6 +4,7 @@ import type { ReviewResult } from "../domain/review-result.js";
 import type { CheckOutcome, DecideOutcome, ResumeValue, ReviewRecord, ReviewService } from "../domain/review.js";
 import type { ReviewRegistration, ReviewStore } from "../domain/review-store.js";
 import { type DecideOptions, ReviewDecisions } from "./decisions.js";
+import { ReviewEmergencies } from "./emergencies.js";
 import { ReviewLifecycle } from "./lifecycle.js";
 import { ReviewRecovery } from "./recovery.js";
 import { ReviewRun } from "./run.js";
@@ -28,6 +29,7 @@ export class ReviewRunner implements ReviewService {
   private readonly decisions: ReviewDecisions;
   private readonly lifecycle: ReviewLifecycle;
   private readonly recovery: ReviewRecovery;
+  private readonly emergencies: ReviewEmergencies;
 
   constructor(deps: RunnerDeps) {
     this.work = new ReviewWork(deps);
@@ -35,6 +37,7 @@ export class ReviewRunner implements ReviewService {
     this.decisions = new ReviewDecisions(this.work);
     this.lifecycle = new ReviewLifecycle(this.work, this.runs);
     this.recovery = new ReviewRecovery(this.work, this.runs, this.decisions);
+    this.emergencies = new ReviewEmergencies(this.work);
   }
 
   get approvers(): ApproverConfig {
@@ -107,6 +110,16 @@ export class ReviewRunner implements ReviewService {
   /** See `ReviewLifecycle.mergePr`. */
   mergePr(pr: string, merge: Omit<PrMerge, "headSha"> & { headSha?: string }): Promise<ReviewRecord[]> {
     return this.lifecycle.mergePr(pr, merge);
+  }
+
+  /** See `ReviewEmergencies.labelPr`. */
+  labelPr(pr: string, label: string, by?: string): Promise<string[]> {
+    return this.emergencies.labelPr(pr, label, by);
+  }
+
+  /** See `ReviewEmergencies.sweep`. */
+  sweepEmergencies(): Promise<number> {
+    return this.emergencies.sweep();
   }
 
   /** See `ReviewLifecycle.registerRerun`. */

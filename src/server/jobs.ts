@@ -49,6 +49,9 @@ export function reviewJobHandler(runner: ReviewRunner, inbox: Inbox): JobHandler
         if (job.merge) await runner.mergePr(job.pr, job.merge);
         else await runner.closePr(job.pr);
         return;
+      case "label":
+        await runner.labelPr(job.pr, job.label, job.by);
+        return;
       case "register":
         await inbox.register(job.deliveryId);
         return;

@@ -21,6 +21,9 @@ import { detailsUrl, reviewPageRoute } from "./review-page.js";
 import { signInRoutes } from "./sign-in.js";
 import { createWebhookSink } from "./webhook-sink.js";
 
+/** How often emergencies past their due time are looked for. */
+const EMERGENCY_SWEEP_MS = 60_000;
+
 export interface RunningServer {
   port: number;
   gate: Gate;
@@ -29,6 +32,8 @@ export interface RunningServer {
   /** Where reviews, re-runs, closes and recoveries are queued as jobs. */
   jobs: ReviewJobs;
   metrics: GateMetrics;
+  /** Marks emergencies past their due time overdue now (the timer does it every minute); how many it marked. */
+  sweepEmergencies(): Promise<number>;
   /** Brings waiting reviews up in their thread now (the timer does it every minute); how many messages were said. */
   remind(): Promise<number>;
   /** Resolves when every queued review has run and every decision from Slack is applied (tests, shutdown). */
@@ -142,6 +147,11 @@ export async function startGateServer(
     ? await slack.listen({ routes, service: trackedService(gate.runner, decisions), rerun, port: server.port })
     : await serveRoutes(routes, server.port);
   const stopReminders = slack?.remindEvery();
+  // Emergencies not approved by their due time are marked overdue (docs/operations.md, "Emergency changes").
+  const sweep = setInterval(() => {
+    gate.runner.sweepEmergencies().catch((error: unknown) => log.error({ err: error }, "emergency sweep failed"));
+  }, EMERGENCY_SWEEP_MS);
+  sweep.unref();
   const pending = await resumeOnStart(gate, jobs, handle, server.concurrency);
   ready = true;
   const where = { port: listening.port, slack: slack?.mode ?? "off", github: github.auth.mode };
@@ -154,10 +164,12 @@ export async function startGateServer(
     jobs,
     metrics,
     idle,
+    sweepEmergencies: () => gate.runner.sweepEmergencies(),
     remind: async () => (slack?.reminders ? slack.reminders.tick() : 0),
     close: async () => {
       ready = false;
       stopReminders?.();
+      clearInterval(sweep);
       await listening.stop();
       answersFirst.close();
       // PostgreSQL: this replica's running jobs finish (the rest are other replicas'); SQLite: every queued one runs.

@@ -56,6 +56,13 @@ export function createWebhookSink(deps: {
       recordOnce(delivery, (tx) => deps.jobs.enqueue({ kind: "register", deliveryId: delivery.id }, tx), {
         push: delivery.push,
       }),
+    labeled: (delivery) =>
+      recordOnce(delivery, (tx) =>
+        deps.jobs.enqueue(
+          { kind: "label", pr: delivery.pr, label: delivery.label, ...(delivery.by ? { by: delivery.by } : {}) },
+          tx,
+        ),
+      ),
     closed: (delivery) =>
       recordOnce(delivery, (tx) =>
         deps.jobs.enqueue({ kind: "close", pr: delivery.pr, ...(delivery.merge ? { merge: delivery.merge } : {}) }, tx),
@@ -108,6 +115,9 @@ function inboxEntry(delivery: WebhookDelivery): InboxEntry {
         number: p.pull_request.number,
         headSha: p.pull_request.head.sha,
         ...(p.installation ? { installationId: p.installation.id } : {}),
+        // The emergency label, if the PR carries it, and who sent the delivery (who labelled it, on `labeled`).
+        ...(p.pull_request.labels ? { labels: p.pull_request.labels.map((l) => l.name) } : {}),
+        ...(p.sender ? { sender: p.sender.login } : {}),
       },
       {
         repo: p.repository.full_name,

@@ -42,6 +42,12 @@ export interface CoreSettings {
   workers: number;
   /** GATE_DETECT_TIMEOUT_MS: how long a detection worker may take over one large change. */
   detectTimeoutMs: number;
+  /**
+   * Emergency changes (docs/operations.md, "Emergency changes"): a PR carrying `label` passes its
+   * check while its review waits for a person, whose approval is due within `hours`. No `label`
+   * (GATE_EMERGENCY_LABEL=off): there is no emergency path.
+   */
+  emergency: { label?: string; hours: number };
 }
 
 /**
@@ -97,6 +103,12 @@ export function coreSchema(cwd: string) {
       GATE_OSV_CACHE_TTL: duration.default(6 * 3_600_000),
       GATE_WORKERS: integer(0).max(16).default(1),
       GATE_DETECT_TIMEOUT_MS: integer(1).default(120_000),
+      GATE_EMERGENCY_LABEL: z.string().trim().min(1).max(50).default("emergency"),
+      GATE_EMERGENCY_HOURS: z.coerce
+        .number()
+        .positive()
+        .max(24 * 365)
+        .default(24),
     })
     .transform(
       (e): CoreSettings => ({
@@ -142,6 +154,11 @@ export function coreSchema(cwd: string) {
         },
         workers: e.GATE_WORKERS,
         detectTimeoutMs: e.GATE_DETECT_TIMEOUT_MS,
+        emergency: {
+          // A blank variable means its default (presentIn): `off` is how the path is turned off.
+          ...(e.GATE_EMERGENCY_LABEL !== "off" ? { label: e.GATE_EMERGENCY_LABEL } : {}),
+          hours: e.GATE_EMERGENCY_HOURS,
+        },
       }),
     );
 }

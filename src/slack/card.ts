@@ -18,7 +18,7 @@ import {
 } from "./mrkdwn.js";
 import { GITHUB_WEB_URL, blobUrl, commitUrl, shortSha } from "./github-links.js";
 import { mergedBlocks, mergedFallback, mergedHeader } from "./merged-card.js";
-import { personLabel, type PersonName } from "./thread-notes.js";
+import { emergencyLine, personLabel, type PersonName } from "./thread-notes.js";
 
 export { renderStatusText } from "./status-text.js";
 export { renderHome } from "./home.js";
@@ -115,6 +115,7 @@ export function renderCard(input: CardInput): Card {
       ),
     );
   }
+  if (result.emergency) blocks.push(section(truncateMrkdwn(emergencyLine(result.emergency), 800)));
   if (result.since_decision) blocks.push(section(sinceDecisionText(result.since_decision)));
   const unread = result.coverage ? result.coverage.unread.length > 0 : false;
   if (result.coverage && unread) {
@@ -174,7 +175,8 @@ function headerText(state: CardState, result: ReviewResult): string {
     case "investigating":
       return "Compliance gate: investigating";
     case "waiting":
-      return "Compliance gate: a decision is needed";
+      if (result.emergency?.overdue) return "Compliance gate: EMERGENCY OVERDUE, a decision is needed";
+      return result.emergency ? "Compliance gate: EMERGENCY, approval due" : "Compliance gate: a decision is needed";
     default:
       return `Compliance gate: ${result.status.replace(/_/g, " ")}`;
   }

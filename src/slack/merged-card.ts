@@ -27,6 +27,9 @@ export function mergedHeader(result: ReviewResult): string {
   const what = pastGate(result);
   if (result.after_the_fact?.kind === "approve") return `Compliance gate: ${what}, approved after the fact`;
   if (result.after_the_fact) return `Compliance gate: ${what}, marked as an incident`;
+  // An emergency merged on its pass: expected, until its approval is overdue.
+  if (result.emergency && !result.pushed)
+    return `Compliance gate: EMERGENCY${result.emergency.overdue ? " OVERDUE" : ""}, merged; approval ${result.emergency.overdue ? "was " : ""}due`;
   return `Compliance gate: ${what.toUpperCase()}`;
 }
 

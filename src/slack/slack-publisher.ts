@@ -12,6 +12,7 @@ import {
   endedText,
   investigationText,
   mergedText,
+  overdueText,
   type PersonName,
   type WhoToAsk,
 } from "./thread-notes.js";
@@ -174,6 +175,10 @@ export function createSlackPublisher(opts: SlackPublisherOptions): Publisher {
       await note(review, `merged:${review.id}`, mergedText(review, result, who));
     }
     await note(review, `after-merge:${review.id}`, afterTheFactText(result, opts.personName));
+    if (result.emergency?.overdue) {
+      const who = opts.whoToAsk?.(review, result) ?? { approvers: [] };
+      await note(review, `overdue:${review.id}`, overdueText(review, result, who));
+    }
   };
 
   /** A new card (or a carried decision's line): the PR's superseded cards now point at it. */

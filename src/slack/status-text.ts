@@ -56,6 +56,10 @@ export function renderStatusText(result: ReviewResult, review?: ReviewRecord): s
       );
     }
   }
+  if (result.emergency)
+    lines.push(
+      `:rotating_light: Emergency (\`${escapeMrkdwn(result.emergency.label)}\`): ${result.emergency.overdue ? "OVERDUE, approval was due by" : "approval due by"} ${slackDate(result.emergency.due_at)}`,
+    );
   if (result.merged)
     lines.push(
       `:rotating_light: Merged without approval by ${escapeMrkdwn(result.merged.by)} at ${slackDate(result.merged.at)}`,

@@ -119,6 +119,39 @@ export function mergedText(review: ReviewRecord, result: ReviewResult, who: WhoT
 }
 
 /**
+ * An emergency pass as the card says it: the label let the check pass, and when a person's
+ * approval is due; once overdue, loudly.
+ *
+ * @example emergencyLine(result.emergency) // ":rotating_light: *EMERGENCY*: the `emergency` label let the check pass; …"
+ */
+export function emergencyLine(pass: NonNullable<ReviewResult["emergency"]>): string {
+  const label = `\`${escapeMrkdwn(pass.label)}\``;
+  return pass.overdue
+    ? `:rotating_light: *EMERGENCY OVERDUE*: the ${label} label let the check pass; a person's approval was due by ${slackDate(pass.due_at)} and none came.`
+    : `:rotating_light: *EMERGENCY*: the ${label} label let the check pass; a person's approval is due by ${slackDate(pass.due_at)}.`;
+}
+
+/**
+ * An emergency whose approval did not come in time, said loudly in the thread with the approvers
+ * mentioned; undefined unless it is overdue and undecided.
+ */
+export function overdueText(review: ReviewRecord, result: ReviewResult, who: WhoToAsk): string | undefined {
+  const pass = result.emergency;
+  if (!pass?.overdue || result.decision || result.after_the_fact) return undefined;
+  const asked = who.approvers.map(mentionOf).join(" ");
+  const decide = result.merged
+    ? "record a decision after the fact on the card above"
+    : "approve or reject it on the card above";
+  return truncateMrkdwn(
+    [
+      `:rotating_light: *Emergency OVERDUE*: ${escapeMrkdwn(review.pr)} passed its check on the \`${escapeMrkdwn(pass.label)}\` label; its approval was due by ${slackDate(pass.due_at)} and none came.`,
+      `${asked || "Approvers"}: ${decide}.`,
+    ].join("\n"),
+    NOTE_MAX,
+  );
+}
+
+/**
  * A decision recorded after a merge past the gate, said in the thread.
  *
  * @example afterTheFactText(result, nameOf) // ":white_check_mark: Approved after the fact by Dana (@dana)"

@@ -300,3 +300,30 @@ describe("renderHome", () => {
     expect(all(renderHome([]).blocks as KnownBlock[])).toContain("Nothing is waiting for a decision.");
   });
 });
+
+describe("renderCard of an emergency change", () => {
+  const pass = { label: "emergency", since: "2026-03-02T10:15:00Z", due_at: "2026-03-03T10:15:00Z", overdue: false };
+
+  it("says EMERGENCY with the due time and keeps the buttons while it waits", () => {
+    const { blocks } = renderCard({ review: makeReview(), result: makeResult({ emergency: pass }) });
+    expect(all(blocks)).toContain("EMERGENCY, approval due");
+    expect(all(blocks)).toMatch(
+      /\*EMERGENCY\*: the `emergency` label let the check pass; a person's approval is due by <!date\^1772532900\^/,
+    );
+    expect(buttons(blocks).length).toBeGreaterThan(0);
+  });
+
+  it("says EMERGENCY OVERDUE once overdue, still with the buttons", () => {
+    const { blocks } = renderCard({
+      review: makeReview(),
+      result: makeResult({ emergency: { ...pass, overdue: true } }),
+    });
+    expect(all(blocks)).toContain("EMERGENCY OVERDUE");
+    expect(buttons(blocks).length).toBeGreaterThan(0);
+  });
+
+  it("says nothing of an emergency without a pass", () => {
+    const { blocks } = renderCard({ review: makeReview(), result: makeResult() });
+    expect(all(blocks)).not.toContain("EMERGENCY");
+  });
+});

@@ -19,6 +19,11 @@ export const PullRequestEventSchema = z.object({
     merged: z.boolean().nullable().optional(),
     merged_at: z.string().nullable().optional(),
     merged_by: z.object({ login: z.string() }).nullable().optional(),
+    /** The PR's labels: one may be the emergency label (docs/operations.md, "Emergency changes"). */
+    labels: z
+      .array(z.object({ name: z.string() }).passthrough())
+      .nullable()
+      .optional(),
     /** On a merge: the commit that reached the base branch (the evidence's merge commit). */
     merge_commit_sha: z.string().nullable().optional(),
   }),
@@ -36,6 +41,8 @@ export const PullRequestEventSchema = z.object({
     .passthrough()
     .optional(),
   sender: z.object({ login: z.string() }).optional(),
+  /** On `labeled`: the label added. */
+  label: z.object({ name: z.string() }).passthrough().optional(),
 });
 /** A verified `pull_request` delivery, reduced to what the gate reads. */
 export type PullRequestEvent = z.infer<typeof PullRequestEventSchema>;

@@ -39,6 +39,17 @@ export interface WebhookSink {
    */
   closed?(delivery: { id: string; event: string; pr: string; merge?: PullRequestMerge }): Recorded | Promise<Recorded>;
   /**
+   * A label added to an open pull request (`pull_request` `labeled`): the emergency label applies
+   * to the PR's review waiting for a person (docs/operations.md, "Emergency changes").
+   */
+  labeled?(delivery: {
+    id: string;
+    event: string;
+    pr: string;
+    label: string;
+    by?: string;
+  }): Recorded | Promise<Recorded>;
+  /**
    * A push to a watched branch: recorded with the push in the inbox; its commits are looked up
    * after the answer, and those with no merged pull request are reviewed after the fact.
    */

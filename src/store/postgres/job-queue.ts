@@ -80,7 +80,7 @@ interface JobRow {
 }
 
 function keyOf(job: ReviewJob): string {
-  if (job.kind === "close") return `pr:${job.pr}`;
+  if (job.kind === "close" || job.kind === "label") return `pr:${job.pr}`;
   if (job.kind === "recover") return "recover";
   if (job.kind === "register") return `delivery:${job.deliveryId}`;
   return `review:${job.reviewId}`;
