@@ -1,6 +1,6 @@
 import type { SgNode } from "@ast-grep/napi";
 import { methodOnValue } from "./flow-methods.js";
-import type { FlowSyntax } from "./flow-syntax.js";
+import { FlowTexts } from "./flow-texts.js";
 import {
   callParts,
   chainRoot,
@@ -11,7 +11,6 @@ import {
   PATTERN_KINDS,
   paramCount,
   type State,
-  stringText,
   union,
 } from "./flow-state.js";
 import { at, carried, concat, CONSTANT, derived, join, known, OUTSIDE, SOURCE, type FlowValue } from "./flow-value.js";
@@ -25,18 +24,13 @@ export const MAX_CALL_DEPTH = 3;
  * own functions run through `callFunction`), and where each call's receiver and arguments are
  * recorded for `valueAt`.
  */
-export abstract class FlowExpressions {
+export abstract class FlowExpressions extends FlowTexts {
   protected readonly values = new Map<number, FlowValue>();
   protected readonly functions = new Map<string, SgNode[]>();
   protected readonly fields = new Map<string, SgNode | null>();
   /** Names bound by imports: modules and types, never data. */
   protected readonly imported = new Set<string>();
   protected depth = 0;
-
-  protected constructor(
-    protected readonly root: SgNode,
-    protected readonly t: FlowSyntax,
-  ) {}
 
   /** Runs a function of the file with its parameters bound to `args` (outside data when not given); its returns joined. */
   protected abstract callFunction(fn: SgNode, args: readonly FlowValue[] | undefined, row: number): FlowValue;
@@ -46,6 +40,13 @@ export abstract class FlowExpressions {
     const kind = String(node.kind());
     const row = node.range().start.line;
     if (t.stringKinds.includes(kind)) return this.string(node, state, row);
+    // Text of a string met outside a string kind (PHP's heredoc body).
+    if (t.stringContentKinds.includes(kind)) return known(node.text(), row);
+    if (kind === "macro_invocation") return this.macro(node, state, row);
+    if (kind === t.heredoc?.marker) {
+      const body = this.heredocBody(node);
+      return body ? this.string(body, state, row) : at(OUTSIDE, row);
+    }
     if (kind === "concatenated_string")
       return node
         .namedChildren()
@@ -61,7 +62,7 @@ export abstract class FlowExpressions {
       );
       return Number.isNaN(n) ? CONSTANT : known(n, row);
     }
-    if (t.booleanKinds.includes(kind)) return known(node.text() === "true", row);
+    if (t.booleanKinds.includes(kind)) return known(node.text().toLowerCase() === "true", row);
     if (t.nullKinds.includes(kind)) return CONSTANT;
     if (t.identifierKinds.includes(kind)) return this.name(node.text(), state, row);
     if (t.mapKinds.includes(kind)) {
@@ -101,8 +102,16 @@ export abstract class FlowExpressions {
     }
     if (t.fieldAccessKinds.includes(kind)) return this.fieldAccess(node, state, row);
     if (t.indexKinds.includes(kind)) {
-      const array = node.field("array") ?? node.field("value") ?? node.field("object") ?? node.field("operand");
-      const index = node.field("index") ?? node.field("subscript");
+      // Fields where the grammar names them (`expression` in C#); else the first two children (PHP, Ruby).
+      const [first, second] = node.namedChildren();
+      const array =
+        node.field("array") ??
+        node.field("value") ??
+        node.field("object") ??
+        node.field("operand") ??
+        node.field("expression") ??
+        first;
+      const index = node.field("index") ?? node.field("subscript") ?? (array === first ? second : undefined);
       const a = array ? this.expr(array, state) : OUTSIDE;
       const i = index ? this.expr(index, state) : CONSTANT;
       return at(itemAt(a, i), row);
@@ -112,10 +121,16 @@ export abstract class FlowExpressions {
       // `return q` in Go is a list of one.
       const named = node.namedChildren();
       if (kind === "expression_list" && named.length === 1 && named[0]) return this.expr(named[0], state);
-      const value = node.field("value");
+      // A creation's elements are in its initializer: its `value` field, or its array child (C#'s `new[] {...}`).
+      const creation = t.arrayCreationKinds.includes(kind);
+      const value =
+        node.field("value") ?? (creation ? named.find((c) => t.arrayKinds.includes(String(c.kind()))) : undefined);
       const init = value && t.arrayKinds.includes(String(value.kind())) ? value : node;
-      if (init === node && t.arrayCreationKinds.includes(kind)) return { ...CONSTANT, items: [], rows: [row] };
-      return { ...CONSTANT, rows: [row], items: init.namedChildren().map((c) => this.expr(c, state)) };
+      if (init === node && creation) return { ...CONSTANT, items: [], rows: [row] };
+      // PHP's `[k => v]` elements: the value is the element's last child.
+      const element = (c: SgNode) =>
+        String(c.kind()) === "array_element_initializer" ? (c.namedChildren().at(-1) ?? c) : c;
+      return { ...CONSTANT, rows: [row], items: init.namedChildren().map((c) => this.expr(element(c), state)) };
     }
     if (t.binaryKinds.includes(kind)) return this.binary(node, state, row);
     if (t.unaryKinds.includes(kind)) {
@@ -132,7 +147,7 @@ export abstract class FlowExpressions {
       // Python's `a if c else b` names no fields: its parts are in that order.
       const parts = node.namedChildren();
       const condition = node.field("condition") ?? parts[1];
-      const yes = node.field("consequence") ?? parts[0];
+      const yes = node.field("consequence") ?? node.field("body") ?? parts[0];
       const no = node.field("alternative") ?? parts[2];
       const cond = condition ? this.expr(condition, state) : CONSTANT;
       if (cond.known === true && yes) return this.expr(yes, state);
@@ -155,27 +170,7 @@ export abstract class FlowExpressions {
     );
   }
 
-  /** A string literal: its text, or its parts joined when it substitutes values (an f-string). */
-  private string(node: SgNode, state: State, row: number): FlowValue {
-    const t = this.t;
-    const parts = node.children();
-    if (!parts.some((c) => t.interpolationKinds.includes(String(c.kind())))) {
-      const content = parts.filter((c) => t.stringContentKinds.includes(String(c.kind())));
-      return known(content.length > 0 ? content.map((c) => c.text()).join("") : stringText(node.text()), row);
-    }
-    let out = known("", row);
-    for (const c of parts) {
-      const k = String(c.kind());
-      if (t.stringContentKinds.includes(k)) out = concat(out, known(c.text()), row);
-      else if (t.interpolationKinds.includes(k)) {
-        const inner = c.namedChildren()[0];
-        out = concat(out, inner ? this.expr(inner, state) : CONSTANT, row);
-      }
-    }
-    return out;
-  }
-
-  private name(name: string, state: State, row: number): FlowValue {
+  protected name(name: string, state: State, row: number): FlowValue {
     const local = state.env.get(name);
     if (local) return at(local, row);
     if (this.t.sourceNames?.test(name)) return at(SOURCE, row);
@@ -195,8 +190,9 @@ export abstract class FlowExpressions {
   }
 
   private fieldAccess(node: SgNode, state: State, row: number): FlowValue {
-    const object = node.field("object") ?? node.field("operand");
-    const field = (node.field("field") ?? node.field("attribute") ?? node.field("property"))?.text() ?? "";
+    const object = node.field("object") ?? node.field("operand") ?? node.field("expression") ?? node.field("value");
+    const field =
+      (node.field("field") ?? node.field("attribute") ?? node.field("property") ?? node.field("name"))?.text() ?? "";
     if (object && this.t.selfNames.test(object.text())) {
       return this.field(field, state, row) ?? at(OUTSIDE, row);
     }
@@ -226,6 +222,12 @@ export abstract class FlowExpressions {
     const folded = fold(op, l.known, r.known);
     if (folded !== undefined) return known(folded, row);
     if (op === "+") return concat(l, r, row);
+    // Ruby's `q << x` appends to the local `q`.
+    if (this.t.appendOperators?.test(op)) {
+      const grown = concat(l, r, row);
+      if (left && this.t.identifierKinds.includes(String(left.kind()))) state.env.set(left.text(), grown);
+      return grown;
+    }
     // `a || b`, `a ?? b`, Python's `a or b`: the value is one of the operands (in JavaScript and Python).
     if (op === "||" || op === "&&" || op === "??") return join(at(l, row), r);
     // Python's `"... %s" % x` formats text.
@@ -242,13 +244,30 @@ export abstract class FlowExpressions {
     };
     const left = single(node.field("left"));
     const right = single(node.field("right"));
-    const op = node.field("operator")?.text() ?? "=";
+    // The operator's field, else its token (PHP's `.=`, Ruby's `+=`).
+    const written =
+      node.field("operator")?.text() ??
+      node
+        .children()
+        .find((c) => !c.isNamed() && /=$/.test(c.text()))
+        ?.text() ??
+      "=";
+    // Go's `:=` assigns; PHP's `.=` appends.
+    const op = written === ":=" ? "=" : written === ".=" ? "+=" : written;
     if (!left || !right) return right ? this.expr(right, state) : CONSTANT;
     const r = this.expr(right, state);
     const target = String(left.kind());
     if (this.t.identifierKinds.includes(target)) {
       const name = left.text();
-      const value = op === "+=" ? concat(this.name(name, state, row), r, row) : op === "=" ? at(r, row) : CONSTANT;
+      const before = () => this.name(name, state, row);
+      const value =
+        op === "+=" || op === "<<="
+          ? concat(before(), r, row)
+          : op === "="
+            ? at(r, row)
+            : op === "||=" || op === "??="
+              ? join(before(), at(r, row))
+              : CONSTANT;
       state.env.set(name, value);
       return value;
     }
@@ -282,7 +301,9 @@ export abstract class FlowExpressions {
     const argList = node.field("arguments");
     const listed = argList?.namedChildren() ?? [];
     // Keyword arguments (`shell=True`) are read, not passed by position.
-    const argNodes = listed.filter((a) => String(a.kind()) !== "keyword_argument" && String(a.kind()) !== "comment");
+    const argNodes = listed
+      .filter((a) => String(a.kind()) !== "keyword_argument" && String(a.kind()) !== "comment")
+      .map((a) => this.unwrapped(a));
     const receiver = object ? this.expr(object, state) : undefined;
     const args = argNodes.map((a) => this.expr(a, state));
     if (object && receiver) this.record(object, receiver);
@@ -351,7 +372,9 @@ export abstract class FlowExpressions {
   private construct(node: SgNode, state: State, row: number): FlowValue {
     const t = this.t;
     const type = ((node.field("type") ?? node.field("constructor"))?.text() ?? "").replace(/<.*>$/, "");
-    const argNodes = node.field("arguments")?.namedChildren() ?? [];
+    const list =
+      node.field("arguments") ?? node.namedChildren().find((c) => /^(arguments|argument_list)$/.test(String(c.kind())));
+    const argNodes = (list?.namedChildren() ?? []).map((a) => this.unwrapped(a));
     const args = argNodes.map((a) => this.expr(a, state));
     argNodes.forEach((a, i) => {
       this.record(a, args[i] as FlowValue);
@@ -364,28 +387,6 @@ export abstract class FlowExpressions {
     if (t.newBuilder.test(type))
       return args[0] && !/^\d/.test(String(args[0].known ?? "")) ? at(args[0], row) : known("", row);
     return derived(args, row);
-  }
-
-  /** Go's composite literal: a slice's elements in order, a map's entries by constant key. */
-  private composite(node: SgNode, state: State, row: number): FlowValue {
-    const body = node.field("body");
-    const elements = body?.namedChildren().filter((c) => String(c.kind()) !== "comment") ?? [];
-    const inner = (e: SgNode | null | undefined): FlowValue => {
-      const v = e && String(e.kind()) === "literal_element" ? e.namedChildren()[0] : e;
-      return v ? this.expr(v, state) : CONSTANT;
-    };
-    if (elements.some((e) => String(e.kind()) === "keyed_element")) {
-      const entries = new Map<string, FlowValue>();
-      let other: FlowValue = CONSTANT;
-      for (const e of elements) {
-        const [key, value] = e.namedChildren();
-        const k = inner(key).known;
-        if (k !== undefined) entries.set(String(k), inner(value));
-        else other = join(other, inner(value));
-      }
-      return { ...other, rows: [row], entries };
-    }
-    return { ...CONSTANT, rows: [row], items: elements.map((e) => inner(e)) };
   }
 
   /** Destructuring: `a, b = x, y`, `[a, b] = xs`, `{ a, b } = obj` give each name its part. */

@@ -106,13 +106,37 @@ export class FlowReader extends FlowExpressions {
         const name = (node.field("name") ?? named)?.text();
         if (name) this.functions.set(name, [...(this.functions.get(name) ?? []), node]);
       } else {
-        const final = t.finalModifier.test(node.children()[0]?.text() ?? "");
-        for (const d of node.children().filter((c) => t.declaratorKinds.includes(String(c.kind())))) {
+        const modifiers = t.modifierKinds
+          ? node
+              .children()
+              .filter((c) => t.modifierKinds?.includes(String(c.kind())))
+              .map((c) => c.text())
+              .join(" ")
+          : (node.children()[0]?.text() ?? "");
+        const final = t.finalModifier.test(modifiers);
+        // Declarators are the field's children (Java) or its declaration's (C#).
+        const holders = [node, ...node.children().filter((c) => t.declarationKinds.includes(String(c.kind())))];
+        const declarators = holders.flatMap((h) =>
+          h.children().filter((c) => t.declaratorKinds.includes(String(c.kind()))),
+        );
+        for (const d of declarators) {
           const name = d.field("name")?.text();
-          if (name) this.fields.set(name, final ? (d.field("value") ?? null) : null);
+          if (name) this.fields.set(name, final ? (this.declaredValue(d) ?? null) : null);
         }
+        // A property (C#'s `Name { get; set; }`) holds whatever was set: data from outside.
+        const own = declarators.length === 0 ? node.field("name")?.text() : undefined;
+        if (own) this.fields.set(own, null);
       }
     }
+  }
+
+  /** A declarator's initial value: its `value` field, or its last child after the name (C#). */
+  private declaredValue(d: SgNode): SgNode | null {
+    const value = d.field("value");
+    if (value || !this.t.valueIsLastChild) return value;
+    const name = d.field("name");
+    const last = d.namedChildren().at(-1);
+    return last && last.id() !== name?.id() ? last : null;
   }
 
   /** Runs a function with its parameters bound to `args` (outside data when not given); its returns joined. */
@@ -127,8 +151,10 @@ export class FlowReader extends FlowExpressions {
     if (memo) return at({ ...memo, rows: [...new Set([...memo.rows, ...(args ?? []).flatMap((a) => a.rows)])] }, row);
     const env = new Map<string, FlowValue>();
     params.forEach((p, i) => {
+      const pattern = p.field("pattern");
       const name =
         p.field("name")?.text() ??
+        (pattern && t.identifierKinds.includes(String(pattern.kind())) ? pattern.text() : undefined) ??
         (t.identifierKinds.includes(String(p.kind())) ? p.text() : undefined) ??
         p
           .namedChildren()
@@ -145,7 +171,7 @@ export class FlowReader extends FlowExpressions {
     this.depth++;
     const start: State = { env, builders: new Set(), live: true };
     // An arrow function's expression body is what it returns.
-    if (body && t.blockKinds.includes(String(body.kind()))) this.block(body, start);
+    if (body && t.blockKinds.includes(String(body.kind()))) this.block(body, start, t.implicitReturn === true);
     else if (body) this.returns.push(this.expr(body, start));
     this.depth--;
     const returned = this.returns.length > 0 ? this.returns.reduce(join) : CONSTANT;
@@ -156,13 +182,37 @@ export class FlowReader extends FlowExpressions {
 
   // Statements --------------------------------------------------------------------------------
 
-  private block(node: SgNode, state: State): State {
+  /** A block's statements in order; with `valued`, its last expression is returned (Ruby, Rust). */
+  private block(node: SgNode, state: State, valued = false): State {
     let s = state;
-    for (const child of node.namedChildren()) {
-      if (!s.live) break;
+    const children = node.namedChildren();
+    children.forEach((child, i) => {
+      if (!s.live) return;
+      if (valued && i === children.length - 1 && this.isValue(child)) {
+        this.returns?.push(this.expr(child, s));
+        return;
+      }
       s = this.statement(child, s);
-    }
+    });
     return s;
+  }
+
+  /** An expression that is a value where it stands, not a statement (a block's last, in Ruby and Rust). */
+  private isValue(node: SgNode): boolean {
+    const t = this.t;
+    const kind = String(node.kind());
+    const statements = [
+      ...t.ifKinds,
+      ...t.switchKinds,
+      ...t.loopKinds,
+      ...t.tryKinds,
+      ...t.returnKinds,
+      ...t.declarationKinds,
+      ...t.functionKinds,
+      ...t.classKinds,
+      ...t.blockKinds,
+    ];
+    return !statements.includes(kind) && !/(statement|comment|declaration|item)$/.test(kind);
   }
 
   private statement(node: SgNode, state: State): State {
@@ -176,10 +226,13 @@ export class FlowReader extends FlowExpressions {
       return state;
     }
     if (t.declarationKinds.includes(kind)) {
-      const builder = t.builderTypes.test(node.text().split("=")[0] ?? "");
-      for (const d of node.namedChildren().filter((c) => t.declaratorKinds.includes(String(c.kind())))) {
-        const target = d.field("name");
-        const value = d.field("value");
+      const typed = t.builderTypes.test(node.text().split("=")[0] ?? "");
+      const declarators = node.namedChildren().filter((c) => t.declaratorKinds.includes(String(c.kind())));
+      // Rust's `let` is its own declarator (`pattern`, `value`).
+      for (const d of t.declaratorKinds.length > 0 ? declarators : [node]) {
+        const target = d.field("name") ?? d.field("pattern");
+        const value = this.declaredValue(d);
+        const builder = typed || (value !== null && t.builderValues?.test(value.text()) === true);
         if (!target) continue;
         const name = target.text();
         if (!t.identifierKinds.includes(String(target.kind()))) {
@@ -208,7 +261,17 @@ export class FlowReader extends FlowExpressions {
     if (t.breakKinds.includes(kind) || t.classKinds.includes(kind) || t.functionKinds.includes(kind)) return state;
     if (t.importKinds.includes(kind) || t.definitionKinds.includes(kind)) return state;
     if (kind === "expression_statement") {
-      for (const c of node.namedChildren()) this.expr(c, state);
+      // Rust's `if`, `for` and blocks are expressions, made statements by a `;` or their place.
+      let s = state;
+      for (const c of node.namedChildren()) {
+        if (this.isValue(c)) this.expr(c, s);
+        else s = this.statement(c, s);
+      }
+      return s;
+    }
+    // Ruby's statements are bare expressions (`system(cmd)`, `q << x`).
+    if (t.callKinds.includes(kind) || t.binaryKinds.includes(kind) || t.constructorKinds.includes(kind)) {
+      this.expr(node, state);
       return state;
     }
     // Labelled, synchronized, with and other wrappers: their blocks in order, their expressions read.
@@ -230,7 +293,7 @@ export class FlowReader extends FlowExpressions {
     const state = init ? this.statement(init, start) : start;
     // The branches in order: each with its condition, the last `else` without.
     const branches: Array<{ condition?: SgNode | null; body: SgNode | null }> = [
-      { condition: node.field("condition"), body: node.field("consequence") },
+      { condition: node.field("condition"), body: node.field("consequence") ?? node.field("body") },
     ];
     const clauses = node.namedChildren().filter((c) => [...t.elifKinds, ...t.elseKinds].includes(String(c.kind())));
     for (const c of clauses) {
@@ -318,7 +381,7 @@ export class FlowReader extends FlowExpressions {
     const body = node.field("body");
     // for (T x : items), for x in items, for i, x := range items: the element holds any item.
     const range = node.namedChildren().find((c) => String(c.kind()) === "range_clause") ?? node;
-    const target = range.field("name") ?? range.field("left");
+    const target = range.field("name") ?? range.field("left") ?? range.field("pattern");
     const items = range.field("value") ?? range.field("right");
     if (target && items) this.bind(target, anyItem(this.expr(items, s)), s);
     for (const c of node.namedChildren()) {

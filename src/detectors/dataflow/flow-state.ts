@@ -20,15 +20,28 @@ export const LIST_PATTERNS = new Set([
 export const PATTERN_KINDS = new Set([...LIST_PATTERNS, "object_pattern"]);
 
 /** Operators written as words. */
-export const OPERATORS: Record<string, string> = { and: "&&", or: "||", not: "!", is: "==", "is not": "!=" };
+export const OPERATORS: Record<string, string> = {
+  and: "&&",
+  or: "||",
+  not: "!",
+  is: "==",
+  "is not": "!=",
+  // PHP joins text with `.`.
+  ".": "+",
+};
 
 /** A call's receiver and method name: `object`/`name` fields (Java), or a `function` that is an attribute or a name. */
 export function callParts(node: SgNode, t: FlowSyntax): { object: SgNode | null; method: string } {
   const fn = node.field("function");
-  if (!fn) return { object: node.field("object"), method: node.field("name")?.text() ?? "" };
+  if (!fn) {
+    // Java's `object`/`name`, Ruby's `receiver`/`method`, PHP's `scope::name`.
+    const object = node.field("object") ?? node.field("receiver") ?? node.field("scope");
+    return { object, method: (node.field("name") ?? node.field("method"))?.text() ?? "" };
+  }
   if (t.fieldAccessKinds.includes(String(fn.kind()))) {
-    const name = fn.field("attribute") ?? fn.field("property") ?? fn.field("field");
-    return { object: fn.field("object") ?? fn.field("operand"), method: name?.text() ?? "" };
+    const name = fn.field("attribute") ?? fn.field("property") ?? fn.field("field") ?? fn.field("name");
+    const object = fn.field("object") ?? fn.field("operand") ?? fn.field("expression") ?? fn.field("value");
+    return { object, method: name?.text() ?? "" };
   }
   return { object: null, method: fn.text() };
 }
@@ -50,7 +63,7 @@ export function paramCount(fn: SgNode, t: FlowSyntax): number {
 /** The local a chain of calls starts from: `sb` of `sb.append(a).append(b)`. */
 export function chainRoot(node: SgNode, t: FlowSyntax): string | undefined {
   let cur: SgNode | null = node;
-  while (cur && t.callKinds.includes(String(cur.kind()))) cur = cur.field("object");
+  while (cur && t.callKinds.includes(String(cur.kind()))) cur = callParts(cur, t).object;
   return cur && t.identifierKinds.includes(String(cur.kind())) ? cur.text() : undefined;
 }
 
@@ -72,7 +85,8 @@ export function itemAt(collection: FlowValue, index: FlowValue): FlowValue {
 
 /** The text of a string literal, its quotes removed. */
 export function stringText(text: string): string {
-  const bare = text.replace(/^[a-zA-Z]*/, "");
+  // Prefixes: Python's `f`/`r`/`b`, C#'s `@`/`$`, Rust's `r#`.
+  const bare = text.replace(/^[a-zA-Z@$]*#*/, "").replace(/#+$/, "");
   if (bare.startsWith('"""') || bare.startsWith("'''")) return bare.slice(3, -3);
   return bare.slice(1, -1);
 }
