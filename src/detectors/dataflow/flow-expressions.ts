@@ -3,10 +3,10 @@ import { methodOnValue } from "./flow-methods.js";
 import { FlowTexts } from "./flow-texts.js";
 import {
   callParts,
+  fieldOf,
   chainRoot,
   fold,
   itemAt,
-  LIST_PATTERNS,
   OPERATORS,
   PATTERN_KINDS,
   paramCount,
@@ -79,8 +79,8 @@ export abstract class FlowExpressions extends FlowTexts {
           if (part !== "comment") other = join(other, this.expr(pair, state));
           continue;
         }
-        const key = pair.field("key");
-        const value = pair.field("value");
+        const key = fieldOf(pair, "key", this.t);
+        const value = fieldOf(pair, "value", this.t);
         const bare = key && /^(property_identifier|identifier|shorthand_property_identifier)$/.test(String(key.kind()));
         const k = key ? (bare ? key.text() : this.expr(key, state).known) : undefined;
         const v = value ? this.expr(value, state) : CONSTANT;
@@ -94,9 +94,9 @@ export abstract class FlowExpressions extends FlowTexts {
       return inner ? this.expr(inner, state) : CONSTANT;
     }
     if (t.castKinds.includes(kind)) {
-      const value = node.field("value");
+      const value = fieldOf(node, "value", this.t);
       const v = value ? this.expr(value, state) : CONSTANT;
-      return /^(int|long|short|byte|double|float|boolean|char)$/.test(node.field("type")?.text() ?? "")
+      return /^(int|long|short|byte|double|float|boolean|char)$/.test(fieldOf(node, "type", this.t)?.text() ?? "")
         ? { ...CONSTANT, rows: v.rows }
         : v;
     }
@@ -105,13 +105,14 @@ export abstract class FlowExpressions extends FlowTexts {
       // Fields where the grammar names them (`expression` in C#); else the first two children (PHP, Ruby).
       const [first, second] = node.namedChildren();
       const array =
-        node.field("array") ??
-        node.field("value") ??
-        node.field("object") ??
-        node.field("operand") ??
-        node.field("expression") ??
+        fieldOf(node, "array", this.t) ??
+        fieldOf(node, "value", this.t) ??
+        fieldOf(node, "object", this.t) ??
+        fieldOf(node, "operand", this.t) ??
+        fieldOf(node, "expression", this.t) ??
         first;
-      const index = node.field("index") ?? node.field("subscript") ?? (array === first ? second : undefined);
+      const index =
+        fieldOf(node, "index", this.t) ?? fieldOf(node, "subscript", this.t) ?? (array === first ? second : undefined);
       const a = array ? this.expr(array, state) : OUTSIDE;
       const i = index ? this.expr(index, state) : CONSTANT;
       return at(itemAt(a, i), row);
@@ -124,7 +125,8 @@ export abstract class FlowExpressions extends FlowTexts {
       // A creation's elements are in its initializer: its `value` field, or its array child (C#'s `new[] {...}`).
       const creation = t.arrayCreationKinds.includes(kind);
       const value =
-        node.field("value") ?? (creation ? named.find((c) => t.arrayKinds.includes(String(c.kind()))) : undefined);
+        fieldOf(node, "value", this.t) ??
+        (creation ? named.find((c) => t.arrayKinds.includes(String(c.kind()))) : undefined);
       const init = value && t.arrayKinds.includes(String(value.kind())) ? value : node;
       if (init === node && creation) return { ...CONSTANT, items: [], rows: [row] };
       // PHP's `[k => v]` elements: the value is the element's last child.
@@ -134,21 +136,23 @@ export abstract class FlowExpressions extends FlowTexts {
     }
     if (t.binaryKinds.includes(kind)) return this.binary(node, state, row);
     if (t.unaryKinds.includes(kind)) {
-      const operand = node.field("operand") ?? node.field("argument") ?? node.namedChildren()[0];
+      const operand = fieldOf(node, "operand", this.t) ?? fieldOf(node, "argument", this.t) ?? node.namedChildren()[0];
       const v = operand ? this.expr(operand, state) : CONSTANT;
-      const op = node.field("operator")?.text() ?? node.children()[0]?.text();
+      const op = fieldOf(node, "operator", this.t)?.text() ?? node.children()[0]?.text();
       if ((op === "!" || op === "not") && typeof v.known === "boolean") return known(!v.known, row);
       if (op === "-" && typeof v.known === "number") return known(-v.known, row);
       // `&x`, `*p`, `<-ch` give the value itself; negation and the like give a number or a boolean.
       if (op === "&" || op === "*" || op === "<-") return at(v, row);
       return { ...CONSTANT, rows: [row] };
     }
+    // An `if` that gives a value (Kotlin, Rust, Ruby): what its live branches end with.
+    if (t.ifKinds.includes(kind)) return this.ifValue(node, state, row);
     if (t.ternaryKinds.includes(kind)) {
       // Python's `a if c else b` names no fields: its parts are in that order.
       const parts = node.namedChildren();
-      const condition = node.field("condition") ?? parts[1];
-      const yes = node.field("consequence") ?? node.field("body") ?? parts[0];
-      const no = node.field("alternative") ?? parts[2];
+      const condition = fieldOf(node, "condition", this.t) ?? parts[1];
+      const yes = fieldOf(node, "consequence", this.t) ?? fieldOf(node, "body", this.t) ?? parts[0];
+      const no = fieldOf(node, "alternative", this.t) ?? parts[2];
       const cond = condition ? this.expr(condition, state) : CONSTANT;
       if (cond.known === true && yes) return this.expr(yes, state);
       if (cond.known === false && no) return this.expr(no, state);
@@ -162,6 +166,10 @@ export abstract class FlowExpressions extends FlowTexts {
     if (kind === "lambda_expression" || kind === "method_reference") return { ...CONSTANT, rows: [row] };
     if (kind === "this" || kind === "super") return CONSTANT;
     // A definition or a block met as a value (a decorated function, a lambda's body) is run on its own.
+    if (t.valueBlockKinds?.includes(kind)) {
+      const last = node.namedChildren().at(-1);
+      return last ? this.expr(last, state) : CONSTANT;
+    }
     if (t.functionKinds.includes(kind) || t.classKinds.includes(kind) || t.blockKinds.includes(kind)) return CONSTANT;
     if (t.definitionKinds.includes(kind)) return CONSTANT;
     return derived(
@@ -190,9 +198,18 @@ export abstract class FlowExpressions extends FlowTexts {
   }
 
   private fieldAccess(node: SgNode, state: State, row: number): FlowValue {
-    const object = node.field("object") ?? node.field("operand") ?? node.field("expression") ?? node.field("value");
+    const object =
+      fieldOf(node, "object", this.t) ??
+      fieldOf(node, "operand", this.t) ??
+      fieldOf(node, "expression", this.t) ??
+      fieldOf(node, "value", this.t);
     const field =
-      (node.field("field") ?? node.field("attribute") ?? node.field("property") ?? node.field("name"))?.text() ?? "";
+      (
+        fieldOf(node, "field", this.t) ??
+        fieldOf(node, "attribute", this.t) ??
+        fieldOf(node, "property", this.t) ??
+        fieldOf(node, "name", this.t)
+      )?.text() ?? "";
     if (object && this.t.selfNames.test(object.text())) {
       return this.field(field, state, row) ?? at(OUTSIDE, row);
     }
@@ -205,10 +222,10 @@ export abstract class FlowExpressions extends FlowTexts {
 
   private binary(node: SgNode, state: State, row: number): FlowValue {
     const named = node.namedChildren();
-    const left = node.field("left") ?? named[0];
-    const right = node.field("right") ?? named[1];
+    const left = fieldOf(node, "left", this.t) ?? named[0];
+    const right = fieldOf(node, "right", this.t) ?? named[1];
     const written =
-      node.field("operator")?.text() ??
+      fieldOf(node, "operator", this.t)?.text() ??
       node
         .children()
         .find((c) => !c.isNamed())
@@ -242,11 +259,17 @@ export abstract class FlowExpressions extends FlowTexts {
       const named = n?.namedChildren() ?? [];
       return n && String(n.kind()) === "expression_list" && named.length === 1 && named[0] ? named[0] : n;
     };
-    const left = single(node.field("left"));
-    const right = single(node.field("right"));
+    const written0 = single(fieldOf(node, "left", this.t));
+    // Kotlin's `directly_assignable_expression` around a plain name.
+    const inner = written0?.namedChildren();
+    const left =
+      written0 && this.t.wrapperKinds.includes(String(written0.kind())) && inner?.length === 1
+        ? (inner[0] ?? null)
+        : written0;
+    const right = single(fieldOf(node, "right", this.t));
     // The operator's field, else its token (PHP's `.=`, Ruby's `+=`).
     const written =
-      node.field("operator")?.text() ??
+      fieldOf(node, "operator", this.t)?.text() ??
       node
         .children()
         .find((c) => !c.isNamed() && /=$/.test(c.text()))
@@ -276,8 +299,8 @@ export abstract class FlowExpressions extends FlowTexts {
       return r;
     }
     if (this.t.indexKinds.includes(target)) {
-      const array = left.field("array") ?? left.field("value") ?? left.field("object");
-      const index = left.field("index") ?? left.field("subscript");
+      const array = fieldOf(left, "array", this.t) ?? fieldOf(left, "value", this.t) ?? fieldOf(left, "object", this.t);
+      const index = fieldOf(left, "index", this.t) ?? fieldOf(left, "subscript", this.t);
       const name = array?.text() ?? "";
       const a = state.env.get(name);
       const i = index ? this.expr(index, state) : CONSTANT;
@@ -298,7 +321,7 @@ export abstract class FlowExpressions extends FlowTexts {
   private call(node: SgNode, state: State, row: number): FlowValue {
     const t = this.t;
     const { object, method } = callParts(node, t);
-    const argList = node.field("arguments");
+    const argList = fieldOf(node, "arguments", this.t);
     const listed = argList?.namedChildren() ?? [];
     // Keyword arguments (`shell=True`) are read, not passed by position.
     const argNodes = listed
@@ -311,7 +334,7 @@ export abstract class FlowExpressions extends FlowTexts {
       this.record(a, args[i] as FlowValue);
     });
     for (const k of listed) {
-      const value = String(k.kind()) === "keyword_argument" ? k.field("value") : null;
+      const value = String(k.kind()) === "keyword_argument" ? fieldOf(k, "value", this.t) : null;
       if (value) this.record(value, this.expr(value, state));
     }
     const callee = object ? `${object.text()}.${method}` : method;
@@ -328,6 +351,9 @@ export abstract class FlowExpressions extends FlowTexts {
     if (t.sourceMethods.test(method) || t.sourceCallees?.test(callee)) return at(SOURCE, row);
     if (!object && t.newList.test(method))
       return { ...CONSTANT, rows: [row], items: args[0]?.items ? [...args[0].items] : [] };
+    // Kotlin's constructors are calls: `StringBuilder("SELECT ")`.
+    if (!object && t.constructorKinds.length === 0 && t.newBuilder.test(method))
+      return args[0] && !/^\d/.test(String(args[0].known ?? "")) ? at(args[0], row) : known("", row);
     if (!object && t.newMap.test(method))
       return { ...CONSTANT, rows: [row], entries: args[0]?.entries ? new Map(args[0].entries) : new Map() };
     if (t.sanitizers.test(callee) || t.scalarMethods.test(method)) return { ...CONSTANT, rows: [row] };
@@ -366,14 +392,25 @@ export abstract class FlowExpressions extends FlowTexts {
     }
     if (/^(toString|valueOf|intern|strip|trim|toCharArray|getBytes|name)$/.test(method))
       return derived([r, ...args], row);
-    return derived(receiver ? [receiver, ...args] : args, row);
+    // What a trailing lambda names may reach the result (`buildString { append(p) }`).
+    const lambdas = (t.trailingLambdaKinds ?? []).flatMap((kind) => node.findAll({ rule: { kind } }));
+    const named = lambdas.flatMap((l) =>
+      l
+        .findAll({ rule: { any: t.identifierKinds.map((kind) => ({ kind })) } })
+        .map((id) => this.name(id.text(), state, row)),
+    );
+    return derived([...(receiver ? [receiver] : []), ...args, ...named], row);
   }
 
   private construct(node: SgNode, state: State, row: number): FlowValue {
     const t = this.t;
-    const type = ((node.field("type") ?? node.field("constructor"))?.text() ?? "").replace(/<.*>$/, "");
+    const type = ((fieldOf(node, "type", this.t) ?? fieldOf(node, "constructor", this.t))?.text() ?? "").replace(
+      /<.*>$/,
+      "",
+    );
     const list =
-      node.field("arguments") ?? node.namedChildren().find((c) => /^(arguments|argument_list)$/.test(String(c.kind())));
+      fieldOf(node, "arguments", this.t) ??
+      node.namedChildren().find((c) => /^(arguments|argument_list)$/.test(String(c.kind())));
     const argNodes = (list?.namedChildren() ?? []).map((a) => this.unwrapped(a));
     const args = argNodes.map((a) => this.expr(a, state));
     argNodes.forEach((a, i) => {
@@ -387,26 +424,6 @@ export abstract class FlowExpressions extends FlowTexts {
     if (t.newBuilder.test(type))
       return args[0] && !/^\d/.test(String(args[0].known ?? "")) ? at(args[0], row) : known("", row);
     return derived(args, row);
-  }
-
-  /** Destructuring: `a, b = x, y`, `[a, b] = xs`, `{ a, b } = obj` give each name its part. */
-  protected bind(target: SgNode, value: FlowValue, state: State): void {
-    const kind = String(target.kind());
-    if (this.t.identifierKinds.includes(kind)) {
-      state.env.set(target.text(), value);
-      return;
-    }
-    if (LIST_PATTERNS.has(kind)) {
-      target.namedChildren().forEach((c, i) => {
-        this.bind(c, value.items?.[i] ?? itemAt(value, CONSTANT), state);
-      });
-      return;
-    }
-    // An object pattern and anything else: each name may hold any part of the value.
-    const part = itemAt(value, CONSTANT);
-    for (const id of target.findAll({ rule: { kind: "identifier" } })) state.env.set(id.text(), part);
-    for (const id of target.findAll({ rule: { kind: "shorthand_property_identifier_pattern" } }))
-      state.env.set(id.text(), part);
   }
 
   private update(state: State, name: string, value: FlowValue): FlowValue {

@@ -26,21 +26,51 @@ export const OPERATORS: Record<string, string> = {
   not: "!",
   is: "==",
   "is not": "!=",
-  // PHP joins text with `.`.
+  // PHP joins text with `.`; Kotlin's `a ?: b` is one of the two.
   ".": "+",
+  "?:": "??",
 };
+
+/**
+ * A node's child by field name: the grammar's own field, else the table's `childFields` path for a
+ * grammar that names few fields (Kotlin).
+ *
+ * @example fieldOf(ifNode, "condition", KOTLIN)
+ */
+export function fieldOf(node: SgNode, name: string, t: FlowSyntax): SgNode | null {
+  const own = node.field(name);
+  if (own || !t.childFields) return own;
+  const path = t.childFields[String(node.kind())]?.[name];
+  if (!path) return null;
+  let cur: SgNode | null = node;
+  for (const step of path) {
+    if (!cur) return null;
+    cur = childAt(cur, step);
+  }
+  return cur;
+}
+
+/** One step of a `childFields` path: `kind` (its first child of that kind), `kind#n`, `*#n`, `*#-1` (the last). */
+function childAt(node: SgNode, step: string): SgNode | null {
+  const [kind, nth] = step.split("#");
+  const named = node.namedChildren().filter((c) => kind === "*" || String(c.kind()) === kind);
+  const n = nth === undefined ? 0 : Number(nth);
+  return (n < 0 ? named.at(n) : named[n]) ?? null;
+}
 
 /** A call's receiver and method name: `object`/`name` fields (Java), or a `function` that is an attribute or a name. */
 export function callParts(node: SgNode, t: FlowSyntax): { object: SgNode | null; method: string } {
-  const fn = node.field("function");
+  const fn = fieldOf(node, "function", t);
   if (!fn) {
     // Java's `object`/`name`, Ruby's `receiver`/`method`, PHP's `scope::name`.
-    const object = node.field("object") ?? node.field("receiver") ?? node.field("scope");
-    return { object, method: (node.field("name") ?? node.field("method"))?.text() ?? "" };
+    const object = fieldOf(node, "object", t) ?? fieldOf(node, "receiver", t) ?? fieldOf(node, "scope", t);
+    return { object, method: (fieldOf(node, "name", t) ?? fieldOf(node, "method", t))?.text() ?? "" };
   }
   if (t.fieldAccessKinds.includes(String(fn.kind()))) {
-    const name = fn.field("attribute") ?? fn.field("property") ?? fn.field("field") ?? fn.field("name");
-    const object = fn.field("object") ?? fn.field("operand") ?? fn.field("expression") ?? fn.field("value");
+    const name =
+      fieldOf(fn, "attribute", t) ?? fieldOf(fn, "property", t) ?? fieldOf(fn, "field", t) ?? fieldOf(fn, "name", t);
+    const object =
+      fieldOf(fn, "object", t) ?? fieldOf(fn, "operand", t) ?? fieldOf(fn, "expression", t) ?? fieldOf(fn, "value", t);
     return { object, method: name?.text() ?? "" };
   }
   return { object: null, method: fn.text() };
@@ -56,8 +86,9 @@ export function signature(v: FlowValue): string {
 }
 
 export function paramCount(fn: SgNode, t: FlowSyntax): number {
-  return (fn.field("parameters")?.namedChildren() ?? []).filter((p) => t.parameterKinds.includes(String(p.kind())))
-    .length;
+  return (fieldOf(fn, "parameters", t)?.namedChildren() ?? []).filter((p) =>
+    t.parameterKinds.includes(String(p.kind())),
+  ).length;
 }
 
 /** The local a chain of calls starts from: `sb` of `sb.append(a).append(b)`. */

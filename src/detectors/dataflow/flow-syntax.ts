@@ -1,5 +1,5 @@
 import type { SyntaxLanguage } from "../code/grammars.js";
-import { CSHARP, PHP, RUBY, RUST } from "./flow-syntax-more.js";
+import { CSHARP, KOTLIN, PHP, RUBY, RUST } from "./flow-syntax-more.js";
 
 /**
  * What the data-flow reader (`flow-reader.ts`) needs to know of one grammar, as data: which node
@@ -133,6 +133,15 @@ export interface FlowSyntax {
   heredoc?: { marker: string; body: string };
   /** Children of a string that hold its parts (PHP's `heredoc_body`). */
   stringBodyKinds?: readonly string[];
+  /**
+   * Children by field name for a grammar that names few fields (Kotlin), by node kind: a path of
+   * steps, each `kind` (the first child of that kind), `kind#n`, `*#n` or `*#-1` (the last child).
+   */
+  childFields?: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
+  /** Blocks that, met as a value (a `when` branch, a `match` arm), give their last expression. */
+  valueBlockKinds?: readonly string[];
+  /** Lambdas passed after a call's arguments (Kotlin's `buildString { append(x) }`): what they name flows into the result. */
+  trailingLambdaKinds?: readonly string[];
   /** Modifier node kinds of a field declaration (C#'s `modifier`), read for `finalModifier`. */
   modifierKinds?: readonly string[];
 }
@@ -431,6 +440,7 @@ export const FLOW_SYNTAX: Partial<Record<SyntaxLanguage, FlowSyntax>> = {
   typescript: { ...JAVASCRIPT, classKinds: [...JAVASCRIPT.classKinds, "abstract_class_declaration"] },
   tsx: JAVASCRIPT,
   go: GO,
+  kotlin: KOTLIN,
   csharp: CSHARP,
   php: PHP,
   ruby: RUBY,

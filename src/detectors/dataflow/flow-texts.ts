@@ -1,7 +1,7 @@
 import type { SgNode } from "@ast-grep/napi";
 import type { FlowSyntax } from "./flow-syntax.js";
-import { type State, stringText } from "./flow-state.js";
-import { concat, CONSTANT, derived, join, known, type FlowValue } from "./flow-value.js";
+import { fieldOf, itemAt, LIST_PATTERNS, type State, stringText } from "./flow-state.js";
+import { at, concat, CONSTANT, derived, join, known, type FlowValue } from "./flow-value.js";
 
 /** Named children of an interpolation that are its punctuation, not its value. */
 const INTERPOLATION_NOISE =
@@ -78,7 +78,7 @@ export abstract class FlowTexts {
    * names a format string captures (`"{id}"`) included.
    */
   protected macro(node: SgNode, state: State, row: number): FlowValue {
-    const name = (node.field("macro") ?? node.namedChildren()[0])?.text() ?? "";
+    const name = (fieldOf(node, "macro", this.t) ?? node.namedChildren()[0])?.text() ?? "";
     const tokens = node.namedChildren().find((c) => String(c.kind()) === "token_tree");
     const parts = (tokens?.namedChildren() ?? []).filter((c) => String(c.kind()) !== "line_comment");
     if (name === "vec") return { ...CONSTANT, rows: [row], items: parts.map((p) => this.expr(p, state)) };
@@ -95,7 +95,7 @@ export abstract class FlowTexts {
 
   /** Go's composite literal: a slice's elements in order, a map's entries by constant key. */
   protected composite(node: SgNode, state: State, row: number): FlowValue {
-    const body = node.field("body");
+    const body = fieldOf(node, "body", this.t);
     const elements = body?.namedChildren().filter((c) => String(c.kind()) !== "comment") ?? [];
     const inner = (e: SgNode | null | undefined): FlowValue => {
       const v = e && String(e.kind()) === "literal_element" ? e.namedChildren()[0] : e;
@@ -113,5 +113,74 @@ export abstract class FlowTexts {
       return { ...other, rows: [row], entries };
     }
     return { ...CONSTANT, rows: [row], items: elements.map((e) => inner(e)) };
+  }
+  /** The value of an `if` used as an expression: its live branches' last expressions, joined. */
+  protected ifValue(node: SgNode, state: State, row: number): FlowValue {
+    const t = this.t;
+    const cond = fieldOf(node, "condition", t);
+    const c = cond ? this.expr(cond, state) : CONSTANT;
+    let no = fieldOf(node, "alternative", t);
+    if (no && t.elseKinds.includes(String(no.kind()))) no = no.namedChildren().at(-1) ?? null;
+    const last = (n: SgNode | null): FlowValue => {
+      let cur = n;
+      while (cur && t.blockKinds.includes(String(cur.kind()))) cur = cur.namedChildren().at(-1) ?? null;
+      return cur ? this.expr(cur, state) : CONSTANT;
+    };
+    const yes = fieldOf(node, "consequence", t) ?? fieldOf(node, "body", t);
+    if (c.known === true) return at(last(yes), row);
+    if (c.known === false) return at(last(no), row);
+    return at(join(last(yes), last(no)), row);
+  }
+
+  /** A declarator's initial value: its `value` field, or the child after its `=` (C#, Kotlin). */
+  protected declaredValue(d: SgNode): SgNode | null {
+    const value = fieldOf(d, "value", this.t);
+    if (value || !this.t.valueIsLastChild) return value;
+    const children = d.children();
+    const eq = children.findIndex((c) => !c.isNamed() && c.text() === "=");
+    return eq < 0 ? null : (children.slice(eq + 1).find((c) => c.isNamed()) ?? null);
+  }
+
+  protected insideFunction(node: SgNode): boolean {
+    for (let p = node.parent(); p; p = p.parent()) if (this.t.functionKinds.includes(String(p.kind()))) return true;
+    return false;
+  }
+
+  /** An expression that is a value where it stands, not a statement (a block's last, in Ruby and Rust). */
+  protected isValue(node: SgNode): boolean {
+    const t = this.t;
+    const kind = String(node.kind());
+    const statements = [
+      ...t.ifKinds,
+      ...t.switchKinds,
+      ...t.loopKinds,
+      ...t.tryKinds,
+      ...t.returnKinds,
+      ...t.declarationKinds,
+      ...t.functionKinds,
+      ...t.classKinds,
+      ...t.blockKinds,
+    ];
+    return !statements.includes(kind) && !/(statement|comment|declaration|item)$/.test(kind);
+  }
+
+  /** Destructuring: `a, b = x, y`, `[a, b] = xs`, `{ a, b } = obj` give each name its part. */
+  protected bind(target: SgNode, value: FlowValue, state: State): void {
+    const kind = String(target.kind());
+    if (this.t.identifierKinds.includes(kind)) {
+      state.env.set(target.text(), value);
+      return;
+    }
+    if (LIST_PATTERNS.has(kind)) {
+      target.namedChildren().forEach((c, i) => {
+        this.bind(c, value.items?.[i] ?? itemAt(value, CONSTANT), state);
+      });
+      return;
+    }
+    // An object pattern and anything else: each name may hold any part of the value.
+    const part = itemAt(value, CONSTANT);
+    for (const id of target.findAll({ rule: { kind: "identifier" } })) state.env.set(id.text(), part);
+    for (const id of target.findAll({ rule: { kind: "shorthand_property_identifier_pattern" } }))
+      state.env.set(id.text(), part);
   }
 }

@@ -142,3 +142,42 @@ describe("the data flow in Rust", () => {
     expect(shapes(values)).toEqual([PARAM, PARAM, PARAM, constant(), constant("SELECT 1")]);
   });
 });
+
+describe("the data flow in Kotlin", () => {
+  it("follows getParameter through templates, a helper's expression body, a StringBuilder, if and buildString; toInt and constants carry nothing", () => {
+    const values = sinkValues("src/main/kotlin/Probe.kt", [
+      "class Probe(private val jdbc: JdbcTemplate) {",
+      '    companion object { const val TABLE = "orders" }',
+      '    fun where(v: String) = " WHERE name = \'" + v + "\'"',
+      "    fun get(request: HttpServletRequest) {",
+      '        val q = request.getParameter("q")',
+      '        sink("SELECT * FROM t" + where(q))',
+      "        sink(\"SELECT * FROM t WHERE a = '$q'\")",
+      '        val sb = StringBuilder("SELECT * FROM t WHERE b = ")',
+      "        sb.append(q)",
+      "        sink(sb.toString())",
+      "        val n = q.toInt()",
+      '        sink("SELECT * FROM t WHERE c = ${n}")',
+      '        sink("SELECT * FROM $TABLE")',
+      '        val pick = if (true) "x" else q',
+      "        sink(pick)",
+      '        var cmd = "ls"',
+      "        cmd += q",
+      "        sink(cmd)",
+      "        val built = buildString { append(q) }",
+      "        sink(built)",
+      "    }",
+      "}",
+    ]);
+    expect(shapes(values)).toEqual([
+      SOURCE,
+      SOURCE,
+      SOURCE,
+      constant(),
+      constant("SELECT * FROM orders"),
+      constant("x"),
+      SOURCE,
+      SOURCE,
+    ]);
+  });
+});

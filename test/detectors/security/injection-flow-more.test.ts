@@ -68,6 +68,55 @@ describe("SEC-02 by data flow in C#", () => {
   });
 });
 
+describe("SEC-02 by data flow in Kotlin", () => {
+  const file = "src/main/kotlin/org/acme/OrderController.kt";
+
+  /** A Spring controller method with `body` in it. */
+  function spring(body: string[]): string[] {
+    return [
+      "class OrderController(private val jdbc: JdbcTemplate) {",
+      '    @GetMapping("/orders")',
+      "    fun find(request: HttpServletRequest): List<Order> {",
+      '        val name = request.getParameter("name")',
+      ...body.map((l) => `        ${l}`),
+      "        return emptyList()",
+      "    }",
+      "}",
+    ];
+  }
+
+  it("a request value concatenated into SQL through a local reaches executeQuery", async () => {
+    const lines = spring([
+      'val sql = "SELECT * FROM orders WHERE name = \'" + name + "\'"',
+      "val query = sql",
+      "stmt.executeQuery(query)",
+    ]);
+    expect(await flagged(file, lines)).toEqual([7]);
+  });
+
+  it("a constant, a bound parameter and a toInt conversion raise nothing", async () => {
+    const lines = spring([
+      'val kind = "open"',
+      'val sql = "SELECT * FROM orders WHERE kind = \'" + kind + "\'"',
+      "stmt.executeQuery(sql)",
+      'jdbc.queryForList("SELECT * FROM orders WHERE name = ?", name)',
+      "val id = name.toInt()",
+      'stmt.executeQuery("SELECT * FROM orders WHERE id = $id")',
+    ]);
+    expect(await flagged(file, lines)).toEqual([]);
+  });
+
+  it("a shell command built from request data reaches Runtime.exec; a constant one does not", async () => {
+    const lines = spring([
+      'val cmd = "convert " + name + " out.png"',
+      "Runtime.getRuntime().exec(cmd)",
+      'val fixed = "convert in.png out.png"',
+      "Runtime.getRuntime().exec(fixed)",
+    ]);
+    expect(await flagged(file, lines)).toEqual([6]);
+  });
+});
+
 describe("SEC-02 by data flow in PHP", () => {
   const file = "public/orders.php";
 
