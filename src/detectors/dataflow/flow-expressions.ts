@@ -166,10 +166,9 @@ export abstract class FlowExpressions extends FlowTexts {
     if (kind === "lambda_expression" || kind === "method_reference") return { ...CONSTANT, rows: [row] };
     if (kind === "this" || kind === "super") return CONSTANT;
     // A definition or a block met as a value (a decorated function, a lambda's body) is run on its own.
-    if (t.valueBlockKinds?.includes(kind)) {
-      const last = node.namedChildren().at(-1);
-      return last ? this.expr(last, state) : CONSTANT;
-    }
+    // A block met as a value (a `when` branch, a `match` arm) may run: its statements' effects
+    // join the path's, and its value is its last expression's.
+    if (t.valueBlockKinds?.includes(kind)) return this.maybeRun(node, state);
     if (t.functionKinds.includes(kind) || t.classKinds.includes(kind) || t.blockKinds.includes(kind)) return CONSTANT;
     if (t.definitionKinds.includes(kind)) return CONSTANT;
     return derived(
@@ -394,6 +393,7 @@ export abstract class FlowExpressions extends FlowTexts {
       return derived([r, ...args], row);
     // What a trailing lambda names may reach the result (`buildString { append(p) }`).
     const lambdas = (t.trailingLambdaKinds ?? []).flatMap((kind) => node.findAll({ rule: { kind } }));
+    for (const l of lambdas) this.maybeRun(l, state);
     const named = lambdas.flatMap((l) =>
       l
         .findAll({ rule: { any: t.identifierKinds.map((kind) => ({ kind })) } })

@@ -197,7 +197,7 @@ export class FlowReader extends FlowExpressions {
     return s;
   }
 
-  private statement(node: SgNode, state: State): State {
+  protected statement(node: SgNode, state: State): State {
     const t = this.t;
     const kind = String(node.kind());
     if (++this.statements > MAX_STATEMENTS) return state;

@@ -210,6 +210,8 @@ export const RUBY: FlowSyntax = {
   wrapperKinds: ["parenthesized_statements", "argument_list"],
   castKinds: [],
   implicitReturn: true,
+  valueBlockKinds: ["then", "else", "begin"],
+  trailingLambdaKinds: ["do_block", "block"],
   appendOperators: /^<<$/,
   sourceMethods: NONE,
   sourceNames: /^(params|request|cookies)$/,
@@ -279,6 +281,7 @@ export const RUST: FlowSyntax = {
   wrapperKinds: ["parenthesized_expression", "await_expression", "try_expression"],
   castKinds: ["reference_expression", "type_cast_expression"],
   implicitReturn: true,
+  valueBlockKinds: ["block"],
   sourceMethods: NONE,
   sanitizers:
     /^(.*\.parse::<(i8|i16|i32|i64|i128|isize|u8|u16|u32|u64|u128|usize|f32|f64|bool|Uuid)>|(i32|i64|u32|u64|usize)::from_str|Uuid::parse_str|shell_escape::escape|shlex::quote|shlex::try_quote)$/,

@@ -1,6 +1,6 @@
 import type { SgNode } from "@ast-grep/napi";
 import type { FlowSyntax } from "./flow-syntax.js";
-import { fieldOf, itemAt, LIST_PATTERNS, type State, stringText } from "./flow-state.js";
+import { fieldOf, fork, itemAt, LIST_PATTERNS, type State, stringText } from "./flow-state.js";
 import { at, concat, CONSTANT, derived, join, known, type FlowValue } from "./flow-value.js";
 
 /** Named children of an interpolation that are its punctuation, not its value. */
@@ -182,5 +182,26 @@ export abstract class FlowTexts {
     for (const id of target.findAll({ rule: { kind: "identifier" } })) state.env.set(id.text(), part);
     for (const id of target.findAll({ rule: { kind: "shorthand_property_identifier_pattern" } }))
       state.env.set(id.text(), part);
+  }
+
+  /** Runs one statement in a path's state. */
+  protected abstract statement(node: SgNode, state: State): State;
+
+  /**
+   * Runs a block's statements that may or may not run (a branch met as a value, a lambda given to
+   * a call): what they assign joins what the locals held. Its last expression's value.
+   */
+  protected maybeRun(node: SgNode, state: State): FlowValue {
+    const children = node.namedChildren();
+    let cur = fork(state);
+    let value: FlowValue = CONSTANT;
+    children.forEach((c, i) => {
+      if (!cur.live) return;
+      if (i === children.length - 1 && this.isValue(c)) value = this.expr(c, cur);
+      else cur = this.statement(c, cur);
+    });
+    for (const [k, v] of cur.env) state.env.set(k, state.env.has(k) ? join(state.env.get(k) as FlowValue, v) : v);
+    for (const b of cur.builders) state.builders.add(b);
+    return value;
   }
 }

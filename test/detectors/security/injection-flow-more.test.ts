@@ -276,3 +276,63 @@ describe("SEC-02 by data flow in Rust", () => {
     expect(await flagged(file, lines)).toEqual([3]);
   });
 });
+
+describe("SEC-02 by data flow: assignments in branches and blocks the flow may run are followed", () => {
+  it("a Rust match arm, a Ruby do-block, a Kotlin when branch, a C# switch case and a PHP heredoc", async () => {
+    expect(
+      await flagged("src/a.rs", [
+        "fn m(n: String) {",
+        '    let mut q = String::from("SELECT 1");',
+        '    match n.as_str() { "x" => { q = format!("SELECT * FROM u WHERE n = \'{}\'", n); } _ => {} }',
+        "    conn.execute(&q, []);",
+        "}",
+      ]),
+    ).toEqual([4]);
+    expect(
+      await flagged("app/models/m.rb", [
+        "def f",
+        "  ids = params[:ids]",
+        "  q = nil",
+        "  [1].each do |x|",
+        '    q = "SELECT * FROM u WHERE id IN (#{ids})"',
+        "  end",
+        "  User.find_by_sql(q)",
+        "end",
+      ]),
+    ).toEqual([7]);
+    expect(
+      await flagged("src/main/kotlin/A.kt", [
+        "class A {",
+        "  fun m(n: String) {",
+        '    var col = "a"',
+        '    when (n) { "x" -> col = n }',
+        '    stmt.executeQuery("SELECT * FROM u ORDER BY " + col)',
+        "  }",
+        "}",
+      ]),
+    ).toEqual([5]);
+    expect(
+      await flagged("src/A.cs", [
+        "class A {",
+        "  void M(string n) {",
+        '    string col = "a";',
+        '    switch (n) { case "x": col = n; break; }',
+        '    conn.Query("SELECT * FROM u ORDER BY " + col);',
+        "  }",
+        "}",
+      ]),
+    ).toEqual([5]);
+    expect(
+      await flagged("public/a.php", [
+        "<?php",
+        "function f($db) {",
+        "  $n = $_GET['n'];",
+        "  $sql = <<<SQL",
+        "SELECT * FROM u WHERE n = '$n'",
+        "SQL;",
+        "  $db->query($sql);",
+        "}",
+      ]),
+    ).toEqual([7]);
+  });
+});
