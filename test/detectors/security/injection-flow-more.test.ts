@@ -336,3 +336,117 @@ describe("SEC-02 by data flow: assignments in branches and blocks the flow may r
     ).toEqual([7]);
   });
 });
+
+describe("SEC-02 by data flow through branches the new languages write their own way", () => {
+  it("C#: a request value assigned in one case of a switch reaches SqlCommand", async () => {
+    expect(
+      await flagged("src/A.cs", [
+        "public class C : Controller {",
+        "  public IActionResult Find(int k) {",
+        '    var sql = "SELECT 1";',
+        "    switch (k) {",
+        '      case 1: sql = "SELECT * FROM t WHERE n = \'" + Request.Query["n"] + "\'"; break;',
+        '      default: sql = "SELECT 2"; break;',
+        "    }",
+        "    var cmd = new SqlCommand(sql, conn);",
+        "    return Ok();",
+        "  }",
+        "}",
+      ]),
+    ).not.toEqual([]);
+  });
+  it("PHP: a request value assigned in one case reaches mysqli_query", async () => {
+    expect(
+      await flagged("src/a.php", [
+        "<?php",
+        "function f($k) {",
+        '  $sql = "SELECT 1";',
+        "  switch ($k) {",
+        '    case 1: $sql = "SELECT * FROM t WHERE n = \'" . $_GET["n"] . "\'"; break;',
+        "  }",
+        "  mysqli_query($conn, $sql);",
+        "}",
+      ]),
+    ).not.toEqual([]);
+  });
+  it("Kotlin: a request value assigned in a try reaches executeQuery", async () => {
+    expect(
+      await flagged("src/A.kt", [
+        "class A {",
+        "  fun f(request: HttpServletRequest) {",
+        '    var sql = "SELECT 1"',
+        "    try {",
+        '      sql = "SELECT * FROM t WHERE n = \'" + request.getParameter("n") + "\'"',
+        "    } catch (e: Exception) { }",
+        "    stmt.executeQuery(sql)",
+        "  }",
+        "}",
+      ]),
+    ).not.toEqual([]);
+  });
+  it("Ruby: a request value assigned under unless reaches execute", async () => {
+    expect(
+      await flagged("app/a.rb", [
+        "class A",
+        "  def f",
+        '    sql = "SELECT 1"',
+        "    unless params[:x].nil?",
+        "      sql = \"SELECT * FROM t WHERE n = '#{params[:n]}'\"",
+        "    end",
+        "    ActiveRecord::Base.connection.execute(sql)",
+        "  end",
+        "end",
+      ]),
+    ).not.toEqual([]);
+  });
+});
+describe("SEC-02 by data flow through C# and PHP switches", () => {
+  it("PHP: a later default that overwrites the value does not hide the tainted case", async () => {
+    expect(
+      await flagged("src/a.php", [
+        "<?php",
+        "function f($k) {",
+        '  $sql = "SELECT 1";',
+        "  switch ($k) {",
+        '    case 1: $sql = "SELECT * FROM t WHERE n = \'" . $_GET["n"] . "\'"; break;',
+        '    default: $sql = "SELECT 2";',
+        "  }",
+        "  mysqli_query($conn, $sql);",
+        "}",
+      ]),
+    ).not.toEqual([]);
+  });
+  it("PHP: a switch on a constant runs only its case (the tainted one is dead)", async () => {
+    expect(
+      await flagged("src/a.php", [
+        "<?php",
+        "function f() {",
+        '  $sql = "SELECT 1";',
+        "  switch (2) {",
+        '    case 1: $sql = "SELECT * FROM t WHERE n = \'" . $_GET["n"] . "\'"; break;',
+        '    default: $sql = "SELECT 2";',
+        "  }",
+        "  mysqli_query($conn, $sql);",
+        "}",
+      ]),
+    ).toEqual([]);
+  });
+  it("C#: a switch on a constant falls through an empty section into the tainted one", async () => {
+    expect(
+      await flagged("src/A.cs", [
+        "public class C : Controller {",
+        "  public IActionResult Find() {",
+        '    var sql = "SELECT 1";',
+        '    switch ("z") {',
+        '      case "z":',
+        '      case "y": sql = "SELECT * FROM t WHERE n = \'" + Request.Query["n"] + "\'"; break;',
+        '      default: sql = "SELECT 2"; break;',
+        "    }",
+        "    var cmd = new SqlCommand(sql, conn);",
+        "    return Ok();",
+        "  }",
+        "}",
+      ]),
+    ).not.toEqual([]);
+  });
+});
