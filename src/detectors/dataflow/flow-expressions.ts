@@ -1,17 +1,16 @@
 import type { SgNode } from "@ast-grep/napi";
 import { methodOnValue } from "./flow-methods.js";
-import type { FlowSyntax } from "./flow-syntax.js";
+import { FlowTexts } from "./flow-texts.js";
 import {
   callParts,
+  fieldOf,
   chainRoot,
   fold,
   itemAt,
-  LIST_PATTERNS,
   OPERATORS,
   PATTERN_KINDS,
   paramCount,
   type State,
-  stringText,
   union,
 } from "./flow-state.js";
 import { at, carried, concat, CONSTANT, derived, join, known, OUTSIDE, SOURCE, type FlowValue } from "./flow-value.js";
@@ -25,18 +24,13 @@ export const MAX_CALL_DEPTH = 3;
  * own functions run through `callFunction`), and where each call's receiver and arguments are
  * recorded for `valueAt`.
  */
-export abstract class FlowExpressions {
+export abstract class FlowExpressions extends FlowTexts {
   protected readonly values = new Map<number, FlowValue>();
   protected readonly functions = new Map<string, SgNode[]>();
   protected readonly fields = new Map<string, SgNode | null>();
   /** Names bound by imports: modules and types, never data. */
   protected readonly imported = new Set<string>();
   protected depth = 0;
-
-  protected constructor(
-    protected readonly root: SgNode,
-    protected readonly t: FlowSyntax,
-  ) {}
 
   /** Runs a function of the file with its parameters bound to `args` (outside data when not given); its returns joined. */
   protected abstract callFunction(fn: SgNode, args: readonly FlowValue[] | undefined, row: number): FlowValue;
@@ -46,6 +40,13 @@ export abstract class FlowExpressions {
     const kind = String(node.kind());
     const row = node.range().start.line;
     if (t.stringKinds.includes(kind)) return this.string(node, state, row);
+    // Text of a string met outside a string kind (PHP's heredoc body).
+    if (t.stringContentKinds.includes(kind)) return known(node.text(), row);
+    if (kind === "macro_invocation") return this.macro(node, state, row);
+    if (kind === t.heredoc?.marker) {
+      const body = this.heredocBody(node);
+      return body ? this.string(body, state, row) : at(OUTSIDE, row);
+    }
     if (kind === "concatenated_string")
       return node
         .namedChildren()
@@ -61,7 +62,7 @@ export abstract class FlowExpressions {
       );
       return Number.isNaN(n) ? CONSTANT : known(n, row);
     }
-    if (t.booleanKinds.includes(kind)) return known(node.text() === "true", row);
+    if (t.booleanKinds.includes(kind)) return known(node.text().toLowerCase() === "true", row);
     if (t.nullKinds.includes(kind)) return CONSTANT;
     if (t.identifierKinds.includes(kind)) return this.name(node.text(), state, row);
     if (t.mapKinds.includes(kind)) {
@@ -78,8 +79,8 @@ export abstract class FlowExpressions {
           if (part !== "comment") other = join(other, this.expr(pair, state));
           continue;
         }
-        const key = pair.field("key");
-        const value = pair.field("value");
+        const key = fieldOf(pair, "key", this.t);
+        const value = fieldOf(pair, "value", this.t);
         const bare = key && /^(property_identifier|identifier|shorthand_property_identifier)$/.test(String(key.kind()));
         const k = key ? (bare ? key.text() : this.expr(key, state).known) : undefined;
         const v = value ? this.expr(value, state) : CONSTANT;
@@ -93,16 +94,25 @@ export abstract class FlowExpressions {
       return inner ? this.expr(inner, state) : CONSTANT;
     }
     if (t.castKinds.includes(kind)) {
-      const value = node.field("value");
+      const value = fieldOf(node, "value", this.t);
       const v = value ? this.expr(value, state) : CONSTANT;
-      return /^(int|long|short|byte|double|float|boolean|char)$/.test(node.field("type")?.text() ?? "")
+      return /^(int|long|short|byte|double|float|boolean|char)$/.test(fieldOf(node, "type", this.t)?.text() ?? "")
         ? { ...CONSTANT, rows: v.rows }
         : v;
     }
     if (t.fieldAccessKinds.includes(kind)) return this.fieldAccess(node, state, row);
     if (t.indexKinds.includes(kind)) {
-      const array = node.field("array") ?? node.field("value") ?? node.field("object") ?? node.field("operand");
-      const index = node.field("index") ?? node.field("subscript");
+      // Fields where the grammar names them (`expression` in C#); else the first two children (PHP, Ruby).
+      const [first, second] = node.namedChildren();
+      const array =
+        fieldOf(node, "array", this.t) ??
+        fieldOf(node, "value", this.t) ??
+        fieldOf(node, "object", this.t) ??
+        fieldOf(node, "operand", this.t) ??
+        fieldOf(node, "expression", this.t) ??
+        first;
+      const index =
+        fieldOf(node, "index", this.t) ?? fieldOf(node, "subscript", this.t) ?? (array === first ? second : undefined);
       const a = array ? this.expr(array, state) : OUTSIDE;
       const i = index ? this.expr(index, state) : CONSTANT;
       return at(itemAt(a, i), row);
@@ -112,28 +122,37 @@ export abstract class FlowExpressions {
       // `return q` in Go is a list of one.
       const named = node.namedChildren();
       if (kind === "expression_list" && named.length === 1 && named[0]) return this.expr(named[0], state);
-      const value = node.field("value");
+      // A creation's elements are in its initializer: its `value` field, or its array child (C#'s `new[] {...}`).
+      const creation = t.arrayCreationKinds.includes(kind);
+      const value =
+        fieldOf(node, "value", this.t) ??
+        (creation ? named.find((c) => t.arrayKinds.includes(String(c.kind()))) : undefined);
       const init = value && t.arrayKinds.includes(String(value.kind())) ? value : node;
-      if (init === node && t.arrayCreationKinds.includes(kind)) return { ...CONSTANT, items: [], rows: [row] };
-      return { ...CONSTANT, rows: [row], items: init.namedChildren().map((c) => this.expr(c, state)) };
+      if (init === node && creation) return { ...CONSTANT, items: [], rows: [row] };
+      // PHP's `[k => v]` elements: the value is the element's last child.
+      const element = (c: SgNode) =>
+        String(c.kind()) === "array_element_initializer" ? (c.namedChildren().at(-1) ?? c) : c;
+      return { ...CONSTANT, rows: [row], items: init.namedChildren().map((c) => this.expr(element(c), state)) };
     }
     if (t.binaryKinds.includes(kind)) return this.binary(node, state, row);
     if (t.unaryKinds.includes(kind)) {
-      const operand = node.field("operand") ?? node.field("argument") ?? node.namedChildren()[0];
+      const operand = fieldOf(node, "operand", this.t) ?? fieldOf(node, "argument", this.t) ?? node.namedChildren()[0];
       const v = operand ? this.expr(operand, state) : CONSTANT;
-      const op = node.field("operator")?.text() ?? node.children()[0]?.text();
+      const op = fieldOf(node, "operator", this.t)?.text() ?? node.children()[0]?.text();
       if ((op === "!" || op === "not") && typeof v.known === "boolean") return known(!v.known, row);
       if (op === "-" && typeof v.known === "number") return known(-v.known, row);
       // `&x`, `*p`, `<-ch` give the value itself; negation and the like give a number or a boolean.
       if (op === "&" || op === "*" || op === "<-") return at(v, row);
       return { ...CONSTANT, rows: [row] };
     }
+    // An `if` that gives a value (Kotlin, Rust, Ruby): what its live branches end with.
+    if (t.ifKinds.includes(kind)) return this.ifValue(node, state, row);
     if (t.ternaryKinds.includes(kind)) {
       // Python's `a if c else b` names no fields: its parts are in that order.
       const parts = node.namedChildren();
-      const condition = node.field("condition") ?? parts[1];
-      const yes = node.field("consequence") ?? parts[0];
-      const no = node.field("alternative") ?? parts[2];
+      const condition = fieldOf(node, "condition", this.t) ?? parts[1];
+      const yes = fieldOf(node, "consequence", this.t) ?? fieldOf(node, "body", this.t) ?? parts[0];
+      const no = fieldOf(node, "alternative", this.t) ?? parts[2];
       const cond = condition ? this.expr(condition, state) : CONSTANT;
       if (cond.known === true && yes) return this.expr(yes, state);
       if (cond.known === false && no) return this.expr(no, state);
@@ -147,6 +166,9 @@ export abstract class FlowExpressions {
     if (kind === "lambda_expression" || kind === "method_reference") return { ...CONSTANT, rows: [row] };
     if (kind === "this" || kind === "super") return CONSTANT;
     // A definition or a block met as a value (a decorated function, a lambda's body) is run on its own.
+    // A block met as a value (a `when` branch, a `match` arm) may run: its statements' effects
+    // join the path's, and its value is its last expression's.
+    if (t.valueBlockKinds?.includes(kind)) return this.maybeRun(node, state);
     if (t.functionKinds.includes(kind) || t.classKinds.includes(kind) || t.blockKinds.includes(kind)) return CONSTANT;
     if (t.definitionKinds.includes(kind)) return CONSTANT;
     return derived(
@@ -155,27 +177,7 @@ export abstract class FlowExpressions {
     );
   }
 
-  /** A string literal: its text, or its parts joined when it substitutes values (an f-string). */
-  private string(node: SgNode, state: State, row: number): FlowValue {
-    const t = this.t;
-    const parts = node.children();
-    if (!parts.some((c) => t.interpolationKinds.includes(String(c.kind())))) {
-      const content = parts.filter((c) => t.stringContentKinds.includes(String(c.kind())));
-      return known(content.length > 0 ? content.map((c) => c.text()).join("") : stringText(node.text()), row);
-    }
-    let out = known("", row);
-    for (const c of parts) {
-      const k = String(c.kind());
-      if (t.stringContentKinds.includes(k)) out = concat(out, known(c.text()), row);
-      else if (t.interpolationKinds.includes(k)) {
-        const inner = c.namedChildren()[0];
-        out = concat(out, inner ? this.expr(inner, state) : CONSTANT, row);
-      }
-    }
-    return out;
-  }
-
-  private name(name: string, state: State, row: number): FlowValue {
+  protected name(name: string, state: State, row: number): FlowValue {
     const local = state.env.get(name);
     if (local) return at(local, row);
     if (this.t.sourceNames?.test(name)) return at(SOURCE, row);
@@ -195,8 +197,18 @@ export abstract class FlowExpressions {
   }
 
   private fieldAccess(node: SgNode, state: State, row: number): FlowValue {
-    const object = node.field("object") ?? node.field("operand");
-    const field = (node.field("field") ?? node.field("attribute") ?? node.field("property"))?.text() ?? "";
+    const object =
+      fieldOf(node, "object", this.t) ??
+      fieldOf(node, "operand", this.t) ??
+      fieldOf(node, "expression", this.t) ??
+      fieldOf(node, "value", this.t);
+    const field =
+      (
+        fieldOf(node, "field", this.t) ??
+        fieldOf(node, "attribute", this.t) ??
+        fieldOf(node, "property", this.t) ??
+        fieldOf(node, "name", this.t)
+      )?.text() ?? "";
     if (object && this.t.selfNames.test(object.text())) {
       return this.field(field, state, row) ?? at(OUTSIDE, row);
     }
@@ -209,10 +221,10 @@ export abstract class FlowExpressions {
 
   private binary(node: SgNode, state: State, row: number): FlowValue {
     const named = node.namedChildren();
-    const left = node.field("left") ?? named[0];
-    const right = node.field("right") ?? named[1];
+    const left = fieldOf(node, "left", this.t) ?? named[0];
+    const right = fieldOf(node, "right", this.t) ?? named[1];
     const written =
-      node.field("operator")?.text() ??
+      fieldOf(node, "operator", this.t)?.text() ??
       node
         .children()
         .find((c) => !c.isNamed())
@@ -226,6 +238,12 @@ export abstract class FlowExpressions {
     const folded = fold(op, l.known, r.known);
     if (folded !== undefined) return known(folded, row);
     if (op === "+") return concat(l, r, row);
+    // Ruby's `q << x` appends to the local `q`.
+    if (this.t.appendOperators?.test(op)) {
+      const grown = concat(l, r, row);
+      if (left && this.t.identifierKinds.includes(String(left.kind()))) state.env.set(left.text(), grown);
+      return grown;
+    }
     // `a || b`, `a ?? b`, Python's `a or b`: the value is one of the operands (in JavaScript and Python).
     if (op === "||" || op === "&&" || op === "??") return join(at(l, row), r);
     // Python's `"... %s" % x` formats text.
@@ -240,15 +258,38 @@ export abstract class FlowExpressions {
       const named = n?.namedChildren() ?? [];
       return n && String(n.kind()) === "expression_list" && named.length === 1 && named[0] ? named[0] : n;
     };
-    const left = single(node.field("left"));
-    const right = single(node.field("right"));
-    const op = node.field("operator")?.text() ?? "=";
+    const written0 = single(fieldOf(node, "left", this.t));
+    // Kotlin's `directly_assignable_expression` around a plain name.
+    const inner = written0?.namedChildren();
+    const left =
+      written0 && this.t.wrapperKinds.includes(String(written0.kind())) && inner?.length === 1
+        ? (inner[0] ?? null)
+        : written0;
+    const right = single(fieldOf(node, "right", this.t));
+    // The operator's field, else its token (PHP's `.=`, Ruby's `+=`).
+    const written =
+      fieldOf(node, "operator", this.t)?.text() ??
+      node
+        .children()
+        .find((c) => !c.isNamed() && /=$/.test(c.text()))
+        ?.text() ??
+      "=";
+    // Go's `:=` assigns; PHP's `.=` appends.
+    const op = written === ":=" ? "=" : written === ".=" ? "+=" : written;
     if (!left || !right) return right ? this.expr(right, state) : CONSTANT;
     const r = this.expr(right, state);
     const target = String(left.kind());
     if (this.t.identifierKinds.includes(target)) {
       const name = left.text();
-      const value = op === "+=" ? concat(this.name(name, state, row), r, row) : op === "=" ? at(r, row) : CONSTANT;
+      const before = () => this.name(name, state, row);
+      const value =
+        op === "+=" || op === "<<="
+          ? concat(before(), r, row)
+          : op === "="
+            ? at(r, row)
+            : op === "||=" || op === "??="
+              ? join(before(), at(r, row))
+              : CONSTANT;
       state.env.set(name, value);
       return value;
     }
@@ -257,8 +298,8 @@ export abstract class FlowExpressions {
       return r;
     }
     if (this.t.indexKinds.includes(target)) {
-      const array = left.field("array") ?? left.field("value") ?? left.field("object");
-      const index = left.field("index") ?? left.field("subscript");
+      const array = fieldOf(left, "array", this.t) ?? fieldOf(left, "value", this.t) ?? fieldOf(left, "object", this.t);
+      const index = fieldOf(left, "index", this.t) ?? fieldOf(left, "subscript", this.t);
       const name = array?.text() ?? "";
       const a = state.env.get(name);
       const i = index ? this.expr(index, state) : CONSTANT;
@@ -279,10 +320,12 @@ export abstract class FlowExpressions {
   private call(node: SgNode, state: State, row: number): FlowValue {
     const t = this.t;
     const { object, method } = callParts(node, t);
-    const argList = node.field("arguments");
+    const argList = fieldOf(node, "arguments", this.t);
     const listed = argList?.namedChildren() ?? [];
     // Keyword arguments (`shell=True`) are read, not passed by position.
-    const argNodes = listed.filter((a) => String(a.kind()) !== "keyword_argument" && String(a.kind()) !== "comment");
+    const argNodes = listed
+      .filter((a) => String(a.kind()) !== "keyword_argument" && String(a.kind()) !== "comment")
+      .map((a) => this.unwrapped(a));
     const receiver = object ? this.expr(object, state) : undefined;
     const args = argNodes.map((a) => this.expr(a, state));
     if (object && receiver) this.record(object, receiver);
@@ -290,7 +333,7 @@ export abstract class FlowExpressions {
       this.record(a, args[i] as FlowValue);
     });
     for (const k of listed) {
-      const value = String(k.kind()) === "keyword_argument" ? k.field("value") : null;
+      const value = String(k.kind()) === "keyword_argument" ? fieldOf(k, "value", this.t) : null;
       if (value) this.record(value, this.expr(value, state));
     }
     const callee = object ? `${object.text()}.${method}` : method;
@@ -307,6 +350,9 @@ export abstract class FlowExpressions {
     if (t.sourceMethods.test(method) || t.sourceCallees?.test(callee)) return at(SOURCE, row);
     if (!object && t.newList.test(method))
       return { ...CONSTANT, rows: [row], items: args[0]?.items ? [...args[0].items] : [] };
+    // Kotlin's constructors are calls: `StringBuilder("SELECT ")`.
+    if (!object && t.constructorKinds.length === 0 && t.newBuilder.test(method))
+      return args[0] && !/^\d/.test(String(args[0].known ?? "")) ? at(args[0], row) : known("", row);
     if (!object && t.newMap.test(method))
       return { ...CONSTANT, rows: [row], entries: args[0]?.entries ? new Map(args[0].entries) : new Map() };
     if (t.sanitizers.test(callee) || t.scalarMethods.test(method)) return { ...CONSTANT, rows: [row] };
@@ -345,13 +391,27 @@ export abstract class FlowExpressions {
     }
     if (/^(toString|valueOf|intern|strip|trim|toCharArray|getBytes|name)$/.test(method))
       return derived([r, ...args], row);
-    return derived(receiver ? [receiver, ...args] : args, row);
+    // What a trailing lambda names may reach the result (`buildString { append(p) }`).
+    const lambdas = (t.trailingLambdaKinds ?? []).flatMap((kind) => node.findAll({ rule: { kind } }));
+    for (const l of lambdas) this.maybeRun(l, state);
+    const named = lambdas.flatMap((l) =>
+      l
+        .findAll({ rule: { any: t.identifierKinds.map((kind) => ({ kind })) } })
+        .map((id) => this.name(id.text(), state, row)),
+    );
+    return derived([...(receiver ? [receiver] : []), ...args, ...named], row);
   }
 
   private construct(node: SgNode, state: State, row: number): FlowValue {
     const t = this.t;
-    const type = ((node.field("type") ?? node.field("constructor"))?.text() ?? "").replace(/<.*>$/, "");
-    const argNodes = node.field("arguments")?.namedChildren() ?? [];
+    const type = ((fieldOf(node, "type", this.t) ?? fieldOf(node, "constructor", this.t))?.text() ?? "").replace(
+      /<.*>$/,
+      "",
+    );
+    const list =
+      fieldOf(node, "arguments", this.t) ??
+      node.namedChildren().find((c) => /^(arguments|argument_list)$/.test(String(c.kind())));
+    const argNodes = (list?.namedChildren() ?? []).map((a) => this.unwrapped(a));
     const args = argNodes.map((a) => this.expr(a, state));
     argNodes.forEach((a, i) => {
       this.record(a, args[i] as FlowValue);
@@ -364,48 +424,6 @@ export abstract class FlowExpressions {
     if (t.newBuilder.test(type))
       return args[0] && !/^\d/.test(String(args[0].known ?? "")) ? at(args[0], row) : known("", row);
     return derived(args, row);
-  }
-
-  /** Go's composite literal: a slice's elements in order, a map's entries by constant key. */
-  private composite(node: SgNode, state: State, row: number): FlowValue {
-    const body = node.field("body");
-    const elements = body?.namedChildren().filter((c) => String(c.kind()) !== "comment") ?? [];
-    const inner = (e: SgNode | null | undefined): FlowValue => {
-      const v = e && String(e.kind()) === "literal_element" ? e.namedChildren()[0] : e;
-      return v ? this.expr(v, state) : CONSTANT;
-    };
-    if (elements.some((e) => String(e.kind()) === "keyed_element")) {
-      const entries = new Map<string, FlowValue>();
-      let other: FlowValue = CONSTANT;
-      for (const e of elements) {
-        const [key, value] = e.namedChildren();
-        const k = inner(key).known;
-        if (k !== undefined) entries.set(String(k), inner(value));
-        else other = join(other, inner(value));
-      }
-      return { ...other, rows: [row], entries };
-    }
-    return { ...CONSTANT, rows: [row], items: elements.map((e) => inner(e)) };
-  }
-
-  /** Destructuring: `a, b = x, y`, `[a, b] = xs`, `{ a, b } = obj` give each name its part. */
-  protected bind(target: SgNode, value: FlowValue, state: State): void {
-    const kind = String(target.kind());
-    if (this.t.identifierKinds.includes(kind)) {
-      state.env.set(target.text(), value);
-      return;
-    }
-    if (LIST_PATTERNS.has(kind)) {
-      target.namedChildren().forEach((c, i) => {
-        this.bind(c, value.items?.[i] ?? itemAt(value, CONSTANT), state);
-      });
-      return;
-    }
-    // An object pattern and anything else: each name may hold any part of the value.
-    const part = itemAt(value, CONSTANT);
-    for (const id of target.findAll({ rule: { kind: "identifier" } })) state.env.set(id.text(), part);
-    for (const id of target.findAll({ rule: { kind: "shorthand_property_identifier_pattern" } }))
-      state.env.set(id.text(), part);
   }
 
   private update(state: State, name: string, value: FlowValue): FlowValue {

@@ -1,7 +1,7 @@
 import type { SgNode } from "@ast-grep/napi";
 import type { SyntaxLanguage } from "../code/grammars.js";
 import { FlowExpressions } from "./flow-expressions.js";
-import { fork, merge, signature, type State } from "./flow-state.js";
+import { fieldOf, fork, merge, signature, type State } from "./flow-state.js";
 import { FLOW_SYNTAX, type FlowSyntax } from "./flow-syntax.js";
 import { anyItem, at, CONSTANT, join, known, OUTSIDE, SOURCE, type FlowValue } from "./flow-value.js";
 
@@ -93,24 +93,46 @@ export class FlowReader extends FlowExpressions {
   private index(): void {
     const t = this.t;
     for (const i of this.root.findAll({ rule: { any: t.importKinds.map((kind) => ({ kind })) } })) {
-      for (const id of i.findAll({ rule: { kind: "identifier" } })) this.imported.add(id.text());
+      for (const id of i.findAll({ rule: { any: t.identifierKinds.map((kind) => ({ kind })) } }))
+        this.imported.add(id.text());
     }
     const kinds = [...t.functionKinds, ...t.fieldKinds].map((kind) => ({ kind }));
     const found = this.root.findAll({ rule: { any: kinds } });
+    // Where a field is written as a local is (Kotlin's `val`), only a class's own are fields.
+    const localsToo = t.fieldKinds.some((k) => t.declarationKinds.includes(k));
     for (const node of found) {
       const kind = String(node.kind());
+      if (localsToo && !t.functionKinds.includes(kind) && this.insideFunction(node)) continue;
       if (t.functionKinds.includes(kind)) {
         // A function given to a name (`const build = (x) => ...`) is called by that name.
         const holder = node.parent();
-        const named = holder && t.declaratorKinds.includes(String(holder.kind())) ? holder.field("name") : null;
-        const name = (node.field("name") ?? named)?.text();
+        const named =
+          holder && t.declaratorKinds.includes(String(holder.kind())) ? fieldOf(holder, "name", this.t) : null;
+        const name = (fieldOf(node, "name", this.t) ?? named)?.text();
         if (name) this.functions.set(name, [...(this.functions.get(name) ?? []), node]);
       } else {
-        const final = t.finalModifier.test(node.children()[0]?.text() ?? "");
-        for (const d of node.children().filter((c) => t.declaratorKinds.includes(String(c.kind())))) {
-          const name = d.field("name")?.text();
-          if (name) this.fields.set(name, final ? (d.field("value") ?? null) : null);
+        const modifiers = t.modifierKinds
+          ? node
+              .children()
+              .filter((c) => t.modifierKinds?.includes(String(c.kind())))
+              .map((c) => c.text())
+              .join(" ")
+          : (node.children()[0]?.text() ?? "");
+        const final = t.finalModifier.test(modifiers);
+        // Declarators are the field's children (Java) or its declaration's (C#).
+        const holders = [node, ...node.children().filter((c) => t.declarationKinds.includes(String(c.kind())))];
+        // Kotlin's property is its own declarator.
+        const declarators =
+          t.declaratorKinds.length === 0
+            ? [node]
+            : holders.flatMap((h) => h.children().filter((c) => t.declaratorKinds.includes(String(c.kind()))));
+        for (const d of declarators) {
+          const name = fieldOf(d, "name", this.t)?.text();
+          if (name) this.fields.set(name, final ? (this.declaredValue(d) ?? null) : null);
         }
+        // A property (C#'s `Name { get; set; }`) holds whatever was set: data from outside.
+        const own = declarators.length === 0 ? fieldOf(node, "name", this.t)?.text() : undefined;
+        if (own) this.fields.set(own, null);
       }
     }
   }
@@ -118,7 +140,7 @@ export class FlowReader extends FlowExpressions {
   /** Runs a function with its parameters bound to `args` (outside data when not given); its returns joined. */
   protected callFunction(fn: SgNode, args: readonly FlowValue[] | undefined, row: number): FlowValue {
     const t = this.t;
-    const params = (fn.field("parameters")?.namedChildren() ?? []).filter((p) =>
+    const params = (fieldOf(fn, "parameters", this.t)?.namedChildren() ?? []).filter((p) =>
       t.parameterKinds.includes(String(p.kind())),
     );
     const key = `${fn.id()}:${(args ?? []).map(signature).join(",")}`;
@@ -127,8 +149,10 @@ export class FlowReader extends FlowExpressions {
     if (memo) return at({ ...memo, rows: [...new Set([...memo.rows, ...(args ?? []).flatMap((a) => a.rows)])] }, row);
     const env = new Map<string, FlowValue>();
     params.forEach((p, i) => {
+      const pattern = fieldOf(p, "pattern", this.t);
       const name =
-        p.field("name")?.text() ??
+        fieldOf(p, "name", this.t)?.text() ??
+        (pattern && t.identifierKinds.includes(String(pattern.kind())) ? pattern.text() : undefined) ??
         (t.identifierKinds.includes(String(p.kind())) ? p.text() : undefined) ??
         p
           .namedChildren()
@@ -139,13 +163,15 @@ export class FlowReader extends FlowExpressions {
       const source = t.sourceParameter?.test(p.text()) === true;
       env.set(name, given ?? (source ? SOURCE : OUTSIDE));
     });
-    const body = fn.field("body");
+    const body = fieldOf(fn, "body", this.t);
     const saved = this.returns;
     this.returns = [];
     this.depth++;
     const start: State = { env, builders: new Set(), live: true };
-    // An arrow function's expression body is what it returns.
-    if (body && t.blockKinds.includes(String(body.kind()))) this.block(body, start);
+    // An arrow function's expression body is what it returns, as is Kotlin's `fun f() = ...`.
+    const expressionBody = body?.children()[0]?.text() === "=" ? body.namedChildren()[0] : undefined;
+    if (expressionBody) this.returns.push(this.expr(expressionBody, start));
+    else if (body && t.blockKinds.includes(String(body.kind()))) this.block(body, start, t.implicitReturn === true);
     else if (body) this.returns.push(this.expr(body, start));
     this.depth--;
     const returned = this.returns.length > 0 ? this.returns.reduce(join) : CONSTANT;
@@ -156,16 +182,22 @@ export class FlowReader extends FlowExpressions {
 
   // Statements --------------------------------------------------------------------------------
 
-  private block(node: SgNode, state: State): State {
+  /** A block's statements in order; with `valued`, its last expression is returned (Ruby, Rust). */
+  private block(node: SgNode, state: State, valued = false): State {
     let s = state;
-    for (const child of node.namedChildren()) {
-      if (!s.live) break;
+    const children = node.namedChildren();
+    children.forEach((child, i) => {
+      if (!s.live) return;
+      if (valued && i === children.length - 1 && this.isValue(child)) {
+        this.returns?.push(this.expr(child, s));
+        return;
+      }
       s = this.statement(child, s);
-    }
+    });
     return s;
   }
 
-  private statement(node: SgNode, state: State): State {
+  protected statement(node: SgNode, state: State): State {
     const t = this.t;
     const kind = String(node.kind());
     if (++this.statements > MAX_STATEMENTS) return state;
@@ -176,10 +208,13 @@ export class FlowReader extends FlowExpressions {
       return state;
     }
     if (t.declarationKinds.includes(kind)) {
-      const builder = t.builderTypes.test(node.text().split("=")[0] ?? "");
-      for (const d of node.namedChildren().filter((c) => t.declaratorKinds.includes(String(c.kind())))) {
-        const target = d.field("name");
-        const value = d.field("value");
+      const typed = t.builderTypes.test(node.text().split("=")[0] ?? "");
+      const declarators = node.namedChildren().filter((c) => t.declaratorKinds.includes(String(c.kind())));
+      // Rust's `let` is its own declarator (`pattern`, `value`).
+      for (const d of t.declaratorKinds.length > 0 ? declarators : [node]) {
+        const target = fieldOf(d, "name", this.t) ?? fieldOf(d, "pattern", this.t);
+        const value = this.declaredValue(d);
+        const builder = typed || (value !== null && t.builderValues?.test(value.text()) === true);
         if (!target) continue;
         const name = target.text();
         if (!t.identifierKinds.includes(String(target.kind()))) {
@@ -208,7 +243,17 @@ export class FlowReader extends FlowExpressions {
     if (t.breakKinds.includes(kind) || t.classKinds.includes(kind) || t.functionKinds.includes(kind)) return state;
     if (t.importKinds.includes(kind) || t.definitionKinds.includes(kind)) return state;
     if (kind === "expression_statement") {
-      for (const c of node.namedChildren()) this.expr(c, state);
+      // Rust's `if`, `for` and blocks are expressions, made statements by a `;` or their place.
+      let s = state;
+      for (const c of node.namedChildren()) {
+        if (this.isValue(c)) this.expr(c, s);
+        else s = this.statement(c, s);
+      }
+      return s;
+    }
+    // Ruby's statements are bare expressions (`system(cmd)`, `q << x`).
+    if (t.callKinds.includes(kind) || t.binaryKinds.includes(kind) || t.constructorKinds.includes(kind)) {
+      this.expr(node, state);
       return state;
     }
     // Labelled, synchronized, with and other wrappers: their blocks in order, their expressions read.
@@ -226,20 +271,23 @@ export class FlowReader extends FlowExpressions {
   private ifStatement(node: SgNode, start: State): State {
     const t = this.t;
     // Go's `if err := run(q); err != nil`: the initializer runs first.
-    const init = node.field("initializer");
+    const init = fieldOf(node, "initializer", this.t);
     const state = init ? this.statement(init, start) : start;
     // The branches in order: each with its condition, the last `else` without.
     const branches: Array<{ condition?: SgNode | null; body: SgNode | null }> = [
-      { condition: node.field("condition"), body: node.field("consequence") },
+      {
+        condition: fieldOf(node, "condition", this.t),
+        body: fieldOf(node, "consequence", this.t) ?? fieldOf(node, "body", this.t),
+      },
     ];
     const clauses = node.namedChildren().filter((c) => [...t.elifKinds, ...t.elseKinds].includes(String(c.kind())));
     for (const c of clauses) {
-      const body = c.field("consequence") ?? c.field("body") ?? c.namedChildren().at(-1) ?? null;
-      if (t.elifKinds.includes(String(c.kind()))) branches.push({ condition: c.field("condition"), body });
+      const body = fieldOf(c, "consequence", this.t) ?? fieldOf(c, "body", this.t) ?? c.namedChildren().at(-1) ?? null;
+      if (t.elifKinds.includes(String(c.kind()))) branches.push({ condition: fieldOf(c, "condition", this.t), body });
       else branches.push({ body });
     }
     if (clauses.length === 0) {
-      const no = node.field("alternative");
+      const no = fieldOf(node, "alternative", this.t);
       if (no) branches.push({ body: t.elseKinds.includes(String(no.kind())) ? (no.namedChildren()[0] ?? null) : no });
     }
     const run = (branch: SgNode | null, s: State) => (branch ? this.statement(branch, s) : s);
@@ -262,17 +310,21 @@ export class FlowReader extends FlowExpressions {
   private switchStatement(node: SgNode, start: State): State {
     let state = start;
     const t = this.t;
-    const init = node.field("initializer");
+    const init = fieldOf(node, "initializer", this.t);
     if (init) state = this.statement(init, state);
     const condition =
-      node.field("condition") ?? node.field("subject") ?? node.field("value") ?? node.namedChildren()[0];
+      fieldOf(node, "condition", this.t) ??
+      fieldOf(node, "subject", this.t) ??
+      fieldOf(node, "value", this.t) ??
+      node.namedChildren()[0];
     const target = condition ? this.expr(condition, state) : CONSTANT;
-    const body = node.field("body") ?? node.namedChildren().find((c) => t.blockKinds.includes(String(c.kind())));
+    const body =
+      fieldOf(node, "body", this.t) ?? node.namedChildren().find((c) => t.blockKinds.includes(String(c.kind())));
     // The cases are a body's children (Java, JavaScript, Python) or the statement's own (Go).
     const groups = (body ?? node).namedChildren().filter((g) => t.caseGroupKinds.includes(String(g.kind())));
     // A case's labels are child nodes (Java, Python) or its `value` field (JavaScript's `case x:`).
     const labelsOf = (g: SgNode) => {
-      if (t.caseLabelKinds.length === 0) return [g.field("value")].filter((v): v is SgNode => v !== null);
+      if (t.caseLabelKinds.length === 0) return [fieldOf(g, "value", this.t)].filter((v): v is SgNode => v !== null);
       return g.namedChildren().filter((c) => t.caseLabelKinds.includes(String(c.kind())));
     };
     const isDefault = (g: SgNode) =>
@@ -288,7 +340,7 @@ export class FlowReader extends FlowExpressions {
         const group = groups[i] as SgNode;
         let broke = false;
         for (const c of group.namedChildren()) {
-          if (t.caseLabelKinds.includes(String(c.kind())) || c.id() === group.field("value")?.id()) continue;
+          if (t.caseLabelKinds.includes(String(c.kind())) || c.id() === fieldOf(group, "value", this.t)?.id()) continue;
           if (t.breakKinds.includes(String(c.kind()))) {
             broke = true;
             break;
@@ -315,11 +367,12 @@ export class FlowReader extends FlowExpressions {
   private loop(node: SgNode, state: State): State {
     const t = this.t;
     let s = fork(state);
-    const body = node.field("body");
+    const body = fieldOf(node, "body", this.t);
     // for (T x : items), for x in items, for i, x := range items: the element holds any item.
     const range = node.namedChildren().find((c) => String(c.kind()) === "range_clause") ?? node;
-    const target = range.field("name") ?? range.field("left");
-    const items = range.field("value") ?? range.field("right");
+    const target =
+      fieldOf(range, "name", this.t) ?? fieldOf(range, "left", this.t) ?? fieldOf(range, "pattern", this.t);
+    const items = fieldOf(range, "value", this.t) ?? fieldOf(range, "right", this.t);
     if (target && items) this.bind(target, anyItem(this.expr(items, s)), s);
     for (const c of node.namedChildren()) {
       if (c === body) continue;
@@ -338,30 +391,31 @@ export class FlowReader extends FlowExpressions {
     for (const c of node.namedChildren()) {
       if (String(c.kind()) === "resource_specification") {
         for (const r of c.namedChildren()) {
-          const name = r.field("name")?.text();
-          const value = r.field("value");
+          const name = fieldOf(r, "name", this.t)?.text();
+          const value = fieldOf(r, "value", this.t);
           if (name && value) s.env.set(name, this.expr(value, s));
         }
       }
     }
     const t = this.t;
-    const body = node.field("body") ?? node.namedChildren().find((c) => t.blockKinds.includes(String(c.kind())));
+    const body =
+      fieldOf(node, "body", this.t) ?? node.namedChildren().find((c) => t.blockKinds.includes(String(c.kind())));
     const after = body ? this.block(body, fork(s)) : s;
     let out = after;
     for (const c of node.namedChildren()) {
       const kind = String(c.kind());
       if (t.elseKinds.includes(kind)) {
-        const block = c.field("body") ?? c.namedChildren().at(-1);
+        const block = fieldOf(c, "body", this.t) ?? c.namedChildren().at(-1);
         if (block && out.live) out = this.block(block, out);
       } else if (t.catchKinds.includes(kind)) {
         const start = merge(fork(s), { ...fork(after), live: true });
         const name = c.namedChildren().find((x) => String(x.kind()) === "catch_formal_parameter");
         const id = name?.field("name")?.text();
         if (id) start.env.set(id, OUTSIDE);
-        const block = c.field("body") ?? c.namedChildren().at(-1);
+        const block = fieldOf(c, "body", this.t) ?? c.namedChildren().at(-1);
         out = merge(out, block ? this.block(block, start) : start);
       } else if (t.finallyKinds.includes(kind)) {
-        const block = c.field("body") ?? c.namedChildren().at(-1);
+        const block = fieldOf(c, "body", this.t) ?? c.namedChildren().at(-1);
         if (block) {
           const live = out.live;
           out = { ...this.block(block, { ...out, live: true }), live };

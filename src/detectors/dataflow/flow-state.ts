@@ -20,15 +20,58 @@ export const LIST_PATTERNS = new Set([
 export const PATTERN_KINDS = new Set([...LIST_PATTERNS, "object_pattern"]);
 
 /** Operators written as words. */
-export const OPERATORS: Record<string, string> = { and: "&&", or: "||", not: "!", is: "==", "is not": "!=" };
+export const OPERATORS: Record<string, string> = {
+  and: "&&",
+  or: "||",
+  not: "!",
+  is: "==",
+  "is not": "!=",
+  // PHP joins text with `.`; Kotlin's `a ?: b` is one of the two.
+  ".": "+",
+  "?:": "??",
+};
+
+/**
+ * A node's child by field name: the grammar's own field, else the table's `childFields` path for a
+ * grammar that names few fields (Kotlin).
+ *
+ * @example fieldOf(ifNode, "condition", KOTLIN)
+ */
+export function fieldOf(node: SgNode, name: string, t: FlowSyntax): SgNode | null {
+  const own = node.field(name);
+  if (own || !t.childFields) return own;
+  const path = t.childFields[String(node.kind())]?.[name];
+  if (!path) return null;
+  let cur: SgNode | null = node;
+  for (const step of path) {
+    if (!cur) return null;
+    cur = childAt(cur, step);
+  }
+  return cur;
+}
+
+/** One step of a `childFields` path: `kind` (its first child of that kind), `kind#n`, `*#n`, `*#-1` (the last). */
+function childAt(node: SgNode, step: string): SgNode | null {
+  const [kind, nth] = step.split("#");
+  const named = node.namedChildren().filter((c) => kind === "*" || String(c.kind()) === kind);
+  const n = nth === undefined ? 0 : Number(nth);
+  return (n < 0 ? named.at(n) : named[n]) ?? null;
+}
 
 /** A call's receiver and method name: `object`/`name` fields (Java), or a `function` that is an attribute or a name. */
 export function callParts(node: SgNode, t: FlowSyntax): { object: SgNode | null; method: string } {
-  const fn = node.field("function");
-  if (!fn) return { object: node.field("object"), method: node.field("name")?.text() ?? "" };
+  const fn = fieldOf(node, "function", t);
+  if (!fn) {
+    // Java's `object`/`name`, Ruby's `receiver`/`method`, PHP's `scope::name`.
+    const object = fieldOf(node, "object", t) ?? fieldOf(node, "receiver", t) ?? fieldOf(node, "scope", t);
+    return { object, method: (fieldOf(node, "name", t) ?? fieldOf(node, "method", t))?.text() ?? "" };
+  }
   if (t.fieldAccessKinds.includes(String(fn.kind()))) {
-    const name = fn.field("attribute") ?? fn.field("property") ?? fn.field("field");
-    return { object: fn.field("object") ?? fn.field("operand"), method: name?.text() ?? "" };
+    const name =
+      fieldOf(fn, "attribute", t) ?? fieldOf(fn, "property", t) ?? fieldOf(fn, "field", t) ?? fieldOf(fn, "name", t);
+    const object =
+      fieldOf(fn, "object", t) ?? fieldOf(fn, "operand", t) ?? fieldOf(fn, "expression", t) ?? fieldOf(fn, "value", t);
+    return { object, method: name?.text() ?? "" };
   }
   return { object: null, method: fn.text() };
 }
@@ -43,14 +86,15 @@ export function signature(v: FlowValue): string {
 }
 
 export function paramCount(fn: SgNode, t: FlowSyntax): number {
-  return (fn.field("parameters")?.namedChildren() ?? []).filter((p) => t.parameterKinds.includes(String(p.kind())))
-    .length;
+  return (fieldOf(fn, "parameters", t)?.namedChildren() ?? []).filter((p) =>
+    t.parameterKinds.includes(String(p.kind())),
+  ).length;
 }
 
 /** The local a chain of calls starts from: `sb` of `sb.append(a).append(b)`. */
 export function chainRoot(node: SgNode, t: FlowSyntax): string | undefined {
   let cur: SgNode | null = node;
-  while (cur && t.callKinds.includes(String(cur.kind()))) cur = cur.field("object");
+  while (cur && t.callKinds.includes(String(cur.kind()))) cur = callParts(cur, t).object;
   return cur && t.identifierKinds.includes(String(cur.kind())) ? cur.text() : undefined;
 }
 
@@ -72,7 +116,8 @@ export function itemAt(collection: FlowValue, index: FlowValue): FlowValue {
 
 /** The text of a string literal, its quotes removed. */
 export function stringText(text: string): string {
-  const bare = text.replace(/^[a-zA-Z]*/, "");
+  // Prefixes: Python's `f`/`r`/`b`, C#'s `@`/`$`, Rust's `r#`.
+  const bare = text.replace(/^[a-zA-Z@$]*#*/, "").replace(/#+$/, "");
   if (bare.startsWith('"""') || bare.startsWith("'''")) return bare.slice(3, -3);
   return bare.slice(1, -1);
 }

@@ -1,4 +1,5 @@
 import type { SyntaxLanguage } from "../code/grammars.js";
+import { CSHARP, KOTLIN, PHP, RUBY, RUST } from "./flow-syntax-more.js";
 
 /**
  * What the data-flow reader (`flow-reader.ts`) needs to know of one grammar, as data: which node
@@ -116,6 +117,33 @@ export interface FlowSyntax {
   listOf: RegExp;
   /** Methods that pass the receiver's text on (`toString`, `trim`), and those that append. */
   appendMethods: RegExp;
+  /** Wrappers of one call argument (C#'s and PHP's `argument`): the argument is their one named child. */
+  argumentWrappers?: readonly string[];
+  /** Expressions written straight into a string, without a wrapper (PHP's `"a $x {$y->z}"`). */
+  embeddedKinds?: readonly string[];
+  /** A function's last expression is what it returns (Ruby, Rust). */
+  implicitReturn?: boolean;
+  /** Binary operators that append the right side to the left local (Ruby's `q << x`). */
+  appendOperators?: RegExp;
+  /** Values that make a local a text builder whatever its declared type (`var sb = new StringBuilder()`). */
+  builderValues?: RegExp;
+  /** A declarator's value is its last named child, not a `value` field (C#). */
+  valueIsLastChild?: boolean;
+  /** A heredoc written as a marker where the value is and its body after the line (Ruby's `<<~SQL`). */
+  heredoc?: { marker: string; body: string };
+  /** Children of a string that hold its parts (PHP's `heredoc_body`). */
+  stringBodyKinds?: readonly string[];
+  /**
+   * Children by field name for a grammar that names few fields (Kotlin), by node kind: a path of
+   * steps, each `kind` (the first child of that kind), `kind#n`, `*#n` or `*#-1` (the last child).
+   */
+  childFields?: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
+  /** Blocks that, met as a value (a `when` branch, a `match` arm), give their last expression. */
+  valueBlockKinds?: readonly string[];
+  /** Lambdas passed after a call's arguments (Kotlin's `buildString { append(x) }`): what they name flows into the result. */
+  trailingLambdaKinds?: readonly string[];
+  /** Modifier node kinds of a field declaration (C#'s `modifier`), read for `finalModifier`. */
+  modifierKinds?: readonly string[];
 }
 
 const JAVA: FlowSyntax = {
@@ -412,4 +440,9 @@ export const FLOW_SYNTAX: Partial<Record<SyntaxLanguage, FlowSyntax>> = {
   typescript: { ...JAVASCRIPT, classKinds: [...JAVASCRIPT.classKinds, "abstract_class_declaration"] },
   tsx: JAVASCRIPT,
   go: GO,
+  kotlin: KOTLIN,
+  csharp: CSHARP,
+  php: PHP,
+  ruby: RUBY,
+  rust: RUST,
 };

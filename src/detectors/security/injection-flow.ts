@@ -238,10 +238,6 @@ function flowCarriers(call: CallSite, rule: SinkRule, flow: FlowReader): FlowVal
   const shape = rule.shape ?? "text";
   const script = (argv: readonly FlowValue[]): FlowValue[] => {
     const [program, flag, text] = argv;
-    const named = (v: FlowValue | undefined, test: RegExp) => {
-      const choices = v ? choicesOf(v) : [];
-      return choices.length > 0 && choices.every((c) => typeof c === "string" && test.test(c));
-    };
     return named(program, SHELLS) && named(flag, SHELL_FLAG) && text ? [text] : [];
   };
   const argvOfValues = (vs: readonly FlowValue[]) => (vs.length === 1 && vs[0]?.items ? vs[0].items : vs);
@@ -256,7 +252,23 @@ function flowCarriers(call: CallSite, rule: SinkRule, flow: FlowReader): FlowVal
     return [first, ...environment];
   }
   if (shape === "text") return (rule.args ?? [0]).map((i) => given[i]).filter((v): v is FlowValue => v !== undefined);
+  // `Process.Start("cmd.exe", "/c " + x)`: a shell program, then a line that starts with its flag.
+  if (shape === "program-argline") {
+    const [program, line] = given;
+    return named(program, SHELLS) && line && SHELL_FLAG_LINE.test(line.literal) ? [line] : [];
+  }
+  // `Command::new("sh").args(["-c", x])`: the rule's receiver names the shell; the flag, then the script.
+  if (shape === "receiver-argv") {
+    const [flag, text] = argvOfValues(given);
+    return named(flag, SHELL_FLAG) && text ? [text] : [];
+  }
   return undefined;
+}
+
+/** A value that is one of a few constants, each of which the test accepts (`"sh"`, a choice of `"sh"` or `"cmd.exe"`). */
+function named(v: FlowValue | undefined, test: RegExp): boolean {
+  const choices = v ? choicesOf(v) : [];
+  return choices.length > 0 && choices.every((c) => typeof c === "string" && test.test(c));
 }
 
 /** The rule's condition on the call holds: `shell=True` (Python), `{ shell: true }` (JavaScript), or none. */
