@@ -11,8 +11,9 @@ const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/;
  *
  * @example parsePolicyFile("SEC-01.md", "---\nid: SEC-01\n...\n---\n# SEC-01 ...")
  */
-export function parsePolicyFile(source: string, text: string): Policy {
-  const match = FRONT_MATTER.exec(text);
+export function parsePolicyFile(source: string, text: string, read: { rules: boolean } = { rules: true }): Policy {
+  const found = FRONT_MATTER.exec(text);
+  const match = found && !read.rules ? withoutRules(found) : found;
   if (!match) {
     throw new GateError("POLICY_INVALID", `${source}: no YAML front matter (a '---' block at the top)`);
   }
@@ -48,6 +49,24 @@ export function parsePolicyFile(source: string, text: string): Policy {
   const policy: Policy = { ...parsed.data, text: body, source };
   if (parsed.data.rules.length > 0) policy.ruleLines = ruleLines(match[1] ?? "", parsed.data.rules.length);
   return policy;
+}
+
+/**
+ * The front matter without its top-level `rules:` block (from `rules:` at column 0 to the next
+ * key at column 0): a reader of the prose and the metadata need not parse 20,000 rules.
+ */
+function withoutRules(match: RegExpExecArray): RegExpExecArray {
+  const lines = (match[1] ?? "").split("\n");
+  const kept: string[] = [];
+  let inRules = false;
+  for (const line of lines) {
+    if (/^rules\s*:/.test(line)) inRules = true;
+    else if (/^[^\s#-]/.test(line)) inRules = false;
+    if (!inRules) kept.push(line);
+  }
+  const out = [...match] as unknown as RegExpExecArray;
+  out[1] = kept.join("\n");
+  return out;
 }
 
 /** The file line of each `rules:` entry (the front matter starts on line 2, below its `---`). */
@@ -90,10 +109,15 @@ export function loadPolicies(dir: string): Policy[] {
 }
 
 /**
- * The policies of files kept as text (a repository's own, kept with its review's configuration).
+ * The policies of files kept as text (a repository's own, kept with its review's configuration);
+ * with `{ rules: false }` their ast-grep rules are left unread (`rules` is empty), for readers of
+ * the prose, on the thread that answers.
  *
  * @example parsePolicyTexts(config.repoPolicies ?? []).map((p) => p.id) // ["ACME-01"]
  */
-export function parsePolicyTexts(files: readonly { source: string; text: string }[]): Policy[] {
-  return files.map((f) => parsePolicyFile(f.source, f.text));
+export function parsePolicyTexts(
+  files: readonly { source: string; text: string }[],
+  read: { rules: boolean } = { rules: true },
+): Policy[] {
+  return files.map((f) => parsePolicyFile(f.source, f.text, read));
 }

@@ -42,6 +42,8 @@ export interface CoreSettings {
   workers: number;
   /** GATE_DETECT_TIMEOUT_MS: how long a detection worker may take over one large change. */
   detectTimeoutMs: number;
+  /** GATE_RULES_BUDGET_MS: how long all the teams' ast-grep rules of one review may search (a worker past it is stopped). */
+  rulesBudgetMs: number;
 }
 
 /**
@@ -97,6 +99,7 @@ export function coreSchema(cwd: string) {
       GATE_OSV_CACHE_TTL: duration.default(6 * 3_600_000),
       GATE_WORKERS: integer(0).max(16).default(1),
       GATE_DETECT_TIMEOUT_MS: integer(1).default(120_000),
+      GATE_RULES_BUDGET_MS: integer(100).default(5_000),
     })
     .transform(
       (e): CoreSettings => ({
@@ -142,6 +145,7 @@ export function coreSchema(cwd: string) {
         },
         workers: e.GATE_WORKERS,
         detectTimeoutMs: e.GATE_DETECT_TIMEOUT_MS,
+        rulesBudgetMs: e.GATE_RULES_BUDGET_MS,
       }),
     );
 }
