@@ -81,17 +81,29 @@ function ruleLines(frontMatter: string, count: number): number[] {
 }
 
 /**
- * Loads every `*.md` policy in a directory, sorted by id. Fails on a malformed file or a duplicate id.
+ * Loads every `*.md` policy in a directory (a symbolic link is followed: the folder is the
+ * operator's), sorted by id. Fails on a malformed file, a duplicate id, or a file it would not
+ * read (`X.MD`, a sub-folder), naming it.
  *
  * @example loadPolicies(BUNDLED_POLICIES_DIR).map((p) => p.id) // ["DATA-01", ..., "SEC-05"]
  */
 export function loadPolicies(dir: string): Policy[] {
-  let names: string[];
+  let entries: fs.Dirent[];
   try {
-    names = fs.readdirSync(dir).filter((n) => n.endsWith(".md") && n.toLowerCase() !== "readme.md");
+    entries = fs.readdirSync(dir, { withFileTypes: true });
   } catch (error) {
     throw new GateError("POLICY_INVALID", `cannot read the policy directory ${dir}`, { cause: error });
   }
+  // A file meant as a policy but not read is named, never skipped silently: the start stops.
+  for (const e of entries) {
+    const why = e.isDirectory()
+      ? "is a sub-folder: only the folder's own *.md files are read; move its policies up"
+      : !e.name.endsWith(".md") && e.name.toLowerCase().endsWith(".md")
+        ? "is not read: a policy file's extension is .md, in lower case; rename it"
+        : undefined;
+    if (why) throw new GateError("POLICY_INVALID", `${path.join(dir, e.name)} ${why}`);
+  }
+  const names = entries.map((e) => e.name).filter((n) => n.endsWith(".md") && n.toLowerCase() !== "readme.md");
   const policies = names.map((n) => {
     const file = path.join(dir, n);
     return parsePolicyFile(file, fs.readFileSync(file, "utf8"));
