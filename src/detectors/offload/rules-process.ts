@@ -12,7 +12,8 @@ try {
 } catch {
   // Not allowed here: the rules run at the server's priority.
 }
-const file = process.env.GATE_RULES_PROGRESS_FILE;
+// Its one argument: the file where it writes which rule is searching (rule-progress.ts).
+const file = process.argv[2];
 const at = file ? progressWriter(file) : undefined;
 const reply = (message: RulesDone | PoliciesChecked | RulesSearching) => process.send?.(message);
 

@@ -119,10 +119,10 @@ export function rulesRunner(log: Logger, timeoutMs = 120_000): RulesRunner | und
 
   const spawn = (): ChildProcess => {
     fs.writeFileSync(progressFile, Buffer.alloc(8));
-    const c = fork(script.file, [], {
+    // The progress file is the process's one argument.
+    const c = fork(script.file, [progressFile], {
       execArgv: script.execArgv,
       serialization: "advanced",
-      env: { ...process.env, GATE_RULES_PROGRESS_FILE: progressFile },
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });
     c.on("message", (message: RulesDone | PoliciesChecked | RulesSearching) => {
