@@ -102,7 +102,8 @@ export function rulesRunner(log: Logger, timeoutMs = 120_000): RulesRunner | und
   if (!script) return undefined;
   const progressFile = path.join(os.tmpdir(), `gate-rules-${process.pid}-${randomUUID()}.progress`);
   let child: ChildProcess | undefined;
-  let running: (Queued & { job: number; timer: NodeJS.Timeout; child: ChildProcess }) | undefined;
+  type Running = Queued & { job: number; child: ChildProcess; timer?: NodeJS.Timeout };
+  let running: Running | undefined;
   const waiting: Queued[] = [];
   let jobs = 0;
   let closed = false;
@@ -143,7 +144,7 @@ export function rulesRunner(log: Logger, timeoutMs = 120_000): RulesRunner | und
   };
 
   /** Kills the process `ms` from now unless `r` has finished: the job rejects naming the rule that was searching. */
-  const overrunAfter = (r: NonNullable<typeof running>, ms: number): NodeJS.Timeout =>
+  const overrunAfter = (r: Running, ms: number): NodeJS.Timeout =>
     setTimeout(() => {
       if (running !== r) return;
       const at = readProgress(progressFile);
@@ -167,8 +168,9 @@ export function rulesRunner(log: Logger, timeoutMs = 120_000): RulesRunner | und
     c.ref();
     c.channel?.ref();
     const job = ++jobs;
-    running = { ...next, job, child: c, timer: setTimeout(() => {}, 0) };
-    running.timer = overrunAfter(running, next.timeoutMs);
+    const r: Running = { ...next, job, child: c };
+    r.timer = overrunAfter(r, next.timeoutMs);
+    running = r;
     try {
       c.send(next.message(job), (error) => {
         if (error) finish({ error });
