@@ -36,6 +36,7 @@ import type { Settings } from "./settings/index.js";
 import { openState } from "./store/open-state.js";
 import { configParser as configParserFor } from "./gate-file/config-parser.js";
 import { detectionPool as detectionPoolFor } from "./detectors/offload/detect-pool.js";
+import { rulesRunner as rulesRunnerFor } from "./detectors/offload/rules-runner.js";
 import type { PgJobQueue } from "./store/postgres/job-queue.js";
 
 /** What the edges may add to the core: live intake, live licences, model reviewers, publishers. */
@@ -105,7 +106,7 @@ export async function checkConfiguredModels(claude: Settings["claude"], log: Log
 export async function buildGate(settings: Settings, log: Logger, extras: GateExtras = {}) {
   const policies = loadPolicies(settings.policiesDir);
   // A policy's own ast-grep rules are checked here: a rule ast-grep refuses stops the start, naming it.
-  const ruleDetectors = policyRuleDetectors(policies);
+  const ruleDetectors = policyRuleDetectors(policies, { budgetMs: settings.rulesBudgetMs });
   const clock = extras.clock ?? systemClock;
   // The server-wide configuration, read whole and checked as strictly as `gate config check` before
   // anything is reviewed: an invalid file, or a policy id with no policy file, stops the start.
@@ -167,6 +168,8 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
   const configParser = configParserFor(settings.workers, log);
   // Large changes are detected there too (detectors/offload/).
   const detectionPool = detectionPoolFor(settings.workers, log, settings.detectTimeoutMs);
+  // Teams' ast-grep rules in a child process, killed when one overruns GATE_RULES_BUDGET_MS.
+  const rulesRunner = settings.workers > 0 ? rulesRunnerFor(log, settings.detectTimeoutMs) : undefined;
   const graph = buildReviewGraph(
     {
       loader,
@@ -192,6 +195,8 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
       server: { file: configFile, config },
       configParser,
       ...(detectionPool ? { detectionPool } : {}),
+      ...(rulesRunner ? { rulesRunner } : {}),
+      rulesBudgetMs: settings.rulesBudgetMs,
       configs,
       clock,
       specialistTimeoutMs: settings.review.specialistTimeoutMs,
@@ -260,7 +265,7 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
     },
     close: async () => {
       await jobQueue?.end();
-      await Promise.all([configParser.close(), detectionPool?.close()]);
+      await Promise.all([configParser.close(), detectionPool?.close(), rulesRunner?.close()]);
       await state.close();
     },
   };

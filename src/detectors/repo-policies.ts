@@ -15,7 +15,7 @@ import { policyRuleDetectors } from "./policy-rules.js";
  */
 export function repositoryPolicies(
   files: readonly { source: string; text: string }[],
-  server: readonly Policy[],
+  server: readonly Pick<Policy, "id" | "source">[],
 ): { policies: Policy[]; problem?: string } {
   if (files.length === 0) return { policies: [] };
   const problems: string[] = [];

@@ -61,7 +61,11 @@ export function createGitHubLoader(opts: { auth: GitHubAuth }): PullRequestLoade
       // Its own policies too: from the base commit only (a PR adding one raises SEC-06 instead).
       let repoPolicies: IntakeResult["repoPolicies"];
       try {
-        repoPolicies = await readRepoPolicies(octokit, { owner: source.owner, repo: source.repo, ref: pr.baseSha });
+        repoPolicies = await readRepoPolicies(
+          octokit,
+          { owner: source.owner, repo: source.repo, ref: pr.baseSha },
+          (unread) => problems.push(unread),
+        );
       } catch (error) {
         problems.push(`${messageOf(error)}; the review cannot use the repository's own policies`);
       }

@@ -62,7 +62,7 @@ export async function loadPush(octokit: Octokit, source: PushSource): Promise<In
   }
   let repoPolicies: IntakeResult["repoPolicies"];
   try {
-    repoPolicies = await readRepoPolicies(octokit, { ...where, ref: baseSha });
+    repoPolicies = await readRepoPolicies(octokit, { ...where, ref: baseSha }, (unread) => problems.push(unread));
   } catch (error) {
     problems.push(`${messageOf(error)}; the review cannot use the repository's own policies`);
   }

@@ -5,6 +5,24 @@ import { jsonBody, UNPARSED } from "./json-body.js";
 
 /** How many policy files a repository's folder may hold (each is one more contents call per review). */
 export const REPO_POLICY_FILES_MAX = 50;
+/** The largest policy file read (GitHub's contents API gives a file's text only up to 1 MB). */
+export const REPO_POLICY_FILE_MAX_BYTES = 1024 * 1024;
+
+/** Why an entry of the policies folder is not read as a policy file, or undefined when it is (or is its README). */
+function notReadWhy(e: { type?: string; name?: string; size?: number }): string | undefined {
+  const name = e.name ?? "";
+  if (name.toLowerCase() === "readme.md") return undefined;
+  if (e.type === "symlink") return "a symbolic link: policy files are read only as regular files";
+  if (e.type === "dir") return "a sub-folder: only the folder's own files are read, not its sub-folders'";
+  if (e.type !== "file") return `a ${e.type ?? "entry"} GitHub lists, not a regular file`;
+  if (!name.endsWith(".md"))
+    return name.toLowerCase().endsWith(".md")
+      ? "its extension is not `.md` in lower case"
+      : "not a policy file: policy files end in `.md`";
+  if ((e.size ?? 0) > REPO_POLICY_FILE_MAX_BYTES)
+    return `${e.size} bytes; at most ${REPO_POLICY_FILE_MAX_BYTES} are read`;
+  return undefined;
+}
 
 interface At {
   owner: string;
@@ -63,18 +81,29 @@ export function readRepoConfig(octokit: Octokit, at: At): Promise<RepoConfigText
  * A repository's own policy files (`.github/gate/policies/*.md`) at `ref`, the pull request's
  * base commit, never its head; none when the folder is absent. A folder GitHub cannot list, an
  * entry it does not return whole, or more than `REPO_POLICY_FILES_MAX` files is an error (the
- * review then goes to a person saying so).
+ * review then goes to a person saying so). An entry the gate does not read (a symbolic link, a
+ * sub-folder, `ACME.MD` or another extension, a file over `REPO_POLICY_FILE_MAX_BYTES`) is never
+ * skipped silently: `unread` is told its name and why, and the review goes to a person with it.
  *
  * @example await readRepoPolicies(octokit, { owner: "acme", repo: "web", ref: pr.baseSha }) // [{ source: "acme/web:.github/gate/policies/ACME-01.md@…", text }]
  */
-export async function readRepoPolicies(octokit: Octokit, at: At): Promise<RepoConfigText[]> {
+export async function readRepoPolicies(
+  octokit: Octokit,
+  at: At,
+  unread: (what: string) => void = () => {},
+): Promise<RepoConfigText[]> {
   const listing = await contentsOf(octokit, at, REPO_POLICIES_DIR);
   if (listing === undefined) return [];
   if (!Array.isArray(listing)) {
     throw new GateError("GITHUB_INTAKE", `${whereOf(at, REPO_POLICIES_DIR)} is not a folder`);
   }
-  const names = (listing as { type?: string; name?: string }[])
-    .filter((e) => e.type === "file" && e.name?.endsWith(".md") && e.name.toLowerCase() !== "readme.md")
+  const entries = listing as { type?: string; name?: string; size?: number }[];
+  for (const e of entries) {
+    const why = e.name?.toLowerCase() === "readme.md" && e.type === "file" ? undefined : notReadWhy(e);
+    if (why) unread(`${whereOf(at, `${REPO_POLICIES_DIR}/${e.name ?? "?"}`)} is not read (${why}); a person decides`);
+  }
+  const names = entries
+    .filter((e) => e.type === "file" && e.name?.toLowerCase() !== "readme.md" && notReadWhy(e) === undefined)
     .map((e) => e.name as string)
     .sort();
   if (names.length > REPO_POLICY_FILES_MAX) {

@@ -19,6 +19,7 @@ import type { ConfigParser } from "../gate-file/config-parser.js";
 import type { Clock } from "../domain/clock.js";
 import type { ConfigShelf } from "./review-config.js";
 import { parsePolicyTexts } from "../policy/load-policies.js";
+import type { RulesRunner } from "../detectors/offload/rules-runner.js";
 
 /** The investigator as the graph sees it. It never throws (a failure is an inconclusive report). */
 export interface Investigator {
@@ -55,6 +56,10 @@ export interface ReviewGraphDeps {
   server: ServerConfig;
   /** Runs the built-in detectors over a large change on worker threads (GATE_WORKERS); in-thread when unset. */
   detectionPool?: DetectionPool;
+  /** Runs teams' ast-grep rules in a child process killed past their budget (GATE_WORKERS > 0); in-thread when unset. */
+  rulesRunner?: RulesRunner;
+  /** GATE_RULES_BUDGET_MS: how long the teams' rules of one review may search. */
+  rulesBudgetMs?: number;
   /** Parses a repository's configuration file off the answering thread (GATE_WORKERS); in-thread when unset. */
   configParser?: ConfigParser;
   /** Where each review's configuration is kept once, by digest (the state holds the digest). */
@@ -101,7 +106,8 @@ export async function reviewedPullRequest(
  */
 export function ownPolicies(config: EffectiveConfig): Policy[] {
   try {
-    return parsePolicyTexts(config.repoPolicies ?? []);
+    // Their prose only: the rules are the detection workers' to parse (20,000 take seconds).
+    return parsePolicyTexts(config.repoPolicies ?? [], { rules: false });
   } catch {
     return [];
   }

@@ -11,8 +11,9 @@ const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/;
  *
  * @example parsePolicyFile("SEC-01.md", "---\nid: SEC-01\n...\n---\n# SEC-01 ...")
  */
-export function parsePolicyFile(source: string, text: string): Policy {
-  const match = FRONT_MATTER.exec(text);
+export function parsePolicyFile(source: string, text: string, read: { rules: boolean } = { rules: true }): Policy {
+  const found = FRONT_MATTER.exec(text);
+  const match = found && !read.rules ? withoutRules(found) : found;
   if (!match) {
     throw new GateError("POLICY_INVALID", `${source}: no YAML front matter (a '---' block at the top)`);
   }
@@ -50,6 +51,24 @@ export function parsePolicyFile(source: string, text: string): Policy {
   return policy;
 }
 
+/**
+ * The front matter without its top-level `rules:` block (from `rules:` at column 0 to the next
+ * key at column 0): a reader of the prose and the metadata need not parse 20,000 rules.
+ */
+function withoutRules(match: RegExpExecArray): RegExpExecArray {
+  const lines = (match[1] ?? "").split("\n");
+  const kept: string[] = [];
+  let inRules = false;
+  for (const line of lines) {
+    if (/^rules\s*:/.test(line)) inRules = true;
+    else if (/^[^\s#-]/.test(line)) inRules = false;
+    if (!inRules) kept.push(line);
+  }
+  const out = [...match] as unknown as RegExpExecArray;
+  out[1] = kept.join("\n");
+  return out;
+}
+
 /** The file line of each `rules:` entry (the front matter starts on line 2, below its `---`). */
 function ruleLines(frontMatter: string, count: number): number[] {
   const lineCounter = new LineCounter();
@@ -62,17 +81,29 @@ function ruleLines(frontMatter: string, count: number): number[] {
 }
 
 /**
- * Loads every `*.md` policy in a directory, sorted by id. Fails on a malformed file or a duplicate id.
+ * Loads every `*.md` policy in a directory (a symbolic link is followed: the folder is the
+ * operator's), sorted by id. Fails on a malformed file, a duplicate id, or a file it would not
+ * read (`X.MD`, a sub-folder), naming it.
  *
  * @example loadPolicies(BUNDLED_POLICIES_DIR).map((p) => p.id) // ["DATA-01", ..., "SEC-05"]
  */
 export function loadPolicies(dir: string): Policy[] {
-  let names: string[];
+  let entries: fs.Dirent[];
   try {
-    names = fs.readdirSync(dir).filter((n) => n.endsWith(".md") && n.toLowerCase() !== "readme.md");
+    entries = fs.readdirSync(dir, { withFileTypes: true });
   } catch (error) {
     throw new GateError("POLICY_INVALID", `cannot read the policy directory ${dir}`, { cause: error });
   }
+  // A file meant as a policy but not read is named, never skipped silently: the start stops.
+  for (const e of entries) {
+    const why = e.isDirectory()
+      ? "is a sub-folder: only the folder's own *.md files are read; move its policies up"
+      : !e.name.endsWith(".md") && e.name.toLowerCase().endsWith(".md")
+        ? "is not read: a policy file's extension is .md, in lower case; rename it"
+        : undefined;
+    if (why) throw new GateError("POLICY_INVALID", `${path.join(dir, e.name)} ${why}`);
+  }
+  const names = entries.map((e) => e.name).filter((n) => n.endsWith(".md") && n.toLowerCase() !== "readme.md");
   const policies = names.map((n) => {
     const file = path.join(dir, n);
     return parsePolicyFile(file, fs.readFileSync(file, "utf8"));
@@ -90,10 +121,15 @@ export function loadPolicies(dir: string): Policy[] {
 }
 
 /**
- * The policies of files kept as text (a repository's own, kept with its review's configuration).
+ * The policies of files kept as text (a repository's own, kept with its review's configuration);
+ * with `{ rules: false }` their ast-grep rules are left unread (`rules` is empty), for readers of
+ * the prose, on the thread that answers.
  *
  * @example parsePolicyTexts(config.repoPolicies ?? []).map((p) => p.id) // ["ACME-01"]
  */
-export function parsePolicyTexts(files: readonly { source: string; text: string }[]): Policy[] {
-  return files.map((f) => parsePolicyFile(f.source, f.text));
+export function parsePolicyTexts(
+  files: readonly { source: string; text: string }[],
+  read: { rules: boolean } = { rules: true },
+): Policy[] {
+  return files.map((f) => parsePolicyFile(f.source, f.text, read));
 }

@@ -48,6 +48,8 @@ export interface CoreSettings {
    * (GATE_EMERGENCY_LABEL=off): there is no emergency path.
    */
   emergency: { label?: string; hours: number };
+  /** GATE_RULES_BUDGET_MS: how long all the teams' ast-grep rules of one review may search (a worker past it is stopped). */
+  rulesBudgetMs: number;
 }
 
 /**
@@ -109,6 +111,7 @@ export function coreSchema(cwd: string) {
         .positive()
         .max(24 * 365)
         .default(24),
+      GATE_RULES_BUDGET_MS: integer(100).default(5_000),
     })
     .transform(
       (e): CoreSettings => ({
@@ -159,6 +162,7 @@ export function coreSchema(cwd: string) {
           ...(e.GATE_EMERGENCY_LABEL !== "off" ? { label: e.GATE_EMERGENCY_LABEL } : {}),
           hours: e.GATE_EMERGENCY_HOURS,
         },
+        rulesBudgetMs: e.GATE_RULES_BUDGET_MS,
       }),
     );
 }

@@ -49,6 +49,8 @@ export interface FakeGitHub {
   setInstallation(owner: string, repo: string, installationId: number): void;
   /** Serves a file through the contents API at a ref (a commit SHA; "" for the default branch); its folders list it. */
   setContent(owner: string, repo: string, ref: string, path: string, text: string): void;
+  /** Serves a symbolic link to `target` at a ref: its folder lists it as GitHub does (`type: "symlink"`). */
+  setSymlink(owner: string, repo: string, ref: string, path: string, target: string): void;
   /**
    * Serves `GET /repos/{o}/{r}/compare/{base}...{head}`: how `head` relates to `base` ("ahead"
    * when base is its ancestor, "diverged" after a force-push) and the files changed between them.
@@ -216,6 +218,7 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
   const tarballs = new Map<string, Buffer>();
   const installations = new Map<string, number>();
   const contents = new Map<string, string>();
+  const symlinks = new Set<string>();
   const compares = new Map<string, CompareAnswer>();
   const commitPulls = new Map<string, Array<{ number: number; merged_at: string | null }>>();
   const requests: RecordedRequest[] = [];
@@ -391,7 +394,7 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
           res,
           200,
           names.map((name) => ({
-            type: under.includes(name) ? "file" : "dir",
+            type: symlinks.has(`${at}${file}/${name}`) ? "symlink" : under.includes(name) ? "file" : "dir",
             name,
             path: `${file}/${name}`,
             size: Buffer.byteLength(contents.get(`${at}${file}/${name}`) ?? ""),
@@ -510,6 +513,10 @@ export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<Fak
       void compares.set(`${owner}/${repo}@${baseSha}...${head}`, answer),
     setCommitPulls: (owner, repo, sha, listed) => void commitPulls.set(`${owner}/${repo}@${sha}`, listed),
     setContent: (owner, repo, ref, path, text) => void contents.set(`${owner}/${repo}@${ref}:${path}`, text),
+    setSymlink: (owner, repo, ref, path, target) => {
+      contents.set(`${owner}/${repo}@${ref}:${path}`, target);
+      symlinks.add(`${owner}/${repo}@${ref}:${path}`);
+    },
     find: (method, path) => requests.filter((r) => r.method === method && path.test(r.path)),
     failNext: (method, path, times, opts = {}) => void failures.push({ method, path, left: times, opts }),
     hold: (method, path) => {

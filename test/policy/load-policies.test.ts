@@ -76,4 +76,19 @@ describe("the policy corpus", () => {
     fs.writeFileSync(path.join(dir, "b.md"), good);
     expect(() => loadPolicies(dir)).toThrow(/ACME-01 is also used by/);
   });
+
+  it("names a file it would not read (X.MD, a sub-folder) and stops; a symbolic link in the operator's folder is followed", () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, "ACME-01.md"), good);
+    fs.writeFileSync(path.join(dir, "target.txt"), good.replaceAll("ACME-01", "ACME-02"));
+    fs.symlinkSync(path.join(dir, "target.txt"), path.join(dir, "ACME-02.md"));
+    expect(loadPolicies(dir).map((p) => p.id)).toEqual(["ACME-01", "ACME-02"]);
+    fs.writeFileSync(path.join(dir, "ACME-03.MD"), good.replaceAll("ACME-01", "ACME-03"));
+    expect(() => loadPolicies(dir)).toThrow(
+      `${path.join(dir, "ACME-03.MD")} is not read: a policy file's extension is .md`,
+    );
+    fs.rmSync(path.join(dir, "ACME-03.MD"));
+    fs.mkdirSync(path.join(dir, "team"));
+    expect(() => loadPolicies(dir)).toThrow(`${path.join(dir, "team")} is a sub-folder`);
+  });
 });

@@ -13,6 +13,7 @@ import { recordingAdvisoryFailures } from "../../advisories/recording-failures.j
 import type { DetectContext, Detector } from "../../detectors/detector.js";
 import { type DetectionPool, DetectionTimeout, isLargeChange } from "../../detectors/offload/detect-pool.js";
 import type { DetectorOutcome } from "../../detectors/offload/protocol.js";
+import { teamsRulesOffThread } from "./teams-rules.js";
 import { configOf, reviewedPullRequest, type ReviewGraphDeps } from "../deps.js";
 import type { ReviewStateUpdate, ReviewStateValue } from "../state.js";
 
@@ -149,10 +150,29 @@ export function detectNode(deps: ReviewGraphDeps) {
       if ("error" in o) failed(d, new Error(o.error), o.outOfTime ? "out of time, GATE_DETECT_TIMEOUT_MS" : undefined);
       else found.push(...o.findings);
     }
-    // A repository's own rules run here, on the main thread, beside what the workers did not take.
-    const detectors = [...deps.detectors, ...repositoryRuleDetectors(config, detectorErrors)];
+    // Teams' rules (the server's and the repository's) run in the rules process whenever there is one,
+    // whatever the change's size: one rule can be quadratic; there its budget stops it mid-search.
+    const runner = deps.rulesRunner;
+    const isRules = (d: Detector) => d.id.startsWith("rules:");
+    let detectors: Detector[];
+    let inThread: Detector[];
+    if (runner) {
+      const serverRules = deps.policies.filter((p) =>
+        deps.detectors.some((d) => isRules(d) && d.id === `rules:${p.id}`),
+      );
+      const teams = await teamsRulesOffThread(runner, ctx, serverRules, config.repoPolicies ?? [], deps.rulesBudgetMs);
+      found.push(...teams.findings);
+      detectorErrors.push(...teams.errors);
+      gaps.push(...teams.gaps);
+      detectors = [...deps.detectors.filter((d) => !isRules(d)), ...teams.readers];
+      inThread = detectors.filter((d) => !teams.readers.includes(d));
+    } else {
+      // Without workers (GATE_WORKERS=0, the CLI) a repository's own rules run here, within their budget.
+      detectors = [...deps.detectors, ...repositoryRuleDetectors(config, detectorErrors)];
+      inThread = detectors;
+    }
     await Promise.all(
-      detectors
+      inThread
         .filter((d) => !outcomes || !away.includes(d))
         .map(async (d) => {
           try {

@@ -16,7 +16,14 @@ export function intakeNode(deps: ReviewGraphDeps) {
       await deps.pullRequests.put(state.reviewId, r.pr);
       // The repository's own policies from the base commit, checked; a refused one goes to a person.
       const files = r.repoPolicies ?? [];
-      const own = repositoryPolicies(files, deps.policies);
+      // Checked in the rules process when there is one: 20,000 rules take seconds to parse and compile.
+      const own =
+        deps.rulesRunner && files.length > 0
+          ? await deps.rulesRunner.checkPolicies(files, deps.policies).catch((error: unknown) => ({
+              policies: [],
+              problem: `the repository's own policies could not be checked off the answering thread (${messageOf(error)}); a person decides`,
+            }))
+          : repositoryPolicies(files, deps.policies);
       // The repository's file from the base commit, over the server's; an invalid one goes to a person.
       const { config, problem } = await resolveReviewConfig(
         deps.server,
