@@ -15,7 +15,7 @@ export interface AuditorKey extends AuditorRecord {
 
 /**
  * The auditors who may read the evidence pages (`gate auditor add|list|revoke`,
- * src/server/auditor/): one row each, their token stored hashed.
+ * src/server/sign-in.ts): one row each, their token stored hashed.
  *
  * @example await store.addAuditor("kim", sha256hex(token));
  */
