@@ -47,7 +47,6 @@ interface Definition {
 interface ParsedFile {
   lang: SyntaxLanguage;
   root: SgNode;
-  text: string;
 }
 
 /**
@@ -63,6 +62,7 @@ interface ParsedFile {
  */
 export class CallFollower {
   private files: Promise<string[]> | undefined;
+  private readonly texts = new Map<string, string | undefined>();
   private readonly parsed = new Map<string, ParsedFile | undefined>();
 
   constructor(
@@ -142,9 +142,11 @@ export class CallFollower {
     if (!/^[A-Za-z_$][\w$]*[?!]?$/.test(name)) return [];
     const out: Definition[] = [];
     for (const file of await this.list()) {
-      const parsed = await this.parse(file);
-      if (!parsed || !parsed.text.includes(name)) continue;
-      if (this.familyOf(parsed.lang) !== this.family) continue;
+      // Only a file whose text names the function is parsed.
+      const text = await this.text(file);
+      if (!text?.includes(name)) continue;
+      const parsed = this.parse(file, text);
+      if (!parsed) continue;
       for (const node of definitionNodes(parsed.root, this.family)) {
         const named = node.field("name") ?? node.field("key");
         if (named?.text().replace(/^["']|["']$/g, "") !== name) continue;
@@ -154,14 +156,17 @@ export class CallFollower {
     return out;
   }
 
-  private async parse(file: string): Promise<ParsedFile | undefined> {
-    if (this.parsed.has(file)) return this.parsed.get(file);
-    let result: ParsedFile | undefined;
-    const lang = syntaxLanguageOf(file);
-    if (lang !== undefined && this.familyOf(lang) === this.family) {
-      const text = await readFile(path.join(await realRoot(this.root), file), "utf8");
-      result = { lang, text, root: parseSource(lang, text) };
+  private async text(file: string): Promise<string | undefined> {
+    if (!this.texts.has(file)) {
+      this.texts.set(file, await readFile(path.join(await realRoot(this.root), file), "utf8").catch(() => undefined));
     }
+    return this.texts.get(file);
+  }
+
+  private parse(file: string, text: string): ParsedFile | undefined {
+    if (this.parsed.has(file)) return this.parsed.get(file);
+    const lang = syntaxLanguageOf(file);
+    const result = lang !== undefined ? { lang, root: parseSource(lang, text) } : undefined;
     this.parsed.set(file, result);
     return result;
   }
