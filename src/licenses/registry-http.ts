@@ -13,12 +13,20 @@ export interface RetryPolicy {
 /** The default: 3 attempts, waiting 250 ms then 500 ms (with jitter). */
 export const DEFAULT_RETRY: RetryPolicy = { retries: 2, minDelayMs: 250, maxDelayMs: 2000 };
 
+/** The most of one answer read by default (`GATE_MAX_ANSWER_BYTES`): 32 MiB. */
+export const DEFAULT_MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+
 /** How one registry client talks HTTP. */
 export interface RegistryHttpOptions {
   fetch?: typeof fetch;
   /** Per attempt, body included; 5 s by default. */
   timeoutMs?: number;
   retry?: Partial<RetryPolicy>;
+  /**
+   * The most of one answer's body read (`GATE_MAX_ANSWER_BYTES`, 32 MiB by default): the body is read
+   * as a stream and the request aborted past it, a failed lookup naming the cap (never retried).
+   */
+  maxBytes?: number;
 }
 
 /** A registry's document, or its answer that there is none (404). */
@@ -73,6 +81,7 @@ export async function requestRegistryJson(
   const doFetch = opts.fetch ?? fetch;
   const timeoutMs = opts.timeoutMs ?? 5000;
   const retry = { ...DEFAULT_RETRY, ...opts.retry };
+  const maxBytes = opts.maxBytes ?? DEFAULT_MAX_ANSWER_BYTES;
   let attempts = 0;
   const attempt = async (): Promise<RegistryDocument> => {
     attempts++;
@@ -107,8 +116,9 @@ export async function requestRegistryJson(
     }
     let text: string;
     try {
-      text = await res.text();
+      text = await cappedText(res, maxBytes);
     } catch (error) {
+      if (error instanceof AbortError) throw error;
       const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
       throw new Transient(timedOut ? `timed out after ${timeoutMs} ms` : `cut off its answer: ${messageOf(error)}`);
     }
@@ -131,4 +141,36 @@ export async function requestRegistryJson(
     const message = error instanceof Error ? error.message : String(error);
     throw new RegistryUnavailable(`${message} (${attempts} attempt${attempts === 1 ? "" : "s"})`);
   }
+}
+
+/**
+ * The body as text, read as a stream: past `maxBytes` (or a `content-length` above it) the read is
+ * cancelled and an AbortError (not retried) names the cap, so a huge answer never sits in memory or
+ * holds the thread in `JSON.parse`.
+ */
+async function cappedText(res: Response, maxBytes: number): Promise<string> {
+  const tooLarge = (seen: string) =>
+    new AbortError(
+      `sent an answer of ${seen} bytes; at most ${maxBytes} are read (GATE_MAX_ANSWER_BYTES), so it was not read`,
+    );
+  const declared = Number(res.headers.get("content-length") ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await res.body?.cancel();
+    throw tooLarge(String(declared));
+  }
+  if (!res.body) return "";
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel();
+      throw tooLarge(`more than ${maxBytes}`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, total).toString("utf8");
 }

@@ -42,6 +42,12 @@ export interface CoreSettings {
   workers: number;
   /** GATE_DETECT_TIMEOUT_MS: how long a detection worker may take over one large change. */
   detectTimeoutMs: number;
+  /**
+   * The caps on what the gate reads from outside and from a pull request: one answer of OSV or a
+   * licence registry (`GATE_MAX_ANSWER_BYTES`), one file's diff (`GATE_MAX_FILE_LINES`,
+   * `GATE_MAX_FILE_BYTES`). What a cap stops is recorded and the review goes to a person.
+   */
+  caps: { answerBytes: number; fileLines: number; fileBytes: number };
 }
 
 /**
@@ -97,6 +103,9 @@ export function coreSchema(cwd: string) {
       GATE_OSV_CACHE_TTL: duration.default(6 * 3_600_000),
       GATE_WORKERS: integer(0).max(16).default(1),
       GATE_DETECT_TIMEOUT_MS: integer(1).default(120_000),
+      GATE_MAX_ANSWER_BYTES: integer(1024).default(32 * 1024 * 1024),
+      GATE_MAX_FILE_LINES: integer(1).default(100_000),
+      GATE_MAX_FILE_BYTES: integer(1024).default(8 * 1024 * 1024),
     })
     .transform(
       (e): CoreSettings => ({
@@ -142,6 +151,11 @@ export function coreSchema(cwd: string) {
         },
         workers: e.GATE_WORKERS,
         detectTimeoutMs: e.GATE_DETECT_TIMEOUT_MS,
+        caps: {
+          answerBytes: e.GATE_MAX_ANSWER_BYTES,
+          fileLines: e.GATE_MAX_FILE_LINES,
+          fileBytes: e.GATE_MAX_FILE_BYTES,
+        },
       }),
     );
 }
