@@ -1,5 +1,6 @@
 import type { Octokit } from "@octokit/rest";
 import { GateError } from "../domain/errors.js";
+import { capPatches, DEFAULT_FILE_CAPS, type FileCaps } from "../domain/file-caps.js";
 import {
   type ChangedFile,
   parseChangedFiles,
@@ -155,19 +156,28 @@ async function changedFiles(
 
 /**
  * Reads a pull request and all its files from GitHub into the gate's `PullRequest` (the same
- * parser fixtures use). `incomplete` says when the gate cannot see the whole change.
+ * parser fixtures use). `incomplete` says when the gate cannot see the whole change, including a
+ * file whose diff is over a cap (`capPatches`): that diff is not read, and the file is named.
  *
  * @example const { pr, incomplete } = await loadPullRequest(octokit, { owner: "acme", repo: "web", number: 7 });
  */
-export async function loadPullRequest(octokit: Octokit, ref: PrRef): Promise<LoadedPullRequest> {
+export async function loadPullRequest(
+  octokit: Octokit,
+  ref: PrRef,
+  caps: FileCaps = DEFAULT_FILE_CAPS,
+): Promise<LoadedPullRequest> {
   const where = formatPrRef(ref);
   try {
     const params = { owner: ref.owner, repo: ref.repo, pull_number: ref.number };
     const { data: pull } = await octokit.rest.pulls.get(params);
     const files = await changedFiles(octokit, params);
-    const pr = pullRequestWith(pull, files);
-    const incomplete = incompleteReason(pr, pull.changed_files);
-    return incomplete ? { pr, incomplete } : { pr };
+    const listed = pullRequestWith(pull, files);
+    const capped = capPatches(listed.files, caps);
+    const pr = { ...listed, files: capped.files };
+    const reasons = [incompleteReason(listed, pull.changed_files), ...capped.notRead].filter(
+      (r): r is string => r !== undefined,
+    );
+    return reasons.length > 0 ? { pr, incomplete: reasons.join("; ") } : { pr };
   } catch (error) {
     if (error instanceof PullRequestShapeError) {
       throw new GateError("PULL_REQUEST_MALFORMED", `cannot read pull request ${where}: ${error.message}`, {
