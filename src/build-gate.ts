@@ -171,7 +171,11 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
       ? {
           github: createGitHubLoader({
             auth: github,
-            fileCaps: { lines: settings.caps.fileLines, bytes: settings.caps.fileBytes },
+            fileCaps: {
+              lines: settings.caps.fileLines,
+              bytes: settings.caps.fileBytes,
+              answerBytes: settings.caps.answerBytes,
+            },
           }),
         }
       : {},

@@ -34,7 +34,11 @@ export function octokitFor(
  *
  * @example const loader = createGitHubLoader({ auth });
  */
-export function createGitHubLoader(opts: { auth: GitHubAuth; fileCaps?: FileCaps }): PullRequestLoader {
+export function createGitHubLoader(opts: {
+  auth: GitHubAuth;
+  /** `GATE_MAX_FILE_LINES`, `GATE_MAX_FILE_BYTES`, and `GATE_MAX_ANSWER_BYTES` for each page of the file list. */
+  fileCaps?: FileCaps & { answerBytes?: number };
+}): PullRequestLoader {
   return {
     async load(source: ReviewSource): Promise<IntakeResult> {
       if (source.kind === "fixture") throw new Error("the GitHub loader reads GitHub sources only");

@@ -1,4 +1,5 @@
 import pRetry, { AbortError } from "p-retry";
+import { AnswerTooLarge, cappedText, DEFAULT_MAX_ANSWER_BYTES } from "../domain/capped-text.js";
 import { GateError } from "../domain/errors.js";
 
 /** How often and how long to wait before asking a registry again. */
@@ -12,9 +13,6 @@ export interface RetryPolicy {
 
 /** The default: 3 attempts, waiting 250 ms then 500 ms (with jitter). */
 export const DEFAULT_RETRY: RetryPolicy = { retries: 2, minDelayMs: 250, maxDelayMs: 2000 };
-
-/** The most of one answer read by default (`GATE_MAX_ANSWER_BYTES`): 32 MiB. */
-export const DEFAULT_MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
 /** How one registry client talks HTTP. */
 export interface RegistryHttpOptions {
@@ -116,9 +114,10 @@ export async function requestRegistryJson(
     }
     let text: string;
     try {
-      text = await cappedText(res, maxBytes);
+      text = await cappedText(res.body, maxBytes, Number(res.headers.get("content-length") ?? Number.NaN));
     } catch (error) {
-      if (error instanceof AbortError) throw error;
+      // Too large is an answer, not a failure worth asking again for.
+      if (error instanceof AnswerTooLarge) throw new AbortError(error.message);
       const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
       throw new Transient(timedOut ? `timed out after ${timeoutMs} ms` : `cut off its answer: ${messageOf(error)}`);
     }
@@ -141,36 +140,4 @@ export async function requestRegistryJson(
     const message = error instanceof Error ? error.message : String(error);
     throw new RegistryUnavailable(`${message} (${attempts} attempt${attempts === 1 ? "" : "s"})`);
   }
-}
-
-/**
- * The body as text, read as a stream: past `maxBytes` (or a `content-length` above it) the read is
- * cancelled and an AbortError (not retried) names the cap, so a huge answer never sits in memory or
- * holds the thread in `JSON.parse`.
- */
-async function cappedText(res: Response, maxBytes: number): Promise<string> {
-  const tooLarge = (seen: string) =>
-    new AbortError(
-      `sent an answer of ${seen} bytes; at most ${maxBytes} are read (GATE_MAX_ANSWER_BYTES), so it was not read`,
-    );
-  const declared = Number(res.headers.get("content-length") ?? Number.NaN);
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await res.body?.cancel();
-    throw tooLarge(String(declared));
-  }
-  if (!res.body) return "";
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel();
-      throw tooLarge(`more than ${maxBytes}`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, total).toString("utf8");
 }

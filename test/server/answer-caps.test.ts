@@ -125,4 +125,20 @@ describe("answers and files too large to read: the server keeps answering, a per
     );
     expect(p99(health)).toBeLessThan(1_000);
   });
+
+  it("a page of GitHub's file list larger than GATE_MAX_ANSWER_BYTES is not read: the review goes to a person naming the page and the cap", async () => {
+    const s = await start({ env: { GATE_MAX_ANSWER_BYTES: "1048576" } });
+    // 60,000 lines (about 1.6 MB of diff): under the file caps, over this answer cap.
+    const pr = serveHugeFile(s, 9002, 60_000);
+    const { review, result } = await reviewWhileProbing(s, pr);
+
+    expect(review.status).toBe("waiting_for_human");
+    expect(result.escalation?.reason).toBe("intake_failed");
+    expect(result.escalation?.detail).toBe(
+      "could not load the pull request: cannot read pull request acme/huge#9002: GitHub's list of its changed files " +
+        "(page 1) sent an answer of more than 1048576 bytes; at most 1048576 are read (GATE_MAX_ANSWER_BYTES), so it was not read",
+    );
+    const [run] = stack.checkRunsOn(s.gh, pr.headSha);
+    expect(run?.fields.conclusion).toBe("action_required");
+  });
 });
