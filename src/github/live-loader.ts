@@ -44,7 +44,7 @@ export function createGitHubLoader(opts: {
       if (source.kind === "fixture") throw new Error("the GitHub loader reads GitHub sources only");
       const octokit = await octokitFor(opts.auth, source);
       // Commits pushed with no pull request: the pushed range, reviewed after the fact.
-      if (source.kind === "push") return loadPush(octokit, source);
+      if (source.kind === "push") return loadPush(octokit, source, opts.fileCaps);
       const { pr, incomplete } = await loadPullRequest(
         octokit,
         { owner: source.owner, repo: source.repo, number: source.number },
