@@ -166,20 +166,18 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
       limits: settings.investigator,
     });
   });
-  const loader = loaderBySource(
-    github
+  const fileCaps = { lines: settings.caps.fileLines, bytes: settings.caps.fileBytes };
+  const loader = loaderBySource({
+    fileCaps,
+    ...(github
       ? {
           github: createGitHubLoader({
             auth: github,
-            fileCaps: {
-              lines: settings.caps.fileLines,
-              bytes: settings.caps.fileBytes,
-              answerBytes: settings.caps.answerBytes,
-            },
+            fileCaps: { ...fileCaps, answerBytes: settings.caps.answerBytes },
           }),
         }
-      : {},
-  );
+      : {}),
+  });
   const configs = configShelf(store);
   // Repositories' configuration files are parsed on GATE_WORKERS worker threads, off the thread that answers.
   const configParser = configParserFor(settings.workers, log);
