@@ -14,6 +14,8 @@ const MAX_DEFINITIONS = 24;
 /** Snapshot files looked at for definitions, and the largest one read. */
 const MAX_FILES = 5000;
 const MAX_FILE_BYTES = 512 * 1024;
+/** Files parsed per cited call: past it the helper is not taken as verifying (a person decides). */
+const MAX_PARSED = 200;
 const SKIP_DIRS = new Set([".git", "node_modules"]);
 
 /** Where a function of a language is defined: node kinds, and whether the node needs a function value. */
@@ -145,7 +147,12 @@ export class CallFollower {
       // Only a file whose text names the function is parsed.
       const text = await this.text(file);
       if (!text?.includes(name)) continue;
+      if (!this.parsed.has(file) && this.parsed.size >= MAX_PARSED) {
+        throw new Error(`more than ${MAX_PARSED} files name ${name}; not followed further`);
+      }
       const parsed = this.parse(file, text);
+      // Each parse is synchronous: let the answering thread breathe between them.
+      await new Promise<void>((resolve) => setImmediate(resolve));
       if (!parsed) continue;
       for (const node of definitionNodes(parsed.root, this.family)) {
         const named = node.field("name") ?? node.field("key");
