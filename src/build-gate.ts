@@ -134,11 +134,16 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
     ? (await import("./licenses/registry-resolver.js")).createRegistryResolver({
         store,
         ...settings.licenses,
+        maxBytes: settings.caps.answerBytes,
       })
     : undefined;
   const onLookup = extras.onLookup;
   const liveLicenses = registries && onLookup ? observedLicenses(registries, onLookup) : registries;
-  const advisoriesFor = advisorySourcesFor(settings.advisories, store, clock);
+  const advisoriesFor = advisorySourcesFor(
+    { ...settings.advisories, maxAnswerBytes: settings.caps.answerBytes },
+    store,
+    clock,
+  );
   const model = await modelPartsFor(settings.claude, log);
   // This process's copies of head snapshots, fetched when first read (README, Security).
   const github = extras.github;
@@ -162,7 +167,18 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
       limits: settings.investigator,
     });
   });
-  const loader = loaderBySource(github ? { github: createGitHubLoader({ auth: github }) } : {});
+  const fileCaps = { lines: settings.caps.fileLines, bytes: settings.caps.fileBytes };
+  const loader = loaderBySource({
+    fileCaps,
+    ...(github
+      ? {
+          github: createGitHubLoader({
+            auth: github,
+            fileCaps: { ...fileCaps, answerBytes: settings.caps.answerBytes },
+          }),
+        }
+      : {}),
+  });
   const configs = configShelf(store);
   // Repositories' configuration files are parsed on GATE_WORKERS worker threads, off the thread that answers.
   const configParser = configParserFor(settings.workers, log);

@@ -12,6 +12,8 @@ export interface AdvisorySettings {
   osvUrl?: string;
   osvDir?: string;
   cacheTtlMs: number;
+  /** `GATE_MAX_ANSWER_BYTES`: the most of one OSV answer read (32 MiB when unset). */
+  maxAnswerBytes?: number;
 }
 
 /**
@@ -38,6 +40,7 @@ export function advisorySourcesFor(
           ...api,
           cache: storeOsvCache(store),
           cacheTtlMs: settings.cacheTtlMs,
+          ...(settings.maxAnswerBytes !== undefined ? { maxBytes: settings.maxAnswerBytes } : {}),
           now: () => clock().getTime(),
         }),
       );

@@ -64,6 +64,7 @@ export function osvApiRecords(opts: OsvApiOptions = {}): RecordSource {
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
     ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
     ...(opts.retry ? { retry: opts.retry } : {}),
+    ...(opts.maxBytes !== undefined ? { maxBytes: opts.maxBytes } : {}),
   };
   const ttl = opts.cacheTtlMs ?? 6 * 3_600_000;
   const now = opts.now ?? Date.now;

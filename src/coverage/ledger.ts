@@ -55,7 +55,8 @@ function unreadOf(
     return { ...base, reason: "binary", detail: `a .${kind.language} binary that can run: no detector reads it` };
   }
   if (file.patch === undefined) {
-    return { ...base, reason: "no_patch", detail: "GitHub gave no diff for it (binary or too large): not read" };
+    const detail = file.patchNotRead ?? "GitHub gave no diff for it (binary or too large): not read";
+    return { ...base, reason: "no_patch", detail };
   }
   if (looksBinary(file.patch)) return { ...base, reason: "binary", detail: "binary content: no detector reads it" };
   const owners = detectors.filter((d) => d.covers.includes(kind.kind));

@@ -28,6 +28,8 @@ export const ERROR_ADVICE = {
     "an advisory lookup got no usable answer, so a person decides; check GATE_OSV_URL or GATE_OSV_DIR (README, Known vulnerabilities)",
   OSV_EXPORT_UNAVAILABLE:
     "`gate osv sync` could not download or unpack the export named above; check the route to it, or point GATE_OSV_EXPORT_URL at a mirror (README, Known vulnerabilities), and run it again",
+  ANSWER_TOO_LARGE:
+    "an outside answer (GitHub, OSV, a licence registry) was larger than GATE_MAX_ANSWER_BYTES, so it was not read and a person decides; raise the cap only for a service you trust (docs/operations.md)",
   GITHUB_INTAKE:
     "check the GitHub credentials, and that the App is installed on the repository (README, Running it for real)",
   REVIEW_NOT_FOUND: "`gate status <owner/repo#n>` lists the reviews of a PR",

@@ -46,6 +46,8 @@ export interface ChangedFile {
   /** The unified-diff hunks; absent when GitHub omits it (binary or very large files). */
   patch?: string;
   previousFilename?: string;
+  /** Why the gate left out a diff GitHub gave (over `GATE_MAX_FILE_LINES` or `GATE_MAX_FILE_BYTES`: `capPatches`). */
+  patchNotRead?: string;
 }
 
 /**

@@ -1,5 +1,7 @@
 import type { Octokit } from "@octokit/rest";
+import { AnswerTooLarge } from "../domain/capped-text.js";
 import { GateError } from "../domain/errors.js";
+import { capPatches, DEFAULT_FILE_CAPS, type FileCaps } from "../domain/file-caps.js";
 import {
   type ChangedFile,
   parseChangedFiles,
@@ -138,6 +140,7 @@ const FILE_PAGES = Math.ceil(GITHUB_FILE_CAP / PER_PAGE);
 async function changedFiles(
   octokit: Octokit,
   params: { owner: string; repo: string; pull_number: number },
+  answerBytes: number | undefined,
 ): Promise<ChangedFile[]> {
   const files: ChangedFile[] = [];
   for (let page = 1; page <= FILE_PAGES; page++) {
@@ -147,7 +150,14 @@ async function changedFiles(
       page,
       request: UNPARSED,
     });
-    files.push(...parseChangedFiles(await jsonBody(data)));
+    let json: unknown;
+    try {
+      json = await jsonBody(data, answerBytes);
+    } catch (error) {
+      if (!(error instanceof AnswerTooLarge)) throw error;
+      throw new GateError("ANSWER_TOO_LARGE", `GitHub's list of its changed files (page ${page}) ${error.message}`);
+    }
+    files.push(...parseChangedFiles(json));
     if (!/\brel="next"/.test(headers.link ?? "")) break;
   }
   return files;
@@ -155,24 +165,36 @@ async function changedFiles(
 
 /**
  * Reads a pull request and all its files from GitHub into the gate's `PullRequest` (the same
- * parser fixtures use). `incomplete` says when the gate cannot see the whole change.
+ * parser fixtures use). `incomplete` says when the gate cannot see the whole change, including a
+ * file whose diff is over a cap (`capPatches`): that diff is not read, and the file is named.
  *
  * @example const { pr, incomplete } = await loadPullRequest(octokit, { owner: "acme", repo: "web", number: 7 });
  */
-export async function loadPullRequest(octokit: Octokit, ref: PrRef): Promise<LoadedPullRequest> {
+export async function loadPullRequest(
+  octokit: Octokit,
+  ref: PrRef,
+  caps: FileCaps & { answerBytes?: number } = DEFAULT_FILE_CAPS,
+): Promise<LoadedPullRequest> {
   const where = formatPrRef(ref);
   try {
     const params = { owner: ref.owner, repo: ref.repo, pull_number: ref.number };
     const { data: pull } = await octokit.rest.pulls.get(params);
-    const files = await changedFiles(octokit, params);
-    const pr = pullRequestWith(pull, files);
-    const incomplete = incompleteReason(pr, pull.changed_files);
-    return incomplete ? { pr, incomplete } : { pr };
+    const files = await changedFiles(octokit, params, caps.answerBytes);
+    const listed = pullRequestWith(pull, files);
+    const capped = capPatches(listed.files, caps);
+    const pr = { ...listed, files: capped.files };
+    const reasons = [incompleteReason(listed, pull.changed_files), ...capped.notRead].filter(
+      (r): r is string => r !== undefined,
+    );
+    return reasons.length > 0 ? { pr, incomplete: reasons.join("; ") } : { pr };
   } catch (error) {
     if (error instanceof PullRequestShapeError) {
       throw new GateError("PULL_REQUEST_MALFORMED", `cannot read pull request ${where}: ${error.message}`, {
         cause: error,
       });
+    }
+    if (error instanceof GateError && error.code === "ANSWER_TOO_LARGE") {
+      throw new GateError("GITHUB_INTAKE", `cannot read pull request ${where}: ${error.message}`, { cause: error });
     }
     if (error instanceof GateError) throw error;
     const status = httpStatus(error);

@@ -1,3 +1,5 @@
+import { cappedText, DEFAULT_MAX_ANSWER_BYTES } from "../domain/capped-text.js";
+
 /**
  * Octokit's request option that leaves an answer's body unparsed, and the body's JSON parsed with
  * `JSON.parse`. Octokit's own parser keeps integers past 2^53 and costs about ten times as much, in
@@ -8,7 +10,10 @@
  */
 export const UNPARSED = { parseSuccessResponseBody: false } as const;
 
-/** The JSON of a body Octokit left unparsed (`UNPARSED`); throws on text that is not JSON. */
-export async function jsonBody(data: unknown): Promise<unknown> {
-  return JSON.parse(await new Response(data as ReadableStream).text());
+/**
+ * The JSON of a body Octokit left unparsed (`UNPARSED`), read as a stream no further than `maxBytes`
+ * (`GATE_MAX_ANSWER_BYTES`; throws `AnswerTooLarge` past it); throws on text that is not JSON.
+ */
+export async function jsonBody(data: unknown, maxBytes = DEFAULT_MAX_ANSWER_BYTES): Promise<unknown> {
+  return JSON.parse(await cappedText(new Response(data as ReadableStream).body, maxBytes));
 }

@@ -1,4 +1,5 @@
 import { messageOf } from "../domain/errors.js";
+import type { FileCaps } from "../domain/file-caps.js";
 import type { Octokit } from "@octokit/rest";
 import type { ReviewSource } from "../domain/review-source.js";
 import type { IntakeResult, PullRequestLoader } from "../domain/pull-request-loader.js";
@@ -27,23 +28,28 @@ export function octokitFor(
  * Live intake: the PR and its files from the REST API (the same `PullRequest` a fixture gives),
  * and a reference to its head commit's snapshot. Nothing is downloaded here: the snapshot is
  * fetched by the first reader that needs it (`createSnapshotCache`), so a PR whose review reads no
- * head file (a docs-only change) never downloads its tarball. An incomplete file list marks the
- * review incomplete, so it goes to a person saying why.
+ * head file (a docs-only change) never downloads its tarball. An incomplete file list, or a diff
+ * over `fileCaps` (`GATE_MAX_FILE_LINES`, `GATE_MAX_FILE_BYTES`), marks the review incomplete, so it
+ * goes to a person saying why.
  *
  * @example const loader = createGitHubLoader({ auth });
  */
-export function createGitHubLoader(opts: { auth: GitHubAuth }): PullRequestLoader {
+export function createGitHubLoader(opts: {
+  auth: GitHubAuth;
+  /** `GATE_MAX_FILE_LINES`, `GATE_MAX_FILE_BYTES`, and `GATE_MAX_ANSWER_BYTES` for each page of the file list. */
+  fileCaps?: FileCaps & { answerBytes?: number };
+}): PullRequestLoader {
   return {
     async load(source: ReviewSource): Promise<IntakeResult> {
       if (source.kind === "fixture") throw new Error("the GitHub loader reads GitHub sources only");
       const octokit = await octokitFor(opts.auth, source);
       // Commits pushed with no pull request: the pushed range, reviewed after the fact.
-      if (source.kind === "push") return loadPush(octokit, source);
-      const { pr, incomplete } = await loadPullRequest(octokit, {
-        owner: source.owner,
-        repo: source.repo,
-        number: source.number,
-      });
+      if (source.kind === "push") return loadPush(octokit, source, opts.fileCaps);
+      const { pr, incomplete } = await loadPullRequest(
+        octokit,
+        { owner: source.owner, repo: source.repo, number: source.number },
+        opts.fileCaps,
+      );
       const problems = incomplete ? [incomplete] : [];
       if (pr.headSha !== source.headSha) {
         // The PR moved on; its new head gets its own review. This one reviews what GitHub now serves.

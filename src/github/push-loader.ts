@@ -3,6 +3,7 @@ import type { IntakeResult } from "../domain/pull-request-loader.js";
 import { parseChangedFiles, type PullRequest } from "../domain/pull-request.js";
 import type { PushSource } from "../domain/review-source.js";
 import { messageOf } from "../domain/errors.js";
+import { capPatches, DEFAULT_FILE_CAPS, type FileCaps } from "../domain/file-caps.js";
 import { snapshotOf } from "../domain/snapshot-ref.js";
 import { incompleteReason } from "./intake.js";
 import { subjectOf } from "./push-triage.js";
@@ -16,18 +17,25 @@ const COMPARE_FILE_CAP = 300;
  * for a force-push, where the old and new histories meet) to its head after, as GitHub's compare
  * API gives it (`GET /repos/{o}/{r}/compare/{base}...{head}`), in the same `PullRequest` shape a
  * pull request has (number 0, the pusher as its author). The configuration is read at the base,
- * never at the pushed head. A file list cut short marks the review incomplete.
+ * never at the pushed head. A file list cut short, or a diff over `caps` (`capPatches`), marks the
+ * review incomplete.
  *
  * @example const intake = await loadPush(octokit, source);
  */
-export async function loadPush(octokit: Octokit, source: PushSource): Promise<IntakeResult> {
+export async function loadPush(
+  octokit: Octokit,
+  source: PushSource,
+  caps: FileCaps = DEFAULT_FILE_CAPS,
+): Promise<IntakeResult> {
   const where = { owner: source.owner, repo: source.repo };
   // No per_page: one answer holds up to 250 commits and every file GitHub lists (at most 300).
   const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
     ...where,
     basehead: `${source.before}...${source.headSha}`,
   });
-  const files = parseChangedFiles(data.files ?? []);
+  const listed = parseChangedFiles(data.files ?? []);
+  const capped = capPatches(listed, caps);
+  const files = capped.files;
   // A force-push's old head is not in the new history: the change is read from where they meet.
   const baseSha = data.status === "ahead" || data.status === "identical" ? source.before : data.merge_base_commit.sha;
   const last = data.commits.at(-1);
@@ -53,7 +61,8 @@ export async function loadPush(octokit: Octokit, source: PushSource): Promise<In
     files.length >= COMPARE_FILE_CAP
       ? `GitHub lists ${files.length} files of the push (it stops at ${COMPARE_FILE_CAP})`
       : undefined;
-  for (const p of [cut, incompleteReason(pr, undefined)]) if (p) problems.push(p);
+  for (const p of [cut, incompleteReason({ ...pr, files: listed }, undefined), ...capped.notRead])
+    if (p) problems.push(p);
   let repoConfig: IntakeResult["repoConfig"];
   try {
     repoConfig = await readRepoConfig(octokit, { ...where, ref: baseSha });

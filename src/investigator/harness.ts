@@ -7,8 +7,11 @@ import type { Strategy, StrategyAnswer, StrategyMove, ToolCall, ToolResult } fro
 import { realRoot } from "../snapshot/sandbox.js";
 import { isSnapshotIncomplete } from "../snapshot/snapshot-loss.js";
 import { runTool, type ToolRunner } from "./tools/index.js";
-import { LinesRead, unverifiedEvidence } from "./evidence-check.js";
+import { LinesRead, normalizePath, unverifiedEvidence } from "./evidence-check.js";
 import { fileChecks, type FileCheck } from "./auth-checks/checks-shown.js";
+import { CallFollower, type FollowVerdict } from "./auth-checks/followed-call.js";
+import { checkFamilyOf, checkFamilyOfFile, lineCheck } from "./auth-checks/line-check.js";
+import type { CheckLanguage } from "./auth-checks/vocabulary.js";
 
 /** The investigator's budgets; the harness counts them, never the strategy. */
 export interface InvestigationLimits {
@@ -86,6 +89,8 @@ export async function runInvestigation(args: RunInvestigationArgs): Promise<Inve
   let usage: Usage = ZERO_USAGE;
   const counts = { turns: 0, tool_calls: 0, chars_read: 0 };
   const linesRead = new LinesRead();
+  /** Cited helper calls followed into the snapshot, by `file:line` (filled before an answer is reported). */
+  const followed = new Map<string, FollowVerdict>();
 
   const report = (answer: StrategyAnswer | undefined, reason: string | undefined): InvestigationReport => ({
     status: answer?.conclusive === true && reason === undefined ? "resolved" : "inconclusive",
@@ -176,6 +181,7 @@ export async function runInvestigation(args: RunInvestigationArgs): Promise<Inve
       usage = addUsage(usage, move?.usage ?? {});
       if (move?.kind === "answer") {
         const answer = move.answer;
+        await race(() => followHelpers(answer));
         const reason =
           answer?.conclusive === true
             ? (clearanceProblem(answer) ?? uncheckedClearance(answer))
@@ -225,11 +231,41 @@ export async function runInvestigation(args: RunInvestigationArgs): Promise<Inve
     return `unverified evidence: ${problems.slice(0, 3).join("; ")}${problems.length > 3 ? `; and ${problems.length - 3} more` : ""}`;
   }
 
+  function verifiedEvidence(answer: StrategyAnswer | undefined) {
+    const evidence = Array.isArray(answer?.evidence) ? answer.evidence : [];
+    return evidence.filter((e) => unverifiedEvidence([e], linesRead).length === 0);
+  }
+
+  /**
+   * Follows every cited call of a project's own verify helper into the snapshot (`CallFollower`):
+   * such a line shows a verification only when the helper's body verifies.
+   */
+  async function followHelpers(answer: StrategyAnswer | undefined): Promise<void> {
+    if (root === undefined || !request.findings.some((f) => f.policy === "SEC-03")) return;
+    const followers = new Map<CheckLanguage, CallFollower>();
+    for (const e of verifiedEvidence(answer)) {
+      const key = `${normalizePath(e.file)}:${e.line}`;
+      const check = lineCheck(e.file, (n) => linesRead.text(e.file, n), e.line);
+      const family = checkFamilyOfFile(e.file);
+      if (check?.helper === undefined || family === undefined || followed.has(key)) continue;
+      let follower = followers.get(family);
+      if (!follower) {
+        follower = new CallFollower(root, family, checkFamilyOf);
+        followers.set(family, follower);
+      }
+      followed.set(key, await follower.follow(check.what, check.helper));
+    }
+  }
+
   /** The question's SEC-03 files, each with the verified cited line that shows its check, if any. */
   function checksOf(answer: StrategyAnswer | undefined): FileCheck[] {
-    const evidence = Array.isArray(answer?.evidence) ? answer.evidence : [];
-    const verified = evidence.filter((e) => unverifiedEvidence([e], linesRead).length === 0);
-    return fileChecks(request, pr, verified, (file, line) => linesRead.text(file, line));
+    return fileChecks(
+      request,
+      pr,
+      verifiedEvidence(answer),
+      (file, line) => linesRead.text(file, line),
+      (file, line) => followed.get(`${normalizePath(file)}:${line}`),
+    );
   }
 
   function checksShown(answer: StrategyAnswer | undefined): { checks_shown?: string[] } {
@@ -249,7 +285,11 @@ export async function runInvestigation(args: RunInvestigationArgs): Promise<Inve
     const needs = missing.some((c) => c.need === "verification")
       ? "the line that verifies the token, signature or password (a verify or compare call the harness recognises)"
       : "a verify or compare call, or a condition that refuses the caller";
-    return `the model's clearance cited no line that shows the check in ${files}: SEC-03 needs ${needs}`;
+    const why = missing.flatMap((c) => c.notVerified ?? []);
+    return (
+      `the model's clearance cited no line that shows the check in ${files}: SEC-03 needs ${needs}` +
+      (why.length > 0 ? ` (${why.slice(0, 3).join("; ")})` : "")
+    );
   }
 
   async function execute(call: ToolCall, remainingChars: number): Promise<ToolResult> {

@@ -1,4 +1,5 @@
 import pRetry, { AbortError } from "p-retry";
+import { AnswerTooLarge, cappedText, DEFAULT_MAX_ANSWER_BYTES } from "../domain/capped-text.js";
 import { GateError } from "../domain/errors.js";
 
 /** How often and how long to wait before asking a registry again. */
@@ -19,6 +20,11 @@ export interface RegistryHttpOptions {
   /** Per attempt, body included; 5 s by default. */
   timeoutMs?: number;
   retry?: Partial<RetryPolicy>;
+  /**
+   * The most of one answer's body read (`GATE_MAX_ANSWER_BYTES`, 32 MiB by default): the body is read
+   * as a stream and the request aborted past it, a failed lookup naming the cap (never retried).
+   */
+  maxBytes?: number;
 }
 
 /** A registry's document, or its answer that there is none (404). */
@@ -73,6 +79,7 @@ export async function requestRegistryJson(
   const doFetch = opts.fetch ?? fetch;
   const timeoutMs = opts.timeoutMs ?? 5000;
   const retry = { ...DEFAULT_RETRY, ...opts.retry };
+  const maxBytes = opts.maxBytes ?? DEFAULT_MAX_ANSWER_BYTES;
   let attempts = 0;
   const attempt = async (): Promise<RegistryDocument> => {
     attempts++;
@@ -107,8 +114,10 @@ export async function requestRegistryJson(
     }
     let text: string;
     try {
-      text = await res.text();
+      text = await cappedText(res.body, maxBytes, Number(res.headers.get("content-length") ?? Number.NaN));
     } catch (error) {
+      // Too large is an answer, not a failure worth asking again for.
+      if (error instanceof AnswerTooLarge) throw new AbortError(error.message);
       const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
       throw new Transient(timedOut ? `timed out after ${timeoutMs} ms` : `cut off its answer: ${messageOf(error)}`);
     }

@@ -39,6 +39,7 @@ export function createRegistryResolver(
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
     ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
     ...(opts.retry ? { retry: opts.retry } : {}),
+    ...(opts.maxBytes !== undefined ? { maxBytes: opts.maxBytes } : {}),
   };
   const byEcosystem: Record<Ecosystem, LicenseResolver> = {
     npm: createNpmResolver({ ...http, ...(opts.npmRegistryUrl ? { registryUrl: opts.npmRegistryUrl } : {}) }),

@@ -50,6 +50,12 @@ export interface CoreSettings {
   emergency: { label?: string; hours: number };
   /** GATE_RULES_BUDGET_MS: how long all the teams' ast-grep rules of one review may search (a worker past it is stopped). */
   rulesBudgetMs: number;
+  /**
+   * The caps on what the gate reads from outside and from a pull request: one answer of OSV or a
+   * licence registry (`GATE_MAX_ANSWER_BYTES`), one file's diff (`GATE_MAX_FILE_LINES`,
+   * `GATE_MAX_FILE_BYTES`). What a cap stops is recorded and the review goes to a person.
+   */
+  caps: { answerBytes: number; fileLines: number; fileBytes: number };
 }
 
 /**
@@ -112,6 +118,9 @@ export function coreSchema(cwd: string) {
         .max(24 * 365)
         .default(24),
       GATE_RULES_BUDGET_MS: integer(100).default(5_000),
+      GATE_MAX_ANSWER_BYTES: integer(1024).default(32 * 1024 * 1024),
+      GATE_MAX_FILE_LINES: integer(1).default(100_000),
+      GATE_MAX_FILE_BYTES: integer(1024).default(8 * 1024 * 1024),
     })
     .transform(
       (e): CoreSettings => ({
@@ -163,6 +172,11 @@ export function coreSchema(cwd: string) {
           hours: e.GATE_EMERGENCY_HOURS,
         },
         rulesBudgetMs: e.GATE_RULES_BUDGET_MS,
+        caps: {
+          answerBytes: e.GATE_MAX_ANSWER_BYTES,
+          fileLines: e.GATE_MAX_FILE_LINES,
+          fileBytes: e.GATE_MAX_FILE_BYTES,
+        },
       }),
     );
 }

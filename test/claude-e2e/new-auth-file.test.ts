@@ -35,7 +35,10 @@ afterEach(() => {
 });
 
 /** A fixture-shaped PR (pr.json, files.json, repo/) that adds `src/auth/token.ts` with these lines. */
-function addingTokenFile(lines: string[]): { fixturesDir: string; name: string } {
+function addingTokenFile(
+  lines: string[],
+  outside: Record<string, string[]> = {},
+): { fixturesDir: string; name: string } {
   const fixturesDir = tempDir("gate-new-auth-");
   dirs.push(fixturesDir);
   const name = "new_token_module";
@@ -59,6 +62,11 @@ function addingTokenFile(lines: string[]): { fixturesDir: string; name: string }
     ]),
   );
   fs.writeFileSync(path.join(dir, "repo", TOKEN_FILE), `${lines.join("\n")}\n`);
+  // Files of the repository the PR does not change: in the snapshot, not in the diff.
+  for (const [file, text] of Object.entries(outside)) {
+    fs.mkdirSync(path.dirname(path.join(dir, "repo", file)), { recursive: true });
+    fs.writeFileSync(path.join(dir, "repo", file), `${text.join("\n")}\n`);
+  }
   fs.copyFileSync(
     path.join(BUNDLED_FIXTURES_DIR, "003_auth_change", "repo", "package.json"),
     path.join(dir, "repo", "package.json"),
@@ -89,11 +97,11 @@ function alwaysResolved(lines: string[], line: number, offset?: number) {
 
 const fake = useFakeAnthropic();
 
-async function review(lines: string[], line: number, offset?: number) {
+async function review(lines: string[], line: number, offset?: number, outside: Record<string, string[]> = {}) {
   routeByCaller(fake.api, { investigator: alwaysResolved(lines, line, offset) }, approve);
   const gate = await modelGate(fake.api);
   fake.gates.push(gate);
-  const { fixturesDir, name } = addingTokenFile(lines);
+  const { fixturesDir, name } = addingTokenFile(lines, outside);
   return reviewFixture(gate, name, fixturesDir);
 }
 
@@ -163,5 +171,57 @@ describe("a new auth file: a model clears nothing it did not show", () => {
       "src/auth/token.ts is a new authentication file that the deterministic investigation could not assess " +
         "(no line it read shows the check), so the model's clearance does not settle SEC-03: a person decides",
     );
+  });
+});
+
+/** A helper outside the diff whose `verify` only decodes: the name says verify, the body does not. */
+const FAKE_VERIFIER = [
+  'import jwt from "jsonwebtoken";',
+  "",
+  "export const jwtVerify = {",
+  "  verify(token: string): unknown {",
+  "    return jwt.decode(token);",
+  "  },",
+  "};",
+];
+const REAL_VERIFIER = [
+  'import jwt from "jsonwebtoken";',
+  "",
+  "export const jwtVerify = {",
+  "  verify(token: string): unknown {",
+  "    return checked(token);",
+  "  },",
+  "};",
+  "",
+  "function checked(token: string): unknown {",
+  '  return jwt.verify(token, process.env.JWT_PUBLIC_KEY ?? "", { algorithms: ["RS256"] });',
+  "}",
+];
+const CALLS_HELPER = [
+  'import { jwtVerify } from "./jwt-verify";',
+  ...tokenModule("  const claims = jwtVerify.verify(token) as { sub?: string } | null;").slice(1),
+];
+
+describe("a cited verification counts only when the called function's own body verifies", () => {
+  it("a model citing `jwtVerify.verify(...)` whose `verify` only calls `jwt.decode` goes to a person", async () => {
+    const line = CALLS_HELPER.findIndex((l) => l.includes("jwtVerify.verify(")) + 1;
+    const r = await review(CALLS_HELPER, line, undefined, { "src/auth/jwt-verify.ts": FAKE_VERIFIER });
+
+    expect(r.route).toBe("human");
+    expect(r.status).toBe("waiting_for_human");
+    expect(r.investigations[0]).toMatchObject({ status: "inconclusive" });
+    expect(r.investigations[0]?.reason).toMatch(/cited no line that shows the check in src\/auth\/token\.ts/);
+    expect(r.investigations[0]?.reason).toContain(
+      "jwtVerify.verify is defined in src/auth/jwt-verify.ts:4, whose body does not verify",
+    );
+    expect(r.findings).toContainEqual(expect.objectContaining({ policy: "SEC-03", file: TOKEN_FILE, blocking: true }));
+  });
+
+  it("the same call, `verify` calling a function that calls `jwt.verify`, is followed two calls deep and cleared", async () => {
+    const line = CALLS_HELPER.findIndex((l) => l.includes("jwtVerify.verify(")) + 1;
+    const r = await review(CALLS_HELPER, line, undefined, { "src/auth/jwt-verify.ts": REAL_VERIFIER });
+
+    expect(r.investigations[0]).toMatchObject({ status: "resolved" });
+    expect(r.route).toBe("approved");
   });
 });

@@ -3,10 +3,34 @@ import type { AddressInfo } from "node:net";
 import semver from "semver";
 
 /**
- * How the fake answers: normally, with 500s (`fail`), never (`hang`, for timeouts), or with a 200
- * whose body is not JSON (`garbage`).
+ * How the fake answers: normally, with 500s (`fail`), never (`hang`, for timeouts), with a 200
+ * whose body is not JSON (`garbage`), or with a 200 streaming a `querybatch` answer of about
+ * `hugeBytes` bytes (`huge`: 100 MB by default, no `content-length`, written as the reader takes it).
  */
-export type OsvMode = "ok" | "fail" | "hang" | "garbage";
+export type OsvMode = "ok" | "fail" | "hang" | "garbage" | "huge";
+
+/** Writes a querybatch answer of about `bytes` bytes in 1 MB chunks, stopping when the client goes away. */
+function streamHugeAnswer(res: import("node:http").ServerResponse, bytes: number, sent: { bytes: number }): void {
+  const entry = '{"id":"GHSA-pad0-pad0-pad0","modified":"2026-01-01T00:00:00Z"},';
+  const chunk = Buffer.from(entry.repeat(Math.ceil((1024 * 1024) / entry.length)));
+  res.writeHead(200, { "content-type": "application/json" });
+  res.write('{"results":[{"vulns":[');
+  let closed = false;
+  res.on("close", () => {
+    closed = true;
+  });
+  const pump = (): void => {
+    while (!closed && sent.bytes < bytes) {
+      sent.bytes += chunk.length;
+      if (!res.write(chunk)) {
+        res.once("drain", pump);
+        return;
+      }
+    }
+    if (!closed) res.end('{"id":"GHSA-last-last-last"}]}]}');
+  };
+  pump();
+}
 
 /** An OSV record as the fake keeps it (the shape `GET /v1/vulns/{id}` returns). */
 export type FakeOsvRecord = {
@@ -22,6 +46,9 @@ export interface FakeOsv {
   mode: OsvMode;
   /** The next this-many requests answer 500 whatever the mode (an OSV that recovers). */
   failNext: number;
+  /** The size of a `huge` answer, and how many bytes of huge answers were written so far. */
+  hugeBytes: number;
+  readonly hugeSent: number;
   /** `METHOD path` of each request, in order. */
   requests: string[];
   /** The `queries` of each querybatch request, in order. */
@@ -81,7 +108,14 @@ function names(entry: FakeAffected, version: string): boolean {
  */
 export async function startFakeOsv(): Promise<FakeOsv> {
   const records = new Map<string, FakeOsvRecord>();
-  const state = { mode: "ok" as OsvMode, failNext: 0, requests: [] as string[], batches: [] as FakeOsv["batches"] };
+  const state = {
+    mode: "ok" as OsvMode,
+    failNext: 0,
+    hugeBytes: 100 * 1024 * 1024,
+    huge: { bytes: 0 },
+    requests: [] as string[],
+    batches: [] as FakeOsv["batches"],
+  };
   const send = (res: import("node:http").ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { "content-type": "application/json" });
     res.end(JSON.stringify(body));
@@ -100,6 +134,10 @@ export async function startFakeOsv(): Promise<FakeOsv> {
       if (state.mode === "hang") return;
       if (state.mode === "fail") {
         send(res, 500, { code: 13, message: "internal error" });
+        return;
+      }
+      if (state.mode === "huge") {
+        streamHugeAnswer(res, state.hugeBytes, state.huge);
         return;
       }
       if (state.mode === "garbage") {
@@ -152,6 +190,15 @@ export async function startFakeOsv(): Promise<FakeOsv> {
     },
     set failNext(n: number) {
       state.failNext = n;
+    },
+    get hugeBytes() {
+      return state.hugeBytes;
+    },
+    set hugeBytes(n: number) {
+      state.hugeBytes = n;
+    },
+    get hugeSent() {
+      return state.huge.bytes;
     },
     requests: state.requests,
     batches: state.batches,

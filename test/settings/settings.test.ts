@@ -61,6 +61,8 @@ describe("loadSettings", () => {
         GATE_OSV_URL: "http://127.0.0.1:8090",
         GATE_OSV_DIR: "osv",
         GATE_OSV_CACHE_TTL: "30m",
+        GATE_MAX_ANSWER_BYTES: "1048576",
+        GATE_MAX_FILE_LINES: "5000",
         GATE_REVIEW_DRAFTS: "yes",
         GATE_PR_COMMENT: "off",
         PORT: "0",
@@ -76,6 +78,9 @@ describe("loadSettings", () => {
     expect(s.investigator.maxTurns).toBe(3);
     expect(s.licenses).toEqual({ npmRegistryUrl: "http://127.0.0.1:4873" });
     expect(s.advisories).toEqual({ osvUrl: "http://127.0.0.1:8090", osvDir: "/srv/gate/osv", cacheTtlMs: 1_800_000 });
+    // GATE_MAX_FILE_BYTES keeps its default.
+    expect(s.caps).toEqual({ answerBytes: 1_048_576, fileLines: 5000, fileBytes: 8 * 1024 * 1024 });
+    expect(() => loadSettings({ GATE_MAX_ANSWER_BYTES: "10" })).toThrow(/GATE_MAX_ANSWER_BYTES/);
     expect(s.github.reviewDrafts).toBe(true);
     expect(s.github.prComment).toBe(false);
     expect(() => loadSettings({ GATE_PR_COMMENT: "sometimes" })).toThrow(/GATE_PR_COMMENT/);

@@ -193,6 +193,17 @@ export function detectNode(deps: ReviewGraphDeps) {
         a.policy.localeCompare(b.policy) || (a.file ?? "").localeCompare(b.file ?? "") || (a.line ?? 0) - (b.line ?? 0),
     );
     lookupFailures.sort((a, b) => `${a.ecosystem}:${a.name}`.localeCompare(`${b.ecosystem}:${b.name}`));
+    // Never a silent gap: each lookup that got no answer (a cap on its size included) is logged too.
+    for (const f of lookupFailures)
+      deps.log.warn(
+        {
+          reviewId: state.reviewId,
+          lookup: f.lookup ?? "licence",
+          package: `${f.name}@${f.version ?? ""}`,
+          registry: f.registry,
+        },
+        `lookup failed: ${f.reason}`,
+      );
     const coverage = await buildCoverage(moved.pr.files, detectors, gaps, config.coverage.acceptUnread);
     return { detections, detectorErrors: detectorErrors.sort(), lookupFailures, coverage };
   };

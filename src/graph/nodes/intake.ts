@@ -33,6 +33,8 @@ export function intakeNode(deps: ReviewGraphDeps) {
         deps.configParser,
       );
       const problems = [r.incomplete, own.problem, problem].filter((p): p is string => p !== undefined);
+      // What the review could not read (a diff past GATE_MAX_FILE_LINES, files GitHub did not list) is logged too.
+      if (r.incomplete) deps.log.warn({ reviewId: state.reviewId }, `part of the change is not read: ${r.incomplete}`);
       return {
         pr: summarizePullRequest(r.pr),
         snapshot: r.snapshot,

@@ -1,6 +1,7 @@
 import type { Evidence, InvestigationRequest } from "../../domain/investigation.js";
 import type { PullRequest } from "../../domain/pull-request.js";
 import { normalizePath } from "../evidence-check.js";
+import type { FollowVerdict } from "./followed-call.js";
 import { clearanceNeed, lineCheck, showsNeededCheck, type CheckNeed, type LineCheck } from "./line-check.js";
 
 /** The lines an investigation read, by file and line (the harness's `LinesRead`). */
@@ -24,14 +25,20 @@ export interface FileCheck {
   need: CheckNeed;
   /** The first cited line that shows the check this file needs. */
   shownAt?: Evidence & { check: LineCheck };
+  /** Cited helper calls whose bodies, followed into the snapshot, do not verify: why, for messages. */
+  notVerified?: string[];
 }
+
+/** The verdict on a cited helper call (`LineCheck.helper`) at a file and line, once followed. */
+export type FollowedAt = (file: string, line: number, check: LineCheck) => FollowVerdict | undefined;
 
 /**
  * For each file of the question's SEC-03 findings: does one of the cited lines (already verified as
  * read and quoted right) show the check a clearance of that file needs (see `clearanceNeed`)? The
  * line must be in that file; for a removed file, or a finding without a file, a line of any file
  * will do. The recogniser reads the line as the tools showed it, never the excerpt (an excerpt may
- * quote only part of a line). Empty when the question has no SEC-03 finding.
+ * quote only part of a line). A cited call of a project's own helper counts only when `followed`
+ * says its body verifies (no verdict: it does not count). Empty when the question has no SEC-03 finding.
  *
  * @example fileChecks(request, pr, report.evidence, (f, n) => lines.text(f, n))[0]?.shownAt?.check.kind // "verification"
  */
@@ -40,16 +47,26 @@ export function fileChecks(
   pr: PullRequest,
   verified: readonly Evidence[],
   read: ReadLines,
+  followed: FollowedAt = () => undefined,
 ): FileCheck[] {
   return (sec03Files(request) ?? []).map((file) => {
     const changed = pr.files.find((f) => f.filename === file);
     const need = clearanceNeed(changed);
     const anywhere = file === "" || changed?.status === "removed";
+    const notVerified: string[] = [];
     for (const e of verified) {
       if (!anywhere && normalizePath(e.file) !== file) continue;
       const check = lineCheck(e.file, (n) => read(e.file, n), e.line);
-      if (showsNeededCheck(check, need) && check) return { file, need, shownAt: { ...e, check } };
+      if (!showsNeededCheck(check, need) || !check) continue;
+      if (check.helper !== undefined) {
+        const verdict = followed(e.file, e.line, check);
+        if (!verdict?.verifies) {
+          notVerified.push(verdict?.reason ?? `${check.what} was not followed into its body`);
+          continue;
+        }
+      }
+      return { file, need, shownAt: { ...e, check } };
     }
-    return { file, need };
+    return { file, need, ...(notVerified.length > 0 ? { notVerified } : {}) };
   });
 }

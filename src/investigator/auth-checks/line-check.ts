@@ -32,6 +32,11 @@ export interface LineCheck {
   kind: "verification" | "rejection" | "decode-only";
   /** The call (`jwt.verify`) or, for a rejection, the line's code, for messages. */
   what: string;
+  /**
+   * For a verification by a project's own helper (`jwtVerify.verify`, `verifyToken`), not a library's
+   * call: its method name. It shows a verification only once its body is followed (`CallFollower`).
+   */
+  helper?: string;
 }
 
 /** What a clearance of one file must cite: a verification, or (where no token is at stake) a rejection too. */
@@ -66,6 +71,25 @@ const FAMILY: Readonly<Partial<Record<SyntaxLanguage, CheckLanguage>>> = {
 
 /** The grammars whose checks the vocabulary knows: a file in any other language is read as text. */
 const CHECK_GRAMMARS = grammarReader(ALL_GRAMMARS.filter((g) => FAMILY[g] !== undefined));
+
+/**
+ * The check vocabulary a grammar is read with, or undefined for a grammar without one.
+ *
+ * @example checkFamilyOf("tsx") // "js"
+ */
+export function checkFamilyOf(grammar: SyntaxLanguage): CheckLanguage | undefined {
+  return FAMILY[grammar];
+}
+
+/**
+ * The check vocabulary of a file, by its name, or undefined when none reads it.
+ *
+ * @example checkFamilyOfFile("src/auth/token.ts") // "js"
+ */
+export function checkFamilyOfFile(file: string): CheckLanguage | undefined {
+  const grammar = checkGrammarOf(file);
+  return grammar ? FAMILY[grammar] : undefined;
+}
 
 function familyOf(grammar: SyntaxLanguage): CheckLanguage {
   // `checkGrammarOf` answers only grammars with a family.
@@ -191,9 +215,16 @@ export function lineCheck(file: string, lineAt: LineSource, line: number): LineC
   if (!text.includes("(") && !CONDITION[family].test(text)) return undefined;
   const snippet = snippetAt(lineAt, line, lang);
   const calls = callSites({ lang: grammar, root: parseSource(grammar, snippet.join("\n")) }).filter((c) => c.row === 0);
-  const shown = calls.map((c) => ({ call: c.callee, ...classifyCall(family, c) }));
-  const verification = shown.find((s) => s.shows === "verification");
-  if (verification) return { kind: "verification", what: verification.call };
+  const shown = calls.map((c) => ({ call: c.callee, method: c.method, ...classifyCall(family, c) }));
+  // A library's verification first: a project's helper on the same line needs following.
+  const verification =
+    shown.find((s) => s.shows === "verification" && s.library) ?? shown.find((s) => s.shows === "verification");
+  if (verification)
+    return {
+      kind: "verification",
+      what: verification.call,
+      ...(verification.library ? {} : { helper: verification.method }),
+    };
   const decode = shown.find((s) => s.shows === "decode-only");
   if (decode) return { kind: "decode-only", what: decode.call };
 
