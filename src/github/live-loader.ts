@@ -1,28 +1,12 @@
 import { messageOf } from "../domain/errors.js";
 import type { FileCaps } from "../domain/file-caps.js";
-import type { Octokit } from "@octokit/rest";
 import type { ReviewSource } from "../domain/review-source.js";
 import type { IntakeResult, PullRequestLoader } from "../domain/pull-request-loader.js";
 import { snapshotOf } from "../domain/snapshot-ref.js";
-import type { GitHubAuth } from "./client.js";
+import { type GitHubAuth, octokitFor } from "./client.js";
 import { loadPullRequest } from "./intake.js";
 import { loadPush } from "./push-loader.js";
 import { readRepoConfig, readRepoPolicies } from "./repo-config.js";
-
-/**
- * The client for a repository: as the named App installation, or the repository's own (a token
- * when there is no App).
- *
- * @example const octokit = await octokitFor(auth, { owner: "acme", repo: "web", installationId: 42 });
- */
-export function octokitFor(
-  auth: GitHubAuth,
-  where: { owner: string; repo: string; installationId?: number },
-): Promise<Octokit> {
-  return where.installationId !== undefined
-    ? auth.forInstallation(where.installationId)
-    : auth.forRepo(where.owner, where.repo);
-}
 
 /**
  * Live intake: the PR and its files from the REST API (the same `PullRequest` a fixture gives),

@@ -1,7 +1,15 @@
 import type { MergedPastGate, PushedPastGate, ReviewResult } from "../domain/review-result.js";
 import { audits } from "./audit-entries.js";
 import type { ReviewContext } from "./review-context.js";
-import type { ReviewWork } from "./review-work.js";
+import type { ReviewRecord } from "../domain/review.js";
+import type { ReviewStore } from "../domain/review-store.js";
+
+/** What settling a push needs of the review work (src/review/review-work.ts, which calls it). */
+export interface PushedWork {
+  store: ReviewStore;
+  publishing: { record(reviewId: string, result: ReviewResult): Promise<void> };
+  deps: { onSettled?(review: ReviewRecord, result: ReviewResult): void | Promise<void> };
+}
 
 /**
  * Settles the review of a push with no pull request once its graph stopped: whatever the graph
@@ -15,7 +23,7 @@ import type { ReviewWork } from "./review-work.js";
  * escalation is kept). Returns the result, published.
  */
 export async function settlePushed(
-  work: ReviewWork,
+  work: PushedWork,
   ctx: ReviewContext,
   escalated?: ReviewResult,
 ): Promise<ReviewResult> {

@@ -1,9 +1,9 @@
 import type { types } from "@slack/bolt";
 import type { ReviewResult } from "../domain/review-result.js";
-import type { CardInput } from "./card.js";
+import type { ReviewRecord } from "../domain/review.js";
 import { shortSha } from "./github-links.js";
 import { escapeMrkdwn, SECTION_TEXT_MAX, slackDate, truncateMrkdwn } from "./mrkdwn.js";
-import { mergedWhile, personLabel, pushedWhat } from "./thread-notes.js";
+import { mergedWhile, type PersonName, personLabel, pushedWhat } from "./thread-notes.js";
 
 type KnownBlock = types.KnownBlock;
 type Button = types.Button;
@@ -47,7 +47,11 @@ function section(text: string): KnownBlock {
  * pushed with no pull request (who pushed which commits, and whether the push rewrote the
  * branch), then the decision after the fact, or its buttons.
  */
-export function mergedBlocks(input: CardInput): KnownBlock[] {
+export function mergedBlocks(input: {
+  review: ReviewRecord;
+  result: ReviewResult;
+  personName?: PersonName;
+}): KnownBlock[] {
   const { review, result } = input;
   const m = result.merged;
   const who = m ? ` by \`${escapeMrkdwn(m.by)}\` at ${slackDate(m.at)}` : "";

@@ -1,4 +1,4 @@
-import type { FlowSyntax } from "./flow-syntax.js";
+import type { FlowSyntax } from "./flow-table.js";
 
 /**
  * The data-flow tables of C#, PHP, Ruby and Rust (`FLOW_SYNTAX` in `flow-syntax.ts`): the node kinds

@@ -1,0 +1,144 @@
+/**
+ * What the data-flow reader (`flow-reader.ts`) needs to know of one grammar, as data: which node
+ * kinds are functions, statements and expressions of each shape, and the language's sources,
+ * sanitizers and collection calls. The reader never branches on a language's name.
+ */
+export interface FlowSyntax {
+  /** Function and method declarations: their `parameters` and `body` fields. */
+  functionKinds: readonly string[];
+  /** Wrappers of a definition (Python's decorated functions): skipped where met, their functions run on their own. */
+  definitionKinds: readonly string[];
+  /** Type declarations whose fields are read (`body` field). */
+  classKinds: readonly string[];
+  /** Field declarations, their declarators as a local's; a field is constant when final (or ALL_CAPS). */
+  fieldKinds: readonly string[];
+  /** A field's modifiers that make it constant once initialised. */
+  finalModifier: RegExp;
+  /** One parameter, its name in `name` (or its last identifier). */
+  parameterKinds: readonly string[];
+  /** Statement lists. */
+  blockKinds: readonly string[];
+  /** Import statements: the names they bind are modules and types, not data. */
+  importKinds: readonly string[];
+  /** Names of the object a method runs on (`this`, `self`): its fields are the file's. */
+  selfNames: RegExp;
+  /** A declaration of locals: its declarators (kinds below), or `name`/`value` itself. */
+  declarationKinds: readonly string[];
+  declaratorKinds: readonly string[];
+  /** `left = right`, `left += right`. */
+  assignmentKinds: readonly string[];
+  /** `condition`, `consequence`, `alternative` (or `elif`/`else` clauses). */
+  ifKinds: readonly string[];
+  elifKinds: readonly string[];
+  elseKinds: readonly string[];
+  ternaryKinds: readonly string[];
+  /** A switch on a value (`condition`, `body`) and its case groups with their labels. */
+  switchKinds: readonly string[];
+  caseGroupKinds: readonly string[];
+  caseLabelKinds: readonly string[];
+  /** A case group that is the default one by its kind (JavaScript's `switch_default`). */
+  defaultCaseKinds: readonly string[];
+  breakKinds: readonly string[];
+  /** Whether a case runs on into the next one until a break (Java, C), or ends where it ends (Python's match). */
+  fallsThrough: boolean;
+  /** Loops whose body may run any number of times. */
+  loopKinds: readonly string[];
+  /** `try` with its body, catch clauses and finally. */
+  tryKinds: readonly string[];
+  catchKinds: readonly string[];
+  finallyKinds: readonly string[];
+  returnKinds: readonly string[];
+  throwKinds: readonly string[];
+  /** Calls: a member or plain call (`object`, `name`, `arguments`) and a constructor call (`type`, `arguments`). */
+  callKinds: readonly string[];
+  constructorKinds: readonly string[];
+  stringKinds: readonly string[];
+  charKinds: readonly string[];
+  numberKinds: readonly string[];
+  booleanKinds: readonly string[];
+  nullKinds: readonly string[];
+  identifierKinds: readonly string[];
+  /** `object.field`. */
+  fieldAccessKinds: readonly string[];
+  /** `array[index]`. */
+  indexKinds: readonly string[];
+  /** Array literals and array creations (their elements, through an initializer). */
+  arrayKinds: readonly string[];
+  /** Array creations without elements (`new String[3]`). */
+  arrayCreationKinds: readonly string[];
+  /** Literals of a type with a body of elements (Go's `[]string{...}`, `map[string]string{...}`). */
+  compositeKinds: readonly string[];
+  /** Map literals: their `pair`s' keys and values. */
+  mapKinds: readonly string[];
+  /** String kinds' parts: literal text, and substitutions of a value (`{x}` of an f-string). */
+  stringContentKinds: readonly string[];
+  interpolationKinds: readonly string[];
+  binaryKinds: readonly string[];
+  unaryKinds: readonly string[];
+  /** Wrappers of one expression: parentheses, casts. */
+  wrapperKinds: readonly string[];
+  /** A cast's value field. */
+  castKinds: readonly string[];
+  /** Calls that read a request (method names, any receiver). */
+  sourceMethods: RegExp;
+  /** Callees, as written, that read a request (`request.args.get`). */
+  sourceCallees?: RegExp;
+  /** Names that are the request itself wherever they are not assigned (Flask's imported `request`). */
+  sourceNames?: RegExp;
+  /** Parameters annotated as request data (`@RequestParam`). */
+  sourceParameter?: RegExp;
+  /** Calls that format a text with escaped values (`mysql.format(sql, values)`): the result is the text's. */
+  escapingFormats?: RegExp;
+  /** Calls whose result cannot carry text syntax (numeric conversions, escapers): constant. */
+  sanitizers: RegExp;
+  /** Methods whose result is a number or boolean, whatever the receiver (`length`, `equals`). */
+  scalarMethods: RegExp;
+  /** Methods of a list: append, insert at, remove at. */
+  listAdd: RegExp;
+  listInsert: RegExp;
+  listRemoveAt: RegExp;
+  /**
+   * printf-style calls (`fmt.Sprintf`): a value spliced by a numeric verb (`%d`, `%f`) carries no
+   * text; one spliced by `%s`/`%v`/`%q` carries what it holds.
+   */
+  printfCalls?: RegExp;
+  /** A built-in that returns a list with more elements (Go's `append`). */
+  appendFunction?: RegExp;
+  /** Declared types of a local that is a text builder (`StringBuilder sb`, `var sb strings.Builder`). */
+  builderTypes: RegExp;
+  /** Constructors (or calls) of an empty list, map or text builder. */
+  newList: RegExp;
+  newMap: RegExp;
+  newBuilder: RegExp;
+  /** Calls that make a list of their arguments (`Arrays.asList`, `List.of`). */
+  listOf: RegExp;
+  /** Methods that pass the receiver's text on (`toString`, `trim`), and those that append. */
+  appendMethods: RegExp;
+  /** Wrappers of one call argument (C#'s and PHP's `argument`): the argument is their one named child. */
+  argumentWrappers?: readonly string[];
+  /** Expressions written straight into a string, without a wrapper (PHP's `"a $x {$y->z}"`). */
+  embeddedKinds?: readonly string[];
+  /** A function's last expression is what it returns (Ruby, Rust). */
+  implicitReturn?: boolean;
+  /** Binary operators that append the right side to the left local (Ruby's `q << x`). */
+  appendOperators?: RegExp;
+  /** Values that make a local a text builder whatever its declared type (`var sb = new StringBuilder()`). */
+  builderValues?: RegExp;
+  /** A declarator's value is its last named child, not a `value` field (C#). */
+  valueIsLastChild?: boolean;
+  /** A heredoc written as a marker where the value is and its body after the line (Ruby's `<<~SQL`). */
+  heredoc?: { marker: string; body: string };
+  /** Children of a string that hold its parts (PHP's `heredoc_body`). */
+  stringBodyKinds?: readonly string[];
+  /**
+   * Children by field name for a grammar that names few fields (Kotlin), by node kind: a path of
+   * steps, each `kind` (the first child of that kind), `kind#n`, `*#n` or `*#-1` (the last child).
+   */
+  childFields?: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
+  /** Blocks that, met as a value (a `when` branch, a `match` arm), give their last expression. */
+  valueBlockKinds?: readonly string[];
+  /** Lambdas passed after a call's arguments (Kotlin's `buildString { append(x) }`): what they name flows into the result. */
+  trailingLambdaKinds?: readonly string[];
+  /** Modifier node kinds of a field declaration (C#'s `modifier`), read for `finalModifier`. */
+  modifierKinds?: readonly string[];
+}
