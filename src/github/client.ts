@@ -170,18 +170,3 @@ export function createGitHubAuth(cfg: GitHubAuthConfig): CheckableGitHubAuth {
     "no GitHub credentials: set GATE_GITHUB_APP_ID and GATE_GITHUB_PRIVATE_KEY (a GitHub App) or GITHUB_TOKEN",
   );
 }
-
-/**
- * The client for a repository: as the named App installation, or the repository's own (a token
- * when there is no App).
- *
- * @example const octokit = await octokitFor(auth, { owner: "acme", repo: "web", installationId: 42 });
- */
-export function octokitFor(
-  auth: GitHubAuth,
-  where: { owner: string; repo: string; installationId?: number },
-): Promise<Octokit> {
-  return where.installationId !== undefined
-    ? auth.forInstallation(where.installationId)
-    : auth.forRepo(where.owner, where.repo);
-}

@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { HeadComparison, PushHistory } from "../domain/carry.js";
 import type { GitHubAuth } from "./client.js";
-import { octokitFor } from "./client.js";
+import { octokitFor } from "./octokit-for.js";
 
 /** GitHub lists at most this many files in a comparison; a longer list is cut short. */
 const COMPARE_FILE_LIMIT = 300;

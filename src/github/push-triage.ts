@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { PushedChange, PushTriage, TriagePush } from "../domain/pushed-change.js";
 import type { GitHubAuth } from "./client.js";
-import { octokitFor } from "./client.js";
+import { octokitFor } from "./octokit-for.js";
 
 /** The first line of a commit message. */
 export function subjectOf(message: string): string {
