@@ -136,7 +136,7 @@ describe("teams' rules off the answering thread", { timeout: 240_000 }, () => {
 
   it("a symlinked, a .MD, a sub-folder and an oversized policy file are named, and the review goes to a person", async () => {
     const s = await start();
-    s.gh.setSymlink("acme", "portal", LEGACY_BASE_SHA, `${DIR}/LINKED.md`, "../../shared/LINKED.md");
+    s.gh.setSymlink("acme", "portal", LEGACY_BASE_SHA, `${DIR}/LINKED.md`, "../../org-policies/LINKED.md");
     s.gh.setContent("acme", "portal", LEGACY_BASE_SHA, `${DIR}/SHOUT.MD`, PATHOLOGICAL);
     s.gh.setContent("acme", "portal", LEGACY_BASE_SHA, `${DIR}/team/ACME-03.md`, PATHOLOGICAL);
     s.gh.setContent("acme", "portal", LEGACY_BASE_SHA, `${DIR}/HUGE.md`, `${PATHOLOGICAL}\n${"x".repeat(1_100_000)}\n`);
