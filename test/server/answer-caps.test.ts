@@ -1,11 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { rawTarball } from "../fakes/github-api.js";
 import * as stack from "./helpers.js";
+import { p99 } from "./probes.js";
 
 const start = stack.stacksClosedAfterEach();
-
-/** The 99th percentile (nearest rank). */
-const p99 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.ceil(values.length * 0.99) - 1] ?? 0;
 
 /** Asks `/healthz` about every 50 ms until `busy()` is false; each answer's latency (ms). */
 async function healthWhile(base: string, busy: () => boolean): Promise<number[]> {

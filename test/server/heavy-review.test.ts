@@ -3,12 +3,10 @@ import { syntheticPrJson } from "../../bench/synthetic.js";
 import { CONFIG_MAX_BYTES } from "../../src/gate-file/config-caps.js";
 import { rawTarball } from "../fakes/github-api.js";
 import * as stack from "./helpers.js";
+import { p99, probeWhile } from "./probes.js";
 
 const start = stack.stacksClosedAfterEach();
 const CONFIG = ".github/gate.yml";
-
-/** The 99th percentile (nearest rank). */
-const p99 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.ceil(values.length * 0.99) - 1] ?? 0;
 
 /** Serves a PR of `files` added TypeScript files (ordinary service code) as acme/big#number. */
 function serveLargePr(s: stack.Stack, number: number, files: number): stack.ServedPr {
@@ -46,26 +44,6 @@ function largeConfig(bytes: number): string {
       "    expires: 2099-01-01",
     );
   return `${lines.join("\n")}\n`;
-}
-
-/** Asks `/healthz` and sends a signed `ping` one after the other until `busy()` is false; the latencies of each. */
-async function probeWhile(base: string, busy: () => boolean): Promise<{ health: number[]; webhook: number[] }> {
-  const health: number[] = [];
-  const webhook: number[] = [];
-  while (busy()) {
-    const started = performance.now();
-    const res = await fetch(`${base}/healthz`);
-    expect(res.status).toBe(200);
-    await res.text();
-    health.push(performance.now() - started);
-    const ping = await stack.postWebhook(base, JSON.stringify({ zen: "Keep it logically awesome.", hook_id: 1 }), {
-      event: "ping",
-    });
-    expect(ping.status).toBe(200);
-    webhook.push(ping.ms);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return { health, webhook };
 }
 
 describe("heavy reviews off the answering thread", { timeout: 300_000 }, () => {

@@ -2,15 +2,13 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { addedFileEntry, LEGACY_BASE_SHA, legacyFixture } from "../detectors/rules/rule-policies.js";
 import * as stack from "./helpers.js";
+import { p99, probeWhile } from "./probes.js";
 
 // Teams' ast-grep rules run in a child process (src/detectors/offload/rules-runner.ts): a rule
 // that searches past GATE_RULES_BUDGET_MS is stopped mid-search, while the server goes on answering.
 const start = stack.stacksClosedAfterEach();
 const DIR = ".github/gate/policies";
 const AT = LEGACY_BASE_SHA.slice(0, 12);
-
-/** The 99th percentile (nearest rank). */
-const p99 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.ceil(values.length * 0.99) - 1] ?? 0;
 
 const policy = (id: string, rules: string) =>
   `---\nid: ${id}\ntitle: Team rules ${id}\nspecialty: security\nseverity: high\nblocking: true\nversion: 1\nrules:\n${rules}---\n# ${id}\n\nThe team's own rules.\n`;
@@ -55,26 +53,6 @@ const BIG_FILE = addedFileEntry(
 function serveLegacy(s: stack.Stack) {
   const fixture = legacyFixture([BIG_FILE]);
   return stack.serveFixture(s, path.basename(fixture), { fixturesDir: path.dirname(fixture) });
-}
-
-/** Asks `/healthz` and sends a signed `ping` one after the other until `busy()` is false; the latencies of each. */
-async function probeWhile(base: string, busy: () => boolean): Promise<{ health: number[]; webhook: number[] }> {
-  const health: number[] = [];
-  const webhook: number[] = [];
-  while (busy()) {
-    const started = performance.now();
-    const res = await fetch(`${base}/healthz`);
-    expect(res.status).toBe(200);
-    await res.text();
-    health.push(performance.now() - started);
-    const ping = await stack.postWebhook(base, JSON.stringify({ zen: "Keep it logically awesome.", hook_id: 1 }), {
-      event: "ping",
-    });
-    expect(ping.status).toBe(200);
-    webhook.push(ping.ms);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return { health, webhook };
 }
 
 /** Opens the PR by a signed webhook and probes the server until the review settles; its result and the probes' p99s. */
