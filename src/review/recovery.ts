@@ -85,9 +85,30 @@ export class ReviewRecovery {
 
   /** Publishes the review's saved result if it was not published (a crash or a failing publisher in between); true if it did. */
   async publishIfUnpublished(reviewId: string): Promise<boolean> {
+    if (await this.saveLagging(reviewId)) return true;
     if ((await this.work.store.unpublished(reviewId)).length === 0) return false;
     await this.work.publishing.publish(reviewId);
     return true;
+  }
+
+  /**
+   * A settled review whose saved result still says queued or running (its run stopped between
+   * settling the status and saving the verdict: a lost database connection, a crash) gets its
+   * result saved and published. Its job, retried, comes here, since the status says settled.
+   */
+  private async saveLagging(reviewId: string): Promise<boolean> {
+    const saved = await this.work.store.lastResult(reviewId);
+    if (saved?.status !== "queued" && saved?.status !== "running") return false;
+    return this.work.lock.run(reviewId, async () => {
+      const ctx = await this.work.load(reviewId);
+      if (!ctx || ctx.review.status === "queued" || ctx.review.status === "running") return false;
+      await this.work.publishing.record(reviewId, await ctx.result());
+      this.work.deps.log.warn(
+        { reviewId, status: ctx.review.status },
+        "a settled review's saved result was behind: saved again",
+      );
+      return true;
+    });
   }
 
   /**

@@ -1,6 +1,7 @@
 import { systemClock } from "../../src/domain/clock.js";
 import fs from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
+import { leftoverWork } from "../../src/review/leftover-work.js";
 import { newReviewId, ReviewRunner } from "../../src/review/runner.js";
 import { BUNDLED_FIXTURES_DIR } from "../../src/package-paths.js";
 import { registerFixture, silentLog, testGate, type TestGate } from "../helpers/gate.js";
@@ -184,6 +185,29 @@ describe("ReviewRunner publishing", () => {
     await runner.announce(review.id);
     expect(shown.at(-1)).toEqual(["auto_approved", "done"]);
     expect(await g.store.unpublished()).toEqual([]);
+  });
+});
+
+describe("ReviewRunner: a run that stopped between settling and saving its verdict", () => {
+  it("is found by the restart's leftover work, and its publish saves and shows the verdict, not the stale 'running'", async () => {
+    const g = await gate();
+    const review = await registerFixture(g, "001_readme_typo");
+    await g.runner.run(review.id);
+    const verdict = await g.runner.result(review.id);
+    expect(verdict).toMatchObject({ status: "done", route: "auto_approved" });
+    // A second run (a job taken over) announced "running", then settled, then lost its connection.
+    await g.store.setStatus(review.id, "running");
+    expect(await g.store.saveResult(review.id, { ...verdict, status: "running", route: null })).toBe(true);
+    await g.store.markPublished(review.id, defined(await g.store.lastResult(review.id), "the running result"));
+    expect(await g.store.setStatusUnlessSuperseded(review.id, "done")).toBe(true);
+
+    const left = [];
+    for await (const job of leftoverWork(g.store)) left.push(job);
+    expect(left).toEqual([{ kind: "publish", reviewId: review.id }]);
+    expect(await g.runner.publishIfUnpublished(review.id)).toBe(true);
+    expect(await g.store.lastResult(review.id)).toMatchObject({ status: "done", route: "auto_approved" });
+    expect(await g.store.unpublished()).toEqual([]);
+    expect(await g.runner.publishIfUnpublished(review.id)).toBe(false);
   });
 });
 

@@ -171,7 +171,12 @@ describe("PostgreSQL connections terminated under two gate processes", { timeout
         // What is stuck, for the failure to say: the reviews not settled, the jobs left, each replica's last lines.
         const stuck = (await reviews())
           .filter((r) => !settled(r))
-          .map(({ pr, status, result_published }) => ({ pr, status, result_published }));
+          .map(({ pr, status, result_json, result_published }) => ({
+            pr,
+            status,
+            saved: result_json === null ? null : z.object({ status: z.string() }).parse(JSON.parse(result_json)).status,
+            result_published,
+          }));
         const left = (await sql.query("SELECT * FROM gate_jobs")).rows;
         const tail = (logs: unknown[]) => logs.slice(-15).map((l) => JSON.stringify(l).slice(0, 300));
         throw new Error(

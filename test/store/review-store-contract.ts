@@ -278,6 +278,20 @@ export function reviewStoreContract(name: string, open: OpenStore): void {
       expect((await s.get("r-1"))?.status).toBe("done");
     });
 
+    it("settling a status marks the saved result unpublished: a process that stops before saving the verdict leaves work found", async () => {
+      const { store: s } = await open();
+      await reg(s, "r-1");
+      const running = { pr: "acme/web#7", route: null, status: "running", review_id: "r-1" } as never;
+      expect(await s.claim("r-1", "queued", "running")).toBe(true);
+      expect(await s.saveResult("r-1", running)).toBe(true);
+      await s.markPublished("r-1", running);
+      expect(await s.unpublished()).toEqual([]);
+      // Settled; the verdict never saved (the connection was lost, the process died).
+      expect(await s.setStatusUnlessSuperseded("r-1", "done")).toBe(true);
+      expect((await s.unpublished()).map((r) => r.id)).toEqual(["r-1"]);
+      expect((await s.unpublished("r-1")).map((r) => r.id)).toEqual(["r-1"]);
+    });
+
     it("lists one review's unpublished result on its own: only that review, only while it is unpublished", async () => {
       const { store: s } = await open();
       await reg(s, "r-1");

@@ -40,7 +40,9 @@ export interface ReviewRecords {
   setStatus(id: string, status: ReviewStatus): Promise<void>;
   /**
    * Sets a review's status unless a push superseded it, its PR was closed, or its PR was merged
-   * without approval (such a review stays so); false when it was.
+   * without approval (such a review stays so); false when it was. The saved result counts as not
+   * published until the result of the new status is (`unpublished` finds a process that stopped
+   * between the two, and the publish saves the result again).
    */
   setStatusUnlessSuperseded(id: string, status: ReviewStatus): Promise<boolean>;
   /**

@@ -51,7 +51,7 @@ export function pgReviewRecords(c: PgConnection): ReviewRecords {
     },
     async setStatusUnlessSuperseded(id, status) {
       const n = await c.changed(
-        "UPDATE gate_reviews SET status = $1, updated_at = $2 WHERE id = $3 AND status NOT IN ('superseded', 'closed', 'merged_unapproved')",
+        "UPDATE gate_reviews SET status = $1, updated_at = $2, result_published = 0 WHERE id = $3 AND status NOT IN ('superseded', 'closed', 'merged_unapproved')",
         [status, c.now(), id],
       );
       return n === 1;

@@ -79,7 +79,7 @@ export function sqliteReviewRecords(c: SqliteConnection): ReviewRecords {
     },
     async setStatusUnlessSuperseded(id, status) {
       const n = await changed(
-        `UPDATE gate_reviews SET status = ?, updated_at = ? WHERE id = ? AND status NOT IN ('superseded', 'closed', 'merged_unapproved')`,
+        `UPDATE gate_reviews SET status = ?, updated_at = ?, result_published = 0 WHERE id = ? AND status NOT IN ('superseded', 'closed', 'merged_unapproved')`,
         status,
         c.now(),
         id,
