@@ -100,6 +100,35 @@ describe("guards on a local before a shell (Python)", () => {
     expect(await flagged("app/show.py", branch("name"))).toEqual([7]);
   });
 
+  it("a passed test cleans only where it holds: not in the other branch, not through `or`", async () => {
+    const shaped = (lines: string[]) => [
+      "import os",
+      "from flask import request",
+      "",
+      "def run():",
+      '    name = request.args.get("name", "")',
+      ...lines,
+    ];
+    expect(
+      await flagged(
+        "app/run.py",
+        shaped(["    if name.isalnum():", "        pass", "    else:", '        os.system("ls " + name)']),
+      ),
+    ).toEqual([9]);
+    expect(
+      await flagged(
+        "app/run.py",
+        shaped(["    if name.isalnum() or len(name) > 3:", '        os.system("ls " + name)']),
+      ),
+    ).toEqual([7]);
+    expect(
+      await flagged(
+        "app/run.py",
+        shaped(["    if name.isalnum() and len(name) > 3:", '        os.system("ls " + name)']),
+      ),
+    ).toEqual([]);
+  });
+
   it("an allow-list of constants or an equality guards the value; an allow-list read from the request does not", async () => {
     const listed = (allowed: string) => [
       "import os",
