@@ -209,6 +209,8 @@ export abstract class FlowExpressions extends FlowTexts {
         fieldOf(node, "property", this.t) ??
         fieldOf(node, "name", this.t)
       )?.text() ?? "";
+    const route = this.t.routePath?.attribute.test(node.text()) ? this.fixedRoute(node, row) : undefined;
+    if (route) return route;
     if (object && this.t.selfNames.test(object.text())) {
       return this.field(field, state, row) ?? at(OUTSIDE, row);
     }
@@ -217,6 +219,25 @@ export abstract class FlowExpressions extends FlowTexts {
     if (/^([a-z_]\w*\.)*[A-Z]\w*$/.test(node.text()) && !state.env.has(node.text().split(".")[0] ?? ""))
       return { ...CONSTANT, rows: [row] };
     return derived([object ? this.expr(object, state) : OUTSIDE], row);
+  }
+
+  /**
+   * The path a view's request has when every route its decorators name is fixed (Flask's
+   * `@app.route('/a/b')` with no `<var>`): one of those routes; undefined otherwise.
+   */
+  private fixedRoute(node: SgNode, row: number): FlowValue | undefined {
+    const t = this.t;
+    const route = t.routePath;
+    let fn: SgNode | null = node.parent();
+    while (fn && !t.functionKinds.includes(String(fn.kind()))) fn = fn.parent();
+    const holder = fn?.parent();
+    if (!route || !holder || !t.definitionKinds.includes(String(holder.kind()))) return undefined;
+    const routes = holder
+      .namedChildren()
+      .map((d) => route.decorator.exec(d.text())?.[3])
+      .filter((r): r is string => r !== undefined);
+    if (routes.length === 0 || routes.some((r) => route.variable.test(r))) return undefined;
+    return routes.map((r) => known(r, row)).reduce((a, b) => join(a, b));
   }
 
   private binary(node: SgNode, state: State, row: number): FlowValue {

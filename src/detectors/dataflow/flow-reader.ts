@@ -1,9 +1,10 @@
 import type { SgNode } from "@ast-grep/napi";
 import type { SyntaxLanguage } from "../code/grammars.js";
 import { FlowExpressions } from "./flow-expressions.js";
+import { guardedNames } from "./flow-guards.js";
 import { fieldOf, fork, merge, signature, type State } from "./flow-state.js";
 import { FLOW_SYNTAX, type FlowSyntax } from "./flow-syntax.js";
-import { anyItem, at, CONSTANT, join, known, OUTSIDE, SOURCE, type FlowValue } from "./flow-value.js";
+import { anyItem, at, carried, CONSTANT, join, known, OUTSIDE, SOURCE, type FlowValue } from "./flow-value.js";
 
 /** A function longer than this many statements is read with its parameters only, not followed. */
 const MAX_STATEMENTS = 4_000;
@@ -302,9 +303,23 @@ export class FlowReader extends FlowExpressions {
         rest = undefined;
         break;
       }
-      out = merge(out, run(b.body, fork(rest)));
+      // A test on a local (`if not s.isdigit(): return`) makes it plain where it holds, and after
+      // the branch where it fails.
+      out = merge(out, run(b.body, this.narrow(b.condition, true, fork(rest))));
+      rest = this.narrow(b.condition, false, rest);
     }
     return rest ? merge(out, rest) : out;
+  }
+
+  /** The state with the locals a condition proves plain (holding or failing) read as constants. */
+  private narrow(condition: SgNode | null | undefined, truth: boolean, state: State): State {
+    if (!condition || !this.t.guards) return state;
+    const constant = (n: SgNode) => !carried(this.expr(n, state)).outside;
+    const names = [...guardedNames(condition, truth, this.t, constant)].filter((n) => state.env.has(n));
+    if (names.length === 0) return state;
+    const narrowed = fork(state);
+    for (const name of names) narrowed.env.set(name, { ...CONSTANT, rows: state.env.get(name)?.rows ?? [] });
+    return narrowed;
   }
 
   private switchStatement(node: SgNode, start: State): State {

@@ -142,6 +142,16 @@ const PYTHON: FlowSyntax = {
   newBuilder: /(?!)/,
   listOf: /(?!)/,
   appendMethods: /(?!)/,
+  routePath: {
+    attribute: /^request\.path$/,
+    decorator: /^@\s*[\w.]+\.(route|get|post|put|patch|delete)\(\s*(['"])([^'"]*)\2/,
+    variable: /</,
+  },
+  guards: {
+    validatingMethods: /^(isdigit|isdecimal|isnumeric|isalnum|isalpha|isidentifier)$/,
+    startsWith: /^startswith$/,
+    endsWith: /^endswith$/,
+  },
 };
 
 const JAVASCRIPT: FlowSyntax = {
@@ -219,6 +229,7 @@ const JAVASCRIPT: FlowSyntax = {
   newBuilder: /(?!)/,
   listOf: /^Array\.of$/,
   appendMethods: /(?!)/,
+  guards: { memberMethods: /^(includes|has)$/ },
 };
 
 const GO: FlowSyntax = {

@@ -141,4 +141,29 @@ export interface FlowSyntax {
   trailingLambdaKinds?: readonly string[];
   /** Modifier node kinds of a field declaration (C#'s `modifier`), read for `finalModifier`. */
   modifierKinds?: readonly string[];
+  /**
+   * Tests a branch's condition makes of a local (`flow-guards.ts`): where the test holds (inside
+   * the branch, or after a branch that returns when it fails) the local holds no syntax.
+   */
+  /**
+   * The request's own path in a view whose routes are fixed: in a function whose decorators name
+   * only routes without a variable part, the path is one of those routes, a constant.
+   */
+  routePath?: {
+    /** The request's path as written (Flask's `request.path`). */
+    attribute: RegExp;
+    /** A decorator naming the view's route; its third group is the route (`@app.route('/a/b')`). */
+    decorator: RegExp;
+    /** A variable part of a route (`<id>`): a route with one has no fixed path. */
+    variable: RegExp;
+  };
+  guards?: {
+    /** Methods true only when their receiver is plain (`s.isdigit()`). */
+    validatingMethods?: RegExp;
+    /** Methods of a constant collection true when it holds the argument (`ALLOWED.includes(s)`). */
+    memberMethods?: RegExp;
+    /** The tests that a text starts and ends with a quote, for a quoted-literal check. */
+    startsWith?: RegExp;
+    endsWith?: RegExp;
+  };
 }

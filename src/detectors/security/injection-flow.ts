@@ -65,8 +65,8 @@ export function mayReachSink(text: string, lang: SyntaxLanguage): boolean {
   let called = SINK_CALLS.get(lang);
   if (!called) {
     // SQL reads as SQL only when text is built or written whole (both seen without this); a shell
-    // runs a bare value too (a parameter, an argument array, an environment).
-    const names = [...new Set(INJECTION_RULES[lang].sinks.filter((r) => r.kind === "shell").flatMap((r) => r.methods))];
+    // or `eval` runs a bare value too (a parameter, an argument array, an environment).
+    const names = [...new Set(INJECTION_RULES[lang].sinks.filter((r) => r.kind !== "sql").flatMap((r) => r.methods))];
     called = new RegExp(`\\b(?:${names.join("|")})\\s*(?:<[^>]*>)?\\(`);
     SINK_CALLS.set(lang, called);
   }
@@ -75,9 +75,9 @@ export function mayReachSink(text: string, lang: SyntaxLanguage): boolean {
 
 const SINK_CALLS = new Map<SyntaxLanguage, RegExp>();
 
-/** One place where built text reaches a SQL or shell call. */
+/** One place where built text reaches a SQL or shell call, or outside data reaches `eval`. */
 export interface InjectionFlow {
-  kind: "sql" | "shell";
+  kind: SinkRule["kind"];
   /** The 0-based parsed row to report: the call's row if added, else the newest added building row. */
   row: number;
   /** The call as written (shortened), for the message. */
@@ -127,6 +127,12 @@ export function injectionFlows(syntax: PatchSyntax, headText = ""): InjectionFlo
     }
     const sink = sinkOf(call, rules, reader);
     if (!sink) continue;
+    // Code run from anything but a constant, where the flow could not tell what reaches it.
+    const code = sink.rule.kind === "code" ? sink.text.find((a) => !reader.isConstant(a)) : undefined;
+    if (code) {
+      report("code", call.node, call.row, { literal: "", dynamic: true, rows: [call.row] });
+      continue;
+    }
     const built = sink.text.map((a) => reader.read(a));
     const hit = built.find(
       (b) => b.dynamic && (sink.rule.kind === "shell" || sink.rule.fragment || SQL_SHAPE.test(b.literal)),
@@ -222,7 +228,7 @@ function flowHit(
     reachedAny = true;
     const value = values.find((v) => {
       const c = carried(v);
-      return c.outside && (rule.kind === "shell" || rule.fragment === true || SQL_SHAPE.test(v.literal));
+      return c.outside && (rule.kind !== "sql" || rule.fragment === true || SQL_SHAPE.test(v.literal));
     });
     if (value) return { kind: rule.kind, value };
   }

@@ -26,9 +26,9 @@ export type SinkShape =
   | "receiver-argv"
   | "program-argv";
 
-/** One call that runs SQL or a shell command. */
+/** One call that runs SQL, a shell command or code (`eval`). */
 export interface SinkRule extends CallRule {
-  kind: "sql" | "shell";
+  kind: "sql" | "shell" | "code";
   /** How the arguments carry the text (default `text`). */
   shape?: SinkShape;
   /** The positional arguments that may carry the text, for `text` (default the first). */

@@ -84,6 +84,8 @@ export const INJECTION_RULES: Readonly<Record<SyntaxLanguage, InjectionRules>> =
       },
       { kind: "sql", methods: FIRST_SQL_METHODS, receiver: "any" },
       { kind: "sql", methods: ["text"], callee: /^(sqlalchemy\.)?text$/ },
+      // `eval(s)` and `exec(s)` run their text as Python.
+      { kind: "code", methods: ["eval", "exec"], callee: /^(builtins\.)?(eval|exec)$/ },
     ],
   },
   go: {

@@ -1,9 +1,10 @@
 import { headText } from "../code/head-text.js";
 import { syntaxOfPatch, type PatchSyntax } from "../code/syntax-tree.js";
-import { GRAMMARS } from "../code/grammars.js";
+import { GRAMMARS, type SyntaxLanguage } from "../code/grammars.js";
 import type { Detector } from "../detector.js";
 import { kindOf } from "./built-string.js";
 import { injectionFlows, mayBuildStrings, mayPassRequestData, mayReachSink } from "./injection-flow.js";
+import { INJECTION_RULES } from "./injection-rules.js";
 import { interpolates, readsRequestData } from "./interpolation.js";
 import { matchLineRules, type LineRule } from "./line-rules.js";
 import { codeLineDetector } from "./line-detector.js";
@@ -99,6 +100,14 @@ const TREE_FILE_RULES: readonly LineRule[] = RULES.filter((r) => r.id !== "shell
     : r,
 );
 
+/** The same, for a language whose `eval` calls are sinks the data flow reads: the flow decides them. */
+const TREE_FILE_RULES_CODE_READ = TREE_FILE_RULES.filter((r) => r.id !== "eval");
+
+/** Languages with `code` sinks (`INJECTION_RULES`): their `eval` is judged by what reaches it. */
+function readsCode(lang: SyntaxLanguage): boolean {
+  return INJECTION_RULES[lang].sinks.some((r) => r.kind === "code");
+}
+
 const FLOW_MESSAGE = {
   sql:
     "SQL text built from a non-constant value (template literal, concatenation, f-string, % or .format, " +
@@ -106,6 +115,9 @@ const FLOW_MESSAGE = {
   shell:
     "A shell command built from a non-constant value reaches a shell (exec/execSync, os.system, subprocess with " +
     "shell=True, sh -c): pass the program and its arguments as an array (execFile/spawn, subprocess.run([...]), exec.Command(name, args...)).",
+  code:
+    "Code evaluated from a non-constant value (eval / exec) that may come from outside: this is code injection; " +
+    "parse the data (json.loads, ast.literal_eval) instead of executing it.",
 } as const;
 
 /**
@@ -135,7 +147,8 @@ export const injectionDetector: Detector = codeLineDetector(
     }
     // With a syntax tree, SQL and shell flows are read from it; the line rules keep what it does not
     // follow (SQL built from request data before any call, eval, templates), outside strings and comments.
-    const matches = matchLineRules(file, lang ? TREE_FILE_RULES : RULES);
+    const treeRules = syntax && readsCode(syntax.lang) ? TREE_FILE_RULES_CODE_READ : TREE_FILE_RULES;
+    const matches = matchLineRules(file, lang ? treeRules : RULES);
     // Which rows are strings or comments is read from the tree only when a line rule matched.
     const tree = lang && matches.length > 0 ? (syntax ?? syntaxOfPatch(file)) : undefined;
     const inText = tree ? textRows(tree) : new Set<number>();

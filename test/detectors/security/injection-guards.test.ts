@@ -1,0 +1,193 @@
+import { describe, expect, it } from "vitest";
+import { injectionDetector } from "../../../src/detectors/security/injection.js";
+import { addedFilePatch, buildPr, detectContext } from "../pr-builder.js";
+
+/** SEC-02 findings (line and message) for one added file. */
+async function findings(filename: string, lines: string[]): Promise<Array<{ line: number; message: string }>> {
+  const pr = buildPr({ files: [{ filename, patch: addedFilePatch(lines) }] });
+  return (await injectionDetector.detect(detectContext(pr))).map((f) => ({ line: f.line ?? 0, message: f.message }));
+}
+
+async function flagged(filename: string, lines: string[]): Promise<number[]> {
+  return (await findings(filename, lines)).map((f) => f.line);
+}
+
+describe("Python eval/exec judged by what reaches them", () => {
+  it("request data through a dict reaches eval: SEC-02 code injection on the eval line", async () => {
+    const found = await findings("app/calc.py", [
+      "from flask import request",
+      "",
+      "def calc():",
+      '    given = request.form.get("expr")',
+      '    table = {"a": "1", "b": given}',
+      '    expr = table["b"]',
+      "    return str(eval(expr))",
+    ]);
+    expect(found.map((f) => f.line)).toEqual([7]);
+    expect(found[0]?.message).toMatch(/eval/);
+  });
+
+  it("a constant, or a value picked from a constant key, reaching exec raises nothing", async () => {
+    expect(
+      await flagged("app/calc.py", [
+        "from flask import request",
+        "",
+        "def calc():",
+        '    given = request.form.get("expr")',
+        '    table = {"a": "x = 1", "b": given}',
+        '    exec(table["a"])',
+        '    exec("y = 2" if given else "y = 3")',
+      ]),
+    ).toEqual([]);
+  });
+
+  it("a guard that returns unless the value is one quoted literal makes eval safe; a guard missing a test does not", async () => {
+    const body = (test: string) => [
+      "from flask import request",
+      "",
+      "def literal():",
+      '    value = request.args.get("v", "")',
+      `    if ${test}:`,
+      '        return "a plain string literal, please"',
+      "    return str(eval(value))",
+    ];
+    expect(
+      await flagged(
+        "app/literal.py",
+        body('not value.startswith("\'") or not value.endswith("\'") or "\'" in value[1:-1]'),
+      ),
+    ).toEqual([]);
+    expect(
+      await flagged(
+        "app/literal.py",
+        body("not value.startswith('\\'') or not value.endswith('\\'') or '\\'' in value[1:-1]"),
+      ),
+    ).toEqual([]);
+    // Without the test for a quote inside, `'a' + __import__('os').system('id') + 'b'` passes it.
+    expect(await flagged("app/literal.py", body('not value.startswith("\'") or not value.endswith("\'")'))).toEqual([
+      7,
+    ]);
+  });
+});
+
+describe("guards on a local before a shell (Python)", () => {
+  it("an early return unless the value is digits makes os.system safe; an emptiness check does not", async () => {
+    const guarded = (test: string) => [
+      "import os",
+      "from flask import request",
+      "",
+      "def ping():",
+      '    count = request.args.get("count", "")',
+      `    if ${test}:`,
+      '        raise ValueError("bad count")',
+      '    os.system("ping -c " + count + " localhost")',
+    ];
+    expect(await flagged("app/ping.py", guarded("not count.isdigit()"))).toEqual([]);
+    expect(await flagged("app/ping.py", guarded("not count"))).toEqual([8]);
+  });
+
+  it("a value checked inside the branch that uses it is safe there; one merely non-empty is not", async () => {
+    const branch = (test: string) => [
+      "import subprocess",
+      "from flask import request",
+      "",
+      "def show():",
+      '    name = request.args.get("name", "")',
+      `    if ${test}:`,
+      '        subprocess.run(f"ls {name}", shell=True)',
+    ];
+    expect(await flagged("app/show.py", branch("name.isalnum()"))).toEqual([]);
+    expect(await flagged("app/show.py", branch("name"))).toEqual([7]);
+  });
+
+  it("a passed test cleans only where it holds: not in the other branch, not through `or`", async () => {
+    const shaped = (lines: string[]) => [
+      "import os",
+      "from flask import request",
+      "",
+      "def run():",
+      '    name = request.args.get("name", "")',
+      ...lines,
+    ];
+    expect(
+      await flagged(
+        "app/run.py",
+        shaped(["    if name.isalnum():", "        pass", "    else:", '        os.system("ls " + name)']),
+      ),
+    ).toEqual([9]);
+    expect(
+      await flagged(
+        "app/run.py",
+        shaped(["    if name.isalnum() or len(name) > 3:", '        os.system("ls " + name)']),
+      ),
+    ).toEqual([7]);
+    expect(
+      await flagged(
+        "app/run.py",
+        shaped(["    if name.isalnum() and len(name) > 3:", '        os.system("ls " + name)']),
+      ),
+    ).toEqual([]);
+  });
+
+  it("an allow-list of constants or an equality guards the value; an allow-list read from the request does not", async () => {
+    const listed = (allowed: string) => [
+      "import os",
+      "from flask import request",
+      "",
+      "def export():",
+      '    fmt = request.args.get("fmt", "")',
+      `    allowed = ${allowed}`,
+      "    if fmt not in allowed:",
+      '        return "unknown format"',
+      '    os.system(f"make export-{fmt}")',
+    ];
+    expect(await flagged("app/export.py", listed('["csv", "json"]'))).toEqual([]);
+    expect(await flagged("app/export.py", listed('request.args.getlist("allowed")'))).toEqual([9]);
+    expect(
+      await flagged("app/export.py", [
+        "import os",
+        "from flask import request",
+        "",
+        "def export():",
+        '    fmt = request.args.get("fmt", "")',
+        '    if fmt != "csv":',
+        '        return "unknown format"',
+        '    os.system(f"make export-{fmt}")',
+      ]),
+    ).toEqual([]);
+  });
+
+  it("request.path in a view whose route is fixed is a constant; in a route with a variable part it is request data", async () => {
+    const view = (route: string) => [
+      "import subprocess",
+      "from flask import Flask, request",
+      "",
+      "app = Flask(__name__)",
+      "",
+      `@app.route("${route}", methods=["POST"])`,
+      "def tool():",
+      '    part = request.path.split("/")[1]',
+      '    subprocess.run(["sh", "-c", f"echo {part}"])',
+      '    return "ok"',
+    ];
+    expect(await flagged("app/tool.py", view("/tools/echo"))).toEqual([]);
+    expect(await flagged("app/tool.py", view("/tools/<path:rest>"))).toEqual([9]);
+  });
+});
+
+describe("guards on a local before a shell (JavaScript)", () => {
+  it("an early return unless a constant list includes the value makes exec safe; a list from the request does not", async () => {
+    const handler = (allowed: string) => [
+      'const { exec } = require("child_process");',
+      "function build(req, res) {",
+      "  const target = req.query.target;",
+      `  const allowed = ${allowed};`,
+      "  if (!allowed.includes(target)) return res.status(400).end();",
+      "  exec(`make ${target}`, () => res.end());",
+      "}",
+      "module.exports = build;",
+    ];
+    expect(await flagged("src/build.js", handler('["docs", "dist"]'))).toEqual([]);
+    expect(await flagged("src/build.js", handler("req.query.allowed"))).toEqual([6]);
+  });
+});
