@@ -71,7 +71,38 @@ async function existingCheckRun(
     filter: "all",
     per_page: 100,
   });
-  return runs.find((r) => r.external_id === payload.external_id)?.id;
+  const ids = runs.filter((r) => r.external_id === payload.external_id).map((r) => r.id);
+  // The review's run is the first one made for it (see `retireIfLater`).
+  return ids.length === 0 ? undefined : Math.min(...ids);
+}
+
+/**
+ * GitHub has no "create unless one exists": two replicas that both lost their shared publish lock
+ * (its connection ended midway) can each create a run for one review. The first one made (the
+ * lowest id) is the review's; a later one, seeing it, retires itself (renamed, completed neutral,
+ * pointing at the review's run) so that branch protection sees one run under the check's name.
+ * True when `created` was retired.
+ */
+async function retireIfLater(
+  octokit: Octokit,
+  where: { owner: string; repo: string },
+  payload: CheckRunPayload,
+  created: number,
+  log: Logger,
+): Promise<boolean> {
+  const first = await existingCheckRun(octokit, where, payload);
+  if (first === undefined || first >= created) return false;
+  await octokit.rest.checks.update({
+    ...where,
+    check_run_id: created,
+    name: `${payload.name} (duplicate)`,
+    status: "completed",
+    conclusion: "neutral",
+    output: { title: "Duplicate", summary: `Check run ${first} shows this review; this one was made twice by mistake.` },
+    actions: [],
+  });
+  log.warn({ checkRunId: created, keptCheckRunId: first }, "a second check run was made for the review: retired");
+  return true;
 }
 
 function annotationKey(a: {
@@ -190,7 +221,9 @@ async function publishCheckRun(
     const existing = await runToUpdate(octokit, where, review, payload, log);
     if (existing) return writeRun(octokit, where, payload, existing, log);
     try {
-      return await writeRun(octokit, where, payload, { pending: payload.annotations }, log);
+      const created = await writeRun(octokit, where, payload, { pending: payload.annotations }, log);
+      // A run another replica made first is updated on the next turn instead.
+      if (!(await retireIfLater(octokit, where, payload, created, log))) return created;
     } catch (error) {
       if (attempt >= retry.attempts || !isTransient(error)) throw error;
       log.warn({ err: error, attempt }, "creating the check run failed; looking it up and trying again");

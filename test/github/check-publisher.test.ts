@@ -201,6 +201,24 @@ describe("check publisher, when GitHub fails or limits the rate", () => {
     expect(gh.checkRuns.get(receipt.checkRunId ?? -1)?.annotations).toHaveLength(3);
   });
 
+  it("two publishers that both found no run (replicas that lost their shared lock) leave one run under the check's name; the later one is retired", async () => {
+    // Slow look-ups: both publishers look before either creates, so both create.
+    const undo = gh.slow("GET", /\/commits\/f{40}\/check-runs$/, 150);
+    const [a, b] = await Promise.all([
+      publisher().publish(record(), result({ findings: findings(3) })),
+      publisher().publish(record(), result({ findings: findings(3) })),
+    ]);
+    undo();
+    expect(creates()).toHaveLength(2);
+    const runs = [...gh.checkRuns.values()].sort((x, y) => x.id - y.id);
+    expect(runs.map((r) => r.fields.name)).toEqual(["compliance-gate", "compliance-gate (duplicate)"]);
+    expect(runs[1]?.fields).toMatchObject({ status: "completed", conclusion: "neutral", actions: [] });
+    // Both receipts name the first run, which shows the review.
+    expect(a.checkRunId).toBe(runs[0]?.id);
+    expect(b.checkRunId).toBe(runs[0]?.id);
+    expect(runs[0]?.fields.status).toBe("completed");
+  });
+
   it("updates retried by the client: two 503s then a 200 on the PATCH, one run", async () => {
     const first = await publisher().publish(record(), result({ findings: [] }));
     gh.failNext("PATCH", /\/check-runs\/\d+$/, 2, { status: 503 });

@@ -190,10 +190,22 @@ describe("PostgreSQL connections terminated under two gate processes", { timeout
     const rows = await reviews();
     expect(rows.filter((r) => r.status === "queued" || r.status === "running")).toEqual([]);
     expect(new Set(rows.map((r) => r.pr)).size).toBe(DELIVERIES);
+    // One run per head under the check's name (what branch protection reads); a second one two
+    // replicas made after both lost their publish lock is retired: renamed, completed, neutral.
+    let retired = 0;
     for (const pr of prs) {
-      const runs = stack.checkRunsOn(gh, pr.headSha);
+      const all = stack.checkRunsOn(gh, pr.headSha);
+      const runs = all.filter((r) => r.fields.name === "compliance-gate");
       expect(runs, `${pr.repo}#${pr.number}`).toHaveLength(1);
       expect(runs[0]?.fields.status, `${pr.repo}#${pr.number}`).toBe("completed");
+      for (const extra of all.filter((r) => r !== runs[0])) {
+        expect(extra.fields, `${pr.repo}#${pr.number}`).toMatchObject({
+          name: "compliance-gate (duplicate)",
+          status: "completed",
+          conclusion: "neutral",
+        });
+        retired++;
+      }
     }
     // The faults reached the gate: its processes saw connections lost, and stayed up.
     const lost = [...a.logs, ...b.logs].filter((l) =>
@@ -203,7 +215,7 @@ describe("PostgreSQL connections terminated under two gate processes", { timeout
     const fiveXx = refusals.flat();
     const again = [...a.logs, ...b.logs].filter((l) => /publish lock was lost midway/.test(String(l.msg)));
     process.stdout.write(
-      `pg faults: ${cut.ended()} connections terminated, ${lost.length} losses logged, ${fiveXx.length} deliveries answered 5xx and redelivered, ${again.length} publishes done again after losing their lock\n`,
+      `pg faults: ${cut.ended()} connections terminated, ${lost.length} losses logged, ${fiveXx.length} deliveries answered 5xx and redelivered, ${again.length} publishes done again after losing their lock, ${retired} duplicate check runs retired\n`,
     );
 
     // The database refuses connections: /healthz says so, with the reason, and recovers by itself.
