@@ -98,7 +98,10 @@ async function retireIfLater(
     name: `${payload.name} (duplicate)`,
     status: "completed",
     conclusion: "neutral",
-    output: { title: "Duplicate", summary: `Check run ${first} shows this review; this one was made twice by mistake.` },
+    output: {
+      title: "Duplicate",
+      summary: `Check run ${first} shows this review; this one was made twice by mistake.`,
+    },
     actions: [],
   });
   log.warn({ checkRunId: created, keptCheckRunId: first }, "a second check run was made for the review: retired");
