@@ -5,18 +5,16 @@ import type { DetectContext, Detector } from "../detector.js";
 import type { Finding } from "../../domain/finding.js";
 import type { LicenseLookup } from "../../domain/license-resolver.js";
 import type { ChangedFile } from "../../domain/pull-request.js";
+import { manifestParserFor } from "../../ecosystems/index.js";
+import { gradleParser } from "../../ecosystems/maven/gradle.js";
+import { catalogScopes, gradleCatalogParser } from "../../ecosystems/maven/gradle-catalog.js";
+import { changedDependencies, type DependencyChange } from "../../ecosystems/shared/changed-dependencies.js";
+import { documentChanges } from "../../ecosystems/shared/document-changes.js";
 import {
-  catalogScopes,
-  changedDependencies,
-  documentChanges,
-  gradleCatalogParser,
-  gradleParser,
   isDocumentParser,
-  manifestParserFor,
-  type DependencyChange,
   type DocumentManifestParser,
   type ManifestParser,
-} from "./manifests/index.js";
+} from "../../ecosystems/shared/manifest-parser.js";
 
 /** The lookup's answer; a resolver that throws anyway is a failed lookup, never an unknown licence. */
 async function lookup(ctx: DetectContext, change: DependencyChange, version?: string): Promise<LicenseLookup> {

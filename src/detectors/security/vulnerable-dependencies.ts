@@ -1,7 +1,8 @@
 import type { AdvisoryLookup, AdvisoryQuery } from "../../domain/advisory-source.js";
 import type { Finding } from "../../domain/finding.js";
 import type { Detector } from "../detector.js";
-import { VERSION_READERS, pinnedDependencies, type UnreadLockfile } from "./dependency-versions/index.js";
+import { VERSION_READERS } from "../../ecosystems/index.js";
+import { pinnedDependencies, type UnreadLockfile } from "../../ecosystems/pinned-dependencies.js";
 import { securityFinding } from "./security-finding.js";
 import { deniedBy, deniedFinding, vulnerableFinding } from "./vulnerable-finding.js";
 
