@@ -1,6 +1,7 @@
 import type { LedgerKind } from "../domain/coverage.js";
 import type { ChangedFile } from "../domain/pull-request.js";
 import { parsePatch } from "../domain/patch.js";
+import { isManifest, manifestLanguage } from "../ecosystems/index.js";
 
 /** Programming languages by file extension (lower case, without the dot). */
 const CODE_EXTENSIONS: Record<string, string> = {
@@ -80,10 +81,6 @@ const EXECUTABLE_BINARY =
 const MEDIA =
   /\.(png|jpe?g|gif|webp|avif|bmp|ico|icns|tiff?|psd|heic|woff2?|ttf|otf|eot|mp3|wav|ogg|oga|flac|aac|m4a|mp4|m4v|mov|webm|avi|mkv)$/i;
 
-/** Manifests of the ecosystems the gate knows (read by the dependency-licences detector, or not yet). */
-const MANIFEST =
-  /(^|\/)(package\.json|requirements[^/]*\.txt|pyproject\.toml|setup\.cfg|Pipfile|go\.mod|Cargo\.toml|Gemfile|[^/]+\.gemspec|pom\.xml|build\.gradle(\.kts)?|settings\.gradle(\.kts)?|libs\.versions\.toml|composer\.json|[^/]+\.csproj|packages\.config|Directory\.Packages\.props)$/;
-
 /** CI/CD definitions. */
 const WORKFLOW = /(^|\/)\.github\/(workflows|actions)\/|(^|\/)action\.ya?ml$/;
 
@@ -126,7 +123,8 @@ export function ledgerKind(file: ChangedFile): FileKind {
   const name = file.filename;
   const base = name.slice(name.lastIndexOf("/") + 1);
   if (WORKFLOW.test(name)) return { kind: "workflow", language: "workflow" };
-  if (MANIFEST.test(name)) return { kind: "manifest", language: base };
+  // A manifest of a registered ecosystem, unless it is a program (setup.py is Python code).
+  if (isManifest(name) && manifestLanguage(name) === undefined) return { kind: "manifest", language: base };
   const binary = EXECUTABLE_BINARY.exec(name);
   // A versioned shared library (`libz.so.1.2`) is a `.so`.
   if (binary) return { kind: "binary", language: (binary[1] ?? "").replace(/(\.\d+)+$/, "").toLowerCase() };

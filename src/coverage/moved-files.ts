@@ -1,13 +1,14 @@
 import type { HeadFiles } from "../domain/head-files.js";
 import type { ChangedFile, PullRequest } from "../domain/pull-request.js";
+import { isLockfile, isManifest } from "../ecosystems/index.js";
 import type { ReadGap } from "./ledger.js";
 
 /**
  * Paths where being there is what gives a file its effect: a manifest installs, a lockfile pins, a
  * workflow runs, a vendored folder's licence governs, auth code guards, the gate's file configures.
+ * Manifests and lockfiles (they install, they pin) are those of the registered ecosystems.
  */
 const WHERE_IT_MATTERS: readonly RegExp[] = [
-  /(^|\/)(package\.json|package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|requirements[^/]*\.txt|pyproject\.toml|poetry\.lock|setup\.py|setup\.cfg|Pipfile(\.lock)?|go\.mod|go\.sum|Cargo\.(toml|lock)|Gemfile(\.lock)?|[^/]+\.gemspec|pom\.xml|build\.gradle(\.kts)?|composer\.(json|lock)|[^/]+\.csproj|packages\.config)$/,
   /(^|\/)\.github\/(workflows|actions)\//,
   /(^|\/)(vendor|vendored|third[_-]party|3rdparty|external|extern)\//,
   /(^|\/)(COPYING|LICEN[CS]E)[^/]*$/i,
@@ -24,7 +25,7 @@ const WHERE_IT_MATTERS: readonly RegExp[] = [
 export function movedWhereItMatters(file: ChangedFile): boolean {
   if (file.status !== "renamed" && file.status !== "copied") return false;
   if (file.previousFilename === undefined || file.previousFilename === file.filename) return false;
-  return WHERE_IT_MATTERS.some((p) => p.test(file.filename));
+  return isManifest(file.filename) || isLockfile(file.filename) || WHERE_IT_MATTERS.some((p) => p.test(file.filename));
 }
 
 /** A patch that adds every line of a text: the whole file read as new. */

@@ -1,13 +1,10 @@
 import type { ChangedFile } from "../domain/pull-request.js";
 import { addedLines, removedLines } from "../domain/patch.js";
+import { isLockfile, isManifest } from "../ecosystems/index.js";
 
 /** What kind of change a file is, for the risk gate. */
 export type ChangeKind = "docs" | "tests" | "deps" | "deps_version" | "ci" | "auth" | "config" | "code" | "rename";
 
-const MANIFEST =
-  /(^|\/)(package\.json|requirements[^/]*\.txt|pyproject\.toml|go\.mod|Cargo\.toml|Gemfile|pom\.xml|build\.gradle(\.kts)?|composer\.json)$/;
-const LOCKFILE =
-  /(^|\/)(package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|poetry\.lock|Pipfile\.lock|go\.sum|Cargo\.lock|Gemfile\.lock|composer\.lock)$/;
 const CI =
   /(^|\/)(\.github\/workflows\/|\.github\/actions\/|\.gitlab-ci\.yml$|\.circleci\/|Jenkinsfile$|azure-pipelines\.yml$|\.buildkite\/)/;
 const TESTS =
@@ -47,7 +44,8 @@ export function classifyFile(file: ChangedFile): ChangeKind {
   const name = file.filename;
   if (CI.test(name)) return "ci";
   // Where these files are gives them effect (a workflow runs, a manifest installs): a rename counts.
-  if (MANIFEST.test(name) || LOCKFILE.test(name)) return file.patch && versionOnly(file) ? "deps_version" : "deps";
+  // Manifests and lockfiles are those of the registered ecosystems (src/ecosystems/).
+  if (isManifest(name) || isLockfile(name)) return file.patch && versionOnly(file) ? "deps_version" : "deps";
   if (file.status === "renamed" && file.changes === 0) return "rename";
   if (TESTS.test(name)) return "tests";
   if (DOCS.test(name) && !/requirements/i.test(name) && !NOT_DOCS.test(name)) return "docs";
