@@ -1,5 +1,6 @@
 import type { HeadFiles } from "../domain/head-files.js";
 import type { ChangedFile } from "../domain/pull-request.js";
+import type { DependencyReading } from "./dependency-reading.js";
 import { VERSION_READERS } from "./index.js";
 import type { PinnedDependency, UnreadLockfile } from "./shared/pinned-dependency.js";
 
@@ -23,12 +24,14 @@ async function readQuietly(head: HeadFiles, path: string): Promise<string | unde
  * and from each changed manifest that no changed lockfile of its ecosystem covers (package.json's
  * ranges judged by the lowest version they admit; other manifests' ranges are not versions and
  * are left out). A lockfile, or an XML manifest, that cannot be read whole is returned as unread.
+ * Manifests are read through `reading`, the review's one reading shared with the licence checks, when given.
  *
  * @example const { pinned, unread } = await pinnedDependencies(ctx.pr.files, ctx.head);
  */
 export async function pinnedDependencies(
   files: readonly ChangedFile[],
   head: HeadFiles,
+  reading?: DependencyReading,
 ): Promise<{ pinned: PinnedDependency[]; unread: UnreadLockfile[] }> {
   const changed = files
     .filter((f) => f.status !== "removed")
@@ -51,7 +54,11 @@ export async function pinnedDependencies(
     const manifest = reader.manifest
       ? await readQuietly(head, dir ? `${dir}/${reader.manifest}` : reader.manifest)
       : undefined;
-    const read = reader.read(file, headText ?? wholeAddedFile(file), manifest);
+    const text = headText ?? wholeAddedFile(file);
+    const read =
+      reading && reader.lockfile
+        ? reading.lockfile(reader, file, text, manifest)
+        : reader.read(file, text, manifest, reading);
     if ("unread" in read) unread.push(read.unread);
     else pinned.push(...read.pinned);
   }

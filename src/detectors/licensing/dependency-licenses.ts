@@ -8,8 +8,8 @@ import type { ChangedFile } from "../../domain/pull-request.js";
 import { manifestParserFor } from "../../ecosystems/index.js";
 import { gradleParser } from "../../ecosystems/maven/gradle.js";
 import { catalogScopes, gradleCatalogParser } from "../../ecosystems/maven/gradle-catalog.js";
-import { changedDependencies, type DependencyChange } from "../../ecosystems/shared/changed-dependencies.js";
-import { documentChanges } from "../../ecosystems/shared/document-changes.js";
+import { changesThrough, documentChangesThrough } from "../../ecosystems/dependency-reading.js";
+import type { DependencyChange } from "../../ecosystems/shared/changed-dependencies.js";
 import {
   isDocumentParser,
   type DocumentManifestParser,
@@ -184,14 +184,14 @@ async function changesOf(
 ): Promise<DependencyChange[] | undefined> {
   const headText = await readQuietly(ctx, file.filename);
   if (isDocumentParser(parser)) {
-    const got = documentChanges(parser, file, headText);
+    const got = documentChangesThrough(ctx.dependencies, parser, file, headText);
     if ("unread" in got) {
       ctx.notRead(file.filename, got.unread);
       return undefined;
     }
     return got.changes;
   }
-  const changes = changedDependencies(parser, file, headText);
+  const changes = changesThrough(ctx.dependencies, parser, file, headText);
   if (parser !== gradleCatalogParser || headText === undefined || changes.length === 0) return changes;
   return catalogScopes(changes, headText, await gradleScripts(ctx, file.filename));
 }

@@ -39,7 +39,7 @@ export const vulnerableDependenciesDetector: Detector = {
   async detect(ctx) {
     const deny = ctx.vulnerabilityRules?.deny ?? [];
     if (!ctx.advisories && deny.length === 0) return [];
-    const { pinned, unread } = await pinnedDependencies(ctx.pr.files, ctx.head);
+    const { pinned, unread } = await pinnedDependencies(ctx.pr.files, ctx.head, ctx.dependencies);
     const findings = unread.map(unreadFinding);
     for (const dep of pinned) {
       const entry = deniedBy(dep, deny);

@@ -1,4 +1,4 @@
-import { changedDependencies } from "../shared/changed-dependencies.js";
+import { changesThrough } from "../dependency-reading.js";
 import { goModParser } from "./go-mod.js";
 import type { PinnedDependency, VersionReader } from "../shared/pinned-dependency.js";
 
@@ -14,9 +14,9 @@ export const goModReader: VersionReader = {
   ecosystem: "go",
   lockfile: false,
   matches: (path) => goModParser.matches(path),
-  read(file, headText) {
+  read(file, headText, _manifest, reading) {
     const pinned: PinnedDependency[] = [];
-    for (const change of changedDependencies(goModParser, file, headText)) {
+    for (const change of changesThrough(reading, goModParser, file, headText)) {
       if (change.version === undefined || change.kind === "scope_changed") continue;
       pinned.push({
         ecosystem: "go",

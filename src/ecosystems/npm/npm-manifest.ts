@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import type Semver from "semver";
-import { changedDependencies } from "../shared/changed-dependencies.js";
+import { changesThrough } from "../dependency-reading.js";
 import { baseName } from "../shared/manifest-parser.js";
 import { packageJsonParser } from "./package-json.js";
 import type { PinnedDependency, VersionReader } from "../shared/pinned-dependency.js";
@@ -38,9 +38,9 @@ export const npmManifestReader: VersionReader = {
   ecosystem: "npm",
   lockfile: false,
   matches: (path) => packageJsonParser.matches(path) && baseName(path) === "package.json",
-  read(file, headText) {
+  read(file, headText, _manifest, reading) {
     const pinned: PinnedDependency[] = [];
-    for (const change of changedDependencies(packageJsonParser, file, headText)) {
+    for (const change of changesThrough(reading, packageJsonParser, file, headText)) {
       if (change.version === undefined || change.kind === "scope_changed") continue;
       const judged = judgedVersion(change.version);
       const previous = change.previousVersion === undefined ? undefined : judgedVersion(change.previousVersion).version;

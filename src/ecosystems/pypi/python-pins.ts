@@ -1,4 +1,4 @@
-import { changedDependencies } from "../shared/changed-dependencies.js";
+import { changesThrough } from "../dependency-reading.js";
 import { baseName } from "../shared/manifest-parser.js";
 import { requirementsTxtParser } from "./requirements-txt.js";
 import {
@@ -36,9 +36,9 @@ export const requirementsReader: VersionReader = {
   ecosystem: "pypi",
   lockfile: false,
   matches: (path) => requirementsTxtParser.matches(path),
-  read(file, headText) {
+  read(file, headText, _manifest, reading) {
     const pinned: PinnedDependency[] = [];
-    for (const change of changedDependencies(requirementsTxtParser, file, headText)) {
+    for (const change of changesThrough(reading, requirementsTxtParser, file, headText)) {
       if (change.version === undefined || change.kind === "scope_changed") continue;
       const exact = /^[0-9][^<>=!~,\s]*$/.test(change.version);
       const version = exact ? change.version : lowestPep440(change.version);

@@ -1,8 +1,8 @@
 import { versionOrder } from "./version-order.js";
 import type { Ecosystem } from "../../domain/license-resolver.js";
 import type { ChangedFile } from "../../domain/pull-request.js";
-import { changedDependencies, type DependencyChange } from "./changed-dependencies.js";
-import { documentChanges } from "./document-changes.js";
+import { changesThrough, documentChangesThrough } from "../dependency-reading.js";
+import type { DependencyChange } from "./changed-dependencies.js";
 import type { DocumentManifestParser, ManifestParser } from "./manifest-parser.js";
 import type { PinnedDependency, VersionReader, VersionsRead } from "./pinned-dependency.js";
 
@@ -57,7 +57,9 @@ export function lineManifestReader(parser: ManifestParser): VersionReader {
     ecosystem: parser.ecosystem,
     lockfile: false,
     matches: (path) => parser.matches(path),
-    read: (file, headText) => ({ pinned: pinsOf(changedDependencies(parser, file, headText)) }),
+    read: (file, headText, _manifest, reading) => ({
+      pinned: pinsOf(changesThrough(reading, parser, file, headText)),
+    }),
   };
 }
 
@@ -68,8 +70,8 @@ export function documentManifestReader(parser: DocumentManifestParser): VersionR
     ecosystem: parser.ecosystem,
     lockfile: false,
     matches: (path) => parser.matches(path),
-    read(file: ChangedFile, headText): VersionsRead {
-      const got = documentChanges(parser, file, headText);
+    read(file: ChangedFile, headText, _manifest, reading): VersionsRead {
+      const got = documentChangesThrough(reading, parser, file, headText);
       if ("unread" in got) return { unread: { file: file.filename, why: got.unread } };
       return { pinned: pinsOf(got.changes) };
     },

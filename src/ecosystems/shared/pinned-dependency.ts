@@ -1,5 +1,6 @@
 import type { Ecosystem } from "../../domain/license-resolver.js";
 import type { ChangedFile } from "../../domain/pull-request.js";
+import type { DependencyReading } from "../dependency-reading.js";
 import { parsePatch } from "../../domain/patch.js";
 import type { DependencyScope } from "./manifest-parser.js";
 
@@ -47,7 +48,13 @@ export interface VersionReader {
   /** The manifest beside it whose head text `read` also needs (which dependencies are direct). */
   manifest?: string;
   matches(path: string): boolean;
-  read(file: ChangedFile, headText: string | undefined, manifestText?: string): VersionsRead;
+  /** `reading` is the review's one reading of its manifests (shared with the licence checks), when there is one. */
+  read(
+    file: ChangedFile,
+    headText: string | undefined,
+    manifestText?: string,
+    reading?: DependencyReading,
+  ): VersionsRead;
 }
 
 /**
