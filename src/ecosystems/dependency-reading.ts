@@ -2,7 +2,7 @@ import type { ChangedFile } from "../domain/pull-request.js";
 import { changedDependencies, type DependencyChange } from "./shared/changed-dependencies.js";
 import { documentChanges, type DocumentChanges } from "./shared/document-changes.js";
 import type { DocumentManifestParser, ManifestParser } from "./shared/manifest-parser.js";
-import type { VersionReader, VersionsRead } from "./shared/pinned-dependency.js";
+import type { ManifestReading, VersionReader, VersionsRead } from "./shared/pinned-dependency.js";
 
 interface Remembered {
   status: ChangedFile["status"];
@@ -21,7 +21,7 @@ interface Remembered {
  *
  * @example const reading = new DependencyReading(); reading.changes(packageJsonParser, file, headText);
  */
-export class DependencyReading {
+export class DependencyReading implements ManifestReading {
   /** How many times each file was parsed, by path: a second ask of the same file and texts parses nothing. */
   readonly parses = new Map<string, number>();
   private readonly remembered = new Map<string, Remembered[]>();
@@ -77,7 +77,7 @@ export class DependencyReading {
  * @example changesThrough(ctx.dependencies, goModParser, file, headText)
  */
 export function changesThrough(
-  reading: DependencyReading | undefined,
+  reading: ManifestReading | undefined,
   parser: ManifestParser,
   file: ChangedFile,
   headText: string | undefined,
@@ -91,7 +91,7 @@ export function changesThrough(
  * @example documentChangesThrough(ctx.dependencies, mavenPomParser, file, pomText)
  */
 export function documentChangesThrough(
-  reading: DependencyReading | undefined,
+  reading: ManifestReading | undefined,
   parser: DocumentManifestParser,
   file: ChangedFile,
   headText: string | undefined,

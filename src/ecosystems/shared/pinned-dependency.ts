@@ -1,6 +1,8 @@
 import type { Ecosystem } from "../../domain/license-resolver.js";
 import type { ChangedFile } from "../../domain/pull-request.js";
-import type { DependencyReading } from "../dependency-reading.js";
+import type { DependencyChange } from "./changed-dependencies.js";
+import type { DocumentChanges } from "./document-changes.js";
+import type { DocumentManifestParser, ManifestParser } from "./manifest-parser.js";
 import { parsePatch } from "../../domain/patch.js";
 import type { DependencyScope } from "./manifest-parser.js";
 
@@ -37,6 +39,15 @@ export interface UnreadLockfile {
 export type VersionsRead = { pinned: PinnedDependency[] } | { unread: UnreadLockfile };
 
 /**
+ * The review's one reading of its manifests, as a reader asks it (`DependencyReading` in
+ * src/ecosystems/dependency-reading.ts): a manifest's dependency changes, parsed once per review.
+ */
+export interface ManifestReading {
+  changes(parser: ManifestParser, file: ChangedFile, headText: string | undefined): DependencyChange[];
+  documentChanges(parser: DocumentManifestParser, file: ChangedFile, headText: string | undefined): DocumentChanges;
+}
+
+/**
  * One kind of manifest or lockfile: which paths it reads, and the dependencies the change adds
  * or changes in it, read from the whole head file (lockfiles need it) and the patch.
  */
@@ -49,12 +60,7 @@ export interface VersionReader {
   manifest?: string;
   matches(path: string): boolean;
   /** `reading` is the review's one reading of its manifests (shared with the licence checks), when there is one. */
-  read(
-    file: ChangedFile,
-    headText: string | undefined,
-    manifestText?: string,
-    reading?: DependencyReading,
-  ): VersionsRead;
+  read(file: ChangedFile, headText: string | undefined, manifestText?: string, reading?: ManifestReading): VersionsRead;
 }
 
 /**
