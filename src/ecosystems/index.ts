@@ -67,6 +67,19 @@ export function isManifest(path: string): boolean {
 }
 
 /**
+ * The ecosystem whose manifest a path is (by its name, wherever it lies), or undefined.
+ *
+ * @example manifestEcosystem("api/requirements.txt") // "pypi"
+ */
+export function manifestEcosystem(path: string): Ecosystem["name"] | undefined {
+  return ECOSYSTEMS.find(
+    (e) =>
+      e.manifestParsers.some((p) => named(p.matches, path)) ||
+      e.versionReaders.some((r) => !r.lockfile && named(r.matches, path)),
+  )?.name;
+}
+
+/**
  * Whether a path is a lockfile of a registered ecosystem (pins exact versions: package-lock.json,
  * yarn.lock, go.sum, Cargo.lock, uv.lock, ...), by its name, wherever it lies.
  *

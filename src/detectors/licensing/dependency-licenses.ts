@@ -6,7 +6,7 @@ import type { Finding } from "../../domain/finding.js";
 import type { LicenseLookup } from "../../domain/license-resolver.js";
 import type { ChangedFile } from "../../domain/pull-request.js";
 import { manifestParserFor } from "../../ecosystems/index.js";
-import { gradleParser } from "../../ecosystems/maven/gradle.js";
+import { GRADLE_BUILD_SCRIPTS, gradleParser } from "../../ecosystems/maven/gradle.js";
 import { catalogScopes, gradleCatalogParser } from "../../ecosystems/maven/gradle-catalog.js";
 import { changesThrough, documentChangesThrough } from "../../ecosystems/dependency-reading.js";
 import type { DependencyChange } from "../../ecosystems/shared/changed-dependencies.js";
@@ -171,7 +171,7 @@ async function gradleScripts(ctx: DetectContext, catalog: string): Promise<strin
   const paths = new Set(
     ctx.pr.files.filter((f) => f.status !== "removed" && gradleParser.matches(f.filename)).map((f) => f.filename),
   );
-  for (const name of ["build.gradle.kts", "build.gradle"]) paths.add(`${root}${name}`);
+  for (const name of GRADLE_BUILD_SCRIPTS) paths.add(`${root}${name}`);
   const texts = await Promise.all([...paths].map((p) => readQuietly(ctx, p)));
   return texts.filter((t): t is string => t !== undefined);
 }

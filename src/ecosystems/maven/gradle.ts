@@ -8,6 +8,9 @@ import {
 /** Gradle build and settings scripts, Groovy or Kotlin DSL. */
 const GRADLE_SCRIPT = /(?:^|\/)(?:build|settings)\.gradle(?:\.kts)?$/;
 
+/** A Gradle project's own build scripts, Kotlin first, as they stand at its root. */
+export const GRADLE_BUILD_SCRIPTS: readonly string[] = ["build.gradle.kts", "build.gradle"];
+
 /** The dependency configurations Gradle's Java, Android, Kotlin and Spring plugins define. */
 const BASE_CONFIG =
   /^(?:implementation|api|compile|runtime|compileOnly|runtimeOnly|compileOnlyApi|annotationProcessor|kapt|ksp|classpath|developmentOnly|providedCompile|providedRuntime)$/;
