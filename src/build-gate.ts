@@ -132,7 +132,7 @@ export async function buildGate(settings: Settings, log: Logger, extras: GateExt
   const progress = new ProgressHub();
   // The registries' clients are loaded only with GitHub credentials: a fixture reads its registry.json.
   const registries = extras.github
-    ? (await import("./licenses/registry-resolver.js")).createRegistryResolver({
+    ? (await import("./ecosystems/registry-resolver.js")).createRegistryResolver({
         store,
         ...settings.licenses,
         maxBytes: settings.caps.answerBytes,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Ecosystem } from "../domain/license-resolver.js";
+import { ECOSYSTEMS, ecosystemNamed } from "../ecosystems/index.js";
 
 const EventSchema = z.looseObject({
   introduced: z.string().optional(),
@@ -38,25 +39,13 @@ export const OsvRecordSchema = z.looseObject({
 export type OsvRecord = z.infer<typeof OsvRecordSchema>;
 export type OsvRange = z.infer<typeof RangeSchema>;
 
-/** OSV's ecosystem names, which are exact (docs of the OSV schema). */
-const OSV_ECOSYSTEM: Record<Ecosystem, string> = {
-  npm: "npm",
-  pypi: "PyPI",
-  go: "Go",
-  cargo: "crates.io",
-  maven: "Maven",
-  nuget: "NuGet",
-  composer: "Packagist",
-  rubygems: "RubyGems",
-};
-
 /**
  * The OSV ecosystem name of one of the gate's ecosystems.
  *
  * @example osvEcosystem("cargo") // "crates.io"
  */
 export function osvEcosystem(ecosystem: Ecosystem): string {
-  return OSV_ECOSYSTEM[ecosystem];
+  return ecosystemNamed(ecosystem)?.osvName ?? ecosystem;
 }
 
 /**
@@ -66,6 +55,8 @@ export function osvEcosystem(ecosystem: Ecosystem): string {
  * @example gateEcosystem("PyPI") // "pypi"
  */
 export function gateEcosystem(osv: string): Ecosystem | undefined {
-  const found = Object.entries(OSV_ECOSYSTEM).find(([, name]) => name === osv);
-  return found?.[0] as Ecosystem | undefined;
+  // OSV's names are exact (docs of the OSV schema); each ecosystem's folder holds its own. GitHub
+  // Actions (no licence registry) is not one whose advisories the gate reads yet.
+  const found = ECOSYSTEMS.find((e) => e.osvName === osv && e.licenseRegistry !== undefined);
+  return found?.name as Ecosystem | undefined;
 }

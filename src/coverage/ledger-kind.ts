@@ -1,76 +1,8 @@
 import type { LedgerKind } from "../domain/coverage.js";
 import type { ChangedFile } from "../domain/pull-request.js";
 import { parsePatch } from "../domain/patch.js";
-
-/** Programming languages by file extension (lower case, without the dot). */
-const CODE_EXTENSIONS: Record<string, string> = {
-  js: "javascript",
-  mjs: "javascript",
-  cjs: "javascript",
-  jsx: "javascript",
-  ts: "typescript",
-  mts: "typescript",
-  cts: "typescript",
-  tsx: "typescript",
-  vue: "vue",
-  svelte: "svelte",
-  py: "python",
-  pyw: "python",
-  pyx: "cython",
-  go: "go",
-  java: "java",
-  kt: "kotlin",
-  kts: "kotlin",
-  scala: "scala",
-  groovy: "groovy",
-  cs: "csharp",
-  vb: "visual-basic",
-  fs: "fsharp",
-  php: "php",
-  phtml: "php",
-  rb: "ruby",
-  erb: "ruby",
-  rake: "ruby",
-  rs: "rust",
-  c: "c",
-  h: "c",
-  cc: "cpp",
-  cpp: "cpp",
-  cxx: "cpp",
-  hpp: "cpp",
-  hh: "cpp",
-  m: "objective-c",
-  mm: "objective-c",
-  swift: "swift",
-  dart: "dart",
-  pl: "perl",
-  pm: "perl",
-  cgi: "perl",
-  t: "perl",
-  lua: "lua",
-  r: "r",
-  jl: "julia",
-  ex: "elixir",
-  exs: "elixir",
-  erl: "erlang",
-  hs: "haskell",
-  clj: "clojure",
-  cljs: "clojure",
-  ml: "ocaml",
-  sh: "shell",
-  bash: "shell",
-  zsh: "shell",
-  ksh: "shell",
-  fish: "shell",
-  ps1: "powershell",
-  psm1: "powershell",
-  bat: "batch",
-  cmd: "batch",
-  tcl: "tcl",
-  zig: "zig",
-  nim: "nim",
-  sol: "solidity",
-};
+import { isWorkflowPath, languageOf } from "../ecosystems/file-kind.js";
+import { isManifest, manifestLanguage } from "../ecosystems/index.js";
 
 /** Binaries that can run or be loaded: shared libraries, archives of code, executables, bytecode. */
 const EXECUTABLE_BINARY =
@@ -79,13 +11,6 @@ const EXECUTABLE_BINARY =
 /** Pictures, fonts, sound, video: nothing a policy concerns is read from them. */
 const MEDIA =
   /\.(png|jpe?g|gif|webp|avif|bmp|ico|icns|tiff?|psd|heic|woff2?|ttf|otf|eot|mp3|wav|ogg|oga|flac|aac|m4a|mp4|m4v|mov|webm|avi|mkv)$/i;
-
-/** Manifests of the ecosystems the gate knows (read by the dependency-licences detector, or not yet). */
-const MANIFEST =
-  /(^|\/)(package\.json|requirements[^/]*\.txt|pyproject\.toml|setup\.cfg|Pipfile|go\.mod|Cargo\.toml|Gemfile|[^/]+\.gemspec|pom\.xml|build\.gradle(\.kts)?|settings\.gradle(\.kts)?|libs\.versions\.toml|composer\.json|[^/]+\.csproj|packages\.config|Directory\.Packages\.props)$/;
-
-/** CI/CD definitions. */
-const WORKFLOW = /(^|\/)\.github\/(workflows|actions)\/|(^|\/)action\.ya?ml$/;
 
 const SHEBANG: ReadonlyArray<[RegExp, string]> = [
   [/^#!.*\b(perl)\b/, "perl"],
@@ -125,14 +50,15 @@ function shebangLanguage(file: ChangedFile): string | undefined {
 export function ledgerKind(file: ChangedFile): FileKind {
   const name = file.filename;
   const base = name.slice(name.lastIndexOf("/") + 1);
-  if (WORKFLOW.test(name)) return { kind: "workflow", language: "workflow" };
-  if (MANIFEST.test(name)) return { kind: "manifest", language: base };
+  if (isWorkflowPath(name)) return { kind: "workflow", language: "workflow" };
+  // A manifest of a registered ecosystem, unless it is a program (setup.py is Python code).
+  if (isManifest(name) && manifestLanguage(name) === undefined) return { kind: "manifest", language: base };
   const binary = EXECUTABLE_BINARY.exec(name);
   // A versioned shared library (`libz.so.1.2`) is a `.so`.
   if (binary) return { kind: "binary", language: (binary[1] ?? "").replace(/(\.\d+)+$/, "").toLowerCase() };
   if (MEDIA.test(name)) return { kind: "media", language: extensionOf(name) };
   const ext = extensionOf(name);
-  const language = CODE_EXTENSIONS[ext] ?? (ext === "" ? shebangLanguage(file) : undefined);
+  const language = languageOf(name) ?? (ext === "" ? shebangLanguage(file) : undefined);
   if (language) return { kind: "code", language };
   return { kind: "text", language: ext || base };
 }

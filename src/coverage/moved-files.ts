@@ -1,17 +1,18 @@
 import type { HeadFiles } from "../domain/head-files.js";
 import type { ChangedFile, PullRequest } from "../domain/pull-request.js";
+import { isAuthPath, isVendoredPath } from "../ecosystems/file-kind.js";
+import { isLockfile, isManifest } from "../ecosystems/index.js";
 import type { ReadGap } from "./ledger.js";
 
 /**
  * Paths where being there is what gives a file its effect: a manifest installs, a lockfile pins, a
  * workflow runs, a vendored folder's licence governs, auth code guards, the gate's file configures.
+ * Manifests and lockfiles (they install, they pin) are those of the registered ecosystems; vendored
+ * folders and auth paths are `isVendoredPath` and `isAuthPath` (src/ecosystems/file-kind.ts).
  */
 const WHERE_IT_MATTERS: readonly RegExp[] = [
-  /(^|\/)(package\.json|package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|requirements[^/]*\.txt|pyproject\.toml|poetry\.lock|setup\.py|setup\.cfg|Pipfile(\.lock)?|go\.mod|go\.sum|Cargo\.(toml|lock)|Gemfile(\.lock)?|[^/]+\.gemspec|pom\.xml|build\.gradle(\.kts)?|composer\.(json|lock)|[^/]+\.csproj|packages\.config)$/,
   /(^|\/)\.github\/(workflows|actions)\//,
-  /(^|\/)(vendor|vendored|third[_-]party|3rdparty|external|extern)\//,
   /(^|\/)(COPYING|LICEN[CS]E)[^/]*$/i,
-  /(^|[/_.-])(auth|authn|authz|session|sessions|login|logout|password|passwd|jwt|oauth|oidc|saml|passport|token|tokens|permission|permissions|acl|rbac|crypto)([/_.-]|s?\.|$)/i,
   /(^|\/)\.github\/gate(\.ya?ml|\/)/,
 ];
 
@@ -24,7 +25,14 @@ const WHERE_IT_MATTERS: readonly RegExp[] = [
 export function movedWhereItMatters(file: ChangedFile): boolean {
   if (file.status !== "renamed" && file.status !== "copied") return false;
   if (file.previousFilename === undefined || file.previousFilename === file.filename) return false;
-  return WHERE_IT_MATTERS.some((p) => p.test(file.filename));
+  const path = file.filename;
+  return (
+    isManifest(path) ||
+    isLockfile(path) ||
+    isVendoredPath(path) ||
+    isAuthPath(path) ||
+    WHERE_IT_MATTERS.some((p) => p.test(path))
+  );
 }
 
 /** A patch that adds every line of a text: the whole file read as new. */

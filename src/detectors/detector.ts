@@ -5,6 +5,7 @@ import type { HeadFiles } from "../domain/head-files.js";
 import type { LicenseResolver } from "../domain/license-resolver.js";
 import type { AdvisorySource } from "../domain/advisory-source.js";
 import type { LicenseRules, VulnerabilityRules } from "../gate-file/effective.js";
+import type { DependencyReading } from "../ecosystems/dependency-reading.js";
 
 /** What every detector receives. */
 export interface DetectContext {
@@ -26,6 +27,11 @@ export interface DetectContext {
   advisories?: AdvisorySource;
   /** SEC-07's thresholds (the defaults when absent). */
   vulnerabilityRules?: VulnerabilityRules;
+  /**
+   * The review's one reading of its manifests, shared by the licence checks (LIC-01/02) and SEC-07
+   * so each manifest is parsed once. The detect node always sets it; without it each check reads for itself.
+   */
+  dependencies?: DependencyReading;
 }
 
 /**

@@ -1,23 +1,13 @@
 import type { ChangedFile } from "../domain/pull-request.js";
 import { addedLines, removedLines } from "../domain/patch.js";
+import { isAuthPath, isDocsPath, isTestPath } from "../ecosystems/file-kind.js";
+import { isLockfile, isManifest } from "../ecosystems/index.js";
 
 /** What kind of change a file is, for the risk gate. */
 export type ChangeKind = "docs" | "tests" | "deps" | "deps_version" | "ci" | "auth" | "config" | "code" | "rename";
 
-const MANIFEST =
-  /(^|\/)(package\.json|requirements[^/]*\.txt|pyproject\.toml|go\.mod|Cargo\.toml|Gemfile|pom\.xml|build\.gradle(\.kts)?|composer\.json)$/;
-const LOCKFILE =
-  /(^|\/)(package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|poetry\.lock|Pipfile\.lock|go\.sum|Cargo\.lock|Gemfile\.lock|composer\.lock)$/;
 const CI =
   /(^|\/)(\.github\/workflows\/|\.github\/actions\/|\.gitlab-ci\.yml$|\.circleci\/|Jenkinsfile$|azure-pipelines\.yml$|\.buildkite\/)/;
-const TESTS =
-  /(^|\/)(tests?|__tests__|spec|specs)\/|\.(test|spec)\.[cm]?[jt]sx?$|_test\.(go|py)$|(^|\/)test_[^/]+\.py$/;
-const DOCS = /(^|\/)(docs?)\/|\.(md|mdx|rst|adoc|txt)$|(^|\/)(CHANGELOG|AUTHORS|CONTRIBUTORS)(\.|$)/i;
-const AUTH =
-  /(^|[/_.-])(auth|authn|authz|session|sessions|login|logout|password|passwd|jwt|oauth|oidc|saml|passport|token|tokens|permission|permissions|acl|rbac|crypto)([/_.-]|s?\.|$)/i;
-/** Code and build files: under a docs folder they still run, so they are not "docs". */
-const NOT_DOCS =
-  /\.(c|cc|cpp|h|hpp|cs|go|java|kt|kts|[cm]?[jt]sx?|php|py|rb|rs|scala|swift|sh|bash|zsh|ps1|pl|lua|sql|gradle)$|(^|\/)(Dockerfile[^/]*|Makefile|CMakeLists\.txt)$/i;
 const CONFIG =
   /\.(ya?ml|json|toml|ini|cfg|conf|env|properties|tf|hcl)$|(^|\/)(Dockerfile|\.env[^/]*|docker-compose[^/]*)$/i;
 
@@ -47,11 +37,12 @@ export function classifyFile(file: ChangedFile): ChangeKind {
   const name = file.filename;
   if (CI.test(name)) return "ci";
   // Where these files are gives them effect (a workflow runs, a manifest installs): a rename counts.
-  if (MANIFEST.test(name) || LOCKFILE.test(name)) return file.patch && versionOnly(file) ? "deps_version" : "deps";
+  // Manifests and lockfiles are those of the registered ecosystems (src/ecosystems/).
+  if (isManifest(name) || isLockfile(name)) return file.patch && versionOnly(file) ? "deps_version" : "deps";
   if (file.status === "renamed" && file.changes === 0) return "rename";
-  if (TESTS.test(name)) return "tests";
-  if (DOCS.test(name) && !/requirements/i.test(name) && !NOT_DOCS.test(name)) return "docs";
-  if (AUTH.test(name)) return "auth";
+  if (isTestPath(name)) return "tests";
+  if (isDocsPath(name)) return "docs";
+  if (isAuthPath(name)) return "auth";
   if (CONFIG.test(name)) return "config";
   return "code";
 }

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { InvestigationLimits } from "../investigator/harness.js";
 import type { SnapshotCaps } from "../domain/snapshot-ref.js";
 import { BUNDLED_CONFIG_FILE, BUNDLED_POLICIES_DIR } from "../package-paths.js";
-import type { RegistryUrls } from "../licenses/registry-resolver.js";
+import type { RegistryUrls } from "../ecosystems/registry-resolver.js";
 import type { DatabaseSetting } from "../store/open-state.js";
 import { duration, httpUrl, integer } from "./fields.js";
 

@@ -35,7 +35,7 @@ const ON_DEMAND: Record<string, RegExp> = {
   re2js: /\/node_modules\/re2js\//,
   investigator: /\/src\/investigator\//,
   "snapshot download": /\/src\/snapshot\/tarball\.ts/,
-  "live licence registries": /\/src\/licenses\/registry-resolver\.ts/,
+  "live licence registries": /\/src\/ecosystems\/registry-resolver\.ts/,
 };
 
 /** The ON_DEMAND names among the modules a run loaded. */

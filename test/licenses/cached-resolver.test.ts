@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LicenseResolver } from "../../src/domain/license-resolver.js";
 import { createCachedResolver, licenseCacheKey, type LicenseCache } from "../../src/licenses/cached-resolver.js";
-import { createNpmResolver } from "../../src/licenses/npm-resolver.js";
+import { createNpmResolver } from "../../src/ecosystems/npm/npm-resolver.js";
 import { FAST_RETRY, startFakeRegistry, type FakeRegistry } from "../fakes/registry.js";
 import { licenseOf } from "./license-of.js";
 

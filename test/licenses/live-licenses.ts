@@ -1,7 +1,7 @@
 import { expect } from "vitest";
 import type { LicenseLookup } from "../../src/domain/license-resolver.js";
 import { systemClock } from "../../src/domain/clock.js";
-import { createRegistryResolver } from "../../src/licenses/registry-resolver.js";
+import { createRegistryResolver } from "../../src/ecosystems/registry-resolver.js";
 import { openDatabase } from "../../src/store/database.js";
 import { sqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { FAST_RETRY, type FakeRegistry } from "../fakes/registry.js";

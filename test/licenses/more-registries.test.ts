@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { dependencyLicensesDetector } from "../../src/detectors/licensing/dependency-licenses.js";
 import { createDepsDevResolver } from "../../src/licenses/deps-dev-resolver.js";
-import { composerLicense, createPackagistResolver, expandMinified } from "../../src/licenses/packagist-resolver.js";
-import { createRubygemsResolver } from "../../src/licenses/rubygems-resolver.js";
+import {
+  composerLicense,
+  createPackagistResolver,
+  expandMinified,
+} from "../../src/ecosystems/composer/packagist-resolver.js";
+import { createRubygemsResolver } from "../../src/ecosystems/rubygems/rubygems-resolver.js";
 import { buildPr, detectContext, headFiles } from "../detectors/pr-builder.js";
 import { FAST_RETRY, startFakeRegistry, type FakeRegistry } from "../fakes/registry.js";
 import { expectFailsClosed, liveLicenses } from "./live-licenses.js";

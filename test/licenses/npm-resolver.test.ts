@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createNpmResolver } from "../../src/licenses/npm-resolver.js";
+import { createNpmResolver } from "../../src/ecosystems/npm/npm-resolver.js";
 import { FAST_RETRY, startFakeRegistry, type FakeRegistry } from "../fakes/registry.js";
 import { licenseOf } from "./license-of.js";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createPypiResolver, licenseFromClassifiers } from "../../src/licenses/pypi-resolver.js";
+import { createPypiResolver, licenseFromClassifiers } from "../../src/ecosystems/pypi/pypi-resolver.js";
 import { FAST_RETRY, startFakeRegistry, type FakeRegistry } from "../fakes/registry.js";
 import { licenseOf } from "./license-of.js";
 

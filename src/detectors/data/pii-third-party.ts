@@ -18,6 +18,7 @@ import {
 } from "../code-lines.js";
 import { isDocPath, isTestPath, looksBinary } from "../security/file-kind.js";
 import { precheck } from "../precheck.js";
+import { manifestEcosystem } from "../../ecosystems/index.js";
 
 /** Analytics and CRM SDK calls that need no import in the browser (globals), by vendor. */
 const SDK_CALLS: ReadonlyArray<{ vendor: string; re: RegExp }> = [
@@ -83,7 +84,8 @@ const SDK_PACKAGES: Readonly<Record<string, string>> = {
   "@fullstory/browser": "FullStory",
 };
 
-const MANIFEST = /(^|\/)(package\.json|requirements[\w.-]*\.txt|pyproject\.toml|Pipfile|setup\.py|setup\.cfg)$/;
+/** The SDKs below are npm and PyPI packages: their manifests are the ones read for them. */
+const isSdkManifest = (path: string): boolean => ["npm", "pypi"].includes(manifestEcosystem(path) ?? "");
 
 /** Per SDK package: how a manifest line names it, and how code imports it. */
 const SDK_PATTERNS = Object.entries(SDK_PACKAGES).map(([pkg, vendor]) => {
@@ -104,7 +106,7 @@ const SDK_PATTERNS = Object.entries(SDK_PACKAGES).map(([pkg, vendor]) => {
 function addedSdkDependencies(files: readonly ChangedFile[]): string[] {
   const found = new Set<string>();
   for (const file of files) {
-    if (!MANIFEST.test(file.filename)) continue;
+    if (!isSdkManifest(file.filename)) continue;
     for (const { text } of addedLines(file.patch)) {
       for (const sdk of SDK_PATTERNS) if (sdk.manifest.test(text)) found.add(sdk.pkg);
     }

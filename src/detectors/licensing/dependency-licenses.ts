@@ -5,18 +5,16 @@ import type { DetectContext, Detector } from "../detector.js";
 import type { Finding } from "../../domain/finding.js";
 import type { LicenseLookup } from "../../domain/license-resolver.js";
 import type { ChangedFile } from "../../domain/pull-request.js";
+import { manifestParserFor } from "../../ecosystems/index.js";
+import { GRADLE_BUILD_SCRIPTS, gradleParser } from "../../ecosystems/maven/gradle.js";
+import { catalogScopes, gradleCatalogParser } from "../../ecosystems/maven/gradle-catalog.js";
+import { changesThrough, documentChangesThrough } from "../../ecosystems/dependency-reading.js";
+import type { DependencyChange } from "../../ecosystems/shared/changed-dependencies.js";
 import {
-  catalogScopes,
-  changedDependencies,
-  documentChanges,
-  gradleCatalogParser,
-  gradleParser,
   isDocumentParser,
-  manifestParserFor,
-  type DependencyChange,
   type DocumentManifestParser,
   type ManifestParser,
-} from "./manifests/index.js";
+} from "../../ecosystems/shared/manifest-parser.js";
 
 /** The lookup's answer; a resolver that throws anyway is a failed lookup, never an unknown licence. */
 async function lookup(ctx: DetectContext, change: DependencyChange, version?: string): Promise<LicenseLookup> {
@@ -173,7 +171,7 @@ async function gradleScripts(ctx: DetectContext, catalog: string): Promise<strin
   const paths = new Set(
     ctx.pr.files.filter((f) => f.status !== "removed" && gradleParser.matches(f.filename)).map((f) => f.filename),
   );
-  for (const name of ["build.gradle.kts", "build.gradle"]) paths.add(`${root}${name}`);
+  for (const name of GRADLE_BUILD_SCRIPTS) paths.add(`${root}${name}`);
   const texts = await Promise.all([...paths].map((p) => readQuietly(ctx, p)));
   return texts.filter((t): t is string => t !== undefined);
 }
@@ -186,14 +184,14 @@ async function changesOf(
 ): Promise<DependencyChange[] | undefined> {
   const headText = await readQuietly(ctx, file.filename);
   if (isDocumentParser(parser)) {
-    const got = documentChanges(parser, file, headText);
+    const got = documentChangesThrough(ctx.dependencies, parser, file, headText);
     if ("unread" in got) {
       ctx.notRead(file.filename, got.unread);
       return undefined;
     }
     return got.changes;
   }
-  const changes = changedDependencies(parser, file, headText);
+  const changes = changesThrough(ctx.dependencies, parser, file, headText);
   if (parser !== gradleCatalogParser || headText === undefined || changes.length === 0) return changes;
   return catalogScopes(changes, headText, await gradleScripts(ctx, file.filename));
 }

@@ -3,6 +3,7 @@ import { messageOf } from "../../domain/errors.js";
 import { installStepAside, StepAside } from "../../domain/step-aside.js";
 import { lowerThisThreadsPriority } from "../../worker-priority.js";
 import type { DetectContext } from "../detector.js";
+import { DependencyReading } from "../../ecosystems/dependency-reading.js";
 import { ALL_DETECTORS } from "../index.js";
 import type { ChangedFile } from "../../domain/pull-request.js";
 import type {
@@ -47,6 +48,8 @@ async function run(job: DetectJob): Promise<Omit<JobDone, "steppedAsideMs">> {
     licenseRules: job.licenseRules,
     ...(job.vulnerabilityRules ? { vulnerabilityRules: job.vulnerabilityRules } : {}),
     notRead: (file, detail) => void notRead.push([file, detail]),
+    // One reading of the manifests for this review's detectors: the licence checks and SEC-07 share it.
+    dependencies: new DependencyReading(),
   };
   const wanted = new Set(job.detectors);
   const outcomes = await Promise.all(

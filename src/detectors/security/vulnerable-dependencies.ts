@@ -1,7 +1,8 @@
 import type { AdvisoryLookup, AdvisoryQuery } from "../../domain/advisory-source.js";
 import type { Finding } from "../../domain/finding.js";
 import type { Detector } from "../detector.js";
-import { VERSION_READERS, pinnedDependencies, type UnreadLockfile } from "./dependency-versions/index.js";
+import { VERSION_READERS } from "../../ecosystems/index.js";
+import { pinnedDependencies, type UnreadLockfile } from "../../ecosystems/pinned-dependencies.js";
 import { securityFinding } from "./security-finding.js";
 import { deniedBy, deniedFinding, vulnerableFinding } from "./vulnerable-finding.js";
 
@@ -38,7 +39,7 @@ export const vulnerableDependenciesDetector: Detector = {
   async detect(ctx) {
     const deny = ctx.vulnerabilityRules?.deny ?? [];
     if (!ctx.advisories && deny.length === 0) return [];
-    const { pinned, unread } = await pinnedDependencies(ctx.pr.files, ctx.head);
+    const { pinned, unread } = await pinnedDependencies(ctx.pr.files, ctx.head, ctx.dependencies);
     const findings = unread.map(unreadFinding);
     for (const dep of pinned) {
       const entry = deniedBy(dep, deny);

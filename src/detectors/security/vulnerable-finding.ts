@@ -1,11 +1,11 @@
-import { versionOrder } from "../../advisories/version-order.js";
+import { versionOrder } from "../../ecosystems/shared/version-order.js";
 import picomatch from "picomatch";
 import { DEFAULT_VULNERABILITY_RULES, type VulnerabilityRules } from "../../gate-file/effective.js";
 import { splitPackageSpec } from "../../gate-file/exceptions.js";
 import type { DenyPackage } from "../../gate-file/schema.js";
 import type { AdvisoryMatch, AdvisorySeverity } from "../../domain/advisory-source.js";
 import type { Finding, Severity } from "../../domain/finding.js";
-import type { PinnedDependency } from "./dependency-versions/index.js";
+import type { PinnedDependency } from "../../ecosystems/pinned-dependencies.js";
 import { securityFinding } from "./security-finding.js";
 
 const RANK: Record<AdvisorySeverity, number> = { low: 0, moderate: 1, high: 2, critical: 3 };

@@ -16,6 +16,7 @@ import type { DetectorOutcome } from "../../detectors/offload/protocol.js";
 import { teamsRulesOffThread } from "./teams-rules.js";
 import { configOf, reviewedPullRequest, type ReviewGraphDeps } from "../deps.js";
 import type { ReviewStateUpdate, ReviewStateValue } from "../state.js";
+import { DependencyReading } from "../../ecosystems/dependency-reading.js";
 
 /**
  * The review's resolver, noting every lookup that got no answer (once per package and version).
@@ -132,6 +133,8 @@ export function detectNode(deps: ReviewGraphDeps) {
       notRead,
       advisories,
       ...(config.vulnerabilities ? { vulnerabilityRules: config.vulnerabilities } : {}),
+      // One reading of the manifests for this review: the licence checks and SEC-07 share it.
+      dependencies: new DependencyReading(),
     };
     const found: Finding[] = [];
     const detectorErrors: string[] = [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { changedDependencies } from "../../../../src/detectors/licensing/manifests/changed-dependencies.js";
-import { goModParser } from "../../../../src/detectors/licensing/manifests/go-mod.js";
+import { changedDependencies } from "../../../../src/ecosystems/shared/changed-dependencies.js";
+import { goModParser } from "../../../../src/ecosystems/go/go-mod.js";
 import { buildPr } from "../../pr-builder.js";
 
 function file(patch: string) {

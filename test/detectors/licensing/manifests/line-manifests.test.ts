@@ -1,16 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { changedDependencies } from "../../../../src/detectors/licensing/manifests/changed-dependencies.js";
-import { composerJsonParser } from "../../../../src/detectors/licensing/manifests/composer-json.js";
-import { gemfileParser, gemLine } from "../../../../src/detectors/licensing/manifests/gemfile.js";
-import { gemspecParser } from "../../../../src/detectors/licensing/manifests/gemspec.js";
+import { changedDependencies } from "../../../../src/ecosystems/shared/changed-dependencies.js";
+import { composerJsonParser } from "../../../../src/ecosystems/composer/composer-json.js";
+import { gemfileParser, gemLine } from "../../../../src/ecosystems/rubygems/gemfile.js";
+import { gemspecParser } from "../../../../src/ecosystems/rubygems/gemspec.js";
 import {
   catalogUses,
   gradleConfigurationScope,
   gradleLine,
   gradleParser,
-} from "../../../../src/detectors/licensing/manifests/gradle.js";
-import { catalogScopes, gradleCatalogParser } from "../../../../src/detectors/licensing/manifests/gradle-catalog.js";
-import { manifestParserFor } from "../../../../src/detectors/licensing/manifests/index.js";
+} from "../../../../src/ecosystems/maven/gradle.js";
+import { catalogScopes, gradleCatalogParser } from "../../../../src/ecosystems/maven/gradle-catalog.js";
+import { manifestParserFor } from "../../../../src/ecosystems/index.js";
 import { dependencyLicensesDetector } from "../../../../src/detectors/licensing/dependency-licenses.js";
 import { addedFilePatch, buildPr, detectContext, headFiles, offlineLicenses } from "../../pr-builder.js";
 

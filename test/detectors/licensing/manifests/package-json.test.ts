@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { changedDependencies } from "../../../../src/detectors/licensing/manifests/changed-dependencies.js";
-import { packageJsonParser } from "../../../../src/detectors/licensing/manifests/package-json.js";
+import { changedDependencies } from "../../../../src/ecosystems/shared/changed-dependencies.js";
+import { packageJsonParser } from "../../../../src/ecosystems/npm/package-json.js";
 import { buildPr } from "../../pr-builder.js";
 
 function file(patch: string, filename = "package.json") {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { changedDependencies } from "../../../../src/detectors/licensing/manifests/changed-dependencies.js";
-import { pyprojectTomlParser } from "../../../../src/detectors/licensing/manifests/pyproject-toml.js";
+import { changedDependencies } from "../../../../src/ecosystems/shared/changed-dependencies.js";
+import { pyprojectTomlParser } from "../../../../src/ecosystems/pypi/pyproject-toml.js";
 import { buildPr } from "../../pr-builder.js";
 
 function file(patch: string) {

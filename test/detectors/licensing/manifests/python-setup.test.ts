@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { changedDependencies } from "../../../../src/detectors/licensing/manifests/changed-dependencies.js";
-import { manifestParserFor } from "../../../../src/detectors/licensing/manifests/index.js";
-import { pipfileParser } from "../../../../src/detectors/licensing/manifests/pipfile.js";
-import { setupCfgParser } from "../../../../src/detectors/licensing/manifests/setup-cfg.js";
-import { setupPyParser } from "../../../../src/detectors/licensing/manifests/setup-py.js";
+import { changedDependencies } from "../../../../src/ecosystems/shared/changed-dependencies.js";
+import { manifestParserFor } from "../../../../src/ecosystems/index.js";
+import { pipfileParser } from "../../../../src/ecosystems/pypi/pipfile.js";
+import { setupCfgParser } from "../../../../src/ecosystems/pypi/setup-cfg.js";
+import { setupPyParser } from "../../../../src/ecosystems/pypi/setup-py.js";
 import { addedFilePatch, buildPr } from "../../pr-builder.js";
 
 function file(filename: string, patch: string) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { changedDependencies } from "../../../../src/detectors/licensing/manifests/changed-dependencies.js";
-import { requirementsTxtParser } from "../../../../src/detectors/licensing/manifests/requirements-txt.js";
+import { changedDependencies } from "../../../../src/ecosystems/shared/changed-dependencies.js";
+import { requirementsTxtParser } from "../../../../src/ecosystems/pypi/requirements-txt.js";
 import { buildPr } from "../../pr-builder.js";
 
 function file(patch: string, filename: string) {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { baseText, documentChanges } from "../../../../src/detectors/licensing/manifests/document-changes.js";
-import { interpolate, mavenPomParser } from "../../../../src/detectors/licensing/manifests/maven-pom.js";
-import { nugetParser } from "../../../../src/detectors/licensing/manifests/nuget.js";
-import { manifestParserFor } from "../../../../src/detectors/licensing/manifests/index.js";
+import { baseText, documentChanges } from "../../../../src/ecosystems/shared/document-changes.js";
+import { interpolate, mavenPomParser } from "../../../../src/ecosystems/maven/maven-pom.js";
+import { nugetParser } from "../../../../src/ecosystems/nuget/nuget.js";
+import { manifestParserFor } from "../../../../src/ecosystems/index.js";
 import { dependencyLicensesDetector } from "../../../../src/detectors/licensing/dependency-licenses.js";
 import { addedFilePatch, buildPr, detectContext, headFiles, offlineLicenses } from "../../pr-builder.js";
 

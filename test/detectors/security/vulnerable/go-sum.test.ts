@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pinnedDependencies } from "../../../../src/detectors/security/dependency-versions/index.js";
+import { pinnedDependencies } from "../../../../src/ecosystems/pinned-dependencies.js";
 import { buildPr, headFiles } from "../../pr-builder.js";
 import { changedFile } from "./lockfile-change.js";
 

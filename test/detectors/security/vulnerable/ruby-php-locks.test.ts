@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { versionOrder } from "../../../../src/advisories/version-order.js";
-import { pinnedDependencies } from "../../../../src/detectors/security/dependency-versions/index.js";
+import { versionOrder } from "../../../../src/ecosystems/shared/version-order.js";
+import { pinnedDependencies } from "../../../../src/ecosystems/pinned-dependencies.js";
 import { osvApiRecords } from "../../../../src/advisories/osv-api-records.js";
 import { advisorySourceOver } from "../../../../src/advisories/record-source.js";
 import { vulnerableDependenciesDetector } from "../../../../src/detectors/security/vulnerable-dependencies.js";
