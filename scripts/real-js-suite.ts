@@ -2,7 +2,8 @@
 // row of docs/eval/real-js-corpus.tsv (repository, fix commit, file, category), the file as it was
 // before the fix (its first parent) is a `vulnerable` case and the file as fixed is a `safe` one,
 // each added whole as a one-file pull request (docs/eval.md, "SEC-02 and SEC-05 on public SAST
-// suites"). Only the ids are committed; the code is read from mirrors you fetch:
+// suites"); its case.json names the lines the fix touched (`fixLines`: changed or removed in the
+// file before, added or changed in the file after) for the fix-lines score. Only the ids are committed; the code is read from mirrors you fetch:
 //
 //   git clone --mirror https://github.com/<owner>/<name> <mirrors>/<owner>+<name>   (per row)
 //   node --import tsx scripts/real-js-suite.ts <mirrors> [--corpus <tsv>] [--out <folder>]
@@ -14,6 +15,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { fixLinesOf } from "../src/eval/sast-score.js";
 import { writeCase } from "./sast-fixture.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -81,10 +83,11 @@ function main(): number {
       failed++;
       continue;
     }
+    const touched = fixLinesOf(git(dir, ["diff", "-U0", "--no-color", parent, commit, "--", file]) ?? "");
     const group = `real-js-${slug(repo.replace("/", "-"))}-${commit.slice(0, 7)}-${slug(file)}`;
-    for (const [label, rev, text] of [
-      ["vulnerable", parent, before],
-      ["safe", commit, after],
+    for (const [label, rev, text, fixLines] of [
+      ["vulnerable", parent, before, touched.before],
+      ["safe", commit, after, touched.after],
     ] as const) {
       const pkg = git(dir, ["show", `${rev}:package.json`]);
       writeCase(out, {
@@ -104,6 +107,7 @@ function main(): number {
           repo,
           commit: rev,
           fix: commit,
+          fixLines,
         },
       });
       written++;

@@ -11,16 +11,25 @@
 // --rules --json`), in one process by default (2,358 cases: 4½ to 8 minutes on two CPUs, 350 MB),
 // or with --batch in batches of folders copied to a temporary place, --jobs of them at once; and
 // flagged only when a finding of its category's policy says what the category is about
-// (src/eval/sast-score.ts). A case is held aside when the first byte of sha256(group or id) is 0
-// mod 3. `--misses` lists the dev part's misses and false alarms (never the held part's). Exits 2
-// on a usage error, 1 when the gate gave no report.
+// (src/eval/sast-score.ts). A real fix (its case.json names `fixLines`) is scored twice: on the
+// file, and on the lines the fix touched (a finding within FIX_WINDOW lines of them). A case is
+// held aside when the first byte of sha256(group or id) is 0 mod 3. `--misses` lists the dev
+// part's misses and false alarms (never the held part's). Exits 2 on a usage error, 1 when the
+// gate gave no report.
 import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { SAST_CATEGORIES, type SastRow, type ScoredCase, sastTable, scoreCase } from "../src/eval/sast-score.js";
+import {
+  type Rates,
+  SAST_CATEGORIES,
+  type SastRow,
+  type ScoredCase,
+  sastTable,
+  scoreCase,
+} from "../src/eval/sast-score.js";
 import type { FixtureFinding } from "../src/eval/score.js";
 
 const CaseSchema = z.object({
@@ -33,6 +42,7 @@ const CaseSchema = z.object({
   cwe: z.number().optional(),
   path: z.string(),
   group: z.string().optional(),
+  fixLines: z.array(z.number()).optional(),
 });
 const FindingSchema = z.object({
   policy: z.string(),
@@ -113,10 +123,14 @@ function print(part: string, rows: readonly SastRow[]): void {
   console.log(
     `\n${part}: suite                   language   category policy  cases  vuln  safe   TP   FP     TPR     FPR  TPR-FPR`,
   );
-  for (const r of rows) {
+  const line = (r: SastRow, scope: string, x: Rates) =>
     console.log(
-      `     ${r.suite.padEnd(23)} ${r.language.padEnd(10)} ${r.category.padEnd(8)} ${r.policy.padEnd(7)} ${String(r.cases).padStart(5)} ${String(r.vulnerable).padStart(5)} ${String(r.safe).padStart(5)} ${String(r.tp).padStart(4)} ${String(r.fp).padStart(4)}  ${pct(r.tpr)}  ${pct(r.fpr)}   ${signed(r.score)}`,
+      `     ${r.suite.padEnd(23)} ${r.language.padEnd(10)} ${r.category.padEnd(8)} ${r.policy.padEnd(7)} ${String(x.cases).padStart(5)} ${String(x.vulnerable).padStart(5)} ${String(x.safe).padStart(5)} ${String(x.tp).padStart(4)} ${String(x.fp).padStart(4)}  ${pct(x.tpr)}  ${pct(x.fpr)}   ${signed(x.score)}${scope}`,
     );
+  for (const r of rows) {
+    line(r, r.fixLines ? "  (file)" : "", r);
+    // Real fixes: the same cases scored on the lines each fix touched (src/eval/sast-score.ts, FIX_WINDOW).
+    if (r.fixLines) line(r, "  (fix lines)", r.fixLines);
   }
 }
 
@@ -210,7 +224,7 @@ async function main(): Promise<number> {
       const shown = c.flagged ? c.hits : c.policyFindings;
       const why = shown.map((f) => `\n    ${f.policy} line ${f.line ?? "-"}: ${f.message.slice(0, 160)}`).join("");
       console.error(
-        `${c.label === "vulnerable" ? "missed" : "false alarm"} ${c.id} ${c.language} ${c.category} ${c.path} (${c.route})${why}`,
+        `${c.label === "vulnerable" ? "missed" : "false alarm"} ${c.id} ${c.language} ${c.category} ${c.path} (${c.route})${c.fixLines ? ` fix lines ${c.fixLines.join(",")}; at them: ${c.flaggedAtFix ? "yes" : "no"}` : ""}${why}`,
       );
     }
   }

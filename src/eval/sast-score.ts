@@ -43,7 +43,19 @@ export interface SastCase {
    * real fix): the split is drawn on it instead of the id.
    */
   group?: string;
+  /**
+   * For a real fix (scripts/real-js-suite.ts): the lines of this file the fix touched. In the file
+   * before the fix (a `vulnerable` case) the lines it changed or removed (or, where it only added
+   * lines, the line they went after); in the fixed file (a `safe` case) the lines it added or changed.
+   */
+  fixLines?: number[];
 }
+
+/**
+ * How far (in lines) a finding may lie from a line the fix touched and still count for the
+ * fix-lines score: a query call often starts a line or two above the argument the fix changed.
+ */
+export const FIX_WINDOW = 3;
 
 /** A case with its review's verdict. */
 export interface ScoredCase extends SastCase {
@@ -51,6 +63,11 @@ export interface ScoredCase extends SastCase {
   flagged: boolean;
   /** The findings that flagged it (empty when not flagged). */
   hits: FixtureFinding[];
+  /**
+   * Flagged by a finding within FIX_WINDOW lines of a line the fix touched (`fixLines`); undefined
+   * when the case has no fix lines (a suite case, not a real fix).
+   */
+  flaggedAtFix?: boolean;
 }
 
 /** The figures of one (suite, language, category, policy) row; a rate is null when its denominator is 0. */
@@ -68,6 +85,49 @@ export interface SastRow {
   fpr: number | null;
   /** TPR − FPR (the OWASP Benchmark score), null unless both rates are known. */
   score: number | null;
+  /**
+   * The same figures scored on the lines each fix touched (`flaggedAtFix`), when every case of
+   * the row is a real fix with its fix lines.
+   */
+  fixLines?: Rates;
+}
+
+/** The counts and rates of some cases. */
+export type Rates = Pick<SastRow, "cases" | "vulnerable" | "safe" | "tp" | "fp" | "tpr" | "fpr" | "score">;
+
+/**
+ * The lines a fix touched in a file, from `git diff -U0 <before> <after> -- <file>`: `before` the
+ * lines of the old file it changed or removed (where a hunk only adds, the old line the new
+ * lines follow, at least 1), `after` the lines of the new file it added or changed.
+ *
+ * @example fixLinesOf("@@ -3,2 +3 @@\n-a\n-b\n+c") // { before: [3, 4], after: [3] }
+ */
+export function fixLinesOf(diff: string): { before: number[]; after: number[] } {
+  const before: number[] = [];
+  const after: number[] = [];
+  for (const m of diff.matchAll(/^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/gm)) {
+    const [oldStart, oldCount, newStart, newCount] = [m[1], m[2] ?? "1", m[3], m[4] ?? "1"].map(Number) as [
+      number,
+      number,
+      number,
+      number,
+    ];
+    if (oldCount === 0) before.push(Math.max(1, oldStart));
+    for (let i = 0; i < oldCount; i++) before.push(oldStart + i);
+    for (let i = 0; i < newCount; i++) after.push(newStart + i);
+  }
+  return { before, after };
+}
+
+/**
+ * Does a finding lie within FIX_WINDOW lines of one of the fix's lines? A finding without a line
+ * does not.
+ *
+ * @example nearFix({ policy: "SEC-02", line: 12, message: "SQL" }, [10]) // true
+ */
+export function nearFix(finding: FixtureFinding, fixLines: readonly number[]): boolean {
+  const line = finding.line;
+  return line !== undefined && fixLines.some((l) => Math.abs(l - line) <= FIX_WINDOW);
 }
 
 /**
@@ -93,7 +153,14 @@ export function findingMatches(kase: Pick<SastCase, "category" | "path">, findin
  */
 export function scoreCase(kase: SastCase, findings: readonly FixtureFinding[]): ScoredCase {
   const hits = findings.filter((f) => findingMatches(kase, f));
-  return { ...kase, split: splitOf(kase.group ?? kase.id), flagged: hits.length > 0, hits };
+  const fixLines = kase.fixLines;
+  return {
+    ...kase,
+    split: splitOf(kase.group ?? kase.id),
+    flagged: hits.length > 0,
+    hits,
+    ...(fixLines === undefined ? {} : { flaggedAtFix: hits.some((h) => nearFix(h, fixLines)) }),
+  };
 }
 
 /**
@@ -101,9 +168,7 @@ export function scoreCase(kase: SastCase, findings: readonly FixtureFinding[]): 
  *
  * @example rates([{ label: "vulnerable", flagged: true }, { label: "safe", flagged: false }]) // { tpr: 1, fpr: 0, score: 1, ... }
  */
-export function rates(
-  cases: readonly Pick<ScoredCase, "label" | "flagged">[],
-): Pick<SastRow, "cases" | "vulnerable" | "safe" | "tp" | "fp" | "tpr" | "fpr" | "score"> {
+export function rates(cases: readonly Pick<ScoredCase, "label" | "flagged">[]): Rates {
   const vulnerable = cases.filter((c) => c.label === "vulnerable");
   const safe = cases.length - vulnerable.length;
   const tp = vulnerable.filter((c) => c.flagged).length;
@@ -135,6 +200,15 @@ export function sastTable(cases: readonly ScoredCase[]): SastRow[] {
   }
   return [...groups.keys()].sort().map((key) => {
     const [suite = "", language = "", category = "", policy = ""] = key.split("\u0000");
-    return { suite, language, category, policy, ...rates(groups.get(key) ?? []) };
+    const group = groups.get(key) ?? [];
+    const located = group.every((c) => c.flaggedAtFix !== undefined);
+    return {
+      suite,
+      language,
+      category,
+      policy,
+      ...rates(group),
+      ...(located ? { fixLines: rates(group.map((c) => ({ label: c.label, flagged: c.flaggedAtFix === true }))) } : {}),
+    };
   });
 }

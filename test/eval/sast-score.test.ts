@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { splitOf } from "../../src/eval/held-split.js";
-import { findingMatches, rates, type SastCase, sastTable, scoreCase } from "../../src/eval/sast-score.js";
+import {
+  FIX_WINDOW,
+  findingMatches,
+  fixLinesOf,
+  nearFix,
+  rates,
+  type SastCase,
+  sastTable,
+  scoreCase,
+} from "../../src/eval/sast-score.js";
 import type { FixtureFinding } from "../../src/eval/score.js";
 
 function kase(id: string, category: string, label: SastCase["label"], extra: Partial<SastCase> = {}): SastCase {
@@ -133,5 +142,74 @@ describe("sastTable", () => {
     ]);
     expect(table[2]).toMatchObject({ cases: 2, tp: 1, fp: 1, tpr: 1, fpr: 1, score: 0 });
     expect(table[1]).toMatchObject({ cases: 2, tp: 0, fp: 0, tpr: 0, fpr: 0, score: 0 });
+  });
+});
+
+describe("fix lines", () => {
+  it("reads the lines a fix touched from a -U0 diff: changed or removed before, added or changed after", () => {
+    const diff = [
+      "diff --git a/db.js b/db.js",
+      "--- a/db.js",
+      "+++ b/db.js",
+      // line 4 replaced by one line
+      "@@ -4 +4 @@",
+      '-q("SELECT * FROM t WHERE id = \'" + id + "\'")',
+      '+q("SELECT * FROM t WHERE id = ?", [id])',
+      // lines 10-11 removed
+      "@@ -10,2 +9,0 @@",
+      "-a",
+      "-b",
+      // two lines added after old line 20
+      "@@ -20,0 +19,2 @@",
+      "+c",
+      "+d",
+    ].join("\n");
+    expect(fixLinesOf(diff)).toEqual({ before: [4, 10, 11, 20], after: [4, 19, 20] });
+    // An addition at the top of the file points at line 1 of the old file.
+    expect(fixLinesOf("@@ -0,0 +1,2 @@\n+x\n+y")).toEqual({ before: [1], after: [1, 2] });
+    expect(fixLinesOf("")).toEqual({ before: [], after: [] });
+  });
+
+  it("a finding counts near a fix line within FIX_WINDOW lines, and never without a line", () => {
+    expect(FIX_WINDOW).toBe(3);
+    expect(nearFix({ ...sql, line: 7 }, [4])).toBe(true);
+    expect(nearFix({ ...sql, line: 1 }, [4])).toBe(true);
+    expect(nearFix({ ...sql, line: 8 }, [4])).toBe(false);
+    expect(nearFix({ ...sql, line: 0 }, [4])).toBe(false);
+    const { line: _, ...noLine } = sql;
+    expect(nearFix(noLine, [4])).toBe(false);
+  });
+
+  it("a vulnerable file is found at the fix only by a finding near the lines the fix changed", () => {
+    // The fix changed line 40; the gate flags line 4 (other SQL, left as it was) and line 42.
+    const at = scoreCase(kase("v1", "sqli", "vulnerable", { fixLines: [40] }), [{ ...sql, line: 4 }]);
+    expect(at).toMatchObject({ flagged: true, flaggedAtFix: false });
+    const near = scoreCase(kase("v2", "sqli", "vulnerable", { fixLines: [40] }), [
+      { ...sql, line: 4 },
+      { ...sql, line: 42 },
+    ]);
+    expect(near).toMatchObject({ flagged: true, flaggedAtFix: true });
+    // A finding of another category near the fix does not count.
+    expect(scoreCase(kase("v3", "sqli", "vulnerable", { fixLines: [9] }), [{ ...shell, line: 9 }]).flaggedAtFix).toBe(
+      false,
+    );
+    // A suite case without fix lines has no located verdict.
+    expect(scoreCase(kase("v4", "sqli", "vulnerable"), [sql]).flaggedAtFix).toBeUndefined();
+  });
+
+  it("a fixed file that still splices other SQL is a false alarm by file but not at the fix lines", () => {
+    const kept = scoreCase(kase("s1", "sqli", "safe", { fixLines: [40] }), [{ ...sql, line: 90 }]);
+    expect(kept).toMatchObject({ flagged: true, flaggedAtFix: false });
+    const onFix = scoreCase(kase("s2", "sqli", "safe", { fixLines: [40] }), [{ ...sql, line: 40 }]);
+    expect(onFix).toMatchObject({ flagged: true, flaggedAtFix: true });
+    const table = sastTable([
+      scoreCase(kase("v", "sqli", "vulnerable", { fixLines: [40] }), [{ ...sql, line: 41 }]),
+      kept,
+    ]);
+    expect(table[0]).toMatchObject({ tp: 1, fp: 1, score: 0 });
+    expect(table[0]?.fixLines).toEqual({ cases: 2, vulnerable: 1, safe: 1, tp: 1, fp: 0, tpr: 1, fpr: 0, score: 1 });
+    // A row with a case that has no fix lines gets no fix-lines figure.
+    const mixed = sastTable([kept, scoreCase(kase("s3", "sqli", "safe"), [])]);
+    expect(mixed[0]?.fixLines).toBeUndefined();
   });
 });

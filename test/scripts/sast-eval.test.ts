@@ -83,6 +83,29 @@ console.log(JSON.stringify({ per_fixture }));
     expect(stderr).not.toContain(heldId);
   });
 
+  it("scores real fixes twice: on the file, and on the lines the fix touched", async () => {
+    const fixes = path.join(root, "fixes");
+    const group = devIds[4] ?? "";
+    const put = (label: string, fixLines: number[], findings: unknown[]) => {
+      const id = `${group}-${label}`;
+      mkdirSync(path.join(fixes, id), { recursive: true });
+      const kase = { id, suite: "r", language: "javascript", category: "sqli", policy: "SEC-02", label, path: file };
+      writeFileSync(path.join(fixes, id, "case.json"), JSON.stringify({ ...kase, group, fixLines }));
+      writeFileSync(path.join(fixes, id, "findings.json"), JSON.stringify(findings));
+    };
+    // The fix changed line 3, flagged before; the fixed file still splices other SQL at line 30.
+    put("vulnerable", [3], [sql]);
+    put("safe", [3], [{ ...sql, line: 30 }]);
+    const json = await sastEval(fixes, "--json", "--gate", gate);
+    const row = (JSON.parse(json.stdout) as { dev: SastRow[] }).dev[0];
+    expect(row).toMatchObject({ tp: 1, fp: 1, score: 0 });
+    expect(row?.fixLines).toMatchObject({ tp: 1, fp: 0, score: 1 });
+    const text = await sastEval(fixes, "--gate", gate, "--misses");
+    expect(text.stdout).toMatch(/\+0\.0 {2}\(file\)/);
+    expect(text.stdout).toMatch(/\+100\.0 {2}\(fix lines\)/);
+    expect(text.stderr).toContain(`false alarm ${group}-safe javascript sqli ${file} (human) fix lines 3; at them: no`);
+  });
+
   it("exits 2 on a usage error", async () => {
     const runs = await Promise.all([
       sastEval(),

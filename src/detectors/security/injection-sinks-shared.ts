@@ -86,6 +86,14 @@ export const JS_RULES: InjectionRules = {
       when: "shell-option",
     },
     { kind: "sql", methods: FIRST_SQL_METHODS, receiver: "any" },
+    // A project's own query helper named for SQL (`this.sql.getRowsBySQlQuery(text)`,
+    // `performSqlQuery(text)`, WebSQL's `tx.executeSql(text)`): SQL-shaped text built from values
+    // reaching it is spliced SQL like any driver call. Not a bare `SQL`/`sql` (the tagged template
+    // of sql-template-strings and @nearform/sql binds its values).
+    {
+      kind: "sql",
+      methods: ["[A-Za-z_$]*(?:Sql|SQl|SQL)[A-Za-z_$]+", "[A-Za-z_$]+(?:Sql|SQl|SQL)"],
+    },
   ],
 };
 

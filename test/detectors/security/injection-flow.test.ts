@@ -150,6 +150,63 @@ describe("injection flows read from the syntax tree", () => {
   });
 });
 
+describe("injection flows: a project's own query helper named for SQL", () => {
+  it("TS: values interpolated into SQL passed to this.sql.getRowsBySQlQuery are flagged", async () => {
+    expect(
+      await flagged("app/persistence/BlockService.ts", [
+        "export class BlockService {",
+        "  constructor(private sql: PgService) {}",
+        "  getBlocks(channel: string, from: number) {",
+        "    const q = `select * from blocks where channel = '${channel}' and blocknum >= ${from}`;",
+        "    return this.sql.getRowsBySQlQuery(q);",
+        "  }",
+        "}",
+      ]),
+    ).toEqual([5]);
+  });
+
+  it("TS twin: the same helper with placeholders and a values array is not", async () => {
+    expect(
+      await flagged("app/persistence/BlockService.ts", [
+        "export class BlockService {",
+        "  constructor(private sql: PgService) {}",
+        "  getBlocks(channel: string, from: number) {",
+        "    const q = 'select * from blocks where channel = $1 and blocknum >= $2';",
+        "    return this.sql.getRowsBySQlQuery(q, [channel, from]);",
+        "  }",
+        "}",
+      ]),
+    ).toEqual([]);
+  });
+
+  it("JS: concatenation into performSqlQuery is flagged; a constant text and non-SQL text are not", async () => {
+    expect(
+      await flagged("src/server.js", [
+        "function load(id) {",
+        '  return performSqlQuery("SELECT state FROM wasm WHERE wasm_id = \'" + id + "\';");',
+        "}",
+        "function loadSafe(id) {",
+        '  return performSqlQuery("SELECT state FROM wasm WHERE wasm_id = ?;", [id]);',
+        "}",
+        "function label(id) {",
+        '  return formatSqlLabel("wasm " + id);',
+        "}",
+      ]),
+    ).toEqual([2]);
+  });
+
+  it("JS twin: a bare SQL(...) (sql-template-strings' own call) is not read as a SQL-named helper", async () => {
+    expect(
+      await flagged("src/users.js", [
+        'const SQL = require("sql-template-strings");',
+        "function q(name) {",
+        "  return SQL(`SELECT * FROM users WHERE name = ${name}`);",
+        "}",
+      ]),
+    ).toEqual([]);
+  });
+});
+
 describe("injection flows: variables that hold only literals", () => {
   it("a table name from a local literal is not a flow; one from a parameter is", async () => {
     expect(
