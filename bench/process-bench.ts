@@ -27,7 +27,7 @@ export async function memoryFigure(): Promise<Figure> {
     { label: "1,000 waiting", unit: "MiB" },
     { label: "10 waiting", unit: "MiB" },
     m,
-    { max: 1.3 },
+    { max: 1.1 },
     [`heap used with 1,000 waiting: ${h.toFixed(1)} MiB (median)`],
   );
 }
@@ -102,7 +102,7 @@ export async function startupFigure(): Promise<Figure> {
       { label: "gate review", unit: "ms CPU" },
       { label: "node -e ''", unit: "ms CPU" },
       m,
-      { max: 6 },
+      { max: 2 },
       [
         `the same review unbundled (node dist/cli/main.js): ${median(unbundled.a).toFixed(0)} ms CPU, ${median(unbundled.ratio).toFixed(1)}x (median of 3)`,
       ],

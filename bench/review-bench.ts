@@ -1,13 +1,9 @@
-import { LARGE_CHANGE_FILES } from "../src/detectors/offload/detect-pool.js";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { loadFixturePullRequest } from "../src/fixture/fixture.js";
 import { BUNDLED_FIXTURES_DIR } from "../src/package-paths.js";
 import { benchGate, reviewFixture } from "./child/gate-with.js";
 import { type Figure, singleFigure } from "./stats.js";
-import { writeSyntheticFixture } from "./synthetic.js";
 
 const RUNS = 15;
 /** The three routes of the demo arc: the risk gate alone, the specialists, an investigation. */
@@ -49,43 +45,4 @@ export async function latencyFigures(): Promise<Figure[]> {
     rmSync(dir, { recursive: true, force: true });
   }
   return figures;
-}
-
-/** CPU seconds one review of a 3,000-file PR takes in rules mode, beyond start-up. */
-export async function largePrFigure(): Promise<Figure> {
-  const fixtures = mkdtempSync(path.join(tmpdir(), "gate-bench-3000-"));
-  const { gate, dir } = await benchGate();
-  const runs: number[] = [];
-  let route: string | null = null;
-  try {
-    // Large enough to be detected on a worker (GATE_WORKERS): the worker's start-up is start-up too.
-    writeSyntheticFixture(fixtures, "warm", { files: LARGE_CHANGE_FILES, linesPerFile: 20, number: 1 });
-    await reviewFixture(gate, fixtures, "warm", {
-      repo: "bench/service",
-      number: 1,
-      headSha: `00000001${"a".repeat(32)}`,
-    });
-    writeSyntheticFixture(fixtures, "large", { files: 3_000, linesPerFile: 20, number: 2 });
-    for (let i = 0; i < 3; i++) {
-      const before = process.cpuUsage();
-      route = await reviewFixture(gate, fixtures, "large", {
-        repo: "bench/service",
-        number: 2 + i,
-        headSha: `00000002${"a".repeat(32)}`,
-      });
-      const used = process.cpuUsage(before);
-      runs.push((used.user + used.system) / 1e6);
-    }
-  } finally {
-    await gate.close();
-    rmSync(dir, { recursive: true, force: true });
-    rmSync(fixtures, { recursive: true, force: true });
-  }
-  return singleFigure(
-    "cpu_3000_files",
-    `CPU of one review of a 3,000-file PR (60,000 added lines), rules mode -> ${route}`,
-    { label: "review", unit: "s CPU" },
-    runs,
-    { max: 1 },
-  );
 }

@@ -5,7 +5,8 @@ import { heavyAckFigure } from "./heavy-bench.js";
 import { languageFigures } from "./language-bench.js";
 import { osvLockfileFigure } from "./osv-bench.js";
 import { memoryFigure, startupFigure, storageFigures } from "./process-bench.js";
-import { largePrFigure, latencyFigures } from "./review-bench.js";
+import { largePrFigure, realCodeFigures } from "./real-code-bench.js";
+import { latencyFigures } from "./review-bench.js";
 import { replicaFigures } from "./replica-bench.js";
 import { serverFigures } from "./server-bench.js";
 import type { Figure } from "./stats.js";
@@ -15,6 +16,7 @@ import { whatifFigures } from "./whatif-bench.js";
 const BENCHES: Record<string, () => Promise<Figure[]>> = {
   latency: latencyFigures,
   detect: async () => [await detectLinearity(), await largePrFigure()],
+  "real-code": realCodeFigures,
   languages: languageFigures,
   storage: storageFigures,
   startup: async () => [await startupFigure()],

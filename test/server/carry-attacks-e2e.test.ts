@@ -75,6 +75,26 @@ function repoOf(
   );
 }
 
+/** A package-lock.json (v3) of the dashboard resolving gpl-chart-lib to `version`. */
+const lockfile = (version: string) =>
+  JSON.stringify(
+    {
+      name: "web-dashboard",
+      version: "2.3.0",
+      lockfileVersion: 3,
+      requires: true,
+      packages: {
+        "": { name: "web-dashboard", version: "2.3.0", dependencies: { "gpl-chart-lib": "^2.1.0" } },
+        "node_modules/gpl-chart-lib": {
+          version,
+          resolved: `https://registry.npmjs.org/gpl-chart-lib/-/gpl-chart-lib-${version}.tgz`,
+        },
+      },
+    },
+    null,
+    2,
+  );
+
 /**
  * Serves a head of the PR: its files list, its snapshot (the given files), and GitHub's compare of
  * the previous head with it (`ahead`, with the files that changed); the PR's base ref as given.
@@ -241,6 +261,54 @@ describe("a push that changes what a decision was about does not carry it (issue
       first.findings.filter((f) => f.blocking).map((f) => f.fingerprint),
     );
     expect((await s.server.gate.store.auditFor(asked.id)).map((e) => e.outcome)).not.toContain("carried_forward");
+  }, 60_000);
+
+  it("LIC-02: a lockfile-only move of a GPL dependency to a version the registry lists as AGPL asks again (the licence of the version the new head resolves, not the range's)", async () => {
+    const s = await start({
+      slack: true,
+      env: { GATE_GITHUB_TO_SLACK: `dev-priya=${AUTHOR_SLACK}`, GATE_APPROVERS: APPROVER },
+    });
+    const served = serveFixture(s, "002_new_dependency");
+    // The registry at the first review: 2.1.0 is the newest version, under the GPL.
+    s.registry.npm.set("gpl-chart-lib", {
+      "dist-tags": { latest: "2.1.0" },
+      versions: { "2.1.0": { license: "GPL-3.0-only" } },
+    });
+    const files = readFixture("002_new_dependency", "files.json") as Array<{ filename: string }>;
+    const manifest = files.filter((f) => f.filename === "package.json");
+    const tree = { "README.md": "# dashboard\n", ...repoOf("002_new_dependency") };
+    const pr = serveHead(s, served, served.headSha, {
+      files: [...manifest, added("package-lock.json", lockfile("2.1.0"))],
+      tree: { ...tree, "package-lock.json": lockfile("2.1.0") },
+    });
+    const review = await openPr(s, pr);
+    expect(review.status).toBe("waiting_for_human");
+    const first = (await s.server.gate.runner.result(review.id)).findings.filter((f) => f.blocking);
+    expect(first.map((f) => f.policy)).toEqual(["LIC-02"]);
+    expect(first[0]?.message).toContain("licensed GPL-3.0-only");
+    await approve(s, APPROVER, review);
+    expect(conclusion(s, pr.headSha)).toBe("success");
+
+    // 2.2.0 is published under the AGPL; a push changes only the lockfile to resolve it.
+    s.registry.npm.set("gpl-chart-lib", {
+      "dist-tags": { latest: "2.2.0" },
+      versions: { "2.1.0": { license: "GPL-3.0-only" }, "2.2.0": { license: "AGPL-3.0-only" } },
+    });
+    const pushed = serveHead(s, pr, H2, {
+      files: [...manifest, added("package-lock.json", lockfile("2.2.0"))],
+      tree: { ...tree, "package-lock.json": lockfile("2.2.0") },
+      from: pr.headSha,
+      changed: ["package-lock.json"],
+    });
+    const asked = await deliver(s, pushed);
+    expect(asked.status).toBe("waiting_for_human");
+    expect(conclusion(s, H2)).toBe("action_required");
+    const blocking = (await s.server.gate.runner.result(asked.id)).findings.filter((f) => f.blocking);
+    expect(blocking.map((f) => f.policy)).toEqual(["LIC-02"]);
+    expect(blocking[0]?.message).toContain("licensed AGPL-3.0-only");
+    expect(blocking[0]?.fingerprint).not.toBe(first[0]?.fingerprint);
+    expect((await s.server.gate.store.auditFor(asked.id)).map((e) => e.outcome)).not.toContain("carried_forward");
+    expect(cardPosts(s)).toHaveLength(2);
   }, 60_000);
 
   it("an approval that needed a security and a licensing approver carries while both may decide, with both approvals", async () => {

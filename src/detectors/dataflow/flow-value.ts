@@ -61,7 +61,7 @@ export function at(value: FlowValue, row: number): FlowValue {
  */
 export function join(a: FlowValue, b: FlowValue): FlowValue {
   if (a === b) return a;
-  const literal = a.literal === b.literal ? a.literal : [a.literal, b.literal].filter((t) => t !== "").join(" ");
+  const literal = eitherLiteral(a.literal, b.literal);
   const out: FlowValue = {
     outside: a.outside || b.outside,
     source: a.source || b.source,
@@ -82,6 +82,23 @@ export function join(a: FlowValue, b: FlowValue): FlowValue {
   if ((a.items || b.items) && !items) lift(out, [...(a.items ?? []), ...(b.items ?? [])]);
   if ((a.entries || b.entries) && !entries) lift(out, [...(a.entries?.values() ?? []), ...(b.entries?.values() ?? [])]);
   return out;
+}
+
+/**
+ * The literal text of a value that holds one of two: both texts, or the one that holds the other
+ * already. A join is a choice, not a sequence, so a match across the two texts was never one the
+ * value could hold; keeping a contained text again only repeats it. (It did: a value joined at every
+ * branch and loop pass of a long function grew to 6 MB of repeats, copied at each join, most of
+ * the CPU of reviewing this repository's own source.)
+ *
+ * @example eitherLiteral("SELECT a FROM t", "FROM t") // "SELECT a FROM t"
+ */
+function eitherLiteral(a: string, b: string): string {
+  if (a === b || b === "") return a;
+  if (a === "") return b;
+  if (a.includes(b)) return a;
+  if (b.includes(a)) return b;
+  return `${a} ${b}`;
 }
 
 /**

@@ -15,6 +15,7 @@ import {
   type DocumentManifestParser,
   type ManifestParser,
 } from "../../ecosystems/shared/manifest-parser.js";
+import { lockedVersion, lockfilesBeside, parsedLock } from "./resolved-version.js";
 
 /** The lookup's answer; a resolver that throws anyway is a failed lookup, never an unknown licence. */
 async function lookup(ctx: DetectContext, change: DependencyChange, version?: string): Promise<LicenseLookup> {
@@ -90,6 +91,18 @@ function byAction(change: DependencyChange, licence: string, action: LicenseActi
   return finding(change, "LIC-01", licence, blocking ? `${message} (${rule}: block)` : message, blocking);
 }
 
+/** The head's lockfiles as one detection reads them: each read and parsed once (undefined: none, or not JSON). */
+type HeadTexts = (path: string) => Promise<unknown>;
+
+/** The exact version the head's lockfile beside the manifest pins for this dependency, if any. */
+async function resolvedVersion(change: DependencyChange, heads: HeadTexts): Promise<string | undefined> {
+  for (const lock of lockfilesBeside(change.ecosystem, change.file)) {
+    const version = lockedVersion(await heads(lock), change.name);
+    if (version !== undefined) return version;
+  }
+  return undefined;
+}
+
 /**
  * LIC-02 for a copyleft runtime dependency; LIC-01 for a denied licence (blocking), and for an
  * unknown or not-allowed one as the configuration's rules for its kind (runtime, development)
@@ -97,11 +110,13 @@ function byAction(change: DependencyChange, licence: string, action: LicenseActi
  * here: the resolver recorded the failure, and the review goes to a person for it
  * (`lookup_failed`), since the licence is not known to be anything.
  */
-async function judge(ctx: DetectContext, change: DependencyChange): Promise<Finding | undefined> {
+async function judge(ctx: DetectContext, change: DependencyChange, heads: HeadTexts): Promise<Finding | undefined> {
   if (isOwnPackage(ctx, change.name)) return undefined;
   const kind = change.scope === "runtime" ? "runtime" : "development";
   const rules = ctx.licenseRules[kind];
-  const answer = await lookup(ctx, change, change.version);
+  // The licence of the version this head installs (its lockfile's), not one read for the range: a
+  // lockfile-only move to a version under another licence is another finding.
+  const answer = await lookup(ctx, change, (await resolvedVersion(change, heads)) ?? change.version);
   if (answer.status === "failed") return undefined;
   const license = answer.status === "found" ? answer.license : undefined;
   const cls = classifyLicense(license, rules);
@@ -212,11 +227,20 @@ export const dependencyLicensesDetector: Detector = {
   reads: (file) => manifestParserFor(file.filename) !== undefined,
   async detect(ctx) {
     const findings: Finding[] = [];
+    const read = new Map<string, Promise<unknown>>();
+    const heads: HeadTexts = (path) => {
+      let lock = read.get(path);
+      if (!lock) {
+        lock = readQuietly(ctx, path).then((text) => (text === undefined ? undefined : parsedLock(text)));
+        read.set(path, lock);
+      }
+      return lock;
+    };
     for (const file of ctx.pr.files) {
       const parser = manifestParserFor(file.filename);
       if (!parser || file.status === "removed") continue;
       for (const change of (await changesOf(ctx, parser, file)) ?? []) {
-        const found = await judge(ctx, change);
+        const found = await judge(ctx, change, heads);
         if (found) findings.push(found);
       }
     }

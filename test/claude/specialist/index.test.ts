@@ -213,7 +213,8 @@ describe("the Claude specialist against a fake Messages API", () => {
     const elapsed = Date.now() - started;
     expect(error).toBeInstanceOf(ModelCallAborted);
     expect((error as ModelCallAborted).cause).toBeInstanceOf(APIUserAbortError);
-    expect(elapsed).toBeLessThan(1500);
+    // Well before the 5 s answer, with the slack a busy machine needs past the 200 ms signal.
+    expect(elapsed).toBeLessThan(3_000);
     expect(api.requests).toHaveLength(1);
     // The request was sent, so its input counts against the budget.
     expect((error as ModelCallAborted).usage).toMatchObject({ model_calls: 1 });

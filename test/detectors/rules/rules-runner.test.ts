@@ -94,7 +94,8 @@ describe("the rules process", { timeout: 120_000 }, () => {
     );
     const t = performance.now();
     const prose = parsePolicyFile(SOURCE, many, { rules: false });
-    expect(performance.now() - t).toBeLessThan(300);
+    // Slack for a busy 2-core machine: the bound catches rules being compiled, not a slow moment.
+    expect(performance.now() - t).toBeLessThan(2_000);
     expect(prose).toMatchObject({ id: "ACME-02", rules: [], text: "# ACME-02\n\nThe team's rules." });
     expect(parsePolicyFile(SOURCE, many).rules).toHaveLength(5_000);
   });
