@@ -46,8 +46,42 @@ export class DependencyReading implements ManifestReading {
     headText: string | undefined,
     manifestText: string | undefined,
   ): VersionsRead {
-    return this.once(reader.kind, file, headText, () => reader.read(file, headText, manifestText, this), manifestText);
+    const read = () => {
+      // A reader that parses JSON asks `json`, which counts a parse it makes; any other is counted here.
+      this.askedJson.delete(file.filename);
+      const value = reader.read(file, headText, manifestText, this);
+      if (!this.askedJson.has(file.filename)) this.counted(file.filename);
+      return value;
+    };
+    return this.once(reader.kind, file, headText, read, manifestText, false);
   }
+
+  /**
+   * A JSON file's text parsed once, whichever check asks first: the npm lockfile SEC-07 reads for its
+   * exact versions, and the licence checks for the version a dependency is pinned at. Counted in
+   * `parses`; text that is not JSON throws each time, as `JSON.parse` does.
+   */
+  json(path: string, text: string): unknown {
+    this.askedJson.add(path);
+    const key = `json\u0000${path}`;
+    const hit = this.parsedJson.get(key);
+    if (hit && hit.text === text) {
+      if ("error" in hit) throw hit.error;
+      return hit.value;
+    }
+    this.counted(path);
+    try {
+      const value: unknown = JSON.parse(text);
+      this.parsedJson.set(key, { text, value });
+      return value;
+    } catch (error) {
+      this.parsedJson.set(key, { text, error });
+      throw error;
+    }
+  }
+
+  private readonly askedJson = new Set<string>();
+  private readonly parsedJson = new Map<string, { text: string; value: unknown } | { text: string; error: unknown }>();
 
   private once<T>(
     kind: string,
@@ -55,6 +89,7 @@ export class DependencyReading implements ManifestReading {
     headText: string | undefined,
     read: () => T,
     besideText?: string,
+    count = true,
   ): T {
     const key = `${kind}\u0000${file.filename}`;
     const list = this.remembered.get(key) ?? [];
@@ -66,8 +101,12 @@ export class DependencyReading implements ManifestReading {
     const value = read();
     list.push({ status: file.status, patch: file.patch, headText, besideText, value });
     this.remembered.set(key, list);
-    this.parses.set(file.filename, (this.parses.get(file.filename) ?? 0) + 1);
+    if (count) this.counted(file.filename);
     return value;
+  }
+
+  private counted(path: string): void {
+    this.parses.set(path, (this.parses.get(path) ?? 0) + 1);
   }
 }
 

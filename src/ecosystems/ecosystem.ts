@@ -53,4 +53,10 @@ export interface Ecosystem {
   versionOrder(): VersionOrder;
   /** Where its licences are looked up; absent when the gate reads none. */
   licenseRegistry?: LicenseRegistry;
+  /**
+   * The lockfiles beside a manifest that pin its dependencies' exact versions, nearest first, and
+   * the version a parsed one pins for a direct dependency: the licence checks read the licence of
+   * the version the head installs, not of the manifest's range. Absent: the range's is read.
+   */
+  pins?: { lockfiles: readonly string[]; version(lock: unknown, name: string): string | undefined };
 }

@@ -28,6 +28,26 @@ export function ecosystemNamed(name: string): Ecosystem | undefined {
   return ECOSYSTEMS.find((e) => e.name === name);
 }
 
+/**
+ * The lockfile paths that may pin a manifest's dependencies (its ecosystem's `pins`), beside the
+ * manifest, nearest first; none for an ecosystem whose lockfiles the licence checks do not read.
+ *
+ * @example lockfilesBeside("npm", "web/package.json") // ["web/npm-shrinkwrap.json", "web/package-lock.json"]
+ */
+export function lockfilesBeside(ecosystem: string, manifest: string): string[] {
+  const dir = manifest.slice(0, manifest.lastIndexOf("/") + 1);
+  return (ecosystemNamed(ecosystem)?.pins?.lockfiles ?? []).map((name) => `${dir}${name}`);
+}
+
+/**
+ * The exact version a parsed lockfile of this ecosystem pins for a direct dependency, or undefined.
+ *
+ * @example pinnedVersion("npm", { packages: { "node_modules/a": { version: "1.2.0" } } }, "a") // "1.2.0"
+ */
+export function pinnedVersion(ecosystem: string, lock: unknown, name: string): string | undefined {
+  return ecosystemNamed(ecosystem)?.pins?.version(lock, name);
+}
+
 /** Every manifest kind the dependency-licences detector reads: line by line, or (XML) as whole documents. */
 export const MANIFEST_PARSERS: readonly (ManifestParser | DocumentManifestParser)[] = ECOSYSTEMS.flatMap(
   (e) => e.manifestParsers,

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { AdvisoryQuery, AdvisorySource } from "../../src/domain/advisory-source.js";
 import { dependencyLicensesDetector } from "../../src/detectors/licensing/dependency-licenses.js";
 import { vulnerableDependenciesDetector } from "../../src/detectors/security/vulnerable-dependencies.js";
@@ -59,8 +59,16 @@ async function bothChecks(files: Record<string, string>, reading?: DependencyRea
 describe("one reading of a review's dependency files", () => {
   it("a PR changing package.json and package-lock.json parses each once, and SEC-07 still asks about the locked versions", async () => {
     const reading = new DependencyReading();
-    const asked = await bothChecks({ "package.json": PACKAGE_JSON, "package-lock.json": PACKAGE_LOCK }, reading);
+    // JSON.parse itself counted too (the licence checks read the lockfile for pinned versions, SEC-07 for its changes).
+    const parse = vi.spyOn(JSON, "parse");
+    const asked = await bothChecks(
+      { "package.json": PACKAGE_JSON, "package-lock.json": PACKAGE_LOCK },
+      reading,
+    ).finally(() => undefined);
+    const lockParses = parse.mock.calls.filter(([text]) => text === PACKAGE_LOCK).length;
+    parse.mockRestore();
     expect(Object.fromEntries(reading.parses)).toEqual({ "package.json": 1, "package-lock.json": 1 });
+    expect(lockParses).toBe(1);
     expect(asked.map((q) => `${q.name}@${q.version}`).sort()).toEqual(["left-pad@1.3.0", "lodash@4.17.20"]);
   });
 

@@ -5,7 +5,7 @@ import type { DetectContext, Detector } from "../detector.js";
 import type { Finding } from "../../domain/finding.js";
 import type { LicenseLookup } from "../../domain/license-resolver.js";
 import type { ChangedFile } from "../../domain/pull-request.js";
-import { manifestParserFor } from "../../ecosystems/index.js";
+import { lockfilesBeside, manifestParserFor, pinnedVersion } from "../../ecosystems/index.js";
 import { GRADLE_BUILD_SCRIPTS, gradleParser } from "../../ecosystems/maven/gradle.js";
 import { catalogScopes, gradleCatalogParser } from "../../ecosystems/maven/gradle-catalog.js";
 import { changesThrough, documentChangesThrough } from "../../ecosystems/dependency-reading.js";
@@ -15,7 +15,6 @@ import {
   type DocumentManifestParser,
   type ManifestParser,
 } from "../../ecosystems/shared/manifest-parser.js";
-import { lockedVersion, lockfilesBeside, parsedLock } from "./resolved-version.js";
 
 /** The lookup's answer; a resolver that throws anyway is a failed lookup, never an unknown licence. */
 async function lookup(ctx: DetectContext, change: DependencyChange, version?: string): Promise<LicenseLookup> {
@@ -94,10 +93,19 @@ function byAction(change: DependencyChange, licence: string, action: LicenseActi
 /** The head's lockfiles as one detection reads them: each read and parsed once (undefined: none, or not JSON). */
 type HeadTexts = (path: string) => Promise<unknown>;
 
+/** A head lockfile's text as JSON, through the review's one reading when there is one; undefined when it is not JSON. */
+function parsedJson(ctx: DetectContext, path: string, text: string): unknown {
+  try {
+    return ctx.dependencies?.json ? ctx.dependencies.json(path, text) : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The exact version the head's lockfile beside the manifest pins for this dependency, if any. */
 async function resolvedVersion(change: DependencyChange, heads: HeadTexts): Promise<string | undefined> {
   for (const lock of lockfilesBeside(change.ecosystem, change.file)) {
-    const version = lockedVersion(await heads(lock), change.name);
+    const version = pinnedVersion(change.ecosystem, await heads(lock), change.name);
     if (version !== undefined) return version;
   }
   return undefined;
@@ -231,7 +239,7 @@ export const dependencyLicensesDetector: Detector = {
     const heads: HeadTexts = (path) => {
       let lock = read.get(path);
       if (!lock) {
-        lock = readQuietly(ctx, path).then((text) => (text === undefined ? undefined : parsedLock(text)));
+        lock = readQuietly(ctx, path).then((text) => (text === undefined ? undefined : parsedJson(ctx, path, text)));
         read.set(path, lock);
       }
       return lock;

@@ -3,7 +3,7 @@ import { versionOrder } from "../shared/version-order.js";
 import { npmManifestReader } from "./npm-manifest.js";
 import { createNpmResolver } from "./npm-resolver.js";
 import { packageJsonParser } from "./package-json.js";
-import { packageLockReader } from "./package-lock.js";
+import { lockedVersion, NPM_LOCKFILES, packageLockReader } from "./package-lock.js";
 import { pnpmLockReader } from "./pnpm-lock.js";
 import { yarnLockReader } from "./yarn-lock.js";
 
@@ -18,4 +18,5 @@ export const npm: Ecosystem = {
     urlSetting: "npmRegistryUrl",
     create: (http, baseUrl) => createNpmResolver({ ...http, ...(baseUrl ? { registryUrl: baseUrl } : {}) }),
   },
+  pins: { lockfiles: NPM_LOCKFILES, version: lockedVersion },
 };

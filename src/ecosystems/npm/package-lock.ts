@@ -15,6 +15,26 @@ import {
 
 const names = (v: unknown): string[] => (isObj(v) ? Object.keys(v) : []);
 
+/** npm's lockfiles, nearest first when both lie beside a package.json (npm prefers the shrinkwrap). */
+export const NPM_LOCKFILES = ["npm-shrinkwrap.json", "package-lock.json"] as const;
+
+/**
+ * The version a parsed npm lockfile pins for a direct dependency `name` of its root project:
+ * v2/v3 `packages["node_modules/<name>"]`, else v1 `dependencies[name]`; undefined when it pins
+ * none (a range, a link, a file: or git: source, or not a lockfile).
+ *
+ * @example lockedVersion({ packages: { "node_modules/a": { version: "1.2.0" } } }, "a") // "1.2.0"
+ */
+export function lockedVersion(lock: unknown, name: string): string | undefined {
+  if (!isObj(lock)) return undefined;
+  const entry = isObj(lock.packages)
+    ? lock.packages[`node_modules/${name}`]
+    : isObj(lock.dependencies)
+      ? lock.dependencies[name]
+      : undefined;
+  return isObj(entry) && typeof entry.version === "string" && /^\d/.test(entry.version) ? entry.version : undefined;
+}
+
 interface LockEntry {
   name: string;
   version: string;
@@ -93,10 +113,11 @@ export const packageLockReader: VersionReader = {
   kind: "package-lock.json",
   ecosystem: "npm",
   lockfile: true,
-  matches: (path) =>
-    ["package-lock.json", "npm-shrinkwrap.json"].includes(baseName(path)) && !path.includes("node_modules/"),
-  read(file, headText) {
-    const head = parsedHead(file, headText, JSON.parse, () => "it is not JSON");
+  matches: (path) => (NPM_LOCKFILES as readonly string[]).includes(baseName(path)) && !path.includes("node_modules/"),
+  read(file, headText, _manifestText, reading) {
+    // Parsed once per review: the licence checks read the same lockfile for its pinned versions.
+    const parse = (text: string) => (reading?.json ? reading.json(file.filename, text) : JSON.parse(text));
+    const head = parsedHead(file, headText, parse, () => "it is not JSON");
     if ("unread" in head) return head;
     const lock = head.parsed;
     if (!isObj(lock)) return { unread: { file: file.filename, why: "it is not a lockfile" } };

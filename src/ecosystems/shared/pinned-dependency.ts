@@ -45,6 +45,8 @@ export type VersionsRead = { pinned: PinnedDependency[] } | { unread: UnreadLock
 export interface ManifestReading {
   changes(parser: ManifestParser, file: ChangedFile, headText: string | undefined): DependencyChange[];
   documentChanges(parser: DocumentManifestParser, file: ChangedFile, headText: string | undefined): DocumentChanges;
+  /** A JSON file's text parsed once (a lockfile SEC-07 reads and the licence checks read for pins); throws as JSON.parse does. */
+  json?(path: string, text: string): unknown;
 }
 
 /**
