@@ -377,6 +377,9 @@ export abstract class FlowExpressions extends FlowTexts {
     if (!object && t.newMap.test(method))
       return { ...CONSTANT, rows: [row], entries: args[0]?.entries ? new Map(args[0].entries) : new Map() };
     if (t.sanitizers.test(callee) || t.scalarMethods.test(method)) return { ...CONSTANT, rows: [row] };
+    // A tagged template whose tag binds its substitutions: a query object, no text spliced in.
+    if (argList && String(argList.kind()) === "template_string" && t.bindingTags?.test(callee))
+      return { ...CONSTANT, rows: [row] };
     if (t.escapingFormats?.test(callee)) return at(args[0] ?? CONSTANT, row);
     if (t.listOf.test(callee)) return { ...CONSTANT, rows: [row], items: args };
     if (t.printfCalls?.test(callee) && typeof args[0]?.known === "string") {

@@ -91,6 +91,11 @@ export interface FlowSyntax {
   escapingFormats?: RegExp;
   /** Calls whose result cannot carry text syntax (numeric conversions, escapers): constant. */
   sanitizers: RegExp;
+  /**
+   * Template tags that send their substitutions as bound parameters (`SQL\`... ${id}\``,
+   * postgres.js's `sql`, Prisma's `$queryRaw`): the query they make carries no spliced text.
+   */
+  bindingTags?: RegExp;
   /** Methods whose result is a number or boolean, whatever the receiver (`length`, `equals`). */
   scalarMethods: RegExp;
   /** Methods of a list: append, insert at, remove at. */

@@ -191,3 +191,31 @@ describe("guards on a local before a shell (JavaScript)", () => {
     expect(await flagged("src/build.js", handler("req.query.allowed"))).toEqual([6]);
   });
 });
+
+describe("JavaScript/TypeScript tagged templates that bind their values", () => {
+  const query = (call: string) => [
+    'import SQL from "sql-template-strings";',
+    'import { db, sql, prisma } from "./db";',
+    "",
+    "export async function find(req: { query: { id: string } }) {",
+    "  const id = req.query.id;",
+    `  return ${call};`,
+    "}",
+  ];
+
+  it("SQL`...${id}`, sql`...`, prisma.$queryRaw`...` send the value as a parameter: no SEC-02", async () => {
+    expect(await flagged("src/users.ts", query("db.query(SQL`SELECT * FROM users WHERE id = ${id}`)"))).toEqual([]);
+    expect(await flagged("src/users.ts", query("db.query(sql`SELECT * FROM users WHERE id = ${id}`)"))).toEqual([]);
+    expect(await flagged("src/users.ts", query("prisma.$queryRaw`SELECT * FROM users WHERE id = ${id}`"))).toEqual([]);
+  });
+
+  it("the same value in a plain template literal, or through sql.unsafe or $queryRawUnsafe, is SEC-02", async () => {
+    expect(await flagged("src/users.ts", query("db.query(`SELECT * FROM users WHERE id = ${id}`)"))).toEqual([6]);
+    expect(
+      await flagged("src/users.ts", query("db.query(sql.unsafe(`SELECT * FROM users WHERE id = ${id}`))")),
+    ).toEqual([6]);
+    expect(
+      await flagged("src/users.ts", query("prisma.$queryRawUnsafe(`SELECT * FROM users WHERE id = ${id}`)")),
+    ).toEqual([6]);
+  });
+});
