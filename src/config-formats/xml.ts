@@ -40,7 +40,7 @@ function nameOf(attrs: Map<string, string>): string | undefined {
  */
 export const xmlFormat: ConfigFormat = {
   id: "xml",
-  matches: (path) => /\.(xml|config|pubxml|plist|xsd|jelly)$/i.test(path) && !/\.(csproj|vbproj|fsproj)$/i.test(path),
+  matches: (path) => /\.(xml|config|pubxml|plist|xsd|jelly)$/i.test(path),
   read(rows) {
     const out: ConfigEntry[] = [];
     let inComment = false;

@@ -10,7 +10,7 @@ import type { PinnedDependency, VersionReader } from "../shared/pinned-dependenc
  * @example goModReader.read(file, headText) // { pinned: [{ name: "golang.org/x/net", version: "v0.16.0", ... }] }
  */
 export const goModReader: VersionReader = {
-  kind: "go.mod",
+  kind: goModParser.kind,
   ecosystem: "go",
   lockfile: false,
   matches: (path) => goModParser.matches(path),

@@ -1,5 +1,6 @@
 import { versionOrder } from "../shared/version-order.js";
 import { addedLineNumbers, isAdded, type PinnedDependency, type VersionReader } from "../shared/pinned-dependency.js";
+import { goModParser } from "./go-mod.js";
 
 /** One module version whose code `go.sum` holds a hash of (not only its `go.mod`). */
 interface SumEntry {
@@ -47,7 +48,7 @@ export const goSumReader: VersionReader = {
   kind: "go.sum",
   ecosystem: "go",
   lockfile: true,
-  manifest: "go.mod",
+  manifest: goModParser.kind,
   matches: (path) => /(^|\/)go\.sum$/.test(path),
   read(file, headText, goMod) {
     if (headText === undefined) return { unread: { file: file.filename, why: "its head version could not be read" } };
