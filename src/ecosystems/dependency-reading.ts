@@ -1,8 +1,8 @@
 import type { ChangedFile } from "../domain/pull-request.js";
-import { changedDependencies, type DependencyChange } from "./shared/changed-dependencies.js";
-import { documentChanges, type DocumentChanges } from "./shared/document-changes.js";
-import type { DocumentManifestParser, ManifestParser } from "./shared/manifest-parser.js";
-import type { ManifestReading, VersionReader, VersionsRead } from "./shared/pinned-dependency.js";
+import { changedDependencies, type DependencyChange } from "./common/changed-dependencies.js";
+import { documentChanges, type DocumentChanges } from "./common/document-changes.js";
+import type { DocumentManifestParser, ManifestParser } from "./common/manifest-parser.js";
+import type { ManifestReading, VersionReader, VersionsRead } from "./common/pinned-dependency.js";
 
 interface Remembered {
   status: ChangedFile["status"];

@@ -1,8 +1,8 @@
 import type { Ecosystem as EcosystemId, LicenseResolver } from "../domain/license-resolver.js";
 import type { RegistryHttpOptions } from "../licenses/registry-http.js";
-import type { DocumentManifestParser, ManifestParser } from "./shared/manifest-parser.js";
-import type { VersionReader } from "./shared/pinned-dependency.js";
-import type { VersionOrder } from "./shared/version-order.js";
+import type { DocumentManifestParser, ManifestParser } from "./common/manifest-parser.js";
+import type { VersionReader } from "./common/pinned-dependency.js";
+import type { VersionOrder } from "./common/version-order.js";
 
 /** Where each ecosystem's licences are looked up; unset means the public service. */
 export interface RegistryUrls {

@@ -8,8 +8,8 @@ import { npm } from "./npm/index.js";
 import { nuget } from "./nuget/index.js";
 import { pypi } from "./pypi/index.js";
 import { rubygems } from "./rubygems/index.js";
-import { baseName, type DocumentManifestParser, type ManifestParser } from "./shared/manifest-parser.js";
-import type { VersionReader } from "./shared/pinned-dependency.js";
+import { baseName, type DocumentManifestParser, type ManifestParser } from "./common/manifest-parser.js";
+import type { VersionReader } from "./common/pinned-dependency.js";
 
 export type { Ecosystem, LicenseRegistry, RegistryUrls } from "./ecosystem.js";
 

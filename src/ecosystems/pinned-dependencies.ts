@@ -2,9 +2,9 @@ import type { HeadFiles } from "../domain/head-files.js";
 import type { ChangedFile } from "../domain/pull-request.js";
 import type { DependencyReading } from "./dependency-reading.js";
 import { VERSION_READERS } from "./index.js";
-import type { PinnedDependency, UnreadLockfile } from "./shared/pinned-dependency.js";
+import type { PinnedDependency, UnreadLockfile } from "./common/pinned-dependency.js";
 
-export type { PinnedDependency, UnreadLockfile } from "./shared/pinned-dependency.js";
+export type { PinnedDependency, UnreadLockfile } from "./common/pinned-dependency.js";
 
 const dirOf = (path: string) => (path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "");
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { versionOrder } from "../../src/ecosystems/shared/version-order.js";
+import { versionOrder } from "../../src/ecosystems/common/version-order.js";
 
 /** Sorts with the ecosystem's order (each version read first, as the gate does). */
 function sorted(ecosystem: "maven" | "nuget" | "composer", versions: string[]): string[] {

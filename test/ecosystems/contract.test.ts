@@ -5,9 +5,9 @@ import type { Ecosystem as EcosystemId } from "../../src/domain/license-resolver
 import type { ChangedFile } from "../../src/domain/pull-request.js";
 import type { Ecosystem, RegistryUrls } from "../../src/ecosystems/index.js";
 import { ECOSYSTEMS, isLockfile, isManifest } from "../../src/ecosystems/index.js";
-import { changedDependencies } from "../../src/ecosystems/shared/changed-dependencies.js";
-import { documentChanges } from "../../src/ecosystems/shared/document-changes.js";
-import { isDocumentParser } from "../../src/ecosystems/shared/manifest-parser.js";
+import { changedDependencies } from "../../src/ecosystems/common/changed-dependencies.js";
+import { documentChanges } from "../../src/ecosystems/common/document-changes.js";
+import { isDocumentParser } from "../../src/ecosystems/common/manifest-parser.js";
 import { loadFixturePullRequest } from "../../src/fixture/fixture.js";
 import { FAST_RETRY, startFakeRegistry, type FakeRegistry } from "../fakes/registry.js";
 

@@ -1,4 +1,4 @@
-import { tomlLockReader } from "../shared/toml-locks.js";
+import { tomlLockReader } from "../common/toml-locks.js";
 
 /**
  * `Cargo.lock`: every crates.io package whose version the change adds or changes, with the

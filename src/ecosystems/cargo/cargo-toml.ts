@@ -5,7 +5,7 @@ import {
   type DependencyScope,
   type ManifestParser,
   sectionAtTop,
-} from "../shared/manifest-parser.js";
+} from "../common/manifest-parser.js";
 import {
   inlineField,
   isTomlTable,
@@ -15,7 +15,7 @@ import {
   tableHeader,
   tableOf,
   parseTomlTable,
-} from "../shared/toml-sections.js";
+} from "../common/toml-sections.js";
 
 /** `[dependencies]`, `[dev-dependencies]`, `[build-dependencies]`, their `target.<cfg>.` forms, `[workspace.dependencies]`. */
 const DEPENDENCY_TABLE = /^(?:target\..+\.|workspace\.)?(dependencies|dev[-_]dependencies|build[-_]dependencies)$/;

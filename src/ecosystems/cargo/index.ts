@@ -1,5 +1,5 @@
 import type { Ecosystem } from "../ecosystem.js";
-import { versionOrder } from "../shared/version-order.js";
+import { versionOrder } from "../common/version-order.js";
 import { cargoLockReader } from "./cargo-lock.js";
 import { cargoTomlParser } from "./cargo-toml.js";
 import { createCratesResolver } from "./crates-resolver.js";

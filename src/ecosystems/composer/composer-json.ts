@@ -1,5 +1,5 @@
-import { jsonSectionsParser } from "../shared/json-sections.js";
-import { baseName, type ManifestParser } from "../shared/manifest-parser.js";
+import { jsonSectionsParser } from "../common/json-sections.js";
+import { baseName, type ManifestParser } from "../common/manifest-parser.js";
 
 /**
  * Platform requirements, not Packagist packages: PHP itself, its extensions and libraries, and

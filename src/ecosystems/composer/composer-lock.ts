@@ -1,4 +1,4 @@
-import { baseName, type DependencyScope } from "../shared/manifest-parser.js";
+import { baseName, type DependencyScope } from "../common/manifest-parser.js";
 import {
   addedLineNumbers,
   isAdded,
@@ -7,7 +7,7 @@ import {
   thrown,
   type PinnedDependency,
   type VersionReader,
-} from "../shared/pinned-dependency.js";
+} from "../common/pinned-dependency.js";
 
 /** The line of each `"name": "vendor/package"` in a composer.lock, in file order, with the version line after it. */
 function composerLines(text: string): Map<string, { name: number; version?: number }> {

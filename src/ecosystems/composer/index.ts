@@ -1,5 +1,5 @@
 import type { Ecosystem } from "../ecosystem.js";
-import { versionOrder } from "../shared/version-order.js";
+import { versionOrder } from "../common/version-order.js";
 import { composerJsonParser } from "./composer-json.js";
 import { composerLockReader } from "./composer-lock.js";
 import { composerJsonReader } from "./composer-pins.js";

@@ -1,5 +1,5 @@
 import type { Ecosystem } from "../ecosystem.js";
-import { semverOrder } from "../shared/version-order.js";
+import { semverOrder } from "../common/version-order.js";
 
 /**
  * GitHub Actions: the actions a workflow uses (`uses: owner/repo@v4`). OSV names their advisories

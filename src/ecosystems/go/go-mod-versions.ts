@@ -1,6 +1,6 @@
 import { changesThrough } from "../dependency-reading.js";
 import { goModParser } from "./go-mod.js";
-import type { PinnedDependency, VersionReader } from "../shared/pinned-dependency.js";
+import type { PinnedDependency, VersionReader } from "../common/pinned-dependency.js";
 
 /**
  * `go.mod`: each `require` the change adds or changes, at the exact version it names (Go's

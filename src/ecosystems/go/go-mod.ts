@@ -1,4 +1,4 @@
-import { baseName, type ManifestParser, scopesByLine, sectionAtTop } from "../shared/manifest-parser.js";
+import { baseName, type ManifestParser, scopesByLine, sectionAtTop } from "../common/manifest-parser.js";
 
 const BLOCK_START = /^\s*(require|replace|exclude|retract|tool|godebug|ignore)\s*\(\s*(?:\/\/.*)?$/;
 const BLOCK_END = /^\s*\)\s*$/;

@@ -1,5 +1,5 @@
-import { versionOrder } from "../shared/version-order.js";
-import { addedLineNumbers, isAdded, type PinnedDependency, type VersionReader } from "../shared/pinned-dependency.js";
+import { versionOrder } from "../common/version-order.js";
+import { addedLineNumbers, isAdded, type PinnedDependency, type VersionReader } from "../common/pinned-dependency.js";
 import { goModParser } from "./go-mod.js";
 
 /** One module version whose code `go.sum` holds a hash of (not only its `go.mod`). */

@@ -1,5 +1,5 @@
 import type { Ecosystem } from "../ecosystem.js";
-import { versionOrder } from "../shared/version-order.js";
+import { versionOrder } from "../common/version-order.js";
 import { goModParser } from "./go-mod.js";
 import { goModReader } from "./go-mod-versions.js";
 import { createGoResolver } from "./go-resolver.js";

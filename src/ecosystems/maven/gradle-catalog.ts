@@ -1,4 +1,4 @@
-import type { DependencyChange } from "../shared/changed-dependencies.js";
+import type { DependencyChange } from "../common/changed-dependencies.js";
 import { catalogUses } from "./gradle.js";
 import {
   addScope,
@@ -7,7 +7,7 @@ import {
   type DependencyScope,
   type ManifestParser,
   sectionAtTop,
-} from "../shared/manifest-parser.js";
+} from "../common/manifest-parser.js";
 import {
   inlineField,
   isTomlTable,
@@ -17,7 +17,7 @@ import {
   stringValue,
   tableHeader,
   tableOf,
-} from "../shared/toml-sections.js";
+} from "../common/toml-sections.js";
 
 /** `group:artifact:version` (a catalog's short notation). */
 const COORDINATES = /^([^:\s]+):([^:\s]+)(?::([^:\s]+))?$/;

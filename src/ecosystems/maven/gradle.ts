@@ -3,7 +3,7 @@ import {
   type DependencyScope,
   type ManifestParser,
   scopesByLine,
-} from "../shared/manifest-parser.js";
+} from "../common/manifest-parser.js";
 
 /** Gradle build and settings scripts, Groovy or Kotlin DSL. */
 const GRADLE_SCRIPT = /(?:^|\/)(?:build|settings)\.gradle(?:\.kts)?$/;

@@ -1,6 +1,6 @@
 import { createDepsDevResolver } from "../../licenses/deps-dev-resolver.js";
 import type { Ecosystem } from "../ecosystem.js";
-import { versionOrder } from "../shared/version-order.js";
+import { versionOrder } from "../common/version-order.js";
 import { gradleParser } from "./gradle.js";
 import { gradleCatalogParser } from "./gradle-catalog.js";
 import { gradleCatalogReader, gradleReader, mavenPomReader } from "./maven-pins.js";

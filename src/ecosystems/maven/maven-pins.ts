@@ -1,4 +1,4 @@
-import { documentManifestReader, lineManifestReader } from "../shared/manifest-pins.js";
+import { documentManifestReader, lineManifestReader } from "../common/manifest-pins.js";
 import { gradleParser } from "./gradle.js";
 import { gradleCatalogParser } from "./gradle-catalog.js";
 import { mavenPomParser } from "./maven-pom.js";

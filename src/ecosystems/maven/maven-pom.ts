@@ -3,8 +3,8 @@ import {
   type Declaration,
   type DependencyScope,
   type DocumentManifestParser,
-} from "../shared/manifest-parser.js";
-import { childElements, childText, elementsAt, parseXmlDocument, type XmlElement } from "../shared/xml-document.js";
+} from "../common/manifest-parser.js";
+import { childElements, childText, elementsAt, parseXmlDocument, type XmlElement } from "../common/xml-document.js";
 
 /**
  * Maven scopes that do not ship in the artifact. `test` is only on the test classpath. `provided`

@@ -1,5 +1,5 @@
 import type { Ecosystem } from "../ecosystem.js";
-import { versionOrder } from "../shared/version-order.js";
+import { versionOrder } from "../common/version-order.js";
 import { npmManifestReader } from "./npm-manifest.js";
 import { createNpmResolver } from "./npm-resolver.js";
 import { packageJsonParser } from "./package-json.js";

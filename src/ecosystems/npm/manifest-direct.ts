@@ -1,4 +1,4 @@
-import type { DependencyScope } from "../shared/manifest-parser.js";
+import type { DependencyScope } from "../common/manifest-parser.js";
 
 /**
  * The direct dependencies a package.json declares, with their scope (runtime wins), or an empty

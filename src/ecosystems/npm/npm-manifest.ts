@@ -1,9 +1,9 @@
 import { createRequire } from "node:module";
 import type Semver from "semver";
 import { changesThrough } from "../dependency-reading.js";
-import { baseName } from "../shared/manifest-parser.js";
+import { baseName } from "../common/manifest-parser.js";
 import { packageJsonParser } from "./package-json.js";
-import type { PinnedDependency, VersionReader } from "../shared/pinned-dependency.js";
+import type { PinnedDependency, VersionReader } from "../common/pinned-dependency.js";
 
 let semverLib: typeof Semver | undefined;
 

@@ -1,5 +1,5 @@
-import { jsonSectionsParser } from "../shared/json-sections.js";
-import { baseName, type DependencyScope, type ManifestParser } from "../shared/manifest-parser.js";
+import { jsonSectionsParser } from "../common/json-sections.js";
+import { baseName, type DependencyScope, type ManifestParser } from "../common/manifest-parser.js";
 
 /** The package.json objects that declare dependencies, and whether each ships at runtime. */
 const DEPENDENCY_SECTIONS: Readonly<Record<string, DependencyScope>> = {

@@ -1,5 +1,5 @@
-import { baseName } from "../shared/manifest-parser.js";
-import type { DependencyScope } from "../shared/manifest-parser.js";
+import { baseName } from "../common/manifest-parser.js";
+import type { DependencyScope } from "../common/manifest-parser.js";
 import {
   parsedHead,
   addedLineNumbers,
@@ -11,7 +11,7 @@ import {
   type VersionReader,
   isObj,
   type Obj,
-} from "../shared/pinned-dependency.js";
+} from "../common/pinned-dependency.js";
 
 const names = (v: unknown): string[] => (isObj(v) ? Object.keys(v) : []);
 

@@ -1,6 +1,6 @@
 import YAML from "yaml";
-import type { DependencyScope } from "../shared/manifest-parser.js";
-import { baseName } from "../shared/manifest-parser.js";
+import type { DependencyScope } from "../common/manifest-parser.js";
+import { baseName } from "../common/manifest-parser.js";
 import {
   parsedHead,
   thrown,
@@ -12,7 +12,7 @@ import {
   type VersionReader,
   isObj,
   type Obj,
-} from "../shared/pinned-dependency.js";
+} from "../common/pinned-dependency.js";
 
 /**
  * A `packages:` key as pnpm writes it, to name and version: `/lodash@4.17.20` (v6),

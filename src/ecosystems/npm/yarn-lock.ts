@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import type * as YarnParsers from "@yarnpkg/parsers";
-import { baseName } from "../shared/manifest-parser.js";
+import { baseName } from "../common/manifest-parser.js";
 import { directDependencies } from "./manifest-direct.js";
 import {
   parsedHead,
@@ -11,7 +11,7 @@ import {
   viaAndScope,
   type PinnedDependency,
   type VersionReader,
-} from "../shared/pinned-dependency.js";
+} from "../common/pinned-dependency.js";
 
 let yarnParsers: typeof YarnParsers | undefined;
 

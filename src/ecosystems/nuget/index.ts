@@ -1,6 +1,6 @@
 import { createDepsDevResolver } from "../../licenses/deps-dev-resolver.js";
 import type { Ecosystem } from "../ecosystem.js";
-import { versionOrder } from "../shared/version-order.js";
+import { versionOrder } from "../common/version-order.js";
 import { nugetParser } from "./nuget.js";
 import { nugetReader } from "./nuget-pins.js";
 

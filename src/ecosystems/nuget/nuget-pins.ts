@@ -1,4 +1,4 @@
-import { documentManifestReader } from "../shared/manifest-pins.js";
+import { documentManifestReader } from "../common/manifest-pins.js";
 import { nugetParser } from "./nuget.js";
 
 /**

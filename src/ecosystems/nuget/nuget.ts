@@ -3,7 +3,7 @@ import {
   type Declaration,
   type DependencyScope,
   type DocumentManifestParser,
-} from "../shared/manifest-parser.js";
+} from "../common/manifest-parser.js";
 import {
   attribute,
   childElements,
@@ -11,7 +11,7 @@ import {
   descendants,
   parseXmlDocument,
   type XmlElement,
-} from "../shared/xml-document.js";
+} from "../common/xml-document.js";
 
 /** MSBuild project files that hold `PackageReference` items. */
 const PROJECT_FILE = /\.csproj$/i;

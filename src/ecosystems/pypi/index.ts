@@ -1,5 +1,5 @@
 import type { Ecosystem } from "../ecosystem.js";
-import { versionOrder } from "../shared/version-order.js";
+import { versionOrder } from "../common/version-order.js";
 import { pipfileParser } from "./pipfile.js";
 import { createPypiResolver } from "./pypi-resolver.js";
 import { pyprojectTomlParser } from "./pyproject-toml.js";

@@ -1,4 +1,4 @@
-import type { DeclaredDependency } from "../shared/manifest-parser.js";
+import type { DeclaredDependency } from "../common/manifest-parser.js";
 
 /** `name[extras] <spec> ; marker` with an optional `@ url` direct reference (PEP 508). */
 const REQUIREMENT =

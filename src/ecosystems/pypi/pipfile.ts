@@ -5,7 +5,7 @@ import {
   type DependencyScope,
   type ManifestParser,
   sectionAtTop,
-} from "../shared/manifest-parser.js";
+} from "../common/manifest-parser.js";
 import {
   inlineField,
   isTomlTable,
@@ -15,7 +15,7 @@ import {
   stringValue,
   tableHeader,
   tableOf,
-} from "../shared/toml-sections.js";
+} from "../common/toml-sections.js";
 
 /** Pipenv's dependency tables and whether each ships. */
 const TABLES: Readonly<Record<string, DependencyScope>> = { packages: "runtime", "dev-packages": "dev" };

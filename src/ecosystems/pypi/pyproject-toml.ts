@@ -5,7 +5,7 @@ import {
   type DependencyScope,
   type ManifestParser,
   sectionAtTop,
-} from "../shared/manifest-parser.js";
+} from "../common/manifest-parser.js";
 import { parseRequirement, quotedRequirements } from "./pep508.js";
 import {
   arrayKeyOf,
@@ -17,7 +17,7 @@ import {
   tableHeader,
   tableOf,
   parseTomlTable,
-} from "../shared/toml-sections.js";
+} from "../common/toml-sections.js";
 
 /** Extras and groups whose names say "for developers": their dependencies do not ship. */
 const DEV_GROUP =

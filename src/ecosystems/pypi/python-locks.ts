@@ -1,4 +1,4 @@
-import { source, tomlLockReader } from "../shared/toml-locks.js";
+import { source, tomlLockReader } from "../common/toml-locks.js";
 
 /**
  * `poetry.lock`: every package whose version the change adds or changes; dev where the lockfile's

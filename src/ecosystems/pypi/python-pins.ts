@@ -1,5 +1,5 @@
 import { changesThrough } from "../dependency-reading.js";
-import { baseName } from "../shared/manifest-parser.js";
+import { baseName } from "../common/manifest-parser.js";
 import { requirementsTxtParser } from "./requirements-txt.js";
 import {
   parsedHead,
@@ -8,7 +8,7 @@ import {
   jsonKeyLines,
   type PinnedDependency,
   type VersionReader,
-} from "../shared/pinned-dependency.js";
+} from "../common/pinned-dependency.js";
 
 /**
  * The version a PEP 440 specifier is judged by: the pin itself, else the lower bound it admits

@@ -1,5 +1,5 @@
 import { normalizePackageName } from "../../licenses/offline-resolver.js";
-import { baseName, type ManifestParser } from "../shared/manifest-parser.js";
+import { baseName, type ManifestParser } from "../common/manifest-parser.js";
 import { parseRequirement } from "./pep508.js";
 
 /** A requirements file: `requirements.txt`, `requirements-dev.txt`, `dev-requirements.txt`, `requirements/test.txt`, pip-tools `.in`. */

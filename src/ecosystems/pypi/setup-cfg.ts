@@ -5,7 +5,7 @@ import {
   type ManifestParser,
   scopesByLine,
   sectionAtTop,
-} from "../shared/manifest-parser.js";
+} from "../common/manifest-parser.js";
 import { parseRequirement } from "./pep508.js";
 
 /** Extras whose names say "for developers": their dependencies do not ship. */

@@ -5,7 +5,7 @@ import {
   type ManifestParser,
   scopesByLine,
   sectionAtTop,
-} from "../shared/manifest-parser.js";
+} from "../common/manifest-parser.js";
 import { quotedRequirements } from "./pep508.js";
 
 /** Extras and list names that say "for developers". */

@@ -1,5 +1,5 @@
 import { gemfileParser } from "./gemfile.js";
-import { baseName, type DependencyScope, scopesByLine } from "../shared/manifest-parser.js";
+import { baseName, type DependencyScope, scopesByLine } from "../common/manifest-parser.js";
 import {
   addedLineNumbers,
   isAdded,
@@ -7,7 +7,7 @@ import {
   viaAndScope,
   type PinnedDependency,
   type VersionReader,
-} from "../shared/pinned-dependency.js";
+} from "../common/pinned-dependency.js";
 
 /** One gem of a `GEM` section's `specs:`, with the gems it depends on. */
 interface LockedGem {

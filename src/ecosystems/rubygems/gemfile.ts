@@ -5,7 +5,7 @@ import {
   type ManifestParser,
   scopesByLine,
   sectionAtTop,
-} from "../shared/manifest-parser.js";
+} from "../common/manifest-parser.js";
 
 /** Bundler groups whose gems do not ship (`bundle install --without development test`). */
 const DEV_GROUPS = new Set(["development", "dev", "test", "ci"]);

@@ -1,6 +1,6 @@
 import { normalizePackageName } from "../../licenses/offline-resolver.js";
 import { rubyVersion } from "./gemfile.js";
-import { type DependencyScope, type ManifestParser, scopesByLine } from "../shared/manifest-parser.js";
+import { type DependencyScope, type ManifestParser, scopesByLine } from "../common/manifest-parser.js";
 
 /** `spec.add_dependency "rack", ">= 2.2", "< 4"` (any receiver; parentheses optional). */
 const ADD_DEPENDENCY =

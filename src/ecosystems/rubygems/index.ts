@@ -1,5 +1,5 @@
 import type { Ecosystem } from "../ecosystem.js";
-import { versionOrder } from "../shared/version-order.js";
+import { versionOrder } from "../common/version-order.js";
 import { gemfileParser } from "./gemfile.js";
 import { gemfileLockReader } from "./gemfile-lock.js";
 import { gemspecParser } from "./gemspec.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { cargoTomlParser } from "../../../../src/ecosystems/cargo/cargo-toml.js";
-import { changedDependencies } from "../../../../src/ecosystems/shared/changed-dependencies.js";
+import { changedDependencies } from "../../../../src/ecosystems/common/changed-dependencies.js";
 import { buildPr } from "../../pr-builder.js";
 
 function file(patch: string) {

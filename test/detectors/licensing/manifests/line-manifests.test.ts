@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { changedDependencies } from "../../../../src/ecosystems/shared/changed-dependencies.js";
+import { changedDependencies } from "../../../../src/ecosystems/common/changed-dependencies.js";
 import { composerJsonParser } from "../../../../src/ecosystems/composer/composer-json.js";
 import { gemfileParser, gemLine } from "../../../../src/ecosystems/rubygems/gemfile.js";
 import { gemspecParser } from "../../../../src/ecosystems/rubygems/gemspec.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { changedDependencies } from "../../../../src/ecosystems/shared/changed-dependencies.js";
+import { changedDependencies } from "../../../../src/ecosystems/common/changed-dependencies.js";
 import { packageJsonParser } from "../../../../src/ecosystems/npm/package-json.js";
 import { buildPr } from "../../pr-builder.js";
 

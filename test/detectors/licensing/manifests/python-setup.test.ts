@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { changedDependencies } from "../../../../src/ecosystems/shared/changed-dependencies.js";
+import { changedDependencies } from "../../../../src/ecosystems/common/changed-dependencies.js";
 import { manifestParserFor } from "../../../../src/ecosystems/index.js";
 import { pipfileParser } from "../../../../src/ecosystems/pypi/pipfile.js";
 import { setupCfgParser } from "../../../../src/ecosystems/pypi/setup-cfg.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { baseText, documentChanges } from "../../../../src/ecosystems/shared/document-changes.js";
+import { baseText, documentChanges } from "../../../../src/ecosystems/common/document-changes.js";
 import { interpolate, mavenPomParser } from "../../../../src/ecosystems/maven/maven-pom.js";
 import { nugetParser } from "../../../../src/ecosystems/nuget/nuget.js";
 import { manifestParserFor } from "../../../../src/ecosystems/index.js";

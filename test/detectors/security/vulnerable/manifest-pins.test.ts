@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { osvApiRecords } from "../../../../src/advisories/osv-api-records.js";
 import { advisorySourceOver } from "../../../../src/advisories/record-source.js";
 import { pinnedDependencies } from "../../../../src/ecosystems/pinned-dependencies.js";
-import { pinnedVersion } from "../../../../src/ecosystems/shared/manifest-pins.js";
+import { pinnedVersion } from "../../../../src/ecosystems/common/manifest-pins.js";
 import { vulnerableDependenciesDetector } from "../../../../src/detectors/security/vulnerable-dependencies.js";
 import { record } from "../../../advisories/test-records.js";
 import { startFakeOsv } from "../../../fakes/osv-api.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { versionOrder } from "../../../../src/ecosystems/shared/version-order.js";
+import { versionOrder } from "../../../../src/ecosystems/common/version-order.js";
 import { pinnedDependencies } from "../../../../src/ecosystems/pinned-dependencies.js";
 import { osvApiRecords } from "../../../../src/advisories/osv-api-records.js";
 import { advisorySourceOver } from "../../../../src/advisories/record-source.js";
