@@ -3,7 +3,7 @@ import { GateError } from "../domain/errors.js";
 import { normalizePackageName } from "../licenses/offline-resolver.js";
 import { osvEcosystem, type OsvRange, type OsvRecord } from "./osv-record.js";
 import { advisorySeverity } from "./severity.js";
-import { versionOrder, type VersionOrder } from "../ecosystems/shared/version-order.js";
+import { versionOrder, type VersionOrder } from "../ecosystems/common/version-order.js";
 
 /** A version (of the query, or in an advisory's range) that the ecosystem's rules cannot read. */
 export class UncomparableVersion extends GateError {

@@ -9,12 +9,12 @@ import { lockfilesBeside, manifestParserFor, pinnedVersion } from "../../ecosyst
 import { GRADLE_BUILD_SCRIPTS, gradleParser } from "../../ecosystems/maven/gradle.js";
 import { catalogScopes, gradleCatalogParser } from "../../ecosystems/maven/gradle-catalog.js";
 import { changesThrough, documentChangesThrough } from "../../ecosystems/dependency-reading.js";
-import type { DependencyChange } from "../../ecosystems/shared/changed-dependencies.js";
+import type { DependencyChange } from "../../ecosystems/common/changed-dependencies.js";
 import {
   isDocumentParser,
   type DocumentManifestParser,
   type ManifestParser,
-} from "../../ecosystems/shared/manifest-parser.js";
+} from "../../ecosystems/common/manifest-parser.js";
 
 /** The lookup's answer; a resolver that throws anyway is a failed lookup, never an unknown licence. */
 async function lookup(ctx: DetectContext, change: DependencyChange, version?: string): Promise<LicenseLookup> {

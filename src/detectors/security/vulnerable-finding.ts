@@ -1,4 +1,4 @@
-import { versionOrder } from "../../ecosystems/shared/version-order.js";
+import { versionOrder } from "../../ecosystems/common/version-order.js";
 import picomatch from "picomatch";
 import { DEFAULT_VULNERABILITY_RULES, type VulnerabilityRules } from "../../gate-file/effective.js";
 import { splitPackageSpec } from "../../gate-file/exceptions.js";
