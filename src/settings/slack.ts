@@ -21,6 +21,11 @@ export interface SlackSettings {
   reminderAfterMs?: number;
   /** `GATE_REMINDER_ESCALATE_TO`: who is mentioned when it has waited twice as long (Slack user or group ids). */
   escalateTo: string[];
+  /**
+   * `GATE_SLACK_CLIENT_ID` and `GATE_SLACK_CLIENT_SECRET`: "Sign in with Slack" on the auditor's
+   * pages for members of the workspace (docs/operations.md, "How an auditor gets access"); unset: off.
+   */
+  signIn?: { clientId: string; clientSecret: string };
 }
 
 type Ctx = z.RefinementCtx;
@@ -85,6 +90,22 @@ export const slackSchema = z
     GATE_DEFAULT_REPO: z.string().refine(isFullRepoName, "must be owner/repo").optional(),
     GATE_REMINDER_AFTER: duration.optional(),
     GATE_REMINDER_ESCALATE_TO: z.string().optional(),
+    GATE_SLACK_CLIENT_ID: z
+      .string()
+      .trim()
+      .regex(/^\d+\.\d+$/, "should be the Slack app's Client ID (digits.digits, Basic Information)")
+      .optional(),
+    GATE_SLACK_CLIENT_SECRET: z.string().trim().min(16, "should be the Slack app's Client Secret").optional(),
+  })
+  .superRefine((e, ctx) => {
+    if ((e.GATE_SLACK_CLIENT_ID === undefined) !== (e.GATE_SLACK_CLIENT_SECRET === undefined)) {
+      const missing = e.GATE_SLACK_CLIENT_ID === undefined ? "GATE_SLACK_CLIENT_ID" : "GATE_SLACK_CLIENT_SECRET";
+      ctx.addIssue({
+        code: "custom",
+        path: [missing],
+        message: "Sign in with Slack needs both GATE_SLACK_CLIENT_ID and GATE_SLACK_CLIENT_SECRET",
+      });
+    }
   })
   .transform(
     (e, ctx): SlackSettings => ({
@@ -97,5 +118,8 @@ export const slackSchema = z
       ...(e.GATE_DEFAULT_REPO ? { defaultRepo: e.GATE_DEFAULT_REPO } : {}),
       ...(e.GATE_REMINDER_AFTER ? { reminderAfterMs: e.GATE_REMINDER_AFTER } : {}),
       escalateTo: slackIdList(e.GATE_REMINDER_ESCALATE_TO ?? "", ctx),
+      ...(e.GATE_SLACK_CLIENT_ID && e.GATE_SLACK_CLIENT_SECRET
+        ? { signIn: { clientId: e.GATE_SLACK_CLIENT_ID, clientSecret: e.GATE_SLACK_CLIENT_SECRET } }
+        : {}),
     }),
   );
