@@ -81,6 +81,7 @@ export async function startGateServer(
           store: gate.store,
           configuredChannel: async (reviewId) => (await gate.reviewConfig(reviewId))?.slackChannel,
           approvers: settings.approvers,
+          emergencies: settings.emergency.label !== undefined,
           ...(settings.github.webUrl ? { githubWebUrl: settings.github.webUrl } : {}),
           clock,
           log,
