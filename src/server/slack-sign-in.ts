@@ -36,6 +36,10 @@ export interface SlackSignInDeps extends AuditorPageDeps {
   publicUrl: string;
   /** SLACK_API_URL: where the Web API is (Slack's unless set; a loopback fake in tests). */
   apiUrl?: string | undefined;
+  /** GATE_SLACK_SIGNIN_ALLOW: only these users and members of these user groups; empty: any member. */
+  allow?: readonly string[];
+  /** The user groups, among `groupIds`, a Slack user is in now (the bot's `usergroups.users.list`). */
+  groupsOf?: (userId: string, groupIds: string[]) => Promise<string[]>;
 }
 
 /** The claims of an id_token (its payload, base64url JSON), or undefined when it is not a JWT. */
@@ -74,7 +78,8 @@ class Refused extends Error {
  * cookie of STATE_MINUTES, a `nonce`, and `team`: the gate's workspace). `GET
  * /signin/slack/callback` checks the state, exchanges the code (`openid.connect.token`), checks the
  * id_token's nonce and audience, reads the user (`openid.connect.userInfo`) and lets in only a
- * member of the gate's workspace: the same session cookie as a token's sign-in, for `slack:<user
+ * member of the gate's workspace (and, with GATE_SLACK_SIGNIN_ALLOW, one it names or a member of a
+ * user group it names): the same session cookie as a token's sign-in, for `slack:<user
  * id>`, audited as `signin`. Slack's `error` (a person who cancels) and anything wrong answer 4xx
  * with a page saying why, logged; a refused member of another workspace is audited too.
  */
@@ -130,6 +135,14 @@ export function slackSignInRoutes(deps: SlackSignInDeps): GateRoute[] {
     return { userId, teamId: team, name: info.name ?? "" };
   };
 
+  /** Whether GATE_SLACK_SIGNIN_ALLOW lets a member in: named, or in a named user group now. */
+  const allowed = async (userId: string): Promise<boolean> => {
+    const allow = deps.allow ?? [];
+    if (allow.length === 0 || allow.includes(userId)) return true;
+    const groups = allow.filter((id) => id.startsWith("S"));
+    return groups.length > 0 && deps.groupsOf !== undefined && (await deps.groupsOf(userId, groups)).length > 0;
+  };
+
   const callback = async (req: IncomingMessage, res: ServerResponse) => {
     const q = new URL(req.url ?? "/", "http://gate").searchParams;
     const held = signInStateOf(key, cookie(req, STATE_COOKIE) ?? "", deps.clock().getTime());
@@ -174,6 +187,21 @@ export function slackSignInRoutes(deps: SlackSignInDeps): GateRoute[] {
       return refusedPage(
         res,
         new Refused(403, "Only members of the gate's own Slack workspace may sign in with Slack.", "team"),
+        next,
+      );
+    }
+    if (!(await allowed(who.userId))) {
+      deps.log.warn({ userId: who.userId }, "Slack sign-in refused: not in GATE_SLACK_SIGNIN_ALLOW");
+      await deps.store.audit({
+        reviewId: "",
+        actor: `slack:${who.userId}`,
+        action: "signin",
+        outcome: "refused",
+        detail: { team: who.teamId, why: "not in GATE_SLACK_SIGNIN_ALLOW" },
+      });
+      return refusedPage(
+        res,
+        new Refused(403, "Your Slack account is not among those allowed to read the gate's evidence.", "allow"),
         next,
       );
     }

@@ -155,6 +155,7 @@ export async function startGateServer(
           ...signIn,
           publicUrl: server.publicUrl,
           apiUrl: server.slack.enabled ? server.slack.apiUrl : undefined,
+          ...(slack ? { groupsOf: slack.groupsOf } : {}),
         })
       : []),
     ...evidenceRoutes(pages),

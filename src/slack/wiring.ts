@@ -135,6 +135,8 @@ export function wireSlack(cfg: SlackOn, deps: SlackWiringDeps) {
       if (!read) log.warn({ userId }, "Slack's user groups did not answer in time; counting them as empty");
       return read ?? [];
     }) satisfies CurrentGroups,
+    /** The user groups, among `groupIds`, that a Slack user is in now (a group that cannot be read counts as empty). */
+    groupsOf: (userId: string, groupIds: string[]) => userGroupsNow(client, userId, groupIds, groups, log),
     /** How the check run says who a waiting review waits for. */
     askedWho: `an approver in Slack (${cfg.channels.fallback ?? "the repository's channel"})`,
     /** Starts Bolt with the gate's routes beside Slack's, on `port` (0: any free one). */

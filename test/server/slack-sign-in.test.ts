@@ -191,6 +191,31 @@ describe("Sign in with Slack (OpenID Connect) on the auditor's pages", () => {
     expect(await slackEntries(s)).toEqual([]);
   });
 
+  it("GATE_SLACK_SIGNIN_ALLOW lets in only the users and user groups' members it names", async () => {
+    const { s } = await stackWithEvidence(start, { ...SIGN_IN_ENV, GATE_SLACK_SIGNIN_ALLOW: "UKIM,SAUDIT" });
+    const slack = defined(s.slack, "the Slack fake");
+    slack.userGroups.set("SAUDIT", ["UPAT"]);
+    const signInAs = async (user: string) => {
+      const { location, stateCookie } = await startSignIn(s);
+      slackSignsIn(slack, defined(location.searchParams.get("nonce"), "nonce"), user, "T1");
+      const state = defined(location.searchParams.get("state"), "state");
+      const res = await fetch(`${s.base}/signin/slack/callback?code=good-code&state=${state}`, {
+        headers: { cookie: stateCookie },
+      });
+      const session = res.headers.getSetCookie().some((c) => c.startsWith("gate_session=slack."));
+      return [res.status, session];
+    };
+    expect(await signInAs("UKIM")).toEqual([200, true]);
+    expect(await signInAs("UPAT")).toEqual([200, true]);
+    expect(await signInAs("UELSE")).toEqual([403, false]);
+    expect(slack.callsTo("usergroups.users.list").map((c) => c.body.usergroup)).toContain("SAUDIT");
+    expect((await slackEntries(s)).map((e) => [e.actor, e.outcome])).toEqual([
+      ["slack:UKIM", "session"],
+      ["slack:UPAT", "session"],
+      ["slack:UELSE", "refused"],
+    ]);
+  });
+
   it("Slack's error=access_denied (the person cancelled) gets a page saying so, and no session", async () => {
     const { s } = await stackWithEvidence(start, SIGN_IN_ENV);
     const { location, stateCookie } = await startSignIn(s);

@@ -394,6 +394,16 @@ describe("serverSettings", () => {
       signIn: { clientId: "123.456", clientSecret: signIn.GATE_SLACK_CLIENT_SECRET },
     });
     expect(server(base).slack).not.toHaveProperty("signIn");
+    const allowed = server({
+      ...base,
+      ...signIn,
+      GATE_PUBLIC_URL: "https://g.example",
+      GATE_SLACK_SIGNIN_ALLOW: "U1, S2",
+    });
+    expect(allowed.slack).toMatchObject({ signIn: { allow: ["U1", "S2"] } });
+    expect(
+      failure({ ...base, ...signIn, GATE_PUBLIC_URL: "https://g.example", GATE_SLACK_SIGNIN_ALLOW: "kim" }),
+    ).toMatch(/GATE_SLACK_SIGNIN_ALLOW/);
     expect(failure({ ...base, GATE_SLACK_CLIENT_ID: "123.456" }, server)).toMatch(/GATE_SLACK_CLIENT_SECRET/);
     expect(failure({ ...base, GATE_SLACK_CLIENT_SECRET: signIn.GATE_SLACK_CLIENT_SECRET }, server)).toMatch(
       /GATE_SLACK_CLIENT_ID/,
