@@ -89,16 +89,16 @@ function badRequest(res: ServerResponse, error: unknown): void {
  * `GET /evidence` (the table of `gate evidence`'s rows, filtered by `repo`, `since`, `until`, a
  * page of `limit` rows, `after_at`/`after_key` for the next) and `GET /evidence/change?key=…` (one
  * change's chain: its row, its review's decisions and audit entries). Signed-in auditors only;
- * every view is in the audit log (actor `auditor:<name>`, action `view`).
+ * every view is in the audit log (actor `auditor:<name>` or `slack:<user id>`, action `view`).
  */
 export function evidenceRoutes(deps: AuditorPageDeps): GateRoute[] {
-  const viewed = (auditor: string, reviewId: string, detail: Record<string, unknown>) =>
-    deps.store.audit({ reviewId, actor: `auditor:${auditor}`, action: "view", outcome: "shown", detail });
+  const viewed = (actor: string, reviewId: string, detail: Record<string, unknown>) =>
+    deps.store.audit({ reviewId, actor, action: "view", outcome: "shown", detail });
   return [
     {
       path: EVIDENCE_PATH,
       method: "GET",
-      handler: signedIn(deps, async (req, res, auditor) => {
+      handler: signedIn(deps, async (req, res, viewer) => {
         const q = new URL(req.url ?? "/", "http://gate").searchParams;
         let query: ReturnType<typeof evidenceQuery>;
         try {
@@ -109,7 +109,7 @@ export function evidenceRoutes(deps: AuditorPageDeps): GateRoute[] {
         // One more row than shown says whether there is a next page.
         const page = await deps.store.changesPage(query.filter, query.after, query.limit + 1);
         const rows = page.slice(0, query.limit).map(evidenceRow);
-        await viewed(auditor.name, "", { page: EVIDENCE_PATH, filter: query.filter, rows: rows.length });
+        await viewed(viewer.actor, "", { page: EVIDENCE_PATH, filter: query.filter, rows: rows.length });
         const last = page.length > query.limit ? page[query.limit - 1] : undefined;
         const next = last
           ? (() => {
@@ -126,7 +126,7 @@ export function evidenceRoutes(deps: AuditorPageDeps): GateRoute[] {
           htmlPage(
             "The gate's evidence",
             `<h1>Changes that reached a default branch</h1>
-<p>Signed in as ${escapeHtml(auditor.name)}. Each view is recorded in the audit log.</p>
+<p>Signed in as ${escapeHtml(viewer.name)}. Each view is recorded in the audit log.</p>
 ${filterForm(q)}
 <p id="count">${rows.length} change${rows.length === 1 ? "" : "s"} shown (${unreviewed} not reviewed).</p>
 ${evidenceTable(rows)}
@@ -138,7 +138,7 @@ ${next}`,
     {
       path: CHANGE_PATH,
       method: "GET",
-      handler: signedIn(deps, async (req, res, auditor) => {
+      handler: signedIn(deps, async (req, res, viewer) => {
         const key = new URL(req.url ?? "/", "http://gate").searchParams.get("key") ?? "";
         if (!key || key.length > 300)
           return badRequest(res, new GateError("CONFIG_INVALID", "name a change: ?key=owner/name#12"));
@@ -147,7 +147,7 @@ ${next}`,
         const row = evidenceRow(change);
         const result = change.review?.resultJson ? (JSON.parse(change.review.resultJson) as ReviewResult) : undefined;
         const entries = change.reviewId ? await deps.store.auditFor(change.reviewId) : [];
-        await viewed(auditor.name, change.reviewId ?? "", { page: CHANGE_PATH, change: key });
+        await viewed(viewer.actor, change.reviewId ?? "", { page: CHANGE_PATH, change: key });
         const fields = EVIDENCE_COLUMNS.map(
           (c) => `<tr><th scope="row">${escapeHtml(c)}</th><td>${escapeHtml(cell(row[c]))}</td></tr>`,
         ).join("");

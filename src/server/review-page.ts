@@ -40,14 +40,14 @@ export function reviewPageRoute(deps: AuditorPageDeps): GateRoute {
   return {
     path: REVIEW_PAGE_PATH,
     method: "GET",
-    handler: signedIn(deps, async (req, res, auditor) => {
+    handler: signedIn(deps, async (req, res, viewer) => {
       const id = new URL(req.url ?? "/", "http://gate").searchParams.get("id") ?? "";
       if (!REVIEW_ID.test(id)) return page(res, 400, "Bad request", "<p>Name a review: /review?id=r-…</p>");
       const [review, result] = await Promise.all([deps.store.get(id), deps.store.lastResult(id)]);
       if (!review || !result) return page(res, 404, "No such review", `<p>No review ${escapeHtml(id)}.</p>`);
       await deps.store.audit({
         reviewId: id,
-        actor: `auditor:${auditor.name}`,
+        actor: viewer.actor,
         action: "view",
         outcome: "shown",
         detail: { page: REVIEW_PAGE_PATH },

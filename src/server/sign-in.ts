@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { Clock } from "../domain/clock.js";
 import type { AuditorKey, ReviewStore } from "../domain/review-store.js";
 import { auditorOfSession, auditorOfToken, SESSION_HOURS, sessionValue } from "../review/auditor-tokens.js";
+import { slackMemberOfSession } from "../review/slack-sessions.js";
 import { escapeHtml, htmlPage, sendHtml } from "./html.js";
 import type { GateRoute } from "./http-routes.js";
 
@@ -16,13 +17,28 @@ export interface AuditorPageDeps {
   /** GATE_PUBLIC_URL: an https one makes the cookie Secure. */
   publicUrl?: string | undefined;
   log: Logger;
+  /**
+   * "Sign in with Slack" when configured (src/server/slack-sign-in.ts): the key its sessions are
+   * signed with and the gate's workspace, whose members alone are let in.
+   */
+  slackSignIn?: { key: Buffer; teamId: string } | undefined;
 }
 
-/** A page's request handler once the auditor is known. */
-export type SignedInHandler = (req: IncomingMessage, res: ServerResponse, auditor: AuditorKey) => Promise<void>;
+/** Who is reading a page: an auditor with a token, or a workspace member signed in with Slack. */
+export interface Viewer {
+  /** The audit log's actor: `auditor:<name>` or `slack:<user id>`. */
+  actor: string;
+  /** The name to greet them by. */
+  name: string;
+  /** The auditor's record, for a token's holder. */
+  auditor?: AuditorKey;
+}
+
+/** A page's request handler once the viewer is known. */
+export type SignedInHandler = (req: IncomingMessage, res: ServerResponse, viewer: Viewer) => Promise<void>;
 
 /** The value of one cookie of a request. */
-function cookie(req: IncomingMessage, name: string): string | undefined {
+export function cookie(req: IncomingMessage, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? "").split(";")) {
     const [k, ...v] = part.trim().split("=");
     if (k === name) return v.join("=");
@@ -44,18 +60,49 @@ export async function requestAuditor(
   return session ? auditorOfSession(deps.store, session, deps.clock().getTime()) : undefined;
 }
 
+/**
+ * Who a request comes from: an auditor (`requestAuditor`), or a member of the gate's workspace
+ * whose Slack session cookie holds. Undefined for anyone else.
+ */
+export async function requestViewer(
+  req: IncomingMessage,
+  deps: Pick<AuditorPageDeps, "store" | "clock" | "slackSignIn">,
+): Promise<Viewer | undefined> {
+  const session = cookie(req, SESSION_COOKIE);
+  if (session?.startsWith("slack.") && deps.slackSignIn && req.headers.authorization === undefined) {
+    const { key, teamId } = deps.slackSignIn;
+    const member = slackMemberOfSession(key, session, deps.clock().getTime(), teamId);
+    return member ? { actor: `slack:${member.userId}`, name: member.name || member.userId } : undefined;
+  }
+  const auditor = await requestAuditor(req, deps);
+  return auditor ? { actor: `auditor:${auditor.name}`, name: auditor.name, auditor } : undefined;
+}
+
+/** The flags of the session cookie: HttpOnly, SameSite=Strict, Secure when GATE_PUBLIC_URL is https. */
+export function sessionCookieFlags(publicUrl: string | undefined): string {
+  const secure = publicUrl?.startsWith("https://") ?? false;
+  return `HttpOnly; SameSite=Strict; Path=/; Max-Age=${SESSION_HOURS * 3600}${secure ? "; Secure" : ""}`;
+}
+
 /** A path to come back to after sign-in: one of this server's, never another site's. */
-function localPath(next: string | null | undefined): string {
+export function localPath(next: string | null | undefined): string {
   return next && /^\/(?![/\\])[\x21-\x7e]*$/.test(next) ? next : "/evidence";
 }
 
-/** The sign-in form (a token field, posted to /signin), with what to do next; no review data. */
-function signInPage(next: string, problem?: string): string {
+/**
+ * The sign-in form (a token field, posted to /signin) and, when configured, the "Sign in with
+ * Slack" link, with what to do next; no review data.
+ */
+export function signInPage(next: string, problem?: string, slack = false): string {
+  const withSlack = slack
+    ? `<p><a id="signin-slack" href="${escapeHtml(`/signin/slack?${new URLSearchParams({ next })}`)}">Sign in with Slack</a>
+(members of the gate's Slack workspace).</p>\n`
+    : "";
   return htmlPage(
     "Sign in: the gate's evidence",
     `<h1>Sign in to read the gate's evidence</h1>
 ${problem ? `<p role="alert">${escapeHtml(problem)}</p>` : ""}
-<p>These pages need an auditor's token: an operator makes one with <code>gate auditor add NAME</code>
+${withSlack}<p>These pages need an auditor's token: an operator makes one with <code>gate auditor add NAME</code>
 (docs/operations.md, "How an auditor gets access"). Send it as <code>Authorization: Bearer gat_…</code>,
 or sign in here once and the browser keeps a session for ${SESSION_HOURS} hours.</p>
 <form method="post" action="/signin"><input type="hidden" name="next" value="${escapeHtml(next)}">
@@ -75,14 +122,16 @@ export function signedIn(deps: AuditorPageDeps, handler: SignedInHandler): GateR
       deps.log.error({ err: error, path: req.url }, "auditor page failed");
       sendHtml(res, 500, htmlPage("Error", "<p>The page could not be read.</p>"));
     };
-    requestAuditor(req, deps)
-      .then(async (auditor) => {
-        if (!auditor) {
+    requestViewer(req, deps)
+      .then(async (viewer) => {
+        if (!viewer) {
           const next = localPath(req.url);
-          return sendHtml(res, 401, signInPage(next), { "www-authenticate": 'Bearer realm="gate"' });
+          return sendHtml(res, 401, signInPage(next, undefined, deps.slackSignIn !== undefined), {
+            "www-authenticate": 'Bearer realm="gate"',
+          });
         }
-        await deps.store.auditorUsed(auditor.name);
-        await handler(req, res, auditor);
+        if (viewer.auditor) await deps.store.auditorUsed(viewer.auditor.name);
+        await handler(req, res, viewer);
       }, failed)
       .catch(failed);
   };
@@ -112,10 +161,10 @@ function formBody(req: IncomingMessage): Promise<URLSearchParams> {
  * answers 401 with the form again. Each sign-in is in the audit log.
  */
 export function signInRoutes(deps: AuditorPageDeps): GateRoute[] {
-  const secure = deps.publicUrl?.startsWith("https://") ?? false;
+  const slack = deps.slackSignIn !== undefined;
   const signIn = async (res: ServerResponse, token: string | null, next: string) => {
     const auditor = token ? await auditorOfToken(deps.store, token) : undefined;
-    if (!auditor) return sendHtml(res, 401, signInPage(next, token ? "That token is not valid." : undefined));
+    if (!auditor) return sendHtml(res, 401, signInPage(next, token ? "That token is not valid." : undefined, slack));
     const expires = deps.clock().getTime() + SESSION_HOURS * 3_600_000;
     await deps.store.auditorUsed(auditor.name);
     await deps.store.audit({
@@ -125,7 +174,7 @@ export function signInRoutes(deps: AuditorPageDeps): GateRoute[] {
       outcome: "session",
       detail: { expires: new Date(expires).toISOString() },
     });
-    const flags = `HttpOnly; SameSite=Strict; Path=/; Max-Age=${SESSION_HOURS * 3600}${secure ? "; Secure" : ""}`;
+    const flags = sessionCookieFlags(deps.publicUrl);
     res
       .writeHead(303, {
         location: next,
@@ -145,7 +194,7 @@ export function signInRoutes(deps: AuditorPageDeps): GateRoute[] {
       handler: (req, res) => {
         const q = new URL(req.url ?? "/", "http://gate").searchParams;
         const next = localPath(q.get("next"));
-        if (!q.has("token")) return sendHtml(res, 200, signInPage(next));
+        if (!q.has("token")) return sendHtml(res, 200, signInPage(next, undefined, slack));
         signIn(res, q.get("token"), next).catch(failed(res));
       },
     },

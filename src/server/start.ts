@@ -19,6 +19,8 @@ import { createReruns } from "./reruns.js";
 import { evidenceRoutes } from "./evidence-pages.js";
 import { detailsUrl, reviewPageRoute } from "./review-page.js";
 import { signInRoutes } from "./sign-in.js";
+import { slackSignInRoutes } from "./slack-sign-in.js";
+import { slackSessionKey } from "../review/slack-sessions.js";
 import { createWebhookSink } from "./webhook-sink.js";
 
 /** How often emergencies past their due time are looked for. */
@@ -79,6 +81,7 @@ export async function startGateServer(
           store: gate.store,
           configuredChannel: async (reviewId) => (await gate.reviewConfig(reviewId))?.slackChannel,
           approvers: settings.approvers,
+          emergencies: settings.emergency.label !== undefined,
           ...(settings.github.webUrl ? { githubWebUrl: settings.github.webUrl } : {}),
           clock,
           log,
@@ -132,7 +135,12 @@ export async function startGateServer(
     log,
   });
   const sink = createWebhookSink({ store: gate.store, jobs, reviewDrafts: server.reviewDrafts, log, rerun, decide });
-  const pages = { store: gate.store, clock, publicUrl: server.publicUrl, log };
+  // "Sign in with Slack" for members of the bot's workspace (auth.test's team), when configured.
+  const signIn = server.slack.enabled ? server.slack.signIn : undefined;
+  const slackSignIn =
+    signIn && bot?.teamId ? { key: slackSessionKey(signIn.clientSecret), teamId: bot.teamId } : undefined;
+  if (signIn && !slackSignIn) log.warn("Sign in with Slack is off: auth.test named no team for SLACK_BOT_TOKEN");
+  const pages = { store: gate.store, clock, publicUrl: server.publicUrl, log, slackSignIn };
   const routes: GateRoute[] = [
     github.webhookRoute(sink, (handler) => metrics.timedWebhook(handler)),
     healthRoute(() => ready, gate.state.health),
@@ -140,6 +148,16 @@ export async function startGateServer(
     // The auditor's pages (docs/operations.md, "How an auditor gets access"), signed in only;
     // the review page is also the check run's link without a card.
     ...signInRoutes(pages),
+    ...(signIn && slackSignIn && server.publicUrl
+      ? slackSignInRoutes({
+          ...pages,
+          slackSignIn,
+          ...signIn,
+          publicUrl: server.publicUrl,
+          apiUrl: server.slack.enabled ? server.slack.apiUrl : undefined,
+          ...(slack ? { groupsOf: slack.groupsOf } : {}),
+        })
+      : []),
     ...evidenceRoutes(pages),
     reviewPageRoute(pages),
   ];

@@ -91,6 +91,14 @@ export function serverSettings(settings: {
       serverSlack = { ...rest, enabled: true, botToken, socketMode };
     }
   }
+  if (slack.signIn && !slack.enabled)
+    problems.push(
+      "GATE_SLACK_CLIENT_ID is set but GATE_SLACK=off: Sign in with Slack needs Slack's bot token (the workspace is read with auth.test)",
+    );
+  if (slack.signIn && !settings.server.publicUrl)
+    problems.push(
+      "GATE_SLACK_CLIENT_ID is set without GATE_PUBLIC_URL: Slack sends the browser back to <GATE_PUBLIC_URL>/signin/slack/callback",
+    );
   if (problems.length > 0 || !github.webhookSecret || !github.auth) {
     // One line, as every failure at start is (main.ts prints it after "gate: ").
     throw new GateError("CONFIG_INVALID", `cannot start the server: ${problems.join("; ")}`);

@@ -21,17 +21,27 @@ export interface SlackSettings {
   reminderAfterMs?: number;
   /** `GATE_REMINDER_ESCALATE_TO`: who is mentioned when it has waited twice as long (Slack user or group ids). */
   escalateTo: string[];
+  /**
+   * `GATE_SLACK_CLIENT_ID` and `GATE_SLACK_CLIENT_SECRET`: "Sign in with Slack" on the auditor's
+   * pages for members of the workspace (docs/operations.md, "How an auditor gets access"); unset: off.
+   */
+  signIn?: {
+    clientId: string;
+    clientSecret: string;
+    /** `GATE_SLACK_SIGNIN_ALLOW`: only these users and members of these user groups; empty: any member of the workspace. */
+    allow: string[];
+  };
 }
 
 type Ctx = z.RefinementCtx;
 
-/** `S123,U456`: who a reminder escalates to. */
-function slackIdList(value: string, ctx: Ctx): string[] {
+/** `S123,U456`: who a reminder escalates to, or who may sign in with Slack. */
+function slackIdList(value: string, ctx: Ctx, name = "GATE_REMINDER_ESCALATE_TO"): string[] {
   const ids = listOf(value);
   for (const id of ids.filter((i) => !/^[USW][A-Z0-9]+$/.test(i))) {
     ctx.addIssue({
       code: "custom",
-      path: ["GATE_REMINDER_ESCALATE_TO"],
+      path: [name],
       message: `"${id}" is not a Slack user id (U…/W…) or user-group id (S…)`,
     });
   }
@@ -85,6 +95,23 @@ export const slackSchema = z
     GATE_DEFAULT_REPO: z.string().refine(isFullRepoName, "must be owner/repo").optional(),
     GATE_REMINDER_AFTER: duration.optional(),
     GATE_REMINDER_ESCALATE_TO: z.string().optional(),
+    GATE_SLACK_CLIENT_ID: z
+      .string()
+      .trim()
+      .regex(/^\d+\.\d+$/, "should be the Slack app's Client ID (digits.digits, Basic Information)")
+      .optional(),
+    GATE_SLACK_CLIENT_SECRET: z.string().trim().min(16, "should be the Slack app's Client Secret").optional(),
+    GATE_SLACK_SIGNIN_ALLOW: z.string().optional(),
+  })
+  .superRefine((e, ctx) => {
+    if ((e.GATE_SLACK_CLIENT_ID === undefined) !== (e.GATE_SLACK_CLIENT_SECRET === undefined)) {
+      const missing = e.GATE_SLACK_CLIENT_ID === undefined ? "GATE_SLACK_CLIENT_ID" : "GATE_SLACK_CLIENT_SECRET";
+      ctx.addIssue({
+        code: "custom",
+        path: [missing],
+        message: "Sign in with Slack needs both GATE_SLACK_CLIENT_ID and GATE_SLACK_CLIENT_SECRET",
+      });
+    }
   })
   .transform(
     (e, ctx): SlackSettings => ({
@@ -97,5 +124,14 @@ export const slackSchema = z
       ...(e.GATE_DEFAULT_REPO ? { defaultRepo: e.GATE_DEFAULT_REPO } : {}),
       ...(e.GATE_REMINDER_AFTER ? { reminderAfterMs: e.GATE_REMINDER_AFTER } : {}),
       escalateTo: slackIdList(e.GATE_REMINDER_ESCALATE_TO ?? "", ctx),
+      ...(e.GATE_SLACK_CLIENT_ID && e.GATE_SLACK_CLIENT_SECRET
+        ? {
+            signIn: {
+              clientId: e.GATE_SLACK_CLIENT_ID,
+              clientSecret: e.GATE_SLACK_CLIENT_SECRET,
+              allow: slackIdList(e.GATE_SLACK_SIGNIN_ALLOW ?? "", ctx, "GATE_SLACK_SIGNIN_ALLOW"),
+            },
+          }
+        : {}),
     }),
   );

@@ -227,6 +227,30 @@ export function reminderText(review: ReviewRecord, ids: readonly string[], age: 
 }
 
 /**
+ * A thread reminder of an emergency (docs/operations.md, "Emergency changes"): its pass and due
+ * time, how long is left, and who is mentioned; escalated, louder. Mentions the approvers when
+ * `ids` is empty.
+ *
+ * @example emergencyReminderText(review, pass, ["U1"], "11h 59m", false)
+ */
+export function emergencyReminderText(
+  review: ReviewRecord,
+  pass: Pick<NonNullable<ReviewResult["emergency"]>, "label" | "due_at">,
+  ids: readonly string[],
+  left: string,
+  escalated: boolean,
+): string {
+  const who = ids.map(mentionOf).join(" ") || "Approvers";
+  const lead = escalated ? ":rotating_light: *Emergency escalated*" : ":alarm_clock: *Emergency reminder*";
+  const what = `${escapeMrkdwn(review.pr)} passed its check on the \`${escapeMrkdwn(pass.label)}\` label`;
+  const due = `its approval is due by ${slackDate(pass.due_at)} (in ${left})`;
+  return truncateMrkdwn(
+    `${lead}: ${who}, ${what}; ${due}${escalated ? " and nobody has decided yet" : ""}: approve or reject on the card above.`,
+    NOTE_MAX,
+  );
+}
+
+/**
  * A duration as people say it: "45m", "3h 20m", "2d 4h".
  *
  * @example formatAge(200 * 60_000) // "3h 20m"

@@ -7,6 +7,8 @@ import { boltLogger } from "./bolt-logger.js";
 export interface SlackBotIdentity {
   botUserId: string;
   botId: string;
+  /** The workspace the bot is installed in (`team_id`): the one whose members may sign in with Slack. */
+  teamId?: string;
 }
 
 /**
@@ -71,7 +73,7 @@ export async function checkSlackToken(cfg: {
       `SLACK_BOT_TOKEN: Slack at ${host} says it is not a bot token (auth.test named no bot); use the app's Bot User OAuth Token (xoxb-…)`,
     );
   }
-  return { botUserId: answer.user_id, botId: answer.bot_id };
+  return { botUserId: answer.user_id, botId: answer.bot_id, ...(answer.team_id ? { teamId: answer.team_id } : {}) };
 }
 
 /**

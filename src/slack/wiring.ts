@@ -11,6 +11,7 @@ import { buildSlackApp } from "./app.js";
 import { type ChannelMap, channelFor } from "./channel-map.js";
 import type { StartRerun } from "./decision-flow.js";
 import { createPeople, type People } from "./people.js";
+import { decidedAfterTheFact, emergencyOf } from "../review/emergency-pass.js";
 import { createReminders } from "./reminders.js";
 import { createSlackPublisher } from "./slack-publisher.js";
 import { appTokenRefusal, type SlackBotIdentity } from "./token-check.js";
@@ -46,6 +47,8 @@ export interface SlackWiringDeps {
   /** Who may decide (the decision policy's lists and GATE_GITHUB_TO_SLACK). */
   approvers: ApproverConfig & { githubToSlack: Readonly<Record<string, string>> };
   githubWebUrl?: string;
+  /** Whether there is an emergency path (GATE_EMERGENCY_LABEL not off): its reminders follow each pass's due time. */
+  emergencies?: boolean;
   clock: Clock;
   log: Logger;
 }
@@ -91,13 +94,21 @@ export function wireSlack(cfg: SlackOn, deps: SlackWiringDeps) {
     ...(deps.githubWebUrl ? { githubWebUrl: deps.githubWebUrl } : {}),
   });
   const reminders =
-    cfg.reminderAfterMs !== undefined
+    cfg.reminderAfterMs !== undefined || deps.emergencies
       ? createReminders({
           client,
           afterMs: cfg.reminderAfterMs,
           escalateTo: cfg.escalateTo,
+          approvers: deps.approvers.approvers,
           clock: deps.clock,
           waiting: () => deps.store.withStatus("waiting_for_human"),
+          merged: async () => (deps.emergencies ? deps.store.withStatus("merged_unapproved") : []),
+          openEmergency: async (review) => {
+            if (!deps.emergencies || review.source !== "github") return undefined;
+            const entries = await deps.store.auditFor(review.id);
+            const pass = emergencyOf(entries);
+            return pass && !pass.overdue && !decidedAfterTheFact(entries) ? pass : undefined;
+          },
           resultOf: (id) => deps.store.lastResult(id),
           deciders: (review, result) => (result ? whoToAsk(deps.approvers, review, result).approvers : []),
           claimNote: (key, reviewId) => deps.store.claimSlackNote(key, reviewId),
@@ -111,7 +122,8 @@ export function wireSlack(cfg: SlackOn, deps: SlackWiringDeps) {
     publisher,
     reminders,
     /** Starts the reminders' timer (every minute at most, a quarter of GATE_REMINDER_AFTER at least); returns how to stop it. */
-    remindEvery: () => reminders?.every(Math.min(60_000, Math.max(1000, Math.floor((cfg.reminderAfterMs ?? 0) / 4)))),
+    remindEvery: () =>
+      reminders?.every(Math.min(60_000, Math.max(1000, Math.floor((cfg.reminderAfterMs ?? 240_000) / 4)))),
     /**
      * The approver groups a person is in now, read as a click's are (a group that cannot be read,
      * or does not answer within GROUPS_DEADLINE_MS, counts as empty): what a carried decision is judged with.
@@ -123,6 +135,8 @@ export function wireSlack(cfg: SlackOn, deps: SlackWiringDeps) {
       if (!read) log.warn({ userId }, "Slack's user groups did not answer in time; counting them as empty");
       return read ?? [];
     }) satisfies CurrentGroups,
+    /** The user groups, among `groupIds`, that a Slack user is in now (a group that cannot be read counts as empty). */
+    groupsOf: (userId: string, groupIds: string[]) => userGroupsNow(client, userId, groupIds, groups, log),
     /** How the check run says who a waiting review waits for. */
     askedWho: `an approver in Slack (${cfg.channels.fallback ?? "the repository's channel"})`,
     /** Starts Bolt with the gate's routes beside Slack's, on `port` (0: any free one). */

@@ -5,6 +5,7 @@ import { PACKAGE_ROOT } from "../../src/package-paths.js";
 import { ensureChromium, launchChromium } from "../helpers/chromium.js";
 import { stackWithEvidence } from "./auditor-helpers.js";
 import { stacksClosedAfterEach } from "./helpers.js";
+import { SIGN_IN_ENV, slackSignsIn } from "./slack-sign-in-helpers.js";
 
 const start = stacksClosedAfterEach();
 /** Where the screenshots go (git-ignored). */
@@ -69,6 +70,36 @@ describe("the auditor's pages in Chromium", () => {
       { action: "view", review_id: "" },
       { action: "view", review_id: "" },
       { action: "view", review_id: "" },
+      { action: "view", review_id: review.id },
+    ]);
+  });
+
+  it("signs in with Slack from the 401 page and lands on the page it asked for, the session cookie sent", async () => {
+    const { s, review } = await stackWithEvidence(start, SIGN_IN_ENV);
+    const slack = s.slack;
+    if (!slack) throw new Error("no Slack fake");
+    browser = await launchChromium();
+    // Slack's authorize page, played here: the member consents and Slack sends the browser back.
+    await browser.route("https://slack.com/openid/connect/authorize**", async (route) => {
+      const asked = new URL(route.request().url()).searchParams;
+      slackSignsIn(slack, asked.get("nonce") ?? "", "UKIM", "T1");
+      const back = `${s.base}/signin/slack/callback?${new URLSearchParams({ code: "good-code", state: asked.get("state") ?? "" })}`;
+      await route.fulfill({ status: 302, headers: { location: back } });
+    });
+    const page = await browser.newPage();
+    const first = await page.goto(`${s.base}/review?id=${review.id}`);
+    expect(first?.status()).toBe(401);
+    await page.click("#signin-slack");
+    // The callback's page moves on by itself, same-site, so the SameSite=Strict session goes along.
+    await page.waitForURL(`${s.base}/review?id=${review.id}`);
+    expect(await page.locator("#decisions").textContent()).toContain("approve by UAPPROVER");
+    fs.mkdirSync(OUTPUT, { recursive: true });
+    await page.screenshot({ path: path.join(OUTPUT, "review-slack.png"), fullPage: true });
+    const entries = await s.server.gate.state.query(
+      "SELECT action, review_id FROM gate_audit WHERE actor = 'slack:UKIM' ORDER BY seq",
+    );
+    expect(entries).toEqual([
+      { action: "signin", review_id: "" },
       { action: "view", review_id: review.id },
     ]);
   });

@@ -322,3 +322,82 @@ describe("emergency changes", () => {
     expect(checkOf(s, pr).conclusion).toBe("success");
   });
 });
+
+describe("emergency reminders follow the due time", () => {
+  const reminders = (s: Stack) =>
+    threadNotes(s).filter((n) => /Emergency (reminder|escalated)/.test(String(n.body.text)));
+
+  it("the deciders halfway through the window, GATE_REMINDER_ESCALATE_TO in its last quarter (merged or not), each once; none once overdue; GATE_REMINDER_AFTER's own reminders not for it", async () => {
+    const { s, pr, review, ts, time } = await openLabelled(["emergency"], {
+      GATE_EMERGENCY_HOURS: "8",
+      GATE_REMINDER_AFTER: "1h",
+      GATE_REMINDER_ESCALATE_TO: "SLEADS",
+    });
+    // A PR without the label, waiting as long: GATE_REMINDER_AFTER's reminders, unchanged.
+    const plain = serveFixture(s, "002_new_dependency", { number: 9, headSha: "c".repeat(40) });
+    await send(s, labelledEvent("opened", plain, []));
+    const plainReview = await latestReview(s, plain);
+    expect(plainReview.status).toBe("waiting_for_human");
+
+    time.advance(2 * HOUR);
+    // Only the plain PR is reminded (and escalated: it has waited twice GATE_REMINDER_AFTER).
+    expect(await s.server.remind()).toBe(2);
+    expect(reminders(s)).toEqual([]);
+    expect(
+      threadNotes(s).filter((n) => n.body.thread_ts === ts && /Reminder|Escalated/.test(String(n.body.text))),
+    ).toEqual([]);
+
+    // Halfway through the 8 hours: the people who may decide, with the due time.
+    time.advance(2 * HOUR + 60_000);
+    expect(await s.server.remind()).toBe(1);
+    expect(await s.server.remind()).toBe(0);
+    const due = defined((await s.server.gate.runner.result(review.id)).emergency, "the pass").due_at;
+    expect(reminders(s).map((n) => [n.body.thread_ts, String(n.body.text)])).toEqual([
+      [
+        ts,
+        expect.stringMatching(
+          /^:alarm_clock: \*Emergency reminder\*: <@UAPPROVER> <@UOTHER>, acme\/[\w.-]+#\d+ passed its check on the `emergency` label; its approval is due by <!date\^\d+\^[^|]+\|([^>]+)> \(in 3h 5\dm\)/,
+        ),
+      ],
+    ]);
+    expect(String(reminders(s)[0]?.body.text)).toContain(`|${due}>`);
+
+    // Merged on the pass, still undecided: in the last quarter (2 h left), escalated, once, across a restart.
+    await send(s, mergedEvent(pr, new Date().toISOString()));
+    expect((await s.server.gate.runner.result(review.id)).status).toBe("merged_unapproved");
+    time.advance(HOUR);
+    expect(await s.server.remind()).toBe(0);
+    time.advance(HOUR);
+    await s.server.close();
+    const next = await s.restart();
+    expect(await next.remind()).toBe(1);
+    expect(await next.remind()).toBe(0);
+    expect(reminders(s).map((n) => String(n.body.text))).toEqual([
+      expect.stringContaining("Emergency reminder"),
+      expect.stringMatching(
+        /^:rotating_light: \*Emergency escalated\*: <!subteam\^SLEADS>, .* its approval is due by .* \(in 1h 5\dm\) and nobody has decided yet/,
+      ),
+    ]);
+    expect(reminders(s).every((n) => n.body.thread_ts === ts)).toBe(true);
+
+    // Past due: the sweep's overdue note, no more reminders.
+    time.advance(3 * HOUR);
+    expect(await next.sweepEmergencies()).toBe(1);
+    expect(await next.remind()).toBe(0);
+    expect(reminders(s)).toHaveLength(2);
+  });
+
+  it("without GATE_REMINDER_AFTER or GATE_REMINDER_ESCALATE_TO: the emergency is still reminded, and escalates to the approvers", async () => {
+    const { s, ts, time } = await openLabelled(["emergency"], { GATE_EMERGENCY_HOURS: "4" });
+    time.advance(HOUR);
+    expect(await s.server.remind()).toBe(0);
+    // Past the last quarter at once: both, once each.
+    time.advance(2 * HOUR + 60_000);
+    expect(await s.server.remind()).toBe(2);
+    expect(await s.server.remind()).toBe(0);
+    expect(reminders(s).map((n) => [n.body.thread_ts, String(n.body.text)])).toEqual([
+      [ts, expect.stringMatching(/^:alarm_clock: \*Emergency reminder\*: <@UAPPROVER> <@UOTHER>, .*\(in 58m\)/)],
+      [ts, expect.stringMatching(/^:rotating_light: \*Emergency escalated\*: <@UAPPROVER> <@UOTHER>, .*\(in 58m\)/)],
+    ]);
+  });
+});

@@ -385,6 +385,39 @@ describe("serverSettings", () => {
     const c = server({ ...rest, GATE_SLACK_CHANNELS: "acme/web=C1", GATE_APPROVERS_BY_SPECIALTY: "security=U1" });
     expect(c.slack).toMatchObject({ enabled: true, channels: { byRepo: { "acme/web": "C1" } } });
   });
+
+  it("reads Sign in with Slack's client id and secret, which need each other, GATE_PUBLIC_URL and Slack on", () => {
+    const signIn = { GATE_SLACK_CLIENT_ID: "123.456", GATE_SLACK_CLIENT_SECRET: "0123456789abcdef0123" };
+    const c = server({ ...base, ...signIn, GATE_PUBLIC_URL: "https://gate.example.com/" });
+    expect(c.slack).toMatchObject({
+      enabled: true,
+      signIn: { clientId: "123.456", clientSecret: signIn.GATE_SLACK_CLIENT_SECRET },
+    });
+    expect(server(base).slack).not.toHaveProperty("signIn");
+    const allowed = server({
+      ...base,
+      ...signIn,
+      GATE_PUBLIC_URL: "https://g.example",
+      GATE_SLACK_SIGNIN_ALLOW: "U1, S2",
+    });
+    expect(allowed.slack).toMatchObject({ signIn: { allow: ["U1", "S2"] } });
+    expect(
+      failure({ ...base, ...signIn, GATE_PUBLIC_URL: "https://g.example", GATE_SLACK_SIGNIN_ALLOW: "kim" }),
+    ).toMatch(/GATE_SLACK_SIGNIN_ALLOW/);
+    expect(failure({ ...base, GATE_SLACK_CLIENT_ID: "123.456" }, server)).toMatch(/GATE_SLACK_CLIENT_SECRET/);
+    expect(failure({ ...base, GATE_SLACK_CLIENT_SECRET: signIn.GATE_SLACK_CLIENT_SECRET }, server)).toMatch(
+      /GATE_SLACK_CLIENT_ID/,
+    );
+    expect(failure({ ...base, ...signIn, GATE_SLACK_CLIENT_ID: "my-app" }, server)).toMatch(/GATE_SLACK_CLIENT_ID/);
+    expect(failure({ ...base, ...signIn }, server)).toMatch(/without GATE_PUBLIC_URL/);
+    const off = {
+      GITHUB_WEBHOOK_SECRET: "s",
+      GITHUB_TOKEN: "t",
+      GATE_SLACK: "off",
+      GATE_PUBLIC_URL: "https://g.example",
+    };
+    expect(failure({ ...off, ...signIn }, server)).toMatch(/GATE_SLACK=off/);
+  });
 });
 
 describe("the Slack surface's settings", () => {
