@@ -265,7 +265,12 @@ function flowCarriers(call: CallSite, rule: SinkRule, flow: FlowReader): FlowVal
     if (shape === "text-or-argv" && given.length > 1) return script(given);
     return [first, ...environment];
   }
-  if (shape === "text") return (rule.args ?? [0]).map((i) => given[i]).filter((v): v is FlowValue => v !== undefined);
+  // Each run apart: a wrapper's parameter (outside data, no text) and a caller's constant SQL are not one value.
+  if (shape === "text")
+    return (rule.args ?? [0]).flatMap((i) => {
+      const arg = positional[i];
+      return arg ? [...(flow.valuesAt(arg) ?? [])] : [];
+    });
   // `Process.Start("cmd.exe", "/c " + x)`: a shell program, then a line that starts with its flag.
   if (shape === "program-argline") {
     const [program, line] = given;

@@ -63,3 +63,112 @@ describe("injection flows: query builders' SQL fragments (TypeORM where/andWhere
     ).toEqual([]);
   });
 });
+
+describe("injection flows: SQL text returned by another method of the same class or prototype", () => {
+  it("JS: a prototype method splicing a field, called as this.quotedTable() into this.query, is flagged", async () => {
+    expect(
+      await flagged("index.js", [
+        "const Store = function (options) {",
+        "  this.tableName = options.tableName || 'session';",
+        "};",
+        "Store.prototype.quotedTable = function () {",
+        "  return '\"' + this.tableName + '\"';",
+        "};",
+        "Store.prototype.get = function (sid, fn) {",
+        "  this.query('SELECT sess FROM ' + this.quotedTable() + ' WHERE sid = $1', [sid], fn);",
+        "};",
+      ]),
+    ).toEqual([8]);
+  });
+
+  it("JS twin: the same table name escaped as an identifier where the field is set is not", async () => {
+    expect(
+      await flagged("index.js", [
+        'const escapePgIdentifier = (value) => value.replace(/"/g, \'""\');',
+        "const Store = function (options) {",
+        "  this.tableName = options.tableName ? escapePgIdentifier(options.tableName) : 'session';",
+        "  if (this.tableName.includes('.')) this.tableName = this.tableName.replace(/./g, '_');",
+        "};",
+        "Store.prototype.quotedTable = function () {",
+        "  return '\"' + this.tableName + '\"';",
+        "};",
+        "Store.prototype.get = function (sid, fn) {",
+        "  this.query('SELECT sess FROM ' + this.quotedTable() + ' WHERE sid = $1', [sid], fn);",
+        "};",
+      ]),
+    ).toEqual([]);
+  });
+
+  it("JS: a field the file builds on, or sets from a request elsewhere, is still data from outside", async () => {
+    expect(
+      await flagged("index.js", [
+        "class Store {",
+        "  constructor() { this.table = 'session'; }",
+        "  use(req) { this.table = req.query.table; }",
+        "  get(sid) { return this.pool.query('SELECT sess FROM ' + this.table + ' WHERE sid = $1', [sid]); }",
+        "}",
+      ]),
+    ).toEqual([4]);
+  });
+
+  it("TS: a class method that returns SQL built from its argument, passed to query, is flagged", async () => {
+    expect(
+      await flagged("src/repo.ts", [
+        "export class Repo {",
+        "  constructor(private pool: Pool) {}",
+        "  private buildQuery(name: string): string {",
+        '    return "SELECT * FROM users WHERE name = \'" + name + "\'";',
+        "  }",
+        "  find(name: string) {",
+        "    return this.pool.query(this.buildQuery(name));",
+        "  }",
+        "}",
+      ]),
+    ).toEqual([7]);
+  });
+
+  it("twins: methods that return constant SQL or a constant table name are not", async () => {
+    expect(
+      await flagged("index.js", [
+        "const Store = function () {};",
+        "Store.prototype.quotedTable = function () {",
+        "  return '\"session\"';",
+        "};",
+        "Store.prototype.get = function (sid, fn) {",
+        "  this.query('SELECT sess FROM ' + this.quotedTable() + ' WHERE sid = $1', [sid], fn);",
+        "};",
+        "class Repo {",
+        "  buildQuery() {",
+        "    return 'SELECT * FROM users WHERE name = $1';",
+        "  }",
+        "  find(name) {",
+        "    return this.pool.query(this.buildQuery(), [name]);",
+        "  }",
+        "}",
+      ]),
+    ).toEqual([]);
+  });
+
+  it("JS: a query wrapper method is judged by each call apart: constant SQL with bound values is not, spliced SQL is", async () => {
+    const wrapper = [
+      "class Store {",
+      "  query(text, params) {",
+      "    return this.pool.query(text, params || []);",
+      "  }",
+    ];
+    expect(
+      await flagged("store.js", [
+        ...wrapper,
+        "  get(sid) { return this.query('SELECT sess FROM session WHERE sid = $1', [sid]); }",
+        "}",
+      ]),
+    ).toEqual([]);
+    expect(
+      await flagged("store.js", [
+        ...wrapper,
+        '  get(sid) { return this.query("SELECT sess FROM session WHERE sid = \'" + sid + "\'"); }',
+        "}",
+      ]),
+    ).toEqual([5]);
+  });
+});
