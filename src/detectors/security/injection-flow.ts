@@ -21,9 +21,9 @@ import { splicesValue } from "./sql-splice.js";
 import { STRING_SYNTAX } from "./string-syntax.js";
 import { precheck, prefilter } from "../precheck.js";
 
-/** Text that reads as a SQL statement or clause. */
+/** Text that reads as a SQL statement or clause (PostgreSQL's `NOTIFY channel, 'payload'` too). */
 export const SQL_SHAPE =
-  /\b(select\b[\s\S]*\bfrom|insert\s+into|update\s+[\w."`]+\s+set|delete\s+from|where\s+[\w.]+\s*(=|like|in\b|<|>)|order\s+by|values\s*\(|(and|or)\s+[\w.]+\s*(=|like|<|>))|\{\s*(\?\s*=\s*)?call\s/i;
+  /\b(select\b[\s\S]*\bfrom|insert\s+into|update\s+[\w."`]+\s+set|delete\s+from|where\s+[\w.]+\s*(=|like|in\b|<|>)|order\s+by|values\s*\(|(and|or)\s+[\w.]+\s*(=|like|<|>)|notify\s+[^,;']*,\s*')|\{\s*(\?\s*=\s*)?call\s/i;
 
 /** A template substitution; `${ALL_CAPS}` alone is a constant and builds nothing. */
 const SUBSTITUTION = /\$\{([^}]*)\}?/g;

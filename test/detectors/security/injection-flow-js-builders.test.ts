@@ -172,3 +172,19 @@ describe("injection flows: SQL text returned by another method of the same class
     ).toEqual([5]);
   });
 });
+
+describe("injection flows: PostgreSQL NOTIFY", () => {
+  it("TS: a payload spliced into NOTIFY is flagged; pg_notify with bound values is not", async () => {
+    expect(
+      await flagged("lib/adapter.ts", [
+        "export class Adapter {",
+        "  async publish(document: unknown) {",
+        "    const payload = JSON.stringify(document);",
+        "    await this.pool.query(`NOTIFY \"${this.channel}\", '${payload}'`);",
+        "    await this.pool.query(`SELECT pg_notify($1, $2)`, [this.channel, payload]);",
+        "  }",
+        "}",
+      ]),
+    ).toEqual([4]);
+  });
+});
