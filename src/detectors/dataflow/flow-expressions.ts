@@ -205,6 +205,9 @@ export abstract class FlowExpressions extends FlowTexts {
   private assigned: Map<string, SgNode[] | null> | undefined;
   /** Fields whose assignments are being read: a field read in its own assignment adds nothing. */
   private readonly reading = new Set<string>();
+  /** Fields' values by assignment, once read; and the fields met while still being read. */
+  private readonly fieldValues = new Map<string, FlowValue>();
+  private readonly cycles: string[] = [];
 
   /**
    * Where fields are made by assigning them (`fieldsByAssignment`), what a field may hold: what
@@ -230,10 +233,19 @@ export abstract class FlowExpressions extends FlowTexts {
     }
     const values = this.assigned.get(name);
     if (!values) return undefined;
-    if (this.reading.has(name)) return { ...CONSTANT, rows: [row] };
+    const known = this.fieldValues.get(name);
+    if (known) return at(known, row);
+    if (this.reading.has(name)) {
+      this.cycles.push(name);
+      return { ...CONSTANT, rows: [row] };
+    }
+    const cycles = this.cycles.length;
     this.reading.add(name);
     const v = values.map((n) => this.expr(n, { env: new Map(), builders: new Set(), live: true })).reduce(join);
     this.reading.delete(name);
+    // Read once; a value read while another field's was still being read stays unkept.
+    if (this.cycles.slice(cycles).every((n) => n === name)) this.fieldValues.set(name, v);
+    if (this.reading.size === 0) this.cycles.length = 0;
     return at(v, row);
   }
 

@@ -111,6 +111,19 @@ describe("injection flows: SQL text returned by another method of the same class
     ).toEqual([4]);
   });
 
+  it("JS: fields set from one another are read through each other, however they are first read", async () => {
+    const store = (source: string) => [
+      "class Store {",
+      `  constructor(opts) { this.prefix = ${source}; this.table = this.prefix + "_sessions"; }`,
+      "  rename() { this.prefix = this.table.replace(/_sessions$/, ''); }",
+      "  get(id) { return this.pool.query('SELECT * FROM ' + this.table + ' WHERE id = $1', [id]); }",
+      "  all() { return this.pool.query('SELECT * FROM ' + this.prefix + ' WHERE 1 = 1'); }",
+      "}",
+    ];
+    expect(await flagged("store.js", store("'app'"))).toEqual([]);
+    expect(await flagged("store.js", store("opts.prefix"))).toEqual([4, 5]);
+  });
+
   it("TS: a class method that returns SQL built from its argument, passed to query, is flagged", async () => {
     expect(
       await flagged("src/repo.ts", [
