@@ -15,6 +15,9 @@ import {
 } from "./flow-state.js";
 import { at, carried, concat, CONSTANT, derived, join, known, OUTSIDE, SOURCE, type FlowValue } from "./flow-value.js";
 
+/** How many visits of one expression are kept apart; later ones join the last. */
+const MAX_VISITS = 16;
+
 /** How deep calls of the file's own functions are followed. */
 export const MAX_CALL_DEPTH = 3;
 
@@ -26,6 +29,8 @@ export const MAX_CALL_DEPTH = 3;
  */
 export abstract class FlowExpressions extends FlowTexts {
   protected readonly values = new Map<number, FlowValue>();
+  /** What each visit of a call's receiver or argument gave, apart (a run from outside data, a run from a call's constants). */
+  protected readonly visits = new Map<number, FlowValue[]>();
   protected readonly functions = new Map<string, SgNode[]>();
   protected readonly fields = new Map<string, SgNode | null>();
   /** Names bound by imports: modules and types, never data. */
@@ -196,6 +201,54 @@ export abstract class FlowExpressions extends FlowTexts {
     return at(v, row);
   }
 
+  /** The values the file assigns to each of its fields (`this.x = v`), once read; `null` for a field built on (`+=`). */
+  private assigned: Map<string, SgNode[] | null> | undefined;
+  /** Fields whose assignments are being read: a field read in its own assignment adds nothing. */
+  private readonly reading = new Set<string>();
+  /** Fields' values by assignment, once read; and the fields met while still being read. */
+  private readonly fieldValues = new Map<string, FlowValue>();
+  private readonly cycles: string[] = [];
+
+  /**
+   * Where fields are made by assigning them (`fieldsByAssignment`), what a field may hold: what
+   * every assignment the file makes to it gives, each read on its own (data from outside for the
+   * names it uses); undefined when the file never assigns it (or builds on it with `+=`).
+   */
+  private assignedField(name: string, row: number): FlowValue | undefined {
+    const t = this.t;
+    if (!t.fieldsByAssignment) return undefined;
+    if (!this.assigned) {
+      this.assigned = new Map();
+      for (const a of this.root.findAll({ rule: { any: t.assignmentKinds.map((kind) => ({ kind })) } })) {
+        const left = fieldOf(a, "left", t);
+        const right = fieldOf(a, "right", t);
+        if (!left || !right || !t.fieldAccessKinds.includes(String(left.kind()))) continue;
+        const object = fieldOf(left, "object", t);
+        const field = fieldOf(left, "property", t)?.text();
+        if (!object || !field || !t.selfNames.test(object.text())) continue;
+        const plain = a.children().some((c) => c.text() === "=");
+        const before = this.assigned.get(field);
+        this.assigned.set(field, plain && before !== null ? [...(before ?? []), right] : null);
+      }
+    }
+    const values = this.assigned.get(name);
+    if (!values) return undefined;
+    const known = this.fieldValues.get(name);
+    if (known) return at(known, row);
+    if (this.reading.has(name)) {
+      this.cycles.push(name);
+      return { ...CONSTANT, rows: [row] };
+    }
+    const cycles = this.cycles.length;
+    this.reading.add(name);
+    const v = values.map((n) => this.expr(n, { env: new Map(), builders: new Set(), live: true })).reduce(join);
+    this.reading.delete(name);
+    // Read once; a value read while another field's was still being read stays unkept.
+    if (this.cycles.slice(cycles).every((n) => n === name)) this.fieldValues.set(name, v);
+    if (this.reading.size === 0) this.cycles.length = 0;
+    return at(v, row);
+  }
+
   private fieldAccess(node: SgNode, state: State, row: number): FlowValue {
     const object =
       fieldOf(node, "object", this.t) ??
@@ -212,7 +265,7 @@ export abstract class FlowExpressions extends FlowTexts {
     const route = this.t.routePath?.attribute.test(node.text()) ? this.fixedRoute(node, row) : undefined;
     if (route) return route;
     if (object && this.t.selfNames.test(object.text())) {
-      return this.field(field, state, row) ?? at(OUTSIDE, row);
+      return this.field(field, state, row) ?? this.assignedField(field, row) ?? at(OUTSIDE, row);
     }
     // A constant (`Config.MAX`, `Mode.READ`), a class named with its package, an array's length.
     if (/^[A-Z][A-Z0-9_]*$/.test(field) || field === "length") return { ...CONSTANT, rows: [row] };
@@ -459,5 +512,9 @@ export abstract class FlowExpressions extends FlowTexts {
     const id = node.id();
     const had = this.values.get(id);
     this.values.set(id, had ? join(had, value) : value);
+    const seen = this.visits.get(id);
+    if (!seen) this.visits.set(id, [value]);
+    else if (seen.length < MAX_VISITS) seen.push(value);
+    else seen[seen.length - 1] = join(seen[seen.length - 1] as FlowValue, value);
   }
 }

@@ -9,6 +9,11 @@ import { anyItem, at, carried, CONSTANT, join, known, OUTSIDE, SOURCE, type Flow
 /** A function longer than this many statements is read with its parameters only, not followed. */
 const MAX_STATEMENTS = 4_000;
 
+/** Members a function is given to by name: an object's `key: function`, a class field `name = () => ...`. */
+const MEMBER_HOLDERS = new Set(["pair", "public_field_definition", "field_definition"]);
+/** A member's own name, where the grammar does not call it an identifier. */
+const MEMBER_NAME_KINDS = new Set(["property_identifier", "private_property_identifier"]);
+
 const READERS = new WeakMap<SgNode, FlowReader | null>();
 
 /**
@@ -70,6 +75,17 @@ export class FlowReader extends FlowExpressions {
     return this.values.get(node.id());
   }
 
+  /**
+   * What an expression that is a call's receiver or argument held at each visit, apart: the run of
+   * its function from outside data, and each run from a call of it with the caller's values. A
+   * value's text and what it carries are then read from one run, never one from each.
+   *
+   * @example reader.valuesAt(call.args[0]!)?.map((v) => v.outside) // [true, false]
+   */
+  valuesAt(node: SgNode): readonly FlowValue[] | undefined {
+    return this.valueAt(node) === undefined ? undefined : this.visits.get(node.id());
+  }
+
   private broken = false;
   private readonly ran = new Set<number>();
 
@@ -108,7 +124,11 @@ export class FlowReader extends FlowExpressions {
         // A function given to a name (`const build = (x) => ...`) is called by that name.
         const holder = node.parent();
         const named =
-          holder && t.declaratorKinds.includes(String(holder.kind())) ? fieldOf(holder, "name", this.t) : null;
+          holder && t.declaratorKinds.includes(String(holder.kind()))
+            ? fieldOf(holder, "name", this.t)
+            : holder
+              ? this.memberName(holder, node)
+              : null;
         const name = (fieldOf(node, "name", this.t) ?? named)?.text();
         if (name) this.functions.set(name, [...(this.functions.get(name) ?? []), node]);
       } else {
@@ -136,6 +156,26 @@ export class FlowReader extends FlowExpressions {
         if (own) this.fields.set(own, null);
       }
     }
+  }
+
+  /**
+   * The method name a function is given to as a member (`Store.prototype.quotedTable = function
+   * () {...}`, `this.build = (x) => ...`, `{ build: function (x) {...} }`, a class field `build =
+   * (x) => ...`): a call on `this` by that name runs it, as a named method's. Null otherwise.
+   */
+  private memberName(holder: SgNode, fn: SgNode): SgNode | null {
+    const t = this.t;
+    const kind = String(holder.kind());
+    const target = t.assignmentKinds.includes(kind)
+      ? fieldOf(holder, "left", t)
+      : MEMBER_HOLDERS.has(kind)
+        ? (fieldOf(holder, "key", t) ?? fieldOf(holder, "name", t) ?? fieldOf(holder, "property", t))
+        : null;
+    if (!target || target.id() === fn.id()) return null;
+    if (t.identifierKinds.includes(String(target.kind())) || MEMBER_NAME_KINDS.has(String(target.kind())))
+      return target;
+    if (!t.fieldAccessKinds.includes(String(target.kind()))) return null;
+    return fieldOf(target, "property", t) ?? fieldOf(target, "field", t) ?? fieldOf(target, "attribute", t);
   }
 
   /** Runs a function with its parameters bound to `args` (outside data when not given); its returns joined. */

@@ -217,13 +217,14 @@ const JAVASCRIPT: FlowSyntax = {
   castKinds: [],
   sourceMethods: /(?!)/,
   sanitizers:
-    /^(parseInt|parseFloat|Number|Boolean|Number\.parseInt|Number\.parseFloat|Math\.\w+|\w+\.escape|\w+\.escapeId|\w+\.escapeLiteral|\w+\.escapeIdentifier|escape|sqlstring\.escape|shellescape|shellEscape|quote)$/,
+    /^(parseInt|parseFloat|Number|Boolean|Number\.parseInt|Number\.parseFloat|Math\.\w+|\w+\.escape|\w+\.escapeId|\w+\.escapeLiteral|\w+\.escapeIdentifier|escape|sqlstring\.escape|shellescape|shellEscape|quote|(?:[\w$]+\.)?(?:escape|quote)\w*(?:Identifier|Ident|Literal))$/,
   scalarMethods: /^(includes|startsWith|endsWith|indexOf|lastIndexOf|test|has|localeCompare|isArray|isInteger)$/,
   escapingFormats: /^(mysql2?|SqlString|sqlstring|connection|conn|con|pool|db)\.format$/,
   // sql-template-strings' `SQL`, postgres.js's and Vercel's `sql`, slonik's `sql.fragment`, Prisma's
   // `Prisma.sql` and `$queryRaw`/`$executeRaw`; never `sql.unsafe`, `Prisma.raw` or `$queryRawUnsafe`.
   bindingTags:
     /^(?:(?:[\w$.]+\.)?(?:sql|SQL)|[\w$.]*\.sql\.fragment|Prisma\.sql|(?:[\w$.]+\.)?\$(?:queryRaw|executeRaw))$/,
+  fieldsByAssignment: true,
   listAdd: /^push$/,
   listInsert: /(?!)/,
   listRemoveAt: /(?!)/,

@@ -96,6 +96,12 @@ export interface FlowSyntax {
    * postgres.js's `sql`, Prisma's `$queryRaw`): the query they make carries no spliced text.
    */
   bindingTags?: RegExp;
+  /**
+   * Fields are not declared but made by assigning them (`this.table = ...`, JavaScript): a field the
+   * file assigns holds what its assignments give (a field read in its own assignment adds nothing),
+   * one it never assigns is data from outside.
+   */
+  fieldsByAssignment?: boolean;
   /** Methods whose result is a number or boolean, whatever the receiver (`length`, `equals`). */
   scalarMethods: RegExp;
   /** Methods of a list: append, insert at, remove at. */

@@ -17,12 +17,13 @@ import { canonicalModule, importAliases, type ImportAliases } from "./import-ali
 import { FlowReader } from "../dataflow/flow-reader.js";
 import { FLOW_SYNTAX } from "../dataflow/flow-syntax.js";
 import { carried, choicesOf, type FlowValue } from "../dataflow/flow-value.js";
+import { splicesValue } from "./sql-splice.js";
 import { STRING_SYNTAX } from "./string-syntax.js";
 import { precheck, prefilter } from "../precheck.js";
 
-/** Text that reads as a SQL statement or clause. */
+/** Text that reads as a SQL statement or clause (PostgreSQL's `NOTIFY channel, 'payload'` too). */
 export const SQL_SHAPE =
-  /\b(select\b[\s\S]*\bfrom|insert\s+into|update\s+[\w."`]+\s+set|delete\s+from|where\s+[\w.]+\s*(=|like|in\b|<|>)|order\s+by|values\s*\(|(and|or)\s+[\w.]+\s*(=|like|<|>))|\{\s*(\?\s*=\s*)?call\s/i;
+  /\b(select\b[\s\S]*\bfrom|insert\s+into|update\s+[\w."`]+\s+set|delete\s+from|where\s+[\w.]+\s*(=|like|in\b|<|>)|order\s+by|values\s*\(|(and|or)\s+[\w.]+\s*(=|like|<|>)|notify\s+[^,;']*,\s*')|\{\s*(\?\s*=\s*)?call\s/i;
 
 /** A template substitution; `${ALL_CAPS}` alone is a constant and builds nothing. */
 const SUBSTITUTION = /\$\{([^}]*)\}?/g;
@@ -118,7 +119,7 @@ export function injectionFlows(syntax: PatchSyntax, headText = ""): InjectionFlo
     const reached = flow ? flowHit(call, rules, flow, syntax, reader) : undefined;
     if (reached !== undefined) {
       if (reached)
-        report(reached.kind, call.node, call.row, {
+        report(reached.kind, call.node, reached.row ?? call.row, {
           literal: reached.value.literal,
           dynamic: true,
           rows: [...reached.value.rows],
@@ -210,7 +211,7 @@ function flowHit(
   flow: FlowReader,
   syntax: PatchSyntax,
   strings: StringBuilderReader,
-): { kind: SinkRule["kind"]; value: FlowValue } | null | undefined {
+): { kind: SinkRule["kind"]; value: FlowValue; row?: number } | null | undefined {
   let reachedAny = false;
   for (const rule of rules.sinks) {
     if (!matchesCall(rule, call) && !receiverTyped(rule, call, syntax)) continue;
@@ -223,6 +224,11 @@ function flowHit(
       reachedAny = true;
       continue;
     }
+    // A builder's condition: only a value spliced where SQL expects one (not a column name).
+    if (rule.splice === "value" && !carriers.some((n) => n !== undefined && splicesValue(n, strings))) {
+      reachedAny = true;
+      continue;
+    }
     const values = flowCarriers(call, rule, flow);
     if (values === undefined) continue;
     reachedAny = true;
@@ -230,7 +236,9 @@ function flowHit(
       const c = carried(v);
       return c.outside && (rule.kind !== "sql" || rule.fragment === true || SQL_SHAPE.test(v.literal));
     });
-    if (value) return { kind: rule.kind, value };
+    // A builder's condition is reported where it is written, not where its chain starts.
+    const row = rule.splice === "value" ? carriers.find((n) => n !== undefined)?.range().start.line : undefined;
+    if (value) return { kind: rule.kind, value, row };
   }
   return reachedAny ? null : undefined;
 }
@@ -257,7 +265,12 @@ function flowCarriers(call: CallSite, rule: SinkRule, flow: FlowReader): FlowVal
     if (shape === "text-or-argv" && given.length > 1) return script(given);
     return [first, ...environment];
   }
-  if (shape === "text") return (rule.args ?? [0]).map((i) => given[i]).filter((v): v is FlowValue => v !== undefined);
+  // Each run apart: a wrapper's parameter (outside data, no text) and a caller's constant SQL are not one value.
+  if (shape === "text")
+    return (rule.args ?? [0]).flatMap((i) => {
+      const arg = positional[i];
+      return arg ? [...(flow.valuesAt(arg) ?? [])] : [];
+    });
   // `Process.Start("cmd.exe", "/c " + x)`: a shell program, then a line that starts with its flag.
   if (shape === "program-argline") {
     const [program, line] = given;
@@ -343,7 +356,10 @@ function commandText(
     const argv = argvOf(positional, rules, reader);
     return argv[0] && SHELL_FLAG.test(unquoted(argv[0])) && argv[1] ? [argv[1]] : undefined;
   }
-  return (rule.args ?? [0]).map((i) => positional[i]).filter((a): a is SgNode => a !== undefined);
+  const text = (rule.args ?? [0]).map((i) => positional[i]).filter((a): a is SgNode => a !== undefined);
+  if (rule.splice !== "value") return text;
+  const spliced = text.filter((a) => splicesValue(a, reader));
+  return spliced.length > 0 ? spliced : undefined;
 }
 
 /** Keyword arguments and trailing options (Python `shell=True`, Ruby `exception: true`) carry no command. */

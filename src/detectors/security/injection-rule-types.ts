@@ -39,6 +39,13 @@ export interface SinkRule extends CallRule {
   when?: "shell-keyword" | "shell-option";
   /** A SQL fragment (an ORM's `where("...")`): built text is enough, no SQL statement shape needed. */
   fragment?: boolean;
+  /**
+   * `value`: the fragment counts only where a non-constant value is spliced in a value's place, in
+   * the call's own argument (or the local it names): inside a quoted SQL string (`'%${q}%'`) or
+   * right after a comparison (`= ${id}`, `> " + n`). A column or alias spliced in as a name
+   * (`${alias}.name = :name`) is not, nor a constant column name alone (knex's `where("col", v)`).
+   */
+  splice?: "value";
   /** A request value passed straight in is injection too (Rails `order(params[:sort])`). */
   rawRequest?: boolean;
   /**

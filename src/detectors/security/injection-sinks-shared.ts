@@ -94,6 +94,17 @@ export const JS_RULES: InjectionRules = {
       kind: "sql",
       methods: ["[A-Za-z_$]*(?:Sql|SQl|SQL)[A-Za-z_$]+", "[A-Za-z_$]+(?:Sql|SQl|SQL)"],
     },
+    // Query builders' condition fragments (TypeORM's `qb.where(...)`, `andWhere`, `orWhere`,
+    // `having`): text is SQL there, but knex's `where("col", value)` takes a column name, so only a
+    // value spliced where SQL expects a value counts (``orWhere(`${col} ILIKE '%${q}%'`)``), not a
+    // column or alias spliced as a name beside a bound `:param`.
+    {
+      kind: "sql",
+      methods: ["where", "andWhere", "orWhere", "having", "andHaving", "orHaving"],
+      receiver: "any",
+      fragment: true,
+      splice: "value",
+    },
   ],
 };
 

@@ -1,0 +1,65 @@
+import type { SgNode } from "@ast-grep/napi";
+import { kindOf, type StringBuilderReader } from "./built-string.js";
+
+/** Where a non-constant part of the text stands, in the flattened text. */
+const HOLE = "\u0001";
+/** A constant part (an ALL_CAPS name, a number): not a splice. */
+const CONSTANT_PART = "0";
+/** What comes right before a value in SQL: a comparison, `LIKE`, `IN (`, `BETWEEN`. */
+const BEFORE_VALUE = /(?:[=<>]|\b(?:i?like|in|between)\b)\s*\(?\s*$/i;
+/** Named children of a template string that are its literal text. */
+const TEXT_PARTS = new Set(["string_fragment", "escape_sequence"]);
+/** How many locals deep an argument's assigned values are read. */
+const MAX_DEPTH = 2;
+
+/**
+ * True when SQL text given to a query builder's condition (`qb.orWhere(...)`) splices a
+ * non-constant value where SQL expects a value: inside a quoted string (`'%${q}%'`,
+ * `"name = '" + name + "'"`) or right after a comparison (`= ${id}`, `> " + n`). A column or alias
+ * spliced in as a name (`` `${alias}.name ILIKE :q` ``) is not. The argument is read as written, or
+ * through the values a local was given above it.
+ *
+ * @example splicesValue(argOf("qb.where(`a.x = '${q}'`)"), reader) // true
+ */
+export function splicesValue(node: SgNode, strings: StringBuilderReader, depth = 0): boolean {
+  const kind = kindOf(node);
+  if (kind === "identifier" && depth < MAX_DEPTH) {
+    const row = node.range().start.line;
+    return strings.assignmentsTo(node.text(), row).some((v) => splicesValue(v, strings, depth + 1));
+  }
+  const text = flatten(node, strings);
+  for (let i = text.indexOf(HOLE); i >= 0; i = text.indexOf(HOLE, i + 1)) {
+    const before = text.slice(0, i);
+    const quotes = (before.match(/'/g) ?? []).length;
+    if (quotes % 2 === 1 || BEFORE_VALUE.test(before)) return true;
+  }
+  return false;
+}
+
+/** The text as SQL reads it: literal parts as written, each non-constant part a hole. */
+function flatten(node: SgNode, strings: StringBuilderReader): string {
+  const kind = kindOf(node);
+  if (kind === "parenthesized_expression")
+    return node
+      .namedChildren()
+      .map((c) => flatten(c, strings))
+      .join("");
+  if (kind === "binary_expression" && node.field("operator")?.text() === "+") {
+    const left = node.field("left");
+    const right = node.field("right");
+    return (left ? flatten(left, strings) : "") + (right ? flatten(right, strings) : "");
+  }
+  if (kind === "string") return node.text().slice(1, -1);
+  if (kind === "template_string") {
+    return node
+      .children()
+      .map((c) => {
+        if (TEXT_PARTS.has(kindOf(c))) return c.text();
+        if (kindOf(c) !== "template_substitution") return "";
+        const inner = c.namedChildren()[0];
+        return !inner || strings.isConstant(inner) ? CONSTANT_PART : HOLE;
+      })
+      .join("");
+  }
+  return strings.isConstant(node) ? CONSTANT_PART : HOLE;
+}

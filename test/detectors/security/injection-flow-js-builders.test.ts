@@ -1,0 +1,203 @@
+import { describe, expect, it } from "vitest";
+import { injectionDetector } from "../../../src/detectors/security/injection.js";
+import { addedFilePatch, buildPr, detectContext } from "../pr-builder.js";
+
+/** Head lines of SEC-02 findings for one added file. */
+async function flagged(filename: string, lines: string[]): Promise<number[]> {
+  const pr = buildPr({ files: [{ filename, patch: addedFilePatch(lines) }] });
+  const findings = await injectionDetector.detect(detectContext(pr));
+  return findings.map((f) => f.line ?? 0);
+}
+
+describe("injection flows: query builders' SQL fragments (TypeORM where/andWhere/orWhere/having)", () => {
+  it("TS: a value interpolated into a quoted LIKE of orWhere is flagged at its line", async () => {
+    expect(
+      await flagged("src/paginate.ts", [
+        "export function search(qb: SelectQueryBuilder<Item>, query: PaginateQuery, column: string) {",
+        "  const aliasColumn = `${qb.alias}.${column}`;",
+        "  qb.orWhere(`${aliasColumn}::text ILIKE '%${query.search}%'`);",
+        "  return qb;",
+        "}",
+      ]),
+    ).toEqual([3]);
+  });
+
+  it("TS twin: the same fragment with a bound :search parameter is not (the column alias splices no value)", async () => {
+    expect(
+      await flagged("src/paginate.ts", [
+        "export function search(qb: SelectQueryBuilder<Item>, query: PaginateQuery, column: string) {",
+        "  const aliasColumn = `${qb.alias}.${column}`;",
+        "  qb.orWhere(`${aliasColumn}::text ILIKE(:search)`, { search: `%${query.search}%` });",
+        "  qb.andWhere(`UPPER(${aliasColumn}) LIKE UPPER(:search)`, { search: `%${query.search}%` });",
+        "  return qb;",
+        "}",
+      ]),
+    ).toEqual([]);
+  });
+
+  it("JS: concatenation and a compared value in andWhere and having are flagged", async () => {
+    expect(
+      await flagged("lib/repo.js", [
+        "function byName(repo, name, min) {",
+        "  return repo",
+        '    .createQueryBuilder("u")',
+        '    .andWhere("u.name = \'" + name + "\'")',
+        "    .having(`COUNT(u.id) > ${min}`)",
+        "    .getMany();",
+        "}",
+      ]),
+    ).toEqual([4, 5]);
+  });
+
+  it("JS twin: constant fragments, bound parameters and knex's where(column, value) are not", async () => {
+    expect(
+      await flagged("lib/repo.js", [
+        "function byName(repo, knex, name, column) {",
+        '  repo.createQueryBuilder("u").where("u.name = :name", { name }).getMany();',
+        '  knex("users").where("name", name).orWhere(column, name);',
+        '  knex("users").where(`${column}`, "=", name);',
+        "  const ACTIVE = 1;",
+        "  return repo.createQueryBuilder('u').andWhere(`u.active = ${ACTIVE}`).getMany();",
+        "}",
+      ]),
+    ).toEqual([]);
+  });
+});
+
+describe("injection flows: SQL text returned by another method of the same class or prototype", () => {
+  it("JS: a prototype method splicing a field, called as this.quotedTable() into this.query, is flagged", async () => {
+    expect(
+      await flagged("index.js", [
+        "const Store = function (options) {",
+        "  this.tableName = options.tableName || 'session';",
+        "};",
+        "Store.prototype.quotedTable = function () {",
+        "  return '\"' + this.tableName + '\"';",
+        "};",
+        "Store.prototype.get = function (sid, fn) {",
+        "  this.query('SELECT sess FROM ' + this.quotedTable() + ' WHERE sid = $1', [sid], fn);",
+        "};",
+      ]),
+    ).toEqual([8]);
+  });
+
+  it("JS twin: the same table name escaped as an identifier where the field is set is not", async () => {
+    expect(
+      await flagged("index.js", [
+        'const escapePgIdentifier = (value) => value.replace(/"/g, \'""\');',
+        "const Store = function (options) {",
+        "  this.tableName = options.tableName ? escapePgIdentifier(options.tableName) : 'session';",
+        "  if (this.tableName.includes('.')) this.tableName = this.tableName.replace(/./g, '_');",
+        "};",
+        "Store.prototype.quotedTable = function () {",
+        "  return '\"' + this.tableName + '\"';",
+        "};",
+        "Store.prototype.get = function (sid, fn) {",
+        "  this.query('SELECT sess FROM ' + this.quotedTable() + ' WHERE sid = $1', [sid], fn);",
+        "};",
+      ]),
+    ).toEqual([]);
+  });
+
+  it("JS: a field the file builds on, or sets from a request elsewhere, is still data from outside", async () => {
+    expect(
+      await flagged("index.js", [
+        "class Store {",
+        "  constructor() { this.table = 'session'; }",
+        "  use(req) { this.table = req.query.table; }",
+        "  get(sid) { return this.pool.query('SELECT sess FROM ' + this.table + ' WHERE sid = $1', [sid]); }",
+        "}",
+      ]),
+    ).toEqual([4]);
+  });
+
+  it("JS: fields set from one another are read through each other, however they are first read", async () => {
+    const store = (source: string) => [
+      "class Store {",
+      `  constructor(opts) { this.prefix = ${source}; this.table = this.prefix + "_sessions"; }`,
+      "  rename() { this.prefix = this.table.replace(/_sessions$/, ''); }",
+      "  get(id) { return this.pool.query('SELECT * FROM ' + this.table + ' WHERE id = $1', [id]); }",
+      "  all() { return this.pool.query('SELECT * FROM ' + this.prefix + ' WHERE 1 = 1'); }",
+      "}",
+    ];
+    expect(await flagged("store.js", store("'app'"))).toEqual([]);
+    expect(await flagged("store.js", store("opts.prefix"))).toEqual([4, 5]);
+  });
+
+  it("TS: a class method that returns SQL built from its argument, passed to query, is flagged", async () => {
+    expect(
+      await flagged("src/repo.ts", [
+        "export class Repo {",
+        "  constructor(private pool: Pool) {}",
+        "  private buildQuery(name: string): string {",
+        '    return "SELECT * FROM users WHERE name = \'" + name + "\'";',
+        "  }",
+        "  find(name: string) {",
+        "    return this.pool.query(this.buildQuery(name));",
+        "  }",
+        "}",
+      ]),
+    ).toEqual([7]);
+  });
+
+  it("twins: methods that return constant SQL or a constant table name are not", async () => {
+    expect(
+      await flagged("index.js", [
+        "const Store = function () {};",
+        "Store.prototype.quotedTable = function () {",
+        "  return '\"session\"';",
+        "};",
+        "Store.prototype.get = function (sid, fn) {",
+        "  this.query('SELECT sess FROM ' + this.quotedTable() + ' WHERE sid = $1', [sid], fn);",
+        "};",
+        "class Repo {",
+        "  buildQuery() {",
+        "    return 'SELECT * FROM users WHERE name = $1';",
+        "  }",
+        "  find(name) {",
+        "    return this.pool.query(this.buildQuery(), [name]);",
+        "  }",
+        "}",
+      ]),
+    ).toEqual([]);
+  });
+
+  it("JS: a query wrapper method is judged by each call apart: constant SQL with bound values is not, spliced SQL is", async () => {
+    const wrapper = [
+      "class Store {",
+      "  query(text, params) {",
+      "    return this.pool.query(text, params || []);",
+      "  }",
+    ];
+    expect(
+      await flagged("store.js", [
+        ...wrapper,
+        "  get(sid) { return this.query('SELECT sess FROM session WHERE sid = $1', [sid]); }",
+        "}",
+      ]),
+    ).toEqual([]);
+    expect(
+      await flagged("store.js", [
+        ...wrapper,
+        '  get(sid) { return this.query("SELECT sess FROM session WHERE sid = \'" + sid + "\'"); }',
+        "}",
+      ]),
+    ).toEqual([5]);
+  });
+});
+
+describe("injection flows: PostgreSQL NOTIFY", () => {
+  it("TS: a payload spliced into NOTIFY is flagged; pg_notify with bound values is not", async () => {
+    expect(
+      await flagged("lib/adapter.ts", [
+        "export class Adapter {",
+        "  async publish(document: unknown) {",
+        "    const payload = JSON.stringify(document);",
+        "    await this.pool.query(`NOTIFY \"${this.channel}\", '${payload}'`);",
+        "    await this.pool.query(`SELECT pg_notify($1, $2)`, [this.channel, payload]);",
+        "  }",
+        "}",
+      ]),
+    ).toEqual([4]);
+  });
+});
