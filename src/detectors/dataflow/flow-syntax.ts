@@ -125,7 +125,8 @@ const PYTHON: FlowSyntax = {
   interpolationKinds: ["interpolation"],
   binaryKinds: ["binary_operator", "boolean_operator", "comparison_operator"],
   unaryKinds: ["not_operator", "unary_operator"],
-  wrapperKinds: ["parenthesized_expression"],
+  // `**options` in a call holds what `options` holds (a `shell` key read by the shell sinks).
+  wrapperKinds: ["parenthesized_expression", "dictionary_splat"],
   castKinds: [],
   sourceMethods: /^(get_json|get_data|getlist)$/,
   // The request, and what a script is given: its command line (`sys.argv`, `from sys import argv`)

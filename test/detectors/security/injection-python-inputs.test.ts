@@ -49,4 +49,23 @@ describe("Python: what a script is given from outside reaches a shell", () => {
       ]),
     ).toEqual([]);
   });
+
+  it("shell=True given through a name or a dict of options (`**opts`) is a shell; the same set to False is not", async () => {
+    expect(
+      await flagged("tools/sync.py", [
+        "import subprocess",
+        "def sync(path, dest):",
+        "    use_shell = True",
+        '    subprocess.run("rsync -a " + path + " " + dest, shell=use_shell)',
+        '    opts = {"shell": True, "check": True}',
+        '    subprocess.check_call("rm -rf " + dest, **opts)',
+        "def safe(path, dest):",
+        "    use_shell = False",
+        '    subprocess.run("rsync -a " + path + " " + dest, shell=use_shell)',
+        '    opts = {"shell": False, "check": True}',
+        '    subprocess.check_call("rm -rf " + dest, **opts)',
+        '    subprocess.run(["rsync", "-a", path, dest], **{"check": True})',
+      ]),
+    ).toEqual([4, 6]);
+  });
 });
