@@ -1,5 +1,7 @@
-// Builds the "real-js" SAST suite from real security fixes in npm packages and Node apps: for each
-// row of docs/eval/real-js-corpus.tsv (repository, fix commit, file, category), the file as it was
+// Builds the "real-js" SAST suite from real security fixes in npm packages and Node apps, and the
+// "real-py" suite from fixes in Python projects (`--corpus docs/eval/real-py-corpus.tsv`; the suite
+// is named after the corpus file, `<suite>-corpus.tsv`): for each row of the corpus (repository,
+// fix commit, file, category; docs/eval/real-js-corpus.tsv by default), the file as it was
 // before the fix (its first parent) is a `vulnerable` case and the file as fixed is a `safe` one,
 // each added whole as a one-file pull request (docs/eval.md, "SEC-02 and SEC-05 on public SAST
 // suites"); its case.json names the lines the fix touched (`fixLines`: changed or removed in the
@@ -27,6 +29,11 @@ const LANGUAGE_OF: Readonly<Record<string, string>> = {
   ".cjs": "javascript",
   ".mjs": "javascript",
   ".ts": "typescript",
+  ".py": "python",
+};
+/** The manifests copied beside a case, per language, when the repository has them (they name its ecosystem). */
+const MANIFESTS_OF: Readonly<Record<string, readonly string[]>> = {
+  python: ["pyproject.toml", "setup.py", "requirements.txt"],
 };
 
 function git(dir: string, args: string[]): string | undefined {
@@ -62,6 +69,11 @@ function main(): number {
     );
     return 2;
   }
+  const suite =
+    path
+      .basename(corpus)
+      .replace(/-corpus\.tsv$/, "")
+      .replace(/\.tsv$/, "") || "real-js";
   const rows = readFileSync(corpus, "utf8")
     .split(/\r?\n/)
     .slice(1)
@@ -84,20 +96,23 @@ function main(): number {
       continue;
     }
     const touched = fixLinesOf(git(dir, ["diff", "-U0", "--no-color", parent, commit, "--", file]) ?? "");
-    const group = `real-js-${slug(repo.replace("/", "-"))}-${commit.slice(0, 7)}-${slug(file)}`;
+    const group = `${suite}-${slug(repo.replace("/", "-"))}-${commit.slice(0, 7)}-${slug(file)}`;
     for (const [label, rev, text, fixLines] of [
       ["vulnerable", parent, before, touched.before],
       ["safe", commit, after, touched.after],
     ] as const) {
-      const pkg = git(dir, ["show", `${rev}:package.json`]);
+      const manifests = (MANIFESTS_OF[language] ?? ["package.json"]).flatMap((m) => {
+        const text = git(dir, ["show", `${rev}:${m}`]);
+        return text === undefined ? [] : [[m, text] as [string, string]];
+      });
       writeCase(out, {
         file: { path: file, text },
-        repo: new Map(pkg === undefined ? [] : [["package.json", pkg]]),
+        repo: new Map(manifests),
         repoName: repo,
         head: rev,
         kase: {
           id: `${group}-${label}`,
-          suite: "real-js",
+          suite,
           language,
           category,
           policy,
@@ -113,7 +128,7 @@ function main(): number {
       written++;
     }
   }
-  console.error(`real-js: ${written} cases from ${rows.length - failed} fixes in ${out}`);
+  console.error(`${suite}: ${written} cases from ${rows.length - failed} fixes in ${out}`);
   return failed > 0 ? 1 : 0;
 }
 

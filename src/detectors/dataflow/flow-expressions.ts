@@ -264,6 +264,7 @@ export abstract class FlowExpressions extends FlowTexts {
       )?.text() ?? "";
     const route = this.t.routePath?.attribute.test(node.text()) ? this.fixedRoute(node, row) : undefined;
     if (route) return route;
+    if (this.t.sourceAttributes?.test(node.text())) return at(SOURCE, row);
     if (object && this.t.selfNames.test(object.text())) {
       return this.field(field, state, row) ?? this.assignedField(field, row) ?? at(OUTSIDE, row);
     }

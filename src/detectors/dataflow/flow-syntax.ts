@@ -125,11 +125,16 @@ const PYTHON: FlowSyntax = {
   interpolationKinds: ["interpolation"],
   binaryKinds: ["binary_operator", "boolean_operator", "comparison_operator"],
   unaryKinds: ["not_operator", "unary_operator"],
-  wrapperKinds: ["parenthesized_expression"],
+  // `**options` in a call holds what `options` holds (a `shell` key read by the shell sinks).
+  wrapperKinds: ["parenthesized_expression", "dictionary_splat"],
   castKinds: [],
   sourceMethods: /^(get_json|get_data|getlist)$/,
-  sourceNames: /^request$/,
-  sourceCallees: /^request\.(args|form|values|cookies|headers|json|data|files|GET|POST|COOKIES|META|query_params)\b/,
+  // The request, and what a script is given: its command line (`sys.argv`, `from sys import argv`)
+  // and what it reads from standard input (`input()`, `sys.stdin.readline()`).
+  sourceNames: /^(request|argv)$/,
+  sourceAttributes: /^sys\.argv$/,
+  sourceCallees:
+    /^(request\.(args|form|values|cookies|headers|json|data|files|GET|POST|COOKIES|META|query_params)\b|(input|raw_input|sys\.stdin\.read|sys\.stdin\.readline|sys\.stdin\.readlines)$)/,
   sanitizers: /^(int|float|bool|len|shlex\.quote|pipes\.quote|uuid\.UUID|UUID|escape_string|.*\.escape_string)$/,
   scalarMethods:
     /^(startswith|endswith|isdigit|isnumeric|isalnum|isalpha|isupper|islower|count|find|rfind|index|__len__|__contains__)$/,

@@ -85,6 +85,8 @@ export interface FlowSyntax {
   sourceCallees?: RegExp;
   /** Names that are the request itself wherever they are not assigned (Flask's imported `request`). */
   sourceNames?: RegExp;
+  /** Attributes, as written, that hold what the program was given from outside (Python's `sys.argv`). */
+  sourceAttributes?: RegExp;
   /** Parameters annotated as request data (`@RequestParam`). */
   sourceParameter?: RegExp;
   /** Calls that format a text with escaped values (`mysql.format(sql, values)`): the result is the text's. */

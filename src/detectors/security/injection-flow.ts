@@ -215,7 +215,7 @@ function flowHit(
   let reachedAny = false;
   for (const rule of rules.sinks) {
     if (!matchesCall(rule, call) && !receiverTyped(rule, call, syntax)) continue;
-    if (!whenHolds(rule, call)) continue;
+    if (!whenHolds(rule, call) && !shellByFlow(rule, call, flow)) continue;
     // Text that is a literal (or an ALL_CAPS constant) where the command goes carries nothing in:
     // the function need not be run (`db.query("SELECT ... WHERE id = $1", [id])`).
     const positional = call.args.filter((a) => !OPTION_KINDS.has(kindOf(a)));
@@ -296,6 +296,22 @@ function whenHolds(rule: SinkRule, call: CallSite): boolean {
   if (rule.when === "shell-option")
     return callArguments(call).some((a) => kindOf(a) === "object" && /\bshell\s*:\s*true\b/.test(a.text()));
   return true;
+}
+
+/**
+ * Python's `shell=` given through a name or a dict of options, when the flow knows it may be true:
+ * `shell=use_shell` after `use_shell = True`, `**opts` after `opts = {"shell": True}`.
+ */
+function shellByFlow(rule: SinkRule, call: CallSite, flow: FlowReader): boolean {
+  if (rule.when !== "shell-keyword") return false;
+  const mayBeTrue = (v: FlowValue | undefined) => v !== undefined && choicesOf(v).includes(true);
+  return callArguments(call).some((a) => {
+    if (kindOf(a) === "keyword_argument" && a.field("name")?.text() === "shell") {
+      const value = a.field("value");
+      return value ? mayBeTrue(flow.valueAt(value)) : false;
+    }
+    return kindOf(a) === "dictionary_splat" && mayBeTrue(flow.valueAt(a)?.entries?.get("shell"));
+  });
 }
 
 /** A call on a local declared with the rule's receiver type (`Runtime r = Runtime.getRuntime(); r.exec(...)`). */
