@@ -175,34 +175,30 @@ export function slackSignInRoutes(deps: SlackSignInDeps): GateRoute[] {
       deps.log.warn({ why: error.why }, "Slack sign-in refused");
       return refusedPage(res, error, next);
     }
-    if (who.teamId !== teamId) {
-      deps.log.warn({ userId: who.userId, team: who.teamId }, "Slack sign-in refused: another workspace");
+    // A refusal is logged and audited with why, and answered 403 with no session.
+    const refuse = async (why: string, message: string, code: string) => {
+      deps.log.warn({ userId: who.userId, team: who.teamId }, `Slack sign-in refused: ${why}`);
       await deps.store.audit({
         reviewId: "",
         actor: `slack:${who.userId}`,
         action: "signin",
         outcome: "refused",
-        detail: { team: who.teamId, why: "not a member of the gate's workspace" },
+        detail: { team: who.teamId, why },
       });
-      return refusedPage(
-        res,
-        new Refused(403, "Only members of the gate's own Slack workspace may sign in with Slack.", "team"),
-        next,
+      refusedPage(res, new Refused(403, message, code), next);
+    };
+    if (who.teamId !== teamId) {
+      return refuse(
+        "not a member of the gate's workspace",
+        "Only members of the gate's own Slack workspace may sign in with Slack.",
+        "team",
       );
     }
     if (!(await allowed(who.userId))) {
-      deps.log.warn({ userId: who.userId }, "Slack sign-in refused: not in GATE_SLACK_SIGNIN_ALLOW");
-      await deps.store.audit({
-        reviewId: "",
-        actor: `slack:${who.userId}`,
-        action: "signin",
-        outcome: "refused",
-        detail: { team: who.teamId, why: "not in GATE_SLACK_SIGNIN_ALLOW" },
-      });
-      return refusedPage(
-        res,
-        new Refused(403, "Your Slack account is not among those allowed to read the gate's evidence.", "allow"),
-        next,
+      return refuse(
+        "not in GATE_SLACK_SIGNIN_ALLOW",
+        "Your Slack account is not among those allowed to read the gate's evidence.",
+        "allow",
       );
     }
     const expires = deps.clock().getTime() + SESSION_HOURS * 3_600_000;
