@@ -52,6 +52,8 @@ export const ERROR_ADVICE = {
     "the database connection holding a replica's lock was lost (a failover, a proxy restart), so another replica may have done the same work meanwhile; a publish is done again on its own (docs/operations.md)",
   DATABASE_NOT_EMPTY:
     "copy into an empty database: create a fresh one and name it in --to (README, Moving from SQLite to PostgreSQL)",
+  SIGNIN_REFUSED:
+    "Sign in with Slack did not let this person in (another workspace, not in GATE_SLACK_SIGNIN_ALLOW, or a sign-in not started in this browser); nothing was stored but the audit entry (docs/operations.md)",
   INVESTIGATION_STOPPED:
     "the investigation reached a limit (GATE_INVESTIGATOR_* settings); its report is inconclusive and a person decides",
 } as const satisfies Record<string, string>;

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { webApi } from "@slack/bolt";
+import { GateError } from "../domain/errors.js";
 import { SESSION_HOURS } from "../review/auditor-tokens.js";
 import {
   isSlackMemberIds,
@@ -61,13 +62,13 @@ function slackError(error: unknown): string | undefined {
 }
 
 /** A sign-in that cannot go on: the status, what the person reads, and what the log says. */
-class Refused extends Error {
+class Refused extends GateError {
   constructor(
     readonly status: number,
     readonly problem: string,
     readonly why: string,
   ) {
-    super(why);
+    super("SIGNIN_REFUSED", why);
   }
 }
 
