@@ -114,3 +114,17 @@ export function detectContext(
     },
   };
 }
+
+/**
+ * The head lines of a detector's findings for a PR that adds one file.
+ *
+ * @example await addedFileFindingLines(injectionDetector, "app.py", ["os.system('ls ' + x)"]) // [1]
+ */
+export async function addedFileFindingLines(
+  detector: { detect(ctx: DetectContext): Promise<Array<{ line?: number | undefined }>> },
+  filename: string,
+  lines: string[],
+): Promise<number[]> {
+  const pr = buildPr({ files: [{ filename, patch: addedFilePatch(lines) }] });
+  return (await detector.detect(detectContext(pr))).map((f) => f.line ?? 0);
+}

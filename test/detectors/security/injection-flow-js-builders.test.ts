@@ -1,13 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { injectionDetector } from "../../../src/detectors/security/injection.js";
-import { addedFilePatch, buildPr, detectContext } from "../pr-builder.js";
+import { addedFileFindingLines } from "../pr-builder.js";
 
 /** Head lines of SEC-02 findings for one added file. */
-async function flagged(filename: string, lines: string[]): Promise<number[]> {
-  const pr = buildPr({ files: [{ filename, patch: addedFilePatch(lines) }] });
-  const findings = await injectionDetector.detect(detectContext(pr));
-  return findings.map((f) => f.line ?? 0);
-}
+const flagged = (filename: string, lines: string[]) => addedFileFindingLines(injectionDetector, filename, lines);
 
 describe("injection flows: query builders' SQL fragments (TypeORM where/andWhere/orWhere/having)", () => {
   it("TS: a value interpolated into a quoted LIKE of orWhere is flagged at its line", async () => {
