@@ -1,5 +1,5 @@
 import { audits } from "./audit-entries.js";
-import { decidedAfterTheFact, emergencyOf, grantEmergency } from "./emergency-pass.js";
+import { grantEmergency, openEmergency } from "./emergency-pass.js";
 import type { ReviewWork } from "./review-work.js";
 
 /**
@@ -52,14 +52,14 @@ export class ReviewEmergencies {
     let marked = 0;
     for (const r of await this.work.store.withStatus("waiting_for_human", "merged_unapproved")) {
       if (r.source !== "github") continue;
-      const pass = emergencyOf(await this.work.store.auditFor(r.id));
-      if (!pass || pass.overdue || Date.parse(pass.due_at) > now.getTime()) continue;
+      const pass = openEmergency(await this.work.store.auditFor(r.id));
+      if (!pass || Date.parse(pass.due_at) > now.getTime()) continue;
       await this.work.lock.run(r.id, async () => {
         const ctx = await this.work.context(r.id);
         const entries = await this.work.store.auditFor(r.id);
-        const again = emergencyOf(entries);
+        const again = openEmergency(entries);
         const open = ctx.review.status === "waiting_for_human" || ctx.review.status === "merged_unapproved";
-        if (!open || !again || again.overdue || decidedAfterTheFact(entries)) return;
+        if (!open || !again) return;
         await this.work.store.audit(audits.emergencyOverdue(r.id, r.pr, again.due_at, now.toISOString()));
         await this.work.publishing.record(ctx.id, await ctx.result());
         marked += 1;

@@ -38,6 +38,17 @@ export function decidedAfterTheFact(entries: readonly AuditEntry[]): boolean {
   );
 }
 
+/**
+ * A review's emergency pass while it is still open: not yet overdue and with no decision after
+ * the fact. What the overdue sweep marks and what the reminders follow.
+ *
+ * @example openEmergency(await store.auditFor("r-1"))?.due_at
+ */
+export function openEmergency(entries: readonly AuditEntry[]): EmergencyPass | undefined {
+  const pass = emergencyOf(entries);
+  return pass && !pass.overdue && !decidedAfterTheFact(entries) ? pass : undefined;
+}
+
 /** What granting an emergency reads and writes. */
 export interface GrantDeps {
   store: ReviewStore;

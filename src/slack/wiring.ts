@@ -11,7 +11,7 @@ import { buildSlackApp } from "./app.js";
 import { type ChannelMap, channelFor } from "./channel-map.js";
 import type { StartRerun } from "./decision-flow.js";
 import { createPeople, type People } from "./people.js";
-import { decidedAfterTheFact, emergencyOf } from "../review/emergency-pass.js";
+import { openEmergency } from "../review/emergency-pass.js";
 import { createReminders } from "./reminders.js";
 import { createSlackPublisher } from "./slack-publisher.js";
 import { appTokenRefusal, type SlackBotIdentity } from "./token-check.js";
@@ -105,9 +105,7 @@ export function wireSlack(cfg: SlackOn, deps: SlackWiringDeps) {
           merged: async () => (deps.emergencies ? deps.store.withStatus("merged_unapproved") : []),
           openEmergency: async (review) => {
             if (!deps.emergencies || review.source !== "github") return undefined;
-            const entries = await deps.store.auditFor(review.id);
-            const pass = emergencyOf(entries);
-            return pass && !pass.overdue && !decidedAfterTheFact(entries) ? pass : undefined;
+            return openEmergency(await deps.store.auditFor(review.id));
           },
           resultOf: (id) => deps.store.lastResult(id),
           deciders: (review, result) => (result ? whoToAsk(deps.approvers, review, result).approvers : []),
