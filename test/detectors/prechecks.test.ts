@@ -15,10 +15,12 @@ import { precheck, prefilter, withoutPrechecks } from "../../src/detectors/prech
 import { AUTH_CALL, AUTH_CALL_WORDS, AUTH_LINE, AUTH_LINE_WORDS } from "../../src/detectors/security/auth-change.js";
 import { AUTH_RULES, CONDITION_WORDS } from "../../src/detectors/security/auth-rules.js";
 import { mayCallCrypto } from "../../src/detectors/security/crypto-calls.js";
-import { mayBuildStrings } from "../../src/detectors/security/injection-flow.js";
+import { mayBuildStrings, mayHoldSqlText } from "../../src/detectors/security/injection-flow.js";
+import { injectionDetector } from "../../src/detectors/security/injection.js";
+import { syntaxOfPatch } from "../../src/detectors/code/syntax-tree.js";
 import { maySecretlintFind } from "../../src/detectors/security/secretlint-scan.js";
 import { PACKAGE_ROOT } from "../../src/package-paths.js";
-import { buildPr, detectContext } from "./pr-builder.js";
+import { addedFileFindingLines, addedFilePatch, buildPr, detectContext } from "./pr-builder.js";
 
 const FIXTURE_ROOTS = [path.join(PACKAGE_ROOT, "fixtures"), path.join(PACKAGE_ROOT, "fixtures", "eval")];
 
@@ -120,6 +122,41 @@ describe("mayBuildStrings", () => {
     ['db.query("SELECT 1 FROM t WHERE id = $1", [id])', "typescript", false],
   ] as const)("%s (%s) -> %s", (text, lang, expected) => {
     expect(mayBuildStrings(text, lang)).toBe(expected);
+  });
+});
+
+describe("mayHoldSqlText", () => {
+  const holds = (filename: string, lines: string[]) => {
+    const file = buildPr({ files: [{ filename, patch: addedFilePatch(lines) }] }).files[0];
+    const syntax = file ? syntaxOfPatch(file) : undefined;
+    if (!syntax) throw new Error(`no tree for ${filename}`);
+    return mayHoldSqlText(syntax);
+  };
+
+  it.each([
+    ["a.ts", ['const v = cache.get("user:" + id);', 'const m = /x(\\d+)/.exec(line + "!");'], false],
+    ["a.ts", ['const q = "SELECT * FROM t WHERE id = " + id;'], true],
+    // Words spread over strings, as the flow joins them: each alternative of SQL_SHAPE is asked.
+    ["a.ts", ['const a = "select a";', 'const b = "from t";', "run(a + x + b);"], true],
+    ["a.ts", ['const a = "or";', 'const b = "x = ";', "run(a + b + x);"], true],
+    ["a.ts", ['const a = "\\nor x = ";', "run(a + x);"], true],
+    ["a.ts", ["const q = `{ call p(${x}) }`;"], true],
+    ["a.ts", ['const q = "error: " + x + " for " + y;'], false],
+    ["app.py", ['q = f"DELETE FROM t WHERE id = {x}"'], true],
+    ["app.py", ['k = "name" + x', "d.get(k)"], false],
+  ] as const)("%s %j -> %s", (filename, lines, expected) => {
+    expect(holds(filename, [...lines])).toBe(expected);
+  });
+
+  it("a generic SQL method still reports SQL built from strings that hold SQL words", async () => {
+    const lines = [
+      "export function find(db, id) {",
+      '  const where = " WHERE id = ";',
+      '  return db.get("SELECT * FROM users" + where + id);',
+      "}",
+    ];
+    expect(await addedFileFindingLines(injectionDetector, "src/find.ts", lines)).toEqual([3]);
+    expect(await withoutPrechecks(() => addedFileFindingLines(injectionDetector, "src/find.ts", lines))).toEqual([3]);
   });
 });
 

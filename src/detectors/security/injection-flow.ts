@@ -19,6 +19,7 @@ import { FLOW_SYNTAX } from "../dataflow/flow-syntax.js";
 import { carried, choicesOf, type FlowValue } from "../dataflow/flow-value.js";
 import { splicesValue } from "./sql-splice.js";
 import { STRING_SYNTAX } from "./string-syntax.js";
+import { GRAMMARS } from "../code/grammars.js";
 import { precheck, prefilter } from "../precheck.js";
 
 /** Text that reads as a SQL statement or clause (PostgreSQL's `NOTIFY channel, 'payload'` too). */
@@ -112,6 +113,11 @@ export function injectionFlows(syntax: PatchSyntax, headText = ""): InjectionFlo
     // pre-check: with pre-checks off, its arguments are read as any call's are).
     const mayCarry = !literals?.test(call.argumentList.text());
     if (!precheck(mayCarry)) continue;
+    // A call that only SQL rules take (`map.get(k)`, `re.exec(s)` read as SQL sinks by name) is
+    // reported only for text that reads as SQL, and that text is made of the file's strings: a file
+    // whose strings hold no SQL word has no SQL to reach it, so its functions need not be run (a
+    // pre-check: with pre-checks off, the call is read as any sink call is).
+    if (onlyWordedSql(call, rules, syntax) && !precheck(mayHoldSqlText(syntax))) continue;
     // Where the language's data flow is followed, the values that reach the call decide.
     const flow = rules.sinks.some((r) => matchesCall(r, call) || receiverTyped(r, call, syntax))
       ? FlowReader.of(syntax)
@@ -178,6 +184,99 @@ export function injectionFlows(syntax: PatchSyntax, headText = ""): InjectionFlo
     }
   }
   return out.sort((a, b) => a.row - b.row);
+}
+
+/**
+ * True when every sink rule the call matches is a SQL rule that reports only text SQL_SHAPE reads
+ * as SQL (no fragment, no raw request value, no environment): then neither the flow nor the string
+ * reader reports it unless the file's strings hold a SQL word.
+ */
+function onlyWordedSql(call: CallSite, rules: InjectionRules, syntax: PatchSyntax): boolean {
+  let any = false;
+  for (const rule of rules.sinks) {
+    if (!matchesCall(rule, call) && !receiverTyped(rule, call, syntax)) continue;
+    if (rule.kind !== "sql" || rule.fragment || rule.rawRequest || rule.environment !== undefined) return false;
+    any = true;
+  }
+  return any;
+}
+
+/**
+ * What any text SQL_SHAPE matches holds, one alternative of it per entry: a keyword and a word or
+ * sign its clause needs too (`select` and `from`, `and`/`or` as a word and an operator, `{` and
+ * `call`...). Keep in step with SQL_SHAPE.
+ */
+const SQL_WORDS: ReadonlyArray<readonly [RegExp, RegExp]> = [
+  [/select/i, /from/i],
+  [/insert/i, /into/i],
+  [/update/i, /set/i],
+  [/delete/i, /from/i],
+  [/where/i, /[=<>]|like|in/i],
+  [/order/i, /by/i],
+  [/values/i, /\(/],
+  [/\b(?:and|or)\b/i, /[=<>]|like/i],
+  [/notify/i, /[,']/],
+  [/call/i, /\{/],
+];
+
+const SQL_TEXT = new WeakMap<SgNode, boolean>();
+const STRING_KINDS = new Map<SyntaxLanguage, string[]>();
+
+/**
+ * False when no string of the file (every kind of string, string part, character, heredoc body or
+ * substitution the data flow's or the string reader's tables name) holds a SQL word: the literal
+ * text of any value the flow or the string reader builds is made of these strings' text (and of
+ * numbers and booleans, which hold no SQL keyword), so it cannot read as SQL. A keyword split across
+ * two strings (`"SEL" + "ECT ..."`) is the case this does not cover; the pre-check differential
+ * checks it on real code.
+ *
+ * @example mayHoldSqlText(syntaxOf('m.get(k + "x")')) // false
+ */
+export function mayHoldSqlText(syntax: PatchSyntax): boolean {
+  const cached = SQL_TEXT.get(syntax.root);
+  if (cached !== undefined) return cached;
+  const kinds = stringKindsOf(syntax);
+  let text = "";
+  for (const node of kinds.length > 0 ? syntax.root.findAll({ rule: { any: kinds.map((kind) => ({ kind })) } }) : [])
+    text += `${node.text()}\n`;
+  // An escape (`"\\nor x = "`) reads as a break between words: the string reader may drop it. The
+  // flow also writes numbers and booleans as text (`"in" + 1/0` is "inInfinity").
+  const words = `${text.replace(/\\./g, " ")} true false Infinity NaN`;
+  const may = SQL_WORDS.some(([word, also]) => word.test(words) && also.test(words));
+  SQL_TEXT.set(syntax.root, may);
+  return may;
+}
+
+/** The string kinds of the tables that are kinds of this grammar (a table shared by languages names others' too). */
+function stringKindsOf(syntax: PatchSyntax): string[] {
+  const known = STRING_KINDS.get(syntax.lang);
+  if (known) return known;
+  const s = STRING_SYNTAX[syntax.lang];
+  const f = FLOW_SYNTAX[syntax.lang];
+  const all = new Set([
+    ...GRAMMARS[syntax.lang].stringKinds,
+    ...s.stringKinds,
+    ...s.constantStringKinds,
+    ...s.contentKinds,
+    ...s.bodyKinds,
+    ...s.substitutionKinds,
+    ...(s.heredoc ? [s.heredoc.marker, s.heredoc.body] : []),
+    ...(f?.stringKinds ?? []),
+    ...(f?.stringContentKinds ?? []),
+    ...(f?.charKinds ?? []),
+    ...(f?.stringBodyKinds ?? []),
+    ...(f?.heredoc ? [f.heredoc.marker, f.heredoc.body] : []),
+  ]);
+  const valid = [...all].filter((kind) => {
+    try {
+      syntax.root.find({ rule: { kind } });
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  STRING_KINDS.set(syntax.lang, valid);
+  return valid;
 }
 
 /** The language's sink names, and the local names its imports give them. */
