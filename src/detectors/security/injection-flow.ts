@@ -236,16 +236,27 @@ export function mayHoldSqlText(syntax: PatchSyntax): boolean {
   const cached = SQL_TEXT.get(syntax.root);
   if (cached !== undefined) return cached;
   const kinds = stringKindsOf(syntax);
-  let text = "";
-  for (const node of kinds.length > 0 ? syntax.root.findAll({ rule: { any: kinds.map((kind) => ({ kind })) } }) : [])
-    text += `${node.text()}\n`;
-  // An escape (`"\\nor x = "`) reads as a break between words: the string reader may drop it. The
-  // flow also writes numbers and booleans as text (`"in" + 1/0` is "inInfinity").
-  const words = `${text.replace(/\\./g, " ")} true false Infinity NaN`;
-  const may = SQL_WORDS.some(([word, also]) => word.test(words) && also.test(words));
+  // The flow also writes numbers and booleans as text (`"in" + 1/0` is "inInfinity").
+  const seen = SQL_WORDS.map(([word, also]) => [word.test(AS_TEXT), also.test(AS_TEXT)]);
+  let may = false;
+  // Each string apart (no SQL_WORDS pattern spans two), stopping at the first alternative met.
+  for (const node of kinds.length > 0 ? syntax.root.findAll({ rule: { any: kinds.map((kind) => ({ kind })) } }) : []) {
+    // An escape (`"\\nor x = "`) reads as a break between words: the string reader may drop it.
+    const text = node.text().replace(/\\./g, " ");
+    may = SQL_WORDS.some(([word, also], i) => {
+      const s = seen[i] as boolean[];
+      s[0] ||= word.test(text);
+      s[1] ||= also.test(text);
+      return s[0] && s[1];
+    });
+    if (may) break;
+  }
   SQL_TEXT.set(syntax.root, may);
   return may;
 }
+
+/** What numbers and booleans read as, when the flow joins them to text. */
+const AS_TEXT = "true false Infinity NaN";
 
 /** The string kinds of the tables that are kinds of this grammar (a table shared by languages names others' too). */
 function stringKindsOf(syntax: PatchSyntax): string[] {
