@@ -18,7 +18,6 @@ import { FlowReader } from "../dataflow/flow-reader.js";
 import { FLOW_SYNTAX } from "../dataflow/flow-syntax.js";
 import { carried, choicesOf, type FlowValue } from "../dataflow/flow-value.js";
 import { splicesValue } from "./sql-splice.js";
-import { splicesOnlyOptions } from "./configured-option.js";
 import { STRING_SYNTAX } from "./string-syntax.js";
 import { precheck, prefilter } from "../precheck.js";
 
@@ -288,14 +287,6 @@ function flowHit(
     const positional = call.args.filter((a) => !OPTION_KINDS.has(kindOf(a)));
     const carriers = (rule.shape ?? "text") === "text" ? (rule.args ?? [0]).map((i) => positional[i]) : positional;
     if (rule.environment === undefined && carriers.every((n) => n === undefined || strings.isConstant(n))) {
-      reachedAny = true;
-      continue;
-    }
-    // SQL that splices only the options the object was built with (a configured table name).
-    if (
-      rule.kind === "sql" &&
-      carriers.every((n) => n === undefined || strings.isConstant(n) || splicesOnlyOptions(n, syntax, strings))
-    ) {
       reachedAny = true;
       continue;
     }
