@@ -220,11 +220,13 @@ async function main(): Promise<number> {
     print("held", out.held);
   }
   if (args.includes("--misses")) {
-    for (const c of dev.filter((x) => (x.label === "vulnerable") !== x.flagged)) {
+    // A vulnerable case found in its file but not at the lines its fix changed is listed too.
+    const missedAtFix = (x: (typeof dev)[number]) => x.label === "vulnerable" && x.flagged && x.fixLines && !x.flaggedAtFix;
+    for (const c of dev.filter((x) => (x.label === "vulnerable") !== x.flagged || missedAtFix(x))) {
       const shown = c.flagged ? c.hits : c.policyFindings;
       const why = shown.map((f) => `\n    ${f.policy} line ${f.line ?? "-"}: ${f.message.slice(0, 160)}`).join("");
       console.error(
-        `${c.label === "vulnerable" ? "missed" : "false alarm"} ${c.id} ${c.language} ${c.category} ${c.path} (${c.route})${c.fixLines ? ` fix lines ${c.fixLines.join(",")}; at them: ${c.flaggedAtFix ? "yes" : "no"}` : ""}${why}`,
+        `${c.label === "vulnerable" ? (c.flagged ? "missed at the fix lines" : "missed") : "false alarm"} ${c.id} ${c.language} ${c.category} ${c.path} (${c.route})${c.fixLines ? ` fix lines ${c.fixLines.join(",")}; at them: ${c.flaggedAtFix ? "yes" : "no"}` : ""}${why}`,
       );
     }
   }

@@ -1,10 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
-import YAML, { isSeq, LineCounter } from "yaml";
 import { GateError, messageOf } from "../domain/errors.js";
 import { PolicyMetaSchema, type Policy } from "../domain/policy.js";
-
-const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/;
+import { cachedFrontMatter, FRONT_MATTER, type ParsedFrontMatter, ruleLines } from "./front-matter-cache.js";
 
 /**
  * Parses one policy file: YAML front matter (validated) above Markdown prose.
@@ -17,15 +15,16 @@ export function parsePolicyFile(source: string, text: string, read: { rules: boo
   if (!match) {
     throw new GateError("POLICY_INVALID", `${source}: no YAML front matter (a '---' block at the top)`);
   }
-  let meta: unknown;
+  let front: ParsedFrontMatter;
   try {
-    meta = YAML.parse(match[1] ?? "");
+    front = cachedFrontMatter(match[1] ?? "");
   } catch (error) {
     throw new GateError("POLICY_INVALID", `${source}: front matter is not YAML: ${messageOf(error)}`, {
       cause: error,
     });
   }
   // A dozen small parses at start: zod's generated fast parser would cost more to build than it saves.
+  const meta = front.meta;
   const parsed = PolicyMetaSchema.safeParse(meta, { jitless: true });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -47,7 +46,7 @@ export function parsePolicyFile(source: string, text: string, read: { rules: boo
   const body = (match[2] ?? "").trim();
   if (body.length === 0) throw new GateError("POLICY_INVALID", `${source}: the policy has no prose`);
   const policy: Policy = { ...parsed.data, text: body, source };
-  if (parsed.data.rules.length > 0) policy.ruleLines = ruleLines(match[1] ?? "", parsed.data.rules.length);
+  if (parsed.data.rules.length > 0) policy.ruleLines = front.ruleLines;
   return policy;
 }
 
@@ -67,17 +66,6 @@ function withoutRules(match: RegExpExecArray): RegExpExecArray {
   const out = [...match] as unknown as RegExpExecArray;
   out[1] = kept.join("\n");
   return out;
-}
-
-/** The file line of each `rules:` entry (the front matter starts on line 2, below its `---`). */
-function ruleLines(frontMatter: string, count: number): number[] {
-  const lineCounter = new LineCounter();
-  const doc = YAML.parseDocument(frontMatter, { lineCounter });
-  const list = doc.get("rules", true);
-  return Array.from({ length: count }, (_, i) => {
-    const item = isSeq(list) ? (list.items[i] as { range?: [number, number, number] } | undefined) : undefined;
-    return lineCounter.linePos(item?.range?.[0] ?? 0).line + 1;
-  });
 }
 
 /**

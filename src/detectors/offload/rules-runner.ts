@@ -1,4 +1,5 @@
-import { type ChildProcess, fork } from "node:child_process";
+import type * as ChildProcesses from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import { createRequire } from "node:module";
@@ -19,6 +20,9 @@ import type {
   RulesJob,
   RulesSearching,
 } from "./rules-protocol.js";
+
+/** Node's child_process, loaded at the first fork: a review with no team rule never pays for it. */
+let childProcesses: typeof ChildProcesses | undefined;
 
 /** How long past the rules' budget the rules process is left before it is killed (a rule that returns in time is stopped there, naming itself). */
 export const RULES_GRACE_MS = 250;
@@ -121,7 +125,8 @@ export function rulesRunner(log: Logger, timeoutMs = 120_000): RulesRunner | und
   const spawn = (): ChildProcess => {
     fs.writeFileSync(progressFile, Buffer.alloc(8));
     // The progress file is the process's one argument.
-    const c = fork(script.file, [progressFile], {
+    childProcesses ??= createRequire(import.meta.url)("node:child_process") as typeof ChildProcesses;
+    const c = childProcesses.fork(script.file, [progressFile], {
       execArgv: script.execArgv,
       serialization: "advanced",
       stdio: ["ignore", "inherit", "inherit", "ipc"],

@@ -98,7 +98,7 @@ export interface InjectionFlow {
  */
 export function injectionFlows(syntax: PatchSyntax, headText = ""): InjectionFlow[] {
   const reader = StringBuilderReader.of(syntax);
-  const rules = INJECTION_RULES[syntax.lang];
+  const fileRules = INJECTION_RULES[syntax.lang];
   const outside = new OutsideReader(syntax.lang, reader, headText);
   const out: InjectionFlow[] = [];
   const report = (kind: InjectionFlow["kind"], node: SgNode, callRow: number, hit: BuiltString) => {
@@ -107,8 +107,21 @@ export function injectionFlows(syntax: PatchSyntax, headText = ""): InjectionFlo
   };
   const literals = STRING_SYNTAX[syntax.lang].literalArguments;
   const aliases = importAliases(headText || syntax.root.text(), syntax.lang);
+  const ownFunctions = ownFunctionNames(syntax);
+  let text: string | undefined;
+  const rootText = () => {
+    text ??= syntax.root.text();
+    return text;
+  };
+  const ownRules = { ...fileRules, sinks: fileRules.sinks.filter((r) => !isBareShell(r)) };
+  const noSqlRules = { ...fileRules, sinks: fileRules.sinks.filter((r) => r.kind !== "sql") };
   for (const site of callSites(syntax, prefilter(sinkNamesWith(syntax.lang, aliases)))) {
     const call = aliases ? resolveAlias(site, aliases, syntax.lang) : site;
+    // A bare call of a function the file defines runs that function (its own calls are judged where
+    // they are), not an imported or promisified `exec`: `execCommand(cmd)` over `execFile(cmd[0], ...)`.
+    const own = call.receiver === undefined && ownFunctions.has(call.method);
+    // `this.requests.get(id)` on a `Map` is a lookup, not a query.
+    const rules = own ? ownRules : collectionReceiver(call, syntax, rootText) ? noSqlRules : fileRules;
     // Only literals that splice nothing: no built text and no request data reach this call (a
     // pre-check: with pre-checks off, its arguments are read as any call's are).
     const mayCarry = !literals?.test(call.argumentList.text());
@@ -152,23 +165,23 @@ export function injectionFlows(syntax: PatchSyntax, headText = ""): InjectionFlo
     if (raw) report(sink.rule.kind, call.node, call.row, { literal: "", dynamic: true, rows: [call.row] });
   }
   const mayHoldShellText =
-    rules.shellTextKinds.length > 0 &&
-    (headText === "" || rules.shellTextToken === undefined || precheck(rules.shellTextToken.test(headText)));
+    fileRules.shellTextKinds.length > 0 &&
+    (headText === "" || fileRules.shellTextToken === undefined || precheck(fileRules.shellTextToken.test(headText)));
   if (mayHoldShellText) {
-    for (const node of syntax.root.findAll({ rule: { any: rules.shellTextKinds.map((kind) => ({ kind })) } })) {
+    for (const node of syntax.root.findAll({ rule: { any: fileRules.shellTextKinds.map((kind) => ({ kind })) } })) {
       const row = node.range().start.line;
       const built = reader.readText(node);
       if (built.dynamic) report("shell", node, row, built);
     }
   }
-  for (const sink of rules.propertySinks) {
+  for (const sink of fileRules.propertySinks) {
     // Setting the property names it: a file whose text never does sets none (the assignments stay unread).
     if (headText !== "" && !precheck(sink.word.test(headText))) continue;
     for (const [name, values] of reader.assignedNames()) {
       if (!sink.property.test(name)) continue;
       for (const { row, value } of values) {
         if (sink.shape === "flag-array") {
-          const [flag, script] = argvOf([value], rules, reader);
+          const [flag, script] = argvOf([value], fileRules, reader);
           const built = flag && script && SHELL_FLAG.test(unquoted(flag)) ? reader.read(script) : undefined;
           if (built?.dynamic) report(sink.kind, value.parent() ?? value, row, built);
           continue;
@@ -288,6 +301,59 @@ function stringKindsOf(syntax: PatchSyntax): string[] {
   });
   STRING_KINDS.set(syntax.lang, valid);
   return valid;
+}
+
+/** Languages whose bare shell sinks (`exec`, `execCommand`) a function of the file's own may shadow. */
+const OWN_FUNCTION_LANGS: ReadonlySet<SyntaxLanguage> = new Set([
+  "javascript",
+  "typescript",
+  "tsx",
+] as SyntaxLanguage[]);
+
+/** A shell sink named by a bare call only (an imported or promisified `exec`). */
+function isBareShell(rule: SinkRule): boolean {
+  return rule.kind === "shell" && rule.receiver === "none";
+}
+
+/**
+ * The names of the functions a JavaScript or TypeScript file defines itself: `function f() {}`,
+ * `const f = function () {}`, `const f = () => {}`. Empty for other languages.
+ *
+ * @example ownFunctionNames(syntaxOf("function execCommand(c) {}")) // Set { "execCommand" }
+ */
+function ownFunctionNames(syntax: PatchSyntax): Set<string> {
+  const names = new Set<string>();
+  if (!OWN_FUNCTION_LANGS.has(syntax.lang)) return names;
+  const kinds = ["function_declaration", "generator_function_declaration", "variable_declarator"];
+  for (const node of syntax.root.findAll({ rule: { any: kinds.map((kind) => ({ kind })) } })) {
+    const name = node.field("name");
+    if (!name || kindOf(name) !== "identifier") continue;
+    if (kindOf(node) === "variable_declarator" && !FUNCTION_VALUES.has(kindOf(node.field("value") ?? name))) continue;
+    names.add(name.text());
+  }
+  return names;
+}
+
+const FUNCTION_VALUES = new Set(["function_expression", "function", "arrow_function", "generator_function"]);
+
+/** A collection type of JavaScript: its `get`, `all`, `run` are no driver's. */
+const COLLECTION_TYPES = "(?:Readonly)?(?:Map|Set|WeakMap|WeakSet)";
+
+/**
+ * True when a JavaScript or TypeScript call's receiver is a name (or `this.name`) the file declares
+ * a `Map` or `Set` (`requests: Map<string, R> = new Map()`, `const seen = new Set()`): a SQL method
+ * name on it (`get`, `all`) is a collection's.
+ *
+ * @example collectionReceiver(call("this.requests.get(id)"), syntax, () => "requests = new Map()") // true
+ */
+function collectionReceiver(call: CallSite, syntax: PatchSyntax, text: () => string): boolean {
+  if (!OWN_FUNCTION_LANGS.has(syntax.lang) || call.receiver === undefined) return false;
+  const name = /^(?:this\.)?([A-Za-z_$][\w$]*)$/.exec(call.receiver)?.[1];
+  if (!name) return false;
+  const declared = new RegExp(
+    `(?<![\\w$])${name.replace(/\$/g, "\\$")}\\s*(?:[?!]?\\s*:\\s*${COLLECTION_TYPES}\\s*<|=\\s*new\\s+${COLLECTION_TYPES}\\s*[<(])`,
+  );
+  return declared.test(text());
 }
 
 /** The language's sink names, and the local names its imports give them. */

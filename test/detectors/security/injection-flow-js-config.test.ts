@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import { injectionDetector } from "../../../src/detectors/security/injection.js";
+import { addedFileFindingLines } from "../pr-builder.js";
+
+/** Head lines of SEC-02 findings for one added file. */
+const flagged = (filename: string, lines: string[]) => addedFileFindingLines(injectionDetector, filename, lines);
+
+describe("injection flows: a file's own function named like an imported exec", () => {
+  it("JS: a local execCommand that runs execFile with an argument array is no shell", async () => {
+    expect(
+      await flagged("src/command.js", [
+        "var child_process = require('child_process');",
+        "function execCommand(command, options) {",
+        "  var parts = command.split(' ');",
+        "  return child_process.execFile(parts[0], parts.slice(1), options);",
+        "}",
+        "function lint(files, options) {",
+        "  return execCommand('scss-lint ' + files.join(' '), options);",
+        "}",
+      ]),
+    ).toEqual([]);
+  });
+
+  it("JS twin: a local execCommand that runs exec is flagged where it runs the shell", async () => {
+    expect(
+      await flagged("src/command.js", [
+        "var child_process = require('child_process');",
+        "function execCommand(command, options) {",
+        "  return child_process.exec(command, options);",
+        "}",
+        "function lint(files, options) {",
+        "  return execCommand('scss-lint ' + files.join(' '), options);",
+        "}",
+      ]),
+    ).toEqual([3]);
+  });
+
+  it("JS twin: an imported execCommand (not defined in the file) is still a shell", async () => {
+    expect(
+      await flagged("src/command.js", [
+        "const { execCommand } = require('./shell');",
+        "function lint(files) {",
+        "  return execCommand('scss-lint ' + files.join(' '));",
+        "}",
+      ]),
+    ).toEqual([3]);
+  });
+});
+
+describe("injection flows: a Map's get is no query", () => {
+  const store = (declaration: string) => [
+    "export class Store {",
+    `  ${declaration}`,
+    "  find(id: string) {",
+    "    return this.rows.get(`SELECT * FROM items WHERE id = '${id}'`);",
+    "  }",
+    "}",
+  ];
+
+  it("TS: get on a field declared a Map (or made by new Map) is not flagged", async () => {
+    expect(await flagged("lib/store.ts", store("private rows: Map<string, Row> = new Map();"))).toEqual([]);
+    expect(await flagged("lib/store.ts", store("private rows = new Map<string, Row>();"))).toEqual([]);
+  });
+
+  it("TS twin: the same get on a field that is no Map (a sqlite handle) is flagged", async () => {
+    expect(await flagged("lib/store.ts", store("private rows: Database;"))).toEqual([4]);
+  });
+});
+
+describe("injection flows: a configured table name is still spliced SQL", () => {
+  it("TS: a readonly table name set from an option with a constant default is flagged (the shape of CVE-2019-15658)", async () => {
+    expect(
+      await flagged("lib/index.ts", [
+        "export class PostgresAdapter {",
+        "  public readonly tableName: string;",
+        "  constructor(private pool: any, opts: Partial<Options> = {}) {",
+        '    this.tableName = opts.tableName || "socket_io_attachments";',
+        "  }",
+        "  async cleanup() {",
+        "    await this.pool.query(`DELETE FROM ${this.tableName} WHERE created_at < now()`);",
+        "  }",
+        "}",
+      ]),
+    ).toEqual([7]);
+  });
+});
