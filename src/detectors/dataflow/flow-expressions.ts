@@ -187,7 +187,103 @@ export abstract class FlowExpressions extends FlowTexts {
     if (local) return at(local, row);
     if (this.t.sourceNames?.test(name)) return at(SOURCE, row);
     if (this.imported.has(name)) return { ...CONSTANT, rows: [row] };
-    return this.field(name, state, row) ?? (/^[A-Z]/.test(name) ? { ...CONSTANT, rows: [row] } : at(OUTSIDE, row));
+    return (
+      this.field(name, state, row) ??
+      (/^[A-Z]/.test(name) ? { ...CONSTANT, rows: [row] } : (this.moduleName(name, row) ?? at(OUTSIDE, row)))
+    );
+  }
+
+  /** What the module's top level gives each name it binds only by plain assignment; null for one bound otherwise. */
+  private moduleBindings: Map<string, SgNode[] | null> | undefined;
+
+  /**
+   * A name the module's top level binds (`moduleNames`): what its plain assignments there give,
+   * each read on its own, when that is plain data; data from outside when it is not; undefined for
+   * a name it does not bind so, or binds any other way too.
+   */
+  private moduleName(name: string, row: number): FlowValue | undefined {
+    const key = `module:${name}`;
+    const known = this.fieldValues.get(key);
+    if (known) return at(known, row);
+    const values = this.moduleValues().get(name);
+    if (!values || values.length === 0) return undefined;
+    if (this.reading.has(key)) {
+      this.cycles.push(key);
+      return { ...CONSTANT, rows: [row] };
+    }
+    const cycles = this.cycles.length;
+    this.reading.add(key);
+    const joined = values.map((n) => this.expr(n, { env: new Map(), builders: new Set(), live: true })).reduce(join);
+    this.reading.delete(key);
+    // Only plain data counts: a constant's text, a choice of constants, a list or map of them. A
+    // name given a call's result (`db = require("./db")`, `root = Path(__file__)`) stays outside data.
+    const data =
+      !joined.outside &&
+      (joined.known !== undefined ||
+        joined.choices !== undefined ||
+        joined.items !== undefined ||
+        joined.entries !== undefined);
+    const v = data ? joined : OUTSIDE;
+    if (this.cycles.slice(cycles).every((n) => n === key)) this.fieldValues.set(key, v);
+    if (this.reading.size === 0) this.cycles.length = 0;
+    return at(v, row);
+  }
+
+  /**
+   * The module's names and their top-level values, read once: a walk of the top level that stops at
+   * functions and classes, then one search for assignments (any not on the top level rebinds its
+   * name) and, where the language has one, for its rebinding statement.
+   */
+  private moduleValues(): Map<string, SgNode[] | null> {
+    if (this.moduleBindings) return this.moduleBindings;
+    const t = this.t;
+    const bindings = new Map<string, SgNode[] | null>();
+    this.moduleBindings = bindings;
+    const scope = t.moduleNames;
+    if (!scope) return bindings;
+    const give = (name: string, value: SgNode | null) => {
+      const before = bindings.get(name);
+      if (before === null) return;
+      bindings.set(name, value ? [...(before ?? []), value] : null);
+    };
+    const topLevel = new Set<number>();
+    const walk = (node: SgNode): void => {
+      for (const child of node.namedChildren()) {
+        const kind = String(child.kind());
+        if (t.functionKinds.includes(kind) || t.classKinds.includes(kind)) continue;
+        if (t.assignmentKinds.includes(kind)) {
+          topLevel.add(child.id());
+          const left = fieldOf(child, "left", t);
+          const plain = child.children().some((c) => c.text() === "=");
+          if (left && t.identifierKinds.includes(String(left.kind())))
+            give(left.text(), plain ? fieldOf(child, "right", t) : null);
+        } else if (t.declaratorKinds.includes(kind)) {
+          const id = fieldOf(child, "name", t);
+          const value = fieldOf(child, "value", t);
+          if (id && t.identifierKinds.includes(String(id.kind())) && value) give(id.text(), value);
+        } else if (
+          (t.identifierKinds.includes(kind) && scope.otherBindings.includes(String(node.kind()))) ||
+          kind.endsWith("_identifier_pattern")
+        ) {
+          // A loop's variable, a pattern's name (`const { a } = ...`), `i++`: bound from what is not read here.
+          give(child.text(), null);
+        }
+        walk(child);
+      }
+    };
+    walk(this.root);
+    for (const a of this.root.findAll({ rule: { any: t.assignmentKinds.map((kind) => ({ kind })) } })) {
+      if (topLevel.has(a.id())) continue;
+      const left = fieldOf(a, "left", t);
+      if (left && t.identifierKinds.includes(String(left.kind())) && bindings.has(left.text()))
+        bindings.set(left.text(), null);
+    }
+    if (scope.rebinding) {
+      for (const g of this.root.findAll({ rule: { kind: scope.rebinding } })) {
+        for (const id of g.namedChildren()) if (bindings.has(id.text())) bindings.set(id.text(), null);
+      }
+    }
+    return bindings;
   }
 
   /** A field of the file: a final field's initial value; any other field is data from outside. */

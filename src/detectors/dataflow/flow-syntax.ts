@@ -132,6 +132,24 @@ const PYTHON: FlowSyntax = {
   // The request, and what a script is given: its command line (`sys.argv`, `from sys import argv`)
   // and what it reads from standard input (`input()`, `sys.stdin.readline()`).
   sourceNames: /^(request|argv)$/,
+  moduleNames: {
+    otherBindings: [
+      "for_statement",
+      "for_in_clause",
+      "with_item",
+      "as_pattern",
+      "as_pattern_target",
+      "named_expression",
+      "pattern_list",
+      "tuple_pattern",
+      "list_pattern",
+      "list_splat_pattern",
+      "except_clause",
+      "keyword_argument",
+      "lambda_parameters",
+    ],
+    rebinding: "global_statement",
+  },
   sourceAttributes: /^sys\.argv$/,
   sourceCallees:
     /^(request\.(args|form|values|cookies|headers|json|data|files|GET|POST|COOKIES|META|query_params)\b|(input|raw_input|sys\.stdin\.read|sys\.stdin\.readline|sys\.stdin\.readlines)$)/,
@@ -230,6 +248,19 @@ const JAVASCRIPT: FlowSyntax = {
   bindingTags:
     /^(?:(?:[\w$.]+\.)?(?:sql|SQL)|[\w$.]*\.sql\.fragment|Prisma\.sql|(?:[\w$.]+\.)?\$(?:queryRaw|executeRaw))$/,
   fieldsByAssignment: true,
+  moduleNames: {
+    otherBindings: [
+      "for_in_statement",
+      "for_statement",
+      "update_expression",
+      "array_pattern",
+      "object_pattern",
+      "pair_pattern",
+      "assignment_pattern",
+      "rest_pattern",
+      "catch_clause",
+    ],
+  },
   listAdd: /^push$/,
   listInsert: /(?!)/,
   listRemoveAt: /(?!)/,

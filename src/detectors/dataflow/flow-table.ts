@@ -104,6 +104,14 @@ export interface FlowSyntax {
    * one it never assigns is data from outside.
    */
   fieldsByAssignment?: boolean;
+  /**
+   * Names the module's top level binds (Python's module globals; JavaScript's top-level `const`,
+   * `let`, `var`): read in a function, each holds what the top level's plain assignments give it.
+   * A name bound at the top level any other way (a parent of these kinds: a loop, a pattern, `++`),
+   * built on (`+=`), assigned inside a function, or named by a `rebinding` statement (`global x`)
+   * stays data from outside, as a name the file does not bind is.
+   */
+  moduleNames?: { otherBindings: readonly string[]; rebinding?: string };
   /** Methods whose result is a number or boolean, whatever the receiver (`length`, `equals`). */
   scalarMethods: RegExp;
   /** Methods of a list: append, insert at, remove at. */
