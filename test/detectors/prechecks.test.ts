@@ -144,6 +144,9 @@ describe("mayHoldSqlText", () => {
     ["a.ts", ['const q = "error: " + x + " for " + y;'], false],
     ["app.py", ['q = f"DELETE FROM t WHERE id = {x}"'], true],
     ["app.py", ['k = "name" + x', "d.get(k)"], false],
+    // A keyword split across strings that follow each other: read in their text joined.
+    ["a.ts", ['db.run("DEL" + "ETE fr" + "om users " + id);'], true],
+    ["app.py", ['db.execute("SEL" "ECT * FR" "OM t " + x)'], true],
   ] as const)("%s %j -> %s", (filename, lines, expected) => {
     expect(holds(filename, [...lines])).toBe(expected);
   });
@@ -157,6 +160,12 @@ describe("mayHoldSqlText", () => {
     ];
     expect(await addedFileFindingLines(injectionDetector, "src/find.ts", lines)).toEqual([3]);
     expect(await withoutPrechecks(() => addedFileFindingLines(injectionDetector, "src/find.ts", lines))).toEqual([3]);
+  });
+
+  it("a keyword split across strings that follow each other is still reported, with the pre-check on", async () => {
+    const lines = ["export function drop(db, id) {", '  return db.run("DEL" + "ETE fr" + "om users " + id);', "}"];
+    expect(await addedFileFindingLines(injectionDetector, "src/drop.ts", lines)).toEqual([2]);
+    expect(await withoutPrechecks(() => addedFileFindingLines(injectionDetector, "src/drop.ts", lines))).toEqual([2]);
   });
 });
 

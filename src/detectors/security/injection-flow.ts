@@ -240,8 +240,9 @@ const STRING_KINDS = new Map<SyntaxLanguage, string[]>();
  * substitution the data flow's or the string reader's tables name) holds a SQL word: the literal
  * text of any value the flow or the string reader builds is made of these strings' text (and of
  * numbers and booleans, which hold no SQL keyword), so it cannot read as SQL. A keyword split across
- * two strings (`"SEL" + "ECT ..."`) is the case this does not cover; the pre-check differential
- * checks it on real code.
+ * strings that follow each other in the file (`"SEL" + "ECT ..."`) is read in their text joined; one
+ * split across strings written in another order (`b = "ECT ..."; a = "SEL"; a + b`) is the case this
+ * does not cover, and the pre-check differential checks it on real code.
  *
  * @example mayHoldSqlText(syntaxOf('m.get(k + "x")')) // false
  */
@@ -253,9 +254,11 @@ export function mayHoldSqlText(syntax: PatchSyntax): boolean {
   const seen = SQL_WORDS.map(([word, also]) => [word.test(AS_TEXT), also.test(AS_TEXT)]);
   let may = false;
   // Each string apart (no SQL_WORDS pattern spans two), stopping at the first alternative met.
+  const texts: string[] = [];
   for (const node of kinds.length > 0 ? syntax.root.findAll({ rule: { any: kinds.map((kind) => ({ kind })) } }) : []) {
     // An escape (`"\\nor x = "`) reads as a break between words: the string reader may drop it.
     const text = node.text().replace(/\\./g, " ");
+    texts.push(text);
     may = SQL_WORDS.some(([word, also], i) => {
       const s = seen[i] as boolean[];
       s[0] ||= word.test(text);
@@ -263,6 +266,15 @@ export function mayHoldSqlText(syntax: PatchSyntax): boolean {
       return s[0] && s[1];
     });
     if (may) break;
+  }
+  // A keyword split across strings that follow each other (`"SEL" + "ECT * FROM t"`), read with
+  // their quotes and marks dropped: the strings' text, one after the other.
+  if (!may && texts.length > 1) {
+    const joined = texts.map((t) => t.replace(/[^A-Za-z0-9_{}=<>(),' ]/g, "")).join("");
+    may = SQL_WORDS.some(
+      ([word, also], i) =>
+        (word.test(joined) || (seen[i] as boolean[])[0]) && (also.test(joined) || (seen[i] as boolean[])[1]),
+    );
   }
   SQL_TEXT.set(syntax.root, may);
   return may;
