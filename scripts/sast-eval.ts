@@ -221,7 +221,8 @@ async function main(): Promise<number> {
   }
   if (args.includes("--misses")) {
     // A vulnerable case found in its file but not at the lines its fix changed is listed too.
-    const missedAtFix = (x: (typeof dev)[number]) => x.label === "vulnerable" && x.flagged && x.fixLines && !x.flaggedAtFix;
+    const missedAtFix = (x: (typeof dev)[number]) =>
+      x.label === "vulnerable" && x.flagged && x.fixLines && !x.flaggedAtFix;
     for (const c of dev.filter((x) => (x.label === "vulnerable") !== x.flagged || missedAtFix(x))) {
       const shown = c.flagged ? c.hits : c.policyFindings;
       const why = shown.map((f) => `\n    ${f.policy} line ${f.line ?? "-"}: ${f.message.slice(0, 160)}`).join("");
