@@ -202,31 +202,16 @@ export abstract class FlowExpressions extends FlowTexts {
    * a name it does not bind so, or binds any other way too.
    */
   private moduleName(name: string, row: number): FlowValue | undefined {
-    const key = `module:${name}`;
-    const known = this.fieldValues.get(key);
-    if (known) return at(known, row);
     const values = this.moduleValues().get(name);
     if (!values || values.length === 0) return undefined;
-    if (this.reading.has(key)) {
-      this.cycles.push(key);
-      return { ...CONSTANT, rows: [row] };
-    }
-    const cycles = this.cycles.length;
-    this.reading.add(key);
-    const joined = values.map((n) => this.expr(n, { env: new Map(), builders: new Set(), live: true })).reduce(join);
-    this.reading.delete(key);
     // Only plain data counts: a constant's text, a choice of constants, a list or map of them. A
     // name given a call's result (`db = require("./db")`, `root = Path(__file__)`) stays outside data.
-    const data =
-      !joined.outside &&
-      (joined.known !== undefined ||
-        joined.choices !== undefined ||
-        joined.items !== undefined ||
-        joined.entries !== undefined);
-    const v = data ? joined : OUTSIDE;
-    if (this.cycles.slice(cycles).every((n) => n === key)) this.fieldValues.set(key, v);
-    if (this.reading.size === 0) this.cycles.length = 0;
-    return at(v, row);
+    return this.readOnce(`module:${name}`, values, row, (v) =>
+      !v.outside &&
+      (v.known !== undefined || v.choices !== undefined || v.items !== undefined || v.entries !== undefined)
+        ? v
+        : OUTSIDE,
+    );
   }
 
   /**
@@ -329,18 +314,26 @@ export abstract class FlowExpressions extends FlowTexts {
     }
     const values = this.assigned.get(name);
     if (!values) return undefined;
-    const known = this.fieldValues.get(name);
+    return this.readOnce(name, values, row, (v) => v);
+  }
+
+  /**
+   * What the values given to a field or module name (`key`) join to, read once each with an empty
+   * scope and kept (as `keep` makes it); a name met again while it is still being read adds nothing.
+   */
+  private readOnce(key: string, values: readonly SgNode[], row: number, keep: (v: FlowValue) => FlowValue): FlowValue {
+    const known = this.fieldValues.get(key);
     if (known) return at(known, row);
-    if (this.reading.has(name)) {
-      this.cycles.push(name);
+    if (this.reading.has(key)) {
+      this.cycles.push(key);
       return { ...CONSTANT, rows: [row] };
     }
     const cycles = this.cycles.length;
-    this.reading.add(name);
-    const v = values.map((n) => this.expr(n, { env: new Map(), builders: new Set(), live: true })).reduce(join);
-    this.reading.delete(name);
-    // Read once; a value read while another field's was still being read stays unkept.
-    if (this.cycles.slice(cycles).every((n) => n === name)) this.fieldValues.set(name, v);
+    this.reading.add(key);
+    const v = keep(values.map((n) => this.expr(n, { env: new Map(), builders: new Set(), live: true })).reduce(join));
+    this.reading.delete(key);
+    // Read once; a value read while another name's was still being read stays unkept.
+    if (this.cycles.slice(cycles).every((n) => n === key)) this.fieldValues.set(key, v);
     if (this.reading.size === 0) this.cycles.length = 0;
     return at(v, row);
   }
