@@ -1,6 +1,4 @@
-import { createRequire } from "node:module";
-import type { Worker } from "node:worker_threads";
-import type * as WorkerThreads from "node:worker_threads";
+import { Worker } from "node:worker_threads";
 import type { Logger } from "pino";
 import { workerScript } from "../worker-script.js";
 import type { ParseAnswer, ParseRequest } from "./config-worker.js";
@@ -42,7 +40,7 @@ export function configParser(size: number, log?: Logger): ConfigParser {
   let next = 0;
   let ids = 0;
   const spawn = (slot: number) => {
-    const worker = new (workerThreads().Worker)(start.script, { eval: start.eval });
+    const worker = new Worker(start.script, { eval: start.eval });
     worker.unref();
     const pending = new Map<number, Pending>();
     const entry = { worker, pending };
@@ -84,12 +82,4 @@ export function configParser(size: number, log?: Logger): ConfigParser {
       await Promise.all(workers.splice(0).map((w) => w?.worker.terminate()));
     },
   };
-}
-
-let threads: typeof WorkerThreads | undefined;
-
-/** Node's worker_threads, loaded when the first worker starts: a start that needs none never pays for it. */
-function workerThreads(): typeof WorkerThreads {
-  threads ??= createRequire(import.meta.url)("node:worker_threads") as typeof WorkerThreads;
-  return threads;
 }

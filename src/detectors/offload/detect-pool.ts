@@ -1,6 +1,4 @@
-import { createRequire } from "node:module";
-import type { Worker } from "node:worker_threads";
-import type * as WorkerThreads from "node:worker_threads";
+import { Worker } from "node:worker_threads";
 import type { Logger } from "pino";
 import { GateError, messageOf } from "../../domain/errors.js";
 import { ANSWERS, type Answers, SLICE_MS, Turns } from "../../domain/turns.js";
@@ -137,10 +135,7 @@ export function detectionPool(
   };
 
   const spawn = (slot: number) => {
-    const worker = new (workerThreads().Worker)(start.script, {
-      eval: start.eval,
-      workerData: { answering: answers.shared() },
-    });
+    const worker = new Worker(start.script, { eval: start.eval, workerData: { answering: answers.shared() } });
     worker.unref();
     const entry = { worker, jobs: new Map<number, Running>() };
     const fail = (error: unknown) => {
@@ -212,12 +207,4 @@ export function detectionPool(
       await Promise.all(slots.splice(0).map((s) => s?.worker.terminate()));
     },
   };
-}
-
-let threads: typeof WorkerThreads | undefined;
-
-/** Node's worker_threads, loaded when the first worker starts: a start that needs none never pays for it. */
-function workerThreads(): typeof WorkerThreads {
-  threads ??= createRequire(import.meta.url)("node:worker_threads") as typeof WorkerThreads;
-  return threads;
 }
