@@ -7,23 +7,13 @@
 // Each folder is read as scripts/precheck-differential.ts reads it (source and configuration
 // files, under 512 KB, not binary) and added whole in one PR; a second pass adds each file in a PR
 // of its own. Prints one line per finding and one summary line per folder to stderr.
-import { defaultLicenseRules } from "../src/gate-file/effective.js";
-import type { DetectContext } from "../src/detectors/detector.js";
-import { ALL_DETECTORS } from "../src/detectors/index.js";
 import { addedFilesPullRequest } from "./precheck-differential/added-file-pr.js";
+import { detectAll } from "./precheck-differential/compare.js";
 import { folderHead } from "./precheck-differential/folder-head.js";
 import { sourceFiles } from "./precheck-differential/source-files.js";
 
 async function findings(files: Array<{ path: string; text: string }>, root: string): Promise<unknown[]> {
-  const gaps: string[] = [];
-  const ctx: DetectContext = {
-    pr: addedFilesPullRequest(files),
-    head: folderHead(root),
-    licenses: { lookup: async () => ({ status: "unknown" }) },
-    licenseRules: defaultLicenseRules(),
-    notRead: (file, detail) => gaps.push(`${file}: ${detail}`),
-  };
-  const found = (await Promise.all(ALL_DETECTORS.map((d) => d.detect(ctx)))).flat();
+  const { findings: found, gaps } = await detectAll(() => addedFilesPullRequest(files), { head: folderHead(root) });
   return [...found, ...gaps.map((g) => ({ unread: g }))];
 }
 

@@ -27,7 +27,8 @@ export interface Comparison {
 const NO_HEAD: HeadFiles = { read: async () => undefined };
 const NO_LICENCES: LicenseResolver = { lookup: async () => ({ status: "unknown" }) };
 
-async function detectAll(
+/** Every detector over one PR, with what their caps left unread and the CPU it took. */
+export async function detectAll(
   build: () => PullRequest,
   setting: CompareSetting,
 ): Promise<{ findings: Finding[]; gaps: string[]; cpu: number }> {
