@@ -10,6 +10,7 @@ import {
   OPERATORS,
   PATTERN_KINDS,
   paramCount,
+  receiverFirst,
   type State,
   union,
 } from "./flow-state.js";
@@ -35,7 +36,13 @@ export abstract class FlowExpressions extends FlowTexts {
   protected readonly fields = new Map<string, SgNode | null>();
   /** Names bound by imports: modules and types, never data. */
   protected readonly imported = new Set<string>();
+  /** Names imported from a module by name, and what the module calls them (`quote` → `shlex.quote`). */
+  protected readonly qualified = new Map<string, string>();
   protected depth = 0;
+  /** Runs of a function from a call with its arguments in progress: visits then come from a caller. */
+  protected fromCall = 0;
+  /** What each visit made within a run from a call gave (a caller's values, never the parameters' outside data). */
+  protected readonly callerVisits = new Map<number, FlowValue[]>();
 
   /** Runs a function of the file with its parameters bound to `args` (outside data when not given); its returns joined. */
   protected abstract callFunction(fn: SgNode, args: readonly FlowValue[] | undefined, row: number): FlowValue;
@@ -299,17 +306,42 @@ export abstract class FlowExpressions extends FlowTexts {
     const t = this.t;
     if (!t.fieldsByAssignment) return undefined;
     if (!this.assigned) {
-      this.assigned = new Map();
+      const assigned = new Map<string, SgNode[] | null>();
+      this.assigned = assigned;
+      const ownField = (n: SgNode): string | undefined => {
+        if (!t.fieldAccessKinds.includes(String(n.kind()))) return undefined;
+        const object = fieldOf(n, "object", t);
+        const field = (fieldOf(n, "property", t) ?? fieldOf(n, "attribute", t))?.text();
+        return object && field && t.selfNames.test(object.text()) ? field : undefined;
+      };
+      // Fields set by name or through the object's dictionary (`setattr(self, k, v)`) could be any.
+      if (t.dynamicFields?.test(this.root.text())) return undefined;
       for (const a of this.root.findAll({ rule: { any: t.assignmentKinds.map((kind) => ({ kind })) } })) {
         const left = fieldOf(a, "left", t);
         const right = fieldOf(a, "right", t);
-        if (!left || !right || !t.fieldAccessKinds.includes(String(left.kind()))) continue;
-        const object = fieldOf(left, "object", t);
-        const field = fieldOf(left, "property", t)?.text();
-        if (!object || !field || !t.selfNames.test(object.text())) continue;
-        const plain = a.children().some((c) => c.text() === "=");
-        const before = this.assigned.get(field);
-        this.assigned.set(field, plain && before !== null ? [...(before ?? []), right] : null);
+        if (!left) continue;
+        const field = ownField(left);
+        // A field among several targets (`self.a, self.b = f()`) holds a part of a value: any.
+        if (!field) {
+          for (const n of left.findAll({ rule: { any: t.fieldAccessKinds.map((kind) => ({ kind })) } })) {
+            const inner = ownField(n);
+            if (inner) assigned.set(inner, null);
+          }
+          continue;
+        }
+        const plain = right !== null && a.children().some((c) => c.text() === "=");
+        const before = assigned.get(field);
+        assigned.set(field, plain && right && before !== null ? [...(before ?? []), right] : null);
+      }
+      // A field bound by a loop or a `with ... as` is whatever it iterates or enters.
+      for (const kind of t.fieldTargets ?? []) {
+        for (const target of this.root.findAll({ rule: { kind } })) {
+          const left = fieldOf(target, "left", t) ?? target;
+          for (const n of [left, ...left.findAll({ rule: { any: t.fieldAccessKinds.map((k) => ({ kind: k })) } })]) {
+            const inner = ownField(n);
+            if (inner) assigned.set(inner, null);
+          }
+        }
       }
     }
     const values = this.assigned.get(name);
@@ -500,7 +532,7 @@ export abstract class FlowExpressions extends FlowTexts {
       const value = String(k.kind()) === "keyword_argument" ? fieldOf(k, "value", this.t) : null;
       if (value) this.record(value, this.expr(value, state));
     }
-    const callee = object ? `${object.text()}.${method}` : method;
+    const callee = object ? `${object.text()}.${method}` : (this.qualified.get(method) ?? method);
     // A call given `&x` may write into `x` whatever it read (Go's `Decode(&req)`, `Scan(&name)`).
     for (const a of argNodes) {
       const target =
@@ -536,10 +568,14 @@ export abstract class FlowExpressions extends FlowTexts {
       return list.items ? { ...list, rows: [row], items: [...list.items, ...more] } : derived(args, row);
     }
     // The file's own functions, called plainly or on `this` or a new object: their returns.
+    const onSelf = object !== null && object !== undefined && t.selfNames.test(object.text());
     const own = this.functions.get(method)?.find((f) => paramCount(f, t) === argNodes.length);
-    if (own && (!object || t.selfNames.test(object.text()) || t.constructorKinds.includes(String(object.kind())))) {
+    if (own && (!object || onSelf || t.constructorKinds.includes(String(object.kind())))) {
       if (this.depth <= MAX_CALL_DEPTH) return this.callFunction(own, args, row);
     }
+    // Python's `self.build(item)`: a method whose first parameter is the object, its arguments after it.
+    const bound = onSelf ? this.functions.get(method)?.find((f) => receiverFirst(f, t, argNodes.length)) : undefined;
+    if (bound && this.depth <= MAX_CALL_DEPTH) return this.callFunction(bound, [receiver ?? OUTSIDE, ...args], row);
     const name = object && t.identifierKinds.includes(String(object.kind())) ? object.text() : undefined;
     const r = receiver ?? CONSTANT;
     // A known string's own methods, and the lists and maps a local holds.
@@ -602,9 +638,15 @@ export abstract class FlowExpressions extends FlowTexts {
     const id = node.id();
     const had = this.values.get(id);
     this.values.set(id, had ? join(had, value) : value);
-    const seen = this.visits.get(id);
-    if (!seen) this.visits.set(id, [value]);
-    else if (seen.length < MAX_VISITS) seen.push(value);
-    else seen[seen.length - 1] = join(seen[seen.length - 1] as FlowValue, value);
+    keep(this.visits, id, value);
+    if (this.fromCall > 0) keep(this.callerVisits, id, value);
   }
+}
+
+/** Adds a visit's value to a node's, the last joined with it once there are `MAX_VISITS`. */
+function keep(visits: Map<number, FlowValue[]>, id: number, value: FlowValue): void {
+  const seen = visits.get(id);
+  if (!seen) visits.set(id, [value]);
+  else if (seen.length < MAX_VISITS) seen.push(value);
+  else seen[seen.length - 1] = join(seen[seen.length - 1] as FlowValue, value);
 }

@@ -2,7 +2,7 @@ import type { SgNode } from "@ast-grep/napi";
 import type { SyntaxLanguage } from "../code/grammars.js";
 import { FlowExpressions } from "./flow-expressions.js";
 import { guardedNames } from "./flow-guards.js";
-import { fieldOf, fork, merge, signature, type State } from "./flow-state.js";
+import { callParts, fieldOf, fork, merge, signature, type State } from "./flow-state.js";
 import { FLOW_SYNTAX, type FlowSyntax } from "./flow-syntax.js";
 import { anyItem, at, carried, CONSTANT, join, known, OUTSIDE, SOURCE, type FlowValue } from "./flow-value.js";
 
@@ -86,6 +86,57 @@ export class FlowReader extends FlowExpressions {
     return this.valueAt(node) === undefined ? undefined : this.visits.get(node.id());
   }
 
+  /**
+   * What a parameter passed whole to a call held in each run from a call of its function in this
+   * file, when the function is one only the file can call: named, not exported, and called here.
+   * Such a function runs what its callers give it (`run_command(self, command)`), so its callers'
+   * values decide. Undefined otherwise (the parameter is then outside data, as `valueAt` says).
+   *
+   * @example reader.callerValuesAt(commandArg)?.map((v) => v.outside) // [false, false]
+   */
+  callerValuesAt(node: SgNode): readonly FlowValue[] | undefined {
+    const t = this.t;
+    if (this.broken || !t.identifierKinds.includes(String(node.kind()))) return undefined;
+    let fn: SgNode | null = node.parent();
+    while (fn && !t.functionKinds.includes(String(fn.kind()))) fn = fn.parent();
+    const name = fn ? fieldOf(fn, "name", t)?.text() : undefined;
+    if (!fn || !name || !this.parameterNames(fn).includes(node.text()) || this.exported(fn, name)) return undefined;
+    const inside = fn.range();
+    const calls = this.root.findAll({ rule: { any: t.callKinds.map((kind) => ({ kind })) } }).filter((c) => {
+      const { object, method } = callParts(c, t);
+      if (method !== name || (object && !t.selfNames.test(object.text()))) return false;
+      const at = c.range().start.index;
+      return at < inside.start.index || at >= inside.end.index;
+    });
+    if (calls.length === 0) return undefined;
+    try {
+      for (const c of calls) this.runScopeOf(c);
+    } catch {
+      this.broken = true;
+      return undefined;
+    }
+    const seen = this.callerVisits.get(node.id());
+    return seen && seen.length > 0 ? seen : undefined;
+  }
+
+  /** A function's parameter names, the object a method runs on left out. */
+  private parameterNames(fn: SgNode): string[] {
+    const t = this.t;
+    const names = (fieldOf(fn, "parameters", t)?.namedChildren() ?? [])
+      .filter((p) => t.parameterKinds.includes(String(p.kind())))
+      .map((p) => (fieldOf(p, "name", t) ?? p).text());
+    return t.receiverParameter?.test(names[0] ?? "") ? names.slice(1) : names;
+  }
+
+  /** Whether code outside the file may call the function: exported, public, or named as exported. */
+  private exported(fn: SgNode, name: string): boolean {
+    for (let p = fn.parent(); p; p = p.parent()) if (String(p.kind()) === "export_statement") return true;
+    const head = fn.text().split(/[({]/, 1)[0] ?? "";
+    if (/\b(export|public|pub)\b/.test(head) || this.t.exportedName?.test(name)) return true;
+    const escaped = name.replace(/[$]/g, "\\$&");
+    return new RegExp(`\\bexports\\b.*\\b${escaped}\\b|\\b${escaped}\\b.*\\bexports\\b`).test(this.root.text());
+  }
+
   private broken = false;
   private readonly ran = new Set<number>();
 
@@ -106,12 +157,26 @@ export class FlowReader extends FlowExpressions {
     else this.block(this.root, { env: new Map(), builders: new Set(), live: true });
   }
 
+  /** Python's `from shlex import quote [as q]`: a bare `quote(x)` is called as `shlex.quote` (the table's name). */
+  private importedFrom(node: SgNode): void {
+    const module = fieldOf(node, "module_name", this.t);
+    if (!module || String(module.kind()) !== "dotted_name") return;
+    for (const c of node.namedChildren()) {
+      if (c.id() === module.id()) continue;
+      const kind = String(c.kind());
+      const name = kind === "aliased_import" ? fieldOf(c, "name", this.t) : kind === "dotted_name" ? c : null;
+      const local = kind === "aliased_import" ? fieldOf(c, "alias", this.t)?.text() : name?.text();
+      if (name && local) this.qualified.set(local, `${module.text()}.${name.text()}`);
+    }
+  }
+
   /** The file's imports, functions by name and fields, read once. */
   private index(): void {
     const t = this.t;
     for (const i of this.root.findAll({ rule: { any: t.importKinds.map((kind) => ({ kind })) } })) {
       for (const id of i.findAll({ rule: { any: t.identifierKinds.map((kind) => ({ kind })) } }))
         this.imported.add(id.text());
+      if (String(i.kind()) === "import_from_statement") this.importedFrom(i);
     }
     const kinds = [...t.functionKinds, ...t.fieldKinds].map((kind) => ({ kind }));
     const found = this.root.findAll({ rule: { any: kinds } });
@@ -208,6 +273,7 @@ export class FlowReader extends FlowExpressions {
     const saved = this.returns;
     this.returns = [];
     this.depth++;
+    if (args) this.fromCall++;
     const start: State = { env, builders: new Set(), live: true };
     // An arrow function's expression body is what it returns, as is Kotlin's `fun f() = ...`.
     const expressionBody = body?.children()[0]?.text() === "=" ? body.namedChildren()[0] : undefined;
@@ -215,6 +281,7 @@ export class FlowReader extends FlowExpressions {
     else if (body && t.blockKinds.includes(String(body.kind()))) this.block(body, start, t.implicitReturn === true);
     else if (body) this.returns.push(this.expr(body, start));
     this.depth--;
+    if (args) this.fromCall--;
     const returned = this.returns.length > 0 ? this.returns.reduce(join) : CONSTANT;
     this.returns = saved;
     this.summaries.set(key, returned);

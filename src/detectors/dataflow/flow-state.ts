@@ -91,6 +91,24 @@ export function paramCount(fn: SgNode, t: FlowSyntax): number {
   ).length;
 }
 
+/**
+ * Whether a method takes the object it runs on first (Python's `self`) and then `args` arguments,
+ * and runs its own body (it is not abstract).
+ *
+ * @example receiverFirst(defOf("def build(self, item): ..."), PYTHON, 1) // true
+ */
+export function receiverFirst(fn: SgNode, t: FlowSyntax, args: number): boolean {
+  if (!t.receiverParameter) return false;
+  const params = (fieldOf(fn, "parameters", t)?.namedChildren() ?? []).filter((p) =>
+    t.parameterKinds.includes(String(p.kind())),
+  );
+  if (params.length !== args + 1 || !t.receiverParameter.test(params[0]?.text() ?? "")) return false;
+  // A method meant to be overridden (`@abstractmethod`, `raise NotImplementedError`) runs a subclass's body.
+  const holder = fn.parent();
+  const written = holder && t.definitionKinds.includes(String(holder.kind())) ? holder : fn;
+  return !t.abstractMethod?.test(written.text());
+}
+
 /** The local a chain of calls starts from: `sb` of `sb.append(a).append(b)`. */
 export function chainRoot(node: SgNode, t: FlowSyntax): string | undefined {
   let cur: SgNode | null = node;

@@ -88,6 +88,12 @@ const PYTHON: FlowSyntax = {
   blockKinds: ["block"],
   importKinds: ["import_statement", "import_from_statement", "future_import_statement"],
   selfNames: /^(self|cls)$/,
+  receiverParameter: /^(self|cls)$/,
+  abstractMethod: /@(abc\.)?abstract\w*|\braise\s+NotImplementedError\b/,
+  // `self.x = v` makes the field: it holds what the file's assignments give it.
+  fieldsByAssignment: true,
+  dynamicFields: /\bsetattr\s*\(\s*(self|cls)\b|\b(self|cls)\.__dict__\b|\bvars\s*\(\s*(self|cls)\s*\)/,
+  fieldTargets: ["for_statement", "for_in_clause", "as_pattern_target"],
   declarationKinds: [],
   declaratorKinds: [],
   assignmentKinds: ["assignment", "augmented_assignment"],
@@ -155,7 +161,8 @@ const PYTHON: FlowSyntax = {
     /^(request\.(args|form|values|cookies|headers|json|data|files|GET|POST|COOKIES|META|query_params)\b|(input|raw_input|sys\.stdin\.read|sys\.stdin\.readline|sys\.stdin\.readlines)$)/,
   sanitizers: /^(int|float|bool|len|shlex\.quote|pipes\.quote|uuid\.UUID|UUID|escape_string|.*\.escape_string)$/,
   scalarMethods:
-    /^(startswith|endswith|isdigit|isnumeric|isalnum|isalpha|isupper|islower|count|find|rfind|index|__len__|__contains__)$/,
+    // Typed getters give a number or a boolean: configparser's `getint`, GSettings' `get_int`.
+    /^(startswith|endswith|isdigit|isnumeric|isalnum|isalpha|isupper|islower|count|find|rfind|index|__len__|__contains__|getint|getfloat|getboolean|get_(int|int32|int64|uint|uint32|uint64|double|boolean))$/,
   listAdd: /^append$/,
   listInsert: /^insert$/,
   listRemoveAt: /^pop$/,
@@ -283,6 +290,7 @@ const GO: FlowSyntax = {
   blockKinds: ["block", "statement_list"],
   importKinds: ["import_declaration", "package_clause"],
   selfNames: /(?!)/,
+  exportedName: /^[A-Z]/,
   declarationKinds: ["var_declaration", "const_declaration"],
   declaratorKinds: ["var_spec", "const_spec"],
   assignmentKinds: ["short_var_declaration", "assignment_statement"],

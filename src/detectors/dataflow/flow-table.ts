@@ -89,6 +89,12 @@ export interface FlowSyntax {
   sourceAttributes?: RegExp;
   /** Parameters annotated as request data (`@RequestParam`). */
   sourceParameter?: RegExp;
+  /** A method's first parameter that is the object it runs on (Python's `self`, `cls`): a call on the object binds its arguments after it. */
+  receiverParameter?: RegExp;
+  /** A method written to be overridden (Python's `@abstractmethod`): a call on the object runs another body. */
+  abstractMethod?: RegExp;
+  /** Names that are exported by their spelling (Go's capitalised names): code elsewhere may call them. */
+  exportedName?: RegExp;
   /** Calls that format a text with escaped values (`mysql.format(sql, values)`): the result is the text's. */
   escapingFormats?: RegExp;
   /** Calls whose result cannot carry text syntax (numeric conversions, escapers): constant. */
@@ -104,6 +110,10 @@ export interface FlowSyntax {
    * one it never assigns is data from outside.
    */
   fieldsByAssignment?: boolean;
+  /** Text that sets fields by name (Python's `setattr(self, ...)`): no field's assignments are known then. */
+  dynamicFields?: RegExp;
+  /** Nodes whose target may be a field bound to what they iterate or enter (`for self.x in ...`). */
+  fieldTargets?: readonly string[];
   /**
    * Names the module's top level binds (Python's module globals; JavaScript's top-level `const`,
    * `let`, `var`): read in a function, each holds what the top level's plain assignments give it.

@@ -417,7 +417,10 @@ function flowHit(
       reachedAny = true;
       continue;
     }
-    const values = flowCarriers(call, rule, flow);
+    // A runner only the file calls (`run_command(self, command)` gives its parameter whole to the
+    // shell): the commands its callers build decide, not the parameter as outside data.
+    const values =
+      (rule.kind === "shell" ? runnerValues(call, rule, flow) : undefined) ?? flowCarriers(call, rule, flow);
     if (values === undefined) continue;
     reachedAny = true;
     const value = values.find((v) => {
@@ -429,6 +432,20 @@ function flowHit(
     if (value) return { kind: rule.kind, value, row };
   }
   return reachedAny ? null : undefined;
+}
+
+/**
+ * The shell text a runner's callers in the file give it, when the sink's text is one of its
+ * parameters passed whole (`FlowReader.callerValuesAt`); undefined otherwise, or when a caller gives
+ * a list (an argument array is judged as the sink's shape says).
+ */
+function runnerValues(call: CallSite, rule: SinkRule, flow: FlowReader): FlowValue[] | undefined {
+  const shape = rule.shape ?? "text";
+  if ((shape !== "text" && shape !== "text-or-array") || rule.environment !== undefined) return undefined;
+  const [index, ...more] = shape === "text" ? (rule.args ?? [0]) : [0];
+  const arg = more.length === 0 ? call.args.filter((a) => !OPTION_KINDS.has(kindOf(a)))[index ?? 0] : undefined;
+  const given = arg ? flow.callerValuesAt(arg) : undefined;
+  return given && !given.some((v) => v.items) ? [...given] : undefined;
 }
 
 /** The values that carry a sink's SQL or shell text, by the flow; undefined when the flow did not reach the call. */

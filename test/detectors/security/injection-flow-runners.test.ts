@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { injectionDetector } from "../../../src/detectors/security/injection.js";
+import { addedFileFindingLines } from "../pr-builder.js";
+
+/** Head lines of SEC-02 findings for one added file. */
+const flagged = (filename: string, lines: string[]) => addedFileFindingLines(injectionDetector, filename, lines);
+
+/** A compressor that builds its command in one method and runs it in another (Curtail's shape). */
+const compressor = (name: string) => [
+  "import subprocess",
+  "from shlex import quote",
+  "class Compressor():",
+  "    def __init__(self, items, settings):",
+  "        self.items = items",
+  "        self.level = settings.get_int('level')",
+  "    def compress(self):",
+  "        for item in self.items:",
+  "            command = self.build(item)",
+  "            self.run_command(command)",
+  "    def run_command(self, command):",
+  "        subprocess.run(command, shell=True)",
+  "    def build(self, item):",
+  `        return 'pngquant --quality=0-{} {}'.format(self.level, ${name})`,
+];
+
+describe("a shell runner only its file calls is judged by the commands its callers build", () => {
+  it("Python: a method run on `self` with a quoted file name passes; the same with the name unquoted is flagged", async () => {
+    expect(await flagged("compressor.py", compressor("quote(item.filename)"))).toEqual([]);
+    expect(await flagged("compressor.py", compressor("item.filename"))).toEqual([12]);
+  });
+
+  it("Python: `quote` imported from `urllib.parse` is no shell quoting; a field set by `setattr` or among several targets is outside data", async () => {
+    const urlQuoted = compressor("quote(item.filename)").map((l) =>
+      l === "from shlex import quote" ? "from urllib.parse import quote" : l,
+    );
+    expect(await flagged("compressor.py", urlQuoted)).toEqual([12]);
+    const bySetattr = compressor("quote(item.filename)").map((l) =>
+      l.includes("self.items = items") ? "        setattr(self, 'items', items)" : l,
+    );
+    expect(await flagged("compressor.py", bySetattr)).toEqual([12]);
+    const tuple = compressor("quote(item.filename)").map((l) =>
+      l.includes("self.level =") ? "        self.level, self.mode = settings.get_string('level'), 1" : l,
+    );
+    expect(await flagged("compressor.py", tuple)).toEqual([12]);
+  });
+
+  it("Python: a method written to be overridden (`@abstractmethod`) is not read for what a subclass builds", async () => {
+    const base = (decorator: string, body: string) => [
+      "import subprocess",
+      "class Compressor:",
+      decorator,
+      "    def build_command(self, item):",
+      `        ${body}`,
+      "    def run(self, item):",
+      "        command = self.build_command(item)",
+      "        subprocess.run(command, shell=True)",
+    ];
+    expect(await flagged("compressor.py", base("    @abstractmethod", 'return ""'))).toEqual([8]);
+    expect(await flagged("compressor.py", base("", "raise NotImplementedError"))).toEqual([8]);
+    expect(await flagged("compressor.py", base("", 'return "ls -l"'))).toEqual([]);
+  });
+
+  it("JavaScript: a runner the module does not export, called with a constant, passes; exported or never called, its parameter is outside data", async () => {
+    const runner = (exported: string, call: string) => [
+      "const { exec } = require('child_process');",
+      "function run(cmd) {",
+      "  exec(cmd);",
+      "}",
+      call,
+      exported,
+    ];
+    expect(await flagged("tool.js", runner("", "run('git status');"))).toEqual([]);
+    expect(await flagged("tool.js", runner("", "run('git log ' + process.argv[2]);"))).toEqual([3]);
+    expect(await flagged("tool.js", runner("module.exports = { run };", "run('git status');"))).toEqual([3]);
+    expect(await flagged("tool.js", runner("", ""))).toEqual([3]);
+  });
+});
