@@ -7,7 +7,7 @@
 //
 // A case is a fixture folder with a case.json beside it (scripts/sast-suite.ts and
 // scripts/real-js-suite.ts write them): { id, suite, language, category, policy, label:
-// "vulnerable" | "safe", cwe, path, group? }. Each is reviewed by the shipped command (`gate eval
+// "vulnerable" | "safe", cwe, path, group?, fixLines?, keyDisputed? }. Each is reviewed by the shipped command (`gate eval
 // --rules --json`), in one process by default (2,358 cases: 4½ to 8 minutes on two CPUs, 350 MB),
 // or with --batch in batches of folders copied to a temporary place, --jobs of them at once; and
 // flagged only when a finding of its category's policy says what the category is about
@@ -43,6 +43,7 @@ const CaseSchema = z.object({
   path: z.string(),
   group: z.string().optional(),
   fixLines: z.array(z.number()).optional(),
+  keyDisputed: z.string().optional(),
 });
 const FindingSchema = z.object({
   policy: z.string(),
@@ -210,6 +211,12 @@ async function main(): Promise<number> {
     dev: sastTable(dev),
     held: sastTable(held),
     all: sastTable(scored),
+    // The same with the cases whose key a mechanical rule disputes set aside (SastCase.keyDisputed).
+    disputed: scored
+      .filter((c) => c.keyDisputed !== undefined)
+      .map((c) => ({ id: c.id, split: c.split, why: c.keyDisputed })),
+    devUndisputed: sastTable(dev.filter((c) => c.keyDisputed === undefined)),
+    heldUndisputed: sastTable(held.filter((c) => c.keyDisputed === undefined)),
   };
   if (args.includes("--json")) console.log(JSON.stringify(out, null, 2));
   else {
@@ -218,6 +225,12 @@ async function main(): Promise<number> {
     );
     print("dev", out.dev);
     print("held", out.held);
+    if (out.disputed.length > 0) {
+      console.log(`\n${out.disputed.length} cases whose key is disputed, set aside below (scored as keyed above):`);
+      for (const d of out.disputed) console.log(`     ${d.id} (${d.split}): ${d.why}`);
+      print("dev, disputed keys set aside", out.devUndisputed);
+      print("held, disputed keys set aside", out.heldUndisputed);
+    }
   }
   if (args.includes("--misses")) {
     // A vulnerable case found in its file but not at the lines its fix changed is listed too.

@@ -8,8 +8,10 @@
 // Each case folder is a fixture (docs/fixtures.md: pr.json, files.json with the test file added
 // whole, expected.json, repo/ with the test file, the suite's helper sources it names and the
 // resources it or they load, e.g. src/main/resources/benchmark.properties at its real path) plus a
-// case.json: { id, suite, language, category, policy, label, cwe, path, commit }. The suite's
-// expectedresults-*.csv gives the label. Exits 2 on a usage error.
+// case.json: { id, suite, language, category, policy, label, cwe, path, commit, keyDisputed? }. The
+// suite's expectedresults-*.csv gives the label; `keyDisputed` says why, where a mechanical rule
+// shows the key wrong (`keyErratum`: the case is scored as keyed and again set aside). Exits 2 on
+// a usage error.
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
@@ -127,6 +129,27 @@ const LAYOUTS: readonly Layout[] = [
   },
 ];
 
+/** Categories where the request must reach the sink for the case to be vulnerable. */
+const DATA_FLOW = new Set(["sqli", "cmdi", "codeinj"]);
+
+/**
+ * A case keyed vulnerable whose sink is only ever given a constant: BenchmarkPython's template
+ * `bar = "This should never happen"` then `if 'should' not in bar: bar = "Ifnot case passed"`
+ * assigns `bar` nothing else, so the request never reaches it. Hash and random cases are about the
+ * algorithm, not the data: never disputed.
+ *
+ * @example keyErratum("cmdi", text) // { keyDisputed: "bar is only ever one of two constants ..." }
+ */
+function keyErratum(category: string, text: string): { keyDisputed?: string } {
+  if (!DATA_FLOW.has(category)) return {};
+  const constant = /^\s*bar = "This should never happen"\s*$/m.test(text);
+  const guard = /^\s*if 'should' not in bar:\s*\n\s*bar = "Ifnot case passed"\s*$/m.test(text);
+  const assigned = [...text.matchAll(/^\s*bar\s*(?:\+?=|:=)/gm)].length;
+  return constant && guard && assigned === 2
+    ? { keyDisputed: 'bar is only ever "This should never happen" (the request never reaches the sink)' }
+    : {};
+}
+
 /** One test case of the suite's expected results. */
 interface Row {
   name: string;
@@ -197,6 +220,7 @@ function main(): number {
       cwe: row.cwe,
       path: file,
       commit: src.commit,
+      ...(row.vulnerable ? keyErratum(row.category, text) : {}),
     };
     writeCase(out, {
       file: { path: file, text },

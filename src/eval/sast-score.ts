@@ -49,6 +49,12 @@ export interface SastCase {
    * lines, the line they went after); in the fixed file (a `safe` case) the lines it added or changed.
    */
   fixLines?: number[];
+  /**
+   * Why the suite's key is wrong for this case, where a mechanical rule shows it (an OWASP case
+   * keyed vulnerable whose sink is only ever given a constant): scored as keyed, and also in a
+   * second table with such cases set aside (scripts/sast-suite.ts, `keyErratum`).
+   */
+  keyDisputed?: string;
 }
 
 /**

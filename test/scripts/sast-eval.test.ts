@@ -106,6 +106,30 @@ console.log(JSON.stringify({ per_fixture }));
     expect(text.stderr).toContain(`false alarm ${group}-safe javascript sqli ${file} (human) fix lines 3; at them: no`);
   });
 
+  it("scores a case whose key is disputed as keyed, and again with it set aside", async () => {
+    const keyed = path.join(root, "keyed");
+    const put = (id: string, label: string, findings: unknown[], keyDisputed?: string) => {
+      mkdirSync(path.join(keyed, id), { recursive: true });
+      const kase = { id, suite: "s", language: "python", category: "cmdi", policy: "SEC-02", label, path: file };
+      writeFileSync(path.join(keyed, id, "case.json"), JSON.stringify({ ...kase, keyDisputed }));
+      writeFileSync(path.join(keyed, id, "findings.json"), JSON.stringify(findings));
+    };
+    put(a, "vulnerable", [shell]);
+    put(b, "vulnerable", [], "bar is only ever a constant");
+    put(c, "safe", []);
+    const json = JSON.parse((await sastEval(keyed, "--json", "--gate", gate)).stdout) as {
+      dev: SastRow[];
+      devUndisputed: SastRow[];
+      disputed: Array<{ id: string; split: string }>;
+    };
+    expect(json.dev[0]).toMatchObject({ tp: 1, vulnerable: 2, score: 0.5 });
+    expect(json.devUndisputed[0]).toMatchObject({ tp: 1, vulnerable: 1, score: 1 });
+    expect(json.disputed).toEqual([{ id: b, split: "dev", why: "bar is only ever a constant" }]);
+    const text = await sastEval(keyed, "--gate", gate);
+    expect(text.stdout).toContain(`${b} (dev): bar is only ever a constant`);
+    expect(text.stdout).toMatch(/dev, disputed keys set aside/);
+  });
+
   it("exits 2 on a usage error", async () => {
     const runs = await Promise.all([
       sastEval(),
