@@ -2,7 +2,7 @@ import type { SgNode } from "@ast-grep/napi";
 import type { SyntaxLanguage } from "../code/grammars.js";
 import { FlowExpressions } from "./flow-expressions.js";
 import { guardedNames } from "./flow-guards.js";
-import { callParts, fieldOf, fork, merge, signature, type State } from "./flow-state.js";
+import { callParts, fieldOf, fork, merge, paramCount, receiverFirst, signature, type State } from "./flow-state.js";
 import { FLOW_SYNTAX, type FlowSyntax } from "./flow-syntax.js";
 import { anyItem, at, carried, CONSTANT, join, known, OUTSIDE, SOURCE, type FlowValue } from "./flow-value.js";
 
@@ -101,6 +101,8 @@ export class FlowReader extends FlowExpressions {
     while (fn && !t.functionKinds.includes(String(fn.kind()))) fn = fn.parent();
     const name = fn ? fieldOf(fn, "name", t)?.text() : undefined;
     if (!fn || !name || !this.parameterNames(fn).includes(node.text()) || this.exported(fn, name)) return undefined;
+    // One function by that name, so that every call of the name is a call of it.
+    if (this.functions.get(name)?.length !== 1) return undefined;
     const inside = fn.range();
     const calls = this.root.findAll({ rule: { any: t.callKinds.map((kind) => ({ kind })) } }).filter((c) => {
       const { object, method } = callParts(c, t);
@@ -108,7 +110,12 @@ export class FlowReader extends FlowExpressions {
       const at = c.range().start.index;
       return at < inside.start.index || at >= inside.end.index;
     });
-    if (calls.length === 0) return undefined;
+    // Each call must be one the run follows (its arguments by position, as many as the function
+    // takes), and the name used nowhere else: a function handed on as a value (`Thread(target=
+    // self.run, args=(cmd,))`, `list.map(run)`) is called with what the file does not show.
+    if (calls.length === 0 || !calls.every((c) => this.bindsByPosition(c, fn))) return undefined;
+    const uses = this.root.text().match(new RegExp(`(?<![\\w$])${name.replace(/\$/g, "\\$")}(?![\\w$])`, "g"));
+    if ((uses?.length ?? 0) !== calls.length + 1) return undefined;
     try {
       for (const c of calls) this.runScopeOf(c);
     } catch {
@@ -117,6 +124,15 @@ export class FlowReader extends FlowExpressions {
     }
     const seen = this.callerVisits.get(node.id());
     return seen && seen.length > 0 ? seen : undefined;
+  }
+
+  /** Whether the run follows `call` into `fn`: positional arguments only, as many as it takes. */
+  private bindsByPosition(call: SgNode, fn: SgNode): boolean {
+    const t = this.t;
+    const listed = (fieldOf(call, "arguments", t)?.namedChildren() ?? []).filter((a) => String(a.kind()) !== "comment");
+    if (listed.some((a) => /keyword|spread|splat|named/.test(String(a.kind())))) return false;
+    const { object } = callParts(call, t);
+    return paramCount(fn, t) === listed.length || (object !== null && receiverFirst(fn, t, listed.length));
   }
 
   /** A function's parameter names, the object a method runs on left out. */

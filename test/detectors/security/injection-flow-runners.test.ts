@@ -29,6 +29,21 @@ describe("a shell runner only its file calls is judged by the commands its calle
     expect(await flagged("compressor.py", compressor("item.filename"))).toEqual([12]);
   });
 
+  it("Python: a runner also handed on as a value, called by keyword, or called with fewer arguments than it takes keeps its parameter outside data", async () => {
+    const withCall = (extra: string) =>
+      compressor("quote(item.filename)").flatMap((l) => (l.includes("self.run_command(command)") ? [l, extra] : [l]));
+    expect(
+      await flagged("compressor.py", withCall("            Thread(target=self.run_command, args=(item,)).start()")),
+    ).toEqual([13]);
+    expect(await flagged("compressor.py", withCall("            self.run_command(command=item.filename)"))).toEqual([
+      13,
+    ]);
+    const defaulted = compressor("quote(item.filename)").map((l) =>
+      l.includes("def run_command(self, command)") ? "    def run_command(self, command, timeout=10):" : l,
+    );
+    expect(await flagged("compressor.py", defaulted)).toEqual([12]);
+  });
+
   it("Python: `quote` imported from `urllib.parse` is no shell quoting; a field set by `setattr` or among several targets is outside data", async () => {
     const urlQuoted = compressor("quote(item.filename)").map((l) =>
       l === "from shlex import quote" ? "from urllib.parse import quote" : l,
