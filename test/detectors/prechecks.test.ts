@@ -15,7 +15,7 @@ import { precheck, prefilter, withoutPrechecks } from "../../src/detectors/prech
 import { AUTH_CALL, AUTH_CALL_WORDS, AUTH_LINE, AUTH_LINE_WORDS } from "../../src/detectors/security/auth-change.js";
 import { AUTH_RULES, CONDITION_WORDS } from "../../src/detectors/security/auth-rules.js";
 import { mayCallCrypto } from "../../src/detectors/security/crypto-calls.js";
-import { mayBuildStrings, mayHoldSqlText } from "../../src/detectors/security/injection-flow.js";
+import { mayBuildStrings, mayHoldSqlText, SQL_SHAPE } from "../../src/detectors/security/injection-flow.js";
 import { injectionDetector } from "../../src/detectors/security/injection.js";
 import { syntaxOfPatch } from "../../src/detectors/code/syntax-tree.js";
 import { maySecretlintFind } from "../../src/detectors/security/secretlint-scan.js";
@@ -149,6 +149,47 @@ describe("mayHoldSqlText", () => {
     ["app.py", ['db.execute("SEL" "ECT * FR" "OM t " + x)'], true],
   ] as const)("%s %j -> %s", (filename, lines, expected) => {
     expect(holds(filename, [...lines])).toBe(expected);
+  });
+
+  // One text for every alternative of SQL_SHAPE: each must read as SQL, and hold the words the
+  // pre-check looks for (SQL_WORDS is kept in step with SQL_SHAPE by hand; this is the check).
+  const SHAPES = [
+    "select name from users",
+    "insert into users",
+    "update users set",
+    "delete from users",
+    "where id =",
+    "order by name",
+    "values (",
+    "and name like",
+    "notify jobs, '",
+    "{ call refresh",
+  ];
+
+  /** The alternatives of a regex's source at the top level and inside its first group. */
+  const alternatives = (source: string): number => {
+    let depth = 0;
+    let count = 1;
+    let inClass = false;
+    for (let i = 0; i < source.length; i++) {
+      const c = source[i];
+      if (c === "\\") i++;
+      else if (inClass) inClass = c !== "]";
+      else if (c === "[") inClass = true;
+      else if (c === "(") depth++;
+      else if (c === ")") depth--;
+      else if (c === "|" && depth <= 1) count++;
+    }
+    return count;
+  };
+
+  it("has a sample for every alternative of SQL_SHAPE", () => {
+    expect(alternatives(SQL_SHAPE.source)).toBe(SHAPES.length);
+  });
+
+  it.each(SHAPES)("%s reads as SQL and holds the pre-check's words", (text) => {
+    expect(SQL_SHAPE.test(text)).toBe(true);
+    expect(holds("a.ts", [`run(db, "${text}" + x);`])).toBe(true);
   });
 
   it("a generic SQL method still reports SQL built from strings that hold SQL words", async () => {
