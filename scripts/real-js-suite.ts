@@ -11,13 +11,15 @@
 //   node --import tsx scripts/real-js-suite.ts <mirrors> [--corpus <tsv>] [--out <folder>]
 //
 // A mirror is looked for at <mirrors>/<owner>+<name>/repo, <mirrors>/<owner>+<name> and
-// <mirrors>/<owner>/<name>. Both cases of one fix share a `group`, so they fall on the same side
+// <mirrors>/<owner>/<name>. A case's head (repo/) holds the manifests and the project files the
+// file imports by a relative path, at the same commit, as a pull request's head would. Both cases of one fix share a `group`, so they fall on the same side
 // of the held split. Exits 2 on a usage error, 1 when a row could not be read.
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { fixLinesOf } from "../src/eval/sast-score.js";
+import { candidatePaths, projectImports } from "../src/detectors/dataflow/project-imports.js";
 import { writeCase } from "./sast-fixture.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -105,9 +107,17 @@ function main(): number {
         const text = git(dir, ["show", `${rev}:${m}`]);
         return text === undefined ? [] : [[m, text] as [string, string]];
       });
+      // The project files it imports by a relative path, as a pull request's head holds them.
+      const imported = projectImports(text).flatMap((i) => {
+        for (const candidate of candidatePaths(file, i.specifier)) {
+          const source = git(dir, ["show", `${rev}:${candidate}`]);
+          if (source !== undefined) return [[candidate, source] as [string, string]];
+        }
+        return [];
+      });
       writeCase(out, {
         file: { path: file, text },
-        repo: new Map(manifests),
+        repo: new Map([...manifests, ...imported]),
         repoName: repo,
         head: rev,
         kase: {

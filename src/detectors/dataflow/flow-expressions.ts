@@ -47,6 +47,13 @@ export abstract class FlowExpressions extends FlowTexts {
   /** Runs a function of the file with its parameters bound to `args` (outside data when not given); its returns joined. */
   protected abstract callFunction(fn: SgNode, args: readonly FlowValue[] | undefined, row: number): FlowValue;
 
+  /** What a function of another project file returns for `args`, where the call names one the file imports; undefined otherwise. */
+  protected abstract importedCall(
+    object: SgNode | null,
+    method: string,
+    args: readonly FlowValue[],
+  ): FlowValue | undefined;
+
   protected expr(node: SgNode, state: State): FlowValue {
     const t = this.t;
     const kind = String(node.kind());
@@ -322,6 +329,7 @@ export abstract class FlowExpressions extends FlowTexts {
         if (!left) continue;
         const field = ownField(left);
         // A field among several targets (`self.a, self.b = f()`) holds a part of a value: any.
+        if (!field && t.identifierKinds.includes(String(left.kind()))) continue;
         if (!field) {
           for (const n of left.findAll({ rule: { any: t.fieldAccessKinds.map((kind) => ({ kind })) } })) {
             const inner = ownField(n);
@@ -334,8 +342,9 @@ export abstract class FlowExpressions extends FlowTexts {
         assigned.set(field, plain && right && before !== null ? [...(before ?? []), right] : null);
       }
       // A field bound by a loop or a `with ... as` is whatever it iterates or enters.
-      for (const kind of t.fieldTargets ?? []) {
-        for (const target of this.root.findAll({ rule: { kind } })) {
+      const targets = t.fieldTargets ?? [];
+      if (targets.length > 0) {
+        for (const target of this.root.findAll({ rule: { any: targets.map((kind) => ({ kind })) } })) {
           const left = fieldOf(target, "left", t) ?? target;
           for (const n of [left, ...left.findAll({ rule: { any: t.fieldAccessKinds.map((k) => ({ kind: k })) } })]) {
             const inner = ownField(n);
@@ -576,6 +585,13 @@ export abstract class FlowExpressions extends FlowTexts {
     // Python's `self.build(item)`: a method whose first parameter is the object, its arguments after it.
     const bound = onSelf ? this.functions.get(method)?.find((f) => receiverFirst(f, t, argNodes.length)) : undefined;
     if (bound && this.depth <= MAX_CALL_DEPTH) return this.callFunction(bound, [receiver ?? OUTSIDE, ...args], row);
+    // A function of the project's own files, imported by a relative path: what it returns for these
+    // values, when one may carry outside data (given constants, its result is a constant, as before).
+    const imported =
+      this.depth <= MAX_CALL_DEPTH && args.some((a) => carried(a).outside)
+        ? this.importedCall(object, method, args)
+        : undefined;
+    if (imported) return { ...imported, rows: [row] };
     const name = object && t.identifierKinds.includes(String(object.kind())) ? object.text() : undefined;
     const r = receiver ?? CONSTANT;
     // A known string's own methods, and the lists and maps a local holds.

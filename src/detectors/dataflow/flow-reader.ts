@@ -58,6 +58,24 @@ export class FlowReader extends FlowExpressions {
   }
 
   /**
+   * A reader of its own over a tree another reader may read too (a project file read for the files
+   * that import it): what callers elsewhere give its functions is kept apart from that reader's.
+   *
+   * @example FlowReader.detached({ root, lang: "typescript" })?.callExported("build", [SOURCE])
+   */
+  static detached(syntax: { root: SgNode; lang: SyntaxLanguage }): FlowReader | undefined {
+    const table = FLOW_SYNTAX[syntax.lang];
+    if (!table) return undefined;
+    const reader = new FlowReader(syntax.root, table);
+    try {
+      reader.index();
+    } catch {
+      return undefined;
+    }
+    return reader;
+  }
+
+  /**
    * What an expression that is a call's receiver or argument may hold there, joined over every
    * path and every call of its function; undefined when no run reached it.
    *
@@ -155,6 +173,46 @@ export class FlowReader extends FlowExpressions {
 
   private broken = false;
   private readonly ran = new Set<number>();
+  private linked: ((local: string) => { reader: FlowReader; name: string } | undefined) | undefined;
+
+  /**
+   * Links the file to the modules it imports from its project by a relative path: `resolve` gives,
+   * for a name the file imports (or a namespace's member, `q.build`), the reader of the module that
+   * exports it and its name there. A call of it then returns what that function returns for the
+   * call's values (`callExported`), not data from outside. Set before the first `valueAt`.
+   */
+  link(resolve: (local: string) => { reader: FlowReader; name: string } | undefined): void {
+    this.linked = resolve;
+  }
+
+  /**
+   * What the module's top-level function `name` returns when called with `args` (outside data where
+   * it reads anything else), its rows left out; undefined when the module has no such function.
+   *
+   * @example queries.callExported("createQueryForTile", [SOURCE])?.outside // true
+   */
+  callExported(name: string, args: readonly FlowValue[]): FlowValue | undefined {
+    if (this.broken) return undefined;
+    const fn = this.functions.get(name)?.find((f) => paramCount(f, this.t) === args.length && !this.insideFunction(f));
+    if (!fn) return undefined;
+    try {
+      this.statements = 0;
+      return { ...this.callFunction(fn, args, 0), rows: [] };
+    } catch {
+      this.broken = true;
+      return undefined;
+    }
+  }
+
+  protected importedCall(object: SgNode | null, method: string, args: readonly FlowValue[]): FlowValue | undefined {
+    if (!this.linked) return undefined;
+    const t = this.t;
+    if (object && !t.identifierKinds.includes(String(object.kind()))) return undefined;
+    const target = object ? this.linked(object.text()) : this.linked(method);
+    if (!target) return undefined;
+    const name = object ? (target.name === "*" ? method : undefined) : target.name === "*" ? undefined : target.name;
+    return name ? target.reader.callExported(name, args) : undefined;
+  }
 
   /**
    * Runs the function that holds `node` (or the file's top-level statements), once, from its

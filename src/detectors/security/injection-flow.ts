@@ -1,6 +1,6 @@
 import type { SgNode } from "@ast-grep/napi";
 import { callSites, type CallSite } from "../code/call-sites.js";
-import type { PatchSyntax, SyntaxLanguage } from "../code/syntax-tree.js";
+import { parseSource, syntaxLanguageOf, type PatchSyntax, type SyntaxLanguage } from "../code/syntax-tree.js";
 import { matchesCall } from "./call-rule.js";
 import { callArguments, kindOf, StringBuilderReader, type BuiltString } from "./built-string.js";
 import {
@@ -16,6 +16,7 @@ import { OutsideReader } from "./request-sources.js";
 import { canonicalModule, importAliases, type ImportAliases } from "./import-aliases.js";
 import { FlowReader } from "../dataflow/flow-reader.js";
 import { FLOW_SYNTAX } from "../dataflow/flow-syntax.js";
+import { type ProjectImport, projectImports } from "../dataflow/project-imports.js";
 import { carried, choicesOf, type FlowValue } from "../dataflow/flow-value.js";
 import { splicesValue } from "./sql-splice.js";
 import { STRING_SYNTAX } from "./string-syntax.js";
@@ -96,7 +97,11 @@ export interface InjectionFlow {
  *
  * @example injectionFlows(syntaxOfPatch(file)!) // [{ kind: "sql", row: 3, call: "cursor.execute(q)" }]
  */
-export function injectionFlows(syntax: PatchSyntax, headText = ""): InjectionFlow[] {
+export function injectionFlows(
+  syntax: PatchSyntax,
+  headText = "",
+  modules?: ReadonlyMap<string, ProjectModule>,
+): InjectionFlow[] {
   const reader = StringBuilderReader.of(syntax);
   const fileRules = INJECTION_RULES[syntax.lang];
   const outside = new OutsideReader(syntax.lang, reader, headText);
@@ -115,7 +120,20 @@ export function injectionFlows(syntax: PatchSyntax, headText = ""): InjectionFlo
   };
   const ownRules = { ...fileRules, sinks: fileRules.sinks.filter((r) => !isBareShell(r)) };
   const noSqlRules = { ...fileRules, sinks: fileRules.sinks.filter((r) => r.kind !== "sql") };
-  for (const site of callSites(syntax, prefilter(sinkNamesWith(syntax.lang, aliases)))) {
+  const sites = callSites(syntax, prefilter(sinkNamesWith(syntax.lang, aliases)));
+  // SQL text may also come from the imported project functions the file calls: asked of them too,
+  // once. The file is linked to them only where a sink is given what such a call returns.
+  const imported = modules !== undefined && modules.size > 0 ? projectImports(headText || rootText()) : [];
+  const holdsSql =
+    modules && givenLocals(imported, headText || rootText(), sites).size > 0
+      ? linkModules(syntax, imported, modules)
+      : undefined;
+  let moduleSql: boolean | undefined;
+  const modulesHoldSql = () => {
+    moduleSql ??= holdsSql?.() === true;
+    return moduleSql;
+  };
+  for (const site of sites) {
     const call = aliases ? resolveAlias(site, aliases, syntax.lang) : site;
     // A bare call of a function the file defines runs that function (its own calls are judged where
     // they are), not an imported or promisified `exec`: `execCommand(cmd)` over `execFile(cmd[0], ...)`.
@@ -130,7 +148,7 @@ export function injectionFlows(syntax: PatchSyntax, headText = ""): InjectionFlo
     // reported only for text that reads as SQL, and that text is made of the file's strings: a file
     // whose strings hold no SQL word has no SQL to reach it, so its functions need not be run (a
     // pre-check: with pre-checks off, the call is read as any sink call is).
-    if (onlyWordedSql(call, rules, syntax) && !precheck(mayHoldSqlText(syntax))) continue;
+    if (onlyWordedSql(call, rules, syntax) && !precheck(mayHoldSqlText(syntax) || modulesHoldSql())) continue;
     // Where the language's data flow is followed, the values that reach the call decide.
     const flow = rules.sinks.some((r) => matchesCall(r, call) || receiverTyped(r, call, syntax))
       ? FlowReader.of(syntax)
@@ -232,6 +250,11 @@ const SQL_WORDS: ReadonlyArray<readonly [RegExp, RegExp]> = [
   [/call/i, /\{/],
 ];
 
+/** Whether a text (a whole file, strings and all) holds the words of any SQL_SHAPE alternative. */
+export function mayHoldSqlWords(text: string): boolean {
+  return SQL_WORDS.some(([word, also]) => word.test(text) && also.test(text));
+}
+
 const SQL_TEXT = new WeakMap<SgNode, boolean>();
 const STRING_KINDS = new Map<SyntaxLanguage, string[]>();
 
@@ -242,11 +265,12 @@ const STRING_KINDS = new Map<SyntaxLanguage, string[]>();
  * numbers and booleans, which hold no SQL keyword), so it cannot read as SQL. A keyword split across
  * strings that follow each other in the file (`"SEL" + "ECT ..."`) is read in their text joined; one
  * split across strings written in another order (`b = "ECT ..."; a = "SEL"; a + b`) is the case this
- * does not cover, and the pre-check differential checks it on real code.
+ * does not cover, and the pre-check differential checks it on real code. Where the file is linked
+ * to the project files it imports (`linkModules`), their whole text is asked too.
  *
  * @example mayHoldSqlText(syntaxOf('m.get(k + "x")')) // false
  */
-export function mayHoldSqlText(syntax: PatchSyntax): boolean {
+export function mayHoldSqlText(syntax: Pick<PatchSyntax, "root" | "lang">): boolean {
   const cached = SQL_TEXT.get(syntax.root);
   if (cached !== undefined) return cached;
   const kinds = stringKindsOf(syntax);
@@ -284,7 +308,7 @@ export function mayHoldSqlText(syntax: PatchSyntax): boolean {
 const AS_TEXT = "true false Infinity NaN";
 
 /** The string kinds of the tables that are kinds of this grammar (a table shared by languages names others' too). */
-function stringKindsOf(syntax: PatchSyntax): string[] {
+function stringKindsOf(syntax: Pick<PatchSyntax, "root" | "lang">): string[] {
   const known = STRING_KINDS.get(syntax.lang);
   if (known) return known;
   const s = STRING_SYNTAX[syntax.lang];
@@ -432,6 +456,109 @@ function flowHit(
     if (value) return { kind: rule.kind, value, row };
   }
   return reachedAny ? null : undefined;
+}
+
+/** A project file a changed file imports by a relative path, read from the head. */
+export interface ProjectModule {
+  path: string;
+  text: string;
+  /** The module's tree where the pull request adds it whole (parsed once, for it and its importers). */
+  tree?: () => { root: SgNode; lang: SyntaxLanguage } | undefined;
+}
+
+/** Each module's reader, parsed once and kept as long as the review keeps the module. */
+const MODULE_READERS = new WeakMap<ProjectModule, FlowReader | null>();
+/** Each module's syntax tree, parsed once; null where the parser could not read it. */
+const MODULE_ROOTS = new WeakMap<ProjectModule, { root: SgNode; lang: SyntaxLanguage } | null>();
+
+function moduleTree(module: ProjectModule): { root: SgNode; lang: SyntaxLanguage } | null {
+  if (!MODULE_ROOTS.has(module)) {
+    const lang = syntaxLanguageOf(module.path);
+    let tree: { root: SgNode; lang: SyntaxLanguage } | null = null;
+    try {
+      tree = module.tree?.() ?? (lang ? { root: parseSource(lang, module.text), lang } : null);
+    } catch {
+      // A module the parser cannot read: its functions' results are outside data, as before.
+    }
+    MODULE_ROOTS.set(module, tree);
+  }
+  return MODULE_ROOTS.get(module) ?? null;
+}
+
+/** Whether a module's strings hold a SQL word (`mayHoldSqlText` on its tree). */
+function moduleHoldsSql(module: ProjectModule): boolean {
+  const tree = moduleTree(module);
+  return tree ? mayHoldSqlText(tree) : true;
+}
+
+/**
+ * Links the file's data flow to the project files it imports (`import { build } from "./queries"`):
+ * a call of such a function returns what that function returns for the call's values.
+ */
+function linkModules(
+  syntax: PatchSyntax,
+  imports: readonly ProjectImport[],
+  modules: ReadonlyMap<string, ProjectModule>,
+): (() => boolean) | undefined {
+  const flow = FlowReader.of(syntax);
+  if (!flow) return undefined;
+  const readerOf = (module: ProjectModule) => {
+    if (!MODULE_READERS.has(module)) {
+      const tree = moduleTree(module);
+      MODULE_READERS.set(module, tree ? (FlowReader.detached(tree) ?? null) : null);
+    }
+    return MODULE_READERS.get(module) ?? null;
+  };
+  flow.link((local) => {
+    const found = imports.find((i) => i.local === local);
+    const module = found ? modules.get(found.specifier) : undefined;
+    if (!found || !module) return undefined;
+    const reader = readerOf(module);
+    return reader ? { reader, name: found.name } : undefined;
+  });
+  // Whether a module the file imports holds SQL words in its strings.
+  return () => [...modules.values()].some((m) => mayHoldSqlWords(m.text) && moduleHoldsSql(m));
+}
+
+/**
+ * The imports of the project's own files (`projectImports`) whose calls' results a sink call of the
+ * file is given (`givenLocals`): the files worth reading for its data flow.
+ *
+ * @example importsGivenToSinks(syntaxOf('import { build } from "./q"; pool.query(build(x));'))[0]?.specifier // "./q"
+ */
+export function importsGivenToSinks(syntax: PatchSyntax, headText = ""): ProjectImport[] {
+  const text = headText || syntax.root.text();
+  const imports = projectImports(text);
+  if (imports.length === 0) return [];
+  const sites = callSites(syntax, prefilter(sinkNamesWith(syntax.lang, importAliases(text, syntax.lang))));
+  const given = givenLocals(imports, text, sites);
+  return imports.filter((i) => given.has(i.local));
+}
+
+/**
+ * The imported names (`ProjectImport.local`) whose calls' results a sink call is given: an argument
+ * that is such a call (`pool.query(build(x))`, `q.build(x)`), or names a local (or its member,
+ * `query.sql`) the file assigns from one (`const query = build(x)`, anywhere in the file).
+ */
+function givenLocals(imports: readonly ProjectImport[], text: string, sites: readonly CallSite[]): Set<string> {
+  const given = new Set<string>();
+  if (imports.length === 0 || sites.length === 0) return given;
+  const locals = imports.map((i) => i.local.replace(/\$/g, "\\$")).join("|");
+  const called = `(?:await\\s+)?(${locals})\\s*(?:\\.\\s*[\\w$]+\\s*)?\\(`;
+  const call = new RegExp(`^${called}`);
+  const assigned = new Map<string, string>();
+  for (const m of text.matchAll(
+    new RegExp(`(?<![\\w$.])([A-Za-z_$][\\w$]*)\\s*(?::[^=;(){},\\n]+)?=\\s*${called}`, "g"),
+  ))
+    if (m[1] && m[2]) assigned.set(m[1], m[2]);
+  for (const site of sites)
+    for (const arg of site.args) {
+      const written = arg.text();
+      const local =
+        call.exec(written)?.[1] ?? assigned.get(/^([A-Za-z_$][\w$]*)(?:\s*\.\s*[\w$]+)*$/.exec(written)?.[1] ?? "");
+      if (local) given.add(local);
+    }
+  return given;
 }
 
 /**

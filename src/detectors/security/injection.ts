@@ -1,13 +1,23 @@
 import { headText } from "../code/head-text.js";
 import { syntaxOfPatch, type PatchSyntax } from "../code/syntax-tree.js";
 import { GRAMMARS, type SyntaxLanguage } from "../code/grammars.js";
-import type { Detector } from "../detector.js";
+import type { DetectContext, Detector } from "../detector.js";
+import type { ChangedFile } from "../../domain/pull-request.js";
+import { candidatePaths } from "../dataflow/project-imports.js";
+import { codeChanges } from "./file-kind.js";
+import { CODE_LANGUAGES, codeLineDetector } from "./line-detector.js";
 import { kindOf } from "./built-string.js";
-import { injectionFlows, mayBuildStrings, mayPassRequestData, mayReachSink } from "./injection-flow.js";
+import {
+  injectionFlows,
+  mayBuildStrings,
+  mayPassRequestData,
+  importsGivenToSinks,
+  mayReachSink,
+  type ProjectModule,
+} from "./injection-flow.js";
 import { INJECTION_RULES } from "./injection-rules.js";
 import { interpolates, readsRequestData } from "./interpolation.js";
 import { matchLineRules, type LineRule } from "./line-rules.js";
-import { codeLineDetector } from "./line-detector.js";
 import { precheck } from "../precheck.js";
 import { STRING_SYNTAX } from "./string-syntax.js";
 
@@ -120,27 +130,24 @@ const FLOW_MESSAGE = {
     "parse the data (json.loads, ast.literal_eval) instead of executing it.",
 } as const;
 
-/**
- * SEC-02: injection in added code. In JavaScript, TypeScript, Python and Go the syntax tree is
- * read: SQL or shell text built from non-constant values (template literals, `+`, f-strings, `%`,
- * `.format`, `fmt.Sprintf`), directly or through a variable, that reaches a query or exec call.
- * Line rules also catch SQL built from request data, shell interpolation in other languages,
- * `eval`-like calls on non-literals and templates compiled from request data. Severity high,
- * blocking. Parameterised queries and argument-array process calls are not flagged.
- *
- * @example await injectionDetector.detect(ctx) // [{ policy: "SEC-02", line: 14, ... }]
- */
-export const injectionDetector: Detector = codeLineDetector(
+/** SEC-02 over each changed code file, its imported project files read first (`injectionDetector`). */
+const lineDetector: Detector = codeLineDetector(
   { id: "injection", policy: "SEC-02", severity: "high", blocking: true },
   (file, lang) => {
     const found = new Map<number, string>();
     // A file that builds no string at run time has no flow: it is parsed only if a line rule asks.
     const text = lang ? headText(file).text : "";
+    // Text built in an imported project file (`readImports`) may reach a sink here unbuilt.
+    const modules = IMPORTED.get(file);
     const mayFlow =
-      lang !== undefined && (mayBuildStrings(text, lang) || mayPassRequestData(text, lang) || mayReachSink(text, lang));
+      lang !== undefined &&
+      (mayBuildStrings(text, lang) ||
+        mayPassRequestData(text, lang) ||
+        mayReachSink(text, lang) ||
+        modules !== undefined);
     const syntax = lang && precheck(mayFlow) ? syntaxOfPatch(file) : undefined;
     if (syntax) {
-      for (const flow of injectionFlows(syntax, text)) {
+      for (const flow of injectionFlows(syntax, text, modules)) {
         const line = syntax.lineAt(flow.row);
         if (line !== undefined && !found.has(line)) found.set(line, `${FLOW_MESSAGE[flow.kind]} (\`${flow.call}\`)`);
       }
@@ -161,3 +168,84 @@ export const injectionDetector: Detector = codeLineDetector(
     return found;
   },
 );
+
+/** The project files each changed file imports by a relative path and calls, read from the head first. */
+const IMPORTED = new WeakMap<ChangedFile, ReadonlyMap<string, ProjectModule>>();
+/**
+ * How many project files one changed file's imports are read, and the size of each: a call into a
+ * file past these reads as without this (its result is outside data), as it did before.
+ */
+const MAX_IMPORTED = 32;
+const MAX_IMPORTED_CHARS = 512 * 1024;
+const JS_FAMILY = new Set<SyntaxLanguage>(["javascript", "typescript", "tsx"]);
+
+/**
+ * Reads, from the head, the project files each JavaScript or TypeScript change imports by a
+ * relative path where a sink call of it is given what their functions return (`import {
+ * createQueryForTile } from "./queries"` then `pool.query(createQueryForTile(...))`): its data flow
+ * then follows those calls into them (`injectionFlows`). A module the head does not have (or cannot
+ * give) is left unread and its functions' results are outside data, as without it.
+ */
+async function readImports(ctx: DetectContext): Promise<void> {
+  // One reading of each project file per review: the files that import it share it (and its parse).
+  const read = new Map<string, ProjectModule | null>();
+  // A file the pull request adds whole is its own head text: its tree is the one its review parses.
+  const added = new Map(
+    [...codeChanges(ctx.pr.files)].filter((f) => f.status === "added").map((f) => [f.filename, f] as const),
+  );
+  for (const file of codeChanges(ctx.pr.files)) {
+    const lang = CODE_LANGUAGES.languageOf(file);
+    if (!lang || !JS_FAMILY.has(lang)) continue;
+    const text = headText(file).text;
+    // Only a file that imports from its project by a relative path (a pre-check), and only the
+    // imports whose results a sink call is given (read from its tree).
+    if (!precheck(/["'`]\.{1,2}\//.test(text))) continue;
+    const syntax = syntaxOfPatch(file);
+    const called = syntax ? importsGivenToSinks(syntax, text) : [];
+    const specifiers = [...new Set(called.map((i) => i.specifier))].slice(0, MAX_IMPORTED);
+    const modules = new Map<string, ProjectModule>();
+    for (const specifier of specifiers) {
+      for (const candidate of candidatePaths(file.filename, specifier)) {
+        if (!read.has(candidate)) {
+          let text: string | undefined;
+          try {
+            text = await ctx.head.read(candidate);
+          } catch {
+            // A head that cannot give the file: its functions' results read as before.
+          }
+          const own = added.get(candidate);
+          read.set(
+            candidate,
+            text === undefined || text.length > MAX_IMPORTED_CHARS
+              ? null
+              : { path: candidate, text, ...(own ? { tree: () => syntaxOfPatch(own) } : {}) },
+          );
+        }
+        const module = read.get(candidate);
+        if (module) modules.set(specifier, module);
+        if (module) break;
+      }
+    }
+    if (modules.size > 0) IMPORTED.set(file, modules);
+    else IMPORTED.delete(file);
+  }
+}
+
+/**
+ * SEC-02: injection in added code. In JavaScript, TypeScript, Python and Go the syntax tree is
+ * read: SQL or shell text built from non-constant values (template literals, `+`, f-strings, `%`,
+ * `.format`, `fmt.Sprintf`), directly or through a variable, that reaches a query or exec call,
+ * following calls into the project files a JavaScript or TypeScript change imports (`readImports`).
+ * Line rules also catch SQL built from request data, shell interpolation in other languages,
+ * `eval`-like calls on non-literals and templates compiled from request data. Severity high,
+ * blocking. Parameterised queries and argument-array process calls are not flagged.
+ *
+ * @example await injectionDetector.detect(ctx) // [{ policy: "SEC-02", line: 14, ... }]
+ */
+export const injectionDetector: Detector = {
+  ...lineDetector,
+  async detect(ctx) {
+    await readImports(ctx);
+    return lineDetector.detect(ctx);
+  },
+};

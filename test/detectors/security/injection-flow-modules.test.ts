@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { candidatePaths, projectImports } from "../../../src/detectors/dataflow/project-imports.js";
+import { withoutPrechecks } from "../../../src/detectors/precheck.js";
+import { injectionDetector } from "../../../src/detectors/security/injection.js";
+import { addedFilePatch, buildPr, detectContext, headFiles } from "../pr-builder.js";
+
+/** Head lines of SEC-02 findings for one added file, with the head holding `head` too. */
+async function flagged(filename: string, lines: string[], head: Record<string, string>): Promise<number[]> {
+  const pr = buildPr({ files: [{ filename, patch: addedFilePatch(lines) }] });
+  const found = await injectionDetector.detect(
+    detectContext(pr, { head: headFiles({ [filename]: lines.join("\n"), ...head }) }),
+  );
+  return found.map((f) => f.line ?? -1).sort((a, b) => a - b);
+}
+
+/** A tile server that runs the SQL another file of the project builds (clusterbuster's shape). */
+const tiler = (query: string) => [
+  'import pg from "pg";',
+  'import { createQueryForTile } from "./queries";',
+  "export async function tile(pool: pg.Pool, table: string, z: number) {",
+  "  const query = createQueryForTile({ table, z });",
+  `  return pool.query(${query});`,
+  "}",
+];
+
+const queries = (body: string) => ({
+  "lib/queries.ts": [
+    "export function createQueryForTile({ table, z }: { table: string; z: number }) {",
+    `  ${body}`,
+    "}",
+  ].join("\n"),
+});
+
+describe("SEC-02 follows calls into the project files a change imports", () => {
+  it("SQL text another file builds from the call's values is flagged where it is run; bound values are not", async () => {
+    const spliced = queries("return `SELECT mvt FROM ${table} WHERE z = ${z}`;");
+    expect(await flagged("lib/tiler.ts", tiler("query"), spliced)).toEqual([5]);
+    const bound = queries("return { sql: 'SELECT mvt FROM tiles WHERE t = $1 AND z = $2', values: [table, z] };");
+    expect(await flagged("lib/tiler.ts", tiler("query.sql, query.values"), bound)).toEqual([]);
+  });
+
+  it("follows a call given straight to the sink and a namespace's member, with the pre-checks on and off", async () => {
+    const spliced = queries("return `SELECT mvt FROM ${table} WHERE z = ${z}`;");
+    const direct = [
+      'import * as q from "./queries";',
+      "export function tile(pool: Pool, table: string, z: number) {",
+      "  return pool.query(q.createQueryForTile({ table, z }));",
+      "}",
+    ];
+    expect(await flagged("lib/tiler.ts", direct, spliced)).toEqual([3]);
+    expect(await withoutPrechecks(() => flagged("lib/tiler.ts", direct, spliced))).toEqual([3]);
+    const constant = queries("return 'SELECT mvt FROM tiles WHERE z = 1';");
+    expect(await flagged("lib/tiler.ts", direct, constant)).toEqual([]);
+  });
+
+  it("without the imported file in the head, the call's result reads as before (outside data, no SQL text)", async () => {
+    expect(await flagged("lib/tiler.ts", tiler("query"), {})).toEqual([]);
+  });
+
+  it("reads relative imports and namespace requires, and never a path that leaves the repository", () => {
+    expect(
+      projectImports(
+        'import { a as b, c } from "./x";\nimport * as q from "../q";\nconst { d } = require("./d");\nconst pg = require("pg");',
+      ),
+    ).toEqual([
+      { local: "b", name: "a", specifier: "./x" },
+      { local: "c", name: "c", specifier: "./x" },
+      { local: "d", name: "d", specifier: "./d" },
+      { local: "q", name: "*", specifier: "../q" },
+    ]);
+    expect(candidatePaths("lib/tiler.ts", "./queries").slice(0, 2)).toEqual(["lib/queries.ts", "lib/queries.tsx"]);
+    expect(candidatePaths("lib/tiler.ts", "./queries.js")).toEqual([
+      "lib/queries.js",
+      "lib/queries.ts",
+      "lib/queries.tsx",
+    ]);
+    expect(candidatePaths("lib/tiler.ts", "../../etc/passwd")).toEqual([]);
+  });
+});
