@@ -97,11 +97,7 @@ export interface InjectionFlow {
  *
  * @example injectionFlows(syntaxOfPatch(file)!) // [{ kind: "sql", row: 3, call: "cursor.execute(q)" }]
  */
-export function injectionFlows(
-  syntax: PatchSyntax,
-  headText = "",
-  modules?: ReadonlyMap<string, ProjectModule>,
-): InjectionFlow[] {
+export function injectionFlows(syntax: PatchSyntax, headText = "", linked?: ProjectLinks): InjectionFlow[] {
   const reader = StringBuilderReader.of(syntax);
   const fileRules = INJECTION_RULES[syntax.lang];
   const outside = new OutsideReader(syntax.lang, reader, headText);
@@ -122,12 +118,8 @@ export function injectionFlows(
   const noSqlRules = { ...fileRules, sinks: fileRules.sinks.filter((r) => r.kind !== "sql") };
   const sites = callSites(syntax, prefilter(sinkNamesWith(syntax.lang, aliases)));
   // SQL text may also come from the imported project functions the file calls: asked of them too,
-  // once. The file is linked to them only where a sink is given what such a call returns.
-  const imported = modules !== undefined && modules.size > 0 ? projectImports(headText || rootText()) : [];
-  const holdsSql =
-    modules && givenLocals(imported, headText || rootText(), sites).size > 0
-      ? linkModules(syntax, imported, modules)
-      : undefined;
+  // once. The links are only to files whose calls' results a sink is given (`importsGivenToSinks`).
+  const holdsSql = linked && linked.modules.size > 0 ? linkModules(syntax, linked) : undefined;
   let moduleSql: boolean | undefined;
   const modulesHoldSql = () => {
     moduleSql ??= holdsSql?.() === true;
@@ -466,13 +458,25 @@ export interface ProjectModule {
   tree?: () => { root: SgNode; lang: SyntaxLanguage } | undefined;
 }
 
-/** Each module's reader, parsed once and kept as long as the review keeps the module. */
-const MODULE_READERS = new WeakMap<ProjectModule, FlowReader | null>();
-/** Each module's syntax tree, parsed once; null where the parser could not read it. */
-const MODULE_ROOTS = new WeakMap<ProjectModule, { root: SgNode; lang: SyntaxLanguage } | null>();
+/** A changed file's imports of project files and those files, by import specifier (`importsGivenToSinks`). */
+export interface ProjectLinks {
+  imports: readonly ProjectImport[];
+  modules: ReadonlyMap<string, ProjectModule>;
+}
 
-function moduleTree(module: ProjectModule): { root: SgNode; lang: SyntaxLanguage } | null {
-  if (!MODULE_ROOTS.has(module)) {
+/** Each module's syntax tree and reader, each made once, as long as the review keeps the module. */
+const MODULE_READS = new WeakMap<
+  ProjectModule,
+  { tree: { root: SgNode; lang: SyntaxLanguage } | null; reader?: FlowReader | null }
+>();
+
+/** A module's tree and reader, parsed once; null where the parser could not read it. */
+function moduleRead(module: ProjectModule): {
+  tree: { root: SgNode; lang: SyntaxLanguage } | null;
+  reader?: FlowReader | null;
+} {
+  let read = MODULE_READS.get(module);
+  if (!read) {
     const lang = syntaxLanguageOf(module.path);
     let tree: { root: SgNode; lang: SyntaxLanguage } | null = null;
     try {
@@ -480,14 +484,15 @@ function moduleTree(module: ProjectModule): { root: SgNode; lang: SyntaxLanguage
     } catch {
       // A module the parser cannot read: its functions' results are outside data, as before.
     }
-    MODULE_ROOTS.set(module, tree);
+    read = { tree };
+    MODULE_READS.set(module, read);
   }
-  return MODULE_ROOTS.get(module) ?? null;
+  return read;
 }
 
 /** Whether a module's strings hold a SQL word (`mayHoldSqlText` on its tree). */
 function moduleHoldsSql(module: ProjectModule): boolean {
-  const tree = moduleTree(module);
+  const { tree } = moduleRead(module);
   return tree ? mayHoldSqlText(tree) : true;
 }
 
@@ -495,19 +500,13 @@ function moduleHoldsSql(module: ProjectModule): boolean {
  * Links the file's data flow to the project files it imports (`import { build } from "./queries"`):
  * a call of such a function returns what that function returns for the call's values.
  */
-function linkModules(
-  syntax: PatchSyntax,
-  imports: readonly ProjectImport[],
-  modules: ReadonlyMap<string, ProjectModule>,
-): (() => boolean) | undefined {
+function linkModules(syntax: PatchSyntax, { imports, modules }: ProjectLinks): (() => boolean) | undefined {
   const flow = FlowReader.of(syntax);
   if (!flow) return undefined;
   const readerOf = (module: ProjectModule) => {
-    if (!MODULE_READERS.has(module)) {
-      const tree = moduleTree(module);
-      MODULE_READERS.set(module, tree ? (FlowReader.detached(tree) ?? null) : null);
-    }
-    return MODULE_READERS.get(module) ?? null;
+    const read = moduleRead(module);
+    read.reader ??= read.tree ? (FlowReader.detached(read.tree) ?? null) : null;
+    return read.reader;
   };
   flow.link((local) => {
     const found = imports.find((i) => i.local === local);
@@ -521,8 +520,9 @@ function linkModules(
 }
 
 /**
- * The imports of the project's own files (`projectImports`) whose calls' results a sink call of the
- * file is given (`givenLocals`): the files worth reading for its data flow.
+ * The imports of the project's own files (`projectImports`) from the files some of whose calls'
+ * results a sink call of the file is given (`givenLocals`): the files worth reading for its data
+ * flow, and every name the file imports from them.
  *
  * @example importsGivenToSinks(syntaxOf('import { build } from "./q"; pool.query(build(x));'))[0]?.specifier // "./q"
  */
@@ -532,7 +532,8 @@ export function importsGivenToSinks(syntax: PatchSyntax, headText = ""): Project
   if (imports.length === 0) return [];
   const sites = callSites(syntax, prefilter(sinkNamesWith(syntax.lang, importAliases(text, syntax.lang))));
   const given = givenLocals(imports, text, sites);
-  return imports.filter((i) => given.has(i.local));
+  const files = new Set(imports.filter((i) => given.has(i.local)).map((i) => i.specifier));
+  return imports.filter((i) => files.has(i.specifier));
 }
 
 /**

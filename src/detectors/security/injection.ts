@@ -13,6 +13,7 @@ import {
   mayPassRequestData,
   importsGivenToSinks,
   mayReachSink,
+  type ProjectLinks,
   type ProjectModule,
 } from "./injection-flow.js";
 import { INJECTION_RULES } from "./injection-rules.js";
@@ -138,16 +139,16 @@ const lineDetector: Detector = codeLineDetector(
     // A file that builds no string at run time has no flow: it is parsed only if a line rule asks.
     const text = lang ? headText(file).text : "";
     // Text built in an imported project file (`readImports`) may reach a sink here unbuilt.
-    const modules = IMPORTED.get(file);
+    const linked = IMPORTED.get(file);
     const mayFlow =
       lang !== undefined &&
       (mayBuildStrings(text, lang) ||
         mayPassRequestData(text, lang) ||
         mayReachSink(text, lang) ||
-        modules !== undefined);
+        linked !== undefined);
     const syntax = lang && precheck(mayFlow) ? syntaxOfPatch(file) : undefined;
     if (syntax) {
-      for (const flow of injectionFlows(syntax, text, modules)) {
+      for (const flow of injectionFlows(syntax, text, linked)) {
         const line = syntax.lineAt(flow.row);
         if (line !== undefined && !found.has(line)) found.set(line, `${FLOW_MESSAGE[flow.kind]} (\`${flow.call}\`)`);
       }
@@ -170,7 +171,7 @@ const lineDetector: Detector = codeLineDetector(
 );
 
 /** The project files each changed file imports by a relative path and calls, read from the head first. */
-const IMPORTED = new WeakMap<ChangedFile, ReadonlyMap<string, ProjectModule>>();
+const IMPORTED = new WeakMap<ChangedFile, ProjectLinks>();
 /**
  * How many project files one changed file's imports are read, and the size of each: a call into a
  * file past these reads as without this (its result is outside data), as it did before.
@@ -226,7 +227,7 @@ async function readImports(ctx: DetectContext): Promise<void> {
         if (module) break;
       }
     }
-    if (modules.size > 0) IMPORTED.set(file, modules);
+    if (modules.size > 0) IMPORTED.set(file, { imports: called.filter((i) => modules.has(i.specifier)), modules });
     else IMPORTED.delete(file);
   }
 }
