@@ -9,7 +9,7 @@ import {
   itemAt,
   OPERATORS,
   PATTERN_KINDS,
-  paramCount,
+  parametersOf,
   receiverFirst,
   type State,
   union,
@@ -578,7 +578,7 @@ export abstract class FlowExpressions extends FlowTexts {
     }
     // The file's own functions, called plainly or on `this` or a new object: their returns.
     const onSelf = object !== null && object !== undefined && t.selfNames.test(object.text());
-    const own = this.functions.get(method)?.find((f) => paramCount(f, t) === argNodes.length);
+    const own = this.functions.get(method)?.find((f) => parametersOf(f, t).length === argNodes.length);
     if (own && (!object || onSelf || t.constructorKinds.includes(String(object.kind())))) {
       if (this.depth <= MAX_CALL_DEPTH) return this.callFunction(own, args, row);
     }

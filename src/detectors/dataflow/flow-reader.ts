@@ -2,7 +2,7 @@ import type { SgNode } from "@ast-grep/napi";
 import type { SyntaxLanguage } from "../code/grammars.js";
 import { FlowExpressions } from "./flow-expressions.js";
 import { guardedNames } from "./flow-guards.js";
-import { callParts, fieldOf, fork, merge, paramCount, receiverFirst, signature, type State } from "./flow-state.js";
+import { callParts, fieldOf, fork, merge, parametersOf, receiverFirst, signature, type State } from "./flow-state.js";
 import { FLOW_SYNTAX, type FlowSyntax } from "./flow-syntax.js";
 import { anyItem, at, carried, CONSTANT, join, known, OUTSIDE, SOURCE, type FlowValue } from "./flow-value.js";
 
@@ -150,15 +150,13 @@ export class FlowReader extends FlowExpressions {
     const listed = (fieldOf(call, "arguments", t)?.namedChildren() ?? []).filter((a) => String(a.kind()) !== "comment");
     if (listed.some((a) => /keyword|spread|splat|named/.test(String(a.kind())))) return false;
     const { object } = callParts(call, t);
-    return paramCount(fn, t) === listed.length || (object !== null && receiverFirst(fn, t, listed.length));
+    return parametersOf(fn, t).length === listed.length || (object !== null && receiverFirst(fn, t, listed.length));
   }
 
   /** A function's parameter names, the object a method runs on left out. */
   private parameterNames(fn: SgNode): string[] {
     const t = this.t;
-    const names = (fieldOf(fn, "parameters", t)?.namedChildren() ?? [])
-      .filter((p) => t.parameterKinds.includes(String(p.kind())))
-      .map((p) => (fieldOf(p, "name", t) ?? p).text());
+    const names = parametersOf(fn, t).map((p) => (fieldOf(p, "name", t) ?? p).text());
     return t.receiverParameter?.test(names[0] ?? "") ? names.slice(1) : names;
   }
 
@@ -193,7 +191,9 @@ export class FlowReader extends FlowExpressions {
    */
   callExported(name: string, args: readonly FlowValue[]): FlowValue | undefined {
     if (this.broken) return undefined;
-    const fn = this.functions.get(name)?.find((f) => paramCount(f, this.t) === args.length && !this.insideFunction(f));
+    const fn = this.functions
+      .get(name)
+      ?.find((f) => parametersOf(f, this.t).length === args.length && !this.insideFunction(f));
     if (!fn) return undefined;
     try {
       this.statements = 0;
@@ -320,9 +320,7 @@ export class FlowReader extends FlowExpressions {
   /** Runs a function with its parameters bound to `args` (outside data when not given); its returns joined. */
   protected callFunction(fn: SgNode, args: readonly FlowValue[] | undefined, row: number): FlowValue {
     const t = this.t;
-    const params = (fieldOf(fn, "parameters", this.t)?.namedChildren() ?? []).filter((p) =>
-      t.parameterKinds.includes(String(p.kind())),
-    );
+    const params = parametersOf(fn, t);
     const key = `${fn.id()}:${(args ?? []).map(signature).join(",")}`;
     const memo = this.summaries.get(key);
     // Another call with values that read the same: its result, built also on this call's rows.

@@ -85,10 +85,15 @@ export function signature(v: FlowValue): string {
   return head + items + entries;
 }
 
-export function paramCount(fn: SgNode, t: FlowSyntax): number {
+/**
+ * A function's declared parameters, in order (the language's `parameterKinds`; Python's `self` kept).
+ *
+ * @example parametersOf(defOf("def build(self, item): ..."), PYTHON).map((p) => p.text()) // ["self", "item"]
+ */
+export function parametersOf(fn: SgNode, t: FlowSyntax): SgNode[] {
   return (fieldOf(fn, "parameters", t)?.namedChildren() ?? []).filter((p) =>
     t.parameterKinds.includes(String(p.kind())),
-  ).length;
+  );
 }
 
 /**
@@ -99,9 +104,7 @@ export function paramCount(fn: SgNode, t: FlowSyntax): number {
  */
 export function receiverFirst(fn: SgNode, t: FlowSyntax, args: number): boolean {
   if (!t.receiverParameter) return false;
-  const params = (fieldOf(fn, "parameters", t)?.namedChildren() ?? []).filter((p) =>
-    t.parameterKinds.includes(String(p.kind())),
-  );
+  const params = parametersOf(fn, t);
   if (params.length !== args + 1 || !t.receiverParameter.test(params[0]?.text() ?? "")) return false;
   // A method meant to be overridden (`@abstractmethod`, `raise NotImplementedError`) runs a subclass's body.
   const holder = fn.parent();
