@@ -50,8 +50,11 @@ export class ReviewEmergencies {
   async sweep(): Promise<number> {
     const now = this.work.deps.clock();
     let marked = 0;
-    for (const r of await this.work.store.withStatus("waiting_for_human", "merged_unapproved")) {
-      if (r.source !== "github") continue;
+    const statuses = ["waiting_for_human", "merged_unapproved"] as const;
+    // Only the reviews with an emergency entry have their audit log read.
+    const granted = await this.work.store.auditedWithStatus("emergency", ...statuses);
+    for (const r of await this.work.store.withStatus(...statuses)) {
+      if (r.source !== "github" || !granted.has(r.id)) continue;
       const pass = openEmergency(await this.work.store.auditFor(r.id));
       if (!pass || Date.parse(pass.due_at) > now.getTime()) continue;
       await this.work.lock.run(r.id, async () => {

@@ -19,10 +19,10 @@ export interface ReminderOptions {
   /** Reviews merged past the gate (an emergency's are reminded until decided after the fact). */
   merged(): Promise<ReviewRecord[]>;
   /**
-   * A review's emergency pass while it is still open: undefined when it has none, it is overdue
-   * (the sweep says so), or a decision after the fact was recorded.
+   * The open emergency passes of these reviews, by review id: none for a review that has none,
+   * whose pass is overdue (the sweep says so), or with a decision after the fact recorded.
    */
-  openEmergency(review: ReviewRecord): Promise<EmergencyPass | undefined>;
+  openEmergencies(reviews: readonly ReviewRecord[]): Promise<ReadonlyMap<string, EmergencyPass>>;
   /** A review's last result (for who may decide on it). */
   resultOf(reviewId: string): Promise<ReviewResult | undefined>;
   /** Who may decide on a review: the ids to mention. */
@@ -85,12 +85,15 @@ export function createReminders(opts: ReminderOptions) {
   const tick = async (): Promise<number> => {
     const now = opts.clock().getTime();
     let said = 0;
-    for (const review of await opts.merged()) {
-      const pass = await opts.openEmergency(review);
+    const merged = await opts.merged();
+    const waiting = await opts.waiting();
+    const passes = await opts.openEmergencies([...merged, ...waiting]);
+    for (const review of merged) {
+      const pass = passes.get(review.id);
       if (pass) said += await emergency(review, pass, now);
     }
-    for (const review of await opts.waiting()) {
-      const pass = await opts.openEmergency(review);
+    for (const review of waiting) {
+      const pass = passes.get(review.id);
       if (pass) {
         said += await emergency(review, pass, now);
         continue;

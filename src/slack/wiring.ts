@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { type CustomRoute, webApi } from "@slack/bolt";
 import type { Logger } from "pino";
 import type { Clock } from "../domain/clock.js";
+import type { EmergencyPass } from "../domain/review-result.js";
 import type { ApproverConfig, CurrentGroups } from "../domain/decision.js";
 import type { Publisher, ReviewRecord, ReviewService } from "../domain/review.js";
 import type { ReviewStore } from "../domain/review-store.js";
@@ -103,9 +104,17 @@ export function wireSlack(cfg: SlackOn, deps: SlackWiringDeps) {
           clock: deps.clock,
           waiting: () => deps.store.withStatus("waiting_for_human"),
           merged: async () => (deps.emergencies ? deps.store.withStatus("merged_unapproved") : []),
-          openEmergency: async (review) => {
-            if (!deps.emergencies || review.source !== "github") return undefined;
-            return openEmergency(await deps.store.auditFor(review.id));
+          openEmergencies: async (reviews) => {
+            const open = new Map<string, EmergencyPass>();
+            if (!deps.emergencies || reviews.length === 0) return open;
+            // Only the reviews with an emergency entry have their audit log read.
+            const granted = await deps.store.auditedWithStatus("emergency", "waiting_for_human", "merged_unapproved");
+            for (const review of reviews) {
+              if (review.source !== "github" || !granted.has(review.id)) continue;
+              const pass = openEmergency(await deps.store.auditFor(review.id));
+              if (pass) open.set(review.id, pass);
+            }
+            return open;
           },
           resultOf: (id) => deps.store.lastResult(id),
           deciders: (review, result) => (result ? whoToAsk(deps.approvers, review, result).approvers : []),

@@ -34,3 +34,14 @@ CREATE TABLE gate_audit_heads (
 /** The rows written before the chain, with their review's repository, for the migration to chain. */
 export const UNCHAINED_ROWS = `SELECT a.seq, a.review_id, a.at, a.actor, a.action, a.outcome, a.detail, r.repo
   FROM gate_audit a LEFT JOIN gate_reviews r ON r.id = a.review_id ORDER BY a.seq`;
+
+/**
+ * The ids of the reviews whose status passes `statusTest` with an audit entry of `action`: each
+ * review found by the status index, its entries by the review's (`auditedWithStatus`).
+ *
+ * @example auditedWithStatusSql("r.status IN (?)", "?")
+ */
+export function auditedWithStatusSql(statusTest: string, action: string): string {
+  return `SELECT DISTINCT a.review_id FROM gate_reviews r JOIN gate_audit a ON a.review_id = r.id
+    WHERE ${statusTest} AND a.action = ${action}`;
+}

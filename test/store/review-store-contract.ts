@@ -223,6 +223,23 @@ export function reviewStoreContract(name: string, open: OpenStore): void {
       expect(await s.auditFor("r-1")).toHaveLength(1);
     });
 
+    it("names the reviews in a status whose audit log holds an action, and no others", async () => {
+      const { store: s } = await open();
+      for (const id of ["r-1", "r-2", "r-3"]) await reg(s, id, id.repeat(14).slice(0, 40));
+      await s.setStatus("r-1", "waiting_for_human");
+      await s.setStatus("r-2", "waiting_for_human");
+      await s.setStatus("r-3", "done");
+      const entry = (reviewId: string, action: string) =>
+        s.audit({ reviewId, actor: "octocat", action, outcome: "granted", detail: {} });
+      await entry("r-1", "emergency");
+      await entry("r-1", "emergency");
+      await entry("r-2", "approve");
+      await entry("r-3", "emergency");
+      expect([...(await s.auditedWithStatus("emergency", "waiting_for_human"))]).toEqual(["r-1"]);
+      expect([...(await s.auditedWithStatus("emergency", "waiting_for_human", "done"))].sort()).toEqual(["r-1", "r-3"]);
+      expect((await s.auditedWithStatus("emergency", "merged_unapproved")).size).toBe(0);
+      expect((await s.auditedWithStatus("emergency")).size).toBe(0);
+    });
     it("knows which results were not published (a crash in between)", async () => {
       const { store: s } = await open();
       await reg(s, "r-1");

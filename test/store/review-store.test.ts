@@ -2,6 +2,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/store/database.js";
 import { sqliteStore } from "../../src/store/sqlite/sqlite-store.js";
+import { auditedWithStatusSql } from "../../src/store/audit-sql.js";
 import { UNPUBLISHED } from "../../src/store/rows.js";
 import { tempDir } from "../helpers/gate.js";
 import { at, reviewStoreContract } from "./review-store-contract.js";
@@ -35,6 +36,10 @@ describe("ReviewStore on SQLite", () => {
     expect(plan(`SELECT * FROM gate_reviews WHERE id = 'r-1' AND ${UNPUBLISHED}`)).toMatch(/^SEARCH gate_reviews /);
     expect(plan("SELECT * FROM gate_decisions WHERE applied_at IS NULL AND review_id = 'r-1' ORDER BY seq")).toBe(
       "SEARCH gate_decisions USING INDEX gate_decisions_pending (applied_at=?)",
+    );
+    // The sweeps' question (which waiting reviews hold an emergency entry) reads no settled review.
+    expect(plan(auditedWithStatusSql("r.status IN ('waiting_for_human')", "'emergency'"))).toMatch(
+      /^SEARCH r USING (COVERING )?INDEX gate_reviews_status \(status=\?\); SEARCH a USING INDEX gate_audit_review \(review_id=\?\)/,
     );
   });
 });

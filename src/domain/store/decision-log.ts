@@ -1,4 +1,5 @@
 import type { ResumeValue } from "../review.js";
+import type { ReviewStatus } from "../review-result.js";
 
 /** One audit entry: who did what to which review, and what came of it. Append-only. */
 export interface AuditEntry {
@@ -79,6 +80,11 @@ export interface DecisionLog {
    */
   audit(entry: AuditInput): Promise<void>;
   auditFor(reviewId: string): Promise<AuditEntry[]>;
+  /**
+   * The ids of the reviews in one of `statuses` whose audit log holds an entry of `action`: one
+   * query (each review's entries found by its index), so a sweep reads `auditFor` only for them.
+   */
+  auditedWithStatus(action: string, ...statuses: ReviewStatus[]): Promise<Set<string>>;
   /** Every chain the audit log holds (null: rows written without one) and every recorded head. */
   auditChains(): Promise<{ chains: Array<string | null>; heads: AuditChainHead[] }>;
   /** Up to `limit` rows of one chain (null: the unchained rows) after `afterSeq`, in sequence order. */

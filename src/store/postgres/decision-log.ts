@@ -1,6 +1,6 @@
 import { chainOf, chainedEntry, GENESIS_HASH } from "../../domain/audit-chain.js";
 import type { AuditEntry, AuditInput, ChainedAuditRow, DecisionLog } from "../../domain/store/decision-log.js";
-import { AUDIT_COLUMNS, chainPageSql } from "../audit-sql.js";
+import { AUDIT_COLUMNS, auditedWithStatusSql, chainPageSql } from "../audit-sql.js";
 import { type DecisionRow, fromDecisionRow, PENDING_DECISIONS } from "../rows.js";
 import type { PgConnection } from "./connection.js";
 
@@ -41,6 +41,14 @@ export function pgDecisionLog(c: PgConnection): DecisionLog {
         [reviewId],
       );
       return rows.map((r) => ({ ...r, seq: Number(r.seq), detail: JSON.parse(r.detail) as Record<string, unknown> }));
+    },
+    async auditedWithStatus(action, ...statuses) {
+      if (statuses.length === 0) return new Set();
+      const rows = await c.rows<{ review_id: string }>(auditedWithStatusSql("r.status = ANY($1)", "$2"), [
+        statuses,
+        action,
+      ]);
+      return new Set(rows.map((r) => r.review_id));
     },
     async auditChains() {
       const chains = await c.rows<{ chain: string | null }>("SELECT DISTINCT chain FROM gate_audit ORDER BY chain");

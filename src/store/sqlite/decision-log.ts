@@ -6,7 +6,7 @@ import type {
   ChainedAuditRow,
   DecisionLog,
 } from "../../domain/store/decision-log.js";
-import { AUDIT_COLUMNS, chainPageSql } from "../audit-sql.js";
+import { AUDIT_COLUMNS, auditedWithStatusSql, chainPageSql } from "../audit-sql.js";
 import { type DecisionRow, fromDecisionRow, PENDING_DECISIONS } from "../rows.js";
 import type { SqliteConnection } from "./connection.js";
 
@@ -54,6 +54,14 @@ export function sqliteDecisionLog(c: SqliteConnection): DecisionLog {
         .sql(`SELECT ${AUDIT_COLUMNS} FROM gate_audit WHERE review_id = ? ORDER BY seq`)
         .all(reviewId) as Array<Omit<AuditEntry, "detail"> & { detail: string }>;
       return rows.map((r) => ({ ...r, detail: JSON.parse(r.detail) as Record<string, unknown> }));
+    },
+    async auditedWithStatus(action, ...statuses) {
+      await c.ready();
+      if (statuses.length === 0) return new Set();
+      const rows = c
+        .sql(auditedWithStatusSql(`r.status IN (${statuses.map(() => "?").join(",")})`, "?"))
+        .all(...statuses, action) as Array<{ review_id: string }>;
+      return new Set(rows.map((r) => r.review_id));
     },
     async auditChains() {
       await c.ready();
