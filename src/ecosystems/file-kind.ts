@@ -1,15 +1,10 @@
-import { isLockfile, isManifest } from "./index.js";
-
-/**
- * What a repository path is, by its path alone, written once: a manifest or lockfile of a
- * registered ecosystem, a workflow, a vendored copy, a test, documentation, an auth path, code (with
- * its language), or other. The risk score (src/risk/classify-file.ts), the coverage ledger
- * (src/coverage/ledger-kind.ts) and the moved-files rule (src/coverage/moved-files.ts) ask the
- * predicates below; `kindOf` puts them in one order.
+/*
+ * What a repository path is, by its path alone, written once: a workflow, a vendored copy, a test,
+ * documentation, an auth path, code (with its language). Manifests and lockfiles are their
+ * ecosystems' (`isManifest`, `isLockfile` in ./index.ts). The risk score
+ * (src/risk/classify-file.ts), the coverage ledger (src/coverage/ledger-kind.ts) and the moved-files
+ * rule (src/coverage/moved-files.ts) ask the predicates below, each in its own order.
  */
-export type PathKind =
-  | { kind: "manifest" | "lockfile" | "workflow" | "vendored" | "test" | "docs" | "auth" | "other" }
-  | { kind: "code"; language: string };
 
 /** Programming languages by file extension (lower case, without the dot). */
 const CODE_EXTENSIONS: Record<string, string> = {
@@ -142,24 +137,4 @@ export function languageOf(path: string): string | undefined {
   const base = path.slice(path.lastIndexOf("/") + 1);
   const dot = base.lastIndexOf(".");
   return dot > 0 ? CODE_EXTENSIONS[base.slice(dot + 1).toLowerCase()] : undefined;
-}
-
-/**
- * What a path is, the first that holds of: manifest, lockfile, workflow, vendored, test, docs,
- * auth, code (with its language), other. A manifest that is a program (setup.py) is a manifest here.
- *
- * @example kindOf("services/api/pom.xml") // { kind: "manifest" }
- * @example kindOf("src/auth/login.ts") // { kind: "auth" }
- * @example kindOf("src/cart.ts") // { kind: "code", language: "typescript" }
- */
-export function kindOf(path: string): PathKind {
-  if (isManifest(path)) return { kind: "manifest" };
-  if (isLockfile(path)) return { kind: "lockfile" };
-  if (isWorkflowPath(path)) return { kind: "workflow" };
-  if (isVendoredPath(path)) return { kind: "vendored" };
-  if (isTestPath(path)) return { kind: "test" };
-  if (isDocsPath(path)) return { kind: "docs" };
-  if (isAuthPath(path)) return { kind: "auth" };
-  const language = languageOf(path);
-  return language === undefined ? { kind: "other" } : { kind: "code", language };
 }

@@ -1,7 +1,32 @@
 import { describe, expect, it } from "vitest";
-import { isAuthPath, isDocsPath, kindOf, languageOf } from "../../src/ecosystems/file-kind.js";
+import { isLockfile, isManifest } from "../../src/ecosystems/index.js";
+import {
+  isAuthPath,
+  isDocsPath,
+  isTestPath,
+  isVendoredPath,
+  isWorkflowPath,
+  languageOf,
+} from "../../src/ecosystems/file-kind.js";
 
-describe("kindOf: what a path is, written once", () => {
+/** The first of the path predicates that holds, in the order the risk score asks them. */
+const kindOf = (path: string) => {
+  const named = (
+    [
+      ["manifest", isManifest],
+      ["lockfile", isLockfile],
+      ["workflow", isWorkflowPath],
+      ["vendored", isVendoredPath],
+      ["test", isTestPath],
+      ["docs", isDocsPath],
+      ["auth", isAuthPath],
+    ] as const
+  ).find(([, holds]) => holds(path))?.[0];
+  const language = languageOf(path);
+  return named ? { kind: named } : language === undefined ? { kind: "other" } : { kind: "code", language };
+};
+
+describe("what a path is, by the predicates written once", () => {
   it.each([
     ["services/api/pom.xml", { kind: "manifest" }],
     ["src/Billing.Api/Billing.Api.csproj", { kind: "manifest" }],

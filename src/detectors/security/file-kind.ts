@@ -1,5 +1,7 @@
 /**
  * Path and content tests the security detectors share: what is a test, a document, binary text.
+ * Wider and narrower than src/ecosystems/file-kind.ts's on purpose: a detector also skips fixtures
+ * and mocks, and skips prose by its extension only (a program kept under docs/ is still read).
  *
  * @example isTestPath("src/auth/login.test.ts") // true
  */
