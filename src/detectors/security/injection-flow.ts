@@ -108,7 +108,8 @@ export function injectionFlows(syntax: PatchSyntax, headText = "", linked?: Proj
   };
   const literals = STRING_SYNTAX[syntax.lang].literalArguments;
   const aliases = importAliases(headText || syntax.root.text(), syntax.lang);
-  const ownFunctions = ownFunctionNames(syntax);
+  // The functions the file declares, read once a bare call asks (most files' sinks are methods).
+  let ownFunctions: Set<string> | undefined;
   let text: string | undefined;
   const rootText = () => {
     text ??= syntax.root.text();
@@ -129,7 +130,7 @@ export function injectionFlows(syntax: PatchSyntax, headText = "", linked?: Proj
     const call = aliases ? resolveAlias(site, aliases, syntax.lang) : site;
     // A bare call of a function the file defines runs that function (its own calls are judged where
     // they are), not an imported or promisified `exec`: `execCommand(cmd)` over `execFile(cmd[0], ...)`.
-    const own = call.receiver === undefined && ownFunctions.has(call.method);
+    const own = call.receiver === undefined && (ownFunctions ??= ownFunctionNames(syntax)).has(call.method);
     // `this.requests.get(id)` on a `Map` is a lookup, not a query.
     const rules = own ? ownRules : collectionReceiver(call, syntax, rootText) ? noSqlRules : fileRules;
     // Only literals that splice nothing: no built text and no request data reach this call (a
