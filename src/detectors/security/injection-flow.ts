@@ -110,6 +110,10 @@ export function injectionFlows(syntax: PatchSyntax, headText = "", linked?: Proj
   const aliases = importAliases(headText || syntax.root.text(), syntax.lang);
   // The functions the file declares, read once a bare call asks (most files' sinks are methods).
   let ownFunctions: Set<string> | undefined;
+  const declares = (name: string) => {
+    ownFunctions ??= ownFunctionNames(syntax);
+    return ownFunctions.has(name);
+  };
   let text: string | undefined;
   const rootText = () => {
     text ??= syntax.root.text();
@@ -130,7 +134,7 @@ export function injectionFlows(syntax: PatchSyntax, headText = "", linked?: Proj
     const call = aliases ? resolveAlias(site, aliases, syntax.lang) : site;
     // A bare call of a function the file defines runs that function (its own calls are judged where
     // they are), not an imported or promisified `exec`: `execCommand(cmd)` over `execFile(cmd[0], ...)`.
-    const own = call.receiver === undefined && (ownFunctions ??= ownFunctionNames(syntax)).has(call.method);
+    const own = call.receiver === undefined && declares(call.method);
     // `this.requests.get(id)` on a `Map` is a lookup, not a query.
     const rules = own ? ownRules : collectionReceiver(call, syntax, rootText) ? noSqlRules : fileRules;
     // Only literals that splice nothing: no built text and no request data reach this call (a
