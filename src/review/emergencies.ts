@@ -1,5 +1,5 @@
 import { audits } from "./audit-entries.js";
-import { grantEmergency, openEmergency } from "./emergency-pass.js";
+import { grantEmergency, openEmergencies, openEmergency } from "./emergency-pass.js";
 import type { ReviewWork } from "./review-work.js";
 
 /**
@@ -50,12 +50,10 @@ export class ReviewEmergencies {
   async sweep(): Promise<number> {
     const now = this.work.deps.clock();
     let marked = 0;
-    const statuses = ["waiting_for_human", "merged_unapproved"] as const;
-    // Only the reviews with an emergency entry have their audit log read.
-    const granted = await this.work.store.auditedWithStatus("emergency", ...statuses);
-    for (const r of await this.work.store.withStatus(...statuses)) {
-      if (r.source !== "github" || !granted.has(r.id)) continue;
-      const pass = openEmergency(await this.work.store.auditFor(r.id));
+    const reviews = await this.work.store.withStatus("waiting_for_human", "merged_unapproved");
+    const passes = await openEmergencies(this.work.store, reviews);
+    for (const r of reviews) {
+      const pass = passes.get(r.id);
       if (!pass || Date.parse(pass.due_at) > now.getTime()) continue;
       await this.work.lock.run(r.id, async () => {
         const ctx = await this.work.context(r.id);

@@ -49,6 +49,28 @@ export function openEmergency(entries: readonly AuditEntry[]): EmergencyPass | u
   return pass && !pass.overdue && !decidedAfterTheFact(entries) ? pass : undefined;
 }
 
+/**
+ * The open emergency passes (`openEmergency`) of GitHub reviews waiting for a person or merged past
+ * the gate, by review id: one query names those with an `emergency` entry, and only their audit
+ * logs are read. What the reminders and the overdue sweep follow.
+ *
+ * @example (await openEmergencies(store, await store.withStatus("waiting_for_human"))).get("r-1")?.due_at
+ */
+export async function openEmergencies(
+  store: Pick<ReviewStore, "auditedWithStatus" | "auditFor">,
+  reviews: readonly ReviewRecord[],
+): Promise<Map<string, EmergencyPass>> {
+  const open = new Map<string, EmergencyPass>();
+  if (reviews.length === 0) return open;
+  const granted = await store.auditedWithStatus("emergency", "waiting_for_human", "merged_unapproved");
+  for (const review of reviews) {
+    if (review.source !== "github" || !granted.has(review.id)) continue;
+    const pass = openEmergency(await store.auditFor(review.id));
+    if (pass) open.set(review.id, pass);
+  }
+  return open;
+}
+
 /** What granting an emergency reads and writes. */
 export interface GrantDeps {
   store: ReviewStore;

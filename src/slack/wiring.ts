@@ -12,7 +12,7 @@ import { buildSlackApp } from "./app.js";
 import { type ChannelMap, channelFor } from "./channel-map.js";
 import type { StartRerun } from "./decision-flow.js";
 import { createPeople, type People } from "./people.js";
-import { openEmergency } from "../review/emergency-pass.js";
+import { openEmergencies } from "../review/emergency-pass.js";
 import { createReminders } from "./reminders.js";
 import { createSlackPublisher } from "./slack-publisher.js";
 import { appTokenRefusal, type SlackBotIdentity } from "./token-check.js";
@@ -104,18 +104,8 @@ export function wireSlack(cfg: SlackOn, deps: SlackWiringDeps) {
           clock: deps.clock,
           waiting: () => deps.store.withStatus("waiting_for_human"),
           merged: async () => (deps.emergencies ? deps.store.withStatus("merged_unapproved") : []),
-          openEmergencies: async (reviews) => {
-            const open = new Map<string, EmergencyPass>();
-            if (!deps.emergencies || reviews.length === 0) return open;
-            // Only the reviews with an emergency entry have their audit log read.
-            const granted = await deps.store.auditedWithStatus("emergency", "waiting_for_human", "merged_unapproved");
-            for (const review of reviews) {
-              if (review.source !== "github" || !granted.has(review.id)) continue;
-              const pass = openEmergency(await deps.store.auditFor(review.id));
-              if (pass) open.set(review.id, pass);
-            }
-            return open;
-          },
+          openEmergencies: async (reviews) =>
+            deps.emergencies ? openEmergencies(deps.store, reviews) : new Map<string, EmergencyPass>(),
           resultOf: (id) => deps.store.lastResult(id),
           deciders: (review, result) => (result ? whoToAsk(deps.approvers, review, result).approvers : []),
           claimNote: (key, reviewId) => deps.store.claimSlackNote(key, reviewId),
