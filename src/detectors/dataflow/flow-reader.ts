@@ -5,6 +5,7 @@ import { guardedNames } from "./flow-guards.js";
 import { callParts, fieldOf, fork, merge, parametersOf, receiverFirst, signature, type State } from "./flow-state.js";
 import { FLOW_SYNTAX, type FlowSyntax } from "./flow-syntax.js";
 import { anyItem, at, carried, CONSTANT, join, known, OUTSIDE, SOURCE, type FlowValue } from "./flow-value.js";
+import { DEFAULT_EXPORT } from "./project-imports.js";
 
 /** A function longer than this many statements is read with its parameters only, not followed. */
 const MAX_STATEMENTS = 4_000;
@@ -191,9 +192,11 @@ export class FlowReader extends FlowExpressions {
    */
   callExported(name: string, args: readonly FlowValue[]): FlowValue | undefined {
     if (this.broken) return undefined;
-    const fn = this.functions
-      .get(name)
-      ?.find((f) => parametersOf(f, this.t).length === args.length && !this.insideFunction(f));
+    const fits = (f: SgNode) => parametersOf(f, this.t).length === args.length;
+    const fn =
+      name === DEFAULT_EXPORT
+        ? [this.defaultFunction()].find((f) => f !== undefined && fits(f))
+        : this.functions.get(name)?.find((f) => fits(f) && !this.insideFunction(f));
     if (!fn) return undefined;
     try {
       this.statements = 0;
@@ -210,8 +213,47 @@ export class FlowReader extends FlowExpressions {
     if (object && !t.identifierKinds.includes(String(object.kind()))) return undefined;
     const target = object ? this.linked(object.text()) : this.linked(method);
     if (!target) return undefined;
-    const name = object ? (target.name === "*" ? method : undefined) : target.name === "*" ? undefined : target.name;
+    // A whole module called (`const build = require("./build"); build(x)`) is its default export.
+    const name = object
+      ? target.name === "*"
+        ? method
+        : undefined
+      : target.name === "*"
+        ? DEFAULT_EXPORT
+        : target.name;
     return name ? target.reader.callExported(name, args) : undefined;
+  }
+
+  private defaultRead: { fn: SgNode | undefined } | undefined;
+
+  /**
+   * The function a JavaScript or TypeScript module exports as a whole, read once: `export default
+   * function`, `export default (x) => ...`, `export default build`, `module.exports = function`,
+   * `module.exports = build` (a top-level function of the file by that name).
+   */
+  private defaultFunction(): SgNode | undefined {
+    if (this.defaultRead) return this.defaultRead.fn;
+    const t = this.t;
+    let fn: SgNode | undefined;
+    for (const top of this.root.children()) {
+      const kind = String(top.kind());
+      const assigned = kind === "expression_statement" ? top.namedChildren()[0] : undefined;
+      const value =
+        kind === "export_statement" && top.children().some((c) => !c.isNamed() && c.text() === "default")
+          ? (top.field("declaration") ?? top.field("value"))
+          : assigned &&
+              String(assigned.kind()) === "assignment_expression" &&
+              assigned.field("left")?.text().replace(/\s+/g, "") === "module.exports"
+            ? assigned.field("right")
+            : null;
+      if (!value) continue;
+      const valueKind = String(value.kind());
+      if (t.functionKinds.includes(valueKind)) fn = value;
+      else if (t.identifierKinds.includes(valueKind))
+        fn = this.functions.get(value.text())?.find((f) => !this.insideFunction(f));
+    }
+    this.defaultRead = { fn };
+    return fn;
   }
 
   /**

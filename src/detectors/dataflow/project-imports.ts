@@ -4,19 +4,25 @@ import path from "node:path";
 export interface ProjectImport {
   /** The name the importing file calls it by. */
   local: string;
-  /** The name the module exports it by; `*` for the whole module (`import * as q`, `q = require(...)`). */
+  /**
+   * The name the module exports it by; `*` for the whole module (`import * as q`, `q = require(...)`),
+   * `DEFAULT_EXPORT` for its default export (`import build from "./x"`).
+   */
   name: string;
   /** The relative path as written (`./queries`). */
   specifier: string;
 }
+
+/** The name a default import takes from its module: the function `export default` or `module.exports =` gives. */
+export const DEFAULT_EXPORT = "default";
 
 const NAME = /^[A-Za-z_$][\w$]*$/;
 const RELATIVE = `["'\`](\\.{1,2}/[\\w@./-]+)["'\`]`;
 
 /**
  * The names a file imports from its project's own files by a relative path: `import { a as b }
- * from "./x"`, `import * as q from "./x"`, `const { a } = require("./x")`, `const q =
- * require("./x")`. A default import is left out (what it names is not a function's name).
+ * from "./x"`, `import build from "./x"` (its default export), `import * as q from "./x"`,
+ * `const { a } = require("./x")`, `const q = require("./x")`.
  *
  * @example projectImports('import { createQueryForTile } from "./queries";')[0] // { local: "createQueryForTile", name: "createQueryForTile", specifier: "./queries" }
  */
@@ -35,12 +41,24 @@ export function projectImports(text: string): ProjectImport[] {
       if (own && NAME.test(own)) out.push({ local: local && NAME.test(local) ? local : own, name: own, specifier });
     }
   };
-  for (const m of text.matchAll(new RegExp(`import\\s*(?:type\\s*)?\\{([^{}]*)\\}\\s*from\\s*${RELATIVE}`, "g")))
+  for (const m of text.matchAll(
+    new RegExp(`import\\s*(?:type\\s*)?(?:[A-Za-z_$][\\w$]*\\s*,\\s*)?\\{([^{}]*)\\}\\s*from\\s*${RELATIVE}`, "g"),
+  ))
     members(m[1] ?? "", /\s+as\s+/, m[2] ?? "");
+  // `import build from "./x"` and `import build, { a } from "./x"`; `import type X from` is a type.
+  for (const m of text.matchAll(
+    new RegExp(
+      `import\\s+([A-Za-z_$][\\w$]*)\\s*(?:,\\s*(?:\\{[^{}]*\\}|\\*\\s*as\\s+[A-Za-z_$][\\w$]*)\\s*)?from\\s*${RELATIVE}`,
+      "g",
+    ),
+  ))
+    if (m[1] && m[2] && m[1] !== "type") out.push({ local: m[1], name: DEFAULT_EXPORT, specifier: m[2] });
   if (requires)
     for (const m of text.matchAll(new RegExp(`\\{([^{}]*)\\}\\s*=\\s*require\\(\\s*${RELATIVE}\\s*\\)`, "g")))
       members(m[1] ?? "", /\s*:\s*/, m[2] ?? "");
-  for (const m of text.matchAll(new RegExp(`import\\s+\\*\\s+as\\s+([A-Za-z_$][\\w$]*)\\s+from\\s*${RELATIVE}`, "g")))
+  for (const m of text.matchAll(
+    new RegExp(`import\\s+(?:[A-Za-z_$][\\w$]*\\s*,\\s*)?\\*\\s+as\\s+([A-Za-z_$][\\w$]*)\\s+from\\s*${RELATIVE}`, "g"),
+  ))
     if (m[1] && m[2]) out.push({ local: m[1], name: "*", specifier: m[2] });
   // `q = require("./x")`: found from each `require(`, the name looked for just before it.
   for (let at = requires ? text.indexOf("require(") : -1; at >= 0; at = text.indexOf("require(", at + 8)) {

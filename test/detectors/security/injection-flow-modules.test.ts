@@ -57,6 +57,40 @@ describe("SEC-02 follows calls into the project files a change imports", () => {
     expect(await flagged("lib/tiler.ts", tiler("query"), {})).toEqual([]);
   });
 
+  it("follows a module exported whole: a default import, and a require of a module that sets module.exports", async () => {
+    const route = (imported: string) => [
+      imported,
+      "export function show(req, res, db) {",
+      "  return db.query(buildQuery(req.query.id));",
+      "}",
+    ];
+    const esm = 'import buildQuery from "./build-query";';
+    const cjs = 'const buildQuery = require("./build-query");';
+    const spliced = "(id) { return 'SELECT * FROM orders WHERE id = ' + id; }";
+    const bound = "(id) { return { text: 'SELECT * FROM orders WHERE id = $1', values: [id] }; }";
+    const modules: Array<[string, string]> = [
+      [esm, "export default function buildQuery"],
+      [esm, "function buildQuery(id) { return id; }\nexport default function"],
+      [cjs, "module.exports = function"],
+      [cjs, "exports.other = 1;\nmodule.exports = function buildQuery"],
+    ];
+    for (const [imported, head] of modules) {
+      const file = (body: string) => ({ "lib/build-query.js": `${head}${body}` });
+      expect(await flagged("lib/route.js", route(imported), file(spliced)), head).toEqual([3]);
+      expect(await withoutPrechecks(() => flagged("lib/route.js", route(imported), file(spliced))), head).toEqual([3]);
+      expect(await flagged("lib/route.js", route(imported), file(bound)), head).toEqual([]);
+    }
+    // The default export named by its function: `export default buildQuery`, `module.exports = buildQuery`.
+    for (const [imported, tail] of [
+      [esm, "export default buildQuery;"],
+      [cjs, "module.exports = buildQuery;"],
+    ]) {
+      const file = (body: string) => ({ "lib/build-query.js": `function buildQuery${body}\n${tail}` });
+      expect(await flagged("lib/route.js", route(imported), file(spliced)), tail).toEqual([3]);
+      expect(await flagged("lib/route.js", route(imported), file(bound)), tail).toEqual([]);
+    }
+  });
+
   it("reads relative imports and namespace requires, and never a path that leaves the repository", () => {
     expect(
       projectImports(
@@ -67,6 +101,15 @@ describe("SEC-02 follows calls into the project files a change imports", () => {
       { local: "c", name: "c", specifier: "./x" },
       { local: "d", name: "d", specifier: "./d" },
       { local: "q", name: "*", specifier: "../q" },
+    ]);
+    expect(
+      projectImports(
+        'import build from "./build";\nimport run, { a } from "./run";\nimport type T from "./t";\nimport React from "react";',
+      ),
+    ).toEqual([
+      { local: "a", name: "a", specifier: "./run" },
+      { local: "build", name: "default", specifier: "./build" },
+      { local: "run", name: "default", specifier: "./run" },
     ]);
     expect(candidatePaths("lib/tiler.ts", "./queries").slice(0, 2)).toEqual(["lib/queries.ts", "lib/queries.tsx"]);
     expect(candidatePaths("lib/tiler.ts", "./queries.js")).toEqual([
