@@ -118,7 +118,10 @@ export class FlowReader extends FlowExpressions {
     if (this.broken || !t.identifierKinds.includes(String(node.kind()))) return undefined;
     let fn: SgNode | null = node.parent();
     while (fn && !t.functionKinds.includes(String(fn.kind()))) fn = fn.parent();
-    const name = fn ? fieldOf(fn, "name", t)?.text() : undefined;
+    // Its own name, or the local it is given to (`const query = async (text) => client.query(text)`).
+    const holder = fn?.parent();
+    const declared = holder && t.declaratorKinds.includes(String(holder.kind())) ? fieldOf(holder, "name", t) : null;
+    const name = fn ? (fieldOf(fn, "name", t) ?? declared)?.text() : undefined;
     if (!fn || !name || !this.parameterNames(fn).includes(node.text()) || this.exported(fn, name)) return undefined;
     // One function by that name, so that every call of the name is a call of it.
     if (this.functions.get(name)?.length !== 1) return undefined;
@@ -133,8 +136,9 @@ export class FlowReader extends FlowExpressions {
     // takes), and the name used nowhere else: a function handed on as a value (`Thread(target=
     // self.run, args=(cmd,))`, `list.map(run)`) is called with what the file does not show.
     if (calls.length === 0 || !calls.every((c) => this.bindsByPosition(c, fn))) return undefined;
-    const uses = this.root.text().match(new RegExp(`(?<![\\w$])${name.replace(/\$/g, "\\$")}(?![\\w$])`, "g"));
-    if ((uses?.length ?? 0) !== calls.length + 1) return undefined;
+    let method = String(fn.kind()).includes("method");
+    for (let p = fn.parent(); p && !method; p = p.parent()) method = t.classKinds.includes(String(p.kind()));
+    if (this.usesOf(name, method) !== calls.length + 1) return undefined;
     try {
       for (const c of calls) this.runScopeOf(c);
     } catch {
@@ -143,6 +147,28 @@ export class FlowReader extends FlowExpressions {
     }
     const seen = this.callerVisits.get(node.id());
     return seen && seen.length > 0 ? seen : undefined;
+  }
+
+  /**
+   * How often the file names its function `name`: each leaf of the tree written exactly so (an
+   * identifier, or a string that is only the name, as `getattr(self, "run")` uses it), not the
+   * words of a longer string or comment. A function outside any class is not the member of another
+   * object (`client.query` is not a use of the file's own `query`); a method's name on any object
+   * may be a call of it (`other.run(cmd)` on another instance), so there every one counts.
+   */
+  private usesOf(name: string, method: boolean): number {
+    const t = this.t;
+    let uses = 0;
+    const exact = `^${name.replace(/[$]/g, "\\$&")}$`;
+    for (const node of this.root.findAll({ rule: { regex: exact } })) {
+      if (node.namedChildren().length > 0) continue;
+      const holder = node.parent();
+      const member =
+        !method && holder && t.fieldAccessKinds.includes(String(holder.kind())) ? holder.namedChildren() : undefined;
+      const receiver = member && member.length > 1 && member[0]?.id() !== node.id() ? member[0] : undefined;
+      if (!receiver || t.selfNames.test(receiver.text())) uses++;
+    }
+    return uses;
   }
 
   /** Whether the run follows `call` into `fn`: positional arguments only, as many as it takes. */

@@ -439,9 +439,11 @@ function flowHit(
       continue;
     }
     // A runner only the file calls (`run_command(self, command)` gives its parameter whole to the
-    // shell): the commands its callers build decide, not the parameter as outside data.
+    // shell, `const query = (text) => client.query(text)` to the database): the commands and SQL its
+    // callers build decide, not the parameter as outside data.
     const values =
-      (rule.kind === "shell" ? runnerValues(call, rule, flow) : undefined) ?? flowCarriers(call, rule, flow);
+      (rule.kind === "shell" || (rule.kind === "sql" && !rule.fragment) ? runnerValues(call, rule, flow) : undefined) ??
+      flowCarriers(call, rule, flow);
     if (values === undefined) continue;
     reachedAny = true;
     const value = values.find((v) => {

@@ -90,3 +90,45 @@ describe("a shell runner only its file calls is judged by the commands its calle
     expect(await flagged("tool.js", runner("", ""))).toEqual([3]);
   });
 });
+
+describe("a query runner only its file calls is judged by the SQL its callers build", () => {
+  /** A database module whose routes run SQL through one helper (project-happening-atm's shape). */
+  const dbModule = (declare: string, caller: string) => [
+    "const { Client } = require('pg');",
+    "module.exports = async (logger) => {",
+    "  const module = {};",
+    "  const client = new Client();",
+    declare,
+    "    logger.debug(`running query: ${text}`);",
+    "    return client.query(text, values);",
+    "  };",
+    `  module.getMeeting = async (id) => ${caller};`,
+    "  return module;",
+    "};",
+  ];
+  const arrow = "  const query = async (text, values) => {";
+  const declared = "  async function query(text, values) {";
+
+  it("SQL a caller splices a parameter into is flagged at the runner; SQL with placeholders passes", async () => {
+    for (const declare of [arrow, declared]) {
+      const spliced = "query(`SELECT * FROM meeting WHERE id = ${id}`, [])";
+      expect(await flagged("db.js", dbModule(declare, spliced)), declare).toEqual([7]);
+      const bound = "query('SELECT * FROM meeting WHERE id = $1', [id])";
+      expect(await flagged("db.js", dbModule(declare, bound)), declare).toEqual([]);
+    }
+  });
+
+  it("a runner the file also hands on (`module.query = query`) or names in a string alone keeps its parameter outside data", async () => {
+    const spliced = "query(`SELECT * FROM meeting WHERE id = ${id}`, [])";
+    const handed = dbModule(arrow, spliced).map((l) =>
+      l === "  return module;" ? "  module.query = query;\n  return module;" : l,
+    );
+    const lines = handed.join("\n").split("\n");
+    // Its parameter is outside data with no SQL text of its own: nothing can be said at the runner.
+    expect(await flagged("db.js", lines)).toEqual([]);
+    const byName = dbModule(arrow, spliced).map((l) =>
+      l === "  return module;" ? "  module.run = module['query'];\n  return module;" : l,
+    );
+    expect(await flagged("db.js", byName.join("\n").split("\n"))).toEqual([]);
+  });
+});
