@@ -592,6 +592,8 @@ export abstract class FlowExpressions extends FlowTexts {
         ? this.importedCall(object, method, args)
         : undefined;
     if (imported) return { ...imported, rows: [row] };
+    // Rows a database gave back: outside data, not the SQL that asked for them.
+    if (object && t.queryMethods?.test(method)) return { ...OUTSIDE, rows: [row] };
     const name = object && t.identifierKinds.includes(String(object.kind())) ? object.text() : undefined;
     const r = receiver ?? CONSTANT;
     // A known string's own methods, and the lists and maps a local holds.

@@ -249,6 +249,7 @@ const JAVASCRIPT: FlowSyntax = {
   sanitizers:
     /^(parseInt|parseFloat|Number|Boolean|Number\.parseInt|Number\.parseFloat|Math\.\w+|\w+\.escape|\w+\.escapeId|\w+\.escapeLiteral|\w+\.escapeIdentifier|escape|sqlstring\.escape|shellescape|shellEscape|quote|(?:[\w$]+\.)?(?:escape|quote)\w*(?:Identifier|Ident|Literal))$/,
   scalarMethods: /^(includes|startsWith|endsWith|indexOf|lastIndexOf|test|has|localeCompare|isArray|isInteger)$/,
+  queryMethods: /^(query|execute)$/,
   escapingFormats: /^(mysql2?|SqlString|sqlstring|connection|conn|con|pool|db)\.format$/,
   // sql-template-strings' `SQL`, postgres.js's and Vercel's `sql`, slonik's `sql.fragment`, Prisma's
   // `Prisma.sql` and `$queryRaw`/`$executeRaw`; never `sql.unsafe`, `Prisma.raw` or `$queryRawUnsafe`.

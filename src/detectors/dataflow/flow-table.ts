@@ -124,6 +124,11 @@ export interface FlowSyntax {
   moduleNames?: { otherBindings: readonly string[]; rebinding?: string };
   /** Methods whose result is a number or boolean, whatever the receiver (`length`, `equals`). */
   scalarMethods: RegExp;
+  /**
+   * Methods that run SQL on a receiver and give back what the database holds (`db.query(sql)`):
+   * data from outside, never the SQL text they were given.
+   */
+  queryMethods?: RegExp;
   /** Methods of a list: append, insert at, remove at. */
   listAdd: RegExp;
   listInsert: RegExp;

@@ -84,3 +84,30 @@ describe("injection flows: a configured table name is still spliced SQL", () => 
     ).toEqual([7]);
   });
 });
+
+describe("injection flows: what a query gives back is rows, not its SQL", () => {
+  /** Rows of a parameterised query, each then read further (C-PAT's poamService shape). */
+  const service = (each: string) => [
+    "const labels = require('./labels');",
+    "exports.list = async function list(req, connection) {",
+    "  let sql = 'SELECT * FROM poam p';",
+    "  const params = [];",
+    "  if (req.query.collectionId) {",
+    "    sql += ' WHERE p.collectionId = ?';",
+    "    params.push(req.query.collectionId);",
+    "  }",
+    "  const [rows] = await connection.query(sql, params);",
+    `  return Promise.all(rows.map((row) => ${each}));`,
+    "};",
+  ];
+
+  it("JS: rows of a parameterised query gathered by Promise.all are not SQL reaching a query call", async () => {
+    expect(await flagged("service.js", service("labels.get(row.poamId)"))).toEqual([]);
+  });
+
+  it("JS twin: a row's value spliced into SQL is still flagged where it runs", async () => {
+    expect(
+      await flagged("service.js", service("connection.query('SELECT * FROM labels WHERE poam = ' + row.poamId)")),
+    ).toEqual([10]);
+  });
+});
