@@ -81,10 +81,11 @@ describe("SEC-02 follows calls into the project files a change imports", () => {
       expect(await flagged("lib/route.js", route(imported), file(bound)), head).toEqual([]);
     }
     // The default export named by its function: `export default buildQuery`, `module.exports = buildQuery`.
-    for (const [imported, tail] of [
+    const named: Array<[string, string]> = [
       [esm, "export default buildQuery;"],
       [cjs, "module.exports = buildQuery;"],
-    ]) {
+    ];
+    for (const [imported, tail] of named) {
       const file = (body: string) => ({ "lib/build-query.js": `function buildQuery${body}\n${tail}` });
       expect(await flagged("lib/route.js", route(imported), file(spliced)), tail).toEqual([3]);
       expect(await flagged("lib/route.js", route(imported), file(bound)), tail).toEqual([]);
