@@ -15,8 +15,9 @@ import {
 import { OutsideReader } from "./request-sources.js";
 import { canonicalModule, importAliases, type ImportAliases } from "./import-aliases.js";
 import { FlowReader } from "../dataflow/flow-reader.js";
-import { FLOW_SYNTAX } from "../dataflow/flow-syntax.js";
-import { type ProjectImport, projectImports } from "../dataflow/project-imports.js";
+import { fieldOf, parametersOf } from "../dataflow/flow-state.js";
+import { FLOW_SYNTAX, type FlowSyntax } from "../dataflow/flow-syntax.js";
+import { DEFAULT_EXPORT, type ProjectImport, projectImports } from "../dataflow/project-imports.js";
 import { carried, choicesOf, type FlowValue } from "../dataflow/flow-value.js";
 import { splicesValue } from "./sql-splice.js";
 import { STRING_SYNTAX } from "./string-syntax.js";
@@ -77,6 +78,20 @@ export function mayReachSink(text: string, lang: SyntaxLanguage): boolean {
 }
 
 const SINK_CALLS = new Map<SyntaxLanguage, RegExp>();
+
+/** Whether the text calls a shell or SQL sink of the language by its name (`exec(`, `.query(`). */
+function namesSinkCall(text: string, lang: SyntaxLanguage): boolean {
+  let called = ANY_SINK_CALLS.get(lang);
+  if (!called) {
+    const kinds = new Set<string>(["shell", "sql"]);
+    const names = [...new Set(INJECTION_RULES[lang].sinks.filter((r) => kinds.has(r.kind)).flatMap((r) => r.methods))];
+    called = new RegExp(`(?:${names.join("|")})\\s*(?:<[^>]*>)?\\(`);
+    ANY_SINK_CALLS.set(lang, called);
+  }
+  return called.test(text);
+}
+
+const ANY_SINK_CALLS = new Map<SyntaxLanguage, RegExp>();
 
 /** One place where built text reaches a SQL or shell call, or outside data reaches `eval`. */
 export interface InjectionFlow {
@@ -179,6 +194,7 @@ export function injectionFlows(syntax: PatchSyntax, headText = "", linked?: Proj
     const raw = sink.rule.rawRequest ? sink.text.find((a) => outside.fromOutside(a)) : undefined;
     if (raw) report(sink.rule.kind, call.node, call.row, { literal: "", dynamic: true, rows: [call.row] });
   }
+  if (linked) runnerCalls(syntax, linked, report);
   const mayHoldShellText =
     fileRules.shellTextKinds.length > 0 &&
     (headText === "" || fileRules.shellTextToken === undefined || precheck(fileRules.shellTextToken.test(headText)));
@@ -354,7 +370,7 @@ function isBareShell(rule: SinkRule): boolean {
  *
  * @example ownFunctionNames(syntaxOf("function execCommand(c) {}")) // Set { "execCommand" }
  */
-function ownFunctionNames(syntax: PatchSyntax): Set<string> {
+function ownFunctionNames(syntax: Pick<PatchSyntax, "root" | "lang">): Set<string> {
   const names = new Set<string>();
   if (!OWN_FUNCTION_LANGS.has(syntax.lang)) return names;
   const kinds = ["function_declaration", "generator_function_declaration", "variable_declarator"];
@@ -469,19 +485,34 @@ export interface ProjectModule {
 export interface ProjectLinks {
   imports: readonly ProjectImport[];
   modules: ReadonlyMap<string, ProjectModule>;
+  /** The imports the file calls with built text (`importsCalledWithText`): calls of a runner there are sinks. */
+  runners?: readonly ProjectImport[];
 }
 
 /** Each module's syntax tree and reader, each made once, as long as the review keeps the module. */
-const MODULE_READS = new WeakMap<
-  ProjectModule,
-  { tree: { root: SgNode; lang: SyntaxLanguage } | null; reader?: FlowReader | null }
->();
+const MODULE_READS = new WeakMap<ProjectModule, ModuleRead>();
 
-/** A module's tree and reader, parsed once; null where the parser could not read it. */
-function moduleRead(module: ProjectModule): {
+/** A module's tree and reader, each made once. */
+interface ModuleRead {
   tree: { root: SgNode; lang: SyntaxLanguage } | null;
   reader?: FlowReader | null;
-} {
+}
+
+/**
+ * Each module's runners (`moduleRunners`), found once. Apart from MODULE_READS, which parses the
+ * module when first asked: a module whose text calls no sink is never parsed for its runners.
+ */
+const MODULE_RUNNERS = new WeakMap<ProjectModule, ReadonlyMap<string, ModuleRunner>>();
+
+/** A function of a module that hands one of its parameters whole to a shell or a database. */
+interface ModuleRunner {
+  kind: "shell" | "sql";
+  /** The parameter's position. */
+  index: number;
+}
+
+/** A module's tree and reader, parsed once; null where the parser could not read it. */
+function moduleRead(module: ProjectModule): ModuleRead {
   let read = MODULE_READS.get(module);
   if (!read) {
     const lang = syntaxLanguageOf(module.path);
@@ -522,8 +553,134 @@ function linkModules(syntax: PatchSyntax, { imports, modules }: ProjectLinks): (
     const reader = readerOf(module);
     return reader ? { reader, name: found.name } : undefined;
   });
-  // Whether a module the file imports holds SQL words in its strings.
-  return () => [...modules.values()].some((m) => mayHoldSqlWords(m.text) && moduleHoldsSql(m));
+  // Whether a module the file imports (and links to) holds SQL words in its strings.
+  const linkedModules = [...new Set(imports.map((i) => i.specifier))].flatMap((s) => modules.get(s) ?? []);
+  return () => linkedModules.some((m) => mayHoldSqlWords(m.text) && moduleHoldsSql(m));
+}
+
+/**
+ * The functions of a module that hand one of their parameters, unchanged, to a shell or SQL sink
+ * (Nginx Proxy Manager's `exec: function (cmd) { ... exec(cmd, ...) }`), by the name an importer
+ * calls them by (`DEFAULT_EXPORT` for `module.exports = function` or `export default`). Read once.
+ *
+ * @example moduleRunners(utils).get("exec") // { kind: "shell", index: 0 }
+ */
+function moduleRunners(module: ProjectModule): ReadonlyMap<string, ModuleRunner> {
+  const known = MODULE_RUNNERS.get(module);
+  if (known) return known;
+  const runners = new Map<string, ModuleRunner>();
+  MODULE_RUNNERS.set(module, runners);
+  // A module that calls no sink by name holds no runner: it is not parsed for this (a pre-check).
+  const lang = syntaxLanguageOf(module.path);
+  if (!lang || !precheck(namesSinkCall(module.text, lang))) return runners;
+  const tree = moduleRead(module).tree;
+  const t = tree ? FLOW_SYNTAX[tree.lang] : undefined;
+  if (!tree || !t) return runners;
+  const aliases = importAliases(module.text, tree.lang);
+  const rules = INJECTION_RULES[tree.lang];
+  let own: Set<string> | undefined;
+  for (const site of callSites(tree, prefilter(sinkNamesWith(tree.lang, aliases)))) {
+    const call = aliases ? resolveAlias(site, aliases, tree.lang) : site;
+    own ??= ownFunctionNames(tree);
+    const shadowed = call.receiver === undefined && own.has(call.method);
+    const rule = rules.sinks.find(
+      (r) =>
+        (r.kind === "shell" || r.kind === "sql") &&
+        !r.fragment &&
+        (r.shape ?? "text") === "text" &&
+        r.environment === undefined &&
+        !(shadowed && isBareShell(r)) &&
+        matchesCall(r, call) &&
+        whenHolds(r, call),
+    );
+    if (!rule || (rule.kind !== "shell" && rule.kind !== "sql")) continue;
+    const arg = call.args.filter((a) => !OPTION_KINDS.has(kindOf(a)))[rule.args?.[0] ?? 0];
+    if (!arg || !t.identifierKinds.includes(kindOf(arg))) continue;
+    const param = arg.text();
+    // The nearest function whose parameter it is, and the parameter never assigned there.
+    let fn: SgNode | null = arg.parent();
+    let index = -1;
+    for (; fn; fn = fn.parent()) {
+      if (!t.functionKinds.includes(kindOf(fn))) continue;
+      index = parametersOf(fn, t).findIndex((p) => (fieldOf(p, "name", t) ?? p).text() === param);
+      if (index >= 0) break;
+    }
+    if (!fn || index < 0) continue;
+    const escaped = param.replace(/[$]/g, "\\$&");
+    if (new RegExp(`(?<![\\w$.])${escaped}\\s*(?:[-+*/%&|^]|\\?\\?|<<|>>)?=(?!=)`).test(fn.text())) continue;
+    const name = exportedName(fn, t);
+    if (name && !runners.has(name)) runners.set(name, { kind: rule.kind, index });
+  }
+  return runners;
+}
+
+/**
+ * The name an importer calls a module's function by: its own name, the key it is given in an
+ * object (`exec: function (cmd)`), the local it is assigned to, the member of `exports` it is set
+ * on, or `DEFAULT_EXPORT` where it is the module's whole export.
+ */
+function exportedName(fn: SgNode, t: FlowSyntax): string | undefined {
+  const holder = fn.parent();
+  const holderKind = holder ? kindOf(holder) : "";
+  if (holderKind === "export_statement" && holder?.children().some((c) => !c.isNamed() && c.text() === "default"))
+    return DEFAULT_EXPORT;
+  const own = fieldOf(fn, "name", t)?.text();
+  if (own) return own;
+  if (!holder) return undefined;
+  if (holderKind === "pair")
+    return holder
+      .field("key")
+      ?.text()
+      .replace(/^["'`]|["'`]$/g, "");
+  if (t.declaratorKinds.includes(holderKind)) return fieldOf(holder, "name", t)?.text();
+  if (holderKind === "assignment_expression") {
+    const left = (holder.field("left")?.text() ?? "").replace(/\s+/g, "");
+    if (left === "module.exports") return DEFAULT_EXPORT;
+    return /^(?:module\.)?exports\.([A-Za-z_$][\w$]*)$/.exec(left)?.[1];
+  }
+  return undefined;
+}
+
+/**
+ * Calls of an imported project function that is a runner (`moduleRunners`): `utils.exec('htpasswd
+ * -b "' + file + '" ...')` is a shell sink as `exec` itself is, whatever a sink rule of the same
+ * name says of it (a SQL `db.exec`). Each is judged by what the flow says reaches the runner's parameter.
+ */
+function runnerCalls(
+  syntax: PatchSyntax,
+  { runners, modules }: ProjectLinks,
+  report: (kind: "shell" | "sql", node: SgNode, row: number, hit: BuiltString) => void,
+): void {
+  // Only the imports whose modules hold a runner: the file's calls are not read for the others.
+  const live = (runners ?? []).filter((i) => {
+    const module = modules.get(i.specifier);
+    return module !== undefined && moduleRunners(module).size > 0;
+  });
+  if (live.length === 0) return;
+  const flow = FlowReader.of(syntax);
+  if (!flow) return;
+  const byLocal = new Map(live.map((i) => [i.local, i] as const));
+  const calls = callSites(syntax, (c) => byLocal.has(c.receiver ?? c.method));
+  for (const call of calls) {
+    const found = byLocal.get(call.receiver ?? call.method);
+    const module = found ? modules.get(found.specifier) : undefined;
+    if (!found || !module) continue;
+    const name =
+      call.receiver !== undefined
+        ? found.name === "*"
+          ? call.method
+          : undefined
+        : found.name === "*"
+          ? DEFAULT_EXPORT
+          : found.name;
+    const runner = name ? moduleRunners(module).get(name) : undefined;
+    if (!runner) continue;
+    const arg = call.args.filter((a) => !OPTION_KINDS.has(kindOf(a)))[runner.index];
+    const values = arg ? flow.valuesAt(arg) : undefined;
+    const value = values?.find((v) => carried(v).outside && (runner.kind === "shell" || SQL_SHAPE.test(v.literal)));
+    if (value)
+      report(runner.kind, call.node, call.row, { literal: value.literal, dynamic: true, rows: [...value.rows] });
+  }
 }
 
 /**
@@ -542,6 +699,31 @@ export function importsGivenToSinks(syntax: PatchSyntax, headText = ""): Project
   const files = new Set(imports.filter((i) => given.has(i.local)).map((i) => i.specifier));
   return imports.filter((i) => files.has(i.specifier));
 }
+
+/**
+ * The imports of the project's own files that the file calls with text it builds (`utils.exec('ls '
+ * + dir)`, ``q.run(`SELECT ... ${id}`)``): the files whose runners (`moduleRunners`) may make those
+ * calls sinks. A call's argument counts as built when it splices into a string (`+` beside a
+ * quote, or a template substitution).
+ *
+ * @example importsCalledWithText(syntaxOf('const u = require("./u"); u.exec("ls " + d);'))[0]?.local // "u"
+ */
+export function importsCalledWithText(syntax: PatchSyntax, headText = ""): ProjectImport[] {
+  const text = headText || syntax.root.text();
+  const imports = projectImports(text);
+  if (imports.length === 0) return [];
+  // Read from the text, not the tree: the 400 characters after each call's `(`.
+  const locals = imports.map((i) => i.local.replace(/\$/g, "\\$")).join("|");
+  const called = new Set<string>();
+  for (const m of text.matchAll(new RegExp(`(?<![\\w$.])(${locals})\\s*(?:\\.\\s*[\\w$]+\\s*)?\\(`, "g"))) {
+    const after = m.index + m[0].length;
+    if (m[1] && !called.has(m[1]) && BUILT_TEXT.test(text.slice(after, after + 400))) called.add(m[1]);
+  }
+  return imports.filter((i) => called.has(i.local));
+}
+
+/** Text spliced into a string: `+` beside a quote, or a template substitution. */
+const BUILT_TEXT = /["'`]\s*\+|\+\s*["'`]|`[^`]*\$\{/;
 
 /**
  * The imported names (`ProjectImport.local`) whose calls' results a sink call is given: an argument

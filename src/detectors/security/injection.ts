@@ -11,6 +11,7 @@ import {
   injectionFlows,
   mayBuildStrings,
   mayPassRequestData,
+  importsCalledWithText,
   importsGivenToSinks,
   mayReachSink,
   type ProjectLinks,
@@ -184,8 +185,9 @@ const JS_FAMILY = new Set<SyntaxLanguage>(["javascript", "typescript", "tsx"]);
  * Reads, from the head, the project files each JavaScript or TypeScript change imports by a
  * relative path where a sink call of it is given what their functions return (`import {
  * createQueryForTile } from "./queries"` then `pool.query(createQueryForTile(...))`): its data flow
- * then follows those calls into them (`injectionFlows`). A module the head does not have (or cannot
- * give) is left unread and its functions' results are outside data, as without it.
+ * then follows those calls into them (`injectionFlows`); and the files it calls with text it builds
+ * (`utils.exec('ls ' + dir)`), whose runners make those calls sinks. A module the head does not have
+ * (or cannot give) is left unread and its functions' results are outside data, as without it.
  */
 async function readImports(ctx: DetectContext): Promise<void> {
   // One reading of each project file per review: the files that import it share it (and its parse).
@@ -203,7 +205,9 @@ async function readImports(ctx: DetectContext): Promise<void> {
     if (!precheck(/["'`]\.{1,2}\//.test(text))) continue;
     const syntax = syntaxOfPatch(file);
     const called = syntax ? importsGivenToSinks(syntax, text) : [];
-    const specifiers = [...new Set(called.map((i) => i.specifier))].slice(0, MAX_IMPORTED);
+    // And the imports it calls with text it builds, whose runners make those calls sinks.
+    const runners = syntax ? importsCalledWithText(syntax, text) : [];
+    const specifiers = [...new Set([...called, ...runners].map((i) => i.specifier))].slice(0, MAX_IMPORTED);
     const modules = new Map<string, ProjectModule>();
     for (const specifier of specifiers) {
       for (const candidate of candidatePaths(file.filename, specifier)) {
@@ -227,7 +231,12 @@ async function readImports(ctx: DetectContext): Promise<void> {
         if (module) break;
       }
     }
-    if (modules.size > 0) IMPORTED.set(file, { imports: called.filter((i) => modules.has(i.specifier)), modules });
+    if (modules.size > 0)
+      IMPORTED.set(file, {
+        imports: called.filter((i) => modules.has(i.specifier)),
+        modules,
+        runners: runners.filter((i) => modules.has(i.specifier)),
+      });
     else IMPORTED.delete(file);
   }
 }

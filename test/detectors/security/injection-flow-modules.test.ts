@@ -121,3 +121,95 @@ describe("SEC-02 follows calls into the project files a change imports", () => {
     expect(candidatePaths("lib/tiler.ts", "../../etc/passwd")).toEqual([]);
   });
 });
+
+describe("SEC-02: a project file's runner called with built text is a sink where it is called", () => {
+  /** Nginx Proxy Manager's `lib/utils.js`: `exec` hands its command to child_process.exec. */
+  const utils = {
+    "backend/lib/utils.js": [
+      "const exec = require('child_process').exec;",
+      "const execFile = require('child_process').execFile;",
+      "module.exports = {",
+      "  exec: function (cmd) {",
+      "    return new Promise((resolve, reject) => {",
+      "      exec(cmd, function (err, stdout) { err ? reject(err) : resolve(stdout.trim()); });",
+      "    });",
+      "  },",
+      "  execFile: function (cmd, args) {",
+      "    return new Promise((resolve, reject) => {",
+      "      execFile(cmd, args, function (err, stdout) { err ? reject(err) : resolve(stdout.trim()); });",
+      "    });",
+      "  },",
+      "};",
+    ].join("\n"),
+  };
+  const accessList = (call: string) => [
+    "const utils = require('../lib/utils');",
+    "exports.build = (file, item) => {",
+    `  return ${call};`,
+    "};",
+  ];
+
+  it("a command built from a function's parameters and run through utils.exec is flagged at the call", async () => {
+    const built = "utils.exec('/usr/bin/htpasswd -b \"' + file + '\" \"' + item.username + '\"')";
+    expect(await flagged("backend/internal/access-list.js", accessList(built), utils)).toEqual([3]);
+    expect(await withoutPrechecks(() => flagged("backend/internal/access-list.js", accessList(built), utils))).toEqual([
+      3,
+    ]);
+  });
+
+  it("twins: an argument array through utils.execFile, a constant command, and a module the head lacks are not", async () => {
+    const argv = "utils.execFile('/usr/bin/htpasswd', ['-b', file, item.username])";
+    expect(await flagged("backend/internal/access-list.js", accessList(argv), utils)).toEqual([]);
+    const constant = "utils.exec('/usr/bin/htpasswd -b ' + '/data/access')";
+    expect(await flagged("backend/internal/access-list.js", accessList(constant), utils)).toEqual([]);
+    const built = "utils.exec('/usr/bin/htpasswd -b \"' + file + '\"')";
+    expect(await flagged("backend/internal/access-list.js", accessList(built), {})).toEqual([]);
+  });
+
+  it("a runner that changes its parameter first (quoting it) makes no sink of its callers", async () => {
+    const quoting = {
+      "backend/lib/utils.js": [
+        "const { exec } = require('child_process');",
+        "const quote = require('shell-quote').quote;",
+        "exports.exec = function (cmd) {",
+        "  cmd = quote([cmd]);",
+        "  return exec(cmd);",
+        "};",
+      ].join("\n"),
+    };
+    const built = "utils.exec('ls ' + file)";
+    expect(await flagged("backend/internal/access-list.js", accessList(built), quoting)).toEqual([]);
+  });
+
+  it("a named import of a SQL runner and a module exported whole that runs a shell", async () => {
+    const db = {
+      "src/db.ts": [
+        "import { pool } from './pool';",
+        "export async function runQuery(sql: string) {",
+        "  return pool.query(sql);",
+        "}",
+      ].join("\n"),
+    };
+    const route = (call: string) => [
+      'import { runQuery } from "./db";',
+      "export async function show(req, res) {",
+      `  res.json(await ${call});`,
+      "}",
+    ];
+    expect(
+      await flagged("src/route.ts", route("runQuery(`SELECT * FROM orders WHERE id = ${req.params.id}`)"), db),
+    ).toEqual([3]);
+    expect(await flagged("src/route.ts", route("runQuery(`SELECT * FROM orders WHERE id = ${'1'}`)"), db)).toEqual([]);
+    const run = {
+      "lib/run.js": "const { execSync } = require('child_process');\nmodule.exports = (command) => execSync(command);",
+    };
+    const tool = (arg: string) => [
+      "const run = require('./run');",
+      "exports.list = (dir) => {",
+      `  return run(${arg});`,
+      "};",
+    ];
+    expect(await flagged("lib/tool.js", tool("'ls -l ' + dir"), run)).toEqual([3]);
+    expect(await flagged("lib/tool.js", tool("'ls -l ' + '/tmp'"), run)).toEqual([]);
+  });
+});
