@@ -5,7 +5,7 @@ import { guardedNames } from "./flow-guards.js";
 import { callParts, fieldOf, fork, merge, parametersOf, receiverFirst, signature, type State } from "./flow-state.js";
 import { FLOW_SYNTAX, type FlowSyntax } from "./flow-syntax.js";
 import { anyItem, at, carried, CONSTANT, join, known, OUTSIDE, SOURCE, type FlowValue } from "./flow-value.js";
-import { DEFAULT_EXPORT } from "./project-imports.js";
+import { calledExport, DEFAULT_EXPORT } from "./project-imports.js";
 
 /** A function longer than this many statements is read with its parameters only, not followed. */
 const MAX_STATEMENTS = 4_000;
@@ -239,14 +239,7 @@ export class FlowReader extends FlowExpressions {
     if (object && !t.identifierKinds.includes(String(object.kind()))) return undefined;
     const target = object ? this.linked(object.text()) : this.linked(method);
     if (!target) return undefined;
-    // A whole module called (`const build = require("./build"); build(x)`) is its default export.
-    const name = object
-      ? target.name === "*"
-        ? method
-        : undefined
-      : target.name === "*"
-        ? DEFAULT_EXPORT
-        : target.name;
+    const name = calledExport(target, object ? method : undefined);
     return name ? target.reader.callExported(name, args) : undefined;
   }
 

@@ -17,6 +17,19 @@ export interface ProjectImport {
 export const DEFAULT_EXPORT = "default";
 
 const NAME = /^[A-Za-z_$][\w$]*$/;
+
+/**
+ * The name a call of an imported local asks its module for: a namespace's member (`q.build(x)`
+ * after `import * as q`) by its own name, a whole module called (`build(x)` after `const build =
+ * require("./build")`) or a default import by `DEFAULT_EXPORT`, a named import by the name it is
+ * exported by. Undefined for a member of a named or default import (`db.query` after `import db`).
+ *
+ * @example calledExport({ local: "q", name: "*", specifier: "./q" }, "build") // "build"
+ */
+export function calledExport(imported: Pick<ProjectImport, "name">, member: string | undefined): string | undefined {
+  if (member !== undefined) return imported.name === "*" ? member : undefined;
+  return imported.name === "*" ? DEFAULT_EXPORT : imported.name;
+}
 const RELATIVE = `["'\`](\\.{1,2}/[\\w@./-]+)["'\`]`;
 
 /**

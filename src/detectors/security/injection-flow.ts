@@ -17,7 +17,7 @@ import { canonicalModule, importAliases, type ImportAliases } from "./import-ali
 import { FlowReader } from "../dataflow/flow-reader.js";
 import { fieldOf, parametersOf } from "../dataflow/flow-state.js";
 import { FLOW_SYNTAX, type FlowSyntax } from "../dataflow/flow-syntax.js";
-import { DEFAULT_EXPORT, type ProjectImport, projectImports } from "../dataflow/project-imports.js";
+import { calledExport, DEFAULT_EXPORT, type ProjectImport, projectImports } from "../dataflow/project-imports.js";
 import { carried, choicesOf, type FlowValue } from "../dataflow/flow-value.js";
 import { splicesValue } from "./sql-splice.js";
 import { STRING_SYNTAX } from "./string-syntax.js";
@@ -665,14 +665,7 @@ function runnerCalls(
     const found = byLocal.get(call.receiver ?? call.method);
     const module = found ? modules.get(found.specifier) : undefined;
     if (!found || !module) continue;
-    const name =
-      call.receiver !== undefined
-        ? found.name === "*"
-          ? call.method
-          : undefined
-        : found.name === "*"
-          ? DEFAULT_EXPORT
-          : found.name;
+    const name = calledExport(found, call.receiver !== undefined ? call.method : undefined);
     const runner = name ? moduleRunners(module).get(name) : undefined;
     if (!runner) continue;
     const arg = call.args.filter((a) => !OPTION_KINDS.has(kindOf(a)))[runner.index];
