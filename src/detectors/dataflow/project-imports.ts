@@ -30,6 +30,7 @@ export function calledExport(imported: Pick<ProjectImport, "name">, member: stri
   if (member !== undefined) return imported.name === "*" ? member : undefined;
   return imported.name === "*" ? DEFAULT_EXPORT : imported.name;
 }
+
 const RELATIVE = `["'\`](\\.{1,2}/[\\w@./-]+)["'\`]`;
 
 /**
