@@ -665,6 +665,7 @@ function runnerCalls(
     const found = byLocal.get(call.receiver ?? call.method);
     const module = found ? modules.get(found.specifier) : undefined;
     if (!found || !module) continue;
+    if (!RUNNER_NAME.test(call.method)) continue;
     const name = calledExport(found, call.receiver !== undefined ? call.method : undefined);
     const runner = name ? moduleRunners(module).get(name) : undefined;
     if (!runner) continue;
@@ -708,15 +709,23 @@ export function importsCalledWithText(syntax: PatchSyntax, headText = ""): Proje
   // Read from the text, not the tree: the 400 characters after each call's `(`.
   const locals = imports.map((i) => i.local.replace(/\$/g, "\\$")).join("|");
   const called = new Set<string>();
-  for (const m of text.matchAll(new RegExp(`(?<![\\w$.])(${locals})\\s*(?:\\.\\s*[\\w$]+\\s*)?\\(`, "g"))) {
+  for (const m of text.matchAll(new RegExp(`(?<![\\w$.])(${locals})\\s*(?:\\.\\s*([\\w$]+)\\s*)?\\(`, "g"))) {
     const after = m.index + m[0].length;
-    if (m[1] && !called.has(m[1]) && BUILT_TEXT.test(text.slice(after, after + 400))) called.add(m[1]);
+    if (!m[1] || called.has(m[1]) || !RUNNER_NAME.test(m[2] ?? m[1])) continue;
+    if (BUILT_TEXT.test(text.slice(after, after + 400))) called.add(m[1]);
   }
   return imports.filter((i) => called.has(i.local));
 }
 
 /** Text spliced into a string: `+` beside a quote, or a template substitution. */
 const BUILT_TEXT = /["'`]\s*\+|\+\s*["'`]|`[^`]*\$\{/;
+
+/**
+ * The names a runner of another file is called by (`utils.exec`, `db.runQuery`, `run(cmd)`,
+ * `shell.command`): only these calls are read for runners, so that a change's every call of a
+ * project function with built text (`log.info("x " + y)`) does not read that function's file.
+ */
+const RUNNER_NAME = /exec|run|query|sql|spawn|shell|command|cmd|system|popen|statement|raw/i;
 
 /**
  * The imported names (`ProjectImport.local`) whose calls' results a sink call is given: an argument

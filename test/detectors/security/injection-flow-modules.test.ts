@@ -166,6 +166,35 @@ describe("SEC-02: a project file's runner called with built text is a sink where
     expect(await flagged("backend/internal/access-list.js", accessList(built), {})).toEqual([]);
   });
 
+  it("only calls named like a runner read their file: a logger called with built text is not read", async () => {
+    const reads: string[] = [];
+    const files: Record<string, string> = {
+      ...utils,
+      "backend/lib/log.js": "module.exports = { info: (message) => console.log(message) };",
+    };
+    const lines = [
+      "const utils = require('../lib/utils');",
+      "const log = require('../lib/log');",
+      "exports.build = (file) => {",
+      "  log.info('building ' + file);",
+      "  return utils.exec('/usr/bin/htpasswd -b ' + file);",
+      "};",
+    ];
+    const filename = "backend/internal/access-list.js";
+    const pr = buildPr({ files: [{ filename, patch: addedFilePatch(lines) }] });
+    const head = headFiles({ [filename]: lines.join("\n"), ...files });
+    const counted = {
+      read: (path: string) => {
+        reads.push(path);
+        return head.read(path);
+      },
+    };
+    const found = await injectionDetector.detect(detectContext(pr, { head: counted }));
+    expect(found.map((f) => f.line)).toEqual([5]);
+    expect(reads).toContain("backend/lib/utils.js");
+    expect(reads.filter((r) => r.startsWith("backend/lib/log"))).toEqual([]);
+  });
+
   it("a runner that changes its parameter first (quoting it) makes no sink of its callers", async () => {
     const quoting = {
       "backend/lib/utils.js": [
