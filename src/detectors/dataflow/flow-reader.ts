@@ -243,6 +243,20 @@ export class FlowReader extends FlowExpressions {
     return name ? target.reader.callExported(name, args) : undefined;
   }
 
+  /**
+   * The names an importer calls a function of the module by: those the file's index gives it (its
+   * own, the local or key it is given to, the member it is set on, `exports.run`), and
+   * `DEFAULT_EXPORT` where it is the module's whole export. None for a function inside another.
+   *
+   * @example utils.exportedNames(fn) // ["exec"] for `module.exports = { exec: function (cmd) {...} }`
+   */
+  exportedNames(fn: SgNode): string[] {
+    if (this.insideFunction(fn)) return [];
+    const names = [...this.functions].filter(([, fns]) => fns.some((f) => f.id() === fn.id())).map(([name]) => name);
+    if (this.defaultFunction()?.id() === fn.id()) names.push(DEFAULT_EXPORT);
+    return names;
+  }
+
   private defaultRead: { fn: SgNode | undefined } | undefined;
 
   /**

@@ -16,8 +16,8 @@ import { OutsideReader } from "./request-sources.js";
 import { canonicalModule, importAliases, type ImportAliases } from "./import-aliases.js";
 import { FlowReader } from "../dataflow/flow-reader.js";
 import { fieldOf, parametersOf } from "../dataflow/flow-state.js";
-import { FLOW_SYNTAX, type FlowSyntax } from "../dataflow/flow-syntax.js";
-import { calledExport, DEFAULT_EXPORT, type ProjectImport, projectImports } from "../dataflow/project-imports.js";
+import { FLOW_SYNTAX } from "../dataflow/flow-syntax.js";
+import { calledExport, type ProjectImport, projectImports } from "../dataflow/project-imports.js";
 import { carried, choicesOf, type FlowValue } from "../dataflow/flow-value.js";
 import { splicesValue } from "./sql-splice.js";
 import { STRING_SYNTAX } from "./string-syntax.js";
@@ -65,33 +65,28 @@ export function mayPassRequestData(text: string, lang: SyntaxLanguage): boolean 
  * @example mayReachSink('String[] a = {p}; r.exec(a);', "java") // true
  */
 export function mayReachSink(text: string, lang: SyntaxLanguage): boolean {
-  if (FLOW_SYNTAX[lang] === undefined) return false;
-  let called = SINK_CALLS.get(lang);
-  if (!called) {
-    // SQL reads as SQL only when text is built or written whole (both seen without this); a shell
-    // or `eval` runs a bare value too (a parameter, an argument array, an environment).
-    const names = [...new Set(INJECTION_RULES[lang].sinks.filter((r) => r.kind !== "sql").flatMap((r) => r.methods))];
-    called = new RegExp(`\\b(?:${names.join("|")})\\s*(?:<[^>]*>)?\\(`);
-    SINK_CALLS.set(lang, called);
-  }
-  return called.test(text);
+  // SQL reads as SQL only when text is built or written whole (both seen without this); a shell
+  // or `eval` runs a bare value too (a parameter, an argument array, an environment).
+  return FLOW_SYNTAX[lang] !== undefined && sinkCallPattern(lang, ["shell", "code"]).test(text);
 }
 
-const SINK_CALLS = new Map<SyntaxLanguage, RegExp>();
-
-/** Whether the text calls a shell or SQL sink of the language by its name (`exec(`, `.query(`). */
-function namesSinkCall(text: string, lang: SyntaxLanguage): boolean {
-  let called = ANY_SINK_CALLS.get(lang);
+/**
+ * A pattern for a call, by its name, of a sink of the language of one of these kinds (`exec(`,
+ * `.query(`, a generic `query<T>(`), made once per language and kinds. It names no boundary before
+ * the name: a pre-check, broader than the calls the tree then reads.
+ */
+function sinkCallPattern(lang: SyntaxLanguage, kinds: readonly SinkRule["kind"][]): RegExp {
+  const key = `${lang} ${kinds.join(" ")}`;
+  let called = SINK_CALLS.get(key);
   if (!called) {
-    const kinds = new Set<string>(["shell", "sql"]);
-    const names = [...new Set(INJECTION_RULES[lang].sinks.filter((r) => kinds.has(r.kind)).flatMap((r) => r.methods))];
-    called = new RegExp(`(?:${names.join("|")})\\s*(?:<[^>]*>)?\\(`);
-    ANY_SINK_CALLS.set(lang, called);
+    const names = new Set(INJECTION_RULES[lang].sinks.filter((r) => kinds.includes(r.kind)).flatMap((r) => r.methods));
+    called = new RegExp(`(?:${[...names].join("|")})\\s*(?:<[^>]*>)?\\(`);
+    SINK_CALLS.set(key, called);
   }
-  return called.test(text);
+  return called;
 }
 
-const ANY_SINK_CALLS = new Map<SyntaxLanguage, RegExp>();
+const SINK_CALLS = new Map<string, RegExp>();
 
 /** One place where built text reaches a SQL or shell call, or outside data reaches `eval`. */
 export interface InjectionFlow {
@@ -528,6 +523,13 @@ function moduleRead(module: ProjectModule): ModuleRead {
   return read;
 }
 
+/** A module's own reader (`FlowReader.detached`), made once; null where it cannot be read. */
+function moduleReader(module: ProjectModule): FlowReader | null {
+  const read = moduleRead(module);
+  read.reader ??= read.tree ? (FlowReader.detached(read.tree) ?? null) : null;
+  return read.reader;
+}
+
 /** Whether a module's strings hold a SQL word (`mayHoldSqlText` on its tree). */
 function moduleHoldsSql(module: ProjectModule): boolean {
   const { tree } = moduleRead(module);
@@ -541,16 +543,11 @@ function moduleHoldsSql(module: ProjectModule): boolean {
 function linkModules(syntax: PatchSyntax, { imports, modules }: ProjectLinks): (() => boolean) | undefined {
   const flow = FlowReader.of(syntax);
   if (!flow) return undefined;
-  const readerOf = (module: ProjectModule) => {
-    const read = moduleRead(module);
-    read.reader ??= read.tree ? (FlowReader.detached(read.tree) ?? null) : null;
-    return read.reader;
-  };
   flow.link((local) => {
     const found = imports.find((i) => i.local === local);
     const module = found ? modules.get(found.specifier) : undefined;
     if (!found || !module) return undefined;
-    const reader = readerOf(module);
+    const reader = moduleReader(module);
     return reader ? { reader, name: found.name } : undefined;
   });
   // Whether a module the file imports (and links to) holds SQL words in its strings.
@@ -572,7 +569,7 @@ function moduleRunners(module: ProjectModule): ReadonlyMap<string, ModuleRunner>
   MODULE_RUNNERS.set(module, runners);
   // A module that calls no sink by name holds no runner: it is not parsed for this (a pre-check).
   const lang = syntaxLanguageOf(module.path);
-  if (!lang || !precheck(namesSinkCall(module.text, lang))) return runners;
+  if (!lang || !precheck(sinkCallPattern(lang, ["shell", "sql"]).test(module.text))) return runners;
   const tree = moduleRead(module).tree;
   const t = tree ? FLOW_SYNTAX[tree.lang] : undefined;
   if (!tree || !t) return runners;
@@ -608,37 +605,10 @@ function moduleRunners(module: ProjectModule): ReadonlyMap<string, ModuleRunner>
     if (!fn || index < 0) continue;
     const escaped = param.replace(/[$]/g, "\\$&");
     if (new RegExp(`(?<![\\w$.])${escaped}\\s*(?:[-+*/%&|^]|\\?\\?|<<|>>)?=(?!=)`).test(fn.text())) continue;
-    const name = exportedName(fn, t);
-    if (name && !runners.has(name)) runners.set(name, { kind: rule.kind, index });
+    for (const name of moduleReader(module)?.exportedNames(fn) ?? [])
+      if (!runners.has(name)) runners.set(name, { kind: rule.kind, index });
   }
   return runners;
-}
-
-/**
- * The name an importer calls a module's function by: its own name, the key it is given in an
- * object (`exec: function (cmd)`), the local it is assigned to, the member of `exports` it is set
- * on, or `DEFAULT_EXPORT` where it is the module's whole export.
- */
-function exportedName(fn: SgNode, t: FlowSyntax): string | undefined {
-  const holder = fn.parent();
-  const holderKind = holder ? kindOf(holder) : "";
-  if (holderKind === "export_statement" && holder?.children().some((c) => !c.isNamed() && c.text() === "default"))
-    return DEFAULT_EXPORT;
-  const own = fieldOf(fn, "name", t)?.text();
-  if (own) return own;
-  if (!holder) return undefined;
-  if (holderKind === "pair")
-    return holder
-      .field("key")
-      ?.text()
-      .replace(/^["'`]|["'`]$/g, "");
-  if (t.declaratorKinds.includes(holderKind)) return fieldOf(holder, "name", t)?.text();
-  if (holderKind === "assignment_expression") {
-    const left = (holder.field("left")?.text() ?? "").replace(/\s+/g, "");
-    if (left === "module.exports") return DEFAULT_EXPORT;
-    return /^(?:module\.)?exports\.([A-Za-z_$][\w$]*)$/.exec(left)?.[1];
-  }
-  return undefined;
 }
 
 /**

@@ -241,4 +241,24 @@ describe("SEC-02: a project file's runner called with built text is a sink where
     expect(await flagged("lib/tool.js", tool("'ls -l ' + dir"), run)).toEqual([3]);
     expect(await flagged("lib/tool.js", tool("'ls -l ' + '/tmp'"), run)).toEqual([]);
   });
+
+  it("a named function the module exports whole (`module.exports = runCommand`) is its default export", async () => {
+    const named = {
+      "lib/run.js": [
+        "const { execSync } = require('child_process');",
+        "function runCommand(command) {",
+        "  return execSync(command);",
+        "}",
+        "module.exports = runCommand;",
+      ].join("\n"),
+    };
+    const tool = (arg: string) => [
+      "const run = require('./run');",
+      "exports.list = (dir) => {",
+      `  return ${arg};`,
+      "};",
+    ];
+    expect(await flagged("lib/tool.js", tool("run('ls -l ' + dir)"), named)).toEqual([3]);
+    expect(await flagged("lib/tool.js", tool("run('ls -l ' + '/tmp')"), named)).toEqual([]);
+  });
 });
