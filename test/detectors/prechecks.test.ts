@@ -164,6 +164,7 @@ describe("mayHoldSqlText", () => {
     "and name like",
     "notify jobs, '",
     "{ call refresh",
+    "set search_path to",
   ];
 
   /** The alternatives of a regex's source at the top level and inside its first group. */

@@ -1,6 +1,7 @@
 import type { SgNode } from "@ast-grep/napi";
 import { methodOnValue } from "./flow-methods.js";
 import { FlowTexts } from "./flow-texts.js";
+import type { FlowSyntax } from "./flow-table.js";
 import {
   callParts,
   fieldOf,
@@ -561,6 +562,7 @@ export abstract class FlowExpressions extends FlowTexts {
     if (!object && t.newMap.test(method))
       return { ...CONSTANT, rows: [row], entries: args[0]?.entries ? new Map(args[0].entries) : new Map() };
     if (t.sanitizers.test(callee) || t.scalarMethods.test(method)) return { ...CONSTANT, rows: [row] };
+    if (object && escapesQuotes(method, argNodes, args, t)) return { ...CONSTANT, rows: [row] };
     // A tagged template whose tag binds its substitutions: a query object, no text spliced in.
     if (argList && String(argList.kind()) === "template_string" && t.bindingTags?.test(callee))
       return { ...CONSTANT, rows: [row] };
@@ -592,6 +594,21 @@ export abstract class FlowExpressions extends FlowTexts {
         ? this.importedCall(object, method, args)
         : undefined;
     if (imported) return { ...imported, rows: [row] };
+    // `list.map((x) => ...)`: what the callback returns for the list's elements. A callback whose
+    // one parameter is written bare (`v => ...`) has no parameter list to bind: read as before.
+    const callback = argNodes.length === 1 ? argNodes[0] : undefined;
+    if (
+      receiver &&
+      callback &&
+      t.mapMethods?.test(method) &&
+      t.functionKinds.includes(String(callback.kind())) &&
+      fieldOf(callback, "parameters", t) !== null &&
+      this.depth <= MAX_CALL_DEPTH
+    ) {
+      const element = receiver.items?.length ? receiver.items.reduce((a, b) => join(a, b)) : receiver;
+      const given = [element, { ...CONSTANT, rows: [row] }, receiver].slice(0, parametersOf(callback, t).length);
+      return at(this.callFunction(callback, given, row), row);
+    }
     // Rows a database gave back: outside data, not the SQL that asked for them.
     if (object && t.queryMethods?.test(method)) return { ...OUTSIDE, rows: [row] };
     const name = object && t.identifierKinds.includes(String(object.kind())) ? object.text() : undefined;
@@ -667,4 +684,38 @@ function keep(visits: Map<number, FlowValue[]>, id: number, value: FlowValue): v
   if (!seen) visits.set(id, [value]);
   else if (seen.length < MAX_VISITS) seen.push(value);
   else seen[seen.length - 1] = join(seen[seen.length - 1] as FlowValue, value);
+}
+
+/**
+ * Whether a call escapes a quote the way SQL does, everywhere in its text (`quoteEscapes`):
+ * `s.replace(/'/g, "''")`, `s.replace(/"/g, '\\"')`, `s.replaceAll("'", "''")`.
+ *
+ * @example escapesQuotes("replace", [regexNode("/'/g"), stringNode("''")], values, JAVASCRIPT) // true
+ */
+function escapesQuotes(
+  method: string,
+  argNodes: readonly SgNode[],
+  args: readonly FlowValue[],
+  t: FlowSyntax,
+): boolean {
+  const table = t.quoteEscapes;
+  if (!table || argNodes.length !== 2) return false;
+  const [pattern, replacement] = argNodes as [SgNode, SgNode];
+  const regex = String(pattern.kind()) === "regex" ? /^\/\\?(['"`])\/([a-z]*)$/.exec(pattern.text()) : null;
+  // A string's known text is as written: its escapes (`"\\'"`) read here as what they stand for.
+  const text = (v: FlowValue | undefined) =>
+    typeof v?.known === "string" ? v.known.replace(/\\(.)/g, "$1") : undefined;
+  const plain = text(args[0]);
+  const quote =
+    regex && table.regexMethods.test(method) && regex[2]?.includes("g")
+      ? regex[1]
+      : table.stringMethods.test(method) && plain !== undefined && /^['"`]$/.test(plain)
+        ? plain
+        : undefined;
+  const escaped = text(args[1]);
+  return (
+    quote !== undefined &&
+    t.stringKinds.includes(String(replacement.kind())) &&
+    (escaped === quote + quote || escaped === `\\${quote}`)
+  );
 }

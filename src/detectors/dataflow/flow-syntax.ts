@@ -248,6 +248,8 @@ const JAVASCRIPT: FlowSyntax = {
   sourceMethods: /(?!)/,
   sanitizers:
     /^(parseInt|parseFloat|Number|Boolean|Number\.parseInt|Number\.parseFloat|Math\.\w+|\w+\.escape|\w+\.escapeId|\w+\.escapeLiteral|\w+\.escapeIdentifier|escape|sqlstring\.escape|shellescape|shellEscape|quote|(?:[\w$]+\.)?(?:escape|quote)\w*(?:Identifier|Ident|Literal))$/,
+  quoteEscapes: { regexMethods: /^replace(All)?$/, stringMethods: /^replaceAll$/ },
+  mapMethods: /^(map|flatMap)$/,
   scalarMethods: /^(includes|startsWith|endsWith|indexOf|lastIndexOf|test|has|localeCompare|isArray|isInteger)$/,
   queryMethods: /^(query|execute)$/,
   escapingFormats: /^(mysql2?|SqlString|sqlstring|connection|conn|con|pool|db)\.format$/,

@@ -100,6 +100,19 @@ export interface FlowSyntax {
   /** Calls whose result cannot carry text syntax (numeric conversions, escapers): constant. */
   sanitizers: RegExp;
   /**
+   * SQL's own escape written out: a method that replaces every match of a global regular
+   * expression with a quote character doubled or after a backslash (`s.replace(/'/g, "''")`,
+   * `name.replace(/"/g, '""')`), and the methods that replace every match of a plain string too
+   * (`replaceAll`). Its result is escaped text, as a `sanitizers` call's is.
+   */
+  quoteEscapes?: { regexMethods: RegExp; stringMethods: RegExp };
+  /**
+   * A list's methods that give a list of what their callback returns for each element
+   * (`ids.map(() => "?")`, `names.map((n) => quote(n))`): read as the callback's result, run with
+   * the list's element, its index and the list.
+   */
+  mapMethods?: RegExp;
+  /**
    * Template tags that send their substitutions as bound parameters (`SQL\`... ${id}\``,
    * postgres.js's `sql`, Prisma's `$queryRaw`): the query they make carries no spliced text.
    */

@@ -24,9 +24,12 @@ import { STRING_SYNTAX } from "./string-syntax.js";
 import { GRAMMARS } from "../code/grammars.js";
 import { precheck, prefilter } from "../precheck.js";
 
-/** Text that reads as a SQL statement or clause (PostgreSQL's `NOTIFY channel, 'payload'` too). */
+/**
+ * Text that reads as a SQL statement or clause (PostgreSQL's `NOTIFY channel, 'payload'` too, and a
+ * `SET name TO value` or `SET @v = ...` statement, read only at the start of the text).
+ */
 export const SQL_SHAPE =
-  /\b(select\b[\s\S]*\bfrom|insert\s+into|update\s+[\w."`]+\s+set|delete\s+from|where\s+[\w.]+\s*(=|like|in\b|<|>)|order\s+by|values\s*\(|(and|or)\s+[\w.]+\s*(=|like|<|>)|notify\s+[^,;']*,\s*')|\{\s*(\?\s*=\s*)?call\s/i;
+  /\b(select\b[\s\S]*\bfrom|insert\s+into|update\s+[\w."`]+\s+set|delete\s+from|where\s+[\w.]+\s*(=|like|in\b|<|>)|order\s+by|values\s*\(|(and|or)\s+[\w.]+\s*(=|like|<|>)|notify\s+[^,;']*,\s*')|\{\s*(\?\s*=\s*)?call\s|^\s*(set\s+(session\s+|local\s+)?[\w.@"]+\s*(to\b|=))/i;
 
 /** A template substitution; `${ALL_CAPS}` alone is a constant and builds nothing. */
 const SUBSTITUTION = /\$\{([^}]*)\}?/g;
@@ -256,6 +259,7 @@ const SQL_WORDS: ReadonlyArray<readonly [RegExp, RegExp]> = [
   [/\b(?:and|or)\b/i, /[=<>]|like/i],
   [/notify/i, /[,']/],
   [/call/i, /\{/],
+  [/\bset\s/i, /\bto\b|=/i],
 ];
 
 /** Whether a text (a whole file, strings and all) holds the words of any SQL_SHAPE alternative. */

@@ -257,3 +257,53 @@ describe("injection flows: several targets in one assignment", () => {
     ).toEqual([3]);
   });
 });
+
+describe("injection flows: SQL's own escape, a quote doubled everywhere, and SET statements", () => {
+  const lookup = (expr: string) => [
+    "exports.find = function (db, name) {",
+    `  return db.query("SELECT * FROM users WHERE name = '" + ${expr} + "'");`,
+    "};",
+  ];
+
+  it("JS: a value with every quote doubled or backslashed is escaped; the first quote only, or none, is not", async () => {
+    expect(await flagged("lib/users.js", lookup("name"))).toEqual([2]);
+    expect(await flagged("lib/users.js", lookup("name.replace(/'/g, \"''\")"))).toEqual([]);
+    expect(await flagged("lib/users.js", lookup('name.replaceAll("\'", "\'\'")'))).toEqual([]);
+    expect(await flagged("lib/users.js", lookup("name.replace(/'/g, \"\\\\'\")"))).toEqual([]);
+    // `replace` with a string, or a regular expression without `g`, changes the first quote only.
+    expect(await flagged("lib/users.js", lookup('name.replace("\'", "\'\'")'))).toEqual([2]);
+    expect(await flagged("lib/users.js", lookup("name.replace(/'/, \"''\")"))).toEqual([2]);
+    // Another quote, or another replacement, is no escape.
+    expect(await flagged("lib/users.js", lookup('name.replace(/"/g, "\'\'")'))).toEqual([2]);
+    expect(await flagged("lib/users.js", lookup('name.replace(/\'/g, "")'))).toEqual([2]);
+  });
+
+  it("JS: a schema list spliced into SET search_path is SQL; each name with its quotes doubled is not (knex's fix)", async () => {
+    const searchPath = (expr: string) => [
+      "exports.setSchemaSearchPath = function (connection, path) {",
+      `  path = path.map((schemaName) => \`"\${${expr}}"\`).join(',');`,
+      "  return connection.query(`set search_path to ${path}`);",
+      "};",
+    ];
+    expect(await flagged("lib/dialects/postgres/index.js", searchPath("schemaName"))).toEqual([3]);
+    expect(await flagged("lib/dialects/postgres/index.js", searchPath('schemaName.replace(/"/g, \'""\')'))).toEqual([]);
+    // What a callback gives each element: placeholders built from a list splice no value of it.
+    const inList = (callback: string) => [
+      "exports.byIds = function (db, ids) {",
+      `  const marks = ids.map(${callback}).join(',');`,
+      "  return db.query(`SELECT * FROM t WHERE id IN (${marks})`, ids);",
+      "};",
+    ];
+    expect(await flagged("lib/ids.js", inList("() => '?'"))).toEqual([]);
+    expect(await flagged("lib/ids.js", inList("(_, i) => '$' + (i + 1)"))).toEqual([]);
+    expect(await flagged("lib/ids.js", inList("(id) => `'${id}'`"))).toEqual([3]);
+    // SET as a statement only: a message that says "set" is not SQL.
+    expect(
+      await flagged("lib/log.js", [
+        "exports.note = function (db, key) {",
+        "  return db.query(`could not set ${key} to a value`);",
+        "};",
+      ]),
+    ).toEqual([]);
+  });
+});
