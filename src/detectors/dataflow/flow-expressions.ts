@@ -44,6 +44,12 @@ export abstract class FlowExpressions extends FlowTexts {
   protected fromCall = 0;
   /** What each visit made within a run from a call gave (a caller's values, never the parameters' outside data). */
   protected readonly callerVisits = new Map<number, FlowValue[]>();
+  /**
+   * What the locals of the function around a nested one held where the nested one is written (a
+   * callback, `new Promise(function () {...})`), joined over every visit, by the nested function:
+   * the names it borrows (`borrowed` in the reader). A name some visit lacked is left out.
+   */
+  protected readonly captured = new Map<number, Map<string, FlowValue>>();
 
   /** Runs a function of the file with its parameters bound to `args` (outside data when not given); its returns joined. */
   protected abstract callFunction(fn: SgNode, args: readonly FlowValue[] | undefined, row: number): FlowValue;
@@ -189,12 +195,27 @@ export abstract class FlowExpressions extends FlowTexts {
     // A block met as a value (a `when` branch, a `match` arm) may run: its statements' effects
     // join the path's, and its value is its last expression's.
     if (t.valueBlockKinds?.includes(kind)) return this.maybeRun(node, state);
+    if (t.functionKinds.includes(kind)) this.capture(node, state);
     if (t.functionKinds.includes(kind) || t.classKinds.includes(kind) || t.blockKinds.includes(kind)) return CONSTANT;
     if (t.definitionKinds.includes(kind)) return CONSTANT;
     return derived(
       node.namedChildren().map((c) => this.expr(c, state)),
       row,
     );
+  }
+
+  /** Keeps what the path's locals hold where a nested function is written (`captured`). */
+  protected capture(fn: SgNode, state: State): void {
+    const had = this.captured.get(fn.id());
+    if (!had) {
+      this.captured.set(fn.id(), new Map(state.env));
+      return;
+    }
+    for (const [name, value] of had) {
+      const now = state.env.get(name);
+      if (now) had.set(name, join(value, now));
+      else had.delete(name);
+    }
   }
 
   protected name(name: string, state: State, row: number): FlowValue {

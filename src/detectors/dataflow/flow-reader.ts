@@ -301,9 +301,36 @@ export class FlowReader extends FlowExpressions {
     const at = scope ?? this.root;
     if (this.ran.has(at.id())) return;
     this.ran.add(at.id());
+    let outer: SgNode | null = scope?.parent() ?? null;
+    while (outer && !t.functionKinds.includes(String(outer.kind()))) outer = outer.parent();
+    // A function written inside another runs after it: the names it borrows hold what they held there.
+    if (scope && outer) this.runScopeOf(scope);
     this.statements = 0;
-    if (scope) this.callFunction(scope, undefined, scope.range().start.line);
+    if (scope)
+      this.callFunction(scope, undefined, scope.range().start.line, outer ? this.borrowed(scope, outer) : undefined);
     else this.block(this.root, { env: new Map(), builders: new Set(), live: true });
+  }
+
+  /**
+   * What the locals of `outer` held where `fn`, written inside it, is written (`captured`), for the
+   * names `outer` never assigns again after `fn` (a later assignment may be what `fn` reads when it
+   * runs); undefined when `outer`'s run never reached `fn`.
+   *
+   * @example reader.borrowed(callback, method)?.get("path")?.literal // '"' for `path = names.map(...)`
+   */
+  private borrowed(fn: SgNode, outer: SgNode): ReadonlyMap<string, FlowValue> | undefined {
+    const held = this.captured.get(fn.id());
+    if (!held) return undefined;
+    const after = outer.text().slice(fn.range().end.index - outer.range().start.index);
+    const kept = new Map<string, FlowValue>();
+    for (const [name, value] of held) {
+      const escaped = name.replace(/[$]/g, "\\$&");
+      const assigned = new RegExp(
+        `(?<![\\w$.])${escaped}\\s*(?:(?:[-+*/%&|^:]|\\?\\?|<<|>>>?|\\|\\||&&|\\*\\*)?=(?!=)|\\+\\+|--)|(?:\\+\\+|--)${escaped}(?![\\w$])`,
+      );
+      if (!assigned.test(after)) kept.set(name, value);
+    }
+    return kept;
   }
 
   /** Python's `from shlex import quote [as q]`: a bare `quote(x)` is called as `shlex.quote` (the table's name). */
@@ -392,15 +419,23 @@ export class FlowReader extends FlowExpressions {
     return fieldOf(target, "property", t) ?? fieldOf(target, "field", t) ?? fieldOf(target, "attribute", t);
   }
 
-  /** Runs a function with its parameters bound to `args` (outside data when not given); its returns joined. */
-  protected callFunction(fn: SgNode, args: readonly FlowValue[] | undefined, row: number): FlowValue {
+  /**
+   * Runs a function with its parameters bound to `args` (outside data when not given), its other
+   * names first bound to what it `borrowed` from the function around it; its returns joined.
+   */
+  protected callFunction(
+    fn: SgNode,
+    args: readonly FlowValue[] | undefined,
+    row: number,
+    borrowed?: ReadonlyMap<string, FlowValue>,
+  ): FlowValue {
     const t = this.t;
     const params = parametersOf(fn, t);
-    const key = `${fn.id()}:${(args ?? []).map(signature).join(",")}`;
+    const key = `${fn.id()}:${(args ?? []).map(signature).join(",")}${borrowed ? ":borrowed" : ""}`;
     const memo = this.summaries.get(key);
     // Another call with values that read the same: its result, built also on this call's rows.
     if (memo) return at({ ...memo, rows: [...new Set([...memo.rows, ...(args ?? []).flatMap((a) => a.rows)])] }, row);
-    const env = new Map<string, FlowValue>();
+    const env = new Map<string, FlowValue>(borrowed ?? []);
     params.forEach((p, i) => {
       const pattern = fieldOf(p, "pattern", this.t);
       const name =
@@ -495,6 +530,7 @@ export class FlowReader extends FlowExpressions {
       for (const c of node.namedChildren()) this.expr(c, state);
       return { ...state, live: false };
     }
+    if (t.functionKinds.includes(kind)) this.capture(node, state);
     if (t.breakKinds.includes(kind) || t.classKinds.includes(kind) || t.functionKinds.includes(kind)) return state;
     if (t.importKinds.includes(kind) || t.definitionKinds.includes(kind)) return state;
     if (kind === "expression_statement") {

@@ -307,3 +307,56 @@ describe("injection flows: SQL's own escape, a quote doubled everywhere, and SET
     ).toEqual([]);
   });
 });
+
+describe("injection flows: a function written inside another reads the names it borrows from it", () => {
+  const wrapped = (setup: string[], sink: string) => [
+    "const { exec } = require('child_process');",
+    "exports.status = function (dir, db) {",
+    ...setup.map((l) => `  ${l}`),
+    "  return new Promise(function (resolve, reject) {",
+    `    ${sink};`,
+    "  });",
+    "};",
+  ];
+
+  it("JS: a constant command borrowed by a callback is no flow; one built from a parameter is", async () => {
+    expect(await flagged("lib/git.js", wrapped(["const cmd = 'git status';"], "exec(cmd, resolve)"))).toEqual([]);
+    expect(
+      await flagged("lib/git.js", wrapped(["const cmd = 'git -C ' + dir + ' status';"], "exec(cmd, resolve)")),
+    ).toEqual([5]);
+    // SQL text borrowed from the function around: read as the SQL it is.
+    const sql = (where: string) =>
+      wrapped([`const sql = "SELECT * FROM repos WHERE ${where}";`], "db.query(sql, resolve)");
+    expect(await flagged("lib/repos.js", sql("dir = '\" + dir + \"'"))).toEqual([5]);
+    expect(await flagged("lib/repos.js", sql("dir = ?"))).toEqual([]);
+  });
+
+  it("JS: a name the outer function assigns again after the callback is written reads as before (outside data)", async () => {
+    const later = [
+      "const { exec } = require('child_process');",
+      "exports.status = function (dir) {",
+      "  let cmd = 'git status';",
+      "  const run = () => exec(cmd);",
+      "  cmd = 'git -C ' + dir + ' status';",
+      "  return run();",
+      "};",
+    ];
+    expect(await flagged("lib/git.js", later)).toEqual([4]);
+  });
+
+  it("JS: knex's search path set inside a promise: the names spliced are flagged, the names with quotes doubled are not", async () => {
+    const searchPath = (expr: string) => [
+      "exports.setSchemaSearchPath = function (connection, path) {",
+      `  path = path.map((schemaName) => \`"\${${expr}}"\`).join(',');`,
+      "  return new Promise(function (resolver, rejecter) {",
+      "    connection.query(`set search_path to ${path}`, function (err) {",
+      "      if (err) return rejecter(err);",
+      "      resolver(true);",
+      "    });",
+      "  });",
+      "};",
+    ];
+    expect(await flagged("lib/dialects/postgres/index.js", searchPath("schemaName"))).toEqual([4]);
+    expect(await flagged("lib/dialects/postgres/index.js", searchPath('schemaName.replace(/"/g, \'""\')'))).toEqual([]);
+  });
+});
