@@ -456,9 +456,7 @@ function flowHit(
     // A runner only the file calls (`run_command(self, command)` gives its parameter whole to the
     // shell, `const query = (text) => client.query(text)` to the database): the commands and SQL its
     // callers build decide, not the parameter as outside data.
-    const values =
-      (rule.kind === "shell" || (rule.kind === "sql" && !rule.fragment) ? runnerValues(call, rule, flow) : undefined) ??
-      flowCarriers(call, rule, flow);
+    const values = runnerValues(call, rule, flow) ?? flowCarriers(call, rule, flow);
     if (values === undefined) continue;
     reachedAny = true;
     const value = values.find((v) => {
@@ -585,18 +583,10 @@ function moduleRunners(module: ProjectModule): ReadonlyMap<string, ModuleRunner>
     own ??= ownFunctionNames(tree);
     const shadowed = call.receiver === undefined && own.has(call.method);
     const rule = rules.sinks.find(
-      (r) =>
-        (r.kind === "shell" || r.kind === "sql") &&
-        !r.fragment &&
-        (r.shape ?? "text") === "text" &&
-        r.environment === undefined &&
-        !(shadowed && isBareShell(r)) &&
-        matchesCall(r, call) &&
-        whenHolds(r, call),
+      (r) => !(shadowed && isBareShell(r)) && matchesCall(r, call) && whenHolds(r, call) && wholeTextArgument(call, r),
     );
-    if (!rule || (rule.kind !== "shell" && rule.kind !== "sql")) continue;
-    const arg = call.args.filter((a) => !OPTION_KINDS.has(kindOf(a)))[rule.args?.[0] ?? 0];
-    if (!arg || !t.identifierKinds.includes(kindOf(arg))) continue;
+    const arg = rule ? wholeTextArgument(call, rule) : undefined;
+    if (!rule || rule.kind === "code" || !arg || !t.identifierKinds.includes(kindOf(arg))) continue;
     const param = arg.text();
     // The nearest function whose parameter it is, and the parameter never assigned there.
     let fn: SgNode | null = arg.parent();
@@ -733,12 +723,23 @@ function givenLocals(imports: readonly ProjectImport[], text: string, sites: rea
  * a list (an argument array is judged as the sink's shape says).
  */
 function runnerValues(call: CallSite, rule: SinkRule, flow: FlowReader): FlowValue[] | undefined {
-  const shape = rule.shape ?? "text";
-  if ((shape !== "text" && shape !== "text-or-array") || rule.environment !== undefined) return undefined;
-  const [index, ...more] = shape === "text" ? (rule.args ?? [0]) : [0];
-  const arg = more.length === 0 ? call.args.filter((a) => !OPTION_KINDS.has(kindOf(a)))[index ?? 0] : undefined;
+  const arg = wholeTextArgument(call, rule);
   const given = arg ? flow.callerValuesAt(arg) : undefined;
   return given && !given.some((v) => v.items) ? [...given] : undefined;
+}
+
+/**
+ * The one argument a shell or SQL sink takes its whole command line or statement in (a `text`
+ * rule's one position, a `text-or-array` rule's first argument), with no environment beside it and
+ * no fragment: what a runner hands its parameter to, in the file (`runnerValues`) or in a module
+ * another file imports (`moduleRunners`). Undefined for any other rule.
+ */
+function wholeTextArgument(call: CallSite, rule: SinkRule): SgNode | undefined {
+  if (rule.kind === "code" || rule.fragment || rule.environment !== undefined) return undefined;
+  const shape = rule.shape ?? "text";
+  if (shape !== "text" && shape !== "text-or-array") return undefined;
+  const [index, ...more] = shape === "text" ? (rule.args ?? [0]) : [0];
+  return more.length === 0 ? call.args.filter((a) => !OPTION_KINDS.has(kindOf(a)))[index ?? 0] : undefined;
 }
 
 /** The values that carry a sink's SQL or shell text, by the flow; undefined when the flow did not reach the call. */
