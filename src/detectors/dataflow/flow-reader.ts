@@ -311,6 +311,14 @@ export class FlowReader extends FlowExpressions {
     else this.block(this.root, { env: new Map(), builders: new Set(), live: true });
   }
 
+  /** What a function written inside another borrows from it (`borrowed`); undefined for any other. */
+  private borrowedByNested(fn: SgNode): ReadonlyMap<string, FlowValue> | undefined {
+    if (!this.captured.has(fn.id())) return undefined;
+    let outer: SgNode | null = fn.parent();
+    while (outer && !this.t.functionKinds.includes(String(outer.kind()))) outer = outer.parent();
+    return outer ? this.borrowed(fn, outer) : undefined;
+  }
+
   /**
    * What the locals of `outer` held where `fn`, written inside it, is written (`captured`), for the
    * names `outer` never assigns again after `fn` (a later assignment may be what `fn` reads when it
@@ -431,11 +439,14 @@ export class FlowReader extends FlowExpressions {
   ): FlowValue {
     const t = this.t;
     const params = parametersOf(fn, t);
-    const key = `${fn.id()}:${(args ?? []).map(signature).join(",")}${borrowed ? ":borrowed" : ""}`;
+    // A function written inside another, called there (`def run(): ...; return run()`), borrows too.
+    const names = borrowed ?? this.borrowedByNested(fn);
+    const lent = names ? `|${[...names].map(([name, v]) => `${name}=${signature(v)}`).join(",")}` : "";
+    const key = `${fn.id()}:${(args ?? []).map(signature).join(",")}${lent}`;
     const memo = this.summaries.get(key);
     // Another call with values that read the same: its result, built also on this call's rows.
     if (memo) return at({ ...memo, rows: [...new Set([...memo.rows, ...(args ?? []).flatMap((a) => a.rows)])] }, row);
-    const env = new Map<string, FlowValue>(borrowed ?? []);
+    const env = new Map<string, FlowValue>(names ?? []);
     params.forEach((p, i) => {
       const pattern = fieldOf(p, "pattern", this.t);
       const name =

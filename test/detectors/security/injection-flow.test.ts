@@ -344,6 +344,21 @@ describe("injection flows: a function written inside another reads the names it 
     expect(await flagged("lib/git.js", later)).toEqual([4]);
   });
 
+  it("Python: a nested def called where it is written borrows its function's locals; a later assignment is not borrowed", async () => {
+    const nested = (setup: string, after = "") => [
+      "import subprocess",
+      "def status(directory):",
+      `    ${setup}`,
+      "    def run():",
+      "        return subprocess.check_output(cmd, shell=True)",
+      ...(after ? [`    ${after}`] : []),
+      "    return run()",
+    ];
+    expect(await flagged("tools/git.py", nested('cmd = "git status"'))).toEqual([]);
+    expect(await flagged("tools/git.py", nested('cmd = "git -C " + directory + " status"'))).toEqual([5]);
+    expect(await flagged("tools/git.py", nested('cmd = "git status"', 'cmd = "git -C " + directory'))).toEqual([5]);
+  });
+
   it("JS: knex's search path set inside a promise: the names spliced are flagged, the names with quotes doubled are not", async () => {
     const searchPath = (expr: string) => [
       "exports.setSchemaSearchPath = function (connection, path) {",
