@@ -434,9 +434,7 @@ export abstract class FlowExpressions extends FlowTexts {
   private fixedRoute(node: SgNode, row: number): FlowValue | undefined {
     const t = this.t;
     const route = t.routePath;
-    let fn: SgNode | null = node.parent();
-    while (fn && !t.functionKinds.includes(String(fn.kind()))) fn = fn.parent();
-    const holder = fn?.parent();
+    const holder = this.enclosingFunction(node)?.parent();
     if (!route || !holder || !t.definitionKinds.includes(String(holder.kind()))) return undefined;
     const routes = holder
       .namedChildren()

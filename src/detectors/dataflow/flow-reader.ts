@@ -2,7 +2,17 @@ import type { SgNode } from "@ast-grep/napi";
 import type { SyntaxLanguage } from "../code/grammars.js";
 import { FlowExpressions } from "./flow-expressions.js";
 import { guardedNames } from "./flow-guards.js";
-import { callParts, fieldOf, fork, merge, parametersOf, receiverFirst, signature, type State } from "./flow-state.js";
+import {
+  assigns,
+  callParts,
+  fieldOf,
+  fork,
+  merge,
+  parametersOf,
+  receiverFirst,
+  signature,
+  type State,
+} from "./flow-state.js";
 import { FLOW_SYNTAX, type FlowSyntax } from "./flow-syntax.js";
 import { anyItem, at, carried, CONSTANT, join, known, OUTSIDE, SOURCE, type FlowValue } from "./flow-value.js";
 import { calledExport, DEFAULT_EXPORT } from "./project-imports.js";
@@ -116,8 +126,7 @@ export class FlowReader extends FlowExpressions {
   callerValuesAt(node: SgNode): readonly FlowValue[] | undefined {
     const t = this.t;
     if (this.broken || !t.identifierKinds.includes(String(node.kind()))) return undefined;
-    let fn: SgNode | null = node.parent();
-    while (fn && !t.functionKinds.includes(String(fn.kind()))) fn = fn.parent();
+    const fn = this.enclosingFunction(node);
     // Its own name, or the local it is given to (`const query = async (text) => client.query(text)`).
     const holder = fn?.parent();
     const declared = holder && t.declaratorKinds.includes(String(holder.kind())) ? fieldOf(holder, "name", t) : null;
@@ -295,14 +304,11 @@ export class FlowReader extends FlowExpressions {
    * outside data is what every caller's run would join into, so the others add nothing to it.
    */
   private runScopeOf(node: SgNode): void {
-    const t = this.t;
-    let scope: SgNode | null = node.parent();
-    while (scope && !t.functionKinds.includes(String(scope.kind()))) scope = scope.parent();
+    const scope = this.enclosingFunction(node);
     const at = scope ?? this.root;
     if (this.ran.has(at.id())) return;
     this.ran.add(at.id());
-    let outer: SgNode | null = scope?.parent() ?? null;
-    while (outer && !t.functionKinds.includes(String(outer.kind()))) outer = outer.parent();
+    const outer = scope ? this.enclosingFunction(scope) : null;
     // A function written inside another runs after it: the names it borrows hold what they held there.
     if (scope && outer) this.runScopeOf(scope);
     this.statements = 0;
@@ -314,8 +320,7 @@ export class FlowReader extends FlowExpressions {
   /** What a function written inside another borrows from it (`borrowed`); undefined for any other. */
   private borrowedByNested(fn: SgNode): ReadonlyMap<string, FlowValue> | undefined {
     if (!this.captured.has(fn.id())) return undefined;
-    let outer: SgNode | null = fn.parent();
-    while (outer && !this.t.functionKinds.includes(String(outer.kind()))) outer = outer.parent();
+    const outer = this.enclosingFunction(fn);
     return outer ? this.borrowed(fn, outer) : undefined;
   }
 
@@ -331,13 +336,7 @@ export class FlowReader extends FlowExpressions {
     if (!held) return undefined;
     const after = outer.text().slice(fn.range().end.index - outer.range().start.index);
     const kept = new Map<string, FlowValue>();
-    for (const [name, value] of held) {
-      const escaped = name.replace(/[$]/g, "\\$&");
-      const assigned = new RegExp(
-        `(?<![\\w$.])${escaped}\\s*(?:(?:[-+*/%&|^:]|\\?\\?|<<|>>>?|\\|\\||&&|\\*\\*)?=(?!=)|\\+\\+|--)|(?:\\+\\+|--)${escaped}(?![\\w$])`,
-      );
-      if (!assigned.test(after)) kept.set(name, value);
-    }
+    for (const [name, value] of held) if (!assigns(after, name)) kept.set(name, value);
     return kept;
   }
 

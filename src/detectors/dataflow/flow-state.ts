@@ -194,3 +194,16 @@ export function merge(a: State, b: State): State {
   for (const [k, v] of b.env) env.set(k, env.has(k) ? join(env.get(k) as FlowValue, v) : v);
   return { env, builders: new Set([...a.builders, ...b.builders]), live: true };
 }
+
+/**
+ * Whether a text assigns a name anew: `name = `, a compound assignment (`+=`, `||=`, `??=`, Go's
+ * `:=`), or `++`/`--` on it. Read on the text, so a member of that name (`o.name = `) is not it.
+ *
+ * @example assigns("cmd = quote(cmd)", "cmd") // true
+ */
+export function assigns(text: string, name: string): boolean {
+  const escaped = name.replace(/[$]/g, "\\$&");
+  return new RegExp(
+    `(?<![\\w$.])${escaped}\\s*(?:(?:[-+*/%&|^:]|\\?\\?|<<|>>>?|\\|\\||&&|\\*\\*)?=(?!=)|\\+\\+|--)|(?:\\+\\+|--)${escaped}(?![\\w$])`,
+  ).test(text);
+}

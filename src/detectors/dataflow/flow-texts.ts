@@ -142,8 +142,14 @@ export abstract class FlowTexts {
   }
 
   protected insideFunction(node: SgNode): boolean {
-    for (let p = node.parent(); p; p = p.parent()) if (this.t.functionKinds.includes(String(p.kind()))) return true;
-    return false;
+    return this.enclosingFunction(node) !== null;
+  }
+
+  /** The nearest function around a node (not the node itself); null at a file's top level. */
+  protected enclosingFunction(node: SgNode): SgNode | null {
+    let fn = node.parent();
+    while (fn && !this.t.functionKinds.includes(String(fn.kind()))) fn = fn.parent();
+    return fn;
   }
 
   /** An expression that is a value where it stands, not a statement (a block's last, in Ruby and Rust). */

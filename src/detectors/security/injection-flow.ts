@@ -15,7 +15,7 @@ import {
 import { OutsideReader } from "./request-sources.js";
 import { canonicalModule, importAliases, type ImportAliases } from "./import-aliases.js";
 import { FlowReader } from "../dataflow/flow-reader.js";
-import { fieldOf, parametersOf } from "../dataflow/flow-state.js";
+import { assigns, fieldOf, parametersOf } from "../dataflow/flow-state.js";
 import { FLOW_SYNTAX } from "../dataflow/flow-syntax.js";
 import { calledExport, type ProjectImport, projectImports } from "../dataflow/project-imports.js";
 import { carried, choicesOf, type FlowValue } from "../dataflow/flow-value.js";
@@ -597,8 +597,7 @@ function moduleRunners(module: ProjectModule): ReadonlyMap<string, ModuleRunner>
       if (index >= 0) break;
     }
     if (!fn || index < 0) continue;
-    const escaped = param.replace(/[$]/g, "\\$&");
-    if (new RegExp(`(?<![\\w$.])${escaped}\\s*(?:[-+*/%&|^]|\\?\\?|<<|>>)?=(?!=)`).test(fn.text())) continue;
+    if (assigns(fn.text(), param)) continue;
     for (const name of moduleReader(module)?.exportedNames(fn) ?? [])
       if (!runners.has(name)) runners.set(name, { kind: rule.kind, index });
   }
