@@ -1,6 +1,7 @@
 import type { SgNode } from "@ast-grep/napi";
 import { methodOnValue } from "./flow-methods.js";
 import { FlowTexts } from "./flow-texts.js";
+import { quoteOf } from "./flow-guards.js";
 import type { FlowSyntax } from "./flow-table.js";
 import {
   callParts,
@@ -721,17 +722,14 @@ function escapesQuotes(
   if (!table || argNodes.length !== 2) return false;
   const [pattern, replacement] = argNodes as [SgNode, SgNode];
   const regex = String(pattern.kind()) === "regex" ? /^\/\\?(['"`])\/([a-z]*)$/.exec(pattern.text()) : null;
-  // A string's known text is as written: its escapes (`"\\'"`) read here as what they stand for.
-  const text = (v: FlowValue | undefined) =>
-    typeof v?.known === "string" ? v.known.replace(/\\(.)/g, "$1") : undefined;
-  const plain = text(args[0]);
   const quote =
     regex && table.regexMethods.test(method) && regex[2]?.includes("g")
       ? regex[1]
-      : table.stringMethods.test(method) && plain !== undefined && /^['"`]$/.test(plain)
-        ? plain
+      : table.stringMethods.test(method)
+        ? quoteOf(pattern, t) || undefined
         : undefined;
-  const escaped = text(args[1]);
+  // A string's known text is as written: its escapes (`"\\'"`) read here as what they stand for.
+  const escaped = typeof args[1]?.known === "string" ? args[1].known.replace(/\\(.)/g, "$1") : undefined;
   return (
     quote !== undefined &&
     t.stringKinds.includes(String(replacement.kind())) &&

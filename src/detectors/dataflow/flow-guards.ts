@@ -13,7 +13,7 @@ interface Fact {
 const QUOTES = /^['"`]$/;
 
 /** The text of a string literal that is one quote character (`"'"`, `'\\''`), else "". */
-function quoteOf(node: SgNode | null | undefined, t: FlowSyntax): string {
+export function quoteOf(node: SgNode | null | undefined, t: FlowSyntax): string {
   if (!node || !t.stringKinds.includes(String(node.kind()))) return "";
   const text = stringText(node.text()).replace(/^\\(?=.$)/, "");
   return QUOTES.test(text) ? text : "";

@@ -308,12 +308,10 @@ export class FlowReader extends FlowExpressions {
     const at = scope ?? this.root;
     if (this.ran.has(at.id())) return;
     this.ran.add(at.id());
-    const outer = scope ? this.enclosingFunction(scope) : null;
     // A function written inside another runs after it: the names it borrows hold what they held there.
-    if (scope && outer) this.runScopeOf(scope);
+    if (scope && this.enclosingFunction(scope)) this.runScopeOf(scope);
     this.statements = 0;
-    if (scope)
-      this.callFunction(scope, undefined, scope.range().start.line, outer ? this.borrowed(scope, outer) : undefined);
+    if (scope) this.callFunction(scope, undefined, scope.range().start.line);
     else this.block(this.root, { env: new Map(), builders: new Set(), live: true });
   }
 
@@ -428,18 +426,13 @@ export class FlowReader extends FlowExpressions {
 
   /**
    * Runs a function with its parameters bound to `args` (outside data when not given), its other
-   * names first bound to what it `borrowed` from the function around it; its returns joined.
+   * names first bound to what it borrows from the function around it (`borrowedByNested`), whether
+   * it runs on its own or is called there (`def run(): ...; return run()`); its returns joined.
    */
-  protected callFunction(
-    fn: SgNode,
-    args: readonly FlowValue[] | undefined,
-    row: number,
-    borrowed?: ReadonlyMap<string, FlowValue>,
-  ): FlowValue {
+  protected callFunction(fn: SgNode, args: readonly FlowValue[] | undefined, row: number): FlowValue {
     const t = this.t;
     const params = parametersOf(fn, t);
-    // A function written inside another, called there (`def run(): ...; return run()`), borrows too.
-    const names = borrowed ?? this.borrowedByNested(fn);
+    const names = this.borrowedByNested(fn);
     const lent = names ? `|${[...names].map(([name, v]) => `${name}=${signature(v)}`).join(",")}` : "";
     const key = `${fn.id()}:${(args ?? []).map(signature).join(",")}${lent}`;
     const memo = this.summaries.get(key);
