@@ -103,7 +103,11 @@ export interface Grammar {
 const JS_LIKE = {
   dynamicPackage: undefined,
   family: "js",
-  callKinds: [{ kind: "call_expression", shape: "function" }],
+  callKinds: [
+    { kind: "call_expression", shape: "function" },
+    // `new T(x)`: the callee is the type (`constructor`), as for the grammars that say `new` too.
+    { kind: "new_expression", shape: "function", calleeField: "constructor", token: "new" },
+  ],
   commentKinds: ["comment"],
   stringKinds: ["string", "template_string"],
   interpolationKinds: ["template_substitution"],

@@ -13,7 +13,12 @@ export interface CallRule {
   receiver?: "any" | "none" | RegExp;
   /** A pattern the whole callee must match. */
   callee?: RegExp;
+  /** `true`: only a constructor call (`new T(x)`); `false`: only a plain call; unset: either. */
+  constructs?: boolean;
 }
+
+/** Call kinds that construct (`new T(x)`), across the grammars. */
+const CONSTRUCTIONS = new Set(["new_expression", "object_creation_expression"]);
 
 const METHOD_TESTS = new WeakMap<CallRule, RegExp>();
 
@@ -37,7 +42,8 @@ export function matchesCall(rule: CallRule, call: CallSite): boolean {
   if (rule.receiver === "any" && call.receiver === undefined) return false;
   if (rule.receiver === "none" && call.receiver !== undefined) return false;
   if (rule.receiver instanceof RegExp && !rule.receiver.test(call.receiver ?? "")) return false;
-  return !rule.callee || rule.callee.test(call.callee);
+  if (rule.callee && !rule.callee.test(call.callee)) return false;
+  return rule.constructs === undefined || CONSTRUCTIONS.has(String(call.node.kind())) === rule.constructs;
 }
 
 /**

@@ -93,6 +93,7 @@ export const JS_RULES: InjectionRules = {
     {
       kind: "sql",
       methods: ["[A-Za-z_$]*(?:Sql|SQl|SQL)[A-Za-z_$]+", "[A-Za-z_$]+(?:Sql|SQl|SQL)"],
+      constructs: false,
     },
     // Query builders' condition fragments (TypeORM's `qb.where(...)`, `andWhere`, `orWhere`,
     // `having`): text is SQL there, but knex's `where("col", value)` takes a column name, so only a
@@ -102,6 +103,18 @@ export const JS_RULES: InjectionRules = {
       kind: "sql",
       methods: ["where", "andWhere", "orWhere", "having", "andHaving", "orHaving"],
       receiver: "any",
+      fragment: true,
+      splice: "value",
+    },
+    // A SQL object built from text, by a class named for SQL (LoopBack's
+    // `new ParameterizedSQL(text, params)`): its text is often a fragment (`col LIKE ?`) that a
+    // statement is assembled from later, so, as in a condition, only a value spliced where SQL
+    // expects one counts (``new ParameterizedSQL(`to_tsquery('${q}')`)``), not a column's name.
+    {
+      kind: "sql",
+      methods: ["[A-Z][A-Za-z_$]*(?:Sql|SQL)"],
+      receiver: "none",
+      constructs: true,
       fragment: true,
       splice: "value",
     },

@@ -45,6 +45,34 @@ describe("injection flows: query builders' SQL fragments (TypeORM where/andWhere
     ).toEqual([4, 5]);
   });
 
+  it("JS: a value spliced into the quoted text of `new ParameterizedSQL(...)` is flagged at its line", async () => {
+    expect(
+      await flagged("lib/postgresql.js", [
+        "PostgreSQL.prototype.buildExpression = function (columnName, operator, operatorValue) {",
+        "  if (operator === 'match') {",
+        "    return new ParameterizedSQL(`to_tsvector(${columnName}) @@ to_tsquery('${operatorValue}')`);",
+        "  }",
+        '  return new ParameterizedSQL(columnName + " = \'" + operatorValue + "\'");',
+        "};",
+      ]),
+    ).toEqual([3, 5]);
+  });
+
+  it("JS twin: the same objects with `?` and bound values, a column's name, and classes not named for SQL are not", async () => {
+    expect(
+      await flagged("lib/postgresql.js", [
+        "PostgreSQL.prototype.buildExpression = function (columnName, operator, operatorValue) {",
+        "  if (operator === 'match') {",
+        "    return new ParameterizedSQL(`to_tsvector(${columnName}) @@ to_tsquery(?)`, [operatorValue]);",
+        "  }",
+        "  if (operator === 'bad') throw new Error(`unknown operator '${operatorValue}'`);",
+        "  const label = new Label(`name = '${operatorValue}'`);",
+        "  return new ParameterizedSQL(columnName + \"::TEXT LIKE ? ESCAPE E'\\\\'\", [operatorValue, label]);",
+        "};",
+      ]),
+    ).toEqual([]);
+  });
+
   it("JS twin: constant fragments, bound parameters and knex's where(column, value) are not", async () => {
     expect(
       await flagged("lib/repo.js", [
