@@ -699,13 +699,8 @@ function givenLocals(imports: readonly ProjectImport[], text: string, sites: rea
   const given = new Set<string>();
   if (imports.length === 0 || sites.length === 0) return given;
   const locals = imports.map((i) => i.local.replace(/\$/g, "\\$")).join("|");
-  const called = `(?:await\\s+)?(${locals})\\s*(?:\\.\\s*[\\w$]+\\s*)?\\(`;
-  const call = new RegExp(`^${called}`);
-  const assigned = new Map<string, string>();
-  for (const m of text.matchAll(
-    new RegExp(`(?<![\\w$.])([A-Za-z_$][\\w$]*)\\s*(?::[^=;(){},\\n]+)?=\\s*${called}`, "g"),
-  ))
-    if (m[1] && m[2]) assigned.set(m[1], m[2]);
+  const call = new RegExp(`^(?:await\\s+)?(${locals})\\s*(?:\\.\\s*[\\w$]+\\s*)?\\(`);
+  const assigned = assignedFromCalls(text, locals);
   for (const site of sites)
     for (const arg of site.args) {
       const written = arg.text();
@@ -714,6 +709,36 @@ function givenLocals(imports: readonly ProjectImport[], text: string, sites: rea
       if (local) given.add(local);
     }
   return given;
+}
+
+/** How far before a call `assignedFromCalls` looks for the name it is assigned to. */
+const ASSIGNMENT_REACH = 400;
+/** `name =`, `name: Type =` (and `await`) right before a call, read backwards from the call. */
+const WHITESPACE = /\s/;
+const ASSIGNED_BEFORE = /(?<![\w$.])([A-Za-z_$][\w$]*)\s*(?::[^=;(){},\n]+)?=\s*(?:await\s+)?$/;
+
+/**
+ * The locals assigned from a call of one of `locals` (`const query = build(x)`, `q: Q = await
+ * m.build(x)`), each with the local called, the last assignment winning. Each call is found first,
+ * then the assignment looked for in the text right before it: one search of the text for the
+ * names, not one for an assignment at every name the text holds.
+ *
+ * @example assignedFromCalls("const q = build(x);", "build").get("q") // "build"
+ */
+function assignedFromCalls(text: string, locals: string): Map<string, string> {
+  const assigned = new Map<string, string>();
+  for (const m of text.matchAll(new RegExp(`(?<![\\w$.])(${locals})\\s*(?:\\.\\s*[\\w$]+\\s*)?\\(`, "g"))) {
+    // Only `=` or `await` can stand right before an assigned call (whitespace apart).
+    let end = m.index;
+    while (end > 0 && WHITESPACE.test(text.charAt(end - 1))) end--;
+    if (text.charAt(end - 1) !== "=" && !text.endsWith("await", end)) continue;
+    const from = Math.max(0, m.index - ASSIGNMENT_REACH);
+    let before = ASSIGNED_BEFORE.exec(text.slice(from, m.index));
+    // An assignment that reaches back past the window is read again on the whole text before it.
+    if (before && before.index === 0 && from > 0) before = ASSIGNED_BEFORE.exec(text.slice(0, m.index));
+    if (before?.[1] && m[1]) assigned.set(before[1], m[1]);
+  }
+  return assigned;
 }
 
 /**

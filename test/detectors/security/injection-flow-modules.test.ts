@@ -39,6 +39,19 @@ describe("SEC-02 follows calls into the project files a change imports", () => {
     expect(await flagged("lib/tiler.ts", tiler("query.sql, query.values"), bound)).toEqual([]);
   });
 
+  it("follows a local assigned from the call with a type and await, over two lines", async () => {
+    const spliced = queries("return `SELECT mvt FROM ${table} WHERE z = ${z}`;");
+    const typed = [
+      'import { createQueryForTile } from "./queries";',
+      "export async function tile(pool: Pool, table: string, z: number) {",
+      "  const query: string =",
+      "    await createQueryForTile({ table, z });",
+      "  return pool.query(query);",
+      "}",
+    ];
+    expect(await flagged("lib/tiler.ts", typed, spliced)).toEqual([5]);
+  });
+
   it("follows a call given straight to the sink and a namespace's member, with the pre-checks on and off", async () => {
     const spliced = queries("return `SELECT mvt FROM ${table} WHERE z = ${z}`;");
     const direct = [
