@@ -713,8 +713,8 @@ function givenLocals(imports: readonly ProjectImport[], text: string, sites: rea
 
 /** How far before a call `assignedFromCalls` looks for the name it is assigned to. */
 const ASSIGNMENT_REACH = 400;
-/** `name =`, `name: Type =` (and `await`) right before a call, read backwards from the call. */
 const WHITESPACE = /\s/;
+/** `name =`, `name: Type =` (and `await`) right before a call, read backwards from the call. */
 const ASSIGNED_BEFORE = /(?<![\w$.])([A-Za-z_$][\w$]*)\s*(?::[^=;(){},\n]+)?=\s*(?:await\s+)?$/;
 
 /**
