@@ -670,14 +670,24 @@ export function importsCalledWithText(syntax: PatchSyntax, headText = ""): Proje
   const imports = projectImports(text);
   if (imports.length === 0) return [];
   // Read from the text, not the tree: the 400 characters after each call's `(`.
-  const locals = imports.map((i) => i.local.replace(/\$/g, "\\$")).join("|");
   const called = new Set<string>();
-  for (const m of text.matchAll(new RegExp(`(?<![\\w$.])(${locals})\\s*(?:\\.\\s*([\\w$]+)\\s*)?\\(`, "g"))) {
+  for (const m of text.matchAll(new RegExp(`(?<![\\w$.])${importedCall(imports)}`, "g"))) {
     const after = m.index + m[0].length;
     if (!m[1] || called.has(m[1]) || !RUNNER_NAME.test(m[2] ?? m[1])) continue;
     if (BUILT_TEXT.test(text.slice(after, after + 400))) called.add(m[1]);
   }
   return imports.filter((i) => called.has(i.local));
+}
+
+/**
+ * A call of one of the imported names, or of a member of one (`build(`, `q.build(`), as a regular
+ * expression's source: the name is group 1, the member group 2.
+ *
+ * @example new RegExp(importedCall([{ local: "q", ... }])).exec("q.build(x)")?.[2] // "build"
+ */
+function importedCall(imports: readonly ProjectImport[]): string {
+  const locals = imports.map((i) => i.local.replace(/\$/g, "\\$")).join("|");
+  return `(${locals})\\s*(?:\\.\\s*([\\w$]+)\\s*)?\\(`;
 }
 
 /** Text spliced into a string: `+` beside a quote, or a template substitution. */
@@ -698,9 +708,8 @@ const RUNNER_NAME = /exec|run|query|sql|spawn|shell|command|cmd|system|popen|sta
 function givenLocals(imports: readonly ProjectImport[], text: string, sites: readonly CallSite[]): Set<string> {
   const given = new Set<string>();
   if (imports.length === 0 || sites.length === 0) return given;
-  const locals = imports.map((i) => i.local.replace(/\$/g, "\\$")).join("|");
-  const call = new RegExp(`^(?:await\\s+)?(${locals})\\s*(?:\\.\\s*[\\w$]+\\s*)?\\(`);
-  const assigned = assignedFromCalls(text, locals);
+  const call = new RegExp(`^(?:await\\s+)?${importedCall(imports)}`);
+  const assigned = assignedFromCalls(text, imports);
   for (const site of sites)
     for (const arg of site.args) {
       const written = arg.text();
@@ -718,16 +727,16 @@ const WHITESPACE = /\s/;
 const ASSIGNED_BEFORE = /(?<![\w$.])([A-Za-z_$][\w$]*)\s*(?::[^=;(){},\n]+)?=\s*(?:await\s+)?$/;
 
 /**
- * The locals assigned from a call of one of `locals` (`const query = build(x)`, `q: Q = await
+ * The locals assigned from a call of one of the imported names (`const query = build(x)`, `q: Q = await
  * m.build(x)`), each with the local called, the last assignment winning. Each call is found first,
  * then the assignment looked for in the text right before it: one search of the text for the
  * names, not one for an assignment at every name the text holds.
  *
- * @example assignedFromCalls("const q = build(x);", "build").get("q") // "build"
+ * @example assignedFromCalls("const q = build(x);", [{ local: "build", ... }]).get("q") // "build"
  */
-function assignedFromCalls(text: string, locals: string): Map<string, string> {
+function assignedFromCalls(text: string, imports: readonly ProjectImport[]): Map<string, string> {
   const assigned = new Map<string, string>();
-  for (const m of text.matchAll(new RegExp(`(?<![\\w$.])(${locals})\\s*(?:\\.\\s*[\\w$]+\\s*)?\\(`, "g"))) {
+  for (const m of text.matchAll(new RegExp(`(?<![\\w$.])${importedCall(imports)}`, "g"))) {
     // Only `=` or `await` can stand right before an assigned call (whitespace apart).
     let end = m.index;
     while (end > 0 && WHITESPACE.test(text.charAt(end - 1))) end--;
