@@ -14,6 +14,7 @@ import {
   importsCalledWithText,
   importsGivenToSinks,
   mayReachSink,
+  mayHoldSqlText,
   type ProjectLinks,
   type ProjectModule,
 } from "./injection-flow.js";
@@ -22,6 +23,7 @@ import { interpolates, readsRequestData } from "./interpolation.js";
 import { matchLineRules, type LineRule } from "./line-rules.js";
 import { precheck } from "../precheck.js";
 import { STRING_SYNTAX } from "./string-syntax.js";
+import { QUOTE_WRAP, quotedUnescaped } from "./sql-quote-wrap.js";
 
 const SQL_SHAPE =
   /\b(select\b.*\bfrom|insert\s+into|update\s+[\w."`]+\s+set|delete\s+from|where\s+\w+\s*(=|like|in\b|<|>)|order\s+by|values\s*\()/i;
@@ -132,6 +134,10 @@ const FLOW_MESSAGE = {
     "parse the data (json.loads, ast.literal_eval) instead of executing it.",
 } as const;
 
+const QUOTED_MESSAGE =
+  'A value put between SQL\'s quotes with nothing escaping it ("\'" + value + "\'"): a quote in the value ends ' +
+  "the string and the rest is read as SQL; bind it as a parameter, or escape it with the driver's escape function.";
+
 /** SEC-02 over each changed code file, its imported project files read first (`injectionDetector`). */
 const lineDetector: Detector = codeLineDetector(
   { id: "injection", policy: "SEC-02", severity: "high", blocking: true },
@@ -152,6 +158,15 @@ const lineDetector: Detector = codeLineDetector(
       for (const flow of injectionFlows(syntax, text, linked)) {
         const line = syntax.lineAt(flow.row);
         if (line !== undefined && !found.has(line)) found.set(line, `${FLOW_MESSAGE[flow.kind]} (\`${flow.call}\`)`);
+      }
+    }
+    // A value quoted for SQL by hand, unescaped, in a file whose strings hold SQL: wherever it goes.
+    const quoted =
+      lang && JS_FAMILY.has(lang) && precheck(QUOTE_WRAP.test(text)) ? (syntax ?? syntaxOfPatch(file)) : undefined;
+    if (quoted && mayHoldSqlText(quoted)) {
+      for (const row of quotedUnescaped(quoted)) {
+        const line = quoted.lineAt(row);
+        if (line !== undefined && !found.has(line)) found.set(line, QUOTED_MESSAGE);
       }
     }
     // With a syntax tree, SQL and shell flows are read from it; the line rules keep what it does not

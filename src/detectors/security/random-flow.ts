@@ -295,7 +295,7 @@ export function isSecureReceiver(syntax: PatchSyntax, call: CallSite, secure: Re
 }
 
 /** The nearest function, method or anonymous function around a node. */
-function enclosingFunction(node: SgNode): SgNode | undefined {
+export function enclosingFunction(node: SgNode): SgNode | undefined {
   for (let n = node.parent(); n; n = n.parent()) {
     const kind = kindOf(n);
     if (FUNCTION_KINDS.has(kind) || (LAMBDA_KINDS.has(kind) && kind !== "block")) return n;
@@ -304,7 +304,7 @@ function enclosingFunction(node: SgNode): SgNode | undefined {
 }
 
 /** A function's name: its own, or the name of what holds it (`const gen = () => ...`, `exports.make = function () {...}`). */
-function functionName(fn: SgNode): string | undefined {
+export function functionName(fn: SgNode): string | undefined {
   const own = (fn.field("name") ?? methodParts(fn)?.name)?.text();
   if (own) return own;
   const holder = fn.parent();

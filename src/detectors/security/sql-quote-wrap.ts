@@ -1,0 +1,73 @@
+import type { SgNode } from "@ast-grep/napi";
+import type { PatchSyntax } from "../code/syntax-tree.js";
+import { enclosingFunction, functionName } from "./random-flow.js";
+
+/** A value as JavaScript writes it: a name, its members and calls without nested parentheses (`val`, `JSON.stringify(val)`, `val.join("','")`). */
+const VALUE = String.raw`[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*|\s*\([^()]*\))*`;
+
+/** `"'" + value + "'"`, or a template that is only `'${value}'`: a value put between SQL's string quotes. */
+const QUOTE_WRAP_SOURCE = String.raw`(["'])'\1\s*\+\s*(${VALUE})\s*\+\s*(["'])'\3|\x60'\$\{\s*(${VALUE})\s*\}'\x60`;
+
+/** The shape anywhere in a file's text: a file without it has nothing for `quotedUnescaped` to find (its pre-check). */
+export const QUOTE_WRAP = new RegExp(QUOTE_WRAP_SOURCE);
+const WHOLE_QUOTE_WRAP = new RegExp(`^(?:${QUOTE_WRAP_SOURCE})$`);
+
+/** A value already made fit to quote: escaped, quoted or replaced, a date written as ISO text, or made a number. */
+const MADE_SAFE = /escape|quote|replace|saniti[sz]e|toISOString|(?<![\w$])(?:Number|parseInt|parseFloat)\s*\(/i;
+
+/** A function that is itself the escaping: its quotes go around what it escaped (knex's `escapeString`). */
+const ESCAPER = /escape|quote|saniti[sz]e/i;
+
+const WRAP_KINDS = [{ kind: "binary_expression" }, { kind: "template_string" }];
+
+/** Where a quoted value is kept as a value of its own: returned, assigned, declared (a formatter's result). */
+const KEPT_IN = new Set(["return_statement", "assignment_expression", "variable_declarator"]);
+
+/**
+ * The added rows where a JavaScript or TypeScript value is put between SQL's single quotes with
+ * nothing escaping it: `"'" + val + "'"`, `` `'${value}'` `` (LoopBack's `toDatabase`, knex's
+ * `defaultTo`). A quote in the value ends the SQL string and what follows it is SQL. Not a value
+ * escaped, quoted, replaced or made a number on the way (`"'" + val.replace(/'/g, "''") + "'"`),
+ * nor inside a function named for escaping or quoting, whose quotes go around what it escaped.
+ * Only a quoted value kept as a value (returned, assigned or declared): one written into a longer
+ * text or handed to a callback's caller (`.map((s) => \`'${s}'\`)` for a log line) is the data
+ * flow's to judge. The caller asks only of a file whose strings hold SQL words.
+ *
+ * @example quotedUnescaped(syntaxOf("return \"'\" + val + \"'\";")) // [0]
+ */
+export function quotedUnescaped(syntax: PatchSyntax): number[] {
+  const rows: number[] = [];
+  for (const node of syntax.root.findAll({ rule: { any: WRAP_KINDS } })) {
+    const m = WHOLE_QUOTE_WRAP.exec(node.text());
+    const value = m?.[2] ?? m?.[4];
+    if (value === undefined || MADE_SAFE.test(value) || !KEPT_IN.has(String(node.parent()?.kind()))) continue;
+    const row = node.range().start.line;
+    if (!syntax.isAdded(row) || insideEscaper(node) || knownNotText(node, value)) continue;
+    rows.push(row);
+  }
+  return rows;
+}
+
+/**
+ * Whether the node lies in the `else` of a test that the value is a string (`if (typeof col ===
+ * "string") {...} else { return \`'${col}'\` }`): there it is a number, a boolean or the like, which
+ * holds no quote.
+ */
+function knownNotText(node: SgNode, value: string): boolean {
+  const name = /^[A-Za-z_$][\w$]*/.exec(value)?.[0] ?? "";
+  const test = new RegExp(`typeof\\s+${name.replace(/\$/g, "\\$")}\\s*===?\\s*["'\x60]string["'\x60]`);
+  for (let n = node.parent(); n; n = n.parent()) {
+    if (n.kind() !== "else_clause") continue;
+    const condition = n.parent()?.field("condition");
+    if (condition && test.test(condition.text())) return true;
+  }
+  return false;
+}
+
+/** Whether a function around the node is named for escaping or quoting. */
+function insideEscaper(node: SgNode): boolean {
+  for (let fn = enclosingFunction(node); fn; fn = enclosingFunction(fn)) {
+    if (ESCAPER.test(functionName(fn) ?? "")) return true;
+  }
+  return false;
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { injectionDetector } from "../../../src/detectors/security/injection.js";
+import { addedFileFindingLines } from "../pr-builder.js";
+
+/** Head lines of SEC-02 findings for one added file. */
+const flagged = (filename: string, lines: string[]) => addedFileFindingLines(injectionDetector, filename, lines);
+
+/** A connector's value formatter, the sink elsewhere: `toDatabase` quotes values by hand (LoopBack's shape). */
+const formatter = (body: string[]) => [
+  "const sql = 'SELECT * FROM t WHERE id = ';",
+  "MsSQL.prototype.toDatabase = function (prop, val, wrap) {",
+  "  if (val === null) return 'NULL';",
+  ...body,
+  "  return val;",
+  "};",
+];
+
+describe("injection: a value put between SQL's quotes by hand, unescaped", () => {
+  it('JS: a formatter that returns or stores "\'" + val + "\'" is flagged at each line, though no query call is in sight', async () => {
+    expect(
+      await flagged(
+        "lib/mssql.js",
+        formatter([
+          "  if (prop.type && prop.type.modelName) {",
+          '    return "\'" + JSON.stringify(val) + "\'";',
+          "  }",
+          "  if (typeof val === 'string') {",
+          '    val = "\'" + val + "\'";',
+          "  }",
+        ]),
+      ),
+    ).toEqual([5, 8]);
+  });
+
+  it("TS: a template that is only '${value}', assigned, is flagged (knex's defaultTo)", async () => {
+    expect(
+      await flagged("src/column.ts", [
+        "const RESET = 'UPDATE t SET c = DEFAULT WHERE id = ?';",
+        "export function defaultTo(value: string): string {",
+        "  const quoted = `'${value}'`;",
+        "  return `default ${quoted}`;",
+        "}",
+      ]),
+    ).toEqual([3]);
+  });
+
+  it("twin: escaped, replaced, a number, a date's ISO text, or the else of a string test are not", async () => {
+    expect(
+      await flagged(
+        "lib/mssql.js",
+        formatter([
+          "  if (prop.type && prop.type.modelName) {",
+          '    return "\'" + escape(JSON.stringify(val)) + "\'";',
+          "  }",
+          '  if (wrap) return "\'" + val.toString().replace(/\'/g, "\'\'") + "\'";',
+          "  if (prop.type.name === 'Number') return \"'\" + Number(val) + \"'\";",
+          "  if (prop.type.name === 'Date') return `'${val.toISOString()}'`;",
+          "  if (typeof val === 'string') {",
+          '    return "\'" + val.replace(/\'/g, "\'\'") + "\'";',
+          "  } else {",
+          "    return `'${val}'`;",
+          "  }",
+        ]),
+      ),
+    ).toEqual([]);
+  });
+
+  it("twin: inside an escaping function, in a callback's log line, or in a file without SQL, nothing", async () => {
+    expect(
+      await flagged("lib/string.js", [
+        "const sql = 'SELECT * FROM t WHERE id = ';",
+        "function escapeString(val) {",
+        '  if (!/[\\\\\']/.test(val)) return "\'" + val + "\'";',
+        '  return "\'" + val.replace(/\'/g, "\'\'") + "\'";',
+        "}",
+        "function warn(parts) {",
+        "  log.warn(`use [${parts.map((p) => `'${p}'`).join(', ')}]`);",
+        "}",
+      ]),
+    ).toEqual([]);
+    expect(await flagged("lib/label.js", ["function label(name) {", '  return "\'" + name + "\'";', "}"])).toEqual([]);
+  });
+});
