@@ -23,7 +23,7 @@ import { interpolates, readsRequestData } from "./interpolation.js";
 import { matchLineRules, type LineRule } from "./line-rules.js";
 import { precheck } from "../precheck.js";
 import { STRING_SYNTAX } from "./string-syntax.js";
-import { QUOTE_WRAP, quotedUnescaped } from "./sql-quote-wrap.js";
+import { DDL_WORDS, QUOTE_WRAP, quotedUnescaped } from "./sql-quote-wrap.js";
 
 const SQL_SHAPE =
   /\b(select\b.*\bfrom|insert\s+into|update\s+[\w."`]+\s+set|delete\s+from|where\s+\w+\s*(=|like|in\b|<|>)|order\s+by|values\s*\()/i;
@@ -160,10 +160,11 @@ const lineDetector: Detector = codeLineDetector(
         if (line !== undefined && !found.has(line)) found.set(line, `${FLOW_MESSAGE[flow.kind]} (\`${flow.call}\`)`);
       }
     }
-    // A value quoted for SQL by hand, unescaped, in a file whose strings hold SQL: wherever it goes.
+    // A value quoted for SQL by hand, unescaped, in a file whose strings hold SQL (or that writes
+    // schema statements): wherever it goes.
     const quoted =
       lang && JS_FAMILY.has(lang) && precheck(QUOTE_WRAP.test(text)) ? (syntax ?? syntaxOfPatch(file)) : undefined;
-    if (quoted && mayHoldSqlText(quoted)) {
+    if (quoted && (mayHoldSqlText(quoted) || DDL_WORDS.test(text))) {
       for (const row of quotedUnescaped(quoted)) {
         const line = quoted.lineAt(row);
         if (line !== undefined && !found.has(line)) found.set(line, QUOTED_MESSAGE);

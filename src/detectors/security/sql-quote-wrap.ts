@@ -18,6 +18,12 @@ const MADE_SAFE = /escape|quote|replace|saniti[sz]e|toISOString|(?<![\w$])(?:Num
 /** A function that is itself the escaping: its quotes go around what it escaped (knex's `escapeString`). */
 const ESCAPER = /escape|quote|saniti[sz]e/i;
 
+/**
+ * Words of SQL's schema statements (`not null`, `primary key`, `alter table`...): a column
+ * compiler's strings hold these and none of the query words `mayHoldSqlText` asks for.
+ */
+export const DDL_WORDS = /\bnot\s+null\b|\bprimary\s+key\b|\b(?:create|alter|drop)\s+(?:table|index|view|schema)\b/i;
+
 const WRAP_KINDS = [{ kind: "binary_expression" }, { kind: "template_string" }];
 
 /** Where a quoted value is kept as a value of its own: returned, assigned, declared (a formatter's result). */

@@ -44,6 +44,20 @@ describe("injection: a value put between SQL's quotes by hand, unescaped", () =>
     ).toEqual([3]);
   });
 
+  it("JS: a column compiler that writes schema statements, not queries, is read as SQL (knex's defaultTo)", async () => {
+    const compiler = (line: string) => [
+      "ColumnCompiler.prototype.notNull = 'not null';",
+      "ColumnCompiler.prototype.defaultTo = function (value) {",
+      line,
+      "  return `default ${value}`;",
+      "};",
+    ];
+    expect(await flagged("lib/columncompiler.js", compiler("  value = `'${value}'`;"))).toEqual([3]);
+    expect(
+      await flagged("lib/columncompiler.js", compiler("  value = this.client._escapeBinding(value.toString());")),
+    ).toEqual([]);
+  });
+
   it("twin: escaped, replaced, a number, a date's ISO text, or the else of a string test are not", async () => {
     expect(
       await flagged(
