@@ -15,8 +15,14 @@ const WHOLE_QUOTE_WRAP = new RegExp(`^(?:${QUOTE_WRAP_SOURCE})$`);
 /** A value already made fit to quote: escaped, quoted or replaced, a date written as ISO text, or made a number. */
 const MADE_SAFE = /escape|quote|replace|saniti[sz]e|toISOString|(?<![\w$])(?:Number|parseInt|parseFloat)\s*\(/i;
 
-/** A function that is itself the escaping: its quotes go around what it escaped (knex's `escapeString`). */
-const ESCAPER = /escape|quote|saniti[sz]e/i;
+/**
+ * A function named for escaping: its quotes go around what it escaped (knex's `escapeString`). One
+ * named only for quoting (`quote(v)`) promises no escaping, and its bare wrap is the bug.
+ */
+const ESCAPER = /escape|saniti[sz]e/i;
+
+/** What escapes a value: the words MADE_SAFE reads in a value, said of what a name was given. */
+const ESCAPING = /escape|quote|replace|saniti[sz]e/i;
 
 /**
  * Words of SQL's schema statements (`not null`, `primary key`, `alter table`...): a column
@@ -34,10 +40,12 @@ const KEPT_IN = new Set(["return_statement", "assignment_expression", "variable_
  * nothing escaping it: `"'" + val + "'"`, `` `'${value}'` `` (LoopBack's `toDatabase`, knex's
  * `defaultTo`). A quote in the value ends the SQL string and what follows it is SQL. Not a value
  * escaped, quoted, replaced or made a number on the way (`"'" + val.replace(/'/g, "''") + "'"`),
- * nor inside a function named for escaping or quoting, whose quotes go around what it escaped.
+ * or given such a value earlier in its function (`val = val.replace(...)`), nor inside a function
+ * named for escaping, whose quotes go around what it escaped.
  * Only a quoted value kept as a value (returned, assigned or declared): one written into a longer
  * text or handed to a callback's caller (`.map((s) => \`'${s}'\`)` for a log line) is the data
- * flow's to judge. The caller asks only of a file whose strings hold SQL words.
+ * flow's to judge. The caller asks only of a file whose strings hold SQL words, or whose text holds
+ * a schema statement's (`DDL_WORDS`).
  *
  * @example quotedUnescaped(syntaxOf("return \"'\" + val + \"'\";")) // [0]
  */
@@ -48,7 +56,8 @@ export function quotedUnescaped(syntax: PatchSyntax): number[] {
     const value = m?.[2] ?? m?.[4];
     if (value === undefined || MADE_SAFE.test(value) || !KEPT_IN.has(String(node.parent()?.kind()))) continue;
     const row = node.range().start.line;
-    if (!syntax.isAdded(row) || insideEscaper(node) || knownNotText(node, value)) continue;
+    if (!syntax.isAdded(row) || insideEscaper(node) || escapedBefore(node, value) || knownNotText(node, value))
+      continue;
     rows.push(row);
   }
   return rows;
@@ -70,7 +79,20 @@ function knownNotText(node: SgNode, value: string): boolean {
   return false;
 }
 
-/** Whether a function around the node is named for escaping or quoting. */
+/**
+ * Whether the value's name was given an escaped value earlier in its function (`val =
+ * val.replace(/'/g, "''")`, `const v = escape(s)`), on one line of an assignment.
+ */
+function escapedBefore(node: SgNode, value: string): boolean {
+  const name = /^[A-Za-z_$][\w$]*/.exec(value)?.[0];
+  const scope = enclosingFunction(node);
+  if (!name || !scope) return false;
+  const before = scope.text().slice(0, node.range().start.index - scope.range().start.index);
+  const assigned = new RegExp(`(?<![\\w$.])${name.replace(/\$/g, "\\$")}\\s*=(?!=)([^;\\n]*)`, "g");
+  return [...before.matchAll(assigned)].some((m) => ESCAPING.test(m[1] ?? ""));
+}
+
+/** Whether a function around the node is named for escaping. */
 function insideEscaper(node: SgNode): boolean {
   for (let fn = enclosingFunction(node); fn; fn = enclosingFunction(fn)) {
     if (ESCAPER.test(functionName(fn) ?? "")) return true;

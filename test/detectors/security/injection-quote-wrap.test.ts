@@ -44,6 +44,19 @@ describe("injection: a value put between SQL's quotes by hand, unescaped", () =>
     ).toEqual([3]);
   });
 
+  it("JS: a helper named only for quoting, which escapes nothing, is flagged; one that escaped the value first is not", async () => {
+    const helper = (body: string[]) => [
+      "const sql = 'SELECT * FROM t WHERE name = ';",
+      "function quote(v) {",
+      ...body,
+      "}",
+    ];
+    expect(await flagged("lib/sql.js", helper(['  return "\'" + v + "\'";']))).toEqual([3]);
+    expect(
+      await flagged("lib/sql.js", helper(["  v = v.replace(/'/g, \"''\");", '  return "\'" + v + "\'";'])),
+    ).toEqual([]);
+  });
+
   it("JS: a column compiler that writes schema statements, not queries, is read as SQL (knex's defaultTo)", async () => {
     const compiler = (line: string) => [
       "ColumnCompiler.prototype.notNull = 'not null';",
