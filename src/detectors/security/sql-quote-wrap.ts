@@ -1,5 +1,6 @@
 import type { SgNode } from "@ast-grep/napi";
 import type { PatchSyntax } from "../code/syntax-tree.js";
+import { escapeRegExp } from "../../domain/reg-exp.js";
 import { enclosingFunction, functionName } from "./random-flow.js";
 
 /** A value as JavaScript writes it: a name, its members and calls without nested parentheses (`val`, `JSON.stringify(val)`, `val.join("','")`). */
@@ -12,17 +13,20 @@ const QUOTE_WRAP_SOURCE = String.raw`(["'])'\1\s*\+\s*(${VALUE})\s*\+\s*(["'])'\
 export const QUOTE_WRAP = new RegExp(QUOTE_WRAP_SOURCE);
 const WHOLE_QUOTE_WRAP = new RegExp(`^(?:${QUOTE_WRAP_SOURCE})$`);
 
-/** A value already made fit to quote: escaped, quoted or replaced, a date written as ISO text, or made a number. */
-const MADE_SAFE = /escape|quote|replace|saniti[sz]e|toISOString|(?<![\w$])(?:Number|parseInt|parseFloat)\s*\(/i;
-
 /**
  * A function named for escaping: its quotes go around what it escaped (knex's `escapeString`). One
  * named only for quoting (`quote(v)`) promises no escaping, and its bare wrap is the bug.
  */
 const ESCAPER = /escape|saniti[sz]e/i;
 
-/** What escapes a value: the words MADE_SAFE reads in a value, said of what a name was given. */
+/** What escapes a value (`escape(v)`, `v.replace(...)`): read in the value and in what its name was given. */
 const ESCAPING = /escape|quote|replace|saniti[sz]e/i;
+
+/** A value already made fit to quote: escaped, a date written as ISO text, or made a number. */
+const MADE_SAFE = new RegExp(`${ESCAPING.source}|toISOString|(?<![\\w$])(?:Number|parseInt|parseFloat)\\s*\\(`, "i");
+
+/** The name a value starts with (`val` of `val.join(",")`). */
+const LEADING_NAME = /^[A-Za-z_$][\w$]*/;
 
 /**
  * Words of SQL's schema statements (`not null`, `primary key`, `alter table`...): a column
@@ -56,21 +60,20 @@ export function quotedUnescaped(syntax: PatchSyntax): number[] {
     const value = m?.[2] ?? m?.[4];
     if (value === undefined || MADE_SAFE.test(value) || !KEPT_IN.has(String(node.parent()?.kind()))) continue;
     const row = node.range().start.line;
-    if (!syntax.isAdded(row) || insideEscaper(node) || escapedBefore(node, value) || knownNotText(node, value))
-      continue;
+    const name = escapeRegExp(LEADING_NAME.exec(value)?.[0] ?? "");
+    if (!syntax.isAdded(row) || insideEscaper(node) || escapedBefore(node, name) || knownNotText(node, name)) continue;
     rows.push(row);
   }
   return rows;
 }
 
 /**
- * Whether the node lies in the `else` of a test that the value is a string (`if (typeof col ===
- * "string") {...} else { return \`'${col}'\` }`): there it is a number, a boolean or the like, which
- * holds no quote.
+ * Whether the node lies in the `else` of a test that the value (`name`, as a pattern) is a string
+ * (`if (typeof col === "string") {...} else { return \`'${col}'\` }`): there it is a number, a
+ * boolean or the like, which holds no quote.
  */
-function knownNotText(node: SgNode, value: string): boolean {
-  const name = /^[A-Za-z_$][\w$]*/.exec(value)?.[0] ?? "";
-  const test = new RegExp(`typeof\\s+${name.replace(/\$/g, "\\$")}\\s*===?\\s*["'\x60]string["'\x60]`);
+function knownNotText(node: SgNode, name: string): boolean {
+  const test = new RegExp(`typeof\\s+${name}\\s*===?\\s*["'\x60]string["'\x60]`);
   for (let n = node.parent(); n; n = n.parent()) {
     if (n.kind() !== "else_clause") continue;
     const condition = n.parent()?.field("condition");
@@ -80,15 +83,14 @@ function knownNotText(node: SgNode, value: string): boolean {
 }
 
 /**
- * Whether the value's name was given an escaped value earlier in its function (`val =
- * val.replace(/'/g, "''")`, `const v = escape(s)`), on one line of an assignment.
+ * Whether the value's name (`name`, as a pattern) was given an escaped value earlier in its
+ * function (`val = val.replace(/'/g, "''")`, `const v = escape(s)`), on one line of an assignment.
  */
-function escapedBefore(node: SgNode, value: string): boolean {
-  const name = /^[A-Za-z_$][\w$]*/.exec(value)?.[0];
+function escapedBefore(node: SgNode, name: string): boolean {
   const scope = enclosingFunction(node);
-  if (!name || !scope) return false;
+  if (!scope) return false;
   const before = scope.text().slice(0, node.range().start.index - scope.range().start.index);
-  const assigned = new RegExp(`(?<![\\w$.])${name.replace(/\$/g, "\\$")}\\s*=(?!=)([^;\\n]*)`, "g");
+  const assigned = new RegExp(`(?<![\\w$.])${name}\\s*=(?!=)([^;\\n]*)`, "g");
   return [...before.matchAll(assigned)].some((m) => ESCAPING.test(m[1] ?? ""));
 }
 
