@@ -23,6 +23,7 @@ import { splicesValue } from "./sql-splice.js";
 import { STRING_SYNTAX } from "./string-syntax.js";
 import { GRAMMARS } from "../code/grammars.js";
 import { precheck, prefilter } from "../precheck.js";
+import { escapeRegExp } from "../../domain/reg-exp.js";
 
 /**
  * Text that reads as a SQL statement or clause (PostgreSQL's `NOTIFY channel, 'payload'` too, and a
@@ -149,7 +150,7 @@ export function injectionFlows(syntax: PatchSyntax, headText = "", linked?: Proj
     // they are), not an imported or promisified `exec`: `execCommand(cmd)` over `execFile(cmd[0], ...)`.
     const own = call.receiver === undefined && declares(call.method);
     // `this.requests.get(id)` on a `Map` is a lookup, not a query.
-    const rules = own ? ownRules : collectionReceiver(call, syntax, rootText) ? noSqlRules : fileRules;
+    const rules = own ? ownRules : noDatabaseReceiver(call, syntax, rootText) ? noSqlRules : fileRules;
     // Only literals that splice nothing: no built text and no request data reach this call (a
     // pre-check: with pre-checks off, its arguments are read as any call's are).
     const mayCarry = !literals?.test(call.argumentList.text());
@@ -388,21 +389,30 @@ const FUNCTION_VALUES = new Set(["function_expression", "function", "arrow_funct
 const COLLECTION_TYPES = "(?:Readonly)?(?:Map|Set|WeakMap|WeakSet)";
 
 /**
- * True when a JavaScript or TypeScript call's receiver is a name (or `this.name`) the file declares
- * a `Map` or `Set` (`requests: Map<string, R> = new Map()`, `const seen = new Set()`): a SQL method
- * name on it (`get`, `all`) is a collection's.
+ * True when a JavaScript or TypeScript call's receiver is no database: a name (or `this.name`) the
+ * file declares a `Map` or `Set` (`requests: Map<string, R> = new Map()`, `const seen = new Set()`),
+ * whose `get` and `all` are a collection's; a name it sets to a regular expression, whose `exec`
+ * matches text (`FROM.exec(sql)`); or one of the language's own objects (``String.raw`...` ``,
+ * `Promise.all`).
  *
- * @example collectionReceiver(call("this.requests.get(id)"), syntax, () => "requests = new Map()") // true
+ * @example noDatabaseReceiver(call("this.requests.get(id)"), syntax, () => "requests = new Map()") // true
  */
-function collectionReceiver(call: CallSite, syntax: PatchSyntax, text: () => string): boolean {
+function noDatabaseReceiver(call: CallSite, syntax: PatchSyntax, text: () => string): boolean {
   if (!OWN_FUNCTION_LANGS.has(syntax.lang) || call.receiver === undefined) return false;
+  if (BUILT_INS.has(call.receiver)) return true;
   const name = /^(?:this\.)?([A-Za-z_$][\w$]*)$/.exec(call.receiver)?.[1];
   if (!name) return false;
+  const escaped = escapeRegExp(name);
   const declared = new RegExp(
-    `(?<![\\w$])${name.replace(/\$/g, "\\$")}\\s*(?:[?!]?\\s*:\\s*${COLLECTION_TYPES}\\s*<|=\\s*new\\s+${COLLECTION_TYPES}\\s*[<(])`,
+    `(?<![\\w$])${escaped}\\s*(?:[?!]?\\s*:\\s*${COLLECTION_TYPES}\\s*<|=\\s*new\\s+${COLLECTION_TYPES}\\s*[<(])`,
   );
-  return declared.test(text());
+  // A regular expression's `exec` matches text: `const RE = /.../`, `= new RegExp(...)`.
+  const pattern = new RegExp(`(?<![\\w$.])${escaped}\\s*(?::\\s*RegExp\\s*)?=\\s*(?:/[^/*\\s]|new\\s+RegExp\\s*\\()`);
+  return declared.test(text()) || (call.method === "exec" && pattern.test(text()));
 }
+
+/** JavaScript's own objects: `String.raw`, `Promise.all`, `Object.entries` run no SQL. */
+const BUILT_INS = new Set(["String", "Promise", "Object", "Array", "JSON", "Math", "Reflect", "Number", "Symbol"]);
 
 /** The language's sink names, and the local names its imports give them. */
 function sinkNamesWith(lang: SyntaxLanguage, aliases: ImportAliases | undefined): RegExp {

@@ -67,6 +67,31 @@ describe("injection flows: a Map's get is no query", () => {
   });
 });
 
+describe("injection flows: a regular expression's exec and JavaScript's own objects run no SQL", () => {
+  const matcher = (declaration: string, call: string) => [
+    "export function tableOf(table) {",
+    `  ${declaration}`,
+    "  const sql = 'SELECT * FROM ' + table;",
+    `  return ${call};`,
+    "}",
+  ];
+
+  it("JS: exec on a name the file sets to a regular expression, String.raw, Promise.all are not flagged", async () => {
+    expect(await flagged("lib/sql.js", matcher("const FROM = /FROM (\\w+)/;", "FROM.exec(sql)"))).toEqual([]);
+    expect(await flagged("lib/sql.js", matcher("const FROM = new RegExp('FROM (\\w+)');", "FROM.exec(sql)"))).toEqual(
+      [],
+    );
+    const raw = ["export function tableOf(table) {", "  return String.raw`SELECT * FROM ${table} WHERE a = 1`;", "}"];
+    expect(await flagged("lib/sql.js", raw)).toEqual([]);
+    expect(await flagged("lib/sql.js", matcher("const x = 1;", "Promise.all([sql])"))).toEqual([]);
+  });
+
+  it("JS twin: the same exec on a database handle is flagged", async () => {
+    expect(await flagged("lib/sql.js", matcher("const FROM = openDatabase();", "FROM.exec(sql)"))).toEqual([4]);
+    expect(await flagged("lib/sql.js", matcher("const FROM = /FROM (\\w+)/;", "db.exec(sql)"))).toEqual([4]);
+  });
+});
+
 describe("injection flows: a configured table name is still spliced SQL", () => {
   it("TS: a readonly table name set from an option with a constant default is flagged (the shape of CVE-2019-15658)", async () => {
     expect(
