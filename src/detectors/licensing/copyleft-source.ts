@@ -215,9 +215,10 @@ function headerComments(file: ChangedFile, lines: PatchLine[]): PatchLine[] {
 
 /**
  * Every tag and notice above names a licence, the GPL family or the MPL: a header without one of
- * these words has nothing to find, and is never parsed.
+ * these words has nothing to find, and is never parsed. The MPL only as a word's start, as the
+ * notices name it (`MPL-2.0`): not the letters of "example", "simple" or "implements".
  */
-const NAMES_A_LICENCE = /licen[cs]e|GPL|MPL/i;
+const NAMES_A_LICENCE = /licen[cs]e|GPL|\bMPL/i;
 
 /** The first header comment line of a source file that tags or announces a copyleft licence. */
 function sourceNotice(file: ChangedFile, lines: PatchLine[]): Finding | undefined {
