@@ -19,8 +19,13 @@ const WHOLE_QUOTE_WRAP = new RegExp(`^(?:${QUOTE_WRAP_SOURCE})$`);
  */
 const ESCAPER = /escape|saniti[sz]e/i;
 
-/** What escapes a value (`escape(v)`, `v.replace(...)`): read in the value and in what its name was given. */
-const ESCAPING = /escape|quote|replace|saniti[sz]e/i;
+/**
+ * What escapes a value (`escape(v)`, `v.replace(/'/g, "''")`): read in the value and in what its name
+ * was given. A `replace` only when what it replaces holds a single quote (a pattern, `"'"`): one
+ * that strips backslashes or spaces (`.replace(/\\/g, '')`) leaves the quotes in. One whose
+ * arguments start on a line of their own (`.replaceAll(` at the end of the text read) is trusted.
+ */
+const ESCAPING = /escape|quote|saniti[sz]e|replace(?:All)?\s*\(\s*(?:\/(?:[^/\\\n]|\\.)*'|["\x60]'|'\\'|$)/i;
 
 /** A value already made fit to quote: escaped, a date written as ISO text, or made a number. */
 const MADE_SAFE = new RegExp(`${ESCAPING.source}|toISOString|(?<![\\w$])(?:Number|parseInt|parseFloat)\\s*\\(`, "i");
@@ -84,13 +89,14 @@ function knownNotText(node: SgNode, name: string): boolean {
 
 /**
  * Whether the value's name (`name`, as a pattern) was given an escaped value earlier in its
- * function (`val = val.replace(/'/g, "''")`, `const v = escape(s)`), on one line of an assignment.
+ * function (`val = val.replace(/'/g, "''")`, `const v = escape(s)`): the assignment's line, and the
+ * lines after it that go on with a call chained on it (`v = String(v)` then `.replace(...)`).
  */
 function escapedBefore(node: SgNode, name: string): boolean {
   const scope = enclosingFunction(node);
   if (!scope) return false;
   const before = scope.text().slice(0, node.range().start.index - scope.range().start.index);
-  const assigned = new RegExp(`(?<![\\w$.])${name}\\s*=(?!=)([^;\\n]*)`, "g");
+  const assigned = new RegExp(`(?<![\\w$.])${name}\\s*=(?!=)([^;\\n]*(?:\\n\\s*\\.[^;\\n]*)*)`, "g");
   return [...before.matchAll(assigned)].some((m) => ESCAPING.test(m[1] ?? ""));
 }
 

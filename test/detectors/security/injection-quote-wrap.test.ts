@@ -55,6 +55,18 @@ describe("injection: a value put between SQL's quotes by hand, unescaped", () =>
     expect(
       await flagged("lib/sql.js", helper(["  v = v.replace(/'/g, \"''\");", '  return "\'" + v + "\'";'])),
     ).toEqual([]);
+    // The escape chained on the assignment's next line.
+    const chained = ["  v = String(v)", "    .replace(/'/g, \"''\");", '  return "\'" + v + "\'";'];
+    expect(await flagged("lib/sql.js", helper(chained))).toEqual([]);
+    // A later statement's escape of another name does not count.
+    const later = ["  v = String(v)", "  w = w.replace(/'/g, \"''\");", '  return "\'" + v + "\'";'];
+    expect(await flagged("lib/sql.js", helper(later))).toEqual([5]);
+    // A replace that strips backslashes leaves the quotes in (Drizzle Kit's clearDefaults).
+    const stripped = ["  v = v", "    .replace(/\\\\/g, '');", "  return `'${v}'`;"];
+    expect(await flagged("lib/sql.js", helper(stripped))).toEqual([5]);
+    // One whose arguments start on their own line is trusted (TypeORM's jsonString).
+    const wrapped = ["  v = JSON.stringify(v).replaceAll(", '    "\'",', "    \"''\",", "  );", "  return `'${v}'`;"];
+    expect(await flagged("lib/sql.js", helper(wrapped))).toEqual([]);
   });
 
   it("JS: a column compiler that writes schema statements, not queries, is read as SQL (knex's defaultTo)", async () => {
