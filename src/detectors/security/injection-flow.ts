@@ -16,7 +16,7 @@ import { OutsideReader } from "./request-sources.js";
 import { canonicalModule, importAliases, type ImportAliases } from "./import-aliases.js";
 import { FlowReader } from "../dataflow/flow-reader.js";
 import { assigns, fieldOf, parametersOf } from "../dataflow/flow-state.js";
-import { FLOW_SYNTAX } from "../dataflow/flow-syntax.js";
+import { FLOW_SYNTAX, type FlowSyntax } from "../dataflow/flow-syntax.js";
 import { calledExport, type ProjectImport, projectImports } from "../dataflow/project-imports.js";
 import { carried, choicesOf, type FlowValue } from "../dataflow/flow-value.js";
 import { splicesValue } from "./sql-splice.js";
@@ -595,7 +595,7 @@ function moduleRunners(module: ProjectModule): ReadonlyMap<string, ModuleRunner>
     const rule = rules.sinks.find(
       (r) => !(shadowed && isBareShell(r)) && matchesCall(r, call) && whenHolds(r, call) && wholeTextArgument(call, r),
     );
-    const arg = rule ? wholeTextArgument(call, rule) : undefined;
+    const arg = formatted(rule ? wholeTextArgument(call, rule) : undefined, t);
     if (!rule || rule.kind === "code" || !arg || !t.identifierKinds.includes(kindOf(arg))) continue;
     const param = arg.text();
     // The nearest function whose parameter it is, and the parameter never assigned there.
@@ -612,6 +612,17 @@ function moduleRunners(module: ProjectModule): ReadonlyMap<string, ModuleRunner>
       if (!runners.has(name)) runners.set(name, { kind: rule.kind, index });
   }
   return runners;
+}
+
+/**
+ * The text a driver's `format` is given (`mysql.format(query)`, `mysql.format(query, values)`): it
+ * binds the values to the text's `?` and leaves the text as it was, so the text is what runs.
+ */
+function formatted(arg: SgNode | undefined, t: FlowSyntax): SgNode | undefined {
+  if (!arg || !t.escapingFormats || !t.callKinds.includes(kindOf(arg))) return arg;
+  const callee = fieldOf(arg, "function", t)?.text().replace(/\s+/g, "");
+  if (!callee || !t.escapingFormats.test(callee)) return arg;
+  return fieldOf(arg, "arguments", t)?.namedChildren()[0] ?? arg;
 }
 
 /**
@@ -705,10 +716,11 @@ const BUILT_TEXT = /["'`]\s*\+|\+\s*["'`]|`[^`]*\$\{/;
 
 /**
  * The names a runner of another file is called by (`utils.exec`, `db.runQuery`, `run(cmd)`,
- * `shell.command`): only these calls are read for runners, so that a change's every call of a
- * project function with built text (`log.info("x " + y)`) does not read that function's file.
+ * `shell.command`, a module that is only a query function, `db(sql)`): only these calls are read
+ * for runners, so that a change's every call of a project function with built text
+ * (`log.info("x " + y)`) does not read that function's file.
  */
-const RUNNER_NAME = /exec|run|query|sql|spawn|shell|command|cmd|system|popen|statement|raw/i;
+const RUNNER_NAME = /exec|run|query|sql|spawn|shell|command|cmd|system|popen|statement|raw|^db$|^database$/i;
 
 /**
  * The imported names (`ProjectImport.local`) whose calls' results a sink call is given: an argument

@@ -255,6 +255,53 @@ describe("SEC-02: a project file's runner called with built text is a sink where
     expect(await flagged("lib/tool.js", tool("'ls -l ' + '/tmp'"), run)).toEqual([]);
   });
 
+  it("a runner that hands mysql.format(query) to the driver inside a promise is a runner (kbot's doQuery)", async () => {
+    const functions = (format: string) => ({
+      "lib/utils/functions.js": [
+        "const mysql = require('mysql');",
+        "const database = mysql.createConnection({});",
+        "exports.doQuery = (query) => new Promise((resolve, reject) => {",
+        `  database.query(${format}, (err, results) => (err ? reject(err) : resolve(results)));`,
+        "});",
+      ].join("\n"),
+    });
+    const ban = (call: string) => [
+      "const custom = require('../utils/functions.js');",
+      "exports.ban = async (msg) => {",
+      `  return custom.doQuery(${call});`,
+      "};",
+    ];
+    const spliced = '`SELECT * FROM ban_list WHERE user_id="${msg[0]}"`';
+    expect(await flagged("lib/commands/ban.js", ban(spliced), functions("mysql.format(query)"))).toEqual([3]);
+    // Twins: the values bound by format's second argument, and a runner that formats a constant.
+    const bound = "'SELECT * FROM ban_list WHERE user_id = ?', [msg[0]]";
+    expect(await flagged("lib/commands/ban.js", ban(bound), functions("mysql.format(query)"))).toEqual([]);
+    expect(await flagged("lib/commands/ban.js", ban(spliced), functions("mysql.format('SELECT 1')"))).toEqual([]);
+  });
+
+  it("a module that is only a query function, required as db inside a handler, is a runner (TakasumiBOT's db)", async () => {
+    const db = {
+      "module/lib/db.js": [
+        "const mysql = require('mysql');",
+        "const connection = mysql.createConnection({});",
+        "module.exports = async (query) => {",
+        "  connection.query = util.promisify(connection.query);",
+        "  return await connection.query(query);",
+        "};",
+      ].join("\n"),
+    };
+    const up = (sql: string) => [
+      "module.exports = async (interaction) => {",
+      "  const db = require('../../lib/db');",
+      `  await db(${sql});`,
+      "};",
+    ];
+    const spliced = '`UPDATE server SET name = "${interaction.guild.name}" WHERE id = 1`';
+    expect(await flagged("module/function/slashcommand/up.js", up(spliced), db)).toEqual([3]);
+    const constant = '`UPDATE server SET name = "${"up"}" WHERE id = 1`';
+    expect(await flagged("module/function/slashcommand/up.js", up(constant), db)).toEqual([]);
+  });
+
   it("a named function the module exports whole (`module.exports = runCommand`) is its default export", async () => {
     const named = {
       "lib/run.js": [
