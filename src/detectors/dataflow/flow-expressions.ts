@@ -588,6 +588,17 @@ export abstract class FlowExpressions extends FlowTexts {
       return { ...CONSTANT, rows: [row] };
     if (t.escapingFormats?.test(callee)) return at(args[0] ?? CONSTANT, row);
     if (t.listOf.test(callee)) return { ...CONSTANT, rows: [row], items: args };
+    // pg-format: `%L` and `%I` take a value escaped, `%s` as it is (`%1$s` by position).
+    if (t.literalFormatModule && callee === `${t.literalFormatModule}.format` && typeof args[0]?.known === "string") {
+      let next = 0;
+      const spliced = new Set<number>();
+      for (const m of args[0].known.matchAll(/%(?:(\d+)\$)?([ILs%])/g)) {
+        if (m[2] === "%") continue;
+        const at = m[1] !== undefined ? Number(m[1]) : ++next;
+        if (m[2] === "s") spliced.add(at);
+      }
+      return derived([args[0], ...[...spliced].flatMap((i) => (args[i] ? [args[i]] : []))], row);
+    }
     if (t.printfCalls?.test(callee) && typeof args[0]?.known === "string") {
       const verbs = [...args[0].known.matchAll(/%[-+# 0-9.*]*([a-zA-Z%])/g)].map((m) => m[1]).filter((v) => v !== "%");
       const spliced = args.slice(1).filter((_, i) => !/^[dfegbocxXEGUt]$/.test(verbs[i] ?? "v"));

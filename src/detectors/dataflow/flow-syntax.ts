@@ -253,6 +253,7 @@ const JAVASCRIPT: FlowSyntax = {
   scalarMethods: /^(includes|startsWith|endsWith|indexOf|lastIndexOf|test|has|localeCompare|isArray|isInteger)$/,
   queryMethods: /^(query|execute)$/,
   escapingFormats: /^(mysql2?|SqlString|sqlstring|connection|conn|con|pool|db)\.format$/,
+  literalFormatModule: "pg-format",
   // sql-template-strings' `SQL`, postgres.js's and Vercel's `sql`, slonik's `sql.fragment`, Prisma's
   // `Prisma.sql` and `$queryRaw`/`$executeRaw`; never `sql.unsafe`, `Prisma.raw` or `$queryRawUnsafe`.
   bindingTags:

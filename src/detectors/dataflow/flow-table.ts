@@ -151,6 +151,12 @@ export interface FlowSyntax {
    * text; one spliced by `%s`/`%v`/`%q` carries what it holds.
    */
   printfCalls?: RegExp;
+  /**
+   * A module whose `format(text, ...values)` escapes what its `%L` (a literal) and `%I` (a name)
+   * take and splices what `%s` takes (pg-format): a bare call of the local name the file's
+   * `require` or `import` gives it reads so.
+   */
+  literalFormatModule?: string;
   /** A built-in that returns a list with more elements (Go's `append`). */
   appendFunction?: RegExp;
   /** Declared types of a local that is a text builder (`StringBuilder sb`, `var sb strings.Builder`). */

@@ -92,6 +92,29 @@ describe("injection flows: a regular expression's exec and JavaScript's own obje
   });
 });
 
+describe("injection flows: pg-format escapes what %L and %I take, not what %s takes", () => {
+  const route = (verb: string) => [
+    "const format = require('pg-format');",
+    "const db = require('./db');",
+    "exports.points = async (req, res) => {",
+    `  const query = format(\`SELECT * FROM points WHERE x BETWEEN ${verb} AND ${verb}\`, req.query.a, req.query.b);`,
+    "  res.json(await db.query(query));",
+    "};",
+  ];
+
+  it("JS: values given to %L (and %1$L by position) are escaped: not flagged", async () => {
+    expect(await flagged("server/controllers.js", route("%L"))).toEqual([]);
+    const positional = route("%1$L").map((l) => l.replace("req.query.a, req.query.b", "req.query.a"));
+    expect(await flagged("server/controllers.js", positional)).toEqual([]);
+  });
+
+  it("JS twin: values given to %s are spliced as they are, and a format that is not pg-format's splices", async () => {
+    expect(await flagged("server/controllers.js", route("%s"))).toEqual([5]);
+    const util = route("%L").map((l) => l.replace("require('pg-format')", "require('util').format"));
+    expect(await flagged("server/controllers.js", util)).toEqual([5]);
+  });
+});
+
 describe("injection flows: a configured table name is still spliced SQL", () => {
   it("TS: a readonly table name set from an option with a constant default is flagged (the shape of CVE-2019-15658)", async () => {
     expect(
