@@ -16,7 +16,7 @@ import {
 import { FLOW_SYNTAX, type FlowSyntax } from "./flow-syntax.js";
 import { anyItem, at, carried, CONSTANT, join, known, OUTSIDE, SOURCE, type FlowValue } from "./flow-value.js";
 import { calledExport, DEFAULT_EXPORT } from "./project-imports.js";
-import { escapeRegExp } from "../../domain/reg-exp.js";
+import { moduleLocals } from "../code/module-locals.js";
 
 /** A function longer than this many statements is read with its parameters only, not followed. */
 const MAX_STATEMENTS = 4_000;
@@ -353,22 +353,16 @@ export class FlowReader extends FlowExpressions {
   }
 
   /**
-   * The names the file's `require` or default `import` gives the table's literal-format module
-   * (`const format = require('pg-format')`): a bare call of one is called as `pg-format.format`.
+   * The names the file's imports give the table's literal-format module (`const format =
+   * require('pg-format')`, `import format from "pg-format"`): a bare call of one is called as
+   * `pg-format.format`.
    */
   private literalFormatNames(): void {
     const module = this.t.literalFormatModule;
     const text = module ? this.root.text() : "";
     if (!module || !text.includes(module)) return;
-    const from = `\\(?\\s*["'\x60]${escapeRegExp(module)}["'\x60]`;
-    const given = new RegExp(
-      `([A-Za-z_$][\\w$]*)\\s*=\\s*require${from}|import\\s+([A-Za-z_$][\\w$]*)\\s+from\\s*${from}`,
-      "g",
-    );
-    for (const m of text.matchAll(given)) {
-      const local = m[1] ?? m[2];
-      if (local) this.qualified.set(local, `${module}.format`);
-    }
+    for (const local of moduleLocals(text, (name) => name === module)?.modules ?? [])
+      this.qualified.set(local, `${module}.format`);
   }
 
   /** The file's imports, functions by name and fields, read once. */
