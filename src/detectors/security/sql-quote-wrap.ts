@@ -22,10 +22,9 @@ const ESCAPER = /escape|saniti[sz]e/i;
 /**
  * What escapes a value (`escape(v)`, `v.replace(/'/g, "''")`): read in the value and in what its name
  * was given. A `replace` only when what it replaces holds a single quote (a pattern, `"'"`): one
- * that strips backslashes or spaces (`.replace(/\\/g, '')`) leaves the quotes in. One whose
- * arguments start on a line of their own (`.replaceAll(` at the end of the text read) is trusted.
+ * that strips backslashes or spaces (`.replace(/\\/g, '')`) leaves the quotes in.
  */
-const ESCAPING = /escape|quote|saniti[sz]e|replace(?:All)?\s*\(\s*(?:\/(?:[^/\\\n]|\\.)*'|["\x60]'|'\\'|$)/i;
+const ESCAPING = /escape|quote|saniti[sz]e|replace(?:All)?\s*\(\s*(?:\/(?:[^/\\\n]|\\.)*'|["\x60]'|'\\')/i;
 
 /** A value already made fit to quote: escaped, a date written as ISO text, or made a number. */
 const MADE_SAFE = new RegExp(`${ESCAPING.source}|toISOString|(?<![\\w$])(?:Number|parseInt|parseFloat)\\s*\\(`, "i");
@@ -65,7 +64,7 @@ export function quotedUnescaped(syntax: PatchSyntax): number[] {
     const value = m?.[2] ?? m?.[4];
     if (value === undefined || MADE_SAFE.test(value) || !KEPT_IN.has(String(node.parent()?.kind()))) continue;
     const row = node.range().start.line;
-    const name = escapeRegExp(LEADING_NAME.exec(value)?.[0] ?? "");
+    const name = LEADING_NAME.exec(value)?.[0] ?? "";
     if (!syntax.isAdded(row) || insideEscaper(node) || escapedBefore(node, name) || knownNotText(node, name)) continue;
     rows.push(row);
   }
@@ -73,12 +72,12 @@ export function quotedUnescaped(syntax: PatchSyntax): number[] {
 }
 
 /**
- * Whether the node lies in the `else` of a test that the value (`name`, as a pattern) is a string
- * (`if (typeof col === "string") {...} else { return \`'${col}'\` }`): there it is a number, a
- * boolean or the like, which holds no quote.
+ * Whether the node lies in the `else` of a test that the value's name is a string (`if (typeof col
+ * === "string") {...} else { return \`'${col}'\` }`): there it is a number, a boolean or the like,
+ * which holds no quote.
  */
 function knownNotText(node: SgNode, name: string): boolean {
-  const test = new RegExp(`typeof\\s+${name}\\s*===?\\s*["'\x60]string["'\x60]`);
+  const test = new RegExp(`typeof\\s+${escapeRegExp(name)}\\s*===?\\s*["'\x60]string["'\x60]`);
   for (let n = node.parent(); n; n = n.parent()) {
     if (n.kind() !== "else_clause") continue;
     const condition = n.parent()?.field("condition");
@@ -88,17 +87,23 @@ function knownNotText(node: SgNode, name: string): boolean {
 }
 
 /**
- * Whether the value's name (`name`, as a pattern) was given an escaped value earlier in its
- * function (`val = val.replace(/'/g, "''")`, `const v = escape(s)`): the assignment's line, and the
- * lines after it that go on with a call chained on it (`v = String(v)` then `.replace(...)`).
+ * Whether the value's name was given an escaped value earlier in its function (`val =
+ * val.replace(/'/g, "''")`, `const v = escape(s)`): an assignment or declaration of that name before
+ * the node whose value, over however many lines, holds an escape.
  */
 function escapedBefore(node: SgNode, name: string): boolean {
   const scope = enclosingFunction(node);
-  if (!scope) return false;
-  const before = scope.text().slice(0, node.range().start.index - scope.range().start.index);
-  const assigned = new RegExp(`(?<![\\w$.])${name}\\s*=(?!=)([^;\\n]*(?:\\n\\s*\\.[^;\\n]*)*)`, "g");
-  return [...before.matchAll(assigned)].some((m) => ESCAPING.test(m[1] ?? ""));
+  const at = node.range().start.index;
+  for (const given of scope?.findAll({ rule: { any: ASSIGNED_KINDS } }) ?? []) {
+    if (given.range().start.index >= at) break;
+    const target = given.field("left") ?? given.field("name");
+    const value = given.field("right") ?? given.field("value");
+    if (target?.text() === name && value && ESCAPING.test(value.text())) return true;
+  }
+  return false;
 }
+
+const ASSIGNED_KINDS = [{ kind: "assignment_expression" }, { kind: "variable_declarator" }];
 
 /** Whether a function around the node is named for escaping. */
 function insideEscaper(node: SgNode): boolean {
