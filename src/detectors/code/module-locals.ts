@@ -33,19 +33,19 @@ export function moduleLocals(text: string, isModule: (module: string) => boolean
     }
   };
   // const { exec, execSync: run } = require("child_process")
-  for (const m of text.matchAll(/\{([^{}]*)\}\s*=\s*require\(\s*["'`]([\w:/.-]+)["'`]\s*\)/g))
+  for (const m of text.matchAll(/\{([^{}]*)\}\s*=\s*require\(\s*["'`]([\w@:/.-]+)["'`]\s*\)/g))
     if (accepted(m[2])) members(m[1] ?? "", /\s*:\s*/);
   // import { exec as run } from "child_process"
-  for (const m of text.matchAll(/import\s*(?:type\s*)?\{([^{}]*)\}\s*from\s*["'`]([\w:/.-]+)["'`]/g))
+  for (const m of text.matchAll(/import\s*(?:type\s*)?\{([^{}]*)\}\s*from\s*["'`]([\w@:/.-]+)["'`]/g))
     if (accepted(m[2])) members(m[1] ?? "", /\s+as\s+/);
   // import * as cp from "child_process"; import cp from "child_process"; import cp = require("child_process")
   for (const m of text.matchAll(
-    /import\s+(?:\*\s+as\s+)?([A-Za-z_$][\w$]*)\s*(?:from|=\s*require\()\s*["'`]([\w:/.-]+)["'`]/g,
+    /import\s+(?:\*\s+as\s+)?([A-Za-z_$][\w$]*)\s*(?:from|=\s*require\()\s*["'`]([\w@:/.-]+)["'`]/g,
   ))
     if (accepted(m[2]) && m[1]) modules.add(m[1]);
   // x = require("child_process") and x = require("child_process").exec, in any declaration list
   for (const m of text.matchAll(
-    /([A-Za-z_$][\w$]*)\s*=\s*require\(\s*["'`]([\w:/.-]+)["'`]\s*\)(\s*\.\s*([A-Za-z_$][\w$]*))?/g,
+    /([A-Za-z_$][\w$]*)\s*=\s*require\(\s*["'`]([\w@:/.-]+)["'`]\s*\)(\s*\.\s*([A-Za-z_$][\w$]*))?/g,
   )) {
     if (!accepted(m[2]) || !m[1]) continue;
     if (m[4]) functions.set(m[1], m[4]);

@@ -26,6 +26,31 @@ export function importAliases(text: string, lang: SyntaxLanguage): ImportAliases
 }
 
 /**
+ * Database drivers, ORMs and query builders: a function one of them exports runs SQL text when it
+ * is a SQL sink's name (`raw` of `@mikro-orm/core`, `query` of `mysql2/promise`), called bare as
+ * when called on the package (`knex.raw(text)`).
+ */
+const SQL_PACKAGES =
+  /^(?:@mikro-orm\/[\w.-]+|knex|kysely|typeorm|sequelize|@sequelize\/[\w.-]+|drizzle-orm(?:\/[\w.-]+)?|pg|pg-promise|postgres|slonik|@neondatabase\/serverless|@vercel\/postgres|mysql|mysql2(?:\/promise)?|mariadb|sqlite|sqlite3|better-sqlite3|@libsql\/client|sql\.js|mssql|tedious|oracledb|@prisma\/client|@databases\/[\w.-]+|@planetscale\/database|duckdb)$/;
+/** Text every file importing one of them holds (a cheap pre-check before its imports are read). */
+const SQL_PACKAGE_TEXT =
+  /["'`](?:@mikro-orm\/|knex|kysely|typeorm|sequelize|@sequelize\/|drizzle-orm|pg|postgres|slonik|@neondatabase|@vercel\/postgres|mysql|mariadb|sqlite|better-sqlite3|@libsql|sql\.js|mssql|tedious|oracledb|@prisma|@databases|@planetscale|duckdb)/;
+/** The receiver name a bare call of a SQL package's function is read with (`raw(x)` as `sql_package.raw(x)`). */
+export const SQL_PACKAGE = "sql_package";
+
+/**
+ * The local names a JavaScript or TypeScript file gives the functions it imports from a SQL
+ * package (`SQL_PACKAGES`), each to the function's own name; undefined when it imports none.
+ *
+ * @example sqlPackageFunctions("import { raw as r } from '@mikro-orm/core'", "typescript")?.get("r") // "raw"
+ */
+export function sqlPackageFunctions(text: string, lang: SyntaxLanguage): ReadonlyMap<string, string> | undefined {
+  if (!MODULES[lang] || !SQL_PACKAGE_TEXT.test(text)) return undefined;
+  const locals = moduleLocals(text, (name) => SQL_PACKAGES.test(name));
+  return locals && locals.functions.size > 0 ? locals.functions : undefined;
+}
+
+/**
  * The receiver name the sink tables know a module by (`child_process`), for a local alias of it.
  *
  * @example canonicalModule("javascript") // "child_process"

@@ -13,7 +13,13 @@ import {
   type SinkRule,
 } from "./injection-rules.js";
 import { OutsideReader } from "./request-sources.js";
-import { canonicalModule, importAliases, type ImportAliases } from "./import-aliases.js";
+import {
+  canonicalModule,
+  importAliases,
+  type ImportAliases,
+  SQL_PACKAGE,
+  sqlPackageFunctions,
+} from "./import-aliases.js";
 import { FlowReader } from "../dataflow/flow-reader.js";
 import { assigns, fieldOf, parametersOf } from "../dataflow/flow-state.js";
 import { FLOW_SYNTAX, type FlowSyntax } from "../dataflow/flow-syntax.js";
@@ -121,7 +127,7 @@ export function injectionFlows(syntax: PatchSyntax, headText = "", linked?: Proj
     if (row !== undefined) out.push({ kind, row, call: shorten(node.text()) });
   };
   const literals = STRING_SYNTAX[syntax.lang].literalArguments;
-  const aliases = importAliases(headText || syntax.root.text(), syntax.lang);
+  const imports = fileImports(headText || syntax.root.text(), syntax.lang);
   // The functions the file declares, read once a bare call asks (most files' sinks are methods).
   let ownFunctions: Set<string> | undefined;
   const declares = (name: string) => {
@@ -135,7 +141,7 @@ export function injectionFlows(syntax: PatchSyntax, headText = "", linked?: Proj
   };
   const ownRules = { ...fileRules, sinks: fileRules.sinks.filter((r) => !isBareShell(r)) };
   const noSqlRules = { ...fileRules, sinks: fileRules.sinks.filter((r) => r.kind !== "sql") };
-  const sites = callSites(syntax, prefilter(sinkNamesWith(syntax.lang, aliases)));
+  const sites = callSites(syntax, prefilter(sinkNamesWith(syntax.lang, imports)));
   // SQL text may also come from the imported project functions the file calls: asked of them too,
   // once. The links are only to files whose calls' results a sink is given (`importsGivenToSinks`).
   const holdsSql = linked && linked.modules.size > 0 ? linkModules(syntax, linked) : undefined;
@@ -145,7 +151,7 @@ export function injectionFlows(syntax: PatchSyntax, headText = "", linked?: Proj
     return moduleSql;
   };
   for (const site of sites) {
-    const call = aliases ? resolveAlias(site, aliases, syntax.lang) : site;
+    const call = resolveImport(site, imports, syntax.lang);
     // A bare call of a function the file defines runs that function (its own calls are judged where
     // they are), not an imported or promisified `exec`: `execCommand(cmd)` over `execFile(cmd[0], ...)`.
     const own = call.receiver === undefined && declares(call.method);
@@ -414,23 +420,45 @@ function noDatabaseReceiver(call: CallSite, syntax: PatchSyntax, text: () => str
 /** JavaScript's own objects: `String.raw`, `Promise.all`, `Object.entries` run no SQL. */
 const BUILT_INS = new Set(["String", "Promise", "Object", "Array", "JSON", "Math", "Reflect", "Number", "Symbol"]);
 
+/** What a file's imports name: the sink modules' functions and the module itself, and the SQL packages' functions. */
+interface FileImports {
+  aliases?: ImportAliases;
+  sql?: ReadonlyMap<string, string>;
+}
+
+function fileImports(text: string, lang: SyntaxLanguage): FileImports {
+  return { aliases: importAliases(text, lang), sql: sqlPackageFunctions(text, lang) };
+}
+
 /** The language's sink names, and the local names its imports give them. */
-function sinkNamesWith(lang: SyntaxLanguage, aliases: ImportAliases | undefined): RegExp {
+function sinkNamesWith(lang: SyntaxLanguage, imports: FileImports): RegExp {
   const names = sinkNames(lang);
-  if (!aliases || aliases.functions.size === 0) return names;
-  const local = [...aliases.functions.keys()].map((n) => n.replace(/\$/g, "\\$")).join("|");
+  const locals = [...(imports.aliases?.functions.keys() ?? []), ...(imports.sql?.keys() ?? [])];
+  if (locals.length === 0) return names;
+  const local = locals.map((n) => n.replace(/\$/g, "\\$")).join("|");
   return new RegExp(`${names.source}|(?:^|[^\\w$])(?:${local})$`);
 }
 
-/** The call as the sink tables name it: `run(x)` of `{ exec: run }` is `exec(x)`, `proc.exec` of a module alias `child_process.exec`. */
-function resolveAlias(call: CallSite, aliases: ImportAliases, lang: SyntaxLanguage): CallSite {
-  const own = call.receiver === undefined ? aliases.functions.get(call.method) : undefined;
-  const module = call.receiver !== undefined && aliases.modules.has(call.receiver) ? canonicalModule(lang) : undefined;
-  if (own === undefined && module === undefined) return call;
+/**
+ * The call as the sink tables name it: `run(x)` of `{ exec: run }` is `exec(x)`, `proc.exec` of a
+ * module alias `child_process.exec`, and a SQL package's function called bare is a call on the
+ * package (`r(x)` of `import { raw as r } from "@mikro-orm/core"` is `sql_package.raw(x)`).
+ */
+function resolveImport(call: CallSite, imports: FileImports, lang: SyntaxLanguage): CallSite {
+  const { aliases, sql } = imports;
+  const bare = call.receiver === undefined;
+  const own = bare ? aliases?.functions.get(call.method) : undefined;
+  const packaged = bare && own === undefined ? sql?.get(call.method) : undefined;
+  const module = !bare && aliases?.modules.has(call.receiver ?? "") ? canonicalModule(lang) : undefined;
   const resolved =
     own !== undefined
       ? { method: own, callee: own }
-      : { method: call.method, callee: `${module}.${call.method}`, receiver: module };
+      : packaged !== undefined
+        ? { method: packaged, callee: `${SQL_PACKAGE}.${packaged}`, receiver: SQL_PACKAGE }
+        : module !== undefined
+          ? { method: call.method, callee: `${module}.${call.method}`, receiver: module }
+          : undefined;
+  if (!resolved) return call;
   return { node: call.node, argumentList: call.argumentList, args: call.args, row: call.row, ...resolved };
 }
 
@@ -585,11 +613,11 @@ function moduleRunners(module: ProjectModule): ReadonlyMap<string, ModuleRunner>
   const tree = moduleRead(module).tree;
   const t = tree ? FLOW_SYNTAX[tree.lang] : undefined;
   if (!tree || !t) return runners;
-  const aliases = importAliases(module.text, tree.lang);
+  const imports = fileImports(module.text, tree.lang);
   const rules = INJECTION_RULES[tree.lang];
   let own: Set<string> | undefined;
-  for (const site of callSites(tree, prefilter(sinkNamesWith(tree.lang, aliases)))) {
-    const call = aliases ? resolveAlias(site, aliases, tree.lang) : site;
+  for (const site of callSites(tree, prefilter(sinkNamesWith(tree.lang, imports)))) {
+    const call = resolveImport(site, imports, tree.lang);
     own ??= ownFunctionNames(tree);
     const shadowed = call.receiver === undefined && own.has(call.method);
     const rule = rules.sinks.find(
@@ -672,7 +700,7 @@ export function importsGivenToSinks(syntax: PatchSyntax, headText = ""): Project
   const text = headText || syntax.root.text();
   const imports = projectImports(text);
   if (imports.length === 0) return [];
-  const sites = callSites(syntax, prefilter(sinkNamesWith(syntax.lang, importAliases(text, syntax.lang))));
+  const sites = callSites(syntax, prefilter(sinkNamesWith(syntax.lang, fileImports(text, syntax.lang))));
   const given = givenLocals(imports, text, sites);
   const files = new Set(imports.filter((i) => given.has(i.local)).map((i) => i.specifier));
   return imports.filter((i) => files.has(i.specifier));

@@ -101,7 +101,18 @@ export const JS_RULES: InjectionRules = {
     // column or alias spliced as a name beside a bound `:param`.
     {
       kind: "sql",
-      methods: ["where", "andWhere", "orWhere", "having", "andHaving", "orHaving"],
+      methods: [
+        "where",
+        "andWhere",
+        "orWhere",
+        "having",
+        "andHaving",
+        "orHaving",
+        "raw",
+        "whereRaw",
+        "havingRaw",
+        "joinRaw",
+      ],
       receiver: "any",
       fragment: true,
       splice: "value",

@@ -159,3 +159,46 @@ describe("injection flows: what a query gives back is rows, not its SQL", () => 
     ).toEqual([10]);
   });
 });
+
+describe("injection flows: a SQL package's function called bare runs SQL as its member call does, and raw takes fragments", () => {
+  /** A platform class whose exported method builds SQL from its parameter (mikro-orm's JSON path shape). */
+  const platform = (importLine: string, call: string) => [
+    importLine,
+    "export class SqlPlatform {",
+    "  getSearchJsonPropertyKey(path: string[], aliased: boolean): string {",
+    "    const [a, ...b] = path;",
+    `    return ${call}(\`json_extract(\${a}, '$.\${b.join('.')}')\`);`,
+    "  }",
+    "}",
+  ];
+
+  it("TS: `raw` imported from an ORM, called bare (and renamed), is flagged where the parameter is spliced", async () => {
+    expect(
+      await flagged("src/SqlPlatform.ts", platform("import { raw, Utils } from '@mikro-orm/core';", "raw")),
+    ).toEqual([5]);
+    expect(await flagged("src/SqlPlatform.ts", platform("import { raw as sqlRaw } from 'knex';", "sqlRaw"))).toEqual([
+      5,
+    ]);
+    const required = platform("const { query } = require('mysql2/promise');", "query").map((l) =>
+      l.replace("json_extract(", "SELECT json_extract(").replace("')`", "') FROM t`"),
+    );
+    expect(await flagged("src/SqlPlatform.ts", required)).toEqual([5]);
+  });
+
+  it("TS twin: a bare `raw` from elsewhere, or given constant text, is not a query", async () => {
+    expect(await flagged("src/SqlPlatform.ts", platform("import { raw } from './strings';", "raw"))).toEqual([]);
+    const constant = platform("import { raw } from '@mikro-orm/core';", "raw").map((l) =>
+      l.includes("json_extract") ? "    return raw(`json_extract(data, '$.name')`);" : l,
+    );
+    expect(await flagged("src/SqlPlatform.ts", constant)).toEqual([]);
+  });
+
+  it("TS twin: a raw fragment that splices only names (a column, an alias), not a value, is not flagged", async () => {
+    const names = platform("import { raw } from '@mikro-orm/core';", "raw").map((l) =>
+      l.includes("json_extract") ? "    return raw(`json_extract(${a}, ${b[0]})`);" : l,
+    );
+    expect(await flagged("src/SqlPlatform.ts", names)).toEqual([]);
+    const member = platform("import { Knex } from 'knex';", "this.knex.raw");
+    expect(await flagged("src/SqlPlatform.ts", member)).toEqual([5]);
+  });
+});
