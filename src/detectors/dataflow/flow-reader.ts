@@ -125,6 +125,45 @@ export class FlowReader extends FlowExpressions {
    * @example reader.callerValuesAt(commandArg)?.map((v) => v.outside) // [false, false]
    */
   callerValuesAt(node: SgNode): readonly FlowValue[] | undefined {
+    const callers = this.callersOf(node);
+    if (!callers) return undefined;
+    try {
+      for (const c of callers.calls) this.runScopeOf(c);
+    } catch {
+      this.broken = true;
+      return undefined;
+    }
+    const seen = this.callerVisits.get(node.id());
+    return seen && seen.length > 0 ? seen : undefined;
+  }
+
+  /**
+   * The arguments the file's calls give a parameter, as written, where `callerValuesAt` reads the
+   * values they carry: ``[`json_value(${a}, '$.${b}')`]`` for `key` of `const cast = (key) =>
+   * raw(key)` called as ``cast(`json_value(${a}, '$.${b}')`)``.
+   *
+   * @example reader.callerArgumentsAt(keyNode)?.map((a) => a.text()) // ["`json_value(${a}, '$.${b}')`"]
+   */
+  callerArgumentsAt(node: SgNode): readonly SgNode[] | undefined {
+    const callers = this.callersOf(node);
+    if (!callers) return undefined;
+    const t = this.t;
+    const all = parametersOf(callers.fn, t).map((p) => parameterName(p, t) ?? p.text());
+    const index = all.indexOf(node.text());
+    const out: SgNode[] = [];
+    for (const c of callers.calls) {
+      const listed = (fieldOf(c, "arguments", t)?.namedChildren() ?? []).filter((a) => String(a.kind()) !== "comment");
+      const arg = listed[index - (all.length - listed.length)];
+      if (arg) out.push(arg);
+    }
+    return out;
+  }
+
+  /**
+   * The function whose parameter the node is and the file's calls of it, when only the file calls
+   * it and every call binds its arguments by position; undefined otherwise.
+   */
+  private callersOf(node: SgNode): { fn: SgNode; calls: SgNode[] } | undefined {
     const t = this.t;
     if (this.broken || !t.identifierKinds.includes(String(node.kind()))) return undefined;
     const fn = this.enclosingFunction(node);
@@ -149,14 +188,7 @@ export class FlowReader extends FlowExpressions {
     let method = String(fn.kind()).includes("method");
     for (let p = fn.parent(); p && !method; p = p.parent()) method = t.classKinds.includes(String(p.kind()));
     if (this.usesOf(name, method) !== calls.length + 1) return undefined;
-    try {
-      for (const c of calls) this.runScopeOf(c);
-    } catch {
-      this.broken = true;
-      return undefined;
-    }
-    const seen = this.callerVisits.get(node.id());
-    return seen && seen.length > 0 ? seen : undefined;
+    return { fn, calls };
   }
 
   /**
@@ -193,13 +225,17 @@ export class FlowReader extends FlowExpressions {
   /** A function's parameter names, the object a method runs on left out. */
   private parameterNames(fn: SgNode): string[] {
     const t = this.t;
-    const names = parametersOf(fn, t).map((p) => (fieldOf(p, "name", t) ?? p).text());
+    const names = parametersOf(fn, t).map((p) => parameterName(p, t) ?? p.text());
     return t.receiverParameter?.test(names[0] ?? "") ? names.slice(1) : names;
   }
 
   /** Whether code outside the file may call the function: exported, public, or named as exported. */
   private exported(fn: SgNode, name: string): boolean {
-    for (let p = fn.parent(); p; p = p.parent()) if (String(p.kind()) === "export_statement") return true;
+    for (let p = fn.parent(); p; p = p.parent()) {
+      // A function declared inside another's body is that body's local: nothing outside calls it.
+      if (this.t.functionKinds.includes(String(p.kind()))) return false;
+      if (String(p.kind()) === "export_statement") return true;
+    }
     const head = fn.text().split(/[({]/, 1)[0] ?? "";
     if (/\b(export|public|pub)\b/.test(head) || this.t.exportedName?.test(name)) return true;
     const escaped = name.replace(/[$]/g, "\\$&");
@@ -455,15 +491,7 @@ export class FlowReader extends FlowExpressions {
     if (memo) return at({ ...memo, rows: [...new Set([...memo.rows, ...(args ?? []).flatMap((a) => a.rows)])] }, row);
     const env = new Map<string, FlowValue>(names ?? []);
     params.forEach((p, i) => {
-      const pattern = fieldOf(p, "pattern", this.t);
-      const name =
-        fieldOf(p, "name", this.t)?.text() ??
-        (pattern && t.identifierKinds.includes(String(pattern.kind())) ? pattern.text() : undefined) ??
-        (t.identifierKinds.includes(String(p.kind())) ? p.text() : undefined) ??
-        p
-          .namedChildren()
-          .find((c) => t.identifierKinds.includes(String(c.kind())))
-          ?.text();
+      const name = parameterName(p, t);
       if (!name) return;
       const given = args?.[i];
       const source = t.sourceParameter?.test(p.text()) === true;
@@ -747,4 +775,23 @@ export class FlowReader extends FlowExpressions {
     }
     return out;
   }
+}
+
+/**
+ * A parameter's name: its own `name`, TypeScript's typed `pattern` (`key` of `key: string`), or
+ * the identifier it is or holds; undefined for a destructured one.
+ *
+ * @example parameterName(paramOf("(key: string) => key"), t) // "key"
+ */
+function parameterName(p: SgNode, t: FlowSyntax): string | undefined {
+  const pattern = fieldOf(p, "pattern", t);
+  return (
+    fieldOf(p, "name", t)?.text() ??
+    (pattern && t.identifierKinds.includes(String(pattern.kind())) ? pattern.text() : undefined) ??
+    (t.identifierKinds.includes(String(p.kind())) ? p.text() : undefined) ??
+    p
+      .namedChildren()
+      .find((c) => t.identifierKinds.includes(String(c.kind())))
+      ?.text()
+  );
 }

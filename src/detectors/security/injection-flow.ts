@@ -488,6 +488,8 @@ function flowHit(
     }
     // A builder's condition: only a value spliced where SQL expects one (not a column name).
     if (rule.splice === "value" && !carriers.some((n) => n !== undefined && splicesValue(n, strings))) {
+      const given = runnerSplice(carriers, flow, strings);
+      if (given) return { kind: rule.kind, ...given };
       reachedAny = true;
       continue;
     }
@@ -809,6 +811,44 @@ function runnerValues(call: CallSite, rule: SinkRule, flow: FlowReader): FlowVal
   const arg = wholeTextArgument(call, rule);
   const given = arg ? flow.callerValuesAt(arg) : undefined;
   return given && !given.some((v) => v.items) ? [...given] : undefined;
+}
+
+/**
+ * A value spliced where SQL expects one, in text the file's calls give a runner that puts its
+ * parameter into a fragment (mikro-orm's `const cast = (key) => raw(type in types ? `cast(${key}
+ * as bit)` : key)` called as ``cast(`json_value(${root}, '$.${path}')`)``): the outside value and
+ * the row of the argument that splices it.
+ */
+function runnerSplice(
+  carriers: readonly (SgNode | undefined)[],
+  flow: FlowReader,
+  strings: StringBuilderReader,
+): { value: FlowValue; row: number } | undefined {
+  for (const param of carriers.flatMap((c) => (c ? textNames(c) : []))) {
+    for (const arg of flow.callerArgumentsAt(param) ?? []) {
+      if (!splicesValue(arg, strings)) continue;
+      const value = flow.valuesAt(arg)?.find((v) => carried(v).outside);
+      if (value) return { value, row: arg.range().start.line };
+    }
+  }
+  return undefined;
+}
+
+/** The names whose text a fragment is made of: the fragment itself, a `?:` branch, a `+` side, a template's substitution. */
+function textNames(node: SgNode): SgNode[] {
+  const kind = kindOf(node);
+  if (kind === "identifier") return [node];
+  if (kind === "ternary_expression")
+    return [node.field("consequence"), node.field("alternative")].flatMap((n) => (n ? textNames(n) : []));
+  if (kind === "binary_expression" && node.field("operator")?.text() === "+")
+    return [node.field("left"), node.field("right")].flatMap((n) => (n ? textNames(n) : []));
+  if (kind === "parenthesized_expression") return node.namedChildren().flatMap(textNames);
+  if (kind === "template_string")
+    return node
+      .children()
+      .filter((c) => kindOf(c) === "template_substitution")
+      .flatMap((c) => c.namedChildren().flatMap(textNames));
+  return [];
 }
 
 /**

@@ -5,8 +5,11 @@ import { kindOf, type StringBuilderReader } from "./built-string.js";
 const HOLE = "\u0001";
 /** A constant part (an ALL_CAPS name, a number): not a splice. */
 const CONSTANT_PART = "0";
-/** What comes right before a value in SQL: a comparison, `LIKE`, `IN (`, `BETWEEN`. */
-const BEFORE_VALUE = /(?:[=<>]|\b(?:i?like|in|between)\b)\s*\(?\s*$/i;
+/**
+ * What comes right before a value in SQL: a comparison, `LIKE`, `IN (`, `BETWEEN`. Not
+ * PostgreSQL's JSON operators `->` and `->>`, which a key or path follows.
+ */
+const BEFORE_VALUE = /(?:[=<]|(?<!-|->)>|\b(?:i?like|in|between)\b)\s*\(?\s*$/i;
 /** Named children of a template string that are its literal text. */
 const TEXT_PARTS = new Set(["string_fragment", "escape_sequence"]);
 /** How many locals deep an argument's assigned values are read. */

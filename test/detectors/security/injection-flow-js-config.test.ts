@@ -202,3 +202,33 @@ describe("injection flows: a SQL package's function called bare runs SQL as its 
     expect(await flagged("src/SqlPlatform.ts", member)).toEqual([5]);
   });
 });
+
+describe("injection flows: a local runner's raw fragment is read where its callers build the text", () => {
+  /** mikro-orm's PostgreSQL JSON path: a local `cast` puts its parameter into `raw`, maybe inside a cast. */
+  const platform = (arg: string) => [
+    "import { raw } from '@mikro-orm/core';",
+    "export class PostgreSqlPlatform {",
+    "  getSearchJsonPropertyKey(path: string[], type: string): string {",
+    "    const [first, ...rest] = path;",
+    "    const last = rest.pop();",
+    "    const root = this.quoteIdentifier(first);",
+    "    const cast = (key: string) => raw(type in types ? `(${key})::${types[type]}` : key);",
+    `    return cast(${arg});`,
+    "  }",
+    "}",
+  ];
+
+  it("TS: a value spliced between quotes in the text a caller gives the runner is flagged on the caller's line", async () => {
+    expect(await flagged("src/PostgreSqlPlatform.ts", platform("`${root}->>'${last}'`"))).toEqual([8]);
+  });
+
+  it("TS twin: the same path escaped (a JSON operator then a quoted value), or constant, is not flagged", async () => {
+    expect(await flagged("src/PostgreSqlPlatform.ts", platform("`${root}->>${this.quoteValue(last)}`"))).toEqual([]);
+    expect(await flagged("src/PostgreSqlPlatform.ts", platform("`${root}->${rest.join('->')}`"))).toEqual([]);
+    expect(await flagged("src/PostgreSqlPlatform.ts", platform("`data->>'name'`"))).toEqual([]);
+    const direct = platform("`${root}->${rest.join('->')}`").map((l) =>
+      l.includes("return cast(") ? "    return this.knex.raw(`${root}->${rest.join('->')}`);" : l,
+    );
+    expect(await flagged("src/PostgreSqlPlatform.ts", direct)).toEqual([]);
+  });
+});
