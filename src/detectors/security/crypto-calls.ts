@@ -17,7 +17,8 @@ import {
 } from "./call-rules.js";
 import { precheck } from "../precheck.js";
 import { CRYPTO_RULES, type CryptoRules, TLS_DECLARATION_WORDS } from "./crypto-rules.js";
-import { FUNCTION_KINDS, isInnocentName, isSecretName, isSecureReceiver, secretUseOf } from "./random-flow.js";
+import { FUNCTION_KINDS } from "./enclosing-function.js";
+import { isInnocentName, isSecretName, isSecureReceiver, secretUseOf } from "./random-flow.js";
 
 /** Names that say a value is a password (what a fast hash must never be used on). */
 const PASSWORD = /passw|pwd|passphrase|\bpin\b/i;

@@ -4,6 +4,7 @@ import { GRAMMARS } from "../code/grammars.js";
 import type { PatchSyntax } from "../code/syntax-tree.js";
 import { kindOf, StringBuilderReader } from "./built-string.js";
 import { type CallRule, matchesCall, methodParts, targetAndValue } from "./call-rules.js";
+import { enclosingFunction, FUNCTION_KINDS, functionName, LAMBDA_KINDS } from "./enclosing-function.js";
 import { STRING_SYNTAX } from "./string-syntax.js";
 
 /**
@@ -85,20 +86,6 @@ const MAX_VISITS = 200;
 
 /** Return statements (Kotlin's `return` is a jump expression, Rust's a return expression). */
 const RETURN_KINDS = new Set(["return_statement", "return", "return_expression", "jump_expression"]);
-/** Named functions and methods of every grammar (Ruby's `method` and `singleton_method`, Rust's `function_item`, C#'s local functions). */
-export const FUNCTION_KINDS: ReadonlySet<string> = new Set([
-  "function_declaration",
-  "method_definition",
-  "function_definition",
-  "method_declaration",
-  "function_expression",
-  "method",
-  "singleton_method",
-  "function_item",
-  "local_function_statement",
-]);
-/** Anonymous functions: a value returned from one is passed to its caller, which is not followed. */
-const LAMBDA_KINDS = new Set(["arrow_function", "lambda", "lambda_expression", "closure_expression", "block"]);
 /** Keyed entries: `{ token: v }`, `token=v`, `'token' => v`, `Value: v`. */
 const PAIR_KINDS = new Set([
   "pair",
@@ -292,25 +279,6 @@ export function isSecureReceiver(syntax: PatchSyntax, call: CallSite, secure: Re
       return arg !== undefined && holds(arg);
     })
   );
-}
-
-/** The nearest function, method or anonymous function around a node. */
-export function enclosingFunction(node: SgNode): SgNode | undefined {
-  for (let n = node.parent(); n; n = n.parent()) {
-    const kind = kindOf(n);
-    if (FUNCTION_KINDS.has(kind) || (LAMBDA_KINDS.has(kind) && kind !== "block")) return n;
-  }
-  return undefined;
-}
-
-/** A function's name: its own, or the name of what holds it (`const gen = () => ...`, `exports.make = function () {...}`). */
-export function functionName(fn: SgNode): string | undefined {
-  const own = (fn.field("name") ?? methodParts(fn)?.name)?.text();
-  if (own) return own;
-  const holder = fn.parent();
-  if (!holder) return undefined;
-  const target = holder.field("left") ?? holder.field("name") ?? holder.field("key");
-  return target && target.id() !== fn.id() ? /([A-Za-z_$][\w$]*)\W*$/.exec(target.text())?.[1] : undefined;
 }
 
 /** The nearest ancestor of one of the kinds (an anonymous function in between ends the search). */

@@ -1,7 +1,7 @@
 import type { SgNode } from "@ast-grep/napi";
 import type { PatchSyntax } from "../code/syntax-tree.js";
 import { escapeRegExp } from "../../domain/reg-exp.js";
-import { enclosingFunction, functionName } from "./random-flow.js";
+import { enclosingFunction, functionName } from "./enclosing-function.js";
 
 /** A value as JavaScript writes it: a name, its members and calls without nested parentheses (`val`, `JSON.stringify(val)`, `val.join("','")`). */
 const VALUE = String.raw`[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*|\s*\([^()]*\))*`;
