@@ -30,11 +30,10 @@ export function importAliases(text: string, lang: SyntaxLanguage): ImportAliases
  * is a SQL sink's name (`raw` of `@mikro-orm/core`, `query` of `mysql2/promise`), called bare as
  * when called on the package (`knex.raw(text)`).
  */
-const SQL_PACKAGES =
-  /^(?:@mikro-orm\/[\w.-]+|knex|kysely|typeorm|sequelize|@sequelize\/[\w.-]+|drizzle-orm(?:\/[\w.-]+)?|pg|pg-promise|postgres|slonik|@neondatabase\/serverless|@vercel\/postgres|mysql|mysql2(?:\/promise)?|mariadb|sqlite|sqlite3|better-sqlite3|@libsql\/client|sql\.js|mssql|tedious|oracledb|@prisma\/client|@databases\/[\w.-]+|@planetscale\/database|duckdb)$/;
-/** Text every file importing one of them holds (a cheap pre-check before its imports are read). */
-const SQL_PACKAGE_TEXT =
-  /["'`](?:@mikro-orm\/|knex|kysely|typeorm|sequelize|@sequelize\/|drizzle-orm|pg|postgres|slonik|@neondatabase|@vercel\/postgres|mysql|mariadb|sqlite|better-sqlite3|@libsql|sql\.js|mssql|tedious|oracledb|@prisma|@databases|@planetscale|duckdb)/;
+const SQL_PACKAGE_NAMES = String.raw`@mikro-orm\/[\w.-]+|knex|kysely|typeorm|sequelize|@sequelize\/[\w.-]+|drizzle-orm(?:\/[\w.-]+)?|pg|pg-promise|postgres|slonik|@neondatabase\/serverless|@vercel\/postgres|mysql|mysql2(?:\/promise)?|mariadb|sqlite|sqlite3|better-sqlite3|@libsql\/client|sql\.js|mssql|tedious|oracledb|@prisma\/client|@databases\/[\w.-]+|@planetscale\/database|duckdb`;
+const SQL_PACKAGES = new RegExp(`^(?:${SQL_PACKAGE_NAMES})$`);
+/** Text every file importing one of them holds, a quote and the name (a cheap pre-check before its imports are read). */
+const SQL_PACKAGE_TEXT = new RegExp(`["'\`](?:${SQL_PACKAGE_NAMES})`);
 /** The receiver name a bare call of a SQL package's function is read with (`raw(x)` as `sql_package.raw(x)`). */
 export const SQL_PACKAGE = "sql_package";
 

@@ -25,7 +25,7 @@ import { assigns, fieldOf, parametersOf } from "../dataflow/flow-state.js";
 import { FLOW_SYNTAX, type FlowSyntax } from "../dataflow/flow-syntax.js";
 import { calledExport, type ProjectImport, projectImports } from "../dataflow/project-imports.js";
 import { carried, choicesOf, type FlowValue } from "../dataflow/flow-value.js";
-import { splicesValue } from "./sql-splice.js";
+import { splicesValue, textNames } from "./sql-splice.js";
 import { STRING_SYNTAX } from "./string-syntax.js";
 import { GRAMMARS } from "../code/grammars.js";
 import { precheck, prefilter } from "../precheck.js";
@@ -426,6 +426,7 @@ interface FileImports {
   sql?: ReadonlyMap<string, string>;
 }
 
+/** What the file's imports name, read once per file (`importAliases`, `sqlPackageFunctions`). */
 function fileImports(text: string, lang: SyntaxLanguage): FileImports {
   return { aliases: importAliases(text, lang), sql: sqlPackageFunctions(text, lang) };
 }
@@ -832,23 +833,6 @@ function runnerSplice(
     }
   }
   return undefined;
-}
-
-/** The names whose text a fragment is made of: the fragment itself, a `?:` branch, a `+` side, a template's substitution. */
-function textNames(node: SgNode): SgNode[] {
-  const kind = kindOf(node);
-  if (kind === "identifier") return [node];
-  if (kind === "ternary_expression")
-    return [node.field("consequence"), node.field("alternative")].flatMap((n) => (n ? textNames(n) : []));
-  if (kind === "binary_expression" && node.field("operator")?.text() === "+")
-    return [node.field("left"), node.field("right")].flatMap((n) => (n ? textNames(n) : []));
-  if (kind === "parenthesized_expression") return node.namedChildren().flatMap(textNames);
-  if (kind === "template_string")
-    return node
-      .children()
-      .filter((c) => kindOf(c) === "template_substitution")
-      .flatMap((c) => c.namedChildren().flatMap(textNames));
-  return [];
 }
 
 /**

@@ -39,6 +39,28 @@ export function splicesValue(node: SgNode, strings: StringBuilderReader, depth =
   return false;
 }
 
+/**
+ * The names whose text a fragment is made of, by the parts `flatten` reads: the fragment itself, a
+ * `+` side, a template's substitution, and a `?:` branch.
+ *
+ * @example textNames(argOf("raw(t ? `cast(${key} as int)` : key)")).map((n) => n.text()) // ["key", "key"]
+ */
+export function textNames(node: SgNode): SgNode[] {
+  const kind = kindOf(node);
+  if (kind === "identifier") return [node];
+  if (kind === "ternary_expression")
+    return [node.field("consequence"), node.field("alternative")].flatMap((n) => (n ? textNames(n) : []));
+  if (kind === "binary_expression" && node.field("operator")?.text() === "+")
+    return [node.field("left"), node.field("right")].flatMap((n) => (n ? textNames(n) : []));
+  if (kind === "parenthesized_expression") return node.namedChildren().flatMap(textNames);
+  if (kind === "template_string")
+    return node
+      .children()
+      .filter((c) => kindOf(c) === "template_substitution")
+      .flatMap((c) => c.namedChildren().flatMap(textNames));
+  return [];
+}
+
 /** The text as SQL reads it: literal parts as written, each non-constant part a hole. */
 function flatten(node: SgNode, strings: StringBuilderReader): string {
   const kind = kindOf(node);
