@@ -1,3 +1,4 @@
+import { SQL_PACKAGE } from "./import-aliases.js";
 import type { InjectionRules, SinkRule } from "./injection-rule-types.js";
 
 /** Sinks several languages share: the SQL methods and rules of JavaScript, TypeScript, Python and Go, the JVM's SQL and process calls. */
@@ -110,10 +111,23 @@ export const JS_RULES: InjectionRules = {
         "orHaving",
         "raw",
         "whereRaw",
+        "orWhereRaw",
+        "andWhereRaw",
         "havingRaw",
+        "orHavingRaw",
+        "andHavingRaw",
         "joinRaw",
       ],
       receiver: "any",
+      fragment: true,
+      splice: "value",
+    },
+    // Sequelize's `literal` puts its text into the statement as written (`sequelize.literal(...)`,
+    // `Sequelize.literal(...)`, or `literal` imported from the package): read as a condition is.
+    {
+      kind: "sql",
+      methods: ["literal"],
+      receiver: new RegExp(`(?:^|\\.)[Ss]equelize$|^${SQL_PACKAGE}$`),
       fragment: true,
       splice: "value",
     },

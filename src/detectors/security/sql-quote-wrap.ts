@@ -29,6 +29,23 @@ const ESCAPING = /escape|quote|saniti[sz]e|replace(?:All)?\s*\(\s*(?:\/(?:[^/\\\
 /** A value already made fit to quote: escaped, a date written as ISO text, or made a number. */
 const MADE_SAFE = new RegExp(`${ESCAPING.source}|toISOString|(?<![\\w$])(?:Number|parseInt|parseFloat)\\s*\\(`, "i");
 
+/** The last name of a call that makes its value fit for SQL: one `MADE_SAFE` reads. */
+const SAFE_CALLEE =
+  /(?:^|[.\s])(?!un)(?:\w*(?:escape|quote|saniti[sz]e)\w*|replace(?:All)?|toISOString|Number|parseInt|parseFloat)$/i;
+
+/**
+ * True when the node is a call that makes its value fit for SQL, the call itself and not one inside
+ * its arguments: `this.sequelize.escape(v)`, `client.escapeLiteral(v)`, `v.replace(/'/g, "''")`,
+ * `Number(v)` (JavaScript, TypeScript).
+ *
+ * @example madeSafe(exprOf("db.escape(name)")) // true; madeSafe(exprOf("f(db.escape(name))")) // false
+ */
+export function madeSafe(node: SgNode): boolean {
+  if (String(node.kind()) !== "call_expression") return false;
+  const callee = node.field("function")?.text() ?? "";
+  return SAFE_CALLEE.test(callee) && MADE_SAFE.test(node.text());
+}
+
 /** The name a value starts with (`val` of `val.join(",")`). */
 const LEADING_NAME = /^[A-Za-z_$][\w$]*/;
 

@@ -1,5 +1,6 @@
 import type { SgNode } from "@ast-grep/napi";
 import { kindOf, type StringBuilderReader } from "./built-string.js";
+import { madeSafe } from "./sql-quote-wrap.js";
 
 /** Where a non-constant part of the text stands, in the flattened text. */
 const HOLE = "\u0001";
@@ -19,8 +20,8 @@ const MAX_DEPTH = 2;
  * True when SQL text given to a query builder's condition (`qb.orWhere(...)`) splices a
  * non-constant value where SQL expects a value: inside a quoted string (`'%${q}%'`,
  * `"name = '" + name + "'"`) or right after a comparison (`= ${id}`, `> " + n`). A column or alias
- * spliced in as a name (`` `${alias}.name ILIKE :q` ``) is not. The argument is read as written, or
- * through the values a local was given above it.
+ * spliced in as a name (`` `${alias}.name ILIKE :q` ``) is not. The argument is read as written, in
+ * each branch of a `?:`, or through the values a local was given above it.
  *
  * @example splicesValue(argOf("qb.where(`a.x = '${q}'`)"), reader) // true
  */
@@ -29,6 +30,12 @@ export function splicesValue(node: SgNode, strings: StringBuilderReader, depth =
   if (kind === "identifier" && depth < MAX_DEPTH) {
     const row = node.range().start.line;
     return strings.assignmentsTo(node.text(), row).some((v) => splicesValue(v, strings, depth + 1));
+  }
+  // Either branch of a choice may be the text (`raw(exact ? `name = '${q}'` : "true")`).
+  if (kind === "ternary_expression" || kind === "parenthesized_expression") {
+    const parts =
+      kind === "ternary_expression" ? [node.field("consequence"), node.field("alternative")] : node.namedChildren();
+    return parts.some((n) => n !== null && splicesValue(n, strings, depth));
   }
   const text = flatten(node, strings);
   for (let i = text.indexOf(HOLE); i >= 0; i = text.indexOf(HOLE, i + 1)) {
@@ -61,7 +68,7 @@ export function textNames(node: SgNode): SgNode[] {
   return [];
 }
 
-/** The text as SQL reads it: literal parts as written, each non-constant part a hole. */
+/** The text as SQL reads it: literal parts as written, each non-constant part a hole (an escaped value is none). */
 function flatten(node: SgNode, strings: StringBuilderReader): string {
   const kind = kindOf(node);
   if (kind === "parenthesized_expression")
@@ -82,9 +89,9 @@ function flatten(node: SgNode, strings: StringBuilderReader): string {
         if (TEXT_PARTS.has(kindOf(c))) return c.text();
         if (kindOf(c) !== "template_substitution") return "";
         const inner = c.namedChildren()[0];
-        return !inner || strings.isConstant(inner) ? CONSTANT_PART : HOLE;
+        return !inner || strings.isConstant(inner) || madeSafe(inner) ? CONSTANT_PART : HOLE;
       })
       .join("");
   }
-  return strings.isConstant(node) ? CONSTANT_PART : HOLE;
+  return strings.isConstant(node) || madeSafe(node) ? CONSTANT_PART : HOLE;
 }

@@ -232,3 +232,81 @@ describe("injection flows: a local runner's raw fragment is read where its calle
     expect(await flagged("src/PostgreSqlPlatform.ts", direct)).toEqual([]);
   });
 });
+
+describe("injection flows: Sequelize's literal and knex's or/and raw conditions", () => {
+  /** A service that filters by a request's text through a query builder's fragment. */
+  const service = (imports: string, fragment: string) => [
+    imports,
+    "export async function search(req, res) {",
+    "  const q = req.query.q;",
+    `  const rows = await ${fragment};`,
+    "  res.json(rows);",
+    "}",
+  ];
+
+  it("JS/TS: a request value spliced between quotes in `literal`, `orWhereRaw` or `orHavingRaw` is flagged", async () => {
+    const cases: Array<[string, string]> = [
+      [
+        "const { Sequelize } = require('sequelize');",
+        "Post.findAll({ where: Sequelize.literal(`title LIKE '%${q}%'`) })",
+      ],
+      ["import { literal } from 'sequelize';", "Post.findAll({ where: literal(`title = '${q}'`) })"],
+      ["const db = require('./db');", "db.sequelize.literal(`title = '${q}'`)"],
+      ["const knex = require('knex')(config);", "knex('posts').where('draft', false).orWhereRaw(`title = '${q}'`)"],
+      [
+        "const { Sequelize } = require('sequelize');",
+        "Post.findAll({ where: Sequelize.literal(`title = '${unescape(q)}'`) })",
+      ],
+      ["const knex = require('knex')(config);", "knex('posts').groupBy('author').orHavingRaw('count(*) > ' + q)"],
+    ];
+    for (const [imports, fragment] of cases) {
+      expect(await flagged("src/search.ts", service(imports, fragment)), fragment).toEqual([4]);
+    }
+  });
+
+  it("JS/TS twin: names only, bound or escaped values, constants, and another package's `literal` are not flagged", async () => {
+    const cases: Array<[string, string]> = [
+      [
+        "const { Sequelize } = require('sequelize');",
+        "Post.findAll({ order: Sequelize.literal(`${sortColumn} DESC`) })",
+      ],
+      ["const { Sequelize } = require('sequelize');", "Post.findAll({ where: Sequelize.literal('published = true') })"],
+      ["const knex = require('knex')(config);", "knex('posts').orWhereRaw('title = ?', [q])"],
+      ["import { z } from 'zod';", "z.literal(`title = '${q}'`).parse(req.body)"],
+      [
+        "const { Sequelize } = require('sequelize');",
+        "Post.findAll({ where: Sequelize.literal(`title = ${this.sequelize.escape(q)} OR slug = '${q.replace(/'/g, \"''\")}'`) })",
+      ],
+    ];
+    for (const [imports, fragment] of cases) {
+      expect(await flagged("src/search.ts", service(imports, fragment)), fragment).toEqual([]);
+    }
+  });
+});
+
+describe("injection flows: a condition chosen by `?:` is read in each branch", () => {
+  const service = (condition: string) => [
+    "import { AppDataSource } from './data-source';",
+    "export async function search(req, res) {",
+    "  const { q, exact } = req.query;",
+    `  const rows = await AppDataSource.getRepository(Post).createQueryBuilder('post').where(${condition}).getMany();`,
+    "  res.json(rows);",
+    "}",
+  ];
+
+  it("TS: a request value spliced between quotes in either branch is flagged", async () => {
+    expect(await flagged("src/search.ts", service("exact ? `post.title = '${q}'` : 'post.draft = false'"))).toEqual([
+      4,
+    ]);
+    expect(
+      await flagged("src/search.ts", service("exact ? 'post.draft = false' : (`post.title LIKE '%${q}%'`)")),
+    ).toEqual([4]);
+  });
+
+  it("TS twin: branches that bind the value or splice only a name are not flagged", async () => {
+    expect(await flagged("src/search.ts", service("exact ? 'post.title = :q' : 'post.title LIKE :q'"))).toEqual([]);
+    expect(await flagged("src/search.ts", service("exact ? `${alias}.title = :q` : `${alias}.draft = false`"))).toEqual(
+      [],
+    );
+  });
+});
