@@ -586,7 +586,12 @@ export abstract class FlowExpressions extends FlowTexts {
     // A tagged template whose tag binds its substitutions: a query object, no text spliced in.
     if (argList && String(argList.kind()) === "template_string" && t.bindingTags?.test(callee))
       return { ...CONSTANT, rows: [row] };
-    if (t.escapingFormats?.test(callee)) return at(args[0] ?? CONSTANT, row);
+    if (t.escapingFormats?.test(callee)) {
+      const text = args[0]?.known;
+      const f = t.rawFilterFormat;
+      const raw = f?.callee.test(callee) === true && (typeof text !== "string" || f.filters.test(text));
+      return raw ? derived(args, row) : at(args[0] ?? CONSTANT, row);
+    }
     if (t.listOf.test(callee)) return { ...CONSTANT, rows: [row], items: args };
     // pg-format: `%L` and `%I` take a value escaped, `%s` as it is (`%1$s` by position).
     if (t.literalFormatModule && callee === `${t.literalFormatModule}.format` && typeof args[0]?.known === "string") {

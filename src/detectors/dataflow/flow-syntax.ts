@@ -246,13 +246,18 @@ const JAVASCRIPT: FlowSyntax = {
   ],
   castKinds: [],
   sourceMethods: /(?!)/,
+  // Numbers, and escapers on any object (`this.pool.escape(v)`, `client.escapeLiteral(v)`,
+  // pg-promise's `pgp.as.text(v)` and the statements its helpers write, `pgp.helpers.values(rows, cs)`).
   sanitizers:
-    /^(parseInt|parseFloat|Number|Boolean|Number\.parseInt|Number\.parseFloat|Math\.\w+|\w+\.escape|\w+\.escapeId|\w+\.escapeLiteral|\w+\.escapeIdentifier|escape|sqlstring\.escape|shellescape|shellEscape|quote|(?:[\w$]+\.)?(?:escape|quote)\w*(?:Identifier|Ident|Literal))$/,
+    /^(parseInt|parseFloat|Number|Boolean|Number\.parseInt|Number\.parseFloat|Math\.\w+|(?:[\w$]+\.)+(?:escape|escapeId|escapeLiteral|escapeIdentifier)|escape|sqlstring\.escape|shellescape|shellEscape|quote|(?:[\w$]+\.)*(?:escape|quote)\w*(?:Identifier|Ident|Literal)|(?:[\w$]+\.)*as\.(?:text|number|bool|date|json|csv|array|name|alias|value)|(?:[\w$]+\.)*helpers\.(?:values|insert|update|sets))$/,
   quoteEscapes: { regexMethods: /^replace(All)?$/, stringMethods: /^replaceAll$/ },
   mapMethods: /^(map|flatMap)$/,
   scalarMethods: /^(includes|startsWith|endsWith|indexOf|lastIndexOf|test|has|localeCompare|isArray|isInteger)$/,
   queryMethods: /^(query|execute)$/,
-  escapingFormats: /^(mysql2?|SqlString|sqlstring|connection|conn|con|pool|db)\.format$/,
+  // mysql's `format` and pg-promise's `pgp.as.format` (unless the text asks for a raw value: `:raw`,
+  // `^`, `:value`, `#`).
+  escapingFormats: /^(?:(mysql2?|SqlString|sqlstring|connection|conn|con|pool|db)|(?:[\w$]+\.)?as)\.format$/,
+  rawFilterFormat: { callee: /(?:^|\.)as\.format$/, filters: /:raw\b|\^|:value\b|#/ },
   literalFormatModule: "pg-format",
   // sql-template-strings' `SQL`, postgres.js's and Vercel's `sql`, slonik's `sql.fragment`, Prisma's
   // `Prisma.sql` and `$queryRaw`/`$executeRaw`; never `sql.unsafe`, `Prisma.raw` or `$queryRawUnsafe`.

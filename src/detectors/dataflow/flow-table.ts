@@ -97,6 +97,8 @@ export interface FlowSyntax {
   exportedName?: RegExp;
   /** Calls that format a text with escaped values (`mysql.format(sql, values)`): the result is the text's. */
   escapingFormats?: RegExp;
+  /** Of those, a call whose text can ask for a value as it is (pg-promise's `$1:raw`, `$1^`): then the values are spliced. */
+  rawFilterFormat?: { callee: RegExp; filters: RegExp };
   /** Calls whose result cannot carry text syntax (numeric conversions, escapers): constant. */
   sanitizers: RegExp;
   /**

@@ -87,6 +87,14 @@ export const JS_RULES: InjectionRules = {
       when: "shell-option",
     },
     { kind: "sql", methods: FIRST_SQL_METHODS, receiver: "any" },
+    // pg-promise's query methods (`db.one(text)`, `t.manyOrNone(text)`...): only text shaped like a
+    // SQL statement counts, as for `query`. Not `multi` or `batch`, which Redis clients and
+    // pg-promise's own batches of promises share.
+    {
+      kind: "sql",
+      methods: ["one", "oneOrNone", "many", "manyOrNone", "any", "none", "result"],
+      receiver: "any",
+    },
     // A project's own query helper named for SQL (`this.sql.getRowsBySQlQuery(text)`,
     // `performSqlQuery(text)`, WebSQL's `tx.executeSql(text)`): SQL-shaped text built from values
     // reaching it is spliced SQL like any driver call. Not a bare `SQL`/`sql` (the tagged template

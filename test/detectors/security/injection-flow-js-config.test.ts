@@ -310,3 +310,44 @@ describe("injection flows: a condition chosen by `?:` is read in each branch", (
     );
   });
 });
+
+describe("injection flows: pg-promise's query methods, its formatting, and escapers on any object", () => {
+  /** A data-layer function whose caller (in another file) passes the request's value. */
+  const users = (body: string) => [
+    "const pgp = require('pg-promise')();",
+    "const db = pgp(process.env.DATABASE_URL);",
+    "export async function findUser(name) {",
+    `  ${body}`,
+    "}",
+  ];
+
+  it("JS: a parameter spliced into SQL given to db.one, oneOrNone, manyOrNone, any, none, or a raw filter, is flagged", async () => {
+    for (const body of [
+      "return db.one(`SELECT * FROM users WHERE name = '${name}'`);",
+      "return db.oneOrNone('SELECT * FROM users WHERE name = ' + name);",
+      "return db.task((t) => t.manyOrNone(`SELECT * FROM users WHERE name = '${name}'`));",
+      "return db.any(`SELECT * FROM users WHERE name = '${name}'`);",
+      "return db.none(`DELETE FROM users WHERE name = '${name}'`);",
+      "return db.any(pgp.as.format('SELECT * FROM users ORDER BY $1:raw', [name]));",
+      "return db.any(pgp.as.format('SELECT * FROM users ORDER BY $1^', [name]));",
+    ]) {
+      expect(await flagged("src/users.js", users(body)), body).toEqual([4]);
+    }
+  });
+
+  it("JS twin: pg-promise's own placeholders, as.format, as.text, escapers on a field, and other any/one calls are not flagged", async () => {
+    for (const body of [
+      "return db.one('SELECT * FROM users WHERE name = ${name}', { name });",
+      "return db.any('SELECT * FROM users WHERE name = $1', [name]);",
+      "return db.any(pgp.as.format('SELECT * FROM users WHERE name = $1', [name]));",
+      "return db.oneOrNone(`SELECT * FROM users WHERE name = ${this.db.$config.pgp.as.text(name)}`);",
+      "return this.pool.query(`SELECT * FROM users WHERE name = ${this.pool.escape(name)}`);",
+      "return this.db.client.query(`SELECT * FROM users WHERE name = ${this.db.client.escapeLiteral(name)}`);",
+      "return db.none(`INSERT INTO users (name) VALUES ${pgp.helpers.values([{ name }], ['name'])}`);",
+      "return Promise.any([db.one('SELECT 1'), fetchUser(name)]);",
+      "return schema.any().parse(`SELECT * FROM users WHERE name = '${name}'`);",
+    ]) {
+      expect(await flagged("src/users.js", users(body)), body).toEqual([]);
+    }
+  });
+});
