@@ -253,7 +253,8 @@ const JAVASCRIPT: FlowSyntax = {
   quoteEscapes: { regexMethods: /^replace(All)?$/, stringMethods: /^replaceAll$/ },
   mapMethods: /^(map|flatMap)$/,
   scalarMethods: /^(includes|startsWith|endsWith|indexOf|lastIndexOf|test|has|localeCompare|isArray|isInteger)$/,
-  queryMethods: /^(query|execute)$/,
+  // pg-promise's too: `db.manyOrNone(text)` gives rows, as `query` does.
+  queryMethods: /^(query|execute|one|oneOrNone|many|manyOrNone|any|none|result)$/,
   // mysql's `format` and pg-promise's `pgp.as.format` (unless the text asks for a raw value: `:raw`,
   // `^`, `:value`, `#`).
   escapingFormats: /^(?:(mysql2?|SqlString|sqlstring|connection|conn|con|pool|db)|(?:[\w$]+\.)?as)\.format$/,

@@ -346,6 +346,7 @@ describe("injection flows: pg-promise's query methods, its formatting, and escap
       "return db.none(`INSERT INTO users (name) VALUES ${pgp.helpers.values([{ name }], ['name'])}`);",
       "return Promise.any([db.one('SELECT 1'), fetchUser(name)]);",
       "return schema.any().parse(`SELECT * FROM users WHERE name = '${name}'`);",
+      "const rows = await db.manyOrNone(`SELECT id FROM users WHERE name = $1`, [name]); return redis.get(`user:${rows[0].id}`);",
     ]) {
       expect(await flagged("src/users.js", users(body)), body).toEqual([]);
     }
