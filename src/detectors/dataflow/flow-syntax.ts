@@ -257,7 +257,7 @@ const JAVASCRIPT: FlowSyntax = {
   queryMethods: /^(query|execute|one|oneOrNone|many|manyOrNone|any|none|result)$/,
   // mysql's `format` and pg-promise's `pgp.as.format` (unless the text asks for a raw value: `:raw`,
   // `^`, `:value`, `#`).
-  escapingFormats: /^(?:(mysql2?|SqlString|sqlstring|connection|conn|con|pool|db)|(?:[\w$]+\.)?as)\.format$/,
+  escapingFormats: /^(?:(?:mysql2?|SqlString|sqlstring|connection|conn|con|pool|db)|(?:[\w$]+\.)*as)\.format$/,
   rawFilterFormat: { callee: /(?:^|\.)as\.format$/, filters: /:raw\b|\^|:value\b|#/ },
   literalFormatModule: "pg-format",
   // sql-template-strings' `SQL`, postgres.js's and Vercel's `sql`, slonik's `sql.fragment`, Prisma's

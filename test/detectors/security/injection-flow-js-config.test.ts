@@ -340,6 +340,7 @@ describe("injection flows: pg-promise's query methods, its formatting, and escap
       "return db.one('SELECT * FROM users WHERE name = ${name}', { name });",
       "return db.any('SELECT * FROM users WHERE name = $1', [name]);",
       "return db.any(pgp.as.format('SELECT * FROM users WHERE name = $1', [name]));",
+      "return db.any(this.db.$config.pgp.as.format('SELECT * FROM users WHERE name = $1', [name]));",
       "return db.oneOrNone(`SELECT * FROM users WHERE name = ${this.db.$config.pgp.as.text(name)}`);",
       "return this.pool.query(`SELECT * FROM users WHERE name = ${this.pool.escape(name)}`);",
       "return this.db.client.query(`SELECT * FROM users WHERE name = ${this.db.client.escapeLiteral(name)}`);",
