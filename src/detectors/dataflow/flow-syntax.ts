@@ -184,6 +184,13 @@ const PYTHON: FlowSyntax = {
   },
 };
 
+/**
+ * pg-promise's query methods (`db.one(text)`, `t.manyOrNone(text)`): SQL sinks (SEC-02's rules) whose
+ * result is rows, as `query`'s is. Not `multi` or `batch`, which Redis clients and pg-promise's
+ * own batches of promises share.
+ */
+export const PG_PROMISE_QUERY_METHODS = ["one", "oneOrNone", "many", "manyOrNone", "any", "none", "result"];
+
 const JAVASCRIPT: FlowSyntax = {
   functionKinds: [
     "function_declaration",
@@ -254,7 +261,7 @@ const JAVASCRIPT: FlowSyntax = {
   mapMethods: /^(map|flatMap)$/,
   scalarMethods: /^(includes|startsWith|endsWith|indexOf|lastIndexOf|test|has|localeCompare|isArray|isInteger)$/,
   // pg-promise's too: `db.manyOrNone(text)` gives rows, as `query` does.
-  queryMethods: /^(query|execute|one|oneOrNone|many|manyOrNone|any|none|result)$/,
+  queryMethods: new RegExp(`^(?:query|execute|${PG_PROMISE_QUERY_METHODS.join("|")})$`),
   // mysql's `format` and pg-promise's `pgp.as.format` (unless the text asks for a raw value: `:raw`,
   // `^`, `:value`, `#`).
   escapingFormats: /^(?:(?:mysql2?|SqlString|sqlstring|connection|conn|con|pool|db)|(?:[\w$]+\.)*as)\.format$/,

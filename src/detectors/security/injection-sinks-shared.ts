@@ -1,3 +1,4 @@
+import { PG_PROMISE_QUERY_METHODS } from "../dataflow/flow-syntax.js";
 import { SQL_PACKAGE } from "./import-aliases.js";
 import type { InjectionRules, SinkRule } from "./injection-rule-types.js";
 
@@ -87,14 +88,8 @@ export const JS_RULES: InjectionRules = {
       when: "shell-option",
     },
     { kind: "sql", methods: FIRST_SQL_METHODS, receiver: "any" },
-    // pg-promise's query methods (`db.one(text)`, `t.manyOrNone(text)`...): only text shaped like a
-    // SQL statement counts, as for `query`. Not `multi` or `batch`, which Redis clients and
-    // pg-promise's own batches of promises share.
-    {
-      kind: "sql",
-      methods: ["one", "oneOrNone", "many", "manyOrNone", "any", "none", "result"],
-      receiver: "any",
-    },
+    // pg-promise's query methods: only text shaped like a SQL statement counts, as for `query`.
+    { kind: "sql", methods: PG_PROMISE_QUERY_METHODS, receiver: "any" },
     // A project's own query helper named for SQL (`this.sql.getRowsBySQlQuery(text)`,
     // `performSqlQuery(text)`, WebSQL's `tx.executeSql(text)`): SQL-shaped text built from values
     // reaching it is spliced SQL like any driver call. Not a bare `SQL`/`sql` (the tagged template
