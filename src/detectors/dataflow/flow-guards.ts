@@ -95,21 +95,57 @@ function factsOf(node: SgNode, truth: boolean, t: FlowSyntax, constant: (node: S
     const equal = op === "==" || op === "===" || op === "is";
     const unequal = op === "!=" || op === "!==" || op === "is not";
     if ((equal && truth) || (unequal && !truth)) {
+      // `typeof n === "number"` holds: `n` is a number.
+      const typed = typeTested(left, right, t) ?? typeTested(right, left, t);
+      if (typed) return [{ name: typed, what: "checked" }];
       if (isName(left) && constant(right)) return [{ name: left.text(), what: "checked" }];
       if (isName(right) && constant(left)) return [{ name: right.text(), what: "checked" }];
     }
     return [];
   }
-  if (t.callKinds.includes(kind) && truth) {
+  if (t.callKinds.includes(kind)) {
     const { object, method } = callParts(node, t);
     const args = (fieldOf(node, "arguments", t)?.namedChildren() ?? []).filter(
       (a) => !/^(keyword_argument|comment)$/.test(String(a.kind())),
     );
     const g = t.guards;
     if (!g) return [];
-    if (isName(object) && g.validatingMethods?.test(method)) return [{ name: object.text(), what: "checked" }];
-    // `ALLOWED.includes(s)`: a constant collection holds the argument.
     const [arg] = args;
+    const callee = fieldOf(node, "function", t)?.text() ?? "";
+    const one = args.length === 1 && isName(arg) ? arg.text() : undefined;
+    // `isNaN(s)` fails: `s` reads as a number.
+    if (!truth) return one !== undefined && g.invalidatingCalls?.test(callee) ? [{ name: one, what: "checked" }] : [];
+    if (isName(object) && g.validatingMethods?.test(method)) return [{ name: object.text(), what: "checked" }];
+    if (one !== undefined && g.validatingCalls?.test(callee)) return [{ name: one, what: "checked" }];
+    // `/^\d+$/.test(s)`: a pattern anchored at both ends whose characters hold no syntax.
+    const p = g.patternTest;
+    if (one !== undefined && object && p?.method.test(method) && p.kinds.includes(String(object.kind()))) {
+      const pattern = fieldOf(object, "pattern", t)?.text() ?? "";
+      if (closedPattern(pattern, fieldOf(object, "flags", t)?.text() ?? "")) return [{ name: one, what: "checked" }];
+    }
+    // `isinstance(n, int)`, `isinstance(n, (int, float))`.
+    const [first, second] = args;
+    const types = g.typeCalls;
+    if (isName(first) && second && args.length === 2 && types?.callee.test(callee)) {
+      const named = second.namedChildren().length > 0 ? second.namedChildren() : [second];
+      if (named.every((n) => types.plain.test(n.text()))) return [{ name: first.text(), what: "checked" }];
+    }
+    // `re.fullmatch(r"\d+", s)`, `re.match(r"\d+$", s)`, unless a flag makes `$` end a line.
+    if (g.patternCalls?.test(callee) && isName(second) && args.length === 2 && first) {
+      const written = first.text();
+      const flags = /\b(?:re\.)?(?:M|MULTILINE)\b/.test(fieldOf(node, "arguments", t)?.text() ?? "") ? "m" : "";
+      if (t.stringKinds.includes(String(first.kind())) && !/^[a-zA-Z]*[fF]/.test(written)) {
+        const text = stringText(written);
+        const how = callee.split(".").at(-1);
+        const anchored =
+          how === "fullmatch" ? `^(?:${text})$` : how === "match" && !text.startsWith("^") ? `^${text}` : text;
+        if (closedPattern(anchored, flags)) return [{ name: second.text(), what: "checked" }];
+      }
+    }
+    // `ids.every((n) => typeof n === "number")`, `ids.every(Number.isInteger)`: each item is checked.
+    if (isName(object) && arg && args.length === 1 && g.everyMethods?.test(method) && checksEach(arg, t, constant))
+      return [{ name: object.text(), what: "checked" }];
+    // `ALLOWED.includes(s)`: a constant collection holds the argument.
     if (object && args.length === 1 && isName(arg) && g.memberMethods?.test(method) && constant(object))
       return [{ name: arg.text(), what: "checked" }];
     const q = args.length === 1 ? quoteOf(arg, t) : "";
@@ -119,4 +155,75 @@ function factsOf(node: SgNode, truth: boolean, t: FlowSyntax, constant: (node: S
     }
   }
   return [];
+}
+
+/** The local a type test names (`typeof n` against `"number"`), when the type holds no syntax. */
+function typeTested(test: SgNode, type: SgNode, t: FlowSyntax): string | undefined {
+  const g = t.guards?.typeTest;
+  if (!g || !t.unaryKinds.includes(String(test.kind())) || !t.stringKinds.includes(String(type.kind()))) return;
+  const op = fieldOf(test, "operator", t)?.text() ?? test.children()[0]?.text() ?? "";
+  const operand = fieldOf(test, "argument", t) ?? fieldOf(test, "operand", t) ?? test.namedChildren()[0];
+  if (!g.operator.test(op) || !operand || !t.identifierKinds.includes(String(operand.kind()))) return;
+  return g.plain.test(stringText(type.text())) ? operand.text() : undefined;
+}
+
+/** Whether a callback given to `every` checks its one parameter (`(n) => Number.isInteger(n)`). */
+function checksEach(callback: SgNode, t: FlowSyntax, constant: (node: SgNode) => boolean): boolean {
+  if (t.guards?.validatingCalls?.test(callback.text())) return true;
+  if (!t.functionKinds.includes(String(callback.kind()))) return false;
+  const single = fieldOf(callback, "parameter", t);
+  const params = single ? [single] : (fieldOf(callback, "parameters", t)?.namedChildren() ?? []);
+  const [param] = params;
+  if (!param || params.length !== 1) return false;
+  const name = (fieldOf(param, "pattern", t) ?? param).text();
+  let body = fieldOf(callback, "body", t);
+  // A body that is one `return` statement.
+  if (body && t.blockKinds.includes(String(body.kind()))) {
+    const statements = body.namedChildren().filter((c) => String(c.kind()) !== "comment");
+    const only = statements.length === 1 ? statements[0] : undefined;
+    body = only && t.returnKinds.includes(String(only.kind())) ? (only.namedChildren()[0] ?? null) : null;
+  }
+  return !!body && factsOf(body, true, t, constant).some((f) => f.name === name && f.what === "checked");
+}
+
+/**
+ * Whether a regular expression matches only whole texts made of letters, digits, `_`, `.` and
+ * single `-`: anchored at both ends (not per line), no alternation outside a group, and nothing
+ * that matches a quote, a space, a parenthesis or `--` (a SQL comment).
+ *
+ * @example closedPattern("^\\d+$", "") // true; closedPattern("^[\\w-]+$", "") // false
+ */
+export function closedPattern(pattern: string, flags: string): boolean {
+  if (flags.includes("m") || !pattern.startsWith("^") || !/(?:^|[^\\])\$$/.test(pattern)) return false;
+  const klass = String.raw`\[(?:\\[dw._]|[a-z]-[a-z]|[A-Z]-[A-Z]|[0-9]-[0-9]|[A-Za-z0-9_.])+\]`;
+  const atom = String.raw`(?:\\[dw._]|[A-Za-z0-9_]|${klass}|-)`;
+  const quantifier = String.raw`(?:[+*?]|\{\d+(?:,\d*)?\})\??`;
+  const token = new RegExp(String.raw`^(?:(${atom})(${quantifier})?|\((?:\?:)?|\)(${quantifier})?|\|)`);
+  const tokens: Array<{ atom?: string; optional: boolean; text: string }> = [];
+  let depth = 0;
+  let rest = pattern.slice(1, -1);
+  while (rest !== "") {
+    const m = token.exec(rest);
+    if (!m) return false;
+    const [text, atomText, q, groupQ] = m;
+    if (text.startsWith("(")) depth++;
+    else if (text.startsWith(")")) depth--;
+    else if (text === "|" && depth === 0) return false;
+    if (depth < 0) return false;
+    // A repeated group could repeat a `-`: none is allowed with one.
+    if (groupQ) tokens.push({ text: ")*", optional: true });
+    tokens.push({ text, atom: atomText, optional: !!q && !/^(?:\+|\{[1-9])/.test(q) });
+    rest = rest.slice(text.length);
+  }
+  if (depth !== 0) return false;
+  // A `-` never next to another: each is unrepeated, between atoms that are always there (or the
+  // pattern's first, `^-?\d+$`), and no group repeats.
+  return tokens.every((tok, i) => {
+    if (tok.atom !== "-") return true;
+    if (tokens.some((x) => x.text === ")*") || /[+*{]/.test(tok.text.slice(1))) return false;
+    const before = tokens[i - 1];
+    const after = tokens[i + 1];
+    const solid = (x: (typeof tokens)[number] | undefined) => !!x?.atom && x.atom !== "-" && !x.optional;
+    return (i === 0 || solid(before)) && solid(after);
+  });
 }

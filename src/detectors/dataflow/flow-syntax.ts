@@ -181,6 +181,8 @@ const PYTHON: FlowSyntax = {
     validatingMethods: /^(isdigit|isdecimal|isnumeric|isalnum|isalpha|isidentifier)$/,
     startsWith: /^startswith$/,
     endsWith: /^endswith$/,
+    typeCalls: { callee: /^isinstance$/, plain: /^(int|float|bool|Decimal|decimal\.Decimal|UUID|uuid\.UUID)$/ },
+    patternCalls: /^re\.(fullmatch|match|search)$/,
   },
 };
 
@@ -294,7 +296,16 @@ const JAVASCRIPT: FlowSyntax = {
   newBuilder: /(?!)/,
   listOf: /^Array\.of$/,
   appendMethods: /(?!)/,
-  guards: { memberMethods: /^(includes|has)$/ },
+  guards: {
+    memberMethods: /^(includes|has)$/,
+    validatingCalls:
+      /^(?:Number\.(?:isInteger|isSafeInteger|isFinite)|validator\.is(?:Int|Float|Numeric|Decimal|UUID|Alphanumeric|Alpha|Boolean|Hexadecimal|MongoId))$/,
+    // The global `isNaN` reads its argument as a number; `Number.isNaN("x")` is false, no check.
+    invalidatingCalls: /^isNaN$/,
+    typeTest: { operator: /^typeof$/, plain: /^(number|boolean|bigint)$/ },
+    patternTest: { method: /^test$/, kinds: ["regex"] },
+    everyMethods: /^every$/,
+  },
 };
 
 const GO: FlowSyntax = {

@@ -222,5 +222,23 @@ export interface FlowSyntax {
     /** The tests that a text starts and ends with a quote, for a quoted-literal check. */
     startsWith?: RegExp;
     endsWith?: RegExp;
+    /** Functions true only when their argument is a number (`Number.isInteger(n)`). */
+    validatingCalls?: RegExp;
+    /** Functions false only when their argument reads as a number (`isNaN(n)`). */
+    invalidatingCalls?: RegExp;
+    /** A type test (`typeof n === "number"`): its operator and the types that hold no syntax. */
+    typeTest?: { operator: RegExp; plain: RegExp };
+    /** A pattern's test of a local (`/^\d+$/.test(s)`): the method and the pattern's node kinds. */
+    patternTest?: { method: RegExp; kinds: string[] };
+    /** A type test by call (`isinstance(n, int)`): the function and the types that hold no syntax. */
+    typeCalls?: { callee: RegExp; plain: RegExp };
+    /**
+     * Functions that match a pattern against a local (`re.fullmatch(r"\d+", s)`), their last name
+     * saying how much of the text it must cover: `fullmatch` all, `match` from the start, else as
+     * anchored by the pattern itself.
+     */
+    patternCalls?: RegExp;
+    /** Methods true when each item passes the callback (`ids.every(Number.isInteger)`). */
+    everyMethods?: RegExp;
   };
 }

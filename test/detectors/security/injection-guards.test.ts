@@ -86,6 +86,36 @@ describe("guards on a local before a shell (Python)", () => {
     expect(await flagged("app/ping.py", guarded("not count"))).toEqual([8]);
   });
 
+  it("isinstance with a number type and a whole-text digits pattern guard the value; str, a prefix match or MULTILINE do not", async () => {
+    const guarded = (test: string) => [
+      "import os, re",
+      "from flask import request",
+      "",
+      "def ping():",
+      '    count = request.args.get("count", "")',
+      `    if ${test}:`,
+      '        raise ValueError("bad count")',
+      '    os.system("ping -c " + count + " localhost")',
+    ];
+    for (const test of [
+      "not isinstance(count, int)",
+      "not isinstance(count, (int, float))",
+      'not re.fullmatch(r"\\d+", count)',
+      'not re.match(r"\\d{1,3}$", count)',
+      'not re.search(r"^[0-9]+$", count)',
+    ])
+      expect([test, await flagged("app/ping.py", guarded(test))]).toEqual([test, []]);
+    for (const test of [
+      "not isinstance(count, str)",
+      'not re.match(r"\\d+", count)',
+      'not re.search(r"\\d+$", count)',
+      'not re.fullmatch(r"[\\w-]+", count)',
+      'not re.match(r"^\\d+$", count, re.M)',
+      'not re.match(r"^\\d+$", count, flags=re.MULTILINE)',
+    ])
+      expect([test, await flagged("app/ping.py", guarded(test))]).toEqual([test, [8]]);
+  });
+
   it("a value checked inside the branch that uses it is safe there; one merely non-empty is not", async () => {
     const branch = (test: string) => [
       "import subprocess",
@@ -189,6 +219,58 @@ describe("guards on a local before a shell (JavaScript)", () => {
     ];
     expect(await flagged("src/build.js", handler('["docs", "dist"]'))).toEqual([]);
     expect(await flagged("src/build.js", handler("req.query.allowed"))).toEqual([6]);
+  });
+});
+
+describe("guards that a value is a number or matches a closed pattern (JavaScript, TypeScript)", () => {
+  /** A route that reads `id`, runs `guard`, then splices `id` (or `ids`) into SQL on line 6. */
+  const route = (guard: string, use = "  db.query(`SELECT * FROM t WHERE id = ${id}`);") => [
+    "const express = require('express'); const app = express();",
+    "app.get('/t', (req, res) => {",
+    "  const id = req.query.id;",
+    "  const ids = req.body.ids;",
+    guard,
+    use,
+    "});",
+  ];
+  const inList = "  db.query(`SELECT * FROM t WHERE id IN (${ids.join(',')})`);";
+
+  it("typeof, Number.isInteger, isNaN and an anchored digits pattern that return early make the splice safe", async () => {
+    for (const guard of [
+      "  if (typeof id !== 'number') throw new Error('id');",
+      "  if (typeof id !== 'number' || id < 0) return res.sendStatus(400);",
+      "  if (!Number.isInteger(id)) return res.sendStatus(400);",
+      "  if (isNaN(id)) return res.sendStatus(400);",
+      "  if (!/^\\d+$/.test(id)) return res.sendStatus(400);",
+      "  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return res.sendStatus(400);",
+    ])
+      expect([guard, await flagged("src/t.js", route(guard))]).toEqual([guard, []]);
+    for (const guard of [
+      "  if (!ids.every((n) => typeof n === 'number')) throw new Error('ids');",
+      "  if (!ids.every(Number.isInteger)) throw new Error('ids');",
+    ])
+      expect([guard, await flagged("src/t.ts", route(guard, inList))]).toEqual([guard, []]);
+  });
+
+  it("twins: a test that lets a quote, a space or `--` through, or proves nothing, leaves the splice flagged", async () => {
+    for (const guard of [
+      "  const unchecked = true;",
+      "  if (typeof id !== 'string') throw new Error('id');",
+      "  if (Number.isNaN(id)) return res.sendStatus(400);",
+      "  if (isNaN(parseInt(id))) return res.sendStatus(400);",
+      "  if (!/^[\\w-]+$/.test(id)) return res.sendStatus(400);",
+      "  if (!/^\\d+/.test(id)) return res.sendStatus(400);",
+      "  if (!/^\\d+$/m.test(id)) return res.sendStatus(400);",
+      "  if (!/^.+$/.test(id)) return res.sendStatus(400);",
+      "  if (!/^\\d+|x$/.test(id)) return res.sendStatus(400);",
+      "  if (/^\\d+$/.test(id)) console.log('digits');",
+    ])
+      expect([guard, await flagged("src/t.js", route(guard))]).toEqual([guard, [6]]);
+    for (const guard of [
+      "  if (!ids.every((n) => n.length < 5)) throw new Error('ids');",
+      "  if (!ids.every((n, i) => typeof i === 'number')) throw new Error('ids');",
+    ])
+      expect([guard, await flagged("src/t.ts", route(guard, inList))]).toEqual([guard, [6]]);
   });
 });
 
