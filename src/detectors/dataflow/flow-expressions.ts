@@ -705,7 +705,7 @@ export abstract class FlowExpressions extends FlowTexts {
     return value;
   }
 
-  private record(node: SgNode, value: FlowValue): void {
+  protected record(node: SgNode, value: FlowValue): void {
     const id = node.id();
     const had = this.values.get(id);
     this.values.set(id, had ? join(had, value) : value);

@@ -54,6 +54,8 @@ export function guardedNames(
 function factsOf(node: SgNode, truth: boolean, t: FlowSyntax, constant: (node: SgNode) => boolean): Fact[] {
   const kind = String(node.kind());
   const isName = (n: SgNode | null | undefined): n is SgNode => !!n && t.identifierKinds.includes(String(n.kind()));
+  // `if (!s) return s`: a false-y value (empty, zero, none) holds no syntax.
+  if (t.identifierKinds.includes(kind)) return truth ? [] : [{ name: node.text(), what: "checked" }];
   if (t.wrapperKinds.includes(kind)) {
     const inner = node.namedChildren()[0];
     return inner ? factsOf(inner, truth, t, constant) : [];
@@ -79,6 +81,13 @@ function factsOf(node: SgNode, truth: boolean, t: FlowSyntax, constant: (node: S
     // Both parts hold where `a && b` holds; both fail where `a || b` fails.
     if ((op === "&&" && truth) || (op === "||" && !truth))
       return [...factsOf(left, truth, t, constant), ...factsOf(right, truth, t, constant)];
+    // Where `a || b` holds (or `a && b` fails), one of them does: a local both check is checked.
+    if ((op === "||" && truth) || (op === "&&" && !truth)) {
+      const checked = (n: SgNode) =>
+        new Set(factsOf(n, truth, t, constant).flatMap((f) => (f.what === "checked" ? [f.name] : [])));
+      const inRight = checked(right);
+      return [...checked(left)].filter((name) => inRight.has(name)).map((name) => ({ name, what: "checked" }));
+    }
     if (op === "in" || op === "not in") {
       const found = (op === "in") === truth;
       // `s in ALLOWED` holds: `s` is one of the allow-list's constants.

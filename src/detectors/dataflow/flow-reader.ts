@@ -569,7 +569,10 @@ export class FlowReader extends FlowExpressions {
     if (t.tryKinds.includes(kind)) return this.tryStatement(node, state);
     if (t.returnKinds.includes(kind)) {
       const value = node.namedChildren()[0];
-      this.returns?.push(value ? this.expr(value, state) : CONSTANT);
+      const returned = value ? this.expr(value, state) : CONSTANT;
+      // A returned name is asked too (SEC-02's bare returns of an escaping function).
+      if (value && this.t.identifierKinds.includes(String(value.kind()))) this.record(value, returned);
+      this.returns?.push(returned);
       return { ...state, live: false };
     }
     if (t.throwKinds.includes(kind)) {

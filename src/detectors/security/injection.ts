@@ -24,6 +24,7 @@ import { matchLineRules, type LineRule } from "./line-rules.js";
 import { precheck } from "../precheck.js";
 import { STRING_SYNTAX } from "./string-syntax.js";
 import { DDL_WORDS, QUOTE_WRAP, quotedUnescaped } from "./sql-quote-wrap.js";
+import { BARE_RETURN, bareEscaperReturns, ESCAPING_CALL } from "./sql-escaper-returns.js";
 
 const SQL_SHAPE =
   /\b(select\b.*\bfrom|insert\s+into|update\s+[\w."`]+\s+set|delete\s+from|where\s+\w+\s*(=|like|in\b|<|>)|order\s+by|values\s*\()/i;
@@ -138,6 +139,10 @@ const QUOTED_MESSAGE =
   'A value put between SQL\'s quotes with nothing escaping it ("\'" + value + "\'"): a quote in the value ends ' +
   "the string and the rest is read as SQL; bind it as a parameter, or escape it with the driver's escape function.";
 
+const BARE_RETURN_MESSAGE =
+  "A function that escapes a value for SQL on its other paths returns it here as given (a value typed as a number, " +
+  "or of another type, that the caller sent as text): its caller splices it into SQL; escape it here too, or convert it (Number(v)).";
+
 /** SEC-02 over each changed code file, its imported project files read first (`injectionDetector`). */
 const lineDetector: Detector = codeLineDetector(
   { id: "injection", policy: "SEC-02", severity: "high", blocking: true },
@@ -168,6 +173,17 @@ const lineDetector: Detector = codeLineDetector(
       for (const row of quotedUnescaped(quoted)) {
         const line = quoted.lineAt(row);
         if (line !== undefined && !found.has(line)) found.set(line, QUOTED_MESSAGE);
+      }
+    }
+    // A function that escapes a parameter for SQL on some paths and returns it bare on another.
+    const escaper =
+      lang && JS_FAMILY.has(lang) && precheck(BARE_RETURN.test(text) && ESCAPING_CALL.test(text))
+        ? (syntax ?? syntaxOfPatch(file))
+        : undefined;
+    if (escaper && mayHoldSqlText(escaper)) {
+      for (const row of bareEscaperReturns(escaper)) {
+        const line = escaper.lineAt(row);
+        if (line !== undefined && !found.has(line)) found.set(line, BARE_RETURN_MESSAGE);
       }
     }
     // With a syntax tree, SQL and shell flows are read from it; the line rules keep what it does not

@@ -239,6 +239,7 @@ describe("guards that a value is a number or matches a closed pattern (JavaScrip
     for (const guard of [
       "  if (typeof id !== 'number') throw new Error('id');",
       "  if (typeof id !== 'number' || id < 0) return res.sendStatus(400);",
+      "  if (typeof id !== 'number' && typeof id !== 'bigint') return res.sendStatus(400);",
       "  if (!Number.isInteger(id)) return res.sendStatus(400);",
       "  if (isNaN(id)) return res.sendStatus(400);",
       "  if (!/^\\d+$/.test(id)) return res.sendStatus(400);",
@@ -264,6 +265,7 @@ describe("guards that a value is a number or matches a closed pattern (JavaScrip
       "  if (!/^.+$/.test(id)) return res.sendStatus(400);",
       "  if (!/^\\d+|x$/.test(id)) return res.sendStatus(400);",
       "  if (/^\\d+$/.test(id)) console.log('digits');",
+      "  if (typeof id !== 'number' && id.length > 3) return res.sendStatus(400);",
     ])
       expect([guard, await flagged("src/t.js", route(guard))]).toEqual([guard, [6]]);
     for (const guard of [
