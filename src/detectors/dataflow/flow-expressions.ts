@@ -1,7 +1,7 @@
 import type { SgNode } from "@ast-grep/napi";
 import { methodOnValue } from "./flow-methods.js";
 import { FlowTexts } from "./flow-texts.js";
-import { quoteOf } from "./flow-guards.js";
+import { quoteOf, strippedToPlain } from "./flow-guards.js";
 import type { FlowSyntax } from "./flow-table.js";
 import {
   callParts,
@@ -13,6 +13,7 @@ import {
   PATTERN_KINDS,
   parametersOf,
   receiverFirst,
+  stringText,
   type State,
   union,
 } from "./flow-state.js";
@@ -583,6 +584,7 @@ export abstract class FlowExpressions extends FlowTexts {
       return { ...CONSTANT, rows: [row], entries: args[0]?.entries ? new Map(args[0].entries) : new Map() };
     if (t.sanitizers.test(callee) || t.scalarMethods.test(method)) return { ...CONSTANT, rows: [row] };
     if (object && escapesQuotes(method, argNodes, args, t)) return { ...CONSTANT, rows: [row] };
+    if (strips(object, method, callee, argNodes, args, t)) return { ...CONSTANT, rows: [row] };
     // A tagged template whose tag binds its substitutions: a query object, no text spliced in.
     if (argList && String(argList.kind()) === "template_string" && t.bindingTags?.test(callee))
       return { ...CONSTANT, rows: [row] };
@@ -630,19 +632,22 @@ export abstract class FlowExpressions extends FlowTexts {
         ? this.importedCall(object, method, args)
         : undefined;
     if (imported) return { ...imported, rows: [row] };
-    // `list.map((x) => ...)`: what the callback returns for the list's elements. A callback whose
-    // one parameter is written bare (`v => ...`) has no parameter list to bind: read as before.
-    const callback = argNodes.length === 1 ? argNodes[0] : undefined;
+    // `list.map((x) => ...)`, `_.map(list, (x) => ...)`: what the callback returns for the list's
+    // elements. A callback whose one parameter is written bare (`v => ...`) has no parameter list
+    // to bind: read as before.
+    const listFirst = argNodes.length === 2 && t.mapFunctions?.test(callee) === true;
+    const list = listFirst ? args[0] : receiver;
+    const callback = listFirst ? argNodes[1] : argNodes.length === 1 ? argNodes[0] : undefined;
     if (
-      receiver &&
+      list &&
       callback &&
-      t.mapMethods?.test(method) &&
+      (listFirst || t.mapMethods?.test(method)) &&
       t.functionKinds.includes(String(callback.kind())) &&
       fieldOf(callback, "parameters", t) !== null &&
       this.depth <= MAX_CALL_DEPTH
     ) {
-      const element = receiver.items?.length ? receiver.items.reduce((a, b) => join(a, b)) : receiver;
-      const given = [element, { ...CONSTANT, rows: [row] }, receiver].slice(0, parametersOf(callback, t).length);
+      const element = list.items?.length ? list.items.reduce((a, b) => join(a, b)) : list;
+      const given = [element, { ...CONSTANT, rows: [row] }, list].slice(0, parametersOf(callback, t).length);
       return at(this.callFunction(callback, given, row), row);
     }
     // Rows a database gave back: outside data, not the SQL that asked for them.
@@ -720,6 +725,40 @@ function keep(visits: Map<number, FlowValue[]>, id: number, value: FlowValue): v
   if (!seen) visits.set(id, [value]);
   else if (seen.length < MAX_VISITS) seen.push(value);
   else seen[seen.length - 1] = join(seen[seen.length - 1] as FlowValue, value);
+}
+
+/**
+ * Whether a call removes every character outside a closed class (`stripped`): JavaScript's
+ * `s.replace(/[^0-9]/g, "")`, Python's `re.sub(r"[^\w]", "", s)` (every match, unless a count is
+ * given). What is left is letters, digits, `_` and `.`.
+ *
+ * @example strips(obj, "replace", "s.replace", [regexNode("/[^0-9]/g"), stringNode('""')], values, JAVASCRIPT) // true
+ */
+function strips(
+  object: SgNode | null,
+  method: string,
+  callee: string,
+  argNodes: readonly SgNode[],
+  args: readonly FlowValue[],
+  t: FlowSyntax,
+): boolean {
+  const s = t.stripped;
+  if (!s) return false;
+  if (object && s.regexMethods?.test(method) && argNodes.length === 2) {
+    const [pattern] = argNodes as [SgNode];
+    if (String(pattern.kind()) !== "regex" || typeof args[1]?.known !== "string") return false;
+    const body = fieldOf(pattern, "pattern", t)?.text() ?? "";
+    return strippedToPlain(body, fieldOf(pattern, "flags", t)?.text() ?? "", args[1].known);
+  }
+  if (s.functions?.test(callee) && argNodes.length === 3) {
+    const [pattern] = argNodes as [SgNode];
+    const [, replacement] = args;
+    if (!t.stringKinds.includes(String(pattern.kind())) || /^[a-zA-Z]*[fF]/.test(pattern.text())) return false;
+    return (
+      typeof replacement?.known === "string" && strippedToPlain(stringText(pattern.text()), "g", replacement.known)
+    );
+  }
+  return false;
 }
 
 /**

@@ -195,6 +195,20 @@ function checksEach(callback: SgNode, t: FlowSyntax, constant: (node: SgNode) =>
   return !!body && factsOf(body, true, t, constant).some((f) => f.name === name && f.what === "checked");
 }
 
+/** One item of a character class that holds no syntax: `\d`, `\w`, `a-z`, `0-9`, a letter, `_`, `.`. */
+const CLASS_ITEM = String.raw`(?:\\[dw._]|[a-z]-[a-z]|[A-Z]-[A-Z]|[0-9]-[0-9]|[A-Za-z0-9_.])`;
+
+/**
+ * Whether a global replacement by a plain text leaves only characters that hold no syntax: it
+ * removes everything outside a closed class (`/[^0-9]/g`, `/[^\w.]+/g`, `/\D/g`, `/\W+/g`).
+ *
+ * @example strippedToPlain("[^a-z0-9_]", "gi", "") // true; strippedToPlain("[^\\w ]", "g", "") // false
+ */
+export function strippedToPlain(pattern: string, flags: string, replacement: string): boolean {
+  if (!flags.includes("g") || !/^[A-Za-z0-9_.]*$/.test(replacement)) return false;
+  return new RegExp(String.raw`^(?:\[\^${CLASS_ITEM}+\]|\\[DW])[+*]?$`).test(pattern);
+}
+
 /**
  * Whether a regular expression matches only whole texts made of letters, digits, `_`, `.` and
  * single `-`: anchored at both ends (not per line), no alternation outside a group, and nothing
@@ -204,7 +218,7 @@ function checksEach(callback: SgNode, t: FlowSyntax, constant: (node: SgNode) =>
  */
 export function closedPattern(pattern: string, flags: string): boolean {
   if (flags.includes("m") || !pattern.startsWith("^") || !/(?:^|[^\\])\$$/.test(pattern)) return false;
-  const klass = String.raw`\[(?:\\[dw._]|[a-z]-[a-z]|[A-Z]-[A-Z]|[0-9]-[0-9]|[A-Za-z0-9_.])+\]`;
+  const klass = String.raw`\[${CLASS_ITEM}+\]`;
   const atom = String.raw`(?:\\[dw._]|[A-Za-z0-9_]|${klass}|-)`;
   const quantifier = String.raw`(?:[+*?]|\{\d+(?:,\d*)?\})\??`;
   const token = new RegExp(String.raw`^(?:(${atom})(${quantifier})?|\((?:\?:)?|\)(${quantifier})?|\|)`);

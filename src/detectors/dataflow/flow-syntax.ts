@@ -184,6 +184,7 @@ const PYTHON: FlowSyntax = {
     typeCalls: { callee: /^isinstance$/, plain: /^(int|float|bool|Decimal|decimal\.Decimal|UUID|uuid\.UUID)$/ },
     patternCalls: /^re\.(fullmatch|match|search)$/,
   },
+  stripped: { functions: /^re\.sub$/ },
 };
 
 /**
@@ -260,7 +261,9 @@ const JAVASCRIPT: FlowSyntax = {
   sanitizers:
     /^(parseInt|parseFloat|Number|Boolean|Number\.parseInt|Number\.parseFloat|Math\.\w+|(?:[\w$]+\.)+(?:escape|escapeId|escapeLiteral|escapeIdentifier)|escape|sqlstring\.escape|shellescape|shellEscape|quote|(?:[\w$]+\.)*(?:escape|quote)\w*(?:Identifier|Ident|Literal)|(?:[\w$]+\.)*as\.(?:text|number|bool|date|json|csv|array|name|alias|value)|(?:[\w$]+\.)*helpers\.(?:values|insert|update|sets))$/,
   quoteEscapes: { regexMethods: /^replace(All)?$/, stringMethods: /^replaceAll$/ },
+  stripped: { regexMethods: /^replace(All)?$/ },
   mapMethods: /^(map|flatMap)$/,
+  mapFunctions: /^(?:_|lodash)\.(?:map|flatMap)$/,
   scalarMethods: /^(includes|startsWith|endsWith|indexOf|lastIndexOf|test|has|localeCompare|isArray|isInteger)$/,
   // pg-promise's too: `db.manyOrNone(text)` gives rows, as `query` does.
   queryMethods: new RegExp(`^(?:query|execute|${PG_PROMISE_QUERY_METHODS.join("|")})$`),

@@ -109,11 +109,19 @@ export interface FlowSyntax {
    */
   quoteEscapes?: { regexMethods: RegExp; stringMethods: RegExp };
   /**
+   * Calls that remove every character outside a closed class, leaving plain text: methods given a
+   * pattern and its replacement (`s.replace(/[^0-9]/g, "")`), functions given the pattern, the
+   * replacement and the text (`re.sub(r"[^\w]", "", s)`).
+   */
+  stripped?: { regexMethods?: RegExp; functions?: RegExp };
+  /**
    * A list's methods that give a list of what their callback returns for each element
    * (`ids.map(() => "?")`, `names.map((n) => quote(n))`): read as the callback's result, run with
    * the list's element, its index and the list.
    */
   mapMethods?: RegExp;
+  /** The same as functions given the list first (lodash's `_.map(list, callback)`). */
+  mapFunctions?: RegExp;
   /**
    * Template tags that send their substitutions as bound parameters (`SQL\`... ${id}\``,
    * postgres.js's `sql`, Prisma's `$queryRaw`): the query they make carries no spliced text.

@@ -353,3 +353,21 @@ describe("injection flows: pg-promise's query methods, its formatting, and escap
     }
   });
 });
+
+describe("injection flows: lodash's map runs its callback over the list, as list.map does", () => {
+  const save = (mapped: string) => [
+    "import _ from 'lodash';",
+    "import { idb, pgp } from './db';",
+    "export const save = async (keys: string[]) => {",
+    `  const values = ${mapped};`,
+    "  await idb.none(`DELETE FROM t WHERE k IN (${values.join(',')})`);",
+    "};",
+  ];
+
+  it("TS: keys escaped inside _.map's callback reach SQL escaped; the same keys mapped bare are flagged", async () => {
+    for (const mapped of ["_.map(keys, (k) => pgp.as.text(k))", "lodash.flatMap(keys, (k) => [pgp.as.text(k)])"])
+      expect([mapped, await flagged("src/save.ts", save(mapped))]).toEqual([mapped, []]);
+    for (const mapped of ["_.map(keys, (k) => k)", "_.map(keys, (k) => `'${k}'`)"])
+      expect([mapped, await flagged("src/save.ts", save(mapped))]).toEqual([mapped, [5]]);
+  });
+});

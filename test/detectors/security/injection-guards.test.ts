@@ -303,3 +303,35 @@ describe("JavaScript/TypeScript tagged templates that bind their values", () => 
     ).toEqual([6]);
   });
 });
+
+describe("a replacement that removes every character outside a closed class leaves plain text", () => {
+  const js = (expr: string) => [
+    "const express = require('express'); const app = express();",
+    "app.get('/t', (req, res) => {",
+    "  const page = req.query.page;",
+    `  db.query(\`SELECT * FROM t OFFSET \${${expr}}\`);`,
+    "});",
+  ];
+  const py = (expr: string) => [
+    "from flask import request",
+    "def view():",
+    "    p = request.args.get('p')",
+    `    cursor.execute("SELECT * FROM t WHERE id = " + ${expr})`,
+  ];
+
+  it("JavaScript's replace(/[^0-9]/g, '') and Python's re.sub(r'\\D+', '', s) are no splice; a space kept, one match, or a text put back are", async () => {
+    for (const expr of ["page.replace(/[^0-9]/g, '')", "page.replace(/[^\\w.]+/g, '')", "page.replaceAll(/\\D/g, '')"])
+      expect([expr, await flagged("src/t.js", js(expr))]).toEqual([expr, []]);
+    for (const expr of [
+      "page.replace(/[^0-9]/, '')",
+      "page.replace(/[^\\w ]/g, '')",
+      "page.replace(/[^\\w-]/g, '')",
+      "page.replace(/[^0-9]/g, ' OR ')",
+    ])
+      expect([expr, await flagged("src/t.js", js(expr))]).toEqual([expr, [4]]);
+    for (const expr of ['re.sub(r"[^0-9]", "", p)', 're.sub(r"\\D+", "", p)'])
+      expect([expr, await flagged("app/view.py", py(expr))]).toEqual([expr, []]);
+    for (const expr of ['re.sub(r"[^\\w ]", "", p)', 're.sub(r"[^0-9]", "", p, 1)', 're.sub(r"[^0-9]", "--", p)'])
+      expect([expr, await flagged("app/view.py", py(expr))]).toEqual([expr, [4]]);
+  });
+});
