@@ -242,8 +242,11 @@ export abstract class FlowExpressions extends FlowTexts {
   private moduleName(name: string, row: number): FlowValue | undefined {
     const values = this.moduleValues().get(name);
     if (!values || values.length === 0) return undefined;
+    // `const config = require("../config")`: a module, as `import config from "../config"` binds.
+    const load = this.t.moduleNames?.load;
+    if (load && values.every((v) => load.test(v.text()))) return { ...CONSTANT, rows: [row] };
     // Only plain data counts: a constant's text, a choice of constants, a list or map of them. A
-    // name given a call's result (`db = require("./db")`, `root = Path(__file__)`) stays outside data.
+    // name given a call's result (`root = Path(__file__)`) stays outside data.
     return this.readOnce(`module:${name}`, values, row, (v) =>
       !v.outside &&
       (v.known !== undefined || v.choices !== undefined || v.items !== undefined || v.entries !== undefined)

@@ -289,6 +289,7 @@ const JAVASCRIPT: FlowSyntax = {
       "rest_pattern",
       "catch_clause",
     ],
+    load: /^require\(\s*(["'`])[^"'`]+\1\s*\)(?:\.[\w$]+)*$/,
   },
   listAdd: /^push$/,
   listInsert: /(?!)/,

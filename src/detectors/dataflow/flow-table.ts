@@ -144,7 +144,15 @@ export interface FlowSyntax {
    * built on (`+=`), assigned inside a function, or named by a `rebinding` statement (`global x`)
    * stays data from outside, as a name the file does not bind is.
    */
-  moduleNames?: { otherBindings: readonly string[]; rebinding?: string };
+  moduleNames?: {
+    otherBindings: readonly string[];
+    rebinding?: string;
+    /**
+     * A top-level value that loads a module by name (CommonJS's `require("../config")`, or a member
+     * of it): the name holds a module, never data, as a name an import binds does.
+     */
+    load?: RegExp;
+  };
   /** Methods whose result is a number or boolean, whatever the receiver (`length`, `equals`). */
   scalarMethods: RegExp;
   /**

@@ -371,3 +371,33 @@ describe("injection flows: lodash's map runs its callback over the list, as list
       expect([mapped, await flagged("src/save.ts", save(mapped))]).toEqual([mapped, [5]]);
   });
 });
+
+describe("injection flows: a module loaded by require at the top level is a module, as one an import binds", () => {
+  const service = (load: string, sql = "`SELECT * FROM ${config.database.schema}.users WHERE id = ?`") => [
+    load,
+    "module.exports.get = async function get(userId) {",
+    `  const sql = ${sql};`,
+    "  return pool.query(sql, [userId]);",
+    "};",
+  ];
+
+  it("JS: a schema name read from require('../utils/config') is configuration, as from import config", async () => {
+    for (const load of [
+      "const config = require('../utils/config');",
+      "var config = require('config');",
+      "const settings = require('./settings').db, config = { database: settings };",
+      "import config from '../utils/config';",
+    ])
+      expect([load, await flagged("api/users.js", service(load))]).toEqual([load, []]);
+  });
+
+  it("JS twin: what a function or a loaded module's call returns is outside data, and request data beside config is still flagged", async () => {
+    for (const load of ["const config = loadConfig();", "const config = require('../utils/config')(process.env);"])
+      expect([load, await flagged("api/users.js", service(load))]).toEqual([load, [4]]);
+    const withRequest = service(
+      "const config = require('../utils/config');",
+      "`SELECT * FROM ${config.database.schema}.users WHERE id = ${userId}`",
+    );
+    expect(await flagged("api/users.js", withRequest)).toEqual([4]);
+  });
+});
