@@ -5,7 +5,7 @@ import { carried } from "../dataflow/flow-value.js";
 import { escapeRegExp } from "../../domain/reg-exp.js";
 import { enclosingFunction } from "./enclosing-function.js";
 
-/** The last name of a call that escapes or quotes its value for SQL (`escape`, `this.client.escape`, `quoteIdentifier`); never `unescape`. */
+/** The last name of a call that escapes or quotes its value for SQL (`escape`, `this.client.escape`, `quoteLiteral`); never `unescape`. */
 const ESCAPING_CALLEE = /(?:^|\.)(?!un)[\w$]*(?:escape|quote)[\w$]*$/i;
 
 /** A `return` of a bare name, and an escaping call: a file without both has nothing for `bareEscaperReturns` (its pre-check). */
