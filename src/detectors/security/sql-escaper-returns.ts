@@ -2,8 +2,8 @@ import type { SgNode } from "@ast-grep/napi";
 import type { PatchSyntax } from "../code/syntax-tree.js";
 import { FlowReader } from "../dataflow/flow-reader.js";
 import { carried } from "../dataflow/flow-value.js";
-import { escapeRegExp } from "../../domain/reg-exp.js";
 import { enclosingFunction } from "./enclosing-function.js";
+import { textTypeTest } from "./sql-quote-wrap.js";
 
 /** The last name of a call that escapes or quotes its value for SQL (`escape`, `this.client.escape`, `quoteLiteral`); never `unescape`. */
 const ESCAPING_CALLEE = /(?:^|\.)(?!un)[\w$]*(?:escape|quote)[\w$]*$/i;
@@ -75,7 +75,7 @@ function underRawTest(e: SgNode, fn: SgNode): boolean {
  * wrap's `knownNotText` reads the same test).
  */
 function typedByValue(fn: SgNode, name: string): boolean {
-  return new RegExp(`typeof\\s+${escapeRegExp(name)}\\s*[!=]==?\\s*["'\x60]string["'\x60]`).test(fn.text());
+  return textTypeTest(name, "[!=]==?").test(fn.text());
 }
 
 /** The names a function's parameters bind (`val`, `raw = false`, TypeScript's `val: unknown`). */

@@ -89,12 +89,20 @@ export function quotedUnescaped(syntax: PatchSyntax): number[] {
 }
 
 /**
+ * A test of whether a name holds text (`typeof col === "string"`), with the comparison `operator`
+ * as a pattern (`===?`, or `[!=]==?` for either way).
+ */
+export function textTypeTest(name: string, operator: string): RegExp {
+  return new RegExp(`typeof\\s+${escapeRegExp(name)}\\s*${operator}\\s*["'\x60]string["'\x60]`);
+}
+
+/**
  * Whether the node lies in the `else` of a test that the value's name is a string (`if (typeof col
  * === "string") {...} else { return \`'${col}'\` }`): there it is a number, a boolean or the like,
  * which holds no quote.
  */
 function knownNotText(node: SgNode, name: string): boolean {
-  const test = new RegExp(`typeof\\s+${escapeRegExp(name)}\\s*===?\\s*["'\x60]string["'\x60]`);
+  const test = textTypeTest(name, "===?");
   for (let n = node.parent(); n; n = n.parent()) {
     if (n.kind() !== "else_clause") continue;
     const condition = n.parent()?.field("condition");

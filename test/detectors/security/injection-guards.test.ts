@@ -71,32 +71,24 @@ describe("Python eval/exec judged by what reaches them", () => {
 });
 
 describe("guards on a local before a shell (Python)", () => {
+  /** A view that reads `count`, raises where `test` holds, then runs a shell with it on line 8. */
+  const guarded = (test: string) => [
+    "import os, re",
+    "from flask import request",
+    "",
+    "def ping():",
+    '    count = request.args.get("count", "")',
+    `    if ${test}:`,
+    '        raise ValueError("bad count")',
+    '    os.system("ping -c " + count + " localhost")',
+  ];
+
   it("an early return unless the value is digits makes os.system safe; an emptiness check does not", async () => {
-    const guarded = (test: string) => [
-      "import os",
-      "from flask import request",
-      "",
-      "def ping():",
-      '    count = request.args.get("count", "")',
-      `    if ${test}:`,
-      '        raise ValueError("bad count")',
-      '    os.system("ping -c " + count + " localhost")',
-    ];
     expect(await flagged("app/ping.py", guarded("not count.isdigit()"))).toEqual([]);
     expect(await flagged("app/ping.py", guarded("not count"))).toEqual([8]);
   });
 
   it("isinstance with a number type and a whole-text digits pattern guard the value; str, a prefix match or MULTILINE do not", async () => {
-    const guarded = (test: string) => [
-      "import os, re",
-      "from flask import request",
-      "",
-      "def ping():",
-      '    count = request.args.get("count", "")',
-      `    if ${test}:`,
-      '        raise ValueError("bad count")',
-      '    os.system("ping -c " + count + " localhost")',
-    ];
     for (const test of [
       "not isinstance(count, int)",
       "not isinstance(count, (int, float))",
