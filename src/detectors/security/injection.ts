@@ -165,27 +165,25 @@ const lineDetector: Detector = codeLineDetector(
         if (line !== undefined && !found.has(line)) found.set(line, `${FLOW_MESSAGE[flow.kind]} (\`${flow.call}\`)`);
       }
     }
+    // Rows a tree rule found, each with its message unless a flow already named the line.
+    const keep = (tree: PatchSyntax, rows: number[], message: string) => {
+      for (const row of rows) {
+        const line = tree.lineAt(row);
+        if (line !== undefined && !found.has(line)) found.set(line, message);
+      }
+    };
     // A value quoted for SQL by hand, unescaped, in a file whose strings hold SQL (or that writes
     // schema statements): wherever it goes.
     const quoted =
       lang && JS_FAMILY.has(lang) && precheck(QUOTE_WRAP.test(text)) ? (syntax ?? syntaxOfPatch(file)) : undefined;
-    if (quoted && (mayHoldSqlText(quoted) || DDL_WORDS.test(text))) {
-      for (const row of quotedUnescaped(quoted)) {
-        const line = quoted.lineAt(row);
-        if (line !== undefined && !found.has(line)) found.set(line, QUOTED_MESSAGE);
-      }
-    }
+    if (quoted && (mayHoldSqlText(quoted) || DDL_WORDS.test(text)))
+      keep(quoted, quotedUnescaped(quoted), QUOTED_MESSAGE);
     // A function that escapes a parameter for SQL on some paths and returns it bare on another.
     const escaper =
       lang && JS_FAMILY.has(lang) && precheck(BARE_RETURN.test(text) && ESCAPING_CALL.test(text))
         ? (syntax ?? syntaxOfPatch(file))
         : undefined;
-    if (escaper && mayHoldSqlText(escaper)) {
-      for (const row of bareEscaperReturns(escaper)) {
-        const line = escaper.lineAt(row);
-        if (line !== undefined && !found.has(line)) found.set(line, BARE_RETURN_MESSAGE);
-      }
-    }
+    if (escaper && mayHoldSqlText(escaper)) keep(escaper, bareEscaperReturns(escaper), BARE_RETURN_MESSAGE);
     // With a syntax tree, SQL and shell flows are read from it; the line rules keep what it does not
     // follow (SQL built from request data before any call, eval, templates), outside strings and comments.
     const treeRules = syntax && readsCode(syntax.lang) ? TREE_FILE_RULES_CODE_READ : TREE_FILE_RULES;

@@ -8,8 +8,11 @@ import { textTypeTest } from "./sql-quote-wrap.js";
 /** The last name of a call that escapes or quotes its value for SQL (`escape`, `this.client.escape`, `quoteLiteral`); never `unescape`. */
 const ESCAPING_CALLEE = /(?:^|\.)(?!un)[\w$]*(?:escape|quote)[\w$]*$/i;
 
-/** A `return` of a bare name, and an escaping call: a file without both has nothing for `bareEscaperReturns` (its pre-check). */
-export const BARE_RETURN = /\breturn\s+[A-Za-z_$][\w$]*\s*;?\s*(?:\}|$)/m;
+/**
+ * A `return` of a bare name (ended by `;`, `}`, a comment or the line's end), and an escaping call:
+ * a file without both has nothing for `bareEscaperReturns` (its pre-check).
+ */
+export const BARE_RETURN = /\breturn\s+[A-Za-z_$][\w$]*\s*(?:[;}]|\/[/*]|$)/m;
 export const ESCAPING_CALL = /(?<!un)(?:escape|quote)\w*\s*\(/i;
 
 const FUNCTION_KINDS = ["function_declaration", "function_expression", "method_definition", "arrow_function"].map(

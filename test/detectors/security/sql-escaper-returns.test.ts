@@ -38,6 +38,18 @@ describe("SEC-02: a function that escapes a value for SQL on some paths and retu
     expect(messages.some((m) => /returns it here as given/.test(m))).toBe(false);
   });
 
+  it("a bare return followed by a comment is still read (the file's pre-check lets it through)", async () => {
+    expect(
+      await flagged(
+        "lib/mysql.js",
+        connector([
+          "  if (prop.type.name === 'Number') return val; // numbers go as they are",
+          "  return this.client.escape(val.toString());",
+        ]),
+      ),
+    ).toEqual([2, 5]);
+  });
+
   it("the same with an Oracle-style ternary escape and a guard that does not prove the value plain", async () => {
     expect(
       await flagged(
