@@ -42,6 +42,8 @@ const READERS = new WeakMap<SgNode, FlowReader | null>();
  */
 export class FlowReader extends FlowExpressions {
   private readonly summaries = new Map<string, FlowValue>();
+  /** `callersOf`'s answer per function (its node id): one search of the file's calls each. */
+  private readonly callers = new Map<number, { fn: SgNode; calls: SgNode[] } | undefined>();
   private statements = 0;
   private returns: FlowValue[] | undefined;
 
@@ -171,7 +173,17 @@ export class FlowReader extends FlowExpressions {
     const holder = fn?.parent();
     const declared = holder && t.declaratorKinds.includes(String(holder.kind())) ? fieldOf(holder, "name", t) : null;
     const name = fn ? (fieldOf(fn, "name", t) ?? declared)?.text() : undefined;
-    if (!fn || !name || !this.parameterNames(fn).includes(node.text()) || this.exported(fn, name)) return undefined;
+    if (!fn || !name || !this.parameterNames(fn).includes(node.text())) return undefined;
+    // The same for each of the function's parameters: read once per function.
+    const key = fn.id();
+    if (!this.callers.has(key)) this.callers.set(key, this.callsOf(fn, name));
+    return this.callers.get(key);
+  }
+
+  /** The file's calls of `fn` (named `name`), when only the file calls it and every call binds by position. */
+  private callsOf(fn: SgNode, name: string): { fn: SgNode; calls: SgNode[] } | undefined {
+    const t = this.t;
+    if (this.exported(fn, name)) return undefined;
     // One function by that name, so that every call of the name is a call of it.
     if (this.functions.get(name)?.length !== 1) return undefined;
     const inside = fn.range();
