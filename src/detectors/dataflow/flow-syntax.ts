@@ -257,9 +257,11 @@ const JAVASCRIPT: FlowSyntax = {
   castKinds: [],
   sourceMethods: /(?!)/,
   // Numbers, and escapers on any object (`this.pool.escape(v)`, `client.escapeLiteral(v)`,
-  // pg-promise's `pgp.as.text(v)` and the statements its helpers write, `pgp.helpers.values(rows, cs)`).
+  // pg-promise's `pgp.as.text(v)` and the statements its helpers write, `pgp.helpers.values(rows, cs)`;
+  // knex's `client.parameter(v, builder, holder)` and `formatter.parameter(v)`, which bind the value
+  // and return its placeholder).
   sanitizers:
-    /^(parseInt|parseFloat|Number|Boolean|Number\.parseInt|Number\.parseFloat|Math\.\w+|(?:[\w$]+\.)+(?:escape|escapeId|escapeLiteral|escapeIdentifier)|escape|sqlstring\.escape|shellescape|shellEscape|quote|(?:[\w$]+\.)*(?:escape|quote)\w*(?:Identifier|Ident|Literal)|(?:[\w$]+\.)*as\.(?:text|number|bool|date|json|csv|array|name|alias|value)|(?:[\w$]+\.)*helpers\.(?:values|insert|update|sets))$/,
+    /^(parseInt|parseFloat|Number|Boolean|Number\.parseInt|Number\.parseFloat|Math\.\w+|(?:[\w$]+\.)+(?:escape|escapeId|escapeLiteral|escapeIdentifier)|escape|sqlstring\.escape|shellescape|shellEscape|quote|(?:[\w$]+\.)*(?:escape|quote)\w*(?:Identifier|Ident|Literal)|(?:[\w$]+\.)*as\.(?:text|number|bool|date|json|csv|array|name|alias|value)|(?:[\w$]+\.)*helpers\.(?:values|insert|update|sets)|(?:[\w$]+\.)*(?:client|formatter)\.parameter)$/,
   quoteEscapes: { regexMethods: /^replace(All)?$/, stringMethods: /^replaceAll$/ },
   stripped: { regexMethods: /^replace(All)?$/ },
   mapMethods: /^(map|flatMap)$/,

@@ -481,7 +481,7 @@ function flowHit(
     if (!whenHolds(rule, call) && !shellByFlow(rule, call, flow)) continue;
     // Text that is a literal (or an ALL_CAPS constant) where the command goes carries nothing in:
     // the function need not be run (`db.query("SELECT ... WHERE id = $1", [id])`).
-    const positional = call.args.filter((a) => !OPTION_KINDS.has(kindOf(a)));
+    const positional = sqlTextArguments(call, rule);
     const carriers = (rule.shape ?? "text") === "text" ? (rule.args ?? [0]).map((i) => positional[i]) : positional;
     if (rule.environment === undefined && carriers.every((n) => n === undefined || strings.isConstant(n))) {
       reachedAny = true;
@@ -851,7 +851,7 @@ function wholeTextArgument(call: CallSite, rule: SinkRule): SgNode | undefined {
 
 /** The values that carry a sink's SQL or shell text, by the flow; undefined when the flow did not reach the call. */
 function flowCarriers(call: CallSite, rule: SinkRule, flow: FlowReader): FlowValue[] | undefined {
-  const positional = call.args.filter((a) => !OPTION_KINDS.has(kindOf(a)));
+  const positional = sqlTextArguments(call, rule);
   const values = positional.map((a) => flow.valueAt(a));
   if (values.some((v) => v === undefined)) return undefined;
   const given = values as FlowValue[];
@@ -875,7 +875,11 @@ function flowCarriers(call: CallSite, rule: SinkRule, flow: FlowReader): FlowVal
   if (shape === "text")
     return (rule.args ?? [0]).flatMap((i) => {
       const arg = positional[i];
-      return arg ? [...(flow.valuesAt(arg) ?? [])] : [];
+      if (!arg) return [];
+      // `query({ text, values })`: the object's value holds the local `text` under its name.
+      const key = rule.kind === "sql" && i === 0 ? shorthandTextKey(arg) : undefined;
+      const values = flow.valuesAt(arg) ?? [];
+      return key ? values.map((v) => v.entries?.get(key) ?? v) : [...values];
     });
   // `Process.Start("cmd.exe", "/c " + x)`: a shell program, then a line that starts with its flag.
   if (shape === "program-argline") {
@@ -952,7 +956,7 @@ function commandText(
   rules: InjectionRules,
   reader: StringBuilderReader,
 ): SgNode[] | undefined {
-  const positional = call.args.filter((a) => !OPTION_KINDS.has(kindOf(a)));
+  const positional = sqlTextArguments(call, rule);
   const shape = rule.shape ?? "text";
   if (shape === "argv") return scriptOf(argvOf(positional.slice(rule.argvFrom ?? 0), rules, reader));
   if (shape === "text-or-array" || shape === "text-or-argv") {
@@ -986,6 +990,39 @@ function commandText(
 
 /** Keyword arguments and trailing options (Python `shell=True`, Ruby `exception: true`) carry no command. */
 const OPTION_KINDS = new Set(["keyword_argument", "pair"]);
+
+/** The text key an object literal names by shorthand (`{ text, values }`: "text"), if any. */
+function shorthandTextKey(arg: SgNode): string | undefined {
+  if (kindOf(arg) !== "object") return undefined;
+  return arg
+    .namedChildren()
+    .find((p) => p.kind() === "shorthand_property_identifier" && CONFIG_TEXT_KEYS.has(p.text()))
+    ?.text();
+}
+
+/** The keys of a query given as one object whose text a database runs (`sqlTextArguments`, `shorthandTextKey`). */
+const CONFIG_TEXT_KEYS = new Set(["text", "sql", "query"]);
+
+/**
+ * A call's positional arguments, where a SQL sink given its query as one object literal stands
+ * for that object's text: node-postgres's `query({ text, values })`, mysql's `query({ sql,
+ * timeout })`, libSQL's `execute({ sql, args })`, Sequelize's `query({ query, values })`. Its other
+ * keys are bound values and options; an object with none of these keys is left as it is.
+ *
+ * @example sqlTextArguments(poolQueryCall, sqlRule)[0]?.text() // "`SELECT v FROM t WHERE v LIKE '${m}'`"
+ */
+function sqlTextArguments(call: CallSite, rule: SinkRule): SgNode[] {
+  const positional = call.args.filter((a) => !OPTION_KINDS.has(kindOf(a)));
+  const first = positional[0];
+  if (rule.kind !== "sql" || !first || kindOf(first) !== "object") return positional;
+  for (const part of first.namedChildren()) {
+    const key = part.kind() === "pair" ? part.field("key") : null;
+    const value = part.field("value");
+    if (key && value && CONFIG_TEXT_KEYS.has(key.text().replace(/^(["'])(.*)\1$/, "$2")))
+      return [value, ...positional.slice(1)];
+  }
+  return positional;
+}
 
 /** A program and its arguments: one array or list argument stands for its elements. */
 function argvOf(args: SgNode[], rules: InjectionRules, reader: StringBuilderReader): SgNode[] {

@@ -225,3 +225,87 @@ describe("injection flows: PostgreSQL NOTIFY", () => {
     ).toEqual([4]);
   });
 });
+
+describe("injection flows: a query given as one object ({ text, values }, { sql }, { query })", () => {
+  it("JS: node-postgres's query({ text: `...`, values }) with a value spliced on another line is flagged", async () => {
+    expect(
+      await flagged("src/database/postgres/sorted.js", [
+        "module.getSortedSetScan = async function (params) {",
+        "  const res = await module.pool.query({",
+        "    text: `",
+        "SELECT z.value FROM legacy_zset z",
+        " WHERE z._key = $1",
+        "   AND z.value LIKE '${params.match}'`,",
+        "    values: [params.key],",
+        "  });",
+        "  return res.rows;",
+        "};",
+        "module.scanKeys = async function (params) {",
+        "  const text = `SELECT o._key FROM legacy_object_live o",
+        "   WHERE o._key LIKE '${params.match}'`;",
+        "  return (await module.pool.query({ text, values: [] })).rows;",
+        "};",
+      ]),
+    ).toEqual([2, 14]);
+  });
+
+  it("TS: mysql's query({ sql }) and libSQL's execute({ sql, args }) with built text are flagged", async () => {
+    expect(
+      await flagged("src/store.ts", [
+        "export async function byName(conn: Connection, name: string) {",
+        "  return conn.query({ timeout: 1000, sql: 'SELECT * FROM users WHERE name = ' +",
+        "    name }, []);",
+        "}",
+        "export async function near(db: Client, table: string, k: string) {",
+        "  return db.execute({",
+        "    sql: `SELECT id FROM items",
+        "      WHERE k = '${k}'`,",
+        "    args: [],",
+        "  });",
+        "}",
+      ]),
+    ).toEqual([2, 6]);
+  });
+
+  it("twin: knex's client.parameter(value, builder, holder) binds the value and splices only its placeholder", async () => {
+    const compiler = (value: string) => [
+      "class TableCompiler_MySQL {",
+      "  getFKRefs(runner) {",
+      "    const bindingsHolder = { bindings: [] };",
+      "    const sql = 'SELECT KCU.CONSTRAINT_NAME FROM INFORMATION_SCHEMA.KEY_COLUMN_USAGE AS KCU ' +",
+      `      'WHERE KCU.REFERENCED_TABLE_NAME = ' + ${value};`,
+      "    return runner.query({ sql, bindings: bindingsHolder.bindings });",
+      "  }",
+      "}",
+    ];
+    expect(
+      await flagged(
+        "lib/dialects/mysql/schema/mysql-tablecompiler.js",
+        compiler("this.client.parameter(this.tableNameRaw, this.tableBuilder, bindingsHolder)"),
+      ),
+    ).toEqual([]);
+    expect(await flagged("lib/dialects/mysql/schema/mysql-tablecompiler.js", compiler("this.tableNameRaw"))).toEqual([
+      6,
+    ]);
+  });
+
+  it("twins: the same objects with bound values, constant text, or no text key are not", async () => {
+    expect(
+      await flagged("src/database/postgres/main.js", [
+        "module.scan = async function (params) {",
+        "  const res = await module.pool.query({",
+        "    text: `SELECT o._key FROM legacy_object_live o",
+        "     WHERE o._key LIKE $1`,",
+        "    values: [params.match],",
+        "  });",
+        "  await module.pool.query({ name: 'fetch-user', text: 'SELECT * FROM u WHERE id = $1', values: [params.id] });",
+        "  await module.pool.query({ rowMode: 'array', values: [params.id] }, 'SELECT 1');",
+        "  const text = `SELECT o._key FROM legacy_object_live o",
+        "   WHERE o._key LIKE $1`;",
+        "  await module.pool.query({ text, values: [params.match] });",
+        "  return res.rows;",
+        "};",
+      ]),
+    ).toEqual([]);
+  });
+});
