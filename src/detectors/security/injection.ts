@@ -54,6 +54,38 @@ function textRows(syntax: PatchSyntax): Set<number> {
   return rows;
 }
 
+/** JavaScript's calls that run text as code: `eval(...)`, `new Function(...)`, `vm.runInNewContext(...)` and its kin. */
+const JS_CODE_CALLS = [
+  { rule: { kind: "call_expression", has: { field: "function", kind: "identifier", regex: "^eval$" } } },
+  { rule: { kind: "new_expression", has: { field: "constructor", kind: "identifier", regex: "^Function$" } } },
+  {
+    rule: {
+      kind: "call_expression",
+      has: {
+        field: "function",
+        kind: "member_expression",
+        regex: "^vm\\.(runInNewContext|runInThisContext|runInContext)$",
+      },
+    },
+  },
+];
+
+/**
+ * Head lines of a JavaScript or TypeScript file that hold a call running text as code, for the
+ * `eval` line rule: a method the file declares named `eval` (`async eval(sel, expr) {`), a call of
+ * another object's `eval` (`redis.eval(script)`) or the word in a string (`'prohibit eval (e.g.'`)
+ * is no such call.
+ */
+function codeCallLines(syntax: PatchSyntax): Set<number> {
+  const lines = new Set<number>();
+  for (const { rule } of JS_CODE_CALLS)
+    for (const node of syntax.root.findAll({ rule })) {
+      const line = syntax.lineAt(node.range().start.line);
+      if (line !== undefined) lines.add(line);
+    }
+  return lines;
+}
+
 /** The argument text after the first match of `call` on the line. */
 function after(line: string, call: RegExp): string {
   const m = call.exec(line);
@@ -193,8 +225,12 @@ const lineDetector: Detector = codeLineDetector(
     const inText = tree ? textRows(tree) : new Set<number>();
     // A line whose SQL is a string that binds its values (Scala's `sql"..."`) builds no SQL text.
     const bound = lang ? STRING_SYNTAX[lang].boundStrings : undefined;
+    // In JavaScript and TypeScript, the `eval` rule keeps the lines that call code, read from the tree.
+    const evalMatched = tree && JS_FAMILY.has(tree.lang) && matches.some((m) => m.rule.id === "eval");
+    const codeCalls = evalMatched ? codeCallLines(tree) : undefined;
     for (const m of matches) {
       if (found.has(m.line) || inText.has(m.line) || bound?.test(m.text)) continue;
+      if (codeCalls && m.rule.id === "eval" && !codeCalls.has(m.line)) continue;
       found.set(m.line, m.rule.message);
     }
     return found;

@@ -80,6 +80,26 @@ describe("injectionDetector", () => {
     expect(await flaggedLines("scripts/calc.py", ["value = eval(expression)", 'exec("print(1)")'])).toEqual([1]);
   });
 
+  it("JS and TS: a method named eval, another object's eval, and the word in a string are not code run", async () => {
+    expect(
+      await flaggedLines("packages/postgres/src/index.ts", [
+        "export class PostgresDriver {",
+        "  async eval(sel: Selection, expr: Expr) {",
+        "    const output = this.parseEval(expr);",
+        "    return this.queue(`SELECT ${output} AS value`, sel);",
+        "  }",
+        "  describe = 'Pre-compile entity functions for runtimes that prohibit eval (e.g. Workers)';",
+        "  run(script: string, keys: string[]) {",
+        "    return this.redis.eval(script, keys.length, ...keys);",
+        "  }",
+        "  compile(code: string) {",
+        "    return vm.runInNewContext(code, {}) ?? eval(code);",
+        "  }",
+        "}",
+      ]),
+    ).toEqual([11]);
+  });
+
   it("flags templates compiled from request data", async () => {
     expect(await flaggedLines("app/views.py", ["return render_template_string(request.args.get('tpl'))"])).toEqual([1]);
   });
