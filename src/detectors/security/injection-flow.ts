@@ -877,7 +877,8 @@ function flowCarriers(call: CallSite, rule: SinkRule, flow: FlowReader): FlowVal
       const arg = positional[i];
       if (!arg) return [];
       // `query({ text, values })`: the object's value holds the local `text` under its name.
-      const key = rule.kind === "sql" && i === 0 ? shorthandTextKey(arg) : undefined;
+      const text = rule.kind === "sql" && i === 0 ? objectQueryText(arg) : undefined;
+      const key = text && "key" in text ? text.key : undefined;
       const values = flow.valuesAt(arg) ?? [];
       return key ? values.map((v) => v.entries?.get(key) ?? v) : [...values];
     });
@@ -991,37 +992,35 @@ function commandText(
 /** Keyword arguments and trailing options (Python `shell=True`, Ruby `exception: true`) carry no command. */
 const OPTION_KINDS = new Set(["keyword_argument", "pair"]);
 
-/** The text key an object literal names by shorthand (`{ text, values }`: "text"), if any. */
-function shorthandTextKey(arg: SgNode): string | undefined {
-  if (kindOf(arg) !== "object") return undefined;
-  return arg
-    .namedChildren()
-    .find((p) => p.kind() === "shorthand_property_identifier" && CONFIG_TEXT_KEYS.has(p.text()))
-    ?.text();
-}
-
-/** The keys of a query given as one object whose text a database runs (`sqlTextArguments`, `shorthandTextKey`). */
+/** The keys of a query given as one object whose text a database runs (`objectQueryText`). */
 const CONFIG_TEXT_KEYS = new Set(["text", "sql", "query"]);
 
 /**
- * A call's positional arguments, where a SQL sink given its query as one object literal stands
- * for that object's text: node-postgres's `query({ text, values })`, mysql's `query({ sql,
- * timeout })`, libSQL's `execute({ sql, args })`, Sequelize's `query({ query, values })`. Its other
- * keys are bound values and options; an object with none of these keys is left as it is.
+ * The text of a query given as one object literal: node-postgres's `query({ text, values })`,
+ * mysql's `query({ sql, timeout })`, libSQL's `execute({ sql, args })`, Sequelize's `query({ query,
+ * values })`. A key written out gives its value's node; the shorthand (`{ text, values }`) gives
+ * the name under which the object's flow value holds the local. Its other keys are bound values
+ * and options; an object with none of these keys (or not an object) gives undefined.
  *
- * @example sqlTextArguments(poolQueryCall, sqlRule)[0]?.text() // "`SELECT v FROM t WHERE v LIKE '${m}'`"
+ * @example objectQueryText(pgQueryObject)?.value?.text() // "`SELECT v FROM t WHERE v LIKE '${m}'`"
  */
-function sqlTextArguments(call: CallSite, rule: SinkRule): SgNode[] {
-  const positional = call.args.filter((a) => !OPTION_KINDS.has(kindOf(a)));
-  const first = positional[0];
-  if (rule.kind !== "sql" || !first || kindOf(first) !== "object") return positional;
-  for (const part of first.namedChildren()) {
+function objectQueryText(arg: SgNode | undefined): { value: SgNode } | { key: string } | undefined {
+  if (!arg || kindOf(arg) !== "object") return undefined;
+  let shorthand: string | undefined;
+  for (const part of arg.namedChildren()) {
+    if (part.kind() === "shorthand_property_identifier" && CONFIG_TEXT_KEYS.has(part.text())) shorthand ??= part.text();
     const key = part.kind() === "pair" ? part.field("key") : null;
     const value = part.field("value");
-    if (key && value && CONFIG_TEXT_KEYS.has(key.text().replace(/^(["'])(.*)\1$/, "$2")))
-      return [value, ...positional.slice(1)];
+    if (key && value && CONFIG_TEXT_KEYS.has(unquoted(key))) return { value };
   }
-  return positional;
+  return shorthand === undefined ? undefined : { key: shorthand };
+}
+
+/** A call's positional arguments, a SQL sink's query object standing for its text's node (`objectQueryText`). */
+function sqlTextArguments(call: CallSite, rule: SinkRule): SgNode[] {
+  const positional = call.args.filter((a) => !OPTION_KINDS.has(kindOf(a)));
+  const text = rule.kind === "sql" ? objectQueryText(positional[0]) : undefined;
+  return text && "value" in text ? [text.value, ...positional.slice(1)] : positional;
 }
 
 /** A program and its arguments: one array or list argument stands for its elements. */
