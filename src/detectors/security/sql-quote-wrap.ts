@@ -3,8 +3,11 @@ import type { PatchSyntax } from "../code/syntax-tree.js";
 import { escapeRegExp } from "../../domain/reg-exp.js";
 import { enclosingFunction, functionName } from "./enclosing-function.js";
 
-/** A value as JavaScript writes it: a name, its members and calls without nested parentheses (`val`, `JSON.stringify(val)`, `val.join("','")`). */
-const VALUE = String.raw`[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*|\s*\([^()]*\))*`;
+/**
+ * A value as JavaScript writes it: a name, its members (optional ones too) and calls without nested
+ * parentheses (`val`, `JSON.stringify(val)`, `val.join("','")`, `value?.toString()`).
+ */
+const VALUE = String.raw`[A-Za-z_$][\w$]*(?:\s*\??\.\s*[A-Za-z_$][\w$]*|\s*\([^()]*\))*`;
 
 /** `"'" + value + "'"`, or a template that is only `'${value}'`: a value put between SQL's string quotes. */
 const QUOTE_WRAP_SOURCE = String.raw`(["'])'\1\s*\+\s*(${VALUE})\s*\+\s*(["'])'\3|\x60'\$\{\s*(${VALUE})\s*\}'\x60`;
@@ -14,17 +17,21 @@ export const QUOTE_WRAP = new RegExp(QUOTE_WRAP_SOURCE);
 const WHOLE_QUOTE_WRAP = new RegExp(`^(?:${QUOTE_WRAP_SOURCE})$`);
 
 /**
- * A function named for escaping: its quotes go around what it escaped (knex's `escapeString`). One
- * named only for quoting (`quote(v)`) promises no escaping, and its bare wrap is the bug.
+ * A function named for escaping: its quotes go around what it escaped (knex's `escapeString`), when
+ * its body escapes something (`ESCAPING`). One named only for quoting (`quote(v)`) promises no
+ * escaping, and its bare wrap is the bug; so is one named for it that escapes nothing (OneUptime's
+ * `sanitizeValue` wrapped text as `'${value}'` and nothing more).
  */
 const ESCAPER = /escape|saniti[sz]e/i;
 
 /**
  * What escapes a value (`escape(v)`, `v.replace(/'/g, "''")`): read in the value and in what its name
  * was given. A `replace` only when what it replaces holds a single quote (a pattern, `"'"`): one
- * that strips backslashes or spaces (`.replace(/\\/g, '')`) leaves the quotes in.
+ * that strips backslashes or spaces (`.replace(/\\/g, '')`) leaves the quotes in. Bytes written
+ * as hex or base64 (`buffer.toString("hex")`) hold no quote.
  */
-const ESCAPING = /escape|quote|saniti[sz]e|replace(?:All)?\s*\(\s*(?:\/(?:[^/\\\n]|\\.)*'|["\x60]'|'\\')/i;
+const ESCAPING =
+  /escape|quote|saniti[sz]e|replace(?:All)?\s*\(\s*(?:\/(?:[^/\\\n]|\\.)*'|["\x60]'|'\\')|\.toString\(\s*["'\x60](?:hex|base64)["'\x60]\s*\)/i;
 
 /** A value already made fit to quote: escaped, a date written as ISO text, or made a number. */
 const MADE_SAFE = new RegExp(`${ESCAPING.source}|toISOString|(?<![\\w$])(?:Number|parseInt|parseFloat)\\s*\\(`, "i");
@@ -130,10 +137,10 @@ function escapedBefore(node: SgNode, name: string): boolean {
 
 const ASSIGNED_KINDS = [{ kind: "assignment_expression" }, { kind: "variable_declarator" }];
 
-/** Whether a function around the node is named for escaping. */
+/** Whether a function around the node is named for escaping and its body escapes. */
 function insideEscaper(node: SgNode): boolean {
   for (let fn = enclosingFunction(node); fn; fn = enclosingFunction(fn)) {
-    if (ESCAPER.test(functionName(fn) ?? "")) return true;
+    if (ESCAPER.test(functionName(fn) ?? "") && ESCAPING.test(fn.field("body")?.text() ?? "")) return true;
   }
   return false;
 }

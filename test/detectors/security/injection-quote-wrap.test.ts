@@ -104,6 +104,37 @@ describe("injection: a value put between SQL's quotes by hand, unescaped", () =>
     ).toEqual([]);
   });
 
+  it("TS: a method named for sanitising whose body escapes nothing is flagged, an optional member too (OneUptime's sanitizeValue)", async () => {
+    const statements = (body: string[]) => [
+      "const INSERT = 'INSERT INTO spans (id, name) VALUES ';",
+      "export class Statements {",
+      "  private sanitizeValue(value: unknown, text: boolean, list: string[]): unknown {",
+      ...body,
+      "    return value;",
+      "  }",
+      "}",
+    ];
+    const bare = [
+      "    if (text) value = `'${value?.toString()}'`;",
+      "    if (list) value = `[${list.map((v) => {",
+      "      return `'${v}'`;",
+      "    }).join(', ')}]`;",
+    ];
+    expect(await flagged("src/statements.ts", statements(bare))).toEqual([4, 6]);
+    // Named for sanitising with an escape in its body: read as an escaper is (knex's escapeString).
+    const escaping = [
+      "    if (typeof value === 'string' && /['\\\\]/.test(value)) return `'${value.replace(/'/g, \"''\")}'`;",
+      "    if (text) value = `'${value?.toString()}'`;",
+    ];
+    expect(await flagged("src/statements.ts", statements(escaping))).toEqual([]);
+    // Bytes written as hex or base64 hold no quote (Sequelize's Oracle `escapeBuffer`).
+    const bytes = [
+      "    if (value instanceof Buffer) { const hex = value.toString('hex'); return `'${hex}'`; }",
+      '    if (list) return "\'" + Buffer.from(list.join()).toString("base64") + "\'";',
+    ];
+    expect(await flagged("src/statements.ts", statements(bytes))).toEqual([]);
+  });
+
   it("twin: inside an escaping function, in a callback's log line, or in a file without SQL, nothing", async () => {
     expect(
       await flagged("lib/string.js", [
