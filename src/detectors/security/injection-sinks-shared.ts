@@ -87,6 +87,12 @@ export const JS_RULES: InjectionRules = {
       callee: /^(child_process\.|childProcess\.|cp\.)?(spawn|spawnSync|execFile|execFileSync)$/,
       when: "shell-option",
     },
+    // Text run as JavaScript: `eval(s)`, `new Function("a", body)`, `vm.runInNewContext(s)` and its
+    // kin. Not another object's `eval` (`redis.eval(script)`) nor a method a class declares so named.
+    // The lookbehind keeps the pre-check's name whole (`isFunction(` names no constructor).
+    { kind: "code", methods: ["eval"], receiver: "none", constructs: false },
+    { kind: "code", methods: ["(?<![\\w$])Function"], receiver: "none", constructs: true, args: [0, 1, 2, 3, 4, 5] },
+    { kind: "code", methods: ["runInNewContext", "runInThisContext", "runInContext"], receiver: /^vm$/ },
     { kind: "sql", methods: FIRST_SQL_METHODS, receiver: "any" },
     // pg-promise's query methods: only text shaped like a SQL statement counts, as for `query`.
     { kind: "sql", methods: PG_PROMISE_QUERY_METHODS, receiver: "any" },

@@ -54,38 +54,6 @@ function textRows(syntax: PatchSyntax): Set<number> {
   return rows;
 }
 
-/** JavaScript's calls that run text as code: `eval(...)`, `new Function(...)`, `vm.runInNewContext(...)` and its kin. */
-const JS_CODE_CALLS = [
-  { rule: { kind: "call_expression", has: { field: "function", kind: "identifier", regex: "^eval$" } } },
-  { rule: { kind: "new_expression", has: { field: "constructor", kind: "identifier", regex: "^Function$" } } },
-  {
-    rule: {
-      kind: "call_expression",
-      has: {
-        field: "function",
-        kind: "member_expression",
-        regex: "^vm\\.(runInNewContext|runInThisContext|runInContext)$",
-      },
-    },
-  },
-];
-
-/**
- * Head lines of a JavaScript or TypeScript file that hold a call running text as code, for the
- * `eval` line rule: a method the file declares named `eval` (`async eval(sel, expr) {`), a call of
- * another object's `eval` (`redis.eval(script)`) or the word in a string (`'prohibit eval (e.g.'`)
- * is no such call.
- */
-function codeCallLines(syntax: PatchSyntax): Set<number> {
-  const lines = new Set<number>();
-  for (const { rule } of JS_CODE_CALLS)
-    for (const node of syntax.root.findAll({ rule })) {
-      const line = syntax.lineAt(node.range().start.line);
-      if (line !== undefined) lines.add(line);
-    }
-  return lines;
-}
-
 /** The argument text after the first match of `call` on the line. */
 function after(line: string, call: RegExp): string {
   const m = call.exec(line);
@@ -163,8 +131,8 @@ const FLOW_MESSAGE = {
     "A shell command built from a non-constant value reaches a shell (exec/execSync, os.system, subprocess with " +
     "shell=True, sh -c): pass the program and its arguments as an array (execFile/spawn, subprocess.run([...]), exec.Command(name, args...)).",
   code:
-    "Code evaluated from a non-constant value (eval / exec) that may come from outside: this is code injection; " +
-    "parse the data (json.loads, ast.literal_eval) instead of executing it.",
+    "Code evaluated from a non-constant value (eval / exec / new Function / vm.run*) that may come from outside: " +
+    "this is code injection; parse the data (JSON.parse, json.loads, ast.literal_eval) instead of executing it.",
 } as const;
 
 const QUOTED_MESSAGE =
@@ -225,12 +193,8 @@ const lineDetector: Detector = codeLineDetector(
     const inText = tree ? textRows(tree) : new Set<number>();
     // A line whose SQL is a string that binds its values (Scala's `sql"..."`) builds no SQL text.
     const bound = lang ? STRING_SYNTAX[lang].boundStrings : undefined;
-    // In JavaScript and TypeScript, the `eval` rule keeps the lines that call code, read from the tree.
-    const evalMatched = tree && JS_FAMILY.has(tree.lang) && matches.some((m) => m.rule.id === "eval");
-    const codeCalls = evalMatched ? codeCallLines(tree) : undefined;
     for (const m of matches) {
       if (found.has(m.line) || inText.has(m.line) || bound?.test(m.text)) continue;
-      if (codeCalls && m.rule.id === "eval" && !codeCalls.has(m.line)) continue;
       found.set(m.line, m.rule.message);
     }
     return found;

@@ -100,6 +100,20 @@ describe("injectionDetector", () => {
     ).toEqual([11]);
   });
 
+  it("JS: what reaches eval or new Function decides, as in Python: a constant local runs no outside code, a parameter may", async () => {
+    expect(
+      await flaggedLines("src/expr.js", [
+        "const local = 'return 2';",
+        "eval(local);",
+        "const two = new Function(local);",
+        "function compile(expr) {",
+        "  return new Function('ctx', 'with (ctx) { return ' + expr + ' }');",
+        "}",
+        "if (_.isFunction(compile)) compile('x');",
+      ]),
+    ).toEqual([5]);
+  });
+
   it("flags templates compiled from request data", async () => {
     expect(await flaggedLines("app/views.py", ["return render_template_string(request.args.get('tpl'))"])).toEqual([1]);
   });
