@@ -137,10 +137,22 @@ function escapedBefore(node: SgNode, name: string): boolean {
 
 const ASSIGNED_KINDS = [{ kind: "assignment_expression" }, { kind: "variable_declarator" }];
 
-/** Whether a function around the node is named for escaping and its body escapes. */
+/**
+ * Whether a function around the node is named for escaping and its body calls something that
+ * escapes (`madeSafe`, read from the tree: a comment that says "quoted" is no escape). A number
+ * made on another path (`parseInt(v)`) escapes no text.
+ */
 function insideEscaper(node: SgNode): boolean {
+  const escapes = (call: SgNode) => madeSafe(call) && ESCAPING.test(call.text());
   for (let fn = enclosingFunction(node); fn; fn = enclosingFunction(fn)) {
-    if (ESCAPER.test(functionName(fn) ?? "") && ESCAPING.test(fn.field("body")?.text() ?? "")) return true;
+    if (!ESCAPER.test(functionName(fn) ?? "")) continue;
+    if (
+      fn
+        .field("body")
+        ?.findAll({ rule: { kind: "call_expression" } })
+        .some(escapes)
+    )
+      return true;
   }
   return false;
 }

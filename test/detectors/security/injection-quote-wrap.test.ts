@@ -121,6 +121,13 @@ describe("injection: a value put between SQL's quotes by hand, unescaped", () =>
       "    }).join(', ')}]`;",
     ];
     expect(await flagged("src/statements.ts", statements(bare))).toEqual([4, 6]);
+    // A comment that speaks of escaping escapes nothing, nor does a number made on another path.
+    const said = [
+      "    // the value is escaped and quoted by the caller",
+      "    if (!text) value = parseInt(String(value));",
+      ...bare,
+    ];
+    expect(await flagged("src/statements.ts", statements(said))).toEqual([6, 8]);
     // Named for sanitising with an escape in its body: read as an escaper is (knex's escapeString).
     const escaping = [
       "    if (typeof value === 'string' && /['\\\\]/.test(value)) return `'${value.replace(/'/g, \"''\")}'`;",
